@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gotrace: top-level targets.
+#
+#   make                 module (against KDIR) and the gotrace command
+#   make module          only the module: kmod/gotrace.ko
+#   make user            only the gotrace command: user/gotrace
+#   make deps            install what a fresh Debian 12 machine needs
+#   make check           host tests, then VM tests on every kernel
+#   make check KERNELS=6.12       narrow the VM tests to some kernels
+#   make check-host      host unit tests (ASan/UBSan) only
+#   make check-vm        VM tests only
+#   make checkpatch      checkpatch.pl --strict on kmod/ and include/
+#   make demo            record a demo workload in the VM into ./trace.out
+#   make bench           benchmarks (never part of make check)
+#
+# The kernel build itself is driven by ./Kbuild, so that
+# "make -C <kernel build dir> M=$(CURDIR) modules" works on its own, as
+# DKMS and packagers call it.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KERNELS ?= 6.1 6.12 6.12-rt
+
+.PHONY: all module user deps check check-host check-vm checkpatch demo \
+	bench clean
+
+all: module user
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user:
+	$(MAKE) -C user
+
+deps:
+	@scripts/deps.sh
+
+check: deps
+	$(MAKE) check-host
+	$(MAKE) check-vm
+
+check-host:
+	$(MAKE) -C selftests/host run
+
+check-vm:
+	selftests/vm/run-kernels.sh $(KERNELS)
+
+checkpatch:
+	selftests/vm/checkpatch.sh
+
+demo: deps
+	selftests/vm/demo.sh $(firstword $(KERNELS))
+
+bench: deps
+	bench/run.sh $(firstword $(KERNELS))
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C user clean
+	-$(MAKE) -C selftests/host clean

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * gotrace.h - the ABI of /dev/gotrace, shared by the module and userspace
+ *
+ * /dev/gotrace serves the whole machine's scheduling as a Go execution
+ * trace ("go 1.11 trace" format): read() returns the 16-byte header, then
+ * per-CPU batches of events as they fill, then, once the session stopped,
+ * the footer (frequency, strings, stacks) and end of file.
+ *
+ * Opening for reading starts a session (one reader at a time).  Opening
+ * for writing only gives a control handle: it never starts a session and
+ * may be used while another process reads.  See
+ * Documentation/gotrace/device.rst for the full contract.
+ */
+#ifndef _UAPI_LINUX_GOTRACE_H
+#define _UAPI_LINUX_GOTRACE_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define GOTRACE_DEVICE_NAME	"gotrace"
+#define GOTRACE_DEVICE_PATH	"/dev/gotrace"
+
+/* Bumped on every incompatible change of the structures below. */
+#define GOTRACE_ABI_VERSION	1
+
+/* The stream starts with these 16 bytes (13 characters, 3 NULs). */
+#define GOTRACE_HEADER		"go 1.11 trace\0\0"
+#define GOTRACE_HEADER_LEN	16
+
+/* Timestamps are nanoseconds; the footer's EvFrequency says so. */
+#define GOTRACE_FREQUENCY	1000000000ULL
+
+/*
+ * Event types of the "go 1.11 trace" format, numbered as in Go's
+ * runtime/trace.go.  The values listed in brackets follow the type byte;
+ * "d" is the timestamp delta, "stk" a stack id.  Only the events gotrace
+ * writes are listed; the format's other numbers (GC, user annotations,
+ * *Local variants) are never written.
+ */
+enum gotrace_event {
+	GOTRACE_EV_BATCH	= 1,	/* [P, base timestamp] */
+	GOTRACE_EV_FREQUENCY	= 2,	/* [ticks per second] */
+	GOTRACE_EV_STACK	= 3,	/* [id, n, n x (pc, func, file, line)] */
+	GOTRACE_EV_GOMAXPROCS	= 4,	/* [d, procs, stk] */
+	GOTRACE_EV_PROC_START	= 5,	/* [d, thread id] */
+	GOTRACE_EV_PROC_STOP	= 6,	/* [d] */
+	GOTRACE_EV_GO_CREATE	= 13,	/* [d, g, new stk, stk] */
+	GOTRACE_EV_GO_START	= 14,	/* [d, g, seq] */
+	GOTRACE_EV_GO_END	= 15,	/* [d] */
+	GOTRACE_EV_GO_SCHED	= 17,	/* [d, stk] */
+	GOTRACE_EV_GO_PREEMPT	= 18,	/* [d, stk] */
+	GOTRACE_EV_GO_SLEEP	= 19,	/* [d, stk] */
+	GOTRACE_EV_GO_BLOCK	= 20,	/* [d, stk] */
+	GOTRACE_EV_GO_UNBLOCK	= 21,	/* [d, g, seq, stk] */
+	GOTRACE_EV_GO_BLOCK_SEND = 22,	/* [d, stk] */
+	GOTRACE_EV_GO_BLOCK_RECV = 23,	/* [d, stk] */
+	GOTRACE_EV_GO_BLOCK_SELECT = 24, /* [d, stk] */
+	GOTRACE_EV_GO_BLOCK_SYNC = 25,	/* [d, stk] */
+	GOTRACE_EV_GO_BLOCK_COND = 26,	/* [d, stk] */
+	GOTRACE_EV_GO_BLOCK_NET	= 27,	/* [d, stk] */
+	GOTRACE_EV_GO_SYSCALL	= 28,	/* [d, stk] */
+	GOTRACE_EV_GO_SYSEXIT	= 29,	/* [d, g, seq, real timestamp] */
+	GOTRACE_EV_GO_SYSBLOCK	= 30,	/* [d] */
+	GOTRACE_EV_GO_WAITING	= 31,	/* [d, g] */
+	GOTRACE_EV_STRING	= 37,	/* [id, length, bytes...] */
+	GOTRACE_EV_GO_START_LABEL = 41,	/* [d, g, seq, label string] */
+	GOTRACE_EV_COUNT	= 49,	/* first number the format does not know */
+};
+
+/* Session states, as reported by GOTRACE_IOC_GET_STATUS. */
+#define GOTRACE_STATE_IDLE	0	/* no session */
+#define GOTRACE_STATE_RECORDING	1	/* probes attached, events flowing */
+#define GOTRACE_STATE_STOPPED	2	/* probes detached, reader drains */
+#define GOTRACE_STATE_DONE	3	/* footer read, next read is EOF */
+
+/* Why a session stopped (gotrace_status.stop_reason). */
+#define GOTRACE_STOP_NONE	0	/* still recording */
+#define GOTRACE_STOP_USER	1	/* "stop" written or GOTRACE_IOC_STOP */
+#define GOTRACE_STOP_DURATION	2	/* the duration_ms limit elapsed */
+#define GOTRACE_STOP_OVERFLOW	3	/* a pool ran out: trace ends cleanly */
+#define GOTRACE_STOP_ABORT	4	/* reader closed before end of file */
+
+/**
+ * struct gotrace_status - what a session is doing
+ * @size:		sizeof(struct gotrace_status) as the kernel knows it
+ * @version:		GOTRACE_ABI_VERSION
+ * @state:		GOTRACE_STATE_*
+ * @stop_reason:	GOTRACE_STOP_*
+ * @nr_cpus:		number of Ps in the trace (nr_cpu_ids)
+ * @reader_pid:		pid of the process that opened the session, or 0
+ * @start_ns:		CLOCK_MONOTONIC time the session started, in ns
+ * @events:		events written so far
+ * @bytes_produced:	bytes of trace produced so far (header included)
+ * @bytes_read:		bytes of trace returned by read() so far
+ * @chunks_total:	chunks in the session's pool
+ * @chunks_in_use:	chunks held by CPUs, queued, or being read
+ * @lost_events:	events that could not be recorded (each one ends
+ *			the session: the trace stays valid up to that point)
+ * @chunk_overflows:	times a CPU found the chunk pool empty
+ * @task_overflows:	times the task table was full
+ * @stack_overflows:	times the stack table was full
+ * @reserved:		zero
+ */
+struct gotrace_status {
+	__u32 size;
+	__u32 version;
+	__u32 state;
+	__u32 stop_reason;
+	__u32 nr_cpus;
+	__u32 reader_pid;
+	__u64 start_ns;
+	__u64 events;
+	__u64 bytes_produced;
+	__u64 bytes_read;
+	__u64 chunks_total;
+	__u64 chunks_in_use;
+	__u64 lost_events;
+	__u64 chunk_overflows;
+	__u64 task_overflows;
+	__u64 stack_overflows;
+	__u64 reserved[6];
+};
+
+#define GOTRACE_IOC_MAGIC	0xB7
+
+/*
+ * GOTRACE_IOC_STOP - stop the current session
+ *
+ * The reader then receives what is still buffered, the footer and EOF.
+ * Errors: -ENOENT when no session is recording.
+ */
+#define GOTRACE_IOC_STOP	_IO(GOTRACE_IOC_MAGIC, 1)
+
+/*
+ * GOTRACE_IOC_GET_STATUS - copy struct gotrace_status to the argument
+ *
+ * Works on any open handle, with or without a session.
+ * Errors: -EFAULT for a bad pointer.
+ */
+#define GOTRACE_IOC_GET_STATUS	_IOR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
+
+#endif /* _UAPI_LINUX_GOTRACE_H */
