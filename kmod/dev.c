@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dev.c - /dev/gotrace: open, read, write, poll, ioctl
+ *
+ * Opening for reading starts a session; only one reader at a time (a
+ * second gets -EBUSY).  Opening for writing only gives a control handle:
+ * it never starts a session, and "stop" written to it, or the
+ * GOTRACE_IOC_STOP ioctl, stops the reader's session.  Every open needs
+ * CAP_SYS_ADMIN or CAP_PERFMON, whatever the node's mode says: the trace
+ * shows every task of the machine.
+ *
+ * Context: process context, may sleep.
+ * Locking:
+ *   gt_dev_lock guards gt_dev_session; session locks nest inside it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "gotrace.h"
+
+static DEFINE_MUTEX(gt_dev_lock);
+static struct gt_session *gt_dev_session;	/* the reader's, or NULL */
+
+/* Longest write accepted: "stop" and a newline, with room to spare. */
+#define GT_CMD_MAX	16
+
+static int gt_dev_open(struct inode *inode, struct file *file)
+{
+	struct gt_session *s;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN) && !perfmon_capable())
+		return -EPERM;
+	ret = stream_open(inode, file);
+	if (ret || !(file->f_mode & FMODE_READ))
+		return ret;
+
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_session) {
+		ret = -EBUSY;
+	} else {
+		ret = gt_session_create(&s);
+		if (!ret) {
+			gt_dev_session = s;
+			file->private_data = s;
+		}
+	}
+	mutex_unlock(&gt_dev_lock);
+	return ret;
+}
+
+/*
+ * The reader's close ends its session, finished or not, and frees it
+ * before returning: once close() returns, no probe of it is attached.
+ */
+static int gt_dev_release(struct inode *inode, struct file *file)
+{
+	struct gt_session *s = file->private_data;
+
+	if (!s)
+		return 0;
+	mutex_lock(&gt_dev_lock);
+	gt_dev_session = NULL;
+	gt_session_destroy(s);
+	mutex_unlock(&gt_dev_lock);
+	return 0;
+}
+
+static ssize_t gt_dev_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	struct gt_session *s = file->private_data;
+
+	if (!s)
+		return -EBADF;
+	return gt_session_read(s, buf, count, file->f_flags & O_NONBLOCK);
+}
+
+static __poll_t gt_dev_poll(struct file *file, poll_table *wait)
+{
+	struct gt_session *s = file->private_data;
+
+	if (!s)
+		return EPOLLOUT | EPOLLWRNORM;
+	return gt_session_poll(s, file, wait);
+}
+
+/* Stop the reader's session; -ENOENT if there is none. */
+static int gt_dev_stop(void)
+{
+	int ret = 0;
+
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_session)
+		gt_session_stop(gt_dev_session, GOTRACE_STOP_USER);
+	else
+		ret = -ENOENT;
+	mutex_unlock(&gt_dev_lock);
+	return ret;
+}
+
+/* The only command: "stop", optionally followed by a newline. */
+static ssize_t gt_dev_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	char cmd[GT_CMD_MAX];
+	int ret;
+
+	if (!count || count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (!sysfs_streq(cmd, "stop"))
+		return -EINVAL;
+	ret = gt_dev_stop();
+	return ret ? ret : count;
+}
+
+static long gt_dev_get_status(void __user *arg)
+{
+	struct gotrace_status st;
+
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	st.version = GOTRACE_ABI_VERSION;
+	st.state = GOTRACE_STATE_IDLE;
+	st.nr_cpus = nr_cpu_ids;
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_session)
+		gt_session_status(gt_dev_session, &st);
+	mutex_unlock(&gt_dev_lock);
+	if (copy_to_user(arg, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
+}
+
+static long gt_dev_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	switch (cmd) {
+	case GOTRACE_IOC_STOP:
+		return gt_dev_stop();
+	case GOTRACE_IOC_GET_STATUS:
+		return gt_dev_get_status((void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations gt_dev_fops = {
+	.owner		= THIS_MODULE,
+	.open		= gt_dev_open,
+	.release	= gt_dev_release,
+	.read		= gt_dev_read,
+	.write		= gt_dev_write,
+	.poll		= gt_dev_poll,
+	.unlocked_ioctl	= gt_dev_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice gt_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= GOTRACE_DEVICE_NAME,
+	.fops	= &gt_dev_fops,
+	.mode	= 0600,
+};
+
+int gt_dev_init(void)
+{
+	return misc_register(&gt_miscdev);
+}
+
+void gt_dev_exit(void)
+{
+	misc_deregister(&gt_miscdev);
+}

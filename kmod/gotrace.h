@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gotrace.h - types shared by the files of the gotrace module
+ *
+ * One recording session at a time (struct gt_session).  It owns:
+ *   - a pool of fixed-size chunks (chunk.c): every CPU writes its events
+ *     into its own current chunk; full chunks are queued for the reader;
+ *   - the Linux -> Go model (model.c): every task is a goroutine
+ *     (struct gt_task, in a hash table), every CPU a P (struct gt_cpu);
+ *   - the string and stack tables (tables.c), written in the footer.
+ *
+ * Everything a probe touches is allocated when the session starts and
+ * freed when the last reference to the session goes: probes never
+ * allocate.
+ */
+#ifndef _GT_GOTRACE_H
+#define _GT_GOTRACE_H
+
+#include <linux/irq_work.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "../include/uapi/linux/gotrace.h"
+#include "encode.h"
+
+/*
+ * Go's runtime used 64 KiB buffers; the same size keeps the number of
+ * batch headers (about 3 bytes each) negligible and a chunk copy short.
+ */
+#define GT_CHUNK_SIZE		(64 * 1024)
+
+/*
+ * Room a CPU keeps free at the end of its chunk for the events that close
+ * the trace (GoPreempt and ProcStop), so a session that ran out of chunks
+ * can still end with every goroutine and P closed.
+ */
+#define GT_CLOSE_RESERVE	(4 * GT_EV_MAX_BYTES)
+
+/* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
+#define GT_KSTACK_MAX		32
+
+/* Goroutine states of the model (what the trace says, not what Linux says). */
+enum gt_gstate {
+	GT_G_NONE,		/* not in the trace yet */
+	GT_G_RUNNABLE,		/* created, preempted, or woken */
+	GT_G_RUNNING,		/* started on the P of its CPU */
+	GT_G_WAITING,		/* blocked (or GoWaiting at start) */
+	GT_G_SYSWAIT,		/* blocked in a syscall (GoSysBlock) */
+	GT_G_DEAD,		/* GoEnd written */
+};
+
+/**
+ * struct gt_task - one Linux task as a goroutine
+ * @node:	in its bucket of the task table
+ * @key:	the task; only compared, never dereferenced after exit
+ * @start_time:	task->start_time, to tell a reused task_struct apart
+ * @goid:	goroutine id, unique in the trace
+ * @seq:	sequence number of the last ordered event (format 4.3.1)
+ * @last_ts:	timestamp of the last event that changed its state
+ * @sys_enter_ts: when the current syscall started
+ * @comm_stack:	id of the one-frame stack naming the task by its comm
+ * @sys_arg0:	first argument of that syscall
+ * @sys_nr:	syscall the task is in, or -1
+ * @sys_compat:	the syscall number is of the 32-bit ABI
+ * @state:	enum gt_gstate
+ * @exiting:	sched_process_exit seen; the final switch writes GoEnd
+ *
+ * Protected by the lock of its bucket; while the task runs, the syscall
+ * fields are written only by the CPU it runs on.
+ */
+struct gt_task {
+	struct hlist_node node;
+	const struct task_struct *key;
+	u64 start_time;
+	u64 goid;
+	u64 seq;
+	u64 last_ts;
+	u64 sys_enter_ts;
+	unsigned long sys_arg0;
+	u32 comm_stack;
+	int sys_nr;
+	u8 sys_compat;
+	u8 state;
+	u8 exiting;
+};
+
+struct gt_task_bucket {
+	raw_spinlock_t lock;
+	struct hlist_head head;
+};
+
+/**
+ * struct gt_cpu - one CPU as a P
+ * @chunk:	the chunk this CPU writes to, or NULL
+ * @enc:	the batch being written into @chunk
+ * @chunk_hdr:	bytes of the batch header at the start of @chunk
+ * @last_ts:	timestamp of the P's last event (the P's time never goes back)
+ * @cur:	the goroutine the trace has running on this P, or NULL
+ * @flush_seq:	value of gt_session.flush_seq when @chunk was started
+ * @started:	the P's start step (ProcStart, GoStart of current) is done
+ * @p_started:	ProcStart written and no ProcStop since
+ * @events:	events written
+ * @lost:	events not written (pool empty, or after the session halted)
+ * @pcs:	scratch space for a stack being captured
+ *
+ * Written only by its CPU with interrupts off, or by the stop path once
+ * every probe is detached.
+ */
+struct gt_cpu {
+	struct gt_chunk *chunk;
+	struct gt_enc enc;
+	u32 chunk_hdr;
+	u64 last_ts;
+	struct gt_task *cur;
+	unsigned long flush_seq;
+	bool started;
+	bool p_started;
+	u64 events;
+	u64 lost;
+	u64 pcs[GT_KSTACK_MAX + 1];
+};
+
+/**
+ * struct gt_chunk - a piece of trace: one batch of one CPU
+ * @node:	on the free list, the full list, or on nothing (owned)
+ * @data:	GT_CHUNK_SIZE bytes
+ * @len:	bytes of @data holding records
+ */
+struct gt_chunk {
+	struct list_head node;
+	u8 *data;
+	u32 len;
+};
+
+/**
+ * struct gt_pool - the session's chunks
+ * @lock:	guards the lists and counters; taken with irqs off, nests
+ *		inside task bucket locks, nothing nests inside it
+ * @free:	chunks nobody uses
+ * @full:	chunks waiting for the reader, oldest first
+ * @nr_free:	length of @free
+ * @reserve:	chunks of @free kept for closing the trace at stop
+ * @stopped:	the last chunks of every CPU are queued: after @full, only
+ *		the footer is left
+ * @chunks:	all chunk descriptors
+ * @area:	all chunk data, GT_CHUNK_SIZE each
+ * @nr:		number of chunks
+ */
+struct gt_pool {
+	raw_spinlock_t lock;
+	struct list_head free;
+	struct list_head full;
+	unsigned int nr_free;
+	unsigned int reserve;
+	bool stopped;
+	struct gt_chunk *chunks;
+	void *area;
+	unsigned int nr;
+};
+
+struct gt_tables;
+
+/**
+ * struct gt_session - one recording, from open() to the reader's close()
+ *
+ * Life cycle: RECORDING -> STOPPED -> DONE.  The reader's file holds the
+ * only long-lived reference; control handles find the session through
+ * gt_dev_session under gt_dev_lock.
+ */
+struct gt_session {
+	/* set at creation, then read-only */
+	unsigned int nr_cpus;
+	pid_t reader_pid;
+	u64 start_ns;
+	bool show_addrs;	/* the reader may see kernel addresses */
+
+	/* probe side */
+	struct gt_cpu __percpu *cpus;
+	struct gt_pool pool;
+	struct gt_task_bucket *buckets;
+	unsigned int bucket_bits;
+	struct gt_task *tasks;		/* task entry storage */
+	struct hlist_head task_free;	/* unused task entries */
+	raw_spinlock_t task_free_lock;	/* guards task_free, nests inside buckets */
+	unsigned long *tid_seen;	/* tids that already had a goroutine */
+	unsigned int tid_max;
+	atomic64_t goid_gen;		/* generation for reused tids */
+	struct gt_tables *tables;
+	bool armed;			/* snapshot written: probes may emit */
+	bool halted;			/* out of space: probes emit nothing */
+	unsigned long flush_seq;	/* bumped to make CPUs hand over chunks */
+	atomic64_t bytes_produced;	/* header, queued chunks, footer */
+	atomic64_t task_overflows;
+	atomic64_t chunk_overflows;
+	atomic64_t stack_overflows;
+
+	/* deferred work: probes run under the runqueue lock and may not wake */
+	struct irq_work wake_work;	/* wakes the reader, queues stop_work */
+	struct work_struct stop_work;	/* stops the session after an overflow */
+	struct delayed_work tick_work;	/* periodic flush, duration limit */
+	unsigned long deadline;		/* jiffies when duration_ms elapses, or 0 */
+
+	/* state, guarded by lock */
+	struct mutex lock;
+	u32 state;			/* GOTRACE_STATE_* */
+	u32 stop_reason;		/* GOTRACE_STOP_* */
+	bool probes_on;
+
+	/* reader, guarded by read_lock */
+	struct mutex read_lock;
+	wait_queue_head_t wait;
+	u32 header_pos;
+	struct gt_chunk *rchunk;	/* chunk being copied out */
+	u32 rpos;
+	u8 *footer;
+	size_t footer_len;
+	size_t footer_pos;
+	atomic64_t bytes_read;
+};
+
+/* chunk.c */
+int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve);
+void gt_pool_free(struct gt_pool *pool);
+struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve);
+void gt_pool_put(struct gt_pool *pool, struct gt_chunk *chunk);
+void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk);
+struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped);
+bool gt_pool_has_full(struct gt_pool *pool);
+void gt_pool_mark_stopped(struct gt_pool *pool);
+unsigned int gt_pool_in_use(struct gt_pool *pool);
+
+/* model.c */
+int gt_model_init(struct gt_session *s, unsigned int max_tasks);
+void gt_model_free(struct gt_session *s);
+int gt_model_snapshot(struct gt_session *s);
+void gt_model_close(struct gt_session *s);
+void gt_model_switch(struct gt_session *s, bool preempt,
+		     struct task_struct *prev, struct task_struct *next,
+		     unsigned int prev_state);
+void gt_model_wakeup(struct gt_session *s, struct task_struct *p);
+void gt_model_fork(struct gt_session *s, struct task_struct *parent,
+		   struct task_struct *child);
+void gt_model_exec(struct gt_session *s, struct task_struct *p);
+void gt_model_exit(struct gt_session *s, struct task_struct *p);
+void gt_model_sys_enter(struct gt_session *s, long nr, unsigned long arg0);
+void gt_model_sys_exit(struct gt_session *s);
+u64 gt_model_count(struct gt_session *s, bool lost);
+u64 gt_model_last_ts(struct gt_session *s);
+
+/* tables.c */
+struct gt_tables *gt_tables_alloc(unsigned int max_stacks,
+				  unsigned int max_pcs);
+void gt_tables_free(struct gt_tables *t);
+u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm);
+u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n);
+u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm);
+int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
+		     u8 **out, size_t *len);
+
+/* probes.c */
+int gt_probes_register(struct gt_session *s);
+void gt_probes_unregister(struct gt_session *s);
+int gt_probes_check(void);
+
+/* session.c */
+int gt_session_create(struct gt_session **sp);
+void gt_session_stop(struct gt_session *s, u32 reason);
+void gt_session_destroy(struct gt_session *s);
+ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
+			bool nonblock);
+__poll_t gt_session_poll(struct gt_session *s, struct file *file,
+			 poll_table *wait);
+void gt_session_status(struct gt_session *s, struct gotrace_status *st);
+void gt_session_halt(struct gt_session *s);
+void gt_session_chunk_queued(struct gt_session *s);
+
+/* main.c: module parameters */
+extern unsigned int gt_param_duration_ms;
+extern unsigned int gt_param_chunks;
+extern unsigned int gt_param_max_tasks;
+extern unsigned int gt_param_max_stacks;
+extern unsigned int gt_param_flush_ms;
+
+/* dev.c */
+int gt_dev_init(void);
+void gt_dev_exit(void);
+
+#endif /* _GT_GOTRACE_H */

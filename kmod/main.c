@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - gotrace: the machine's scheduler as a Go execution trace
+ *
+ * Loads the module: checks that every tracepoint it needs exists and
+ * registers /dev/gotrace.  Nothing is attached until a reader opens the
+ * device.  Documentation/gotrace/ has the theory, the device contract and
+ * the Linux -> Go mapping.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "gotrace.h"
+
+unsigned int gt_param_duration_ms;
+module_param_named(duration_ms, gt_param_duration_ms, uint, 0644);
+MODULE_PARM_DESC(duration_ms,
+		 "Stop a session after this many ms (0: until stopped)");
+
+unsigned int gt_param_chunks;
+module_param_named(chunks, gt_param_chunks, uint, 0644);
+MODULE_PARM_DESC(chunks,
+		 "64 KiB chunks per session (0: 8 per CPU, at least 32)");
+
+unsigned int gt_param_max_tasks;
+module_param_named(max_tasks, gt_param_max_tasks, uint, 0644);
+MODULE_PARM_DESC(max_tasks,
+		 "Tasks a session can follow (0: twice the tasks at start, at least 16384)");
+
+unsigned int gt_param_max_stacks = 65536;
+module_param_named(max_stacks, gt_param_max_stacks, uint, 0644);
+MODULE_PARM_DESC(max_stacks, "Distinct stacks a session can record");
+
+unsigned int gt_param_flush_ms = 500;
+module_param_named(flush_ms, gt_param_flush_ms, uint, 0644);
+MODULE_PARM_DESC(flush_ms,
+		 "Hand partly filled chunks to the reader after this many ms");
+
+static int __init gt_init(void)
+{
+	int ret;
+
+	ret = gt_probes_check();
+	if (ret)
+		return ret;
+	ret = gt_dev_init();
+	if (ret) {
+		pr_err("cannot register /dev/%s: %d\n", GOTRACE_DEVICE_NAME,
+		       ret);
+		return ret;
+	}
+	return 0;
+}
+
+static void __exit gt_exit(void)
+{
+	gt_dev_exit();
+}
+
+module_init(gt_init);
+module_exit(gt_exit);
+
+MODULE_DESCRIPTION("Record the scheduler as a Go execution trace");
+MODULE_AUTHOR("gotrace developers");
+MODULE_LICENSE("GPL");

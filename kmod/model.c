@@ -1,0 +1,986 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - Linux tasks as goroutines, CPUs as Ps
+ *
+ * The emitter owns a model of what the trace says: for every task its
+ * goroutine id, state (runnable, running, waiting, waiting in a syscall,
+ * dead) and sequence number; for every CPU the goroutine the trace has
+ * running on its P.  Every event is derived from the model, and the model
+ * only allows transitions the Go parsers accept (a start needs a runnable
+ * goroutine, a wakeup a waiting one, ...).  When Linux reports something
+ * the model did not see coming (events before the start snapshot was
+ * armed, a task the snapshot missed, a task_struct reused), the missing
+ * transitions are written first: the trace loses a few nanoseconds of
+ * accuracy, never its validity.  Linux -> Go mapping: section 8 of the
+ * format reference, and Documentation/gotrace/mapping.rst.
+ *
+ * Time: ns of ktime_get_mono_fast_ns(), clamped so that a P's time never
+ * goes back and every event that changes a task's state is later than the
+ * previous one, whatever CPU wrote it (per-CPU clocks may skew):
+ *   ts = max(now, cpu->last_ts, task->last_ts + 1)
+ *
+ * Context:
+ *   gt_model_*() probe hooks: probe context, any of task, softirq or
+ *   hardirq; they disable interrupts while an event is stamped and
+ *   appended, never sleep and never allocate.
+ *   gt_model_init(), gt_model_snapshot(), gt_model_close(),
+ *   gt_model_free(): process context, under the session lock;
+ *   gt_model_close() only once every probe is detached.
+ * Locking:
+ *   A task's entry is guarded by the raw spinlock of its hash bucket.  A
+ *   probe holds at most one bucket lock at a time; chunk pool, tables and
+ *   task free-list locks nest inside it.  A CPU's struct gt_cpu is touched
+ *   only by that CPU with interrupts off.  The sequence number of a task
+ *   is incremented in the same critical section that appends the event
+ *   carrying it, which is what orders a task's events across CPUs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/compat.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/threads.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+#include "gotrace.h"
+
+/*
+ * Frames of the probe itself at the top of a captured stack: the probe
+ * function and the tracepoint iterator.  Dropping them makes every stack
+ * start where the kernel was (__schedule, try_to_wake_up, ...).
+ */
+#define GT_PROBE_FRAMES		2
+
+/* Events gotrace writes while a task's state changes. */
+#define EV(x)			GOTRACE_EV_##x
+
+static inline u64 gt_clock(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* ---- Task table -------------------------------------------------------- */
+
+int gt_model_init(struct gt_session *s, unsigned int max_tasks)
+{
+	unsigned int i, nbuckets;
+
+	s->bucket_bits = ilog2(roundup_pow_of_two(max(max_tasks / 4, 64U)));
+	nbuckets = 1U << s->bucket_bits;
+	s->buckets = kvcalloc(nbuckets, sizeof(*s->buckets), GFP_KERNEL);
+	s->tasks = kvcalloc(max_tasks, sizeof(*s->tasks), GFP_KERNEL);
+	s->tid_max = PID_MAX_LIMIT;
+	s->tid_seen = bitmap_zalloc(s->tid_max, GFP_KERNEL);
+	if (!s->buckets || !s->tasks || !s->tid_seen) {
+		gt_model_free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nbuckets; i++) {
+		raw_spin_lock_init(&s->buckets[i].lock);
+		INIT_HLIST_HEAD(&s->buckets[i].head);
+	}
+	raw_spin_lock_init(&s->task_free_lock);
+	INIT_HLIST_HEAD(&s->task_free);
+	for (i = 0; i < max_tasks; i++)
+		hlist_add_head(&s->tasks[i].node, &s->task_free);
+	atomic64_set(&s->goid_gen, 0);
+	return 0;
+}
+
+void gt_model_free(struct gt_session *s)
+{
+	kvfree(s->buckets);
+	kvfree(s->tasks);
+	bitmap_free(s->tid_seen);
+	s->buckets = NULL;
+	s->tasks = NULL;
+	s->tid_seen = NULL;
+}
+
+static struct gt_task_bucket *task_bucket(struct gt_session *s,
+					  const struct task_struct *p)
+{
+	return &s->buckets[hash_ptr(p, s->bucket_bits)];
+}
+
+/*
+ * The entry of @p, or NULL.  An entry for the same task_struct but
+ * another start_time belongs to a task that died while the model was not
+ * looking (before the snapshot was armed): it is unlinked and left to the
+ * trace as it was, never reused in this session, since a CPU may still
+ * point at it.
+ */
+static struct gt_task *task_find(struct gt_task_bucket *b,
+				 const struct task_struct *p)
+{
+	struct gt_task *t;
+
+	lockdep_assert_held(&b->lock);
+	hlist_for_each_entry(t, &b->head, node) {
+		if (t->key != p)
+			continue;
+		if (t->start_time == p->start_time)
+			return t;
+		hlist_del_init(&t->node);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A new entry for @p in bucket @b, not yet in the trace; NULL when full. */
+static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
+				const struct task_struct *p)
+{
+	struct gt_task *t = NULL;
+
+	lockdep_assert_held(&b->lock);
+	raw_spin_lock(&s->task_free_lock);
+	if (!hlist_empty(&s->task_free)) {
+		t = hlist_entry(s->task_free.first, struct gt_task, node);
+		hlist_del(&t->node);
+	}
+	raw_spin_unlock(&s->task_free_lock);
+	if (!t) {
+		atomic64_inc(&s->task_overflows);
+		gt_session_halt(s);
+		return NULL;
+	}
+	memset(t, 0, sizeof(*t));
+	t->key = p;
+	t->start_time = p->start_time;
+	t->state = GT_G_NONE;
+	t->sys_nr = -1;
+	hlist_add_head(&t->node, &b->head);
+	return t;
+}
+
+static struct gt_task *task_get(struct gt_session *s, struct gt_task_bucket *b,
+				const struct task_struct *p)
+{
+	struct gt_task *t = task_find(b, p);
+
+	return t ? t : task_add(s, b, p);
+}
+
+/* A dead goroutine's entry goes back to the free list. */
+static void task_release(struct gt_session *s, struct gt_task *t)
+{
+	hlist_del(&t->node);
+	raw_spin_lock(&s->task_free_lock);
+	hlist_add_head(&t->node, &s->task_free);
+	raw_spin_unlock(&s->task_free_lock);
+}
+
+/*
+ * Goroutine ids are never reused in a trace (the parsers reject a second
+ * GoCreate of an id).  The first goroutine of a tid gets the tid itself,
+ * later ones (tid reuse, exec) a fresh generation in the high 32 bits.
+ */
+static u64 task_goid(struct gt_session *s, pid_t tid)
+{
+	if ((unsigned int)tid < s->tid_max && !test_and_set_bit(tid, s->tid_seen))
+		return tid;
+	return (u64)atomic64_inc_return(&s->goid_gen) << 32 | (u32)tid;
+}
+
+/* ---- Emitting ---------------------------------------------------------- */
+
+/* Hand the CPU's chunk to the reader. */
+static void cpu_handover(struct gt_session *s, struct gt_cpu *c)
+{
+	c->chunk->len = c->enc.len;
+	atomic64_add(c->chunk->len, &s->bytes_produced);
+	gt_pool_queue(&s->pool, c->chunk);
+	c->chunk = NULL;
+	gt_session_chunk_queued(s);
+}
+
+/*
+ * Make sure the CPU's chunk has @need bytes free (plus the close reserve
+ * unless @closing), starting a new chunk and batch when needed; a chunk
+ * started before the last periodic flush request is handed over first,
+ * so a reader sees a quiet CPU's events within flush_ms.
+ */
+static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
+		     u32 need, bool closing)
+{
+	unsigned long flush = READ_ONCE(s->flush_seq);
+	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
+
+	if (c->chunk) {
+		bool has_events = c->enc.len > c->chunk_hdr;
+
+		if (gt_enc_room(&c->enc) >= need + reserve &&
+		    (c->flush_seq == flush || !has_events)) {
+			c->flush_seq = flush;
+			return true;
+		}
+		if (!has_events && gt_enc_room(&c->enc) >= need)
+			return true;
+		cpu_handover(s, c);
+	}
+	c->chunk = gt_pool_get(&s->pool, closing);
+	if (!c->chunk) {
+		atomic64_inc(&s->chunk_overflows);
+		return false;
+	}
+	gt_enc_init(&c->enc, c->chunk->data, GT_CHUNK_SIZE);
+	gt_enc_batch(&c->enc, cpu, ts);
+	c->chunk_hdr = c->enc.len;
+	c->flush_seq = flush;
+	return true;
+}
+
+/*
+ * Stamp and append one event on this CPU's P.  @t, if not NULL, is the
+ * task whose state the event changes (its bucket lock held).  Returns
+ * false if nothing was written: the session is then halted, and the
+ * caller leaves the model as it was, so the model keeps describing the
+ * file exactly.
+ */
+static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		 unsigned int type, const u64 *args, unsigned int nargs,
+		 bool closing)
+{
+	int cpu = smp_processor_id();
+	u64 ts = max(gt_clock(), c->last_ts);
+
+	lockdep_assert_irqs_disabled();
+	if (t)
+		ts = max(ts, t->last_ts + 1);
+	if (READ_ONCE(s->halted) && !closing) {
+		c->lost++;
+		return false;
+	}
+	if (!cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, closing)) {
+		c->lost++;
+		gt_session_halt(s);
+		return false;
+	}
+	gt_enc_event(&c->enc, type, ts, args, nargs);
+	c->last_ts = ts;
+	if (t)
+		t->last_ts = ts;
+	c->events++;
+	return true;
+}
+
+static bool emit0(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		  unsigned int type)
+{
+	return emit(s, c, t, type, NULL, 0, false);
+}
+
+static bool emit1(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		  unsigned int type, u64 a)
+{
+	return emit(s, c, t, type, &a, 1, false);
+}
+
+static bool emit2(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		  unsigned int type, u64 a, u64 b)
+{
+	u64 v[2] = { a, b };
+
+	return emit(s, c, t, type, v, 2, false);
+}
+
+static bool emit3(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		  unsigned int type, u64 a, u64 b, u64 d)
+{
+	u64 v[3] = { a, b, d };
+
+	return emit(s, c, t, type, v, 3, false);
+}
+
+/* ---- Stacks ------------------------------------------------------------ */
+
+/*
+ * The stack of the running kernel code (innermost first, without the
+ * probe's own frames), ending with the comm frame of @comm_of when given.
+ * Returns the stack id, or @fallback when the table is full.
+ */
+static u32 stack_here(struct gt_session *s, struct gt_cpu *c,
+		      const struct task_struct *comm_of, u32 fallback)
+{
+	unsigned int n;
+	u32 id;
+
+	n = stack_trace_save((unsigned long *)c->pcs, GT_KSTACK_MAX,
+			     GT_PROBE_FRAMES);
+	if (comm_of)
+		c->pcs[n++] = gt_tables_comm_pc(s->tables, comm_of->comm);
+	if (!n)
+		return fallback;
+	id = gt_tables_stack(s->tables, c->pcs, n);
+	if (!id) {
+		atomic64_inc(&s->stack_overflows);
+		return fallback;
+	}
+	return id;
+}
+
+/* ---- Transitions (task's bucket lock held, irqs off) ------------------- */
+
+/* GoCreate: @t becomes a new runnable goroutine named after @p's comm. */
+static bool g_create(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		     const struct task_struct *p, u32 creator_stack)
+{
+	u32 comm_stack = gt_tables_comm_stack(s->tables, p->comm);
+
+	if (!comm_stack) {
+		atomic64_inc(&s->stack_overflows);
+		gt_session_halt(s);
+		return false;
+	}
+	t->goid = task_goid(s, p->pid);
+	t->comm_stack = comm_stack;
+	t->seq = 0;
+	if (!emit3(s, c, t, EV(GO_CREATE), t->goid, comm_stack, creator_stack))
+		return false;
+	t->state = GT_G_RUNNABLE;
+	return true;
+}
+
+/* GoUnblock or GoSysExit: a waiting goroutine becomes runnable. */
+static bool g_wake(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		   u32 stack)
+{
+	bool ok;
+
+	if (t->state == GT_G_SYSWAIT)
+		ok = emit3(s, c, t, EV(GO_SYSEXIT), t->goid, t->seq + 1, 0);
+	else
+		ok = emit3(s, c, t, EV(GO_UNBLOCK), t->goid, t->seq + 1, stack);
+	if (!ok)
+		return false;
+	t->seq++;
+	t->state = GT_G_RUNNABLE;
+	return true;
+}
+
+/* ProcStart, if the P is stopped.  The thread id is the CPU number. */
+static bool p_start(struct gt_session *s, struct gt_cpu *c)
+{
+	if (c->p_started)
+		return true;
+	if (!emit1(s, c, NULL, EV(PROC_START), smp_processor_id()))
+		return false;
+	c->p_started = true;
+	return true;
+}
+
+/* GoStart of a runnable goroutine on this CPU's P. */
+static bool g_start(struct gt_session *s, struct gt_cpu *c, struct gt_task *t)
+{
+	if (!p_start(s, c))
+		return false;
+	if (!emit2(s, c, t, EV(GO_START), t->goid, t->seq + 1))
+		return false;
+	t->seq++;
+	t->state = GT_G_RUNNING;
+	c->cur = t;
+	return true;
+}
+
+/*
+ * Bring @t to "running on this P", writing whatever transitions the model
+ * missed.  A task the model has running on another P means events were
+ * lost there: the trace cannot go on consistently, so it ends.
+ */
+static bool g_ensure_running(struct gt_session *s, struct gt_cpu *c,
+			     struct gt_task *t, const struct task_struct *p)
+{
+	if (c->cur == t)
+		return true;
+	switch (t->state) {
+	case GT_G_NONE:
+	case GT_G_DEAD:
+		if (!g_create(s, c, t, p, 0))
+			return false;
+		break;
+	case GT_G_WAITING:
+	case GT_G_SYSWAIT:
+		if (!g_wake(s, c, t, 0))
+			return false;
+		break;
+	case GT_G_RUNNING:
+		gt_session_halt(s);
+		return false;
+	}
+	return g_start(s, c, t);
+}
+
+/* ---- Blocking reasons -------------------------------------------------- */
+
+/* The file behind @fd of the current task, or NULL; RCU read lock held. */
+static struct file *fd_file_rcu(unsigned long fd)
+{
+	struct files_struct *files = current->files;
+
+	if (!files || fd > INT_MAX)
+		return NULL;
+	return files_lookup_fd_raw(files, fd);
+}
+
+/* What a read or write that sleeps waits for: a pipe, a socket, other. */
+static unsigned int block_on_fd(unsigned long fd, bool write)
+{
+	unsigned int type = EV(GO_BLOCK);
+	struct file *f;
+	umode_t mode;
+
+	rcu_read_lock();
+	f = fd_file_rcu(fd);
+	if (f) {
+		mode = file_inode(f)->i_mode;
+		if (S_ISFIFO(mode))
+			type = write ? EV(GO_BLOCK_SEND) : EV(GO_BLOCK_RECV);
+		else if (S_ISSOCK(mode))
+			type = EV(GO_BLOCK_NET);
+	}
+	rcu_read_unlock();
+	return type;
+}
+
+/*
+ * The block event for a task that sleeps in syscall @nr (x86-64 numbers),
+ * chosen so that go tool trace's profiles mean something: futexes are
+ * sync, socket and epoll waits network, poll/select select, pipes and
+ * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
+ * GoBlock.
+ */
+static unsigned int block_reason(const struct gt_task *t)
+{
+	if (t->sys_compat)
+		return EV(GO_BLOCK);
+	switch (t->sys_nr) {
+	case __NR_futex:
+	case __NR_futex_waitv:
+		return EV(GO_BLOCK_SYNC);
+	case __NR_nanosleep:
+	case __NR_clock_nanosleep:
+		return EV(GO_SLEEP);
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+		return EV(GO_BLOCK_SELECT);
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+	case __NR_epoll_pwait2:
+	case __NR_accept:
+	case __NR_accept4:
+	case __NR_connect:
+	case __NR_recvfrom:
+	case __NR_recvmsg:
+	case __NR_recvmmsg:
+	case __NR_sendto:
+	case __NR_sendmsg:
+	case __NR_sendmmsg:
+		return EV(GO_BLOCK_NET);
+	case __NR_wait4:
+	case __NR_waitid:
+		return EV(GO_BLOCK_RECV);
+	case __NR_read:
+	case __NR_readv:
+	case __NR_pread64:
+	case __NR_preadv:
+	case __NR_preadv2:
+		return block_on_fd(t->sys_arg0, false);
+	case __NR_write:
+	case __NR_writev:
+	case __NR_pwrite64:
+	case __NR_pwritev:
+	case __NR_pwritev2:
+		return block_on_fd(t->sys_arg0, true);
+	default:
+		return EV(GO_BLOCK);
+	}
+}
+
+/* ---- Per-CPU start ----------------------------------------------------- */
+
+static bool is_idle(const struct task_struct *p)
+{
+	return p->pid == 0;
+}
+
+/*
+ * A CPU's first event after the snapshot: ProcStart, then GoStart of the
+ * task it is running (if not idle), so that its goroutine is running in
+ * the trace before the event being handled.
+ */
+static void cpu_start(struct gt_session *s, struct gt_cpu *c)
+{
+	struct task_struct *p = current;
+	struct gt_task_bucket *b;
+	struct gt_task *t;
+
+	c->started = true;
+	if (!p_start(s, c) || is_idle(p))
+		return;
+	b = task_bucket(s, p);
+	raw_spin_lock(&b->lock);
+	t = task_get(s, b, p);
+	if (t)
+		g_ensure_running(s, c, t, p);
+	raw_spin_unlock(&b->lock);
+}
+
+/*
+ * Common entry of every probe hook: the CPU's state, with interrupts
+ * disabled, or NULL if the hook has nothing to do (snapshot not armed).
+ */
+static struct gt_cpu *hook_enter(struct gt_session *s, unsigned long *flags)
+{
+	struct gt_cpu *c;
+
+	if (!smp_load_acquire(&s->armed))
+		return NULL;
+	local_irq_save(*flags);
+	c = this_cpu_ptr(s->cpus);
+	if (unlikely(!c->started))
+		cpu_start(s, c);
+	return c;
+}
+
+static void hook_exit(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
+/* ---- sched_switch ------------------------------------------------------ */
+
+/* @prev leaves the CPU; its bucket lock is held. */
+static void switch_out(struct gt_session *s, struct gt_cpu *c,
+		       struct gt_task *t, struct task_struct *prev,
+		       bool preempt, unsigned int prev_state)
+{
+	unsigned int type;
+	u32 stack;
+
+	if (!g_ensure_running(s, c, t, prev))
+		return;
+
+	if (prev_state & TASK_DEAD) {
+		if (!emit0(s, c, t, EV(GO_END)))
+			return;
+		t->state = GT_G_DEAD;
+		c->cur = NULL;
+		task_release(s, t);
+		return;
+	}
+
+	stack = stack_here(s, c, prev, t->comm_stack);
+	if (preempt || prev_state == TASK_RUNNING) {
+		type = t->sys_nr == __NR_sched_yield && !t->sys_compat ?
+			EV(GO_SCHED) : EV(GO_PREEMPT);
+		if (!emit1(s, c, t, type, stack))
+			return;
+		t->state = GT_G_RUNNABLE;
+	} else {
+		if (!emit1(s, c, t, block_reason(t), stack))
+			return;
+		t->state = GT_G_WAITING;
+	}
+	c->cur = NULL;
+}
+
+/**
+ * gt_model_switch() - sched_switch: @prev leaves the CPU, @next runs
+ * @s:		session
+ * @preempt:	@prev was preempted
+ * @prev:	task leaving (current)
+ * @next:	task coming in
+ * @prev_state:	@prev's state: 0 (runnable), a sleep state, or TASK_DEAD
+ *
+ * Context: the scheduler, runqueue lock held, irqs off.
+ */
+void gt_model_switch(struct gt_session *s, bool preempt,
+		     struct task_struct *prev, struct task_struct *next,
+		     unsigned int prev_state)
+{
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+
+	/* The trace has another goroutine on this P than Linux: close it. */
+	if (c->cur && c->cur->key != prev) {
+		t = c->cur;
+		if (emit1(s, c, t, EV(GO_PREEMPT), t->comm_stack)) {
+			t->state = GT_G_RUNNABLE;
+			c->cur = NULL;
+		}
+	}
+
+	if (!is_idle(prev)) {
+		b = task_bucket(s, prev);
+		raw_spin_lock(&b->lock);
+		t = task_get(s, b, prev);
+		if (t)
+			switch_out(s, c, t, prev, preempt, prev_state);
+		raw_spin_unlock(&b->lock);
+	}
+
+	if (!is_idle(next)) {
+		b = task_bucket(s, next);
+		raw_spin_lock(&b->lock);
+		t = task_get(s, b, next);
+		if (t)
+			g_ensure_running(s, c, t, next);
+		raw_spin_unlock(&b->lock);
+	}
+	hook_exit(flags);
+}
+
+/* ---- Wakeups, fork, exec, exit ----------------------------------------- */
+
+/*
+ * The stack of whoever wakes or creates a task on this CPU: the kernel
+ * frames and, unless the CPU is idle, the comm frame of the task it runs.
+ */
+static u32 waker_stack(struct gt_session *s, struct gt_cpu *c)
+{
+	struct task_struct *p = current;
+
+	return stack_here(s, c, is_idle(p) ? NULL : p, 0);
+}
+
+/**
+ * gt_model_wakeup() - sched_wakeup: @p was made runnable
+ * @s:	session
+ * @p:	the woken task
+ *
+ * Context: try_to_wake_up(), @p's pi_lock and runqueue lock held, irqs
+ * off; on the waking CPU or, for queued wakeups, on @p's CPU.
+ */
+void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
+{
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	if (is_idle(p))
+		return;
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	b = task_bucket(s, p);
+	raw_spin_lock(&b->lock);
+	t = task_get(s, b, p);
+	if (t) {
+		switch (t->state) {
+		case GT_G_NONE:
+		case GT_G_DEAD:
+			g_create(s, c, t, p, waker_stack(s, c));
+			break;
+		case GT_G_WAITING:
+		case GT_G_SYSWAIT:
+			g_wake(s, c, t, waker_stack(s, c));
+			break;
+		default:
+			/* Runnable or running: a wakeup that changed nothing. */
+			break;
+		}
+	}
+	raw_spin_unlock(&b->lock);
+	hook_exit(flags);
+}
+
+/**
+ * gt_model_fork() - sched_process_fork: @child is a new task
+ * @s:		session
+ * @parent:	the forking task (current)
+ * @child:	the new task, not yet running
+ *
+ * Context: process context of @parent; may be preemptible.
+ */
+void gt_model_fork(struct gt_session *s, struct task_struct *parent,
+		   struct task_struct *child)
+{
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	b = task_bucket(s, child);
+	raw_spin_lock(&b->lock);
+	t = task_get(s, b, child);
+	if (t && (t->state == GT_G_NONE || t->state == GT_G_DEAD))
+		g_create(s, c, t, child, waker_stack(s, c));
+	raw_spin_unlock(&b->lock);
+	hook_exit(flags);
+}
+
+/**
+ * gt_model_exec() - sched_process_exec: @p runs a new program
+ * @s:	session
+ * @p:	the task (current), already carrying its new comm
+ *
+ * A goroutine's name is fixed when it is created, so the old goroutine
+ * ends and a new one, named after the new comm, starts in its place.
+ *
+ * Context: process context of @p.
+ */
+void gt_model_exec(struct gt_session *s, struct task_struct *p)
+{
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	b = task_bucket(s, p);
+	raw_spin_lock(&b->lock);
+	t = task_get(s, b, p);
+	if (t && g_ensure_running(s, c, t, p) && emit0(s, c, t, EV(GO_END))) {
+		t->state = GT_G_DEAD;
+		c->cur = NULL;
+		if (g_create(s, c, t, p, 0))
+			g_start(s, c, t);
+	}
+	raw_spin_unlock(&b->lock);
+	hook_exit(flags);
+}
+
+/* sched_process_exit: nothing to write; the final switch writes GoEnd. */
+void gt_model_exit(struct gt_session *s, struct task_struct *p)
+{
+}
+
+/* ---- Syscalls ---------------------------------------------------------- */
+
+/*
+ * The entry of the task running on this CPU, if the trace has it running
+ * here.  Its syscall fields are only written by the CPU it runs on, so
+ * they need no lock.
+ */
+static struct gt_task *current_entry(struct gt_cpu *c)
+{
+	struct gt_task *t = c->cur;
+
+	return t && t->key == current ? t : NULL;
+}
+
+/**
+ * gt_model_sys_enter() - sys_enter: current enters syscall @nr
+ * @s:	session
+ * @nr:	syscall number (of the task's ABI)
+ * @arg0: its first argument
+ *
+ * Context: process context of current; preemptible from Linux 6.13.
+ */
+void gt_model_sys_enter(struct gt_session *s, long nr, unsigned long arg0)
+{
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	t = current_entry(c);
+	if (t) {
+		t->sys_nr = nr;
+		t->sys_arg0 = arg0;
+		t->sys_compat = in_compat_syscall();
+		t->sys_enter_ts = gt_clock();
+	}
+	hook_exit(flags);
+}
+
+/* sys_exit: current left its syscall.  Context: as gt_model_sys_enter(). */
+void gt_model_sys_exit(struct gt_session *s)
+{
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	t = current_entry(c);
+	if (t)
+		t->sys_nr = -1;
+	hook_exit(flags);
+}
+
+/* ---- Start and stop ---------------------------------------------------- */
+
+/*
+ * The syscall a sleeping task sleeps in, from its saved registers: the
+ * snapshot's only way to know it.  -1 for kernel threads.
+ */
+static void snapshot_syscall(struct gt_task *t, struct task_struct *p)
+{
+	struct pt_regs *regs;
+	unsigned long arg0;
+
+	if (p->flags & PF_KTHREAD)
+		return;
+	regs = task_pt_regs(p);
+	t->sys_nr = syscall_get_nr(p, regs);
+	syscall_get_arguments(p, regs, &arg0);
+	t->sys_arg0 = arg0;
+}
+
+/**
+ * gt_model_snapshot() - describe every existing task, then arm the probes
+ * @s:	session, probes registered but not armed
+ *
+ * Writes, on this CPU: Gomaxprocs (the unique earliest event, which the
+ * Go 1.23 converter needs first), then GoCreate for every task and
+ * GoWaiting for the sleeping ones.  Runnable and running ones stay
+ * runnable: each CPU's first probe starts the goroutine it runs.
+ *
+ * Context: process context; disables interrupts while it writes.
+ * Return: 0, or -ENOSPC if the pools are too small for the tasks.
+ */
+int gt_model_snapshot(struct gt_session *s)
+{
+	struct task_struct *g, *p;
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+	int cpu, ret = 0;
+	u64 now;
+
+	local_irq_save(flags);
+	c = this_cpu_ptr(s->cpus);
+	if (!emit2(s, c, NULL, EV(GOMAXPROCS), s->nr_cpus, 0)) {
+		ret = -ENOSPC;
+		goto out;
+	}
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		b = task_bucket(s, p);
+		raw_spin_lock(&b->lock);
+		t = task_get(s, b, p);
+		if (t && t->state == GT_G_NONE && g_create(s, c, t, p, 0) &&
+		    !task_is_running(p)) {
+			snapshot_syscall(t, p);
+			if (emit1(s, c, t, EV(GO_WAITING), t->goid)) {
+				t->seq = 1;
+				t->state = GT_G_WAITING;
+			}
+		}
+		raw_spin_unlock(&b->lock);
+		if (READ_ONCE(s->halted)) {
+			ret = -ENOSPC;
+			break;
+		}
+	}
+	rcu_read_unlock();
+out:
+	/* Every P's first event comes after the snapshot. */
+	now = c->last_ts + 1;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(s->cpus, cpu)->last_ts = now;
+	local_irq_restore(flags);
+	if (!ret)
+		smp_store_release(&s->armed, true);
+	return ret;
+}
+
+/*
+ * Write the closing events of one CPU, on behalf of that CPU: the
+ * goroutine still running is preempted (the Go 1.21 viewer crashes on a
+ * slice that never ends), the P stops, and the last chunk is queued.
+ */
+static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
+{
+	struct gt_task *t = c->cur;
+	u64 ts = max(gt_clock(), c->last_ts);
+	u64 v;
+
+	if (t) {
+		ts = max(ts, t->last_ts + 1);
+		v = t->comm_stack;
+		if (cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
+			gt_enc_event(&c->enc, EV(GO_PREEMPT), ts, &v, 1);
+			t->state = GT_G_RUNNABLE;
+			c->cur = NULL;
+			c->last_ts = ts;
+			c->events++;
+		}
+	}
+	if (c->p_started && !c->cur &&
+	    cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
+		gt_enc_event(&c->enc, EV(PROC_STOP), ts, NULL, 0);
+		c->p_started = false;
+		c->last_ts = ts;
+		c->events++;
+	}
+	if (c->chunk)
+		cpu_handover(s, c);
+}
+
+/**
+ * gt_model_close() - close every P; the trace is complete but its footer
+ * @s:	session whose probes are all detached
+ *
+ * Context: process context.
+ */
+void gt_model_close(struct gt_session *s)
+{
+	unsigned long flags;
+	int cpu;
+
+	local_irq_save(flags);
+	for_each_possible_cpu(cpu)
+		close_cpu(s, per_cpu_ptr(s->cpus, cpu), cpu);
+	local_irq_restore(flags);
+}
+
+/* Sum of the CPUs' event (or lost event) counters. */
+u64 gt_model_count(struct gt_session *s, bool lost)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct gt_cpu *c = per_cpu_ptr(s->cpus, cpu);
+
+		sum += lost ? READ_ONCE(c->lost) : READ_ONCE(c->events);
+	}
+	return sum;
+}
+
+/* The last timestamp of any P: the footer's batch must not be earlier. */
+u64 gt_model_last_ts(struct gt_session *s)
+{
+	u64 ts = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		ts = max(ts, per_cpu_ptr(s->cpus, cpu)->last_ts);
+	return ts;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probes.c - the tracepoints gotrace attaches to
+ *
+ * The scheduler's and the raw syscall tracepoints are not exported to
+ * modules: they are found by name with for_each_kernel_tracepoint() when
+ * the module loads (it refuses to load if one is missing), attached with
+ * tracepoint_probe_register() when a session starts, with the session as
+ * the probe's data, and detached when it stops, followed by
+ * tracepoint_synchronize_unregister() so that no probe still runs when
+ * the session's memory is closed or freed.
+ *
+ * Every probe's prototype is checked at compile time against the
+ * kernel's own declaration of the tracepoint (probes_check_types()).
+ *
+ * Context: each probe states its own; registration runs in process
+ * context under the session lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+
+#include "gotrace.h"
+
+/*
+ * sched_switch: @prev leaves the CPU, @next runs.  In __schedule(), with
+ * the runqueue lock held and interrupts off (6.1+ prototype).
+ */
+static void gt_probe_sched_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	gt_model_switch(data, preempt, prev, next, prev_state);
+}
+
+/*
+ * sched_wakeup: @p is runnable again.  In try_to_wake_up(), @p's pi_lock
+ * and runqueue lock held, interrupts off.  Not sched_waking: it fires
+ * before the wakee has necessarily left its CPU.
+ */
+static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	gt_model_wakeup(data, p);
+}
+
+/* sched_process_fork: @child exists, not yet running.  Process context. */
+static void gt_probe_sched_process_fork(void *data, struct task_struct *parent,
+					struct task_struct *child)
+{
+	gt_model_fork(data, parent, child);
+}
+
+/* sched_process_exec: @p (current) runs a new program.  Process context. */
+static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
+					pid_t old_pid,
+					struct linux_binprm *bprm)
+{
+	gt_model_exec(data, p);
+}
+
+/* sched_process_exit: @p (current) is exiting.  Process context. */
+static void gt_probe_sched_process_exit(void *data, struct task_struct *p)
+{
+	gt_model_exit(data, p);
+}
+
+/*
+ * sys_enter / sys_exit: current enters or leaves syscall @id.  Process
+ * context; preemptible from Linux 6.13 (the model disables interrupts
+ * itself).
+ */
+static void gt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	unsigned long arg0;
+
+	syscall_get_arguments(current, regs, &arg0);
+	gt_model_sys_enter(data, id, arg0);
+}
+
+static void gt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	gt_model_sys_exit(data);
+}
+
+struct gt_probe {
+	const char *name;
+	void *func;
+	struct tracepoint *tp;
+	bool on;
+};
+
+static struct gt_probe gt_probes[] = {
+	{ "sched_switch",	gt_probe_sched_switch },
+	{ "sched_wakeup",	gt_probe_sched_wakeup },
+	{ "sched_process_fork",	gt_probe_sched_process_fork },
+	{ "sched_process_exec",	gt_probe_sched_process_exec },
+	{ "sched_process_exit",	gt_probe_sched_process_exit },
+	{ "sys_enter",		gt_probe_sys_enter },
+	{ "sys_exit",		gt_probe_sys_exit },
+};
+
+/*
+ * Never called: makes the compiler check each probe against the
+ * register_trace_<name>() the kernel declares for its tracepoint (an
+ * incompatible pointer type is an error in kernel builds).  sizeof() does
+ * not evaluate, so nothing refers to the unexported tracepoints.
+ */
+static void __maybe_unused probes_check_types(void)
+{
+	BUILD_BUG_ON(sizeof(register_trace_sched_switch(gt_probe_sched_switch, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sched_wakeup(gt_probe_sched_wakeup, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sched_process_fork(gt_probe_sched_process_fork, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sched_process_exec(gt_probe_sched_process_exec, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sched_process_exit(gt_probe_sched_process_exit, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sys_enter(gt_probe_sys_enter, NULL)) == 0);
+	BUILD_BUG_ON(sizeof(register_trace_sys_exit(gt_probe_sys_exit, NULL)) == 0);
+}
+
+static void probes_lookup(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gt_probes); i++)
+		if (!strcmp(tp->name, gt_probes[i].name))
+			gt_probes[i].tp = tp;
+}
+
+/**
+ * gt_probes_check() - find every tracepoint gotrace needs
+ *
+ * Context: module init.
+ * Return: 0, or -ENOENT (logged per missing tracepoint).
+ */
+int gt_probes_check(void)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for_each_kernel_tracepoint(probes_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(gt_probes); i++) {
+		if (!gt_probes[i].tp) {
+			pr_err("tracepoint %s not found\n", gt_probes[i].name);
+			ret = -ENOENT;
+		}
+	}
+	return ret;
+}
+
+/**
+ * gt_probes_unregister() - detach every attached probe and wait until
+ * none runs any more
+ * @s:	the session the probes were attached for
+ *
+ * Context: process context, may sleep.
+ */
+void gt_probes_unregister(struct gt_session *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gt_probes); i++) {
+		if (!gt_probes[i].on)
+			continue;
+		tracepoint_probe_unregister(gt_probes[i].tp, gt_probes[i].func,
+					    s);
+		gt_probes[i].on = false;
+	}
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * gt_probes_register() - attach every probe, with @s as data
+ * @s:	the session; its probes are not armed yet, so they return at once
+ *	until the snapshot is written
+ *
+ * Context: process context, may sleep; one session at a time.
+ * Return: 0, or the error of the first registration that failed (the
+ * ones before it are detached again).
+ */
+int gt_probes_register(struct gt_session *s)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(gt_probes); i++) {
+		ret = tracepoint_probe_register(gt_probes[i].tp,
+						gt_probes[i].func, s);
+		if (ret) {
+			pr_err("cannot attach to %s: %d\n", gt_probes[i].name,
+			       ret);
+			gt_probes_unregister(s);
+			return ret;
+		}
+		gt_probes[i].on = true;
+	}
+	return 0;
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - one recording: start, stop, and the stream the reader gets
+ *
+ * The stream follows Go's ReadTrace: the 16-byte header, then chunks as
+ * CPUs fill them (oldest first), then, once the session stopped and every
+ * CPU's last chunk was read, the footer (frequency, strings, stacks), then
+ * end of file.
+ *
+ *   RECORDING --stop: user, duration, overflow, abort--> STOPPED --footer
+ *   read--> DONE
+ *
+ * A stop detaches the probes and waits until none runs any more, closes
+ * every P (model.c), queues every CPU's last chunk and builds the footer;
+ * it runs in process context: the "stop" write or ioctl, the tick work
+ * (duration), the stop work (queued through an irq_work when a probe found
+ * a pool empty), or the reader's close().
+ *
+ * Context: process context, may sleep, except gt_session_halt() and
+ * gt_session_chunk_queued(), which probes call in any context.
+ * Locking:
+ *   s->lock (mutex) serialises start, stop and the state; it nests inside
+ *   gt_dev_lock (dev.c) and the tracepoint mutex nests inside it.
+ *   s->read_lock (mutex) serialises readers of the one file.
+ *   No work item takes gt_dev_lock, so cancelling them under it is safe.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "gotrace.h"
+
+/*
+ * The reader may see kernel addresses when %pK would print them to it:
+ * kptr_restrict 1 with CAP_SYSLOG, or no_hash_pointers.  Otherwise the
+ * trace carries synthetic PCs (symbols, modules and offsets are kept).
+ */
+static bool reader_sees_addrs(void)
+{
+	const void *addr = reader_sees_addrs;
+	char buf[2 * sizeof(void *) + 3];
+	unsigned long long v;
+
+	snprintf(buf, sizeof(buf), "%pK", addr);
+	return !kstrtoull(buf, 16, &v) && v == (unsigned long)addr;
+}
+
+static void session_wake_work(struct irq_work *w)
+{
+	struct gt_session *s = container_of(w, struct gt_session, wake_work);
+
+	wake_up_interruptible(&s->wait);
+	if (READ_ONCE(s->halted))
+		schedule_work(&s->stop_work);
+}
+
+static void session_stop_work(struct work_struct *w)
+{
+	struct gt_session *s = container_of(w, struct gt_session, stop_work);
+
+	gt_session_stop(s, GOTRACE_STOP_OVERFLOW);
+}
+
+/*
+ * Every flush_ms: ask CPUs to hand over their chunks at their next event,
+ * so a reader of a quiet machine still sees data; and stop once
+ * duration_ms has elapsed.
+ */
+static void session_tick_work(struct work_struct *w)
+{
+	struct gt_session *s = container_of(to_delayed_work(w),
+					    struct gt_session, tick_work);
+	unsigned long next = msecs_to_jiffies(max(gt_param_flush_ms, 10U));
+
+	if (s->deadline && time_after_eq(jiffies, s->deadline)) {
+		gt_session_stop(s, GOTRACE_STOP_DURATION);
+		return;
+	}
+	WRITE_ONCE(s->flush_seq, s->flush_seq + 1);
+	if (s->deadline)
+		next = min(next, s->deadline - jiffies);
+	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_RECORDING)
+		schedule_delayed_work(&s->tick_work, next);
+	mutex_unlock(&s->lock);
+}
+
+/* Called by probes: a chunk is queued, wake the reader (deferred). */
+void gt_session_chunk_queued(struct gt_session *s)
+{
+	irq_work_queue(&s->wake_work);
+}
+
+/*
+ * Called by probes when an event cannot be recorded: from now on the
+ * probes write nothing and the session stops as soon as a work item can
+ * run.  The trace stays valid up to this point.
+ */
+void gt_session_halt(struct gt_session *s)
+{
+	if (READ_ONCE(s->halted))
+		return;
+	WRITE_ONCE(s->halted, true);
+	irq_work_queue(&s->wake_work);
+}
+
+static void session_free(struct gt_session *s)
+{
+	if (s->rchunk)
+		gt_pool_put(&s->pool, s->rchunk);
+	kvfree(s->footer);
+	gt_tables_free(s->tables);
+	gt_model_free(s);
+	gt_pool_free(&s->pool);
+	free_percpu(s->cpus);
+	kfree(s);
+}
+
+static unsigned int session_chunks(unsigned int nr_cpus)
+{
+	if (gt_param_chunks)
+		return max(gt_param_chunks, 2 * nr_cpus);
+	/* 8 chunks (512 KiB) per CPU, and at least 2 MiB in all. */
+	return max(8 * nr_cpus, 32U);
+}
+
+static unsigned int session_max_tasks(void)
+{
+	struct task_struct *g, *p;
+	unsigned int n = 0;
+
+	if (gt_param_max_tasks)
+		return gt_param_max_tasks;
+	rcu_read_lock();
+	for_each_process_thread(g, p)
+		n++;
+	rcu_read_unlock();
+	/* Room for as many new tasks as exist, and at least 16384. */
+	return max(2 * n, 16384U);
+}
+
+/**
+ * gt_session_create() - start a recording
+ * @sp:	set to the new session
+ *
+ * Allocates every pool, attaches the probes, writes the snapshot of the
+ * existing tasks and arms the probes.
+ *
+ * Context: process context (the reader's open()), gt_dev_lock held.
+ * Return: 0, -ENOMEM, -ENOSPC (pools too small for the tasks), or the
+ * error of a tracepoint registration.
+ */
+int gt_session_create(struct gt_session **sp)
+{
+	unsigned int nr_cpus = nr_cpu_ids;
+	struct gt_session *s;
+	int ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->nr_cpus = nr_cpus;
+	s->reader_pid = task_tgid_vnr(current);
+	s->start_ns = ktime_get_ns();
+	s->show_addrs = reader_sees_addrs();
+	s->state = GOTRACE_STATE_RECORDING;
+	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
+	mutex_init(&s->lock);
+	mutex_init(&s->read_lock);
+	init_waitqueue_head(&s->wait);
+	init_irq_work(&s->wake_work, session_wake_work);
+	INIT_WORK(&s->stop_work, session_stop_work);
+	INIT_DELAYED_WORK(&s->tick_work, session_tick_work);
+
+	ret = -ENOMEM;
+	s->cpus = alloc_percpu(struct gt_cpu);
+	if (!s->cpus)
+		goto err_free;
+	ret = gt_pool_init(&s->pool, session_chunks(nr_cpus), nr_cpus);
+	if (ret)
+		goto err_free;
+	ret = gt_model_init(s, session_max_tasks());
+	if (ret)
+		goto err_free;
+	s->tables = gt_tables_alloc(gt_param_max_stacks,
+				    gt_param_max_stacks * 8);
+	if (!s->tables) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	ret = gt_probes_register(s);
+	if (ret)
+		goto err_free;
+	s->probes_on = true;
+	ret = gt_model_snapshot(s);
+	if (ret) {
+		pr_err("snapshot of the running tasks does not fit: %d\n", ret);
+		goto err_probes;
+	}
+
+	if (gt_param_duration_ms)
+		s->deadline = jiffies + msecs_to_jiffies(gt_param_duration_ms);
+	schedule_delayed_work(&s->tick_work, 0);
+	*sp = s;
+	return 0;
+
+err_probes:
+	gt_probes_unregister(s);
+err_free:
+	irq_work_sync(&s->wake_work);
+	cancel_work_sync(&s->stop_work);
+	session_free(s);
+	return ret;
+}
+
+/**
+ * gt_session_stop() - end the recording; the reader gets the rest and EOF
+ * @s:		session
+ * @reason:	GOTRACE_STOP_*; for GOTRACE_STOP_ABORT no footer is built
+ *
+ * Does nothing if the session already stopped.
+ *
+ * Context: process context, may sleep; takes s->lock.
+ */
+void gt_session_stop(struct gt_session *s, u32 reason)
+{
+	int ret;
+
+	mutex_lock(&s->lock);
+	if (s->state != GOTRACE_STATE_RECORDING)
+		goto out;
+
+	gt_probes_unregister(s);
+	s->probes_on = false;
+	gt_model_close(s);
+
+	if (READ_ONCE(s->halted) && reason != GOTRACE_STOP_ABORT)
+		reason = GOTRACE_STOP_OVERFLOW;
+	if (reason == GOTRACE_STOP_OVERFLOW)
+		pr_warn("out of buffer space: trace ended after %llu events, %llu not recorded (chunks %lld, tasks %lld, stacks %lld)\n",
+			gt_model_count(s, false), gt_model_count(s, true),
+			atomic64_read(&s->chunk_overflows),
+			atomic64_read(&s->task_overflows),
+			atomic64_read(&s->stack_overflows));
+	if (reason != GOTRACE_STOP_ABORT) {
+		ret = gt_tables_footer(s->tables, gt_model_last_ts(s),
+				       s->show_addrs, &s->footer,
+				       &s->footer_len);
+		if (ret)
+			pr_err("cannot build the trace footer: %d\n", ret);
+		atomic64_add(s->footer_len, &s->bytes_produced);
+	}
+	s->stop_reason = reason;
+	s->state = GOTRACE_STATE_STOPPED;
+	gt_pool_mark_stopped(&s->pool);
+	wake_up_interruptible(&s->wait);
+out:
+	mutex_unlock(&s->lock);
+}
+
+/**
+ * gt_session_destroy() - stop if needed and free everything
+ * @s:	session; its reader is gone
+ *
+ * Context: process context, may sleep.
+ */
+void gt_session_destroy(struct gt_session *s)
+{
+	gt_session_stop(s, GOTRACE_STOP_ABORT);
+	/* No probe runs now; flush what they may have queued. */
+	irq_work_sync(&s->wake_work);
+	cancel_work_sync(&s->stop_work);
+	cancel_delayed_work_sync(&s->tick_work);
+	session_free(s);
+}
+
+/*
+ * Copy up to @n bytes of @src to the reader.  Returns the bytes copied,
+ * or -EFAULT if none could be.
+ */
+static ssize_t read_copy(char __user *dst, const void *src, size_t n)
+{
+	size_t left = copy_to_user(dst, src, n);
+
+	return left == n ? -EFAULT : (ssize_t)(n - left);
+}
+
+/* Next bytes of the stream into @buf; 0 if nothing is ready, <0 on error. */
+static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
+			 bool *eof)
+{
+	bool stopped;
+	ssize_t n;
+
+	if (s->header_pos < GOTRACE_HEADER_LEN) {
+		n = read_copy(buf, GOTRACE_HEADER + s->header_pos,
+			      min_t(size_t, count,
+				    GOTRACE_HEADER_LEN - s->header_pos));
+		if (n > 0)
+			s->header_pos += n;
+		return n;
+	}
+
+	if (!s->rchunk) {
+		s->rchunk = gt_pool_next_full(&s->pool, &stopped);
+		s->rpos = 0;
+		if (!s->rchunk && !stopped)
+			return 0;
+	}
+	if (s->rchunk) {
+		n = read_copy(buf, s->rchunk->data + s->rpos,
+			      min_t(size_t, count, s->rchunk->len - s->rpos));
+		if (n > 0)
+			s->rpos += n;
+		if (s->rpos == s->rchunk->len) {
+			gt_pool_put(&s->pool, s->rchunk);
+			s->rchunk = NULL;
+		}
+		return n;
+	}
+
+	/* Stopped, every chunk read: the footer, then end of file. */
+	if (!s->footer)
+		return -ENOMEM;
+	if (s->footer_pos == s->footer_len) {
+		mutex_lock(&s->lock);
+		s->state = GOTRACE_STATE_DONE;
+		mutex_unlock(&s->lock);
+		*eof = true;
+		return 0;
+	}
+	n = read_copy(buf, s->footer + s->footer_pos,
+		      min_t(size_t, count, s->footer_len - s->footer_pos));
+	if (n > 0)
+		s->footer_pos += n;
+	return n;
+}
+
+/**
+ * gt_session_read() - read(2) of the stream
+ * @s:		session
+ * @buf:	user buffer
+ * @count:	its size
+ * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
+ *
+ * Any read size works: the stream is returned exactly once, in order.  A
+ * signal while waiting returns what was copied so far, or -ERESTARTSYS;
+ * nothing is lost, the next read goes on where this one stopped.
+ *
+ * Context: process context, may sleep.
+ */
+ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
+			bool nonblock)
+{
+	bool eof = false;
+	size_t done = 0;
+	ssize_t n = 0;
+
+	if (mutex_lock_interruptible(&s->read_lock))
+		return -ERESTARTSYS;
+	while (done < count && !eof) {
+		n = read_some(s, buf + done, count - done, &eof);
+		if (n < 0)
+			break;
+		if (n > 0) {
+			done += n;
+			continue;
+		}
+		if (eof || done)
+			break;
+		if (nonblock) {
+			n = -EAGAIN;
+			break;
+		}
+		mutex_unlock(&s->read_lock);
+		if (wait_event_interruptible(s->wait,
+					     gt_pool_has_full(&s->pool)))
+			return -ERESTARTSYS;
+		if (mutex_lock_interruptible(&s->read_lock))
+			return -ERESTARTSYS;
+	}
+	mutex_unlock(&s->read_lock);
+	if (done) {
+		atomic64_add(done, &s->bytes_read);
+		return done;
+	}
+	return n;
+}
+
+/* poll(2): readable when a chunk, the footer or end of file is there. */
+__poll_t gt_session_poll(struct gt_session *s, struct file *file,
+			 poll_table *wait)
+{
+	poll_wait(file, &s->wait, wait);
+	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN ||
+	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->pool))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+/* Fill @st (zeroed by the caller).  Context: process context. */
+void gt_session_status(struct gt_session *s, struct gotrace_status *st)
+{
+	mutex_lock(&s->lock);
+	st->state = s->state;
+	st->stop_reason = s->stop_reason;
+	mutex_unlock(&s->lock);
+	st->nr_cpus = s->nr_cpus;
+	st->reader_pid = s->reader_pid;
+	st->start_ns = s->start_ns;
+	st->events = gt_model_count(s, false);
+	st->lost_events = gt_model_count(s, true);
+	st->chunks_total = s->pool.nr;
+	st->chunks_in_use = gt_pool_in_use(&s->pool);
+	st->bytes_produced = atomic64_read(&s->bytes_produced);
+	st->bytes_read = atomic64_read(&s->bytes_read);
+	st->chunk_overflows = atomic64_read(&s->chunk_overflows);
+	st->task_overflows = atomic64_read(&s->task_overflows);
+	st->stack_overflows = atomic64_read(&s->stack_overflows);
+}

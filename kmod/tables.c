@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tables.c - stack and comm tables, and the footer that dumps them
+ *
+ * Events carry stack ids; the stacks themselves (and the strings their
+ * frames name) are written once, in the footer, as Go's runtime does.
+ * A stack is an array of PCs, innermost first.  Two kinds of PC exist:
+ *
+ *   kernel PCs, from stack_trace_save(), symbolised with kallsyms only
+ *   when the footer is built (process context);
+ *
+ *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm): the
+ *   frame that names a task.  A task's goroutine is created with a
+ *   one-frame stack holding its comm PC, and every stack of the task ends
+ *   with it, so both Go readers name and group goroutines by command.
+ *
+ * Probes intern stacks and comms in O(length) with no allocation: the
+ * tables are fixed-size, open-addressed, sized when the session starts.
+ * When they fill up, kernel stacks are no longer added (events then carry
+ * the task's comm stack) and the miss is counted; the last tenth of the
+ * stack table is kept for comm stacks, which GoCreate cannot do without.
+ *
+ * Context:
+ *   gt_tables_stack(), gt_tables_comm_stack(): any, irqs off or on.
+ *   gt_tables_footer(): process context, after every probe is detached.
+ * Locking:
+ *   t->lock (raw spinlock, irqsave) guards all tables; it nests inside
+ *   task bucket locks and nothing nests inside it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jhash.h>
+#include <linux/kallsyms.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "gotrace.h"
+
+/* Synthetic PCs: far below any kernel text address, never zero. */
+#define GT_COMM_PC_BASE		0x10000000ULL
+#define GT_KPC_BASE		0x20000000ULL	/* hidden kernel addresses */
+#define GT_PC_STEP		16
+
+/* Distinct comms a session names; more share the comm "?". */
+#define GT_MAX_COMMS		8192
+
+struct gt_stack_ent {
+	u32 hash;
+	u32 off;	/* first PC in tables->pcs */
+	u32 n;
+};
+
+struct gt_tables {
+	raw_spinlock_t lock;
+
+	struct gt_stack_ent *stacks;	/* stack id = index + 1 */
+	u32 nr_stacks;
+	u32 max_stacks;
+	u32 *stack_slots;		/* hash slots: stack id or 0 */
+	u32 stack_mask;
+	u64 *pcs;
+	u32 nr_pcs;
+	u32 max_pcs;
+
+	char (*comms)[TASK_COMM_LEN];	/* comm PC index -> name */
+	u32 *comm_stack;		/* comm index -> its stack id */
+	u32 nr_comms;
+	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
+	u32 comm_mask;
+};
+
+static void *tables_zalloc(size_t n, size_t size)
+{
+	return kvcalloc(n, size, GFP_KERNEL);
+}
+
+void gt_tables_free(struct gt_tables *t)
+{
+	if (!t)
+		return;
+	kvfree(t->stacks);
+	kvfree(t->stack_slots);
+	kvfree(t->pcs);
+	kvfree(t->comms);
+	kvfree(t->comm_stack);
+	kvfree(t->comm_slots);
+	kfree(t);
+}
+
+/**
+ * gt_tables_alloc() - tables for one session
+ * @max_stacks:	distinct stacks
+ * @max_pcs:	PCs over all distinct stacks
+ *
+ * Context: process context, may sleep.
+ * Return: the tables, or NULL.
+ */
+struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
+{
+	struct gt_tables *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	u32 slots = roundup_pow_of_two(max_stacks * 2);
+	u32 cslots = roundup_pow_of_two(GT_MAX_COMMS * 2);
+
+	if (!t)
+		return NULL;
+	raw_spin_lock_init(&t->lock);
+	t->max_stacks = max_stacks;
+	t->max_pcs = max_pcs;
+	t->stack_mask = slots - 1;
+	t->comm_mask = cslots - 1;
+	t->stacks = tables_zalloc(max_stacks, sizeof(*t->stacks));
+	t->stack_slots = tables_zalloc(slots, sizeof(u32));
+	t->pcs = tables_zalloc(max_pcs, sizeof(u64));
+	t->comms = tables_zalloc(GT_MAX_COMMS, TASK_COMM_LEN);
+	t->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
+	t->comm_slots = tables_zalloc(cslots, sizeof(u32));
+	if (!t->stacks || !t->stack_slots || !t->pcs || !t->comms ||
+	    !t->comm_stack || !t->comm_slots) {
+		gt_tables_free(t);
+		return NULL;
+	}
+	/* Comm index 0 is "?", for tasks beyond GT_MAX_COMMS. */
+	strscpy(t->comms[0], "?", TASK_COMM_LEN);
+	t->nr_comms = 1;
+	return t;
+}
+
+/* Find or add a stack; t->lock held.  Returns its id, or 0 when full. */
+static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
+			       unsigned int n, bool is_comm)
+{
+	u32 hash = jhash(pcs, n * sizeof(u64), n);
+	u32 i = hash & t->stack_mask;
+	struct gt_stack_ent *e;
+	u32 id, limit;
+
+	lockdep_assert_held(&t->lock);
+	for (;;) {
+		id = t->stack_slots[i];
+		if (!id)
+			break;
+		e = &t->stacks[id - 1];
+		if (e->hash == hash && e->n == n &&
+		    !memcmp(&t->pcs[e->off], pcs, n * sizeof(u64)))
+			return id;
+		i = (i + 1) & t->stack_mask;
+	}
+
+	/* Kernel stacks may fill nine tenths; the rest is for comm stacks. */
+	limit = is_comm ? t->max_stacks : t->max_stacks - t->max_stacks / 10;
+	if (t->nr_stacks >= limit || t->max_pcs - t->nr_pcs < n)
+		return 0;
+	e = &t->stacks[t->nr_stacks++];
+	e->hash = hash;
+	e->n = n;
+	e->off = t->nr_pcs;
+	memcpy(&t->pcs[t->nr_pcs], pcs, n * sizeof(u64));
+	t->nr_pcs += n;
+	t->stack_slots[i] = t->nr_stacks;
+	return t->nr_stacks;
+}
+
+/**
+ * gt_tables_stack() - id of a stack, added if new
+ * @t:		tables
+ * @pcs:	PCs, innermost first; the last one is a comm PC
+ * @n:		number of PCs, at most GT_KSTACK_MAX + 1
+ *
+ * Context: any.
+ * Return: the stack id, or 0 if the table is full.
+ */
+u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n)
+{
+	unsigned long flags;
+	u32 id;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	id = tables_stack_locked(t, pcs, n, false);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return id;
+}
+
+/* Index of @comm in the comm table, added if new; t->lock held. */
+static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
+{
+	char name[TASK_COMM_LEN] = {};
+	u32 i, idx;
+
+	lockdep_assert_held(&t->lock);
+	strscpy(name, comm, sizeof(name));
+	i = jhash(name, sizeof(name), 0) & t->comm_mask;
+	for (;;) {
+		idx = t->comm_slots[i];
+		if (!idx)
+			break;
+		if (!memcmp(t->comms[idx - 1], name, sizeof(name)))
+			return idx - 1;
+		i = (i + 1) & t->comm_mask;
+	}
+	if (t->nr_comms >= GT_MAX_COMMS)
+		return 0;
+	idx = t->nr_comms++;
+	memcpy(t->comms[idx], name, sizeof(name));
+	t->comm_slots[i] = idx + 1;
+	return idx;
+}
+
+/* The synthetic PC of the frame that names @comm.  Context: any. */
+u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm)
+{
+	unsigned long flags;
+	u32 idx;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	idx = tables_comm_locked(t, comm);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
+}
+
+/**
+ * gt_tables_comm_stack() - id of the one-frame stack naming @comm
+ * @t:		tables
+ * @comm:	the task's command name
+ *
+ * Context: any.
+ * Return: the stack id, or 0 if even the comm reserve is full.
+ */
+u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm)
+{
+	unsigned long flags;
+	u32 idx, id;
+	u64 pc;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	idx = tables_comm_locked(t, comm);
+	id = t->comm_stack[idx];
+	if (!id) {
+		pc = GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
+		id = tables_stack_locked(t, &pc, 1, true);
+		t->comm_stack[idx] = id;
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return id;
+}
+
+/*
+ * The footer
+ *
+ * Built once, in process context, when the session stops: EvBatch(0, ts),
+ * EvFrequency, every string, every stack.  Strings get their ids here, in
+ * the order frames first need them; kernel PCs are symbolised here with
+ * sprint_symbol() ("func+0x1c/0x80 [module]"): function, "[kernel]" or
+ * "[module]" as the file, and the offset as the line number, so that a
+ * PC always maps to the same function, file and line.
+ */
+struct footer_str {
+	const char *s;
+	u32 len;
+	u32 id;
+};
+
+struct footer_pc {
+	u64 pc;		/* 0: empty slot */
+	struct gt_frame frame;
+};
+
+struct footer {
+	struct gt_tables *t;
+	bool show_addrs;
+	struct gt_enc strings;		/* EvString records */
+	struct footer_str *strs;	/* hash set of strings, by content */
+	u32 str_mask;
+	u32 nr_strs;
+	struct footer_pc *pcs;		/* hash map: kernel PC -> frame */
+	u32 pc_mask;
+	u32 nr_kpcs;
+	u32 file_kernel;		/* string id of "[kernel]" */
+	u32 file_comm;			/* string id of "[comm]" */
+};
+
+/* Make room for @need more bytes in a growing buffer. */
+static int footer_grow(struct gt_enc *e, u32 need)
+{
+	u32 cap = e->cap ? e->cap : 64 * 1024;
+	u8 *buf;
+
+	if (gt_enc_room(e) >= need)
+		return 0;
+	while (cap - e->len < need)
+		cap *= 2;
+	buf = kvmalloc(cap, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (e->len)
+		memcpy(buf, e->buf, e->len);
+	kvfree(e->buf);
+	e->buf = buf;
+	e->cap = cap;
+	return 0;
+}
+
+/* String id of @s (@len bytes), written as an EvString if new; 0 on error. */
+static u32 footer_string(struct footer *f, const char *s, u32 len)
+{
+	u32 i = jhash(s, len, 0) & f->str_mask;
+	struct footer_str *e;
+	char *copy;
+
+	for (;;) {
+		e = &f->strs[i];
+		if (!e->s)
+			break;
+		if (e->len == len && !memcmp(e->s, s, len))
+			return e->id;
+		i = (i + 1) & f->str_mask;
+	}
+	copy = kmemdup(s, len, GFP_KERNEL);
+	if (!copy || footer_grow(&f->strings, gt_enc_string_size(~0U, len))) {
+		kfree(copy);
+		return 0;
+	}
+	e->s = copy;
+	e->len = len;
+	e->id = ++f->nr_strs;
+	gt_enc_string(&f->strings, e->id, s, len);
+	return e->id;
+}
+
+/* Turn "func+0x1c/0x80 [mod]" into a frame. */
+static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	char *plus, *mod, *end;
+	unsigned long off = 0;
+
+	sprint_symbol(sym, (unsigned long)pc);
+	mod = strstr(sym, " [");
+	if (mod) {
+		*mod = '\0';
+		mod += 1;			/* "[mod]" */
+		end = strchr(mod, ']');
+		if (end)
+			end[1] = '\0';
+	}
+	plus = strchr(sym, '+');
+	if (plus) {
+		end = strchr(plus, '/');
+		if (end)
+			*end = '\0';
+		if (kstrtoul(plus + 1, 0, &off))
+			off = 0;
+		*plus = '\0';
+	}
+	fr->func = footer_string(f, sym, strlen(sym));
+	fr->file = mod ? footer_string(f, mod, strlen(mod)) : f->file_kernel;
+	fr->line = off;
+	fr->pc = f->show_addrs ? pc : GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
+	f->nr_kpcs++;
+	return fr->func && fr->file ? 0 : -ENOMEM;
+}
+
+/* The frame of one PC, symbolised once per distinct PC. */
+static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
+{
+	u64 idx = pc - GT_COMM_PC_BASE;
+	const char *comm;
+	struct footer_pc *e;
+	u32 i;
+
+	if (pc >= GT_COMM_PC_BASE && idx / GT_PC_STEP < f->t->nr_comms &&
+	    !(idx % GT_PC_STEP)) {
+		comm = f->t->comms[idx / GT_PC_STEP];
+		fr->pc = pc;
+		fr->func = footer_string(f, comm, strnlen(comm, TASK_COMM_LEN));
+		fr->file = f->file_comm;
+		fr->line = 0;
+		return fr->func ? 0 : -ENOMEM;
+	}
+
+	i = hash_64(pc, ilog2(f->pc_mask + 1));
+	for (;;) {
+		e = &f->pcs[i];
+		if (!e->pc)
+			break;
+		if (e->pc == pc) {
+			*fr = e->frame;
+			return 0;
+		}
+		i = (i + 1) & f->pc_mask;
+	}
+	if (footer_symbolise(f, pc, &e->frame))
+		return -ENOMEM;
+	e->pc = pc;
+	*fr = e->frame;
+	return 0;
+}
+
+static void footer_release(struct footer *f)
+{
+	u32 i;
+
+	if (f->strs)
+		for (i = 0; i <= f->str_mask; i++)
+			kfree(f->strs[i].s);
+	kvfree(f->strs);
+	kvfree(f->pcs);
+	kvfree(f->strings.buf);
+}
+
+/**
+ * gt_tables_footer() - build the footer of the trace
+ * @t:		tables, no longer written to
+ * @ts:		base timestamp of the footer batch (P 0): not earlier than
+ *		any event of P 0
+ * @show_addrs:	write real kernel addresses (else synthetic ones)
+ * @out:	set to a kvmalloc()ed buffer the caller frees with kvfree()
+ * @len:	set to its length
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
+		     u8 **out, size_t *len)
+{
+	struct gt_frame frames[GT_KSTACK_MAX + 1];
+	struct footer f = { .t = t, .show_addrs = show_addrs };
+	struct gt_enc stacks = {}, head;
+	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
+	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
+	u32 i, j, n;
+	int ret = -ENOMEM;
+
+	f.str_mask = roundup_pow_of_two(nstr) - 1;
+	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
+	f.strs = kvcalloc(f.str_mask + 1, sizeof(*f.strs), GFP_KERNEL);
+	f.pcs = kvcalloc(f.pc_mask + 1, sizeof(*f.pcs), GFP_KERNEL);
+	if (!f.strs || !f.pcs)
+		goto out;
+	f.file_kernel = footer_string(&f, "[kernel]", 8);
+	f.file_comm = footer_string(&f, "[comm]", 6);
+	if (!f.file_kernel || !f.file_comm)
+		goto out;
+
+	for (i = 0; i < t->nr_stacks; i++) {
+		const struct gt_stack_ent *e = &t->stacks[i];
+
+		n = min_t(u32, e->n, ARRAY_SIZE(frames));
+		for (j = 0; j < n; j++)
+			if (footer_frame(&f, t->pcs[e->off + j], &frames[j]))
+				goto out;
+		if (footer_grow(&stacks, 1 + 2 * GT_LEB_MAX +
+				GT_STACK_MAX_VALUE_BYTES))
+			goto out;
+		gt_enc_stack(&stacks, i + 1, frames, n);
+	}
+
+	gt_enc_init(&head, head_buf, sizeof(head_buf));
+	gt_enc_batch(&head, 0, ts);
+	gt_enc_frequency(&head, GOTRACE_FREQUENCY);
+
+	*len = head.len + f.strings.len + stacks.len;
+	*out = kvmalloc(*len, GFP_KERNEL);
+	if (!*out)
+		goto out;
+	memcpy(*out, head.buf, head.len);
+	memcpy(*out + head.len, f.strings.buf, f.strings.len);
+	memcpy(*out + head.len + f.strings.len, stacks.buf, stacks.len);
+	ret = 0;
+out:
+	kvfree(stacks.buf);
+	footer_release(&f);
+	return ret;
+}
