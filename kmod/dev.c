@@ -38,6 +38,8 @@ static int gt_dev_open(struct inode *inode, struct file *file)
 
 	if (!capable(CAP_SYS_ADMIN) && !perfmon_capable())
 		return -EPERM;
+	/* misc_open() left the miscdevice here; ours is the session. */
+	file->private_data = NULL;
 	ret = stream_open(inode, file);
 	if (ret || !(file->f_mode & FMODE_READ))
 		return ret;
