@@ -65,6 +65,13 @@
  */
 #define GT_PROBE_FRAMES		2
 
+/*
+ * sys_nr of a user task whose syscall entry the model did not see (it was
+ * in a syscall when the session started): read from its registers when it
+ * next blocks, the only moment they can be read safely (it is current).
+ */
+#define GT_SYS_UNKNOWN		(-2)
+
 /* Events gotrace writes while a task's state changes. */
 #define EV(x)			GOTRACE_EV_##x
 
@@ -163,7 +170,7 @@ static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
 	t->key = p;
 	t->start_time = p->start_time;
 	t->state = GT_G_NONE;
-	t->sys_nr = -1;
+	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
 	hlist_add_head(&t->node, &b->head);
 	return t;
 }
@@ -464,8 +471,16 @@ static unsigned int block_on_fd(unsigned long fd, bool write)
  * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
  * GoBlock.
  */
-static unsigned int block_reason(const struct gt_task *t)
+static unsigned int block_reason(struct gt_task *t)
 {
+	struct pt_regs *regs;
+
+	if (t->sys_nr == GT_SYS_UNKNOWN) {
+		regs = task_pt_regs(current);
+		t->sys_nr = syscall_get_nr(current, regs);
+		syscall_get_arguments(current, regs, &t->sys_arg0);
+		t->sys_compat = in_compat_syscall();
+	}
 	if (t->sys_compat)
 		return EV(GO_BLOCK);
 	switch (t->sys_nr) {
@@ -833,23 +848,6 @@ void gt_model_sys_exit(struct gt_session *s)
 
 /* ---- Start and stop ---------------------------------------------------- */
 
-/*
- * The syscall a sleeping task sleeps in, from its saved registers: the
- * snapshot's only way to know it.  -1 for kernel threads.
- */
-static void snapshot_syscall(struct gt_task *t, struct task_struct *p)
-{
-	struct pt_regs *regs;
-	unsigned long arg0;
-
-	if (p->flags & PF_KTHREAD)
-		return;
-	regs = task_pt_regs(p);
-	t->sys_nr = syscall_get_nr(p, regs);
-	syscall_get_arguments(p, regs, &arg0);
-	t->sys_arg0 = arg0;
-}
-
 /**
  * gt_model_snapshot() - describe every existing task, then arm the probes
  * @s:	session, probes registered but not armed
@@ -886,7 +884,6 @@ int gt_model_snapshot(struct gt_session *s)
 		t = task_get(s, b, p);
 		if (t && t->state == GT_G_NONE && g_create(s, c, t, p, 0) &&
 		    !task_is_running(p)) {
-			snapshot_syscall(t, p);
 			if (emit1(s, c, t, EV(GO_WAITING), t->goid)) {
 				t->seq = 1;
 				t->state = GT_G_WAITING;
