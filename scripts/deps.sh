@@ -1,0 +1,45 @@
+#!/bin/sh
+# Install what building, testing and demonstrating gotrace needs on a
+# Debian 12 (bookworm) machine, from Debian's archive only.  Idempotent:
+# when everything is present it prints nothing and changes nothing.
+set -eu
+
+BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
+
+# Host tools.  qemu/busybox/cpio/kmod boot the test VM; libelf-dev, dwarves
+# (pahole, for 6.12's BTF), bc, flex, bison, libssl-dev build modules;
+# xz-utils/zstd unpack kernel modules; sparse is the C=1 checker; graphviz
+# renders the profile pages of `go tool trace`; curl fetches those pages.
+PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
+bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
+libc6-dev"
+# Go 1.21 and 1.23 are the checkers of record; both come from backports.
+GO_PKGS="golang-1.21-go golang-1.23-go"
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+fi
+
+missing=
+for p in $PKGS $GO_PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ ! -f "$BACKPORTS" ]; then
+	$SUDO tee "$BACKPORTS" >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+echo "deps: installing$missing"
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+	--no-install-recommends $missing >/dev/null

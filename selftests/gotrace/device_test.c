@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * device_test.c - the /dev/gotrace contract, seen from userspace
+ *
+ * Runs in the test VM as root with gotrace.ko loaded and no session
+ * running.  Each test that records leaves its trace in $GT_OUT (default
+ * /out) so that the host can put it through both Go parsers.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include <linux/gotrace.h>
+
+#define DUR_PARAM "/sys/module/gotrace/parameters/duration_ms"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Save a recorded stream where the host collects traces. */
+static int save_trace(const char *name, const char *buf, size_t len)
+{
+	const char *dir = getenv("GT_OUT");
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s.trace", dir ? dir : "/out", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	n = fwrite(buf, 1, len, f);
+	return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
+/*
+ * Read until end of file in reads of the sizes in @sizes (cycled), into a
+ * growing buffer.  Returns the length, or -1 with errno set.
+ */
+static ssize_t read_all(int fd, char **out, const size_t *sizes,
+			size_t nsizes)
+{
+	size_t len = 0, cap = 1 << 20, i = 0;
+	char *buf = malloc(cap);
+
+	if (!buf)
+		return -1;
+	for (;;) {
+		size_t want = sizes[i++ % nsizes];
+		ssize_t n;
+
+		if (len + want > cap) {
+			char *nb;
+
+			cap = 2 * (len + want);
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return -1;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	*out = buf;
+	return len;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static int get_status(int fd, struct gotrace_status *st)
+{
+	memset(st, 0xff, sizeof(*st));
+	return ioctl(fd, GOTRACE_IOC_GET_STATUS, st);
+}
+
+TEST(node_is_root_only)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(GOTRACE_DEVICE_PATH, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600U, st.st_mode & 07777);
+	EXPECT_EQ(0U, st.st_uid);
+}
+
+TEST(header_then_footer_then_eof_on_stop)
+{
+	static const size_t sizes[] = { 65536 };
+	char hdr[GOTRACE_HEADER_LEN], *rest;
+	struct gotrace_status st;
+	int rd, ctl;
+	ssize_t n;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
+	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER, GOTRACE_HEADER_LEN));
+
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(sizeof(st), (size_t)st.size);
+	EXPECT_EQ(GOTRACE_ABI_VERSION, st.version);
+	EXPECT_EQ(GOTRACE_STATE_RECORDING, st.state);
+	EXPECT_EQ((__u32)getpid(), st.reader_pid);
+	EXPECT_LT(0U, st.nr_cpus);
+
+	usleep(200000);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(4, write(ctl, "stop", 4));
+
+	n = read_all(rd, &rest, sizes, 1);
+	ASSERT_LT(0, n);
+	EXPECT_EQ(0, read(rd, hdr, sizeof(hdr)));	/* EOF stays EOF */
+
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_EQ(GOTRACE_STATE_DONE, st.state);
+	EXPECT_EQ(GOTRACE_STOP_USER, st.stop_reason);
+	EXPECT_EQ(0ULL, st.lost_events);
+	EXPECT_EQ(st.bytes_produced, st.bytes_read);
+	EXPECT_EQ((__u64)(GOTRACE_HEADER_LEN + n), st.bytes_read);
+
+	{
+		char *all = malloc(GOTRACE_HEADER_LEN + n);
+
+		ASSERT_NE(NULL, all);
+		memcpy(all, GOTRACE_HEADER, GOTRACE_HEADER_LEN);
+		memcpy(all + GOTRACE_HEADER_LEN, rest, n);
+		EXPECT_EQ(0, save_trace("device-stop", all,
+					GOTRACE_HEADER_LEN + n));
+		free(all);
+	}
+	free(rest);
+	close(ctl);
+	close(rd);
+
+	/* The session is gone with its reader. */
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_EQ(GOTRACE_STATE_IDLE, st.state);
+	close(ctl);
+}
+
+TEST(second_reader_is_busy)
+{
+	int rd, rd2, rw;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	rd2 = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	EXPECT_EQ(-1, rd2);
+	EXPECT_EQ(EBUSY, errno);
+	rw = open(GOTRACE_DEVICE_PATH, O_RDWR);
+	EXPECT_EQ(-1, rw);
+	EXPECT_EQ(EBUSY, errno);
+	close(rd);
+
+	/* Closing the reader frees the device for the next one. */
+	rd2 = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	EXPECT_LE(0, rd2);
+	close(rd2);
+}
+
+TEST(control_handle_starts_nothing)
+{
+	struct gotrace_status st;
+	char c;
+	int ctl;
+
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_EQ(GOTRACE_STATE_IDLE, st.state);
+	EXPECT_EQ(0U, st.reader_pid);
+	/* Nothing to stop. */
+	EXPECT_EQ(-1, write(ctl, "stop", 4));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_STOP));
+	EXPECT_EQ(ENOENT, errno);
+	/* A control handle has nothing to read. */
+	ctl = (close(ctl), open(GOTRACE_DEVICE_PATH, O_WRONLY));
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(-1, pread(ctl, &c, 1, 0));
+	close(ctl);
+}
+
+TEST(unknown_writes_are_einval)
+{
+	static const char *const bad[] = {
+		"stopp", "Stop", "start", "stop\n\n", "\n", "0123456789abcdef0",
+	};
+	unsigned int i;
+	int rd, ctl;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-1, write(ctl, bad[i], strlen(bad[i]))) {
+			TH_LOG("write of '%s' accepted", bad[i]);
+		}
+		EXPECT_EQ(EINVAL, errno);
+	}
+	/* A pointer the kernel cannot read from. */
+	EXPECT_EQ(-1, syscall(SYS_write, ctl, (void *)8, 4));
+	EXPECT_EQ(EFAULT, errno);
+	/* None of them stopped the session. */
+	{
+		struct gotrace_status st;
+
+		ASSERT_EQ(0, get_status(ctl, &st));
+		EXPECT_EQ(GOTRACE_STATE_RECORDING, st.state);
+	}
+	EXPECT_EQ(5, write(ctl, "stop\n", 5));
+	close(ctl);
+	close(rd);
+}
+
+TEST(unknown_ioctls_are_enotty)
+{
+	int ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(-1, ioctl(ctl, _IO(GOTRACE_IOC_MAGIC, 99)));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(ctl, _IOR(GOTRACE_IOC_MAGIC, 2, int)));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_GET_STATUS, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	close(ctl);
+}
+
+/* Drop every capability of the calling process, keeping uid 0. */
+static int drop_all_caps(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	return syscall(SYS_capset, &h, d);
+}
+
+TEST(unprivileged_open_is_refused)
+{
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* uid 0 passes the mode bits; the module must still refuse. */
+		if (drop_all_caps())
+			_exit(10);
+		if (open(GOTRACE_DEVICE_PATH, O_RDONLY) >= 0 || errno != EPERM)
+			_exit(11);
+		if (open(GOTRACE_DEVICE_PATH, O_WRONLY) >= 0 || errno != EPERM)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* Anyone else is stopped by the mode, 0600 root. */
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		if (open(GOTRACE_DEVICE_PATH, O_RDONLY) >= 0 || errno != EACCES)
+			_exit(11);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* Reads of any size, down to one byte, give the same valid stream. */
+TEST(odd_read_sizes)
+{
+	static const size_t sizes[] = { 1, 3, 7, 15, 16, 17, 4095, 4097, 1 };
+	struct gotrace_status st;
+	char *all;
+	ssize_t n;
+	int rd, ctl;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	usleep(300000);
+	ASSERT_EQ(0, ioctl(ctl, GOTRACE_IOC_STOP));
+	n = read_all(rd, &all, sizes, sizeof(sizes) / sizeof(sizes[0]));
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	EXPECT_EQ(0, memcmp(all, GOTRACE_HEADER, GOTRACE_HEADER_LEN));
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_EQ(st.bytes_produced, (__u64)n);
+	EXPECT_EQ(0, save_trace("device-odd-reads", all, n));
+	free(all);
+	close(ctl);
+	close(rd);
+}
+
+TEST(nonblocking_reader_gets_eagain)
+{
+	char buf[65536];
+	int rd, i, again = 0;
+	struct pollfd pfd;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, rd);
+	pfd.fd = rd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 0));		/* the header is ready */
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	/* Drain what there is: a read then finds nothing, not end of file. */
+	for (i = 0; i < 10000 && !again; i++) {
+		ssize_t n = read(rd, buf, sizeof(buf));
+
+		ASSERT_NE(0, n);
+		if (n < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			again = 1;
+		}
+	}
+	EXPECT_TRUE(again);
+	/* poll() wakes when the periodic flush hands data over. */
+	EXPECT_EQ(1, poll(&pfd, 1, 10000));
+	close(rd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A signal interrupts a blocked read; reading on loses nothing. */
+TEST(signal_interrupts_blocked_read)
+{
+	static const size_t sizes[] = { 65536 };
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct gotrace_status st;
+	char buf[65536], *rest;
+	ssize_t n, got = 0;
+	int rd, eintr = 0, i;
+
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	for (i = 0; i < 50 && !eintr; i++) {
+		ualarm(100000, 0);
+		n = read(rd, buf, sizeof(buf));
+		ualarm(0, 0);
+		if (n < 0) {
+			ASSERT_EQ(EINTR, errno);
+			eintr = 1;
+		} else {
+			ASSERT_LT(0, n);
+			got += n;
+		}
+	}
+	EXPECT_TRUE(eintr);
+	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_STOP));
+	n = read_all(rd, &rest, sizes, 1);
+	ASSERT_LE(0, n);
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(st.bytes_produced, (__u64)(got + n));
+	EXPECT_EQ(st.bytes_read, (__u64)(got + n));
+	free(rest);
+	close(rd);
+	signal(SIGALRM, SIG_DFL);
+}
+
+TEST(duration_ms_stops_the_session)
+{
+	static const size_t sizes[] = { 65536 };
+	struct gotrace_status st;
+	double t0, dt;
+	char *all;
+	ssize_t n;
+	int rd;
+
+	ASSERT_EQ(0, write_str(DUR_PARAM, "700"));
+	t0 = now_s();
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	if (rd < 0)
+		write_str(DUR_PARAM, "0");
+	ASSERT_LE(0, rd);
+	n = read_all(rd, &all, sizes, 1);
+	dt = now_s() - t0;
+	write_str(DUR_PARAM, "0");
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(GOTRACE_STOP_DURATION, st.stop_reason);
+	EXPECT_LE(0.7, dt);
+	TH_LOG("stopped after %.3f s", dt);
+	EXPECT_EQ(0, save_trace("device-duration", all, n));
+	free(all);
+	close(rd);
+}
+
+TEST(pread_is_refused)
+{
+	char c;
+	int rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+
+	ASSERT_LE(0, rd);
+	EXPECT_EQ(-1, pread(rd, &c, 1, 0));
+	EXPECT_EQ(ESPIPE, errno);
+	close(rd);
+}
+
+TEST_HARNESS_MAIN

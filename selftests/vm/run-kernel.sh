@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-kernel.sh [--demo OUT] KERNEL - build gotrace.ko for a Debian kernel
+# ("6.1", "6.12", "6.12-rt"), boot that kernel in QEMU with a busybox
+# initramfs holding the module and the tests, run the tests (TAP on the
+# console), copy the traces out and put each through both Go parsers.
+#
+# Exit status 0 only if every guest test passed and every trace is valid.
+# With --demo, records the demo workload instead and writes it to OUT.
+#
+# Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_CPUS (2),
+# GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words).
+set -euo pipefail
+
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+demo_out=
+if [ "${1:-}" = --demo ]; then
+	demo_out=$2
+	shift 2
+fi
+[ $# -eq 1 ] || gt_die "usage: $0 [--demo OUT] KERNEL"
+name=$1
+
+gt_build_module "$name"
+gt_linux_source
+
+work=$GT_CACHE/vm/$name
+rm -rf "$work"
+mkdir -p "$work"
+
+# The tests: static binaries, so the initramfs needs no libc.
+make -s -C "$GT_ROOT/selftests/gotrace" O="$work/tests" \
+	KSFT_DIR="$LSRC/tools/testing/selftests" >&2
+
+# The initramfs: busybox, the module, the bus drivers this kernel has as
+# modules (6.1 builds virtio_pci and virtio_console as modules, 6.12 in).
+root=$work/rootfs
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lib/modules}
+cp /bin/busybox "$root/bin/busybox"
+cp "$GT_VM/guest-init" "$root/init"
+cp "$KMOD" "$root/gotrace.ko"
+cp -r "$work/tests" "$root/tests"
+: > "$root/lib/modules/load-order"
+modprobe -d "$KROOT" -S "$KREL" --show-depends virtio_pci virtio_console |
+	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++' |
+while read -r ko; do
+	base=$(basename "$ko")
+	case $ko in
+	*.xz)  xz -dc "$ko" > "$root/lib/modules/${base%.xz}"; base=${base%.xz} ;;
+	*.zst) zstd -qdc "$ko" > "$root/lib/modules/${base%.zst}"; base=${base%.zst} ;;
+	*)     cp "$ko" "$root/lib/modules/$base" ;;
+	esac
+	echo "$base" >> "$root/lib/modules/load-order"
+done
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+
+mode=test
+[ -n "$demo_out" ] && mode=demo
+log=$work/console.log
+tar=$work/out.tar
+: > "$tar"
+gt_log "booting $KREL ($mode)"
+set +e
+timeout --foreground "${GT_VM_TIMEOUT:-600}" qemu-system-x86_64 \
+	-accel tcg -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$log" \
+	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 GT_MODE=$mode ${GT_VM_APPEND:-}" \
+	-device virtio-serial-pci \
+	-chardev "file,id=gtout,path=$tar" \
+	-device virtserialport,chardev=gtout,name=gtout \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
+rc=$?
+set -e
+
+# The guest's verdict: it writes 0 (pass) or 1 to the exit port, which
+# QEMU turns into (N << 1) | 1.  Anything else is a crash or a hang.
+tr -d '\r' < "$log" > "$log.txt"
+case $rc in
+1) guest=pass ;;
+3) guest=fail ;;
+124) guest="timed out after ${GT_VM_TIMEOUT:-600} s" ;;
+*) guest="did not finish (qemu exit $rc)" ;;
+esac
+
+mkdir -p "$work/out"
+tar -xf "$tar" -C "$work/out" 2>/dev/null || true
+
+if [ -n "$demo_out" ]; then
+	cat "$log.txt" >&2
+	[ "$guest" = pass ] || gt_die "demo on $KREL: $guest"
+	cp "$work/out/trace.out" "$demo_out"
+	"$GT_ROOT/selftests/check-trace.sh" "$demo_out"
+	exit 0
+fi
+
+# Print the guest's TAP with the kernel name, then one line per trace.
+sed -n '/^TAP version/,$p' "$log.txt" | sed "s/^/[$name] /"
+if [ "$guest" != pass ] && [ "$guest" != fail ]; then
+	gt_log "[$name] the guest $guest; its console:"
+	tail -n 60 "$log.txt" >&2
+fi
+passed=$(grep -c '^ok ' "$log.txt" || true)
+failed=$(grep -c '^not ok ' "$log.txt" || true)
+[ "$guest" = pass ] || [ "$failed" -gt 0 ] || failed=1
+
+for t in "$work"/out/*.trace; do
+	[ -e "$t" ] || { failed=$((failed + 1)); gt_log "[$name] no trace came out"; break; }
+	if "$GT_ROOT/selftests/check-trace.sh" "$t" > "$t.check" 2>&1; then
+		passed=$((passed + 1))
+		echo "[$name] ok - $(basename "$t") accepted by Go 1.21 and 1.23"
+	else
+		failed=$((failed + 1))
+		echo "[$name] not ok - $(basename "$t") rejected:"
+		sed "s/^/[$name] #   /" "$t.check"
+	fi
+done
+echo "[$name] $KREL: $passed passed, $failed failed"
+echo "$passed $failed" > "$work/counts"
+[ "$failed" -eq 0 ]
