@@ -12,6 +12,7 @@
 #   make check-vm        VM tests only
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make demo            record a demo workload in the VM into ./trace.out
+#                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
 #   make bench           benchmarks (never part of make check)
 #
 # The kernel build itself is driven by ./Kbuild, so that
@@ -20,6 +21,8 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNELS ?= 6.1 6.12 6.12-rt
+# The kernel the demo boots unless KERNELS names one.
+DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm checkpatch demo \
 	bench clean
@@ -37,10 +40,12 @@ deps:
 
 check: deps
 	$(MAKE) check-host
+	$(MAKE) checkpatch
 	$(MAKE) check-vm
 
 check-host:
 	$(MAKE) -C selftests/host run
+	$(MAKE) -C user check
 
 check-vm:
 	selftests/vm/run-kernels.sh $(KERNELS)
@@ -49,7 +54,7 @@ checkpatch:
 	selftests/vm/checkpatch.sh
 
 demo: deps
-	selftests/vm/demo.sh $(firstword $(KERNELS))
+	selftests/vm/run-kernel.sh --demo $(CURDIR)/trace.out $(DEMO_KERNEL)
 
 bench: deps
 	bench/run.sh $(firstword $(KERNELS))

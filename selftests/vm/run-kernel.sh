@@ -44,7 +44,7 @@ cp "$GT_VM/guest-init" "$root/init"
 cp "$KMOD" "$root/gotrace.ko"
 cp -r "$work/tests" "$root/tests"
 : > "$root/lib/modules/load-order"
-modprobe -d "$KROOT" -S "$KREL" --show-depends virtio_pci virtio_console |
+modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci virtio_console |
 	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++' |
 while read -r ko; do
 	base=$(basename "$ko")
