@@ -238,6 +238,7 @@ unsigned int gt_pool_in_use(struct gt_pool *pool);
 int gt_model_init(struct gt_session *s, unsigned int max_tasks);
 void gt_model_free(struct gt_session *s);
 int gt_model_snapshot(struct gt_session *s);
+void gt_model_disarm(struct gt_session *s);
 void gt_model_close(struct gt_session *s);
 void gt_model_switch(struct gt_session *s, bool preempt,
 		     struct task_struct *prev, struct task_struct *next,

@@ -394,8 +394,21 @@ static bool p_start(struct gt_session *s, struct gt_cpu *c)
 /* GoStart of a runnable goroutine on this CPU's P. */
 static bool g_start(struct gt_session *s, struct gt_cpu *c, struct gt_task *t)
 {
+	struct gt_task *old = c->cur;
+
 	if (!p_start(s, c))
 		return false;
+	/*
+	 * The trace has another goroutine on this P than Linux: a switch
+	 * was not seen.  Take it off the P first, as Go's parsers demand.
+	 * Only this CPU changes the state of the goroutine it runs.
+	 */
+	if (old && old != t) {
+		if (!emit1(s, c, old, EV(GO_PREEMPT), old->comm_stack))
+			return false;
+		old->state = GT_G_RUNNABLE;
+		c->cur = NULL;
+	}
 	if (!emit2(s, c, t, EV(GO_START), t->goid, t->seq + 1))
 		return false;
 	t->seq++;
@@ -905,6 +918,18 @@ out:
 	if (!ret)
 		smp_store_release(&s->armed, true);
 	return ret;
+}
+
+/**
+ * gt_model_disarm() - make every probe return at once from now on
+ * @s:	session about to detach its probes
+ *
+ * Probes already past the check finish their event; the caller waits for
+ * them with tracepoint_synchronize_unregister() before closing the Ps.
+ */
+void gt_model_disarm(struct gt_session *s)
+{
+	smp_store_release(&s->armed, false);
 }
 
 /*

@@ -238,6 +238,11 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 	if (s->state != GOTRACE_STATE_RECORDING)
 		goto out;
 
+	/*
+	 * Probes detach one tracepoint at a time: disarm them all first, or
+	 * the trace could get an exec without the switch that preceded it.
+	 */
+	gt_model_disarm(s);
 	gt_probes_unregister(s);
 	s->probes_on = false;
 	gt_model_close(s);
