@@ -11,13 +11,18 @@ cat $GT_DEV > "$out" &
 reader=$!
 sleep 0.2
 
+jobs=
 (for i in 1 2 3 4 5 6; do seq 1 4000 | sort -r | md5sum > /dev/null; done) &
+jobs="$jobs $!"
 (for i in $(seq 1 20); do sleep 0.05; done) &
+jobs="$jobs $!"
 (yes gotrace | head -c 4000000 | gzip -c > /dev/null) &
+jobs="$jobs $!"
 (find / -xdev > /dev/null 2>&1) &
+jobs="$jobs $!"
 (for i in $(seq 1 30); do true; /bin/true; done) &
-wait_jobs=$(jobs -p | grep -v "^$reader\$")
-for p in $wait_jobs; do
+jobs="$jobs $!"
+for p in $jobs; do
 	wait "$p"
 done
 

@@ -82,7 +82,7 @@ set -e
 tr -d '\r' < "$log" > "$log.txt"
 case $rc in
 1) guest=pass ;;
-3) guest=fail ;;
+3|5|7|9) guest=fail ;;
 124) guest="timed out after ${GT_VM_TIMEOUT:-600} s" ;;
 *) guest="did not finish (qemu exit $rc)" ;;
 esac
