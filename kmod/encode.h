@@ -23,9 +23,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-typedef uint8_t u8;
-typedef uint32_t u32;
-typedef uint64_t u64;
+/* The compiler's own names of uint8_t, uint32_t and uint64_t. */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
 #endif
 
 #include "../include/uapi/linux/gotrace.h"

@@ -578,6 +578,11 @@ static struct gt_cpu *hook_enter(struct gt_session *s, unsigned long *flags)
 {
 	struct gt_cpu *c;
 
+	/*
+	 * Pairs with smp_store_release() in gt_model_snapshot(): a probe that
+	 * sees the session armed also sees the snapshot's tasks and every
+	 * CPU's last_ts.
+	 */
 	if (!smp_load_acquire(&s->armed))
 		return NULL;
 	local_irq_save(*flags);
@@ -915,8 +920,14 @@ out:
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(s->cpus, cpu)->last_ts = now;
 	local_irq_restore(flags);
-	if (!ret)
+	if (!ret) {
+		/*
+		 * Publish the snapshot; pairs with smp_load_acquire() in
+		 * hook_enter(): a probe that sees the session armed also sees
+		 * the writes above.
+		 */
 		smp_store_release(&s->armed, true);
+	}
 	return ret;
 }
 
@@ -929,6 +940,7 @@ out:
  */
 void gt_model_disarm(struct gt_session *s)
 {
+	/* Pairs with smp_load_acquire() in hook_enter(). */
 	smp_store_release(&s->armed, false);
 }
 

@@ -104,6 +104,9 @@ static struct gt_probe gt_probes[] = {
 	{ "sys_exit",		gt_probe_sys_exit },
 };
 
+#define PROBE_CHECK_TYPE(name) \
+	BUILD_BUG_ON(sizeof(register_trace_##name(gt_probe_##name, NULL)) == 0)
+
 /*
  * Never called: makes the compiler check each probe against the
  * register_trace_<name>() the kernel declares for its tracepoint (an
@@ -112,14 +115,16 @@ static struct gt_probe gt_probes[] = {
  */
 static void __maybe_unused probes_check_types(void)
 {
-	BUILD_BUG_ON(sizeof(register_trace_sched_switch(gt_probe_sched_switch, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sched_wakeup(gt_probe_sched_wakeup, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sched_process_fork(gt_probe_sched_process_fork, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sched_process_exec(gt_probe_sched_process_exec, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sched_process_exit(gt_probe_sched_process_exit, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sys_enter(gt_probe_sys_enter, NULL)) == 0);
-	BUILD_BUG_ON(sizeof(register_trace_sys_exit(gt_probe_sys_exit, NULL)) == 0);
+	PROBE_CHECK_TYPE(sched_switch);
+	PROBE_CHECK_TYPE(sched_wakeup);
+	PROBE_CHECK_TYPE(sched_process_fork);
+	PROBE_CHECK_TYPE(sched_process_exec);
+	PROBE_CHECK_TYPE(sched_process_exit);
+	PROBE_CHECK_TYPE(sys_enter);
+	PROBE_CHECK_TYPE(sys_exit);
 }
+
+#undef PROBE_CHECK_TYPE
 
 static void probes_lookup(struct tracepoint *tp, void *priv)
 {
