@@ -64,6 +64,7 @@ enum gt_gstate {
  * @last_ts:	timestamp of the last event that changed its state
  * @sys_enter_ts: when the current syscall started
  * @comm_stack:	id of the one-frame stack naming the task by its comm
+ * @comm:	the comm the goroutine is named after
  * @sys_arg0:	first argument of that syscall
  * @sys_nr:	syscall the task is in, or -1
  * @sys_compat:	the syscall number is of the 32-bit ABI
@@ -83,6 +84,7 @@ struct gt_task {
 	u64 sys_enter_ts;
 	unsigned long sys_arg0;
 	u32 comm_stack;
+	char comm[TASK_COMM_LEN];
 	int sys_nr;
 	u8 sys_compat;
 	u8 state;
@@ -243,6 +245,7 @@ void gt_model_close(struct gt_session *s);
 void gt_model_switch(struct gt_session *s, bool preempt,
 		     struct task_struct *prev, struct task_struct *next,
 		     unsigned int prev_state);
+void gt_model_waking(struct gt_session *s, struct task_struct *p);
 void gt_model_wakeup(struct gt_session *s, struct task_struct *p);
 void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child);

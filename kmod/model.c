@@ -356,6 +356,7 @@ static bool g_create(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	}
 	t->goid = task_goid(s, p->pid);
 	t->comm_stack = comm_stack;
+	memcpy(t->comm, p->comm, sizeof(t->comm));
 	t->seq = 0;
 	if (!emit3(s, c, t, EV(GO_CREATE), t->goid, comm_stack, creator_stack))
 		return false;
@@ -443,6 +444,30 @@ static bool g_ensure_running(struct gt_session *s, struct gt_cpu *c,
 		return false;
 	}
 	return g_start(s, c, t);
+}
+
+/*
+ * A goroutine's name is fixed when it is created, but a task can rename
+ * itself (prctl(PR_SET_NAME), pthread_setname_np(), a write to
+ * /proc/<pid>/comm, busybox applets) or be renamed.  When @p, running on
+ * this P as @t, no longer has the comm @t was named after, @t ends and a
+ * goroutine of the new name takes its place, as on exec.  The comm is
+ * read without task_lock(), which may sleep on PREEMPT_RT: a rename torn
+ * by a concurrent writer is fixed at the next check.
+ */
+static bool comm_changed(const struct gt_task *t, const struct task_struct *p)
+{
+	return memcmp(t->comm, p->comm, sizeof(t->comm)) != 0;
+}
+
+static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		     const struct task_struct *p)
+{
+	if (!emit0(s, c, t, EV(GO_END)))
+		return false;
+	t->state = GT_G_DEAD;
+	c->cur = NULL;
+	return g_create(s, c, t, p, 0) && g_start(s, c, t);
 }
 
 /* ---- Blocking reasons -------------------------------------------------- */
@@ -609,6 +634,8 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 
 	if (!g_ensure_running(s, c, t, prev))
 		return;
+	if (comm_changed(t, prev) && !g_rename(s, c, t, prev))
+		return;
 
 	if (prev_state & TASK_DEAD) {
 		if (!emit0(s, c, t, EV(GO_END)))
@@ -742,6 +769,40 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
 }
 
 /**
+ * gt_model_waking() - sched_waking: current starts waking @p
+ * @s:	session
+ * @p:	the task being woken
+ *
+ * If the trace has @p blocked, it is unblocked here, on the waker's P and
+ * with the waker's stack, so the trace shows who woke whom even when the
+ * kernel completes the wakeup on @p's CPU.  If the trace still has @p
+ * running (it is on its way to sleep on another CPU), nothing is written:
+ * sched_wakeup, which comes after @p has left its CPU, unblocks it.
+ *
+ * Context: try_to_wake_up(), @p's pi_lock held, irqs off.
+ */
+void gt_model_waking(struct gt_session *s, struct task_struct *p)
+{
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	if (is_idle(p))
+		return;
+	c = hook_enter(s, &flags);
+	if (!c)
+		return;
+	b = task_bucket(s, p);
+	raw_spin_lock(&b->lock);
+	t = task_find(b, p);
+	if (t && (t->state == GT_G_WAITING || t->state == GT_G_SYSWAIT))
+		g_wake(s, c, t, waker_stack(s, c));
+	raw_spin_unlock(&b->lock);
+	hook_exit(flags);
+}
+
+/**
  * gt_model_fork() - sched_process_fork: @child is a new task
  * @s:		session
  * @parent:	the forking task (current)
@@ -859,8 +920,17 @@ void gt_model_sys_exit(struct gt_session *s)
 	if (!c)
 		return;
 	t = current_entry(c);
-	if (t)
+	if (t) {
 		t->sys_nr = -1;
+		/* prctl(PR_SET_NAME) shows at once, not at the next switch. */
+		if (unlikely(comm_changed(t, current))) {
+			struct gt_task_bucket *b = task_bucket(s, current);
+
+			raw_spin_lock(&b->lock);
+			g_rename(s, c, t, current);
+			raw_spin_unlock(&b->lock);
+		}
+	}
 	hook_exit(flags);
 }
 

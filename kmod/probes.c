@@ -39,11 +39,32 @@ static void gt_probe_sched_switch(void *data, bool preempt,
 }
 
 /*
- * sched_wakeup: @p is runnable again.  In try_to_wake_up(), @p's pi_lock
- * and runqueue lock held, interrupts off.  Not sched_waking: it fires
- * before the wakee has necessarily left its CPU.
+ * sched_waking: the waker (current) starts waking @p.  In
+ * try_to_wake_up(), @p's pi_lock held, interrupts off, always on the
+ * waker's CPU: the one place that knows who woke whom, since the wakeup
+ * itself may be completed later on @p's CPU.
+ */
+static void gt_probe_sched_waking(void *data, struct task_struct *p)
+{
+	gt_model_waking(data, p);
+}
+
+/*
+ * sched_wakeup: @p is runnable again.  In try_to_wake_up() or, for a
+ * queued wakeup, in an interrupt on @p's CPU; runqueue lock held,
+ * interrupts off.  Unlike sched_waking, @p has surely left its CPU.
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	gt_model_wakeup(data, p);
+}
+
+/*
+ * sched_wakeup_new: @p, just forked, is runnable for the first time.  Same
+ * context as sched_wakeup.  The fork probe made it runnable already; a
+ * task created before the snapshot's walk saw it is created here.
+ */
+static void gt_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
 	gt_model_wakeup(data, p);
 }
@@ -96,7 +117,9 @@ struct gt_probe {
 
 static struct gt_probe gt_probes[] = {
 	{ "sched_switch",	gt_probe_sched_switch },
+	{ "sched_waking",	gt_probe_sched_waking },
 	{ "sched_wakeup",	gt_probe_sched_wakeup },
+	{ "sched_wakeup_new",	gt_probe_sched_wakeup_new },
 	{ "sched_process_fork",	gt_probe_sched_process_fork },
 	{ "sched_process_exec",	gt_probe_sched_process_exec },
 	{ "sched_process_exit",	gt_probe_sched_process_exit },
@@ -116,7 +139,9 @@ static struct gt_probe gt_probes[] = {
 static void __maybe_unused probes_check_types(void)
 {
 	PROBE_CHECK_TYPE(sched_switch);
+	PROBE_CHECK_TYPE(sched_waking);
 	PROBE_CHECK_TYPE(sched_wakeup);
+	PROBE_CHECK_TYPE(sched_wakeup_new);
 	PROBE_CHECK_TYPE(sched_process_fork);
 	PROBE_CHECK_TYPE(sched_process_exec);
 	PROBE_CHECK_TYPE(sched_process_exit);

@@ -108,16 +108,31 @@ passed=$(grep -c '^ok ' "$log.txt" || true)
 failed=$(grep -c '^not ok ' "$log.txt" || true)
 [ "$guest" = pass ] || [ "$failed" -gt 0 ] || failed=1
 
+# The checker of record on every trace; the web UIs and profiles on the
+# first workload's; the ground truth where the guest wrote one.
 for t in "$work"/out/*.trace; do
 	[ -e "$t" ] || { failed=$((failed + 1)); gt_log "[$name] no trace came out"; break; }
-	if "$GT_ROOT/selftests/check-trace.sh" "$t" > "$t.check" 2>&1; then
+	base=$(basename "$t" .trace)
+	opts=
+	[ "$base" = pingpong ] && opts="--web --pprof"
+	# shellcheck disable=SC2086
+	if "$GT_ROOT/selftests/check-trace.sh" $opts "$t" > "$t.check" 2>&1; then
 		passed=$((passed + 1))
-		echo "[$name] ok - $(basename "$t") accepted by Go 1.21 and 1.23"
+		echo "[$name] ok - $base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}"
 	else
 		failed=$((failed + 1))
-		echo "[$name] not ok - $(basename "$t") rejected:"
+		echo "[$name] not ok - $base.trace rejected:"
 		sed "s/^/[$name] #   /" "$t.check"
 	fi
+	[ -f "${t%.trace}.expect" ] || continue
+	if "$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect" > "$t.verify" 2>&1; then
+		passed=$((passed + 1))
+		echo "[$name] ok - $base.trace matches its ground truth"
+	else
+		failed=$((failed + 1))
+		echo "[$name] not ok - $base.trace does not match its ground truth:"
+	fi
+	sed "s/^/[$name] #   /" "$t.verify"
 done
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Workloads with a known history, each recorded on its own.  The traces go
+# to $GT_OUT with an .expect file next to them: the ground truth the host
+# checks with verify-trace.sh, since the Go parsers run there.  Here we
+# only check that each workload ran and each recording ended cleanly.
+. ./lib.sh
+
+# record NAME COMMAND...: record while COMMAND runs, stop when it ends.
+record() {
+	name=$1
+	shift
+	out=$GT_OUT/$name.trace
+	cat $GT_DEV > "$out" &
+	reader=$!
+	sleep 0.2
+	"$@" || fail "$name: workload '$*' failed"
+	sleep 0.1
+	echo stop > $GT_DEV || fail "$name: stop failed"
+	wait_gone $reader 300 || fail "$name: the reader did not end"
+	wait $reader || fail "$name: cat exited with $?"
+	check_header "$out"
+	echo "$name: $(wc -c < "$out") bytes"
+}
+
+# Tolerances: a pipe read finds its byte already there when the peer ran
+# on the other CPU first, so only half the rounds must block; every
+# nanosleep and every child is certain.
+record pingpong ./workload pingpong 200
+cat > "$GT_OUT/pingpong.expect" <<EOT
+gt_ping block:chan_receive >= 100
+gt_pong block:chan_receive >= 100
+gt_ping unblocked_by:gt_pong >= 100
+gt_pong unblocked_by:gt_ping >= 100
+gt_ping create == 1
+gt_pong create == 1
+gt_pong end == 1
+pprof sched gt_ping
+pprof sched gt_pong
+EOT
+
+record forks ./workload forks 25
+cat > "$GT_OUT/forks.expect" <<EOT
+gt_child create == 25
+gt_child end == 25
+gt_forker block:chan_receive >= 1
+EOT
+
+record sleep ./workload sleep 10 20
+cat > "$GT_OUT/sleep.expect" <<EOT
+gt_sleeper block:sleep >= 10
+gt_sleeper block:sleep <= 11
+gt_sleeper end == 1
+EOT
+
+record mutex ./workload mutex 4 100
+cat > "$GT_OUT/mutex.expect" <<EOT
+gt_mutex block:sync >= 10
+gt_mutex end >= 4
+pprof sync gt_mutex
+pprof sched gt_mutex
+EOT
+
+record exec ./workload exec
+cat > "$GT_OUT/exec.expect" <<EOT
+gt_renamed create == 1
+gt_renamed end == 1
+gt_execer end == 1
+gt_renamed block:sleep >= 1
+EOT
+exit 0

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c - programs with a known scheduling history, for checking
+ * what gotrace records against the truth
+ *
+ *   workload pingpong N     gt_ping and gt_pong pass a byte over two pipes
+ *                           N times each way
+ *   workload forks K        gt_forker forks K children named gt_child that
+ *                           exit at once; it waits for each
+ *   workload sleep N MS     gt_sleeper sleeps N times MS ms in nanosleep
+ *   workload mutex T N      T threads named gt_mutex take one mutex N times
+ *                           each, holding it long enough to make the others
+ *                           wait in futex
+ *   workload exec           copies itself to /tmp/gt_renamed and executes
+ *                           that ("workload renamed"), which sleeps 10 ms
+ *                           without renaming itself and exits
+ *   workload churn S        many short processes and threads on every CPU
+ *                           for S seconds (the stress run)
+ *
+ * Every task names itself with prctl(PR_SET_NAME) first, except the
+ * renamed program, whose name is its file's.  Exits 0 when
+ * the workload ran as described.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void name_self(const char *name)
+{
+	if (prctl(PR_SET_NAME, name, 0, 0, 0))
+		die("prctl");
+}
+
+static void xwrite(int fd, char c)
+{
+	if (write(fd, &c, 1) != 1)
+		die("write");
+}
+
+static void xread(int fd)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		die("read");
+}
+
+static int pingpong(long n)
+{
+	int to_pong[2], to_ping[2], status;
+	pid_t pid;
+	long i;
+
+	if (pipe(to_pong) || pipe(to_ping))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		name_self("gt_pong");
+		for (i = 0; i < n; i++) {
+			xread(to_pong[0]);
+			xwrite(to_ping[1], 'o');
+		}
+		_exit(0);
+	}
+	name_self("gt_ping");
+	for (i = 0; i < n; i++) {
+		xwrite(to_pong[1], 'i');
+		xread(to_ping[0]);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int forks(long k)
+{
+	int status, bad = 0;
+	pid_t pid;
+	long i;
+
+	name_self("gt_forker");
+	for (i = 0; i < k; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			name_self("gt_child");
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+		bad |= !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	return bad;
+}
+
+static int sleeper(long n, long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	long i;
+
+	name_self("gt_sleeper");
+	for (i = 0; i < n; i++)
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	return 0;
+}
+
+static pthread_mutex_t gt_lock = PTHREAD_MUTEX_INITIALIZER;
+static long mutex_rounds;
+static volatile unsigned long mutex_sink;
+
+/* Hold the lock for about 50 us of work so that the others queue up. */
+static void *mutex_thread(void *arg)
+{
+	long i;
+
+	(void)arg;
+	name_self("gt_mutex");
+	for (i = 0; i < mutex_rounds; i++) {
+		unsigned long j;
+
+		pthread_mutex_lock(&gt_lock);
+		for (j = 0; j < 20000; j++)
+			mutex_sink += j;
+		pthread_mutex_unlock(&gt_lock);
+	}
+	return NULL;
+}
+
+static int mutex(long t, long n)
+{
+	pthread_t tids[64];
+	long i;
+
+	if (t < 1 || t > 64)
+		return 2;
+	name_self("gt_mutex");
+	mutex_rounds = n;
+	for (i = 0; i < t; i++)
+		if (pthread_create(&tids[i], NULL, mutex_thread, NULL))
+			die("pthread_create");
+	for (i = 0; i < t; i++)
+		pthread_join(tids[i], NULL);
+	return 0;
+}
+
+/* Copy our own executable to @path, executable. */
+static void copy_self(const char *path)
+{
+	struct stat st;
+	int in, out;
+
+	in = open("/proc/self/exe", O_RDONLY);
+	if (in < 0 || fstat(in, &st))
+		die("/proc/self/exe");
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0)
+		die(path);
+	if (sendfile(out, in, NULL, st.st_size) != st.st_size)
+		die("sendfile");
+	close(in);
+	if (close(out))
+		die("close");
+}
+
+static int exec_renamed(void)
+{
+	static const char path[] = "/tmp/gt_renamed";
+	char *const argv[] = { (char *)path, "renamed", NULL };
+
+	name_self("gt_execer");
+	copy_self(path);
+	execv(path, argv);
+	die("execv");
+	return 1;
+}
+
+static void *churn_thread(void *arg)
+{
+	(void)arg;
+	usleep(100);
+	return NULL;
+}
+
+/* Short processes and threads on every CPU until @secs have passed. */
+static int churn(long secs)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	time_t end = time(NULL) + secs;
+	pid_t pid;
+	long c;
+
+	name_self("gt_churn");
+	for (c = 0; c < ncpu; c++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid)
+			continue;
+		while (time(NULL) < end) {
+			pthread_t tid;
+			int status;
+
+			pid = fork();
+			if (pid == 0) {
+				name_self("gt_churn_child");
+				_exit(0);
+			}
+			if (pid > 0)
+				waitpid(pid, &status, 0);
+			if (!pthread_create(&tid, NULL, churn_thread, NULL))
+				pthread_join(tid, NULL);
+			sched_yield();
+		}
+		_exit(0);
+	}
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+static long arg(char **argv, int i, int argc)
+{
+	char *end;
+	long v;
+
+	if (i >= argc)
+		return -1;
+	v = strtol(argv[i], &end, 10);
+	return *end || v < 0 ? -1 : v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	long a = arg(argv, 2, argc), b = arg(argv, 3, argc);
+
+	if (!strcmp(cmd, "pingpong") && a > 0)
+		return pingpong(a);
+	if (!strcmp(cmd, "forks") && a > 0)
+		return forks(a);
+	if (!strcmp(cmd, "sleep") && a > 0 && b >= 0)
+		return sleeper(a, b);
+	if (!strcmp(cmd, "mutex") && a > 0 && b > 0)
+		return mutex(a, b);
+	if (!strcmp(cmd, "exec"))
+		return exec_renamed();
+	if (!strcmp(cmd, "renamed"))
+		return usleep(10000) ? 1 : 0;
+	if (!strcmp(cmd, "churn") && a > 0)
+		return churn(a);
+	fprintf(stderr,
+		"usage: workload pingpong N | forks K | sleep N MS | mutex T N | exec | churn S\n");
+	return 2;
+}

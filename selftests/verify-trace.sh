@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# verify-trace.sh TRACE EXPECT - check what Go 1.23 reads in TRACE against
+# the ground truth in EXPECT, one expectation per line:
+#
+#   NAME METRIC OP VALUE     e.g.  gt_ping block:chan_receive >= 100
+#   pprof TYPE NAME          e.g.  pprof sync gt_mutex
+#
+# Metrics are counted per goroutine name (a goroutine's name is its
+# creation stack's function: the task's comm): create, end, start,
+# preempt, unblock, block:REASON (Go's wait reason, spaces as "_", "none"
+# for a plain block), unblocked_by:NAME (unblocks done by a goroutine of
+# that name).  OP is one of == >= <=.  "pprof TYPE NAME" needs NAME in the
+# top functions of `go tool trace -pprof=TYPE` with both Go 1.21 and 1.23.
+#
+# Prints the summary and every expectation with its verdict; exits 1 if
+# any fails.
+set -eu
+
+GO121=${GO121:-/usr/lib/go-1.21/bin/go}
+GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+export GOTOOLCHAIN=local
+export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
+
+[ $# -eq 2 ] || { echo "usage: $0 TRACE EXPECT" >&2; exit 2; }
+trace=$1
+expect=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$GO123" tool trace -d=1 "$trace" > "$tmp/events" 2> "$tmp/err" || {
+	cat "$tmp/err" >&2
+	echo "FAIL: go 1.23 cannot read $trace" >&2
+	exit 1
+}
+
+# Summarise: NAME METRIC COUNT per line.
+awk '
+function flush() {
+	if (pending != "" && pendname != "")
+		name[pending] = pendname
+	pending = ""; pendname = ""
+}
+/^M=/ {
+	flush()
+	if ($0 !~ / StateTransition / || $0 !~ /Resource=Goroutine\(/)
+		next
+	g = $0; sub(/.*GoID=/, "", g); sub(/ .*/, "", g)
+	cur = $3; sub(/^G=/, "", cur)
+	reason = $0; sub(/.*Reason="/, "", reason); sub(/".*/, "", reason)
+	gsub(/ /, "_", reason)
+	tr = $NF
+	if (tr == "NotExist->Runnable") { pending = g; inframes = 0; count[g, "create"]++ }
+	else if (tr == "Running->NotExist") count[g, "end"]++
+	else if (tr == "Runnable->Running") count[g, "start"]++
+	else if (tr == "Running->Runnable") count[g, "preempt"]++
+	else if (tr == "Running->Waiting")
+		count[g, "block:" (reason == "" ? "none" : reason)]++
+	else if (tr == "Waiting->Runnable") {
+		count[g, "unblock"]++
+		if (cur != "-1") waker[g, cur]++
+	}
+	gs[g] = 1
+	next
+}
+/^TransitionStack=/ { if (pending != "") inframes = 1; next }
+/^\t[^\t]/ {
+	if (pending != "" && inframes && pendname == "") {
+		f = $0; sub(/^\t/, "", f); sub(/ @ .*/, "", f)
+		pendname = f
+	}
+	next
+}
+END {
+	flush()
+	for (k in count) {
+		split(k, a, SUBSEP)
+		n = (a[1] in name) ? name[a[1]] : "?"
+		total[n SUBSEP a[2]] += count[k]
+	}
+	for (k in waker) {
+		split(k, a, SUBSEP)
+		n = (a[1] in name) ? name[a[1]] : "?"
+		w = (a[2] in name) ? name[a[2]] : "?"
+		total[n SUBSEP "unblocked_by:" w] += waker[k]
+	}
+	for (k in total) {
+		split(k, a, SUBSEP)
+		print a[1], a[2], total[k]
+	}
+}' "$tmp/events" | sort > "$tmp/summary"
+
+failed=0
+while read -r a b c d; do
+	case $a in
+	''|'#'*) continue ;;
+	pprof)
+		for go in "$GO121" "$GO123"; do
+			"$go" tool trace -pprof="$b" "$trace" > "$tmp/prof" 2>"$tmp/err" || true
+			if [ -s "$tmp/prof" ] &&
+			   "$go" tool pprof -top -nodecount=1000 "$tmp/prof" 2>/dev/null |
+			   grep -qw -- "$c"; then
+				echo "ok   pprof $b names $c ($("$go" env GOVERSION))"
+			else
+				echo "FAIL pprof $b does not name $c ($("$go" env GOVERSION))"
+				failed=$((failed + 1))
+			fi
+		done
+		continue ;;
+	esac
+	got=$(awk -v n="$a" -v m="$b" '$1 == n && $2 == m { print $3 }' "$tmp/summary")
+	got=${got:-0}
+	case $c in
+	'==') [ "$got" -eq "$d" ] ;;
+	'>=') [ "$got" -ge "$d" ] ;;
+	'<=') [ "$got" -le "$d" ] ;;
+	*) echo "bad expectation: $a $b $c $d" >&2; false ;;
+	esac && ok=ok || ok=FAIL
+	echo "$ok $a $b $c $d (got $got)"
+	[ "$ok" = ok ] || failed=$((failed + 1))
+done < "$expect"
+
+[ -z "${GT_SUMMARY:-}" ] || cp "$tmp/summary" "$GT_SUMMARY"
+if [ "$failed" -ne 0 ]; then
+	echo "summary of $trace (name metric count), gt_* only:"
+	grep '^gt_' "$tmp/summary" || true
+	exit 1
+fi
