@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c - gotrace check: strict structural check of a trace file
+ *
+ * Needs no Go: decodes every record (tracefile.c) and prints what it
+ * counted.  Exits 1 naming the offset of the first malformed record.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "tracefile.h"
+#include "util.h"
+
+static void check_usage(FILE *f)
+{
+	fprintf(f, "usage: gotrace check [-q] FILE\n\n"
+		"Check that FILE (- = stdin) is a well-formed \"go 1.11 trace\":\n"
+		"every record decodes, the file ends on a record boundary, there\n"
+		"is a Frequency record, and every stack, string and goroutine an\n"
+		"event uses is defined.  Prints what it counted.\n\n"
+		"  -q, --quiet   print nothing when the file is fine\n");
+}
+
+static void check_print(const char *path, const struct gt_trace_info *in)
+{
+	double secs = 0;
+	char b[32];
+
+	if (in->frequency && in->max_ts > in->min_ts)
+		secs = (double)(in->max_ts - in->min_ts) / (double)in->frequency;
+	printf("%s: ok, %s (%" PRIu64 " bytes), go 1.11 trace\n", path,
+	       gt_fmt_bytes(in->bytes, b, sizeof(b)), in->bytes);
+	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n", secs,
+	       in->frequency);
+	printf("  events      %" PRIu64 " in %" PRIu64 " batches\n",
+	       in->events, in->batches);
+	printf("  Ps          %" PRIu64 "\n", in->ps);
+	printf("  goroutines  %" PRIu64 "\n", in->goroutines);
+	printf("  strings     %" PRIu64 "\n", in->strings);
+	printf("  stacks      %" PRIu64 "\n", in->stacks);
+	printf("  records by type:\n");
+	for (unsigned int t = 1; t < GT_TRACE_NR_TYPES; t++)
+		if (in->by_type[t])
+			printf("    %-18s %" PRIu64 "\n", gt_trace_type_name(t),
+			       in->by_type[t]);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help",	no_argument,	NULL, 'h' },
+		{ "quiet",	no_argument,	NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct gt_trace_info info;
+	struct gt_trace_error err;
+	bool quiet = false;
+	const char *path;
+	uint8_t *buf;
+	size_t len;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "+hq", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			check_usage(stdout);
+			return GT_EXIT_OK;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			check_usage(stderr);
+			return GT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		check_usage(stderr);
+		return GT_EXIT_USAGE;
+	}
+	path = argv[optind];
+
+	ret = gt_read_file(path, &buf, &len);
+	if (ret) {
+		gt_err("cannot read %s: %s", path, strerror(-ret));
+		return GT_EXIT_FAIL;
+	}
+	ret = gt_trace_check(buf, len, &info, &err);
+	free(buf);
+	if (ret) {
+		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
+		       err.msg);
+		return GT_EXIT_FAIL;
+	}
+	if (!quiet)
+		check_print(path, &info);
+	return GT_EXIT_OK;
+}

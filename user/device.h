@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * device.h - /dev/gotrace from userspace: open with clear errors, ioctls,
+ * names of states and stop reasons
+ */
+#ifndef GOTRACE_DEVICE_H
+#define GOTRACE_DEVICE_H
+
+#include <linux/gotrace.h>
+
+/*
+ * Open @path (NULL: GOTRACE_DEVICE_PATH) with @flags (O_RDONLY starts a
+ * session, O_WRONLY is a control handle).  On failure prints one line
+ * that says what to do about it and returns -errno.
+ */
+int gt_dev_open(const char *path, int flags);
+
+/* The one-line hint for an errno of open(); NULL if none applies. */
+const char *gt_dev_open_hint(int err, int flags);
+
+/* GOTRACE_IOC_STOP / GOTRACE_IOC_GET_STATUS: 0 or -errno. */
+int gt_dev_stop(int fd);
+int gt_dev_status(int fd, struct gotrace_status *st);
+
+/* "idle", "recording" ...; "unknown" for values the ABI does not name. */
+const char *gt_state_name(unsigned int state);
+/* "none", "user", "duration" ... */
+const char *gt_stop_reason_name(unsigned int reason);
+
+#endif /* GOTRACE_DEVICE_H */

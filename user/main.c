@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - gotrace: record the machine's scheduler as a Go execution trace
+ *
+ * Only dispatches to the subcommands (record.c, stop.c, status.c,
+ * check.c) and prints the top-level usage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "util.h"
+
+static const char *const usage_msg[] = {
+	"usage: gotrace <command> [<args>]",
+	"",
+	"Record the whole machine's scheduler as a Go execution trace",
+	"(view it with 'go tool trace FILE').",
+	"",
+	"commands:",
+	"  record [-o FILE] [-d SECONDS] [-q] [-- COMMAND [ARGS...]]",
+	"                  record into FILE (default trace.out, - = stdout) until",
+	"                  Ctrl-C, SECONDS elapsed, or COMMAND exited",
+	"  stop            stop the recording in progress",
+	"  status          show what /dev/gotrace is doing",
+	"  check FILE      check the structure of a trace file",
+	"  help            show this text",
+	"",
+	"'gotrace <command> -h' shows the options of a command.",
+	NULL,
+};
+
+static void usage(FILE *f)
+{
+	for (int i = 0; usage_msg[i]; i++)
+		fprintf(f, "%s\n", usage_msg[i]);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "record",	cmd_record },
+	{ "stop",	cmd_stop },
+	{ "status",	cmd_status },
+	{ "check",	cmd_check },
+};
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return GT_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+
+	gt_err("'%s' is not a gotrace command", cmd);
+	usage(stderr);
+	return GT_EXIT_USAGE;
+}

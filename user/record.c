@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c - gotrace record: copy /dev/gotrace into a file until stopped
+ *
+ * Opening the device for reading starts the session.  The loop below
+ * polls it and copies what it reads into the output; it asks the module
+ * to stop (GOTRACE_IOC_STOP) when the duration elapses, on the first
+ * SIGINT/SIGTERM, when the COMMAND exits or when the output fails, and
+ * then keeps reading until end of file, so the trace gets its footer.
+ * A second SIGINT/SIGTERM closes the device at once (the module aborts
+ * the session; the file is then incomplete).
+ *
+ * Signals are blocked except inside ppoll(), so a signal can never slip
+ * in between checking the flags and going to sleep.
+ *
+ * --device PATH (not in the usage) reads PATH instead of /dev/gotrace, so
+ * tests can feed a FIFO.  Where the ioctls fail with ENOTTY (not a
+ * gotrace device) the status is unknown and a stop ends the recording at
+ * once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "device.h"
+#include "util.h"
+
+#define REC_BUF_SIZE		(64 * 1024)
+#define REC_PROGRESS_NS		1000000000ULL	/* progress line period */
+#define REC_READS_PER_POLL	64	/* then look at signals and timers */
+
+/* Why gotrace asked the module to stop. */
+enum rec_reason {
+	REC_NONE,	/* it did not: the module stopped by itself */
+	REC_SIGNAL,
+	REC_DURATION,
+	REC_COMMAND,
+	REC_OUTPUT,
+};
+
+static volatile sig_atomic_t rec_nsignals;	/* SIGINT/SIGTERM seen */
+static volatile sig_atomic_t rec_lastsig;
+static volatile sig_atomic_t rec_sigchld;
+
+static void rec_on_signal(int sig)
+{
+	if (sig == SIGCHLD) {
+		rec_sigchld = 1;
+		return;
+	}
+	rec_lastsig = sig;
+	if (rec_nsignals < 2)
+		rec_nsignals++;
+}
+
+struct recorder {
+	/* options */
+	const char *out_path;		/* "-" = stdout */
+	const char *dev_path;
+	uint64_t duration_ns;		/* 0: until stopped */
+	bool quiet;
+	char **cmd;			/* COMMAND and its args, or NULL */
+
+	int in;
+	int out;
+	bool progress;			/* stderr is a tty and not -q */
+	bool progress_shown;
+	uint64_t start_ns;
+	uint64_t deadline_ns;		/* 0: none */
+	uint64_t next_progress_ns;
+	uint64_t bytes;			/* bytes written to the output */
+	uint64_t bytes_read;
+	enum rec_reason reason;
+	bool stop_sent;
+	bool eof;
+	int out_err;			/* errno of the failed write, or 0 */
+	bool failed;			/* the recording itself failed */
+	int forwarded_sig;		/* signal already sent to the child */
+
+	pid_t child;			/* 0: none, or reaped */
+	int child_status;		/* wait status once reaped */
+	bool child_ran;
+
+	sigset_t oldmask;
+	char *buf;
+};
+
+static void record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: gotrace record [-o FILE] [-d SECONDS] [-q] [-- COMMAND [ARGS...]]\n"
+		"\n"
+		"Record the whole machine's scheduler into a Go execution trace\n"
+		"until Ctrl-C, SECONDS elapsed, or COMMAND exited (COMMAND is\n"
+		"started once the recording runs).  A first Ctrl-C stops cleanly;\n"
+		"a second one aborts and leaves an incomplete file.\n"
+		"\n"
+		"  -o, --output FILE      write to FILE (default trace.out; - = stdout)\n"
+		"  -d, --duration SECONDS stop after SECONDS (e.g. 10, 0.5)\n"
+		"  -q, --quiet            no progress line and no summary\n"
+		"  -h, --help             show this text\n"
+		"\n"
+		"Exit status: COMMAND's when it ran, 1 if the recording failed,\n"
+		"130 when aborted.  View the trace with 'go tool trace FILE'.\n");
+}
+
+static double rec_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static void rec_clear_progress(struct recorder *r)
+{
+	if (r->progress_shown) {
+		fputs("\r\033[K", stderr);
+		r->progress_shown = false;
+	}
+}
+
+static void rec_show_progress(struct recorder *r, uint64_t now)
+{
+	struct gotrace_status st;
+	char b[32];
+
+	fprintf(stderr, "\r\033[K%s: %s%.0f s: %s written", GT_NAME,
+		r->stop_sent ? "stopping, " : "recording ",
+		rec_secs(now - r->start_ns),
+		gt_fmt_bytes(r->bytes, b, sizeof(b)));
+	if (!gt_dev_status(r->in, &st))
+		fprintf(stderr, ", %" PRIu64 " events, %" PRIu64 " lost",
+			(uint64_t)st.events, (uint64_t)st.lost_events);
+	r->progress_shown = true;
+}
+
+/*
+ * Ask the module to stop.  Returns 0, or -1 if the recording cannot end
+ * cleanly.  ENOENT: it stopped by itself already; ENOTTY: not a gotrace
+ * device (a test's FIFO), so the recording ends here.
+ */
+static int rec_stop(struct recorder *r, enum rec_reason reason)
+{
+	int ret;
+
+	if (r->stop_sent)
+		return 0;
+	r->stop_sent = true;
+	r->reason = reason;
+	ret = gt_dev_stop(r->in);
+	if (!ret || ret == -ENOENT)
+		return 0;
+	rec_clear_progress(r);
+	if (ret == -ENOTTY) {
+		gt_warn("%s is not a gotrace device: the recording ends here",
+			r->dev_path);
+		r->eof = true;
+		return 0;
+	}
+	gt_err("cannot stop the recording: %s", strerror(-ret));
+	r->failed = true;
+	return -1;
+}
+
+static void rec_reap(struct recorder *r, bool block)
+{
+	pid_t pid;
+	int st;
+
+	if (!r->child)
+		return;
+	do {
+		pid = waitpid(r->child, &st, block ? 0 : WNOHANG);
+	} while (pid < 0 && errno == EINTR);
+	if (pid == r->child) {
+		r->child = 0;
+		r->child_status = st;
+	}
+}
+
+/* Copy what is readable.  Returns -1 on a read error. */
+static int rec_drain(struct recorder *r)
+{
+	for (int i = 0; i < REC_READS_PER_POLL && !r->eof; i++) {
+		ssize_t n = read(r->in, r->buf, REC_BUF_SIZE);
+		int ret;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			rec_clear_progress(r);
+			gt_err("reading %s: %s", r->dev_path, strerror(errno));
+			r->failed = true;
+			return -1;
+		}
+		if (n == 0) {
+			r->eof = true;
+			return 0;
+		}
+		r->bytes_read += (uint64_t)n;
+		if (r->out_err)
+			continue;	/* stopping: read to the end, drop it */
+		ret = gt_write_all(r->out, r->buf, (size_t)n);
+		if (!ret) {
+			r->bytes += (uint64_t)n;
+			continue;
+		}
+		/* Partial writes are lost too: the file ends mid-record. */
+		r->out_err = -ret;
+		r->failed = true;
+		rec_clear_progress(r);
+		gt_err("writing %s: %s after %" PRIu64
+		       " bytes: stopping the recording, the trace is incomplete",
+		       r->out_path, strerror(-ret), r->bytes);
+		if (rec_stop(r, REC_OUTPUT))
+			return -1;
+	}
+	return 0;
+}
+
+/* The signals, timers and child that may end the recording. */
+static int rec_check_events(struct recorder *r, uint64_t now)
+{
+	if (rec_nsignals) {
+		if (r->child && rec_lastsig == SIGTERM &&
+		    r->forwarded_sig != SIGTERM) {
+			kill(r->child, SIGTERM);
+			r->forwarded_sig = SIGTERM;
+		}
+		if (rec_stop(r, REC_SIGNAL))
+			return -1;
+	}
+	if (rec_sigchld) {
+		rec_sigchld = 0;
+		rec_reap(r, false);
+		if (r->child_ran && !r->child && rec_stop(r, REC_COMMAND))
+			return -1;
+	}
+	if (r->deadline_ns && now >= r->deadline_ns &&
+	    rec_stop(r, REC_DURATION))
+		return -1;
+	return 0;
+}
+
+/* ppoll() timeout until the next progress line or the deadline. */
+static struct timespec *rec_timeout(struct recorder *r, uint64_t now,
+				    struct timespec *ts)
+{
+	uint64_t next = UINT64_MAX;
+
+	if (r->progress)
+		next = r->next_progress_ns;
+	if (r->deadline_ns && !r->stop_sent && r->deadline_ns < next)
+		next = r->deadline_ns;
+	if (next == UINT64_MAX)
+		return NULL;
+	next = next > now ? next - now : 0;
+	ts->tv_sec = (time_t)(next / 1000000000ULL);
+	ts->tv_nsec = (long)(next % 1000000000ULL);
+	return ts;
+}
+
+/* Returns 0 at end of file, -1 when the recording failed or aborted. */
+static int rec_loop(struct recorder *r)
+{
+	struct pollfd pfd = { .fd = r->in, .events = POLLIN };
+
+	while (!r->eof) {
+		uint64_t now = gt_now_ns();
+		struct timespec ts;
+		int n;
+
+		if (rec_nsignals >= 2)
+			return -1;
+		if (rec_check_events(r, now))
+			return -1;
+		if (r->eof)
+			break;
+		if (r->progress && now >= r->next_progress_ns) {
+			rec_show_progress(r, now);
+			r->next_progress_ns = now + REC_PROGRESS_NS;
+		}
+		n = ppoll(&pfd, 1, rec_timeout(r, now, &ts), &r->oldmask);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			gt_err("poll %s: %s", r->dev_path, strerror(errno));
+			r->failed = true;
+			return -1;
+		}
+		if (n > 0 && rec_drain(r))
+			return -1;
+	}
+	return 0;
+}
+
+static void rec_summary(struct recorder *r, const struct gotrace_status *st,
+			bool have_st)
+{
+	static const char *const why[] = {
+		[REC_SIGNAL]	= "interrupted",
+		[REC_DURATION]	= "duration elapsed",
+		[REC_COMMAND]	= "command exited",
+		[REC_OUTPUT]	= "output error",
+	};
+	const char *reason;
+	char b[32];
+
+	if (r->reason != REC_NONE)
+		reason = why[r->reason];
+	else if (have_st && st->stop_reason == GOTRACE_STOP_DURATION)
+		reason = "module duration_ms elapsed";
+	else if (have_st && st->stop_reason == GOTRACE_STOP_OVERFLOW)
+		reason = "out of buffer space";
+	else if (have_st && st->stop_reason == GOTRACE_STOP_USER)
+		reason = "gotrace stop";
+	else
+		reason = "end of file";
+
+	if (!r->quiet) {
+		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %s",
+			GT_NAME, gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
+			strcmp(r->out_path, "-") ? r->out_path : "stdout");
+		if (have_st)
+			fprintf(stderr, ", %" PRIu64 " events",
+				(uint64_t)st->events);
+		fprintf(stderr, ", %.2f s, stopped: %s", rec_secs(gt_now_ns() -
+			r->start_ns), reason);
+		if (have_st)
+			fprintf(stderr, " (module: %s), %" PRIu64 " lost",
+				gt_stop_reason_name(st->stop_reason),
+				(uint64_t)st->lost_events);
+		fputc('\n', stderr);
+	}
+	if (have_st && (st->lost_events || st->chunk_overflows ||
+			st->task_overflows || st->stack_overflows ||
+			st->stop_reason == GOTRACE_STOP_OVERFLOW)) {
+		gt_warn("*** %" PRIu64 " EVENTS LOST *** (chunk overflows %" PRIu64
+			", task overflows %" PRIu64 ", stack overflows %" PRIu64 ")",
+			(uint64_t)st->lost_events, (uint64_t)st->chunk_overflows,
+			(uint64_t)st->task_overflows,
+			(uint64_t)st->stack_overflows);
+		gt_warn("the trace ends where the first event was lost; raise the module's chunks, max_tasks or max_stacks parameters, or record for less time");
+	}
+}
+
+/* Parse the options into @r; returns -1 on a usage error, 1 for -h. */
+static int rec_parse(struct recorder *r, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "duration",	required_argument,	NULL, 'd' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "device",	required_argument,	NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+o:d:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r->out_path = optarg;
+			break;
+		case 'd':
+			if (!gt_parse_seconds(optarg, &r->duration_ns)) {
+				gt_err("invalid duration '%s': want seconds, e.g. 10 or 0.5",
+				       optarg);
+				return -1;
+			}
+			break;
+		case 'q':
+			r->quiet = true;
+			break;
+		case 'h':
+			return 1;
+		case 'D':
+			r->dev_path = optarg;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		r->cmd = argv + optind;
+	if (!*r->out_path) {
+		gt_err("empty output file name");
+		return -1;
+	}
+	return 0;
+}
+
+static int rec_open_output(struct recorder *r)
+{
+	if (!strcmp(r->out_path, "-")) {
+		if (isatty(STDOUT_FILENO)) {
+			gt_err("refusing to write a binary trace to a terminal; use -o FILE");
+			return -1;
+		}
+		r->out = STDOUT_FILENO;
+		return 0;
+	}
+	r->out = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+	if (r->out < 0) {
+		gt_err("cannot create %s: %s", r->out_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Start COMMAND.  The child reports a failed exec through a close-on-exec
+ * pipe, so "command not found" is an error of gotrace, not exit 127 later.
+ */
+static int rec_start_command(struct recorder *r)
+{
+	int pfd[2], err = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		gt_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	r->child = fork();
+	if (r->child < 0) {
+		gt_err("fork: %s", strerror(errno));
+		r->child = 0;
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (r->child == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		/* The trace goes to stdout: keep the command's output out. */
+		if (r->out == STDOUT_FILENO)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		execvp(r->cmd[0], r->cmd);
+		err = errno;
+		n = write(pfd[1], &err, sizeof(err));
+		(void)n;
+		_exit(127);
+	}
+	close(pfd[1]);
+	do {
+		n = read(pfd[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == sizeof(err)) {
+		gt_err("cannot run '%s': %s", r->cmd[0], strerror(err));
+		rec_reap(r, true);
+		return -1;
+	}
+	r->child_ran = true;
+	return 0;
+}
+
+static int rec_exit_code(struct recorder *r)
+{
+	int st = r->child_status;
+
+	if (r->failed)
+		return GT_EXIT_FAIL;
+	if (!r->child_ran)
+		return GT_EXIT_OK;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return GT_EXIT_FAIL;
+}
+
+static void rec_install_signals(struct recorder *r)
+{
+	struct sigaction sa = { .sa_handler = rec_on_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &r->oldmask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	/* A closed pipe on stdout is a write error (EPIPE), not a kill. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r = {
+		.out_path = "trace.out",
+		.dev_path = GOTRACE_DEVICE_PATH,
+		.in = -1,
+		.out = -1,
+	};
+	struct gotrace_status st;
+	bool have_st = false;
+	int ret, code;
+
+	ret = rec_parse(&r, argc, argv);
+	if (ret) {
+		record_usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? GT_EXIT_OK : GT_EXIT_USAGE;
+	}
+	r.buf = malloc(REC_BUF_SIZE);
+	if (!r.buf) {
+		gt_err("out of memory");
+		return GT_EXIT_FAIL;
+	}
+	rec_install_signals(&r);
+
+	/*
+	 * Open blocking: on a FIFO that waits for the writer.  Then switch
+	 * to non-blocking reads, so a poll() that raced never hangs us.
+	 */
+	r.in = gt_dev_open(r.dev_path, O_RDONLY);
+	if (r.in < 0) {
+		code = GT_EXIT_FAIL;
+		goto out;
+	}
+	fcntl(r.in, F_SETFL, fcntl(r.in, F_GETFL) | O_NONBLOCK);
+	r.start_ns = gt_now_ns();
+	if (rec_open_output(&r)) {
+		code = GT_EXIT_FAIL;
+		goto out;
+	}
+	r.progress = !r.quiet && isatty(STDERR_FILENO);
+	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
+	if (r.duration_ns)
+		r.deadline_ns = r.start_ns + r.duration_ns;
+	if (r.cmd && rec_start_command(&r)) {
+		code = 127;
+		if (r.out != STDOUT_FILENO)
+			unlink(r.out_path);
+		goto out;
+	}
+
+	ret = rec_loop(&r);
+	rec_clear_progress(&r);
+	if (ret && rec_nsignals >= 2) {
+		gt_err("aborted: %s is incomplete (%" PRIu64 " bytes)",
+		       r.out_path, r.bytes);
+		code = 130;
+		goto out;
+	}
+	have_st = !gt_dev_status(r.in, &st);
+	if (r.out != STDOUT_FILENO && close(r.out) && !r.out_err) {
+		gt_err("writing %s: %s", r.out_path, strerror(errno));
+		r.failed = true;
+	}
+	r.out = -1;
+	rec_summary(&r, &st, have_st);
+	if (r.child) {
+		/*
+		 * The trace is complete: from now on a signal may simply
+		 * kill gotrace, as it kills COMMAND.
+		 */
+		if (!r.quiet)
+			fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
+				GT_NAME, r.cmd[0], (int)r.child);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &r.oldmask, NULL);
+		rec_reap(&r, true);
+	}
+	code = rec_exit_code(&r);
+out:
+	if (r.out >= 0 && r.out != STDOUT_FILENO)
+		close(r.out);
+	if (r.in >= 0)
+		close(r.in);
+	free(r.buf);
+	return code;
+}

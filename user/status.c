@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * status.c - gotrace status: what /dev/gotrace is doing
+ *
+ * Uses a control handle (O_WRONLY), so it works while another process
+ * records.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "device.h"
+#include "util.h"
+
+static void status_usage(FILE *f)
+{
+	fprintf(f, "usage: gotrace status\n\n"
+		"Show the state of /dev/gotrace and of the recording in progress.\n");
+}
+
+static void status_print(const struct gotrace_status *st)
+{
+	char b1[32], b2[32];
+	uint64_t lost = st->lost_events;
+
+	printf("state:          %s\n", gt_state_name(st->state));
+	if (st->state != GOTRACE_STATE_IDLE) {
+		printf("stop reason:    %s\n",
+		       gt_stop_reason_name(st->stop_reason));
+		printf("reader pid:     %u\n", st->reader_pid);
+		if (st->start_ns) {
+			uint64_t now = gt_now_ns();
+
+			printf("running for:    %.1f s\n",
+			       now > st->start_ns ?
+			       (double)(now - st->start_ns) / 1e9 : 0.0);
+		}
+	}
+	printf("cpus (Ps):      %u\n", st->nr_cpus);
+	if (st->state == GOTRACE_STATE_IDLE)
+		return;
+	printf("events:         %" PRIu64 "\n", (uint64_t)st->events);
+	printf("bytes produced: %" PRIu64 " (%s)\n",
+	       (uint64_t)st->bytes_produced,
+	       gt_fmt_bytes(st->bytes_produced, b1, sizeof(b1)));
+	printf("bytes read:     %" PRIu64 " (%s)\n",
+	       (uint64_t)st->bytes_read,
+	       gt_fmt_bytes(st->bytes_read, b2, sizeof(b2)));
+	printf("chunks:         %" PRIu64 " of %" PRIu64 " in use\n",
+	       (uint64_t)st->chunks_in_use, (uint64_t)st->chunks_total);
+	printf("lost events:    %" PRIu64 "%s\n", lost,
+	       lost ? "  (the trace ends where the first was lost)" : "");
+	printf("overflows:      chunks %" PRIu64 ", tasks %" PRIu64
+	       ", stacks %" PRIu64 "\n",
+	       (uint64_t)st->chunk_overflows, (uint64_t)st->task_overflows,
+	       (uint64_t)st->stack_overflows);
+}
+
+int cmd_status(int argc, char **argv)
+{
+	const char *device = NULL;
+	static const struct option opts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "device",	required_argument,	NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct gotrace_status st;
+	int c, fd, ret;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			status_usage(stdout);
+			return GT_EXIT_OK;
+		case 'D':
+			device = optarg;
+			break;
+		default:
+			status_usage(stderr);
+			return GT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		status_usage(stderr);
+		return GT_EXIT_USAGE;
+	}
+
+	fd = gt_dev_open(device, O_WRONLY);
+	if (fd < 0)
+		return GT_EXIT_FAIL;
+	ret = gt_dev_status(fd, &st);
+	close(fd);
+	if (ret) {
+		gt_err("cannot read the status: %s", strerror(-ret));
+		return GT_EXIT_FAIL;
+	}
+	if (st.version != GOTRACE_ABI_VERSION)
+		gt_warn("module ABI version %u, this gotrace knows %u",
+			st.version, GOTRACE_ABI_VERSION);
+	status_print(&st);
+	return GT_EXIT_OK;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - messages, checked I/O and number parsing shared by the commands
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void gt_vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", GT_NAME, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gt_vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void gt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gt_vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int gt_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int gt_read_file(const char *path, uint8_t **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 1 << 16;
+	uint8_t *buf, *nbuf;
+	int fd, ret = 0;
+
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			if (cap > SIZE_MAX / 2) {
+				ret = -EFBIG;
+				break;
+			}
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (ret) {
+		free(buf);
+		goto out;
+	}
+	*bufp = buf;
+	*lenp = len;
+out:
+	if (fd)
+		close(fd);
+	return ret;
+}
+
+bool gt_parse_seconds(const char *s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000000000ULL;
+	const char *p = s;
+
+	if (!*p || *p == '.')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		if (whole > 1000000000ULL)	/* ~31 years: surely a typo */
+			return false;
+	}
+	if (*p == '.') {
+		p++;
+		if (!*p)
+			return false;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	}
+	if (*p)
+		return false;
+	*ns = whole * 1000000000ULL + frac;
+	return *ns != 0;
+}
+
+const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)n;
+	int i = -1;
+
+	if (n < 1024) {
+		snprintf(buf, size, "%llu B", (unsigned long long)n);
+		return buf;
+	}
+	while (v >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, size, "%.1f %s", v, unit[i]);
+	return buf;
+}
+
+uint64_t gt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}

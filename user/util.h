@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - messages, checked I/O and number parsing shared by the commands
+ *
+ * Messages follow the kernel's tools: "gotrace: <what>: <why>" on stderr,
+ * one line per failure.
+ */
+#ifndef GOTRACE_UTIL_H
+#define GOTRACE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit codes of every command. */
+enum {
+	GT_EXIT_OK	= 0,
+	GT_EXIT_FAIL	= 1,	/* the command ran and failed */
+	GT_EXIT_USAGE	= 2,	/* bad command line */
+};
+
+#define GT_NAME "gotrace"
+
+__attribute__((format(printf, 1, 2)))
+void gt_err(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+void gt_warn(const char *fmt, ...);
+
+/* Write all @len bytes; retries on EINTR and short writes.  0 or -errno. */
+int gt_write_all(int fd, const void *buf, size_t len);
+
+/* Read a whole file ("-" = stdin) into a malloc'd buffer.  0 or -errno. */
+int gt_read_file(const char *path, uint8_t **buf, size_t *len);
+
+/*
+ * Parse a non-negative number of seconds ("10", "0.5", "2.25") into
+ * nanoseconds.  Returns false for anything else, zero or too large.
+ */
+bool gt_parse_seconds(const char *s, uint64_t *ns);
+
+/* "1.2 MiB" style size for messages; returns @buf. */
+const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size);
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t gt_now_ns(void);
+
+#endif /* GOTRACE_UTIL_H */
