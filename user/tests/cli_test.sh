@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# cli_test.sh - command line of gotrace: usage, exit codes, messages,
+# and 'gotrace check' on files.  Needs no device.
+
+. "$(dirname "$0")/lib.sh"
+
+run
+check "no arguments: usage on stdout, exit 0" '[ $rc -eq 0 ] && has "usage: gotrace" "$T/out"'
+run help
+check "help: exit 0" '[ $rc -eq 0 ] && has "usage: gotrace" "$T/out"'
+run -h
+check "-h: exit 0" '[ $rc -eq 0 ] && has "record" "$T/out"'
+run bogus
+check "unknown command: usage on stderr, exit 2" '[ $rc -eq 2 ] && has "gotrace: '\''bogus'\'' is not a gotrace command" "$T/err" && has "usage: gotrace" "$T/err"'
+
+run record -h
+check "record -h: exit 0" '[ $rc -eq 0 ] && has "usage: gotrace record" "$T/out"'
+run record -d 1x
+check "record -d 1x: invalid duration, exit 2" '[ $rc -eq 2 ] && has "invalid duration '\''1x'\''" "$T/err"'
+run record --bogus
+check "record --bogus: exit 2" '[ $rc -eq 2 ]'
+run record --device "$T/nonexistent" -o "$T/never.trace"
+check "record: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err" && [ ! -e "$T/never.trace" ]'
+run stop --device "$T/nonexistent"
+check "stop: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+: >"$T/plain"
+run stop --device "$T/plain"
+check "stop: not a device, exit 1" '[ $rc -eq 1 ] && has "cannot stop the recording" "$T/err"'
+run status --device "$T/nonexistent"
+check "status: missing device, exit 1" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+run stop extra
+check "stop with an argument: exit 2" '[ $rc -eq 2 ]'
+
+write_trace >"$T/min.trace"
+run check "$T/min.trace"
+check "check: minimal trace passes with a summary" '[ $rc -eq 0 ] && has "ok, 76 B" "$T/out" && has "goroutines  1" "$T/out" && has "GoCreate  *1" "$T/out"'
+run check -q "$T/min.trace"
+check "check -q: silent when fine" '[ $rc -eq 0 ] && [ ! -s "$T/out" ]'
+write_trace | run check -
+check "check -: reads stdin" '[ $rc -eq 0 ]'
+head -c 27 "$T/min.trace" >"$T/cut.trace"
+run check "$T/cut.trace"
+check "check: cut trace fails naming the offset" '[ $rc -eq 1 ] && has "cut.trace: offset 24 (0x18): truncated GoCreate" "$T/err"'
+{ write_trace; printf '\000'; } >"$T/pad.trace"
+run check "$T/pad.trace"
+check "check: trailing zero byte fails" '[ $rc -eq 1 ] && has "offset 76 (0x4c): unknown event type 0" "$T/err"'
+run check "$T/nonexistent"
+check "check: missing file, exit 1" '[ $rc -eq 1 ] && has "cannot read" "$T/err"'
+run check
+check "check without a file: exit 2" '[ $rc -eq 2 ]'
+
+done_testing

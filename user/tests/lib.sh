@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - TAP helpers for the shell tests of the gotrace command
+#
+# $GOTRACE is the binary under test (make check passes the sanitized one).
+
+GOTRACE=${GOTRACE:-./gotrace}
+T=$(mktemp -d "${TMPDIR:-/tmp}/gotrace-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	for f in "$T/out" "$T/err"; do
+		[ -s "$f" ] && sed 's/^/# /' "$f" | head -20
+	done
+	return 0
+}
+
+# check NAME 'SHELL CONDITION': ok if the condition (eval'd) holds
+check() {
+	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
+}
+
+# run ARGS...: run gotrace, output in $T/out and $T/err, status in $rc
+run() {
+	"$GOTRACE" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+
+has() {
+	grep -q -- "$1" "$2"
+}
+
+done_testing() {
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+}
+
+# The 76-byte minimal trace of go-trace-format.md 2.11.
+write_trace() {
+	printf '\147\157\040\061\056\061\061\040\164\162\141\143\145\000\000\000\101\000\350\007\204\000\001\000\315\004\001\007\001\000\105\001\000\216\001\007\001\121\012\000\101\000\320\017\002\200\224\353\334\003\045\001\004\142\141\163\150\045\002\006\133\143\157\155\155\135\303\010\001\001\200\200\100\001\002\000'
+}
