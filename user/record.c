@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmds.h"
+#include "command.h"
 #include "device.h"
 #include "util.h"
 
@@ -87,9 +87,7 @@ struct recorder {
 	bool failed;			/* the recording itself failed */
 	int forwarded_sig;		/* signal already sent to the child */
 
-	pid_t child;			/* 0: none, or reaped */
-	int child_status;		/* wait status once reaped */
-	bool child_ran;
+	struct gt_command child;
 
 	sigset_t oldmask;
 	char *buf;
@@ -155,6 +153,11 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 		return 0;
 	r->stop_sent = true;
 	r->reason = reason;
+	if (reason == REC_SIGNAL && !r->quiet) {
+		rec_clear_progress(r);
+		fprintf(stderr, "%s: stopping, reading the end of the trace (again to abort)\n",
+			GT_NAME);
+	}
 	ret = gt_dev_stop(r->in);
 	if (!ret || ret == -ENOENT)
 		return 0;
@@ -168,22 +171,6 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 	gt_err("cannot stop the recording: %s", strerror(-ret));
 	r->failed = true;
 	return -1;
-}
-
-static void rec_reap(struct recorder *r, bool block)
-{
-	pid_t pid;
-	int st;
-
-	if (!r->child)
-		return;
-	do {
-		pid = waitpid(r->child, &st, block ? 0 : WNOHANG);
-	} while (pid < 0 && errno == EINTR);
-	if (pid == r->child) {
-		r->child = 0;
-		r->child_status = st;
-	}
 }
 
 /* Copy what is readable.  Returns -1 on a read error. */
@@ -232,9 +219,9 @@ static int rec_drain(struct recorder *r)
 static int rec_check_events(struct recorder *r, uint64_t now)
 {
 	if (rec_nsignals) {
-		if (r->child && rec_lastsig == SIGTERM &&
+		if (r->child.pid && rec_lastsig == SIGTERM &&
 		    r->forwarded_sig != SIGTERM) {
-			kill(r->child, SIGTERM);
+			kill(r->child.pid, SIGTERM);
 			r->forwarded_sig = SIGTERM;
 		}
 		if (rec_stop(r, REC_SIGNAL))
@@ -242,8 +229,8 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 	}
 	if (rec_sigchld) {
 		rec_sigchld = 0;
-		rec_reap(r, false);
-		if (r->child_ran && !r->child && rec_stop(r, REC_COMMAND))
+		gt_command_reap(&r->child, false);
+		if (r->child.ran && !r->child.pid && rec_stop(r, REC_COMMAND))
 			return -1;
 	}
 	if (r->deadline_ns && now >= r->deadline_ns &&
@@ -419,66 +406,11 @@ static int rec_open_output(struct recorder *r)
 	return 0;
 }
 
-/*
- * Start COMMAND.  The child reports a failed exec through a close-on-exec
- * pipe, so "command not found" is an error of gotrace, not exit 127 later.
- */
-static int rec_start_command(struct recorder *r)
-{
-	int pfd[2], err = 0;
-	ssize_t n;
-
-	if (pipe2(pfd, O_CLOEXEC)) {
-		gt_err("pipe: %s", strerror(errno));
-		return -1;
-	}
-	r->child = fork();
-	if (r->child < 0) {
-		gt_err("fork: %s", strerror(errno));
-		r->child = 0;
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (r->child == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-		/* The trace goes to stdout: keep the command's output out. */
-		if (r->out == STDOUT_FILENO)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(r->cmd[0], r->cmd);
-		err = errno;
-		n = write(pfd[1], &err, sizeof(err));
-		(void)n;
-		_exit(127);
-	}
-	close(pfd[1]);
-	do {
-		n = read(pfd[0], &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == sizeof(err)) {
-		gt_err("cannot run '%s': %s", r->cmd[0], strerror(err));
-		rec_reap(r, true);
-		return -1;
-	}
-	r->child_ran = true;
-	return 0;
-}
-
 static int rec_exit_code(struct recorder *r)
 {
-	int st = r->child_status;
-
 	if (r->failed)
 		return GT_EXIT_FAIL;
-	if (!r->child_ran)
-		return GT_EXIT_OK;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return GT_EXIT_FAIL;
+	return r->child.ran ? gt_command_exit_code(&r->child) : GT_EXIT_OK;
 }
 
 static void rec_install_signals(struct recorder *r)
@@ -542,7 +474,8 @@ int cmd_record(int argc, char **argv)
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
 	if (r.duration_ns)
 		r.deadline_ns = r.start_ns + r.duration_ns;
-	if (r.cmd && rec_start_command(&r)) {
+	if (r.cmd && gt_command_start(&r.child, r.cmd, &r.oldmask,
+				      r.out == STDOUT_FILENO)) {
 		code = 127;
 		if (r.out != STDOUT_FILENO)
 			unlink(r.out_path);
@@ -564,18 +497,18 @@ int cmd_record(int argc, char **argv)
 	}
 	r.out = -1;
 	rec_summary(&r, &st, have_st);
-	if (r.child) {
+	if (r.child.pid) {
 		/*
 		 * The trace is complete: from now on a signal may simply
 		 * kill gotrace, as it kills COMMAND.
 		 */
 		if (!r.quiet)
 			fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
-				GT_NAME, r.cmd[0], (int)r.child);
+				GT_NAME, r.cmd[0], (int)r.child.pid);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &r.oldmask, NULL);
-		rec_reap(&r, true);
+		gt_command_reap(&r.child, true);
 	}
 	code = rec_exit_code(&r);
 out:
