@@ -509,6 +509,18 @@ static unsigned int block_on_fd(unsigned long fd, bool write)
  * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
  * GoBlock.
  */
+/*
+ * The first argument of the syscall of current, of either ABI.
+ * syscall_get_arguments() always writes all six arguments.
+ */
+static unsigned long syscall_arg0(struct pt_regs *regs)
+{
+	unsigned long args[6];
+
+	syscall_get_arguments(current, regs, args);
+	return args[0];
+}
+
 static unsigned int block_reason(struct gt_task *t)
 {
 	struct pt_regs *regs;
@@ -516,7 +528,7 @@ static unsigned int block_reason(struct gt_task *t)
 	if (t->sys_nr == GT_SYS_UNKNOWN) {
 		regs = task_pt_regs(current);
 		t->sys_nr = syscall_get_nr(current, regs);
-		syscall_get_arguments(current, regs, &t->sys_arg0);
+		t->sys_arg0 = syscall_arg0(regs);
 		t->sys_compat = in_compat_syscall();
 	}
 	if (t->sys_compat)
@@ -885,12 +897,12 @@ static struct gt_task *current_entry(struct gt_cpu *c)
 /**
  * gt_model_sys_enter() - sys_enter: current enters syscall @nr
  * @s:	session
+ * @regs:	its user registers, for the arguments
  * @nr:	syscall number (of the task's ABI)
- * @arg0: its first argument
  *
  * Context: process context of current; preemptible from Linux 6.13.
  */
-void gt_model_sys_enter(struct gt_session *s, long nr, unsigned long arg0)
+void gt_model_sys_enter(struct gt_session *s, struct pt_regs *regs, long nr)
 {
 	unsigned long flags;
 	struct gt_cpu *c;
@@ -902,7 +914,7 @@ void gt_model_sys_enter(struct gt_session *s, long nr, unsigned long arg0)
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = nr;
-		t->sys_arg0 = arg0;
+		t->sys_arg0 = syscall_arg0(regs);
 		t->sys_compat = in_compat_syscall();
 		t->sys_enter_ts = gt_clock();
 	}

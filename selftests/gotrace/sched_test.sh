@@ -69,4 +69,11 @@ gt_renamed end == 1
 gt_execer end == 1
 gt_renamed block:sleep >= 1
 EOT
+
+# The stress run: short processes and threads on every CPU.
+record churn ./workload churn 3
+cat > "$GT_OUT/churn.expect" <<EOT
+gt_churn_child create >= 20
+gt_churn_child end >= 20
+EOT
 exit 0

@@ -10,7 +10,8 @@
 # With --demo, records the demo workload instead and writes it to OUT.
 #
 # Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_CPUS (2),
-# GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words).
+# GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
+# GT_TESTS (comma-separated names from selftests/gotrace: run only those).
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -65,11 +66,11 @@ tar=$work/out.tar
 gt_log "booting $KREL ($mode)"
 set +e
 timeout --foreground "${GT_VM_TIMEOUT:-600}" qemu-system-x86_64 \
-	-accel tcg -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
+	-accel "${GT_VM_ACCEL:-tcg}" -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$log" \
 	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 GT_MODE=$mode ${GT_VM_APPEND:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} ${GT_VM_APPEND:-}" \
 	-device virtio-serial-pci \
 	-chardev "file,id=gtout,path=$tar" \
 	-device virtserialport,chardev=gtout,name=gtout \
