@@ -26,7 +26,9 @@ record() {
 
 # Tolerances: a pipe read finds its byte already there when the peer ran
 # on the other CPU first, so only half the rounds must block; every
-# nanosleep and every child is certain.
+# nanosleep and every child is certain; of the 80 mutex acquisitions by 4
+# threads, each made while another holds the lock asleep, at least a
+# quarter must wait.
 record pingpong ./workload pingpong 200
 cat > "$GT_OUT/pingpong.expect" <<EOT
 gt_ping block:chan_receive >= 100
@@ -54,9 +56,9 @@ gt_sleeper block:sleep <= 11
 gt_sleeper end == 1
 EOT
 
-record mutex ./workload mutex 4 100
+record mutex ./workload mutex 4 20
 cat > "$GT_OUT/mutex.expect" <<EOT
-gt_mutex block:sync >= 10
+gt_mutex block:sync >= 20
 gt_mutex end >= 4
 pprof sync gt_mutex
 pprof sched gt_mutex

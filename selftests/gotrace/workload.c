@@ -9,8 +9,8 @@
  *                           exit at once; it waits for each
  *   workload sleep N MS     gt_sleeper sleeps N times MS ms in nanosleep
  *   workload mutex T N      T threads named gt_mutex take one mutex N times
- *                           each, holding it long enough to make the others
- *                           wait in futex
+ *                           each, holding it across a 1 ms sleep so that
+ *                           the others wait in futex
  *   workload exec           copies itself to /tmp/gt_renamed and executes
  *                           that ("workload renamed"), which sleeps 10 ms
  *                           without renaming itself and exits
@@ -128,7 +128,10 @@ static pthread_mutex_t gt_lock = PTHREAD_MUTEX_INITIALIZER;
 static long mutex_rounds;
 static volatile unsigned long mutex_sink;
 
-/* Hold the lock for about 50 us of work so that the others queue up. */
+/*
+ * Hold the lock across a 1 ms sleep, so that whoever else wants it
+ * meanwhile has to wait for it in futex, however the CPUs are shared.
+ */
 static void *mutex_thread(void *arg)
 {
 	long i;
@@ -136,11 +139,9 @@ static void *mutex_thread(void *arg)
 	(void)arg;
 	name_self("gt_mutex");
 	for (i = 0; i < mutex_rounds; i++) {
-		unsigned long j;
-
 		pthread_mutex_lock(&gt_lock);
-		for (j = 0; j < 20000; j++)
-			mutex_sink += j;
+		mutex_sink++;
+		usleep(1000);
 		pthread_mutex_unlock(&gt_lock);
 	}
 	return NULL;

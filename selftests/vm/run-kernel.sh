@@ -10,6 +10,7 @@
 # With --demo, records the demo workload instead and writes it to OUT.
 #
 # Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_CPUS (2),
+# GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
 # GT_TESTS (comma-separated names from selftests/gotrace: run only those).
 set -euo pipefail
@@ -58,6 +59,11 @@ while read -r ko; do
 done
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
 
+# One host thread runs all vCPUs (thread=single): multi-threaded TCG
+# lets a vCPU run kernel text another vCPU is patching with int3, and a
+# stock kernel dies with "Oops: int3" when tracepoints are switched on or
+# off under load, with or without gotrace (toggling raw_syscalls through
+# tracefs while processes churn is enough).  GT_VM_ACCEL overrides.
 mode=test
 [ -n "$demo_out" ] && mode=demo
 log=$work/console.log
@@ -66,7 +72,7 @@ tar=$work/out.tar
 gt_log "booting $KREL ($mode)"
 set +e
 timeout --foreground "${GT_VM_TIMEOUT:-600}" qemu-system-x86_64 \
-	-accel "${GT_VM_ACCEL:-tcg}" -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
+	-accel "${GT_VM_ACCEL:-tcg,thread=single}" -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$log" \
 	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
