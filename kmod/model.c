@@ -738,15 +738,13 @@ static u32 waker_stack(struct gt_session *s, struct gt_cpu *c)
 	return stack_here(s, c, is_idle(p) ? NULL : p, 0);
 }
 
-/**
- * gt_model_wakeup() - sched_wakeup: @p was made runnable
- * @s:	session
- * @p:	the woken task
- *
- * Context: try_to_wake_up(), @p's pi_lock and runqueue lock held, irqs
- * off; on the waking CPU or, for queued wakeups, on @p's CPU.
+/*
+ * @p is being woken: a goroutine the trace has blocked becomes runnable,
+ * unblocked by whatever runs here.  With @may_create, a task the trace
+ * has not seen, or has seen end, is created instead.
  */
-void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
+static void task_woken(struct gt_session *s, struct task_struct *p,
+		       bool may_create)
 {
 	struct gt_task_bucket *b;
 	unsigned long flags;
@@ -760,12 +758,13 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
 		return;
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_get(s, b, p);
+	t = may_create ? task_get(s, b, p) : task_find(b, p);
 	if (t) {
 		switch (t->state) {
 		case GT_G_NONE:
 		case GT_G_DEAD:
-			g_create(s, c, t, p, waker_stack(s, c));
+			if (may_create)
+				g_create(s, c, t, p, waker_stack(s, c));
 			break;
 		case GT_G_WAITING:
 		case GT_G_SYSWAIT:
@@ -778,6 +777,19 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
 	}
 	raw_spin_unlock(&b->lock);
 	hook_exit(flags);
+}
+
+/**
+ * gt_model_wakeup() - sched_wakeup: @p was made runnable
+ * @s:	session
+ * @p:	the woken task
+ *
+ * Context: try_to_wake_up(), @p's pi_lock and runqueue lock held, irqs
+ * off; on the waking CPU or, for queued wakeups, on @p's CPU.
+ */
+void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
+{
+	task_woken(s, p, true);
 }
 
 /**
@@ -795,23 +807,7 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
  */
 void gt_model_waking(struct gt_session *s, struct task_struct *p)
 {
-	struct gt_task_bucket *b;
-	unsigned long flags;
-	struct gt_cpu *c;
-	struct gt_task *t;
-
-	if (is_idle(p))
-		return;
-	c = hook_enter(s, &flags);
-	if (!c)
-		return;
-	b = task_bucket(s, p);
-	raw_spin_lock(&b->lock);
-	t = task_find(b, p);
-	if (t && (t->state == GT_G_WAITING || t->state == GT_G_SYSWAIT))
-		g_wake(s, c, t, waker_stack(s, c));
-	raw_spin_unlock(&b->lock);
-	hook_exit(flags);
+	task_woken(s, p, false);
 }
 
 /**
@@ -825,21 +821,8 @@ void gt_model_waking(struct gt_session *s, struct task_struct *p)
 void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child)
 {
-	struct gt_task_bucket *b;
-	unsigned long flags;
-	struct gt_cpu *c;
-	struct gt_task *t;
-
-	c = hook_enter(s, &flags);
-	if (!c)
-		return;
-	b = task_bucket(s, child);
-	raw_spin_lock(&b->lock);
-	t = task_get(s, b, child);
-	if (t && (t->state == GT_G_NONE || t->state == GT_G_DEAD))
-		g_create(s, c, t, child, waker_stack(s, c));
-	raw_spin_unlock(&b->lock);
-	hook_exit(flags);
+	/* Created with the parent's stack, as a wakeup creates an unseen task. */
+	task_woken(s, child, true);
 }
 
 /**
@@ -865,12 +848,8 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
 	t = task_get(s, b, p);
-	if (t && g_ensure_running(s, c, t, p) && emit0(s, c, t, EV(GO_END))) {
-		t->state = GT_G_DEAD;
-		c->cur = NULL;
-		if (g_create(s, c, t, p, 0))
-			g_start(s, c, t);
-	}
+	if (t && g_ensure_running(s, c, t, p))
+		g_rename(s, c, t, p);
 	raw_spin_unlock(&b->lock);
 	hook_exit(flags);
 }

@@ -29,3 +29,21 @@ wait_gone() {
 	done
 	return 0
 }
+
+# record_while OUT COMMAND...: record into OUT while COMMAND runs, the
+# documented way: cat reads the device, and once COMMAND has ended
+# another process writes "stop"; cat then gets the rest and end of file.
+record_while() {
+	rw_out=$1
+	shift
+	cat $GT_DEV > "$rw_out" &
+	rw_reader=$!
+	sleep 0.2
+	"$@" || fail "'$*' failed"
+	sleep 0.1
+	echo stop > $GT_DEV || fail "echo stop failed"
+	wait_gone $rw_reader 300 || fail "cat did not end within 30 s of stop"
+	wait $rw_reader || fail "cat exited with $?"
+	check_header "$rw_out"
+	echo "$(basename "$rw_out"): $(wc -c < "$rw_out") bytes"
+}

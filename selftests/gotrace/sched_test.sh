@@ -7,21 +7,11 @@
 # only check that each workload ran and each recording ended cleanly.
 . ./lib.sh
 
-# record NAME COMMAND...: record while COMMAND runs, stop when it ends.
+# record NAME COMMAND...: record while COMMAND runs.
 record() {
 	name=$1
 	shift
-	out=$GT_OUT/$name.trace
-	cat $GT_DEV > "$out" &
-	reader=$!
-	sleep 0.2
-	"$@" || fail "$name: workload '$*' failed"
-	sleep 0.1
-	echo stop > $GT_DEV || fail "$name: stop failed"
-	wait_gone $reader 300 || fail "$name: the reader did not end"
-	wait $reader || fail "$name: cat exited with $?"
-	check_header "$out"
-	echo "$name: $(wc -c < "$out") bytes"
+	record_while "$GT_OUT/$name.trace" "$@"
 }
 
 # Tolerances: a pipe read finds its byte already there when the peer ran

@@ -105,6 +105,7 @@ gt_linux_source() {
 	LSRC=$dst
 	[ -f "$dst/.ready" ] && return 0
 	gt_log "fetching linux-source (checkpatch, kselftest headers)"
+	mkdir -p "$GT_CACHE"
 	tmp=$(mktemp -d "$GT_CACHE/linux-source.XXXXXX")
 	pkg=$(apt-cache depends linux-source 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-source-6\.1\)$/\1/p')
@@ -114,16 +115,20 @@ gt_linux_source() {
 		gt_die "cannot download $pkg"
 	dpkg -x "$tmp"/*.deb "$tmp/x"
 	tarball=$(find "$tmp/x" -name 'linux-source-*.tar.xz' | head -n 1)
+	[ -n "$tarball" ] || gt_die "no source tarball in $pkg"
 	mkdir -p "$tmp/src"
 	tar -xJf "$tarball" -C "$tmp/src" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch' \
 		'*/tools/testing/selftests/kselftest.h' \
 		'*/tools/testing/selftests/kselftest_harness.h'
-	rm -rf "$dst"
-	mv "$tmp/src" "$dst"
+	touch "$tmp/src/.ready"
+	# Another run may have filled the cache meanwhile.
+	if [ ! -f "$dst/.ready" ]; then
+		rm -rf "$dst"
+		mv "$tmp/src" "$dst"
+	fi
 	rm -rf "$tmp"
-	touch "$dst/.ready"
 }
 
 # gt_build_module NAME: build kmod/gotrace.ko for kernel NAME out of tree,

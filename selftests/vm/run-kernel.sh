@@ -115,6 +115,21 @@ passed=$(grep -c '^ok ' "$log.txt" || true)
 failed=$(grep -c '^not ok ' "$log.txt" || true)
 [ "$guest" = pass ] || [ "$failed" -gt 0 ] || failed=1
 
+# host_test WHAT LOG COMMAND...: one TAP line for a host-side check of a
+# trace, with the check's output as comments.
+host_test() {
+	local what=$1 log=$2
+	shift 2
+	if "$@" > "$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "[$name] ok - $what"
+	else
+		failed=$((failed + 1))
+		echo "[$name] not ok - $what"
+	fi
+	sed "s/^/[$name] #   /" "$log"
+}
+
 # The checker of record on every trace; the web UIs and profiles on the
 # first workload's; the ground truth where the guest wrote one.
 for t in "$work"/out/*.trace; do
@@ -123,23 +138,11 @@ for t in "$work"/out/*.trace; do
 	opts=
 	[ "$base" = pingpong ] && opts="--web --pprof"
 	# shellcheck disable=SC2086
-	if "$GT_ROOT/selftests/check-trace.sh" $opts "$t" > "$t.check" 2>&1; then
-		passed=$((passed + 1))
-		echo "[$name] ok - $base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}"
-	else
-		failed=$((failed + 1))
-		echo "[$name] not ok - $base.trace rejected:"
-		sed "s/^/[$name] #   /" "$t.check"
-	fi
-	[ -f "${t%.trace}.expect" ] || continue
-	if "$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect" > "$t.verify" 2>&1; then
-		passed=$((passed + 1))
-		echo "[$name] ok - $base.trace matches its ground truth"
-	else
-		failed=$((failed + 1))
-		echo "[$name] not ok - $base.trace does not match its ground truth:"
-	fi
-	sed "s/^/[$name] #   /" "$t.verify"
+	host_test "$base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}" \
+		"$t.check" "$GT_ROOT/selftests/check-trace.sh" $opts "$t"
+	[ -f "${t%.trace}.expect" ] &&
+		host_test "$base.trace matches its ground truth" "$t.verify" \
+			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"
