@@ -122,6 +122,67 @@ struct gotrace_status {
 	__u64 reserved[6];
 };
 
+/* Syscall recording modes (struct gotrace_options.syscalls). */
+#define GOTRACE_SYSCALLS_ALL		0	/* GoSysCall at every entry */
+#define GOTRACE_SYSCALLS_BLOCKING	1	/* only syscalls that sleep */
+#define GOTRACE_SYSCALLS_NONE		2	/* none: a sleep in a syscall the
+						 * model does not classify is a
+						 * plain GoBlock
+						 */
+
+/* How struct gotrace_options.syscall_set applies. */
+#define GOTRACE_SET_OFF		0	/* every syscall */
+#define GOTRACE_SET_INCLUDE	1	/* only the syscalls in the set */
+#define GOTRACE_SET_EXCLUDE	2	/* all but the syscalls in the set */
+
+/* Bits of syscall_set: x86-64 syscall numbers (compat ones by name). */
+#define GOTRACE_SYSCALL_MAX	1024
+
+/* struct gotrace_options.flags */
+#define GOTRACE_OPT_TGID	(1U << 0)	/* pids are processes: all their
+						 * threads match
+						 */
+#define GOTRACE_OPT_CHILDREN	(1U << 1)	/* tasks created by a matching
+						 * task match too
+						 */
+
+#define GOTRACE_MAX_PIDS	64
+
+/**
+ * struct gotrace_options - what a session records
+ * @size:		sizeof(struct gotrace_options) as the caller knows it
+ * @flags:		GOTRACE_OPT_*
+ * @chunks:		64 KiB buffers for the session (0: the module's default)
+ * @syscalls:		GOTRACE_SYSCALLS_*
+ * @syscall_set_mode:	GOTRACE_SET_*
+ * @nr_pids:		entries of @pids in use (0: no pid filter)
+ * @pids:		thread ids, or process ids with GOTRACE_OPT_TGID
+ * @comm:		only tasks with this command name ("": no filter)
+ * @cgroup_id:		only tasks in this cgroup v2 or below it (0: no
+ *			filter); the id is the inode number of the cgroup's
+ *			directory
+ * @syscall_set:	bitmap of x86-64 syscall numbers, for
+ *			@syscall_set_mode
+ * @reserved:		zero
+ *
+ * A task is recorded when it matches every filter given (pids, comm,
+ * cgroup), decided when the session first sees it.  Tasks not recorded
+ * leave their CPU looking idle.  All zero: everything, every syscall.
+ */
+struct gotrace_options {
+	__u32 size;
+	__u32 flags;
+	__u32 chunks;
+	__u32 syscalls;
+	__u32 syscall_set_mode;
+	__u32 nr_pids;
+	__s32 pids[GOTRACE_MAX_PIDS];
+	char comm[16];
+	__u64 cgroup_id;
+	__u64 syscall_set[GOTRACE_SYSCALL_MAX / 64];
+	__u64 reserved[4];
+};
+
 #define GOTRACE_IOC_MAGIC	0xB7
 
 /*
@@ -139,5 +200,16 @@ struct gotrace_status {
  * Errors: -EFAULT for a bad pointer.
  */
 #define GOTRACE_IOC_GET_STATUS	_IOR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
+
+/*
+ * GOTRACE_IOC_SET_OPTIONS - set what the reader's session records
+ *
+ * Only on the reader's handle, before its first read() or poll(), which
+ * starts the recording.
+ * Errors: -EBADF on a control handle, -EBUSY once recording started,
+ * -EINVAL for an unknown flag, mode or size, non-zero reserved fields or
+ * more than GOTRACE_MAX_PIDS pids, -EFAULT for a bad pointer.
+ */
+#define GOTRACE_IOC_SET_OPTIONS	_IOW(GOTRACE_IOC_MAGIC, 3, struct gotrace_options)
 
 #endif /* _UAPI_LINUX_GOTRACE_H */
