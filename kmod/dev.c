@@ -20,6 +20,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -144,6 +145,48 @@ static long gt_dev_get_status(void __user *arg)
 	return 0;
 }
 
+/* Most chunks a session may ask for: 1 GiB of buffers. */
+#define GT_MAX_CHUNKS	16384
+
+static int gt_options_check(const struct gotrace_options *o)
+{
+	unsigned int i;
+
+	if (o->size != sizeof(*o) ||
+	    o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN) ||
+	    o->chunks > GT_MAX_CHUNKS || o->syscalls > GOTRACE_SYSCALLS_NONE ||
+	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
+	    o->nr_pids > GOTRACE_MAX_PIDS ||
+	    !memchr(o->comm, '\0', sizeof(o->comm)))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(o->reserved); i++)
+		if (o->reserved[i])
+			return -EINVAL;
+	for (i = 0; i < o->nr_pids; i++)
+		if (o->pids[i] <= 0)
+			return -EINVAL;
+	return 0;
+}
+
+/* Options go to the reader's own session, before it starts. */
+static long gt_dev_set_options(struct file *file, void __user *arg)
+{
+	struct gt_session *s = file->private_data;
+	struct gotrace_options *o;
+	long ret;
+
+	if (!s)
+		return -EBADF;
+	o = memdup_user(arg, sizeof(*o));
+	if (IS_ERR(o))
+		return PTR_ERR(o);
+	ret = gt_options_check(o);
+	if (!ret)
+		ret = gt_session_set_options(s, o);
+	kfree(o);
+	return ret;
+}
+
 static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -152,6 +195,8 @@ static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 		return gt_dev_stop();
 	case GOTRACE_IOC_GET_STATUS:
 		return gt_dev_get_status((void __user *)arg);
+	case GOTRACE_IOC_SET_OPTIONS:
+		return gt_dev_set_options(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

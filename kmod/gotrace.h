@@ -170,7 +170,7 @@ struct gt_tables;
 /**
  * struct gt_session - one recording, from open() to the reader's close()
  *
- * Life cycle: RECORDING -> STOPPED -> DONE.  The reader's file holds the
+ * Life cycle: READY -> RECORDING -> STOPPED -> DONE.  The reader's file holds the
  * only long-lived reference; control handles find the session through
  * gt_dev_session under gt_dev_lock.
  */
@@ -180,6 +180,7 @@ struct gt_session {
 	pid_t reader_pid;
 	u64 start_ns;
 	bool show_addrs;	/* the reader may see kernel addresses */
+	struct gotrace_options opts;	/* fixed once recording starts */
 
 	/* probe side */
 	struct gt_cpu __percpu *cpus;
@@ -211,6 +212,8 @@ struct gt_session {
 	struct mutex lock;
 	u32 state;			/* GOTRACE_STATE_* */
 	u32 stop_reason;		/* GOTRACE_STOP_* */
+	u32 stop_pending;		/* stop asked for before the start */
+	int start_err;			/* why the start failed, or 0 */
 	bool probes_on;
 
 	/* reader, guarded by read_lock */
@@ -273,6 +276,9 @@ int gt_probes_check(void);
 
 /* session.c */
 int gt_session_create(struct gt_session **sp);
+int gt_session_start(struct gt_session *s);
+int gt_session_set_options(struct gt_session *s,
+			   const struct gotrace_options *opts);
 void gt_session_stop(struct gt_session *s, u32 reason);
 void gt_session_destroy(struct gt_session *s);
 ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,

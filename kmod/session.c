@@ -111,15 +111,23 @@ void gt_session_halt(struct gt_session *s)
 	irq_work_queue(&s->wake_work);
 }
 
+/* Free what session_start_locked() allocated; safe on a partial start. */
+static void session_free_buffers(struct gt_session *s)
+{
+	gt_tables_free(s->tables);
+	s->tables = NULL;
+	gt_model_free(s);
+	gt_pool_free(&s->pool);
+	free_percpu(s->cpus);
+	s->cpus = NULL;
+}
+
 static void session_free(struct gt_session *s)
 {
 	if (s->rchunk)
 		gt_pool_put(&s->pool, s->rchunk);
 	kvfree(s->footer);
-	gt_tables_free(s->tables);
-	gt_model_free(s);
-	gt_pool_free(&s->pool);
-	free_percpu(s->cpus);
+	session_free_buffers(s);
 	kfree(s);
 }
 
@@ -147,30 +155,27 @@ static unsigned int session_max_tasks(void)
 }
 
 /**
- * gt_session_create() - start a recording
+ * gt_session_create() - a session for a new reader, not recording yet
  * @sp:	set to the new session
  *
- * Allocates every pool, attaches the probes, writes the snapshot of the
- * existing tasks and arms the probes.
+ * Only the session itself is allocated: its options may still be set
+ * (GOTRACE_IOC_SET_OPTIONS) until the reader's first read() or poll()
+ * starts the recording (gt_session_start()).
  *
  * Context: process context (the reader's open()), gt_dev_lock held.
- * Return: 0, -ENOMEM, -ENOSPC (pools too small for the tasks), or the
- * error of a tracepoint registration.
+ * Return: 0 or -ENOMEM.
  */
 int gt_session_create(struct gt_session **sp)
 {
-	unsigned int nr_cpus = nr_cpu_ids;
 	struct gt_session *s;
-	int ret;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->nr_cpus = nr_cpus;
+	s->nr_cpus = nr_cpu_ids;
 	s->reader_pid = task_tgid_vnr(current);
-	s->start_ns = ktime_get_ns();
-	s->show_addrs = reader_sees_addrs();
-	s->state = GOTRACE_STATE_RECORDING;
+	s->state = GOTRACE_STATE_READY;
+	s->opts.size = sizeof(s->opts);
 	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);
@@ -178,12 +183,29 @@ int gt_session_create(struct gt_session **sp)
 	init_irq_work(&s->wake_work, session_wake_work);
 	INIT_WORK(&s->stop_work, session_stop_work);
 	INIT_DELAYED_WORK(&s->tick_work, session_tick_work);
+	*sp = s;
+	return 0;
+}
 
+/*
+ * Allocate every pool, attach the probes, write the snapshot of the
+ * existing tasks and arm the probes.  On failure everything allocated
+ * here is freed again and the session is over: every read returns the
+ * error.  s->lock held.
+ */
+static int session_start_locked(struct gt_session *s)
+{
+	unsigned int chunks = s->opts.chunks ? max(s->opts.chunks, 2 * s->nr_cpus)
+					     : session_chunks(s->nr_cpus);
+	int ret;
+
+	s->start_ns = ktime_get_ns();
+	s->show_addrs = reader_sees_addrs();
 	ret = -ENOMEM;
 	s->cpus = alloc_percpu(struct gt_cpu);
 	if (!s->cpus)
 		goto err_free;
-	ret = gt_pool_init(&s->pool, session_chunks(nr_cpus), nr_cpus);
+	ret = gt_pool_init(&s->pool, chunks, s->nr_cpus);
 	if (ret)
 		goto err_free;
 	ret = gt_model_init(s, session_max_tasks());
@@ -206,18 +228,72 @@ int gt_session_create(struct gt_session **sp)
 		goto err_probes;
 	}
 
+	s->state = GOTRACE_STATE_RECORDING;
 	if (gt_param_duration_ms)
 		s->deadline = jiffies + msecs_to_jiffies(gt_param_duration_ms);
 	schedule_delayed_work(&s->tick_work, 0);
-	*sp = s;
 	return 0;
 
 err_probes:
+	gt_model_disarm(s);
 	gt_probes_unregister(s);
+	s->probes_on = false;
 err_free:
-	irq_work_sync(&s->wake_work);
-	cancel_work_sync(&s->stop_work);
-	session_free(s);
+	/* Work items queued meanwhile find no recording; destroy syncs them. */
+	session_free_buffers(s);
+	s->start_err = ret;
+	s->state = GOTRACE_STATE_DONE;
+	return ret;
+}
+
+/**
+ * gt_session_start() - start recording, if not done yet
+ * @s:	session
+ *
+ * A stop asked for before the start stops the recording at once: the
+ * reader still gets a complete, if short, trace.
+ *
+ * Context: process context of the reader (its read() or poll()).
+ * Return: 0, or the error of the start (-ENOMEM, -ENOSPC when the pools
+ * are too small for the tasks, or a tracepoint registration's).
+ */
+int gt_session_start(struct gt_session *s)
+{
+	u32 stop;
+	int ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_READY)
+		ret = session_start_locked(s);
+	else
+		ret = s->start_err;
+	stop = s->stop_pending;
+	s->stop_pending = GOTRACE_STOP_NONE;
+	mutex_unlock(&s->lock);
+	if (!ret && stop != GOTRACE_STOP_NONE)
+		gt_session_stop(s, stop);
+	return ret;
+}
+
+/**
+ * gt_session_set_options() - what the session will record
+ * @s:		session
+ * @opts:	options, checked by the caller
+ *
+ * Context: process context.
+ * Return: 0, or -EBUSY once the recording started.
+ */
+int gt_session_set_options(struct gt_session *s,
+			   const struct gotrace_options *opts)
+{
+	int ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_READY)
+		s->opts = *opts;
+	else
+		ret = -EBUSY;
+	mutex_unlock(&s->lock);
 	return ret;
 }
 
@@ -235,6 +311,8 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 	int ret;
 
 	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_READY && reason != GOTRACE_STOP_ABORT)
+		s->stop_pending = reason;
 	if (s->state != GOTRACE_STATE_RECORDING)
 		goto out;
 
@@ -367,8 +445,11 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 {
 	bool eof = false;
 	size_t done = 0;
-	ssize_t n = 0;
+	ssize_t n;
 
+	n = gt_session_start(s);
+	if (n)
+		return n;
 	if (mutex_lock_interruptible(&s->read_lock))
 		return -ERESTARTSYS;
 	while (done < count && !eof) {
@@ -404,6 +485,8 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 			 poll_table *wait)
 {
+	if (gt_session_start(s))
+		return EPOLLERR;
 	poll_wait(file, &s->wait, wait);
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN ||
 	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->pool))
@@ -414,19 +497,24 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 /* Fill @st (zeroed by the caller).  Context: process context. */
 void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 {
+	bool started;
+
 	mutex_lock(&s->lock);
 	st->state = s->state;
 	st->stop_reason = s->stop_reason;
+	started = s->cpus;
 	mutex_unlock(&s->lock);
 	st->nr_cpus = s->nr_cpus;
 	st->reader_pid = s->reader_pid;
+	st->bytes_read = atomic64_read(&s->bytes_read);
+	if (!started)
+		return;
 	st->start_ns = s->start_ns;
 	st->events = gt_model_count(s, false);
 	st->lost_events = gt_model_count(s, true);
 	st->chunks_total = s->pool.nr;
 	st->chunks_in_use = gt_pool_in_use(&s->pool);
 	st->bytes_produced = atomic64_read(&s->bytes_produced);
-	st->bytes_read = atomic64_read(&s->bytes_read);
 	st->chunk_overflows = atomic64_read(&s->chunk_overflows);
 	st->task_overflows = atomic64_read(&s->task_overflows);
 	st->stack_overflows = atomic64_read(&s->stack_overflows);

@@ -244,12 +244,13 @@ TEST(unknown_writes_are_einval)
 	/* A pointer the kernel cannot read from. */
 	EXPECT_EQ(-1, syscall(SYS_write, ctl, (void *)8, 4));
 	EXPECT_EQ(EFAULT, errno);
-	/* None of them stopped the session. */
+	/* None of them started or stopped the session. */
 	{
 		struct gotrace_status st;
 
 		ASSERT_EQ(0, get_status(ctl, &st));
-		EXPECT_EQ(GOTRACE_STATE_RECORDING, st.state);
+		EXPECT_EQ(GOTRACE_STATE_READY, st.state);
+		EXPECT_EQ(GOTRACE_STOP_NONE, st.stop_reason);
 	}
 	EXPECT_EQ(5, write(ctl, "stop\n", 5));
 	close(ctl);
@@ -439,6 +440,101 @@ TEST(duration_ms_stops_the_session)
 	TH_LOG("stopped after %.3f s", dt);
 	EXPECT_EQ(0, save_trace("device-duration", all, n));
 	free(all);
+	close(rd);
+}
+
+static void options_init(struct gotrace_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+}
+
+/* Options are taken before the first read, refused after it. */
+TEST(options_before_first_read)
+{
+	struct gotrace_options o;
+	struct gotrace_status st;
+	char hdr[GOTRACE_HEADER_LEN];
+	int rd;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(GOTRACE_STATE_READY, st.state);
+	EXPECT_EQ(0ULL, st.chunks_total);
+
+	options_init(&o);
+	o.chunks = 48;
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	o.chunks = 40;			/* the last one set wins */
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(GOTRACE_STATE_RECORDING, st.state);
+	EXPECT_EQ(40ULL, st.chunks_total);
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	EXPECT_EQ(EBUSY, errno);
+	close(rd);
+}
+
+TEST(bad_options_are_refused)
+{
+	struct gotrace_options o;
+	int rd, ctl, i;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	for (i = 0; i < 9; i++) {
+		options_init(&o);
+		switch (i) {
+		case 0: o.size = sizeof(o) - 8; break;
+		case 1: o.flags = 1U << 7; break;
+		case 2: o.syscalls = GOTRACE_SYSCALLS_NONE + 1; break;
+		case 3: o.syscall_set_mode = GOTRACE_SET_EXCLUDE + 1; break;
+		case 4: o.nr_pids = GOTRACE_MAX_PIDS + 1; break;
+		case 5: o.nr_pids = 1; o.pids[0] = -5; break;
+		case 6: memset(o.comm, 'x', sizeof(o.comm)); break;
+		case 7: o.reserved[3] = 1; break;
+		case 8: o.chunks = 1U << 30; break;
+		}
+		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
+			TH_LOG("bad option %d accepted", i);
+		}
+		EXPECT_EQ(EINVAL, errno);
+	}
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	options_init(&o);
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_SET_OPTIONS, &o));
+	EXPECT_EQ(EBADF, errno);
+	close(ctl);
+	close(rd);
+}
+
+/* A stop before the first read still gives a complete, short trace. */
+TEST(stop_before_first_read)
+{
+	static const size_t sizes[] = { 65536 };
+	struct gotrace_status st;
+	char *all;
+	ssize_t n;
+	int rd, ctl;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(4, write(ctl, "stop", 4));
+	n = read_all(rd, &all, sizes, 1);
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(GOTRACE_STATE_DONE, st.state);
+	EXPECT_EQ(GOTRACE_STOP_USER, st.stop_reason);
+	EXPECT_EQ(0, save_trace("device-stop-early", all, n));
+	free(all);
+	close(ctl);
 	close(rd);
 }
 

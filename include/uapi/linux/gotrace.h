@@ -73,6 +73,9 @@ enum gotrace_event {
 #define GOTRACE_STATE_RECORDING	1	/* probes attached, events flowing */
 #define GOTRACE_STATE_STOPPED	2	/* probes detached, reader drains */
 #define GOTRACE_STATE_DONE	3	/* footer read, next read is EOF */
+#define GOTRACE_STATE_READY	4	/* opened; recording starts at the
+					 * reader's first read() or poll()
+					 */
 
 /* Why a session stopped (gotrace_status.stop_reason). */
 #define GOTRACE_STOP_NONE	0	/* still recording */
