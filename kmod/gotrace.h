@@ -96,6 +96,29 @@ struct gt_task_bucket {
 	struct hlist_head head;
 };
 
+/*
+ * The last GoSysCall written at a syscall's entry, while it is still the
+ * last record of its chunk: if the task then sleeps in that syscall, the
+ * event is taken back and written again with the stack of the sleep.
+ */
+struct gt_sys_undo {
+	const struct gt_task *task;	/* NULL: nothing to take back */
+	const struct gt_chunk *chunk;
+	u32 start;			/* chunk length before the event */
+	u32 end;			/* and after it */
+	u64 enc_ts;			/* batch's last timestamp before it */
+	u64 cpu_ts;			/* P's last timestamp before it */
+	u64 task_ts;			/* task's last timestamp before it */
+};
+
+/* Stack ids of [syscall frame, comm frame], by comm and syscall. */
+#define GT_SYS_CACHE	64
+struct gt_sys_cache {
+	u32 comm_stack;
+	u32 key;			/* syscall number | compat << 16, + 1 */
+	u32 id;
+};
+
 /**
  * struct gt_cpu - one CPU as a P
  * @chunk:	the chunk this CPU writes to, or NULL
@@ -109,6 +132,8 @@ struct gt_task_bucket {
  * @events:	events written
  * @lost:	events not written (pool empty, or after the session halted)
  * @pcs:	scratch space for a stack being captured
+ * @sys_undo:	the GoSysCall that may be taken back
+ * @sys_cache:	stacks of syscall events, so entries need no stack walk
  *
  * Written only by its CPU with interrupts off, or by the stop path once
  * every probe is detached.
@@ -124,7 +149,9 @@ struct gt_cpu {
 	bool p_started;
 	u64 events;
 	u64 lost;
-	u64 pcs[GT_KSTACK_MAX + 1];
+	u64 pcs[GT_KSTACK_MAX + 2];	/* + syscall and comm frames */
+	struct gt_sys_undo sys_undo;
+	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
 };
 
 /**
@@ -228,6 +255,12 @@ struct gt_session {
 	atomic64_t bytes_read;
 };
 
+/* syscalls.c */
+u64 gt_syscall_pc(long nr, bool compat);
+bool gt_syscall_frame_name(u64 pc, char *buf, size_t len, unsigned int *nr);
+bool gt_syscall_selected(const struct gotrace_options *o, long nr,
+			 bool compat);
+
 /* chunk.c */
 int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve);
 void gt_pool_free(struct gt_pool *pool);
@@ -272,6 +305,7 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 /* probes.c */
 int gt_probes_register(struct gt_session *s);
 void gt_probes_unregister(struct gt_session *s);
+bool gt_probes_is_iterator(unsigned long addr);
 int gt_probes_check(void);
 
 /* session.c */
@@ -293,6 +327,7 @@ void gt_session_chunk_queued(struct gt_session *s);
 extern unsigned int gt_param_duration_ms;
 extern unsigned int gt_param_chunks;
 extern unsigned int gt_param_max_tasks;
+extern unsigned int gt_param_syscalls;
 extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 

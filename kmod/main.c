@@ -13,6 +13,8 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "gotrace.h"
 
@@ -39,6 +41,36 @@ unsigned int gt_param_flush_ms = 500;
 module_param_named(flush_ms, gt_param_flush_ms, uint, 0644);
 MODULE_PARM_DESC(flush_ms,
 		 "Hand partly filled chunks to the reader after this many ms");
+
+unsigned int gt_param_syscalls = GOTRACE_SYSCALLS_ALL;
+
+/* Indexed by GOTRACE_SYSCALLS_*. */
+static const char * const gt_syscall_modes[] = { "all", "blocking", "none" };
+
+static int gt_syscalls_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = sysfs_match_string(gt_syscall_modes, val);
+
+	if (mode < 0)
+		return -EINVAL;
+	WRITE_ONCE(gt_param_syscalls, mode);
+	return 0;
+}
+
+static int gt_syscalls_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  gt_syscall_modes[READ_ONCE(gt_param_syscalls)]);
+}
+
+static const struct kernel_param_ops gt_syscalls_ops = {
+	.set = gt_syscalls_set,
+	.get = gt_syscalls_get,
+};
+
+module_param_cb(syscalls, &gt_syscalls_ops, NULL, 0644);
+MODULE_PARM_DESC(syscalls,
+		 "Syscalls a session records unless told otherwise: all, blocking or none");
 
 static int __init gt_init(void)
 {

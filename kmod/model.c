@@ -43,6 +43,7 @@
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -57,13 +58,6 @@
 #include <asm/unistd.h>
 
 #include "gotrace.h"
-
-/*
- * Frames of the probe itself at the top of a captured stack: the probe
- * function and the tracepoint iterator.  Dropping them makes every stack
- * start where the kernel was (__schedule, try_to_wake_up, ...).
- */
-#define GT_PROBE_FRAMES		2
 
 /*
  * sys_nr of a user task whose syscall entry the model did not see (it was
@@ -253,18 +247,19 @@ static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 }
 
 /*
- * Stamp and append one event on this CPU's P.  @t, if not NULL, is the
- * task whose state the event changes (its bucket lock held).  Returns
- * false if nothing was written: the session is then halted, and the
- * caller leaves the model as it was, so the model keeps describing the
- * file exactly.
+ * Stamp and append one event on this CPU's P, at @when or, to keep time
+ * going forward on the P and for the task, just after their last event.
+ * @t, if not NULL, is the task whose state the event changes (its bucket
+ * lock held).  Returns false if nothing was written: the session is then
+ * halted, and the caller leaves the model as it was, so the model keeps
+ * describing the file exactly.
  */
-static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		 unsigned int type, const u64 *args, unsigned int nargs,
-		 bool closing)
+static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		    unsigned int type, const u64 *args, unsigned int nargs,
+		    u64 when, bool closing)
 {
 	int cpu = smp_processor_id();
-	u64 ts = max(gt_clock(), c->last_ts);
+	u64 ts = max(when, c->last_ts);
 
 	lockdep_assert_irqs_disabled();
 	if (t)
@@ -284,6 +279,14 @@ static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		t->last_ts = ts;
 	c->events++;
 	return true;
+}
+
+/* An event of now; see emit_at(). */
+static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		 unsigned int type, const u64 *args, unsigned int nargs,
+		 bool closing)
+{
+	return emit_at(s, c, t, type, args, nargs, gt_clock(), closing);
 }
 
 static bool emit0(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
@@ -317,6 +320,27 @@ static bool emit3(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 /* ---- Stacks ------------------------------------------------------------ */
 
 /*
+ * Save the kernel stack of the code that hit the tracepoint into @pcs
+ * (at most @max PCs, innermost first): this module's frames and the
+ * tracepoint's iterator are dropped, so that every stack starts where the
+ * kernel was (__schedule, try_to_wake_up, ...), however the compiler
+ * inlined our functions.
+ */
+static unsigned int stack_save(u64 *pcs, unsigned int max)
+{
+	unsigned long *p = (unsigned long *)pcs;
+	unsigned int n, i = 0;
+
+	n = stack_trace_save(p, max, 0);
+	while (i < n && within_module(p[i], THIS_MODULE))
+		i++;
+	if (i < n && gt_probes_is_iterator(p[i]))
+		i++;
+	memmove(p, p + i, (n - i) * sizeof(*p));
+	return n - i;
+}
+
+/*
  * The stack of the running kernel code (innermost first, without the
  * probe's own frames), ending with the comm frame of @comm_of when given.
  * Returns the stack id, or @fallback when the table is full.
@@ -327,8 +351,7 @@ static u32 stack_here(struct gt_session *s, struct gt_cpu *c,
 	unsigned int n;
 	u32 id;
 
-	n = stack_trace_save((unsigned long *)c->pcs, GT_KSTACK_MAX,
-			     GT_PROBE_FRAMES);
+	n = stack_save(c->pcs, GT_KSTACK_MAX);
 	if (comm_of)
 		c->pcs[n++] = gt_tables_comm_pc(s->tables, comm_of->comm);
 	if (!n)
@@ -468,6 +491,134 @@ static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	t->state = GT_G_DEAD;
 	c->cur = NULL;
 	return g_create(s, c, t, p, 0) && g_start(s, c, t);
+}
+
+/* ---- Syscalls --------------------------------------------------------- */
+
+/* Is @t's current syscall one the session records? */
+static bool sys_recorded(struct gt_session *s, const struct gt_task *t)
+{
+	return t->sys_nr >= 0 && s->opts.syscalls != GOTRACE_SYSCALLS_NONE &&
+	       gt_syscall_selected(&s->opts, t->sys_nr, t->sys_compat);
+}
+
+/*
+ * The stack of a syscall entry: the syscall's frame and @t's comm frame,
+ * from this CPU's cache, so that entering a syscall walks no stack and
+ * mostly takes no lock.
+ */
+static u32 sys_stack(struct gt_session *s, struct gt_cpu *c,
+		     const struct gt_task *t)
+{
+	u32 key = ((u32)t->sys_nr & 0xffff) + ((u32)t->sys_compat << 16) + 1;
+	struct gt_sys_cache *e;
+	u64 pcs[2];
+	u32 id;
+
+	e = &c->sys_cache[hash_32(t->comm_stack * 31 + key,
+				  ilog2(GT_SYS_CACHE))];
+	if (e->key == key && e->comm_stack == t->comm_stack)
+		return e->id;
+	pcs[0] = gt_syscall_pc(t->sys_nr, t->sys_compat);
+	pcs[1] = gt_tables_comm_pc(s->tables, t->comm);
+	id = gt_tables_stack(s->tables, pcs, 2);
+	if (!id) {
+		atomic64_inc(&s->stack_overflows);
+		return t->comm_stack;
+	}
+	e->key = key;
+	e->comm_stack = t->comm_stack;
+	e->id = id;
+	return id;
+}
+
+/* GoSysCall at the entry of a syscall, remembered so it can be undone. */
+static void sys_enter_event(struct gt_session *s, struct gt_cpu *c,
+			    struct gt_task *t)
+{
+	u64 stack = sys_stack(s, c, t);
+	struct gt_sys_undo u = {
+		.task = t,
+		.chunk = c->chunk,
+		.start = c->enc.len,
+		.enc_ts = c->enc.last_ts,
+		.cpu_ts = c->last_ts,
+		.task_ts = t->last_ts,
+	};
+
+	c->sys_undo.task = NULL;
+	if (!emit_at(s, c, t, EV(GO_SYSCALL), &stack, 1, t->sys_enter_ts,
+		     false))
+		return;
+	/* Only undone within the chunk it was written to. */
+	if (c->chunk != u.chunk)
+		return;
+	u.end = c->enc.len;
+	c->sys_undo = u;
+}
+
+/*
+ * Take back @t's GoSysCall of its syscall entry if nothing was written on
+ * this P since: the chunk, the P and the task are as they were before it.
+ */
+static bool sys_undo(struct gt_cpu *c, struct gt_task *t)
+{
+	struct gt_sys_undo *u = &c->sys_undo;
+
+	if (u->task != t || u->chunk != c->chunk || u->end != c->enc.len)
+		return false;
+	c->enc.len = u->start;
+	c->enc.last_ts = u->enc_ts;
+	c->last_ts = u->cpu_ts;
+	t->last_ts = u->task_ts;
+	c->events--;
+	u->task = NULL;
+	return true;
+}
+
+/*
+ * @t, leaving the CPU, sleeps in a syscall that has no block event of its
+ * own: GoSysCall with the stack of the sleep, GoSysBlock, ProcStop, back
+ * to back as Go 1.23 requires.  The GoSysCall of the entry, when it is
+ * still the last record, is replaced by this one (same time, better
+ * stack); otherwise the sleep is a syscall of its own, starting now.  The
+ * wakeup writes GoSysExit; another sleep in the same syscall is another
+ * blocking syscall.
+ */
+static void sys_block(struct gt_session *s, struct gt_cpu *c,
+		      struct gt_task *t, const struct task_struct *p)
+{
+	u64 when = t->sys_enter_ts;
+	unsigned int n;
+	u64 id;
+
+	/* Room for the three events, so no chunk boundary splits them. */
+	if (!READ_ONCE(s->halted) &&
+	    !cpu_room(s, c, smp_processor_id(), max(gt_clock(), c->last_ts),
+		      3 * GT_EV_MAX_BYTES, false)) {
+		c->lost++;
+		gt_session_halt(s);
+		return;
+	}
+	if (!sys_undo(c, t) && s->opts.syscalls == GOTRACE_SYSCALLS_ALL)
+		when = gt_clock();
+
+	n = stack_save(c->pcs, GT_KSTACK_MAX);
+	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
+	c->pcs[n++] = gt_tables_comm_pc(s->tables, p->comm);
+	id = gt_tables_stack(s->tables, c->pcs, n);
+	if (!id) {
+		atomic64_inc(&s->stack_overflows);
+		id = sys_stack(s, c, t);
+	}
+
+	if (!emit_at(s, c, t, EV(GO_SYSCALL), &id, 1, when, false) ||
+	    !emit0(s, c, t, EV(GO_SYSBLOCK)))
+		return;
+	t->state = GT_G_SYSWAIT;
+	c->cur = NULL;
+	if (emit0(s, c, NULL, EV(PROC_STOP)))
+		c->p_started = false;
 }
 
 /* ---- Blocking reasons -------------------------------------------------- */
@@ -658,15 +809,27 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 		return;
 	}
 
-	stack = stack_here(s, c, prev, t->comm_stack);
 	if (preempt || prev_state == TASK_RUNNING) {
 		type = t->sys_nr == __NR_sched_yield && !t->sys_compat ?
 			EV(GO_SCHED) : EV(GO_PREEMPT);
+		stack = stack_here(s, c, prev, t->comm_stack);
 		if (!emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
 	} else {
-		if (!emit1(s, c, t, block_reason(t), stack))
+		type = block_reason(t);
+		if (type == EV(GO_BLOCK) && sys_recorded(s, t)) {
+			sys_block(s, c, t, prev);
+			return;
+		}
+		/*
+		 * The block event is the syscall: its entry event, if still
+		 * the last record, goes, so that a sleep shows only as a
+		 * sleep (Go 1.23 would count it in the syscall profile too).
+		 */
+		sys_undo(c, t);
+		stack = stack_here(s, c, prev, t->comm_stack);
+		if (!emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
 	}
@@ -896,6 +1059,9 @@ void gt_model_sys_enter(struct gt_session *s, struct pt_regs *regs, long nr)
 		t->sys_arg0 = syscall_arg0(regs);
 		t->sys_compat = in_compat_syscall();
 		t->sys_enter_ts = gt_clock();
+		if (s->opts.syscalls == GOTRACE_SYSCALLS_ALL &&
+		    gt_syscall_selected(&s->opts, nr, t->sys_compat))
+			sys_enter_event(s, c, t);
 	}
 	hook_exit(flags);
 }

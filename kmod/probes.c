@@ -148,6 +148,26 @@ static void __maybe_unused probes_check_types(void)
 
 #undef PROBE_CHECK_TYPE
 
+/**
+ * gt_probes_is_iterator() - is @addr in a tracepoint's iterator?
+ * @addr:	a return address of a captured stack
+ *
+ * With several probes on a tracepoint, it calls them from its iterator,
+ * __traceiter_<name>(), whose frame then sits between the probe and the
+ * code that hit the tracepoint.  The iterators are a few dozen bytes long.
+ *
+ * Context: any.
+ */
+bool gt_probes_is_iterator(unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gt_probes); i++)
+		if (addr - (unsigned long)gt_probes[i].tp->iterator < 256)
+			return true;
+	return false;
+}
+
 static void probes_lookup(struct tracepoint *tp, void *priv)
 {
 	unsigned int i;

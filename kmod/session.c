@@ -176,6 +176,7 @@ int gt_session_create(struct gt_session **sp)
 	s->reader_pid = task_tgid_vnr(current);
 	s->state = GOTRACE_STATE_READY;
 	s->opts.size = sizeof(s->opts);
+	s->opts.syscalls = READ_ONCE(gt_param_syscalls);
 	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);

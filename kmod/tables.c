@@ -12,7 +12,10 @@
  *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm): the
  *   frame that names a task.  A task's goroutine is created with a
  *   one-frame stack holding its comm PC, and every stack of the task ends
- *   with it, so both Go readers name and group goroutines by command.
+ *   with it, so both Go readers name and group goroutines by command;
+ *
+ *   syscall PCs, synthetic (syscalls.c): the frame that names a syscall,
+ *   just above the comm frame in the stacks of syscall events.
  *
  * Probes intern stacks and comms in O(length) with no allocation: the
  * tables are fixed-size, open-addressed, sized when the session starts.
@@ -279,6 +282,7 @@ struct footer {
 	u32 nr_kpcs;
 	u32 file_kernel;		/* string id of "[kernel]" */
 	u32 file_comm;			/* string id of "[comm]" */
+	u32 file_syscall;		/* string id of "[syscall]" */
 };
 
 /* Make room for @need more bytes in a growing buffer. */
@@ -366,9 +370,19 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 {
 	u64 idx = pc - GT_COMM_PC_BASE;
+	char name[64];
 	const char *comm;
 	struct footer_pc *e;
+	unsigned int nr;
 	u32 i;
+
+	if (gt_syscall_frame_name(pc, name, sizeof(name), &nr)) {
+		fr->pc = pc;
+		fr->func = footer_string(f, name, strlen(name));
+		fr->file = f->file_syscall;
+		fr->line = nr;
+		return fr->func ? 0 : -ENOMEM;
+	}
 
 	if (pc >= GT_COMM_PC_BASE && idx / GT_PC_STEP < f->t->nr_comms &&
 	    !(idx % GT_PC_STEP)) {
@@ -441,7 +455,8 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 		goto out;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
-	if (!f.file_kernel || !f.file_comm)
+	f.file_syscall = footer_string(&f, "[syscall]", 9);
+	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
 
 	for (i = 0; i < t->nr_stacks; i++) {

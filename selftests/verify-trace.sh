@@ -6,13 +6,20 @@
 #
 #   NAME METRIC OP VALUE     e.g.  gt_ping block:chan_receive >= 100
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
+#   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
 # preempt, unblock, block:REASON (Go's wait reason, spaces as "_", "none"
 # for a plain block), unblocked_by:NAME (unblocks done by a goroutine of
-# that name).  OP is one of == >= <=.  "pprof TYPE NAME" needs NAME in the
-# top functions of `go tool trace -pprof=TYPE` with both Go 1.21 and 1.23.
+# that name), syscall:FUNC (syscall events whose syscall frame is FUNC),
+# sysblock:FUNC (those that blocked: left with GoSysExit).  OP is
+# one of == >= <=.  "pprof TYPE NAME" needs NAME among the functions of
+# `go tool trace -pprof=TYPE` with both Go 1.21 and 1.23; "nopprof"
+# needs it absent with Go 1.21.  (Go 1.23 counts a syscall's time until
+# the goroutine's next transition that carries a stack, run time
+# included, so any syscall made before a wait shows in its syscall
+# profile.)
 #
 # Prints the summary and every expectation with its verdict; exits 1 if
 # any fails.
@@ -40,7 +47,7 @@ awk '
 function flush() {
 	if (pending != "" && pendname != "")
 		name[pending] = pendname
-	pending = ""; pendname = ""
+	pending = ""; pendname = ""; syscall_g = ""
 }
 /^M=/ {
 	flush()
@@ -51,10 +58,16 @@ function flush() {
 	reason = $0; sub(/.*Reason="/, "", reason); sub(/".*/, "", reason)
 	gsub(/ /, "_", reason)
 	tr = $NF
-	if (tr == "NotExist->Runnable") { pending = g; inframes = 0; count[g, "create"]++ }
+	inframes = 0
+	if (tr == "NotExist->Runnable") { pending = g; count[g, "create"]++ }
 	else if (tr == "Running->NotExist") count[g, "end"]++
 	else if (tr == "Runnable->Running") count[g, "start"]++
 	else if (tr == "Running->Runnable") count[g, "preempt"]++
+	else if (tr == "Running->Syscall") syscall_g = g
+	else if (tr == "Syscall->Runnable") {
+		if ((g, "lastsys") in count)
+			count[g, "sysblock:" lastsys[g]]++
+	}
 	else if (tr == "Running->Waiting")
 		count[g, "block:" (reason == "" ? "none" : reason)]++
 	else if (tr == "Waiting->Runnable") {
@@ -64,11 +77,23 @@ function flush() {
 	gs[g] = 1
 	next
 }
-/^TransitionStack=/ { if (pending != "") inframes = 1; next }
+/^TransitionStack=/ { inframes = 1; next }
+/^Stack=/ { inframes = 0; next }
 /^\t[^\t]/ {
-	if (pending != "" && inframes && pendname == "") {
-		f = $0; sub(/^\t/, "", f); sub(/ @ .*/, "", f)
+	if (!inframes)
+		next
+	f = $0; sub(/^\t/, "", f); sub(/ @ .*/, "", f)
+	if (pending != "" && pendname == "")
 		pendname = f
+	next
+}
+# A syscall event is named by its frame in file "[syscall]".
+/^\t\t\[syscall\]:/ {
+	if (inframes && syscall_g != "") {
+		count[syscall_g, "syscall:" f]++
+		count[syscall_g, "lastsys"] = 1
+		lastsys[syscall_g] = f
+		syscall_g = ""
 	}
 	next
 }
@@ -76,6 +101,8 @@ END {
 	flush()
 	for (k in count) {
 		split(k, a, SUBSEP)
+		if (a[2] == "lastsys")
+			continue
 		n = (a[1] in name) ? name[a[1]] : "?"
 		total[n SUBSEP a[2]] += count[k]
 	}
@@ -95,15 +122,22 @@ failed=0
 while read -r a b c d; do
 	case $a in
 	''|'#'*) continue ;;
-	pprof)
-		for go in "$GO121" "$GO123"; do
+	pprof|nopprof)
+		gos="$GO121 $GO123"
+		[ "$a" = pprof ] || gos=$GO121
+		for go in $gos; do
 			"$go" tool trace -pprof="$b" "$trace" > "$tmp/prof" 2>"$tmp/err" || true
+			found=no
 			if [ -s "$tmp/prof" ] &&
 			   "$go" tool pprof -top -nodecount=1000 "$tmp/prof" 2>/dev/null |
 			   grep -qw -- "$c"; then
-				echo "ok   pprof $b names $c ($("$go" env GOVERSION))"
+				found=yes
+			fi
+			version=$("$go" env GOVERSION)
+			if [ "$a/$found" = pprof/yes ] || [ "$a/$found" = nopprof/no ]; then
+				echo "ok   $a $b $c ($version)"
 			else
-				echo "FAIL pprof $b does not name $c ($("$go" env GOVERSION))"
+				echo "FAIL $a $b $c ($version: found=$found)"
 				failed=$((failed + 1))
 			fi
 		done

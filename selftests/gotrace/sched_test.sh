@@ -30,6 +30,7 @@ gt_pong create == 1
 gt_pong end == 1
 pprof sched gt_ping
 pprof sched gt_pong
+pprof sync gt_ping
 EOT
 
 record forks ./workload forks 25
@@ -44,6 +45,9 @@ cat > "$GT_OUT/sleep.expect" <<EOT
 gt_sleeper block:sleep >= 10
 gt_sleeper block:sleep <= 11
 gt_sleeper end == 1
+nopprof sync gt_sleeper
+nopprof net gt_sleeper
+nopprof syscall gt_sleeper
 EOT
 
 record mutex ./workload mutex 4 20

@@ -16,6 +16,14 @@
  *                           without renaming itself and exits
  *   workload churn S        many short processes and threads on every CPU
  *                           for S seconds (the stress run)
+ *   workload getppid K      gt_getppid makes exactly K getppid calls
+ *   workload sigwait N      gt_sigwait waits N times in rt_sigtimedwait for
+ *                           a SIGUSR1 that gt_signaller sends 20 ms later,
+ *                           then sleeps 1 ms
+ *   workload sock N         gt_sock_a and gt_sock_b pass a byte over a
+ *                           socketpair N times each way
+ *   workload storm S        gt_storm calls getppid on every CPU for S
+ *                           seconds, as fast as it can
  *
  * Every task names itself with prctl(PR_SET_NAME) first, except the
  * renamed program, whose name is its file's.  Exits 0 when
@@ -25,11 +33,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -239,6 +250,128 @@ static int churn(long secs)
 	return 0;
 }
 
+/* getppid straight through syscall(): no library may answer it. */
+static int getppids(long k)
+{
+	long i;
+
+	name_self("gt_getppid");
+	for (i = 0; i < k; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+static int sigwaiter(long n)
+{
+	struct timespec gap = { 0, 20 * 1000000L };
+	sigset_t set;
+	int status, sig;
+	pid_t pid;
+	long i;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	/* Blocked before the fork: no signal can be lost before the wait. */
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		die("sigprocmask");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		struct timespec pause = { 0, 1000000L };
+
+		name_self("gt_sigwait");
+		for (i = 0; i < n; i++) {
+			if (sigwait(&set, &sig))
+				_exit(1);
+			/* Go 1.23 ends a syscall's time at the next block. */
+			nanosleep(&pause, NULL);
+		}
+		_exit(0);
+	}
+	name_self("gt_signaller");
+	for (i = 0; i < n; i++) {
+		nanosleep(&gap, NULL);
+		kill(pid, SIGUSR1);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int sockpair(long n)
+{
+	int sv[2], status;
+	pid_t pid;
+	long i;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die("socketpair");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		name_self("gt_sock_b");
+		for (i = 0; i < n; i++) {
+			xread(sv[1]);
+			xwrite(sv[1], 'b');
+		}
+		_exit(0);
+	}
+	name_self("gt_sock_a");
+	for (i = 0; i < n; i++) {
+		xwrite(sv[0], 'a');
+		xread(sv[0]);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+/* getppid on every CPU for @secs; prints the calls made. */
+static int storm(long secs)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), c, total = 0;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		die("pipe");
+	name_self("gt_storm");
+	for (c = 0; c < ncpu; c++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			time_t end = time(NULL) + secs;
+			long calls = 0;
+
+			while (time(NULL) < end) {
+				int j;
+
+				for (j = 0; j < 1000; j++)
+					syscall(SYS_getppid);
+				calls += 1000;
+			}
+			if (write(fds[1], &calls, sizeof(calls)) != sizeof(calls))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(fds[1]);
+	for (c = 0; c < ncpu; c++) {
+		long calls;
+
+		if (read(fds[0], &calls, sizeof(calls)) == sizeof(calls))
+			total += calls;
+	}
+	while (wait(NULL) > 0)
+		;
+	printf("storm: %ld getppid calls on %ld CPUs in %ld s\n", total, ncpu,
+	       secs);
+	return 0;
+}
+
 static long arg(char **argv, int i, int argc)
 {
 	char *end;
@@ -269,7 +402,16 @@ int main(int argc, char **argv)
 		return usleep(10000) ? 1 : 0;
 	if (!strcmp(cmd, "churn") && a > 0)
 		return churn(a);
+	if (!strcmp(cmd, "getppid") && a > 0)
+		return getppids(a);
+	if (!strcmp(cmd, "sigwait") && a > 0)
+		return sigwaiter(a);
+	if (!strcmp(cmd, "sock") && a > 0)
+		return sockpair(a);
+	if (!strcmp(cmd, "storm") && a > 0)
+		return storm(a);
 	fprintf(stderr,
-		"usage: workload pingpong N | forks K | sleep N MS | mutex T N | exec | churn S\n");
+		"usage: workload pingpong N | forks K | sleep N MS | mutex T N | exec |\n"
+		"       churn S | getppid K | sigwait N | sock N | storm S\n");
 	return 2;
 }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Syscalls with a known history, each recorded on its own; the ground
+# truth goes out next to each trace, for the host to check (see
+# sched_test.sh).
+. ./lib.sh
+
+param=/sys/module/gotrace/parameters/syscalls
+
+record() {
+	name=$1
+	shift
+	record_while "$GT_OUT/$name.trace" "$@"
+}
+
+# Exactly K getppid calls: the workload's own start-up and exit make none.
+record getppid ./workload getppid 1000
+cat > "$GT_OUT/getppid.expect" <<EOT
+gt_getppid syscall:sys_getppid == 1000
+gt_getppid sysblock:sys_getppid == 0
+EOT
+
+# Only blocking syscalls: getppid never blocks, so none is left.
+echo blocking > $param || fail "cannot set syscalls=blocking"
+[ "$(cat $param)" = blocking ] || fail "syscalls reads back '$(cat $param)'"
+record getppid-blocking ./workload getppid 1000
+echo all > $param
+cat > "$GT_OUT/getppid-blocking.expect" <<EOT
+gt_getppid syscall:sys_getppid == 0
+gt_sigwait syscall:sys_rt_sigtimedwait == 0
+EOT
+echo bogus > $param 2>/dev/null && fail "syscalls=bogus accepted"
+
+# A wait no block event classifies: rt_sigtimedwait, woken by a signal
+# from another process 20 ms later, 10 times; the first wait may find
+# the signal already pending.  Its sleeps are sleeps, in no profile.
+record sigwait ./workload sigwait 10
+cat > "$GT_OUT/sigwait.expect" <<EOT
+gt_sigwait sysblock:sys_rt_sigtimedwait >= 9
+gt_sigwait sysblock:sys_rt_sigtimedwait <= 10
+gt_sigwait block:sleep >= 10
+gt_sigwait syscall:sys_clock_nanosleep == 0
+pprof syscall sys_rt_sigtimedwait
+pprof syscall gt_sigwait
+nopprof sync gt_sigwait
+EOT
+
+# Socket waits are network waits, not syscalls.
+record sock ./workload sock 100
+cat > "$GT_OUT/sock.expect" <<EOT
+gt_sock_a block:network >= 50
+gt_sock_b block:network >= 50
+pprof net gt_sock_a
+pprof net gt_sock_b
+nopprof syscall gt_sock_a
+EOT
+
+# The storm: getppid on every CPU.  It may outrun the buffers: then the
+# session ends by itself, cleanly, and says so in the kernel log.
+out=$GT_OUT/storm.trace
+dmesg -c > /dev/null
+cat $GT_DEV > "$out" &
+reader=$!
+sleep 0.2
+./workload storm 3 || fail "the storm failed"
+echo stop > $GT_DEV 2>/dev/null || dmesg | grep 'out of buffer space' ||
+	fail "the session ended early without an overflow report"
+wait_gone $reader 300 || fail "the reader did not end"
+wait $reader || fail "cat exited with $?"
+check_header "$out"
+dmesg | grep gotrace
+echo "storm.trace: $(wc -c < "$out") bytes"
+exit 0
