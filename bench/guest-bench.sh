@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-bench.sh OUT - the benchmark inside the VM (busybox sh, gotrace.ko
+# loaded).  Prints raw numbers only, one record a line, to OUT and the
+# console; bench/report.awk on the host makes the table.
+#
+# Every round runs every workload under every configuration, the
+# configurations in a rotated order from round to round:
+#   none     no tracing
+#   empty    emptyprobe.ko loaded: counting probes on gotrace's tracepoints
+#   gotrace  a gotrace session read into a tmpfs file (gtctl rec, i.e. cat)
+#   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
+#            CPU into tmpfs files
+# then the ramp: gotrace sessions under hackbench with more and more groups
+# until one overflows.
+#
+# Knobs (kernel command line, so environment): BENCH_MS (length of one
+# run), BENCH_ROUNDS, BENCH_WORKLOADS, BENCH_CONFIGS, BENCH_RAMP (groups).
+
+OUT=${1:-/tmp/results.txt}
+MS=${BENCH_MS:-1000}
+ROUNDS=${BENCH_ROUNDS:-5}
+WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,ftrace}" | tr , ' ')
+RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
+T=/sys/kernel/tracing
+EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup
+	sched/sched_wakeup_new sched/sched_process_fork
+	sched/sched_process_exec sched/sched_process_exit raw_syscalls"
+NCPU=$(grep -c ^processor /proc/cpuinfo)
+
+: > "$OUT"
+emit() {
+	echo "$*" >> "$OUT"
+	echo "$*"
+}
+
+# The command line of workload $1.
+workload() {
+	case $1 in
+	getppid)	echo "./getppid $MS" ;;
+	pingpong)	echo "./pingpong $MS 1 0" ;;
+	hackbench)	echo "./hackbench $MS 1 10" ;;
+	*)		echo "false" ;;
+	esac
+}
+
+# run_workload W: run it, print its "iters=N ns=M".
+run_workload() {
+	$(workload "$1") | sed 's/^[^ ]* //'
+}
+
+[ -d $T/events ] || mount -t tracefs tracefs $T ||
+	{ echo "# cannot mount tracefs"; exit 1; }
+
+ftrace_events() {
+	for e in $EVENTS; do
+		echo "$1" > $T/events/$e/enable || return 1
+	done
+}
+
+ftrace_stats() {
+	cat $T/per_cpu/cpu*/stats | awk '
+		/^entries:/ { e += $2 }
+		/^overrun:/ { o += $2 }
+		/^dropped events:/ { d += $3 }
+		/^read events:/ { r += $3 }
+		END { printf "read=%d entries=%d overrun=%d dropped=%d\n",
+			r, e, o, d }'
+}
+
+# run_config C W R: one run of workload W under configuration C.
+run_config() {
+	c=$1 w=$2 r=$3
+	case $c in
+	none)
+		res=$(run_workload "$w")
+		;;
+	empty)
+		insmod ./emptyprobe.ko || return 1
+		res=$(run_workload "$w")
+		rmmod emptyprobe
+		hits=$(dmesg | sed -n 's/.*emptyprobe: \([0-9]*\) hits.*/\1/p' |
+			tail -n 1)
+		emit "empty round=$r workload=$w hits=$hits"
+		;;
+	gotrace)
+		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
+		reader=$!
+		sleep 0.3
+		res=$(run_workload "$w")
+		echo stop > /dev/gotrace 2>/dev/null
+		wait $reader
+		emit "gotrace round=$r workload=$w" \
+			"file=$(wc -c < /tmp/gotrace.trace)" \
+			"$(cat /tmp/gotrace.status)"
+		rm -f /tmp/gotrace.trace
+		;;
+	ftrace)
+		echo 0 > $T/tracing_on
+		echo > $T/trace
+		echo 1 > $T/tracing_on
+		pids=
+		i=0
+		while [ $i -lt "$NCPU" ]; do
+			cat $T/per_cpu/cpu$i/trace_pipe_raw > /tmp/ftrace.$i &
+			pids="$pids $!"
+			i=$((i + 1))
+		done
+		sleep 0.1
+		ftrace_events 1 || return 1
+		sleep 0.2
+		res=$(run_workload "$w")
+		ftrace_events 0
+		sleep 0.5
+		# shellcheck disable=SC2086
+		kill $pids
+		# shellcheck disable=SC2086
+		wait $pids 2>/dev/null
+		emit "ftrace round=$r workload=$w" \
+			"file=$(cat /tmp/ftrace.* | wc -c)" "$(ftrace_stats)"
+		rm -f /tmp/ftrace.*
+		;;
+	esac
+	emit "run round=$r config=$c workload=$w $res"
+}
+
+emit "info release=$(uname -r) cpus=$NCPU ms=$MS rounds=$ROUNDS" \
+	"ftrace_buffer_kb=$(cat $T/buffer_size_kb)" \
+	"gotrace_chunks=$(cat /sys/module/gotrace/parameters/chunks)" \
+	"gotrace_flush_ms=$(cat /sys/module/gotrace/parameters/flush_ms)"
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	# Rotate the configurations: round r starts with the r-th.
+	order=$CONFIGS
+	i=1
+	while [ $i -lt $r ]; do
+		order="${order#* } ${order%% *}"
+		i=$((i + 1))
+	done
+	for w in $WORKLOADS; do
+		for c in $order; do
+			run_config "$c" "$w" "$r" ||
+				{ echo "# $c $w failed"; exit 1; }
+		done
+	done
+	r=$((r + 1))
+done
+
+# The ramp: events per second per CPU that a gotrace session sustains
+# with its default pool, under more and more hackbench groups.
+for g in $RAMP; do
+	./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
+	reader=$!
+	sleep 0.3
+	before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+	res=$(./hackbench "$MS" "$g" 10 | sed 's/^[^ ]* //')
+	after=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+	echo stop > /dev/gotrace 2>/dev/null
+	wait $reader
+	st=$(cat /tmp/gotrace.status)
+	rm -f /tmp/gotrace.trace
+	emit "ramp groups=$g $res window_events=$((after - before))" \
+		"cpus=$NCPU $st"
+	case $st in
+	*" lost=0 overflows=0 "*" stop=1 "*) ;;
+	*) break ;;
+	esac
+done
+exit 0

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# report.awk RESULTS - the benchmark's table from the guest's raw numbers
+# (bench/guest-bench.sh).  Plain POSIX awk (Debian's mawk).
+#
+# Per workload and configuration: the median over the rounds of ns per
+# iteration, and its ratio to the median without tracing.  Then gotrace's
+# added cost (its median minus no tracing's) over ftrace's and over the
+# empty probes', the bytes per event each tracer wrote to its files, and
+# the ramp: events per second per CPU of each gotrace session under more
+# and more hackbench groups, and the highest one that lost nothing.
+
+function kv(    i, p) {
+	delete f
+	for (i = 2; i <= NF; i++) {
+		p = index($i, "=")
+		if (p)
+			f[substr($i, 1, p - 1)] = substr($i, p + 1)
+	}
+}
+
+function median(list,    a, n, i, j, t) {
+	n = split(list, a, " ")
+	if (n == 0)
+		return -1
+	for (i = 2; i <= n; i++) {
+		t = a[i] + 0
+		for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+	if (n % 2)
+		return a[(n + 1) / 2]
+	return (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function addw(w) {
+	if (!(w in seenw)) {
+		seenw[w] = 1
+		wl[++nw] = w
+	}
+}
+
+function ratio(a, b) {
+	return b > 0 ? sprintf("%.2f", a / b) : "-"
+}
+
+$1 == "info" {
+	kv()
+	release = f["release"]; cpus = f["cpus"]; ms = f["ms"]
+	rounds = f["rounds"]; fbuf = f["ftrace_buffer_kb"]
+	chunks = f["gotrace_chunks"]; flush = f["gotrace_flush_ms"]
+}
+
+$1 == "run" {
+	kv()
+	addw(f["workload"])
+	if (f["iters"] > 0) {
+		k = f["config"] SUBSEP f["workload"]
+		v[k] = v[k] " " f["ns"] / f["iters"]
+		nruns[k]++
+		it[f["config"], f["workload"], f["round"]] = f["iters"]
+	}
+}
+
+$1 == "empty" {
+	kv()
+	hits[f["workload"], f["round"]] = f["hits"]
+}
+
+$1 == "gotrace" {
+	kv()
+	w = f["workload"]
+	gfile[w] += f["file"]; gev[w] += f["events"]
+	glost[w] += f["lost"] + f["overflows"] + f["task_overflows"] + \
+		f["stack_overflows"]
+	if (f["stop"] != 1)
+		gbad[w]++
+}
+
+$1 == "ftrace" {
+	kv()
+	w = f["workload"]
+	ffile[w] += f["file"]; fev[w] += f["read"]
+	flost[w] += f["overrun"] + f["dropped"]
+}
+
+$1 == "ramp" {
+	kv()
+	nr++
+	rg[nr] = f["groups"]
+	rrate[nr] = f["ns"] > 0 ? \
+		f["window_events"] / (f["ns"] / 1e9) / f["cpus"] : 0
+	rlost[nr] = f["lost"] + f["overflows"] + f["task_overflows"] + \
+		f["stack_overflows"]
+	rstop[nr] = f["stop"]
+	rev[nr] = f["events"]
+}
+
+END {
+	split("none empty gotrace ftrace", cl, " ")
+	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
+		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
+
+	printf "%-10s %-8s %12s %9s %6s\n", "workload", "config", \
+		"ns/iter", "x none", "runs"
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		base = median(v["none", w])
+		for (j = 1; j <= 4; j++) {
+			c = cl[j]
+			if (!((c, w) in v))
+				continue
+			m = median(v[c, w])
+			med[c, w] = m
+			printf "%-10s %-8s %12.1f %9s %6d\n", w, c, m, \
+				ratio(m, base), nruns[c, w]
+		}
+	}
+
+	printf "\n%-10s %15s %15s %15s %15s\n", "workload", \
+		"gotrace/ftrace", "gotrace/empty", "tp hits/iter", \
+		"gotrace ev/iter"
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		base = med["none", w]
+		g = med["gotrace", w] - base
+		ft = med["ftrace", w] - base
+		e = med["empty", w] - base
+		hl = ""
+		for (r = 1; r <= rounds; r++)
+			if (((w, r) in hits) && it["empty", w, r] > 0)
+				hl = hl " " hits[w, r] / it["empty", w, r]
+		gl = ""
+		printf "%-10s %15s %15s %15s %15s\n", w, \
+			(ft > 0 && ("gotrace", w) in med) ? \
+				sprintf("%.2f", g / ft) : "-", \
+			(e > 0 && ("gotrace", w) in med) ? \
+				sprintf("%.2f", g / e) : "-", \
+			hl != "" ? sprintf("%.2f", median(hl)) : "-", \
+			"-"
+	}
+	printf "(added cost = median ns/iter minus no tracing's; " \
+		"tp hits = tracepoint calls counted by the empty probes)\n"
+
+	printf "\n%-10s %10s %12s %10s %10s %12s %10s\n", "workload", \
+		"gotrace B/ev", "events", "lost", "ftrace B/ev", "events", \
+		"lost"
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		printf "%-10s %12s %12d %10d %10s %12d %10d\n", w, \
+			gev[w] > 0 ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
+			gev[w], glost[w], \
+			fev[w] > 0 ? sprintf("%.2f", ffile[w] / fev[w]) : "-", \
+			fev[w], flost[w]
+		tgf += gfile[w]; tge += gev[w]; tff += ffile[w]; tfe += fev[w]
+	}
+	printf "%-10s %12s %12d %10s %10s %12d\n", "all", \
+		tge > 0 ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
+		tfe > 0 ? sprintf("%.2f", tff / tfe) : "-", tfe
+	printf "(bytes of the files / events: gotrace's status events, " \
+		"ftrace's per-CPU \"read events\"; lost: gotrace overflows, " \
+		"ftrace overruns + drops)\n"
+
+	if (nr) {
+		printf "\nramp: gotrace, default pool (%s chunks param, " \
+			"flush %s ms), hackbench groups of 10+10 tasks\n", \
+			chunks, flush
+		printf "%-8s %16s %10s %6s\n", "groups", "events/s/CPU", \
+			"lost", "stop"
+		best = -1
+		for (i = 1; i <= nr; i++) {
+			printf "%-8s %16.0f %10d %6s\n", rg[i], rrate[i], \
+				rlost[i], rstop[i] == 1 ? "user" : \
+				rstop[i] == 3 ? "OVERFLOW" : rstop[i]
+			if (rlost[i] == 0 && rstop[i] == 1 && rrate[i] > best) {
+				best = rrate[i]
+				bg = rg[i]
+			}
+		}
+		if (best >= 0)
+			printf "highest rate with zero loss: %.0f events/s " \
+				"per CPU (%s groups)%s\n", best, bg, \
+				rlost[nr] == 0 && rstop[nr] == 1 ? \
+				"; no overflow reached" : ""
+	}
+}

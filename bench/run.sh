@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [KERNEL] - the gotrace benchmark on one Debian kernel ("6.1",
+# "6.12" (the default), "6.12-rt") in QEMU: builds gotrace.ko and the
+# empty-probe module against that kernel's headers, the workloads as
+# static programs, a busybox initramfs; boots it (same QEMU options as
+# selftests/vm/run-kernel.sh: one host thread for all vCPUs); the guest
+# prints raw numbers (bench/guest-bench.sh), this script turns them into
+# one table (bench/report.awk).  Never part of "make check".
+#
+# Results: .cache/bench/KERNEL/{results.txt,table.txt,console.log.txt}.
+#
+# Environment: BENCH_MS (one run, default 1000), BENCH_ROUNDS (5),
+# BENCH_WORKLOADS (getppid,pingpong,hackbench), BENCH_CONFIGS
+# (none,empty,gotrace,ftrace), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
+# BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
+# 2048), BENCH_VM_ACCEL (tcg,thread=single).
+set -euo pipefail
+
+# shellcheck source=../selftests/vm/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../selftests/vm/lib.sh"
+BENCH=$GT_ROOT/bench
+
+name=${1:-6.12}
+gt_kernel_fetch "$name"
+
+# Our own build and work tree: the test harness's (.cache/build,
+# .cache/vm) may be in use by a parallel "make check".
+work=$GT_CACHE/bench/$name
+rm -rf "$work"
+mkdir -p "$work/gotrace" "$work/emptyprobe"
+cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$work/gotrace/"
+cp "$BENCH"/emptyprobe/Kbuild "$BENCH"/emptyprobe/*.c "$work/emptyprobe/"
+for m in gotrace emptyprobe; do
+	make -s -C "$KHDR" M="$work/$m" modules > "$work/$m.log" 2>&1 ||
+		{ cat "$work/$m.log" >&2; gt_die "cannot build $m for $KREL"; }
+done
+make -s -C "$BENCH" O="$work/progs" >&2
+
+root=$work/rootfs
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,bench,lib/modules}
+cp /bin/busybox "$root/bin/busybox"
+cp "$BENCH/guest-init" "$root/init"
+cp "$work/gotrace/kmod/gotrace.ko" "$root/gotrace.ko"
+cp "$work/emptyprobe/emptyprobe.ko" "$BENCH/guest-bench.sh" \
+	"$work"/progs/* "$root/bench/"
+# The bus drivers this kernel has as modules, as run-kernel.sh does (6.1
+# builds virtio_pci and virtio_console as modules, 6.12 in).
+: > "$root/lib/modules/load-order"
+modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci virtio_console |
+	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++' |
+while read -r ko; do
+	base=$(basename "$ko")
+	case $ko in
+	*.xz)  xz -dc "$ko" > "$root/lib/modules/${base%.xz}"; base=${base%.xz} ;;
+	*.zst) zstd -qdc "$ko" > "$root/lib/modules/${base%.zst}"; base=${base%.zst} ;;
+	*)     cp "$ko" "$root/lib/modules/$base" ;;
+	esac
+	echo "$base" >> "$root/lib/modules/load-order"
+done
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+
+knobs=
+for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP; do
+	[ -n "${!v:-}" ] && knobs="$knobs $v=${!v}"
+done
+
+# -accel tcg,thread=single is required, not a speed choice: see
+# run-kernel.sh (multi-threaded TCG and tracepoint text patching).
+log=$work/console.log
+tar=$work/out.tar
+: > "$tar"
+gt_log "booting $KREL (bench:${knobs:- defaults})"
+set +e
+timeout --foreground "${BENCH_VM_TIMEOUT:-840}" qemu-system-x86_64 \
+	-accel "${BENCH_VM_ACCEL:-tcg,thread=single}" \
+	-smp "${BENCH_VM_CPUS:-2}" -m "${BENCH_VM_MEM:-2048}" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$log" \
+	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4$knobs" \
+	-device virtio-serial-pci \
+	-chardev "file,id=gtout,path=$tar" \
+	-device virtserialport,chardev=gtout,name=gtout \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
+rc=$?
+set -e
+tr -d '\r' < "$log" > "$log.txt"
+mkdir -p "$work/out"
+tar -xf "$tar" -C "$work/out" 2>/dev/null || true
+results=$work/out/results.txt
+if [ "$rc" -ne 1 ] || [ ! -s "$results" ]; then
+	tail -n 60 "$log.txt" >&2
+	gt_die "the benchmark on $KREL did not finish (qemu exit $rc)"
+fi
+cp "$results" "$work/results.txt"
+awk -f "$BENCH/report.awk" "$work/results.txt" | tee "$work/table.txt"
+gt_log "raw numbers: $work/results.txt; table: $work/table.txt"
