@@ -144,6 +144,18 @@ for t in "$work"/out/*.trace; do
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
+# The storm's figures: the event rate it reached and the bytes per event.
+storm=$work/out/storm.trace
+if [ -s "$storm" ] && make -s -C "$GT_ROOT/user" >/dev/null 2>&1; then
+	"$GT_ROOT/user/gotrace" check "$storm" 2>/dev/null |
+	awk -v size="$(stat -c %s "$storm")" -v k="$name" \
+		-v how="$(cat "$work/out/storm.result" 2>/dev/null)" '
+		$1 == "duration" { d = $2 }
+		$1 == "events" { e = $2 }
+		END { if (d > 0 && e > 0)
+			printf "[%s] storm: %d events in %.2f s: %.0f events/s, %.2f bytes/event, %s\n",
+				k, e, d, e / d, size / e, how }'
+fi
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"
 [ "$failed" -eq 0 ]
