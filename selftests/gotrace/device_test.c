@@ -538,6 +538,99 @@ TEST(stop_before_first_read)
 	close(rd);
 }
 
+/* Save @text as the ground truth of trace @name, for the host. */
+static int save_expect(const char *name, const char *text)
+{
+	const char *dir = getenv("GT_OUT");
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.expect", dir ? dir : "/out", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* Record ./workload ARGS... under options @o into trace @name. */
+static int record_workload(const struct gotrace_options *o, const char *name,
+			   char *const argv[])
+{
+	static const size_t sizes[] = { 65536 };
+	char *all;
+	int rd, status;
+	ssize_t n;
+	pid_t pid;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	if (rd < 0 || ioctl(rd, GOTRACE_IOC_SET_OPTIONS, o))
+		return -1;
+	if (poll(&(struct pollfd){ .fd = rd, .events = POLLIN }, 1, 0) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		execv("./workload", argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	if (ioctl(rd, GOTRACE_IOC_STOP))
+		return -1;
+	n = read_all(rd, &all, sizes, 1);
+	close(rd);
+	if (n <= 0)
+		return -1;
+	n = save_trace(name, all, n);
+	free(all);
+	return n;
+}
+
+/* An excluded syscall leaves no event; the others still do. */
+TEST(syscall_set_excludes)
+{
+	char *const argv[] = { "workload", "getppid", "200", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.syscall_set_mode = GOTRACE_SET_EXCLUDE;
+	o.syscall_set[SYS_getppid / 64] |= 1ULL << (SYS_getppid % 64);
+	ASSERT_EQ(0, record_workload(&o, "device-syscall-exclude", argv));
+	ASSERT_EQ(0, save_expect("device-syscall-exclude",
+				 "gt_getppid syscall:sys_getppid == 0\n"
+				 "gt_getppid syscall:sys_exit_group == 1\n"));
+}
+
+/* Only the included syscall is recorded. */
+TEST(syscall_set_includes)
+{
+	char *const argv[] = { "workload", "getppid", "200", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.syscall_set_mode = GOTRACE_SET_INCLUDE;
+	o.syscall_set[SYS_getppid / 64] |= 1ULL << (SYS_getppid % 64);
+	ASSERT_EQ(0, record_workload(&o, "device-syscall-include", argv));
+	ASSERT_EQ(0, save_expect("device-syscall-include",
+				 "gt_getppid syscall:sys_getppid == 200\n"
+				 "gt_getppid syscall:sys_exit_group == 0\n"));
+}
+
+/* Mode "none": no syscall event at all. */
+TEST(syscalls_none)
+{
+	char *const argv[] = { "workload", "sigwait", "3", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.syscalls = GOTRACE_SYSCALLS_NONE;
+	ASSERT_EQ(0, record_workload(&o, "device-syscalls-none", argv));
+	ASSERT_EQ(0, save_expect("device-syscalls-none",
+				 "gt_sigwait syscall:sys_rt_sigtimedwait == 0\n"
+				 "gt_sigwait syscall:sys_exit_group == 0\n"
+				 "gt_sigwait block:none >= 2\n"));
+}
+
 TEST(pread_is_refused)
 {
 	char c;
