@@ -119,7 +119,8 @@ run_config() {
 		# shellcheck disable=SC2086
 		wait $pids 2>/dev/null
 		emit "ftrace round=$r workload=$w" \
-			"file=$(cat /tmp/ftrace.* | wc -c)" "$(ftrace_stats)"
+			"file=$(cat /tmp/ftrace.* | wc -c)" "$(ftrace_stats)" \
+			"$(./ftpages /tmp/ftrace.*)"
 		rm -f /tmp/ftrace.*
 		;;
 	esac
@@ -127,7 +128,8 @@ run_config() {
 }
 
 emit "info release=$(uname -r) cpus=$NCPU ms=$MS rounds=$ROUNDS" \
-	"ftrace_buffer_kb=$(cat $T/buffer_size_kb)" \
+	"ftrace_buffer_kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/' \
+		$T/buffer_size_kb)" \
 	"gotrace_chunks=$(cat /sys/module/gotrace/parameters/chunks)" \
 	"gotrace_flush_ms=$(cat /sys/module/gotrace/parameters/flush_ms)"
 

@@ -118,9 +118,8 @@ END {
 		}
 	}
 
-	printf "\n%-10s %15s %15s %15s %15s\n", "workload", \
-		"gotrace/ftrace", "gotrace/empty", "tp hits/iter", \
-		"gotrace ev/iter"
+	printf "\n%-10s %15s %15s %15s\n", "workload", \
+		"gotrace/ftrace", "gotrace/empty", "tp hits/iter"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
 		base = med["none", w]
@@ -131,14 +130,12 @@ END {
 		for (r = 1; r <= rounds; r++)
 			if (((w, r) in hits) && it["empty", w, r] > 0)
 				hl = hl " " hits[w, r] / it["empty", w, r]
-		gl = ""
-		printf "%-10s %15s %15s %15s %15s\n", w, \
+		printf "%-10s %15s %15s %15s\n", w, \
 			(ft > 0 && ("gotrace", w) in med) ? \
 				sprintf("%.2f", g / ft) : "-", \
 			(e > 0 && ("gotrace", w) in med) ? \
 				sprintf("%.2f", g / e) : "-", \
-			hl != "" ? sprintf("%.2f", median(hl)) : "-", \
-			"-"
+			hl != "" ? sprintf("%.2f", median(hl)) : "-"
 	}
 	printf "(added cost = median ns/iter minus no tracing's; " \
 		"tp hits = tracepoint calls counted by the empty probes)\n"
@@ -149,15 +146,15 @@ END {
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
 		printf "%-10s %12s %12d %10d %10s %12d %10d\n", w, \
-			gev[w] > 0 ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
+			(gev[w] > 0) ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
 			gev[w], glost[w], \
-			fev[w] > 0 ? sprintf("%.2f", ffile[w] / fev[w]) : "-", \
+			(fev[w] > 0) ? sprintf("%.2f", ffile[w] / fev[w]) : "-", \
 			fev[w], flost[w]
 		tgf += gfile[w]; tge += gev[w]; tff += ffile[w]; tfe += fev[w]
 	}
 	printf "%-10s %12s %12d %10s %10s %12d\n", "all", \
-		tge > 0 ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
-		tfe > 0 ? sprintf("%.2f", tff / tfe) : "-", tfe
+		(tge > 0) ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
+		(tfe > 0) ? sprintf("%.2f", tff / tfe) : "-", tfe
 	printf "(bytes of the files / events: gotrace's status events, " \
 		"ftrace's per-CPU \"read events\"; lost: gotrace overflows, " \
 		"ftrace overruns + drops)\n"

@@ -15,7 +15,7 @@
 # BENCH_WORKLOADS (getppid,pingpong,hackbench), BENCH_CONFIGS
 # (none,empty,gotrace,ftrace), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
-# 2048), BENCH_VM_ACCEL (tcg,thread=single).
+# 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
 set -euo pipefail
 
 # shellcheck source=../selftests/vm/lib.sh
@@ -75,7 +75,7 @@ gt_log "booting $KREL (bench:${knobs:- defaults})"
 set +e
 timeout --foreground "${BENCH_VM_TIMEOUT:-840}" qemu-system-x86_64 \
 	-accel "${BENCH_VM_ACCEL:-tcg,thread=single}" \
-	-smp "${BENCH_VM_CPUS:-2}" -m "${BENCH_VM_MEM:-2048}" \
+	-smp "${BENCH_VM_CPUS:-2}" -m "${BENCH_VM_MEM:-3072}" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$log" \
 	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
