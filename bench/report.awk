@@ -81,7 +81,8 @@ $1 == "gotrace" {
 $1 == "ftrace" {
 	kv()
 	w = f["workload"]
-	ffile[w] += f["file"]; fev[w] += f["read"]
+	ffile[w] += f["file"]; fpay[w] += f["payload"]
+	fev[w] += f["events"] != "" ? f["events"] : f["read"]
 	flost[w] += f["overrun"] + f["dropped"]
 }
 
@@ -140,24 +141,31 @@ END {
 	printf "(added cost = median ns/iter minus no tracing's; " \
 		"tp hits = tracepoint calls counted by the empty probes)\n"
 
-	printf "\n%-10s %10s %12s %10s %10s %12s %10s\n", "workload", \
-		"gotrace B/ev", "events", "lost", "ftrace B/ev", "events", \
+	printf "\n%-10s %10s %10s %6s | %10s %10s %10s %8s\n", "workload", \
+		"gotrace", "events", "lost", "ftrace", "ftrace", "events", \
 		"lost"
+	printf "%-10s %10s %10s %6s | %10s %10s\n", "", "B/event", "", "", \
+		"B/ev disk", "B/ev data"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
-		printf "%-10s %12s %12d %10d %10s %12d %10d\n", w, \
+		printf "%-10s %10s %10d %6d | %10s %10s %10d %8d\n", w, \
 			(gev[w] > 0) ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
 			gev[w], glost[w], \
-			(fev[w] > 0) ? sprintf("%.2f", ffile[w] / fev[w]) : "-", \
+			(fev[w] > 0) ? sprintf("%.1f", ffile[w] / fev[w]) : "-", \
+			(fev[w] > 0) ? sprintf("%.1f", fpay[w] / fev[w]) : "-", \
 			fev[w], flost[w]
 		tgf += gfile[w]; tge += gev[w]; tff += ffile[w]; tfe += fev[w]
+		tfp += fpay[w]
 	}
-	printf "%-10s %12s %12d %10s %10s %12d\n", "all", \
+	printf "%-10s %10s %10d %6s | %10s %10s %10d\n", "all", \
 		(tge > 0) ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
-		(tfe > 0) ? sprintf("%.2f", tff / tfe) : "-", tfe
-	printf "(bytes of the files / events: gotrace's status events, " \
-		"ftrace's per-CPU \"read events\"; lost: gotrace overflows, " \
-		"ftrace overruns + drops)\n"
+		(tfe > 0) ? sprintf("%.1f", tff / tfe) : "-", \
+		(tfe > 0) ? sprintf("%.1f", tfp / tfe) : "-", tfe
+	printf "(all rounds summed; gotrace: file bytes / events of its " \
+		"status; ftrace: events\n counted in the raw pages, disk = " \
+		"file bytes (pages padded by cat's reads),\n data = page " \
+		"headers + committed bytes; lost: gotrace lost events and " \
+		"overflows,\n ftrace overruns + drops)\n"
 
 	if (nr) {
 		printf "\nramp: gotrace, default pool (%s chunks param, " \
