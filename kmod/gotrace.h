@@ -70,6 +70,7 @@ enum gt_gstate {
  * @sys_compat:	the syscall number is of the 32-bit ABI
  * @state:	enum gt_gstate
  * @exiting:	sched_process_exit seen; the final switch writes GoEnd
+ * @hidden:	left out by the session's task filters: never in the trace
  *
  * Protected by the lock of its bucket; while the task runs, the syscall
  * fields are written only by the CPU it runs on.
@@ -89,6 +90,7 @@ struct gt_task {
 	u8 sys_compat;
 	u8 state;
 	u8 exiting;
+	u8 hidden;
 };
 
 struct gt_task_bucket {

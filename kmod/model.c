@@ -37,6 +37,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/cgroup.h>
 #include <linux/compat.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
@@ -118,6 +119,49 @@ static struct gt_task_bucket *task_bucket(struct gt_session *s,
 	return &s->buckets[hash_ptr(p, s->bucket_bits)];
 }
 
+/* Is @p in cgroup v2 @id or below it?  Context: any, irqs off. */
+static bool task_in_cgroup(const struct task_struct *p, u64 id)
+{
+	struct cgroup *cgrp;
+	bool in = false;
+
+	rcu_read_lock();
+	for (cgrp = task_dfl_cgroup((struct task_struct *)p); cgrp;
+	     cgrp = cgroup_parent(cgrp)) {
+		if (cgroup_id(cgrp) == id) {
+			in = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return in;
+}
+
+/*
+ * Does @p pass the session's task filters (every one given: pids, comm,
+ * cgroup)?  Decided once, when the session first sees the task.
+ */
+static bool task_matches(struct gt_session *s, const struct task_struct *p)
+{
+	const struct gotrace_options *o = &s->opts;
+	unsigned int i;
+
+	if (o->nr_pids) {
+		pid_t id = o->flags & GOTRACE_OPT_TGID ? p->tgid : p->pid;
+
+		for (i = 0; i < o->nr_pids; i++)
+			if (o->pids[i] == id)
+				break;
+		if (i == o->nr_pids)
+			return false;
+	}
+	if (o->comm[0] && strncmp(p->comm, o->comm, sizeof(o->comm)))
+		return false;
+	if (o->cgroup_id && !task_in_cgroup(p, o->cgroup_id))
+		return false;
+	return true;
+}
+
 /*
  * The entry of @p, or NULL.  An entry for the same task_struct but
  * another start_time belongs to a task that died while the model was not
@@ -144,7 +188,7 @@ static struct gt_task *task_find(struct gt_task_bucket *b,
 
 /* A new entry for @p in bucket @b, not yet in the trace; NULL when full. */
 static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
-				const struct task_struct *p)
+				const struct task_struct *p, bool adopt)
 {
 	struct gt_task *t = NULL;
 
@@ -165,16 +209,30 @@ static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
 	t->start_time = p->start_time;
 	t->state = GT_G_NONE;
 	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
+	t->hidden = !adopt && !task_matches(s, p);
 	hlist_add_head(&t->node, &b->head);
 	return t;
+}
+
+/*
+ * The entry of @p, added if new (@adopt: recorded whatever the filters
+ * say); NULL if the table is full or the filters leave @p out.
+ */
+static struct gt_task *task_get_as(struct gt_session *s,
+				   struct gt_task_bucket *b,
+				   const struct task_struct *p, bool adopt)
+{
+	struct gt_task *t = task_find(b, p);
+
+	if (!t)
+		t = task_add(s, b, p, adopt);
+	return t && !t->hidden ? t : NULL;
 }
 
 static struct gt_task *task_get(struct gt_session *s, struct gt_task_bucket *b,
 				const struct task_struct *p)
 {
-	struct gt_task *t = task_find(b, p);
-
-	return t ? t : task_add(s, b, p);
+	return task_get_as(s, b, p, false);
 }
 
 /* A dead goroutine's entry goes back to the free list. */
@@ -892,23 +950,28 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 
 /*
  * The stack of whoever wakes or creates a task on this CPU: the kernel
- * frames and, unless the CPU is idle, the comm frame of the task it runs.
+ * frames and, if the trace shows the task running here, its comm frame
+ * (not for the idle task, nor for a task the filters leave out).
  */
 static u32 waker_stack(struct gt_session *s, struct gt_cpu *c)
 {
 	struct task_struct *p = current;
 
-	return stack_here(s, c, is_idle(p) ? NULL : p, 0);
+	/* Only a task the trace shows names itself: the one running here. */
+	return stack_here(s, c, c->cur && c->cur->key == p ? p : NULL, 0);
 }
 
 /*
  * @p is being woken: a goroutine the trace has blocked becomes runnable,
  * unblocked by whatever runs here.  With @may_create, a task the trace
- * has not seen, or has seen end, is created instead.
+ * has not seen, or has seen end, is created instead; with @fork too, and
+ * it is recorded whatever the filters say if its parent (current) is and
+ * the session follows children.
  */
 static void task_woken(struct gt_session *s, struct task_struct *p,
-		       bool may_create)
+		       bool may_create, bool fork)
 {
+	bool adopt;
 	struct gt_task_bucket *b;
 	unsigned long flags;
 	struct gt_cpu *c;
@@ -919,10 +982,12 @@ static void task_woken(struct gt_session *s, struct task_struct *p,
 	c = hook_enter(s, &flags);
 	if (!c)
 		return;
+	adopt = fork && s->opts.flags & GOTRACE_OPT_CHILDREN &&
+		c->cur && c->cur->key == current;
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = may_create ? task_get(s, b, p) : task_find(b, p);
-	if (t) {
+	t = may_create ? task_get_as(s, b, p, adopt) : task_find(b, p);
+	if (t && !t->hidden) {
 		switch (t->state) {
 		case GT_G_NONE:
 		case GT_G_DEAD:
@@ -952,7 +1017,7 @@ static void task_woken(struct gt_session *s, struct task_struct *p,
  */
 void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
 {
-	task_woken(s, p, true);
+	task_woken(s, p, true, false);
 }
 
 /**
@@ -970,7 +1035,7 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
  */
 void gt_model_waking(struct gt_session *s, struct task_struct *p)
 {
-	task_woken(s, p, false);
+	task_woken(s, p, false, false);
 }
 
 /**
@@ -985,7 +1050,7 @@ void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child)
 {
 	/* Created with the parent's stack, as a wakeup creates an unseen task. */
-	task_woken(s, child, true);
+	task_woken(s, child, true, true);
 }
 
 /**

@@ -7,6 +7,7 @@
 #   NAME METRIC OP VALUE     e.g.  gt_ping block:chan_receive >= 100
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
 #   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
+#   names NAME,...           every goroutine is named one of these
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
@@ -122,6 +123,16 @@ failed=0
 while read -r a b c d; do
 	case $a in
 	''|'#'*) continue ;;
+	names)
+		others=$(awk -v list=",$b," 'index(list, "," $1 ",") == 0 { print $1 }' \
+			"$tmp/summary" | sort -u | tr '\n' ' ')
+		if [ -z "$others" ]; then
+			echo "ok names $b"
+		else
+			echo "FAIL names $b: also $others"
+			failed=$((failed + 1))
+		fi
+		continue ;;
 	pprof|nopprof)
 		gos="$GO121 $GO123"
 		[ "$a" = pprof ] || gos=$GO121

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -553,27 +554,45 @@ static int save_expect(const char *name, const char *text)
 	return fclose(f);
 }
 
-/* Record ./workload ARGS... under options @o into trace @name. */
-static int record_workload(const struct gotrace_options *o, const char *name,
-			   char *const argv[])
+/*
+ * Record ./workload ARGS... under options @o into trace @name.  The
+ * workload's process exists before the recording starts, waiting on a
+ * pipe: @setup may put its pid into the options, or it into a cgroup.
+ */
+static int record_workload(struct gotrace_options *o, const char *name,
+			   char *const argv[],
+			   int (*setup)(struct gotrace_options *o, pid_t pid))
 {
 	static const size_t sizes[] = { 65536 };
-	char *all;
-	int rd, status;
+	int rd, status, go[2];
+	char *all, c;
 	ssize_t n;
 	pid_t pid;
 
-	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
-	if (rd < 0 || ioctl(rd, GOTRACE_IOC_SET_OPTIONS, o))
-		return -1;
-	if (poll(&(struct pollfd){ .fd = rd, .events = POLLIN }, 1, 0) < 0)
+	if (pipe(go))
 		return -1;
 	pid = fork();
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
 		execv("./workload", argv);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+	close(go[0]);
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	if (rd < 0 || (setup && setup(o, pid)) ||
+	    ioctl(rd, GOTRACE_IOC_SET_OPTIONS, o) ||
+	    poll(&(struct pollfd){ .fd = rd, .events = POLLIN }, 1, 0) < 0 ||
+	    write(go[1], "g", 1) != 1) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid || status)
 		return -1;
 	if (ioctl(rd, GOTRACE_IOC_STOP))
 		return -1;
@@ -595,7 +614,7 @@ TEST(syscall_set_excludes)
 	options_init(&o);
 	o.syscall_set_mode = GOTRACE_SET_EXCLUDE;
 	o.syscall_set[SYS_getppid / 64] |= 1ULL << (SYS_getppid % 64);
-	ASSERT_EQ(0, record_workload(&o, "device-syscall-exclude", argv));
+	ASSERT_EQ(0, record_workload(&o, "device-syscall-exclude", argv, NULL));
 	ASSERT_EQ(0, save_expect("device-syscall-exclude",
 				 "gt_getppid syscall:sys_getppid == 0\n"
 				 "gt_getppid syscall:sys_exit_group == 1\n"));
@@ -610,7 +629,7 @@ TEST(syscall_set_includes)
 	options_init(&o);
 	o.syscall_set_mode = GOTRACE_SET_INCLUDE;
 	o.syscall_set[SYS_getppid / 64] |= 1ULL << (SYS_getppid % 64);
-	ASSERT_EQ(0, record_workload(&o, "device-syscall-include", argv));
+	ASSERT_EQ(0, record_workload(&o, "device-syscall-include", argv, NULL));
 	ASSERT_EQ(0, save_expect("device-syscall-include",
 				 "gt_getppid syscall:sys_getppid == 200\n"
 				 "gt_getppid syscall:sys_exit_group == 0\n"));
@@ -624,11 +643,103 @@ TEST(syscalls_none)
 
 	options_init(&o);
 	o.syscalls = GOTRACE_SYSCALLS_NONE;
-	ASSERT_EQ(0, record_workload(&o, "device-syscalls-none", argv));
+	ASSERT_EQ(0, record_workload(&o, "device-syscalls-none", argv, NULL));
 	ASSERT_EQ(0, save_expect("device-syscalls-none",
 				 "gt_sigwait syscall:sys_rt_sigtimedwait == 0\n"
 				 "gt_sigwait syscall:sys_exit_group == 0\n"
 				 "gt_sigwait block:none >= 2\n"));
+}
+
+static int setup_pid(struct gotrace_options *o, pid_t pid)
+{
+	o->nr_pids = 1;
+	o->pids[0] = pid;
+	return 0;
+}
+
+/* A process and, followed, its children: nothing else. */
+TEST(filter_pid_and_children)
+{
+	char *const argv[] = { "workload", "pingpong", "50", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.flags = GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN;
+	ASSERT_EQ(0, record_workload(&o, "device-filter-pid", argv,
+				     setup_pid));
+	ASSERT_EQ(0, save_expect("device-filter-pid",
+				 "names device_test,workload,gt_ping,gt_pong\n"
+				 "gt_ping block:chan_receive >= 25\n"
+				 "gt_pong create == 1\n"));
+}
+
+/* Without following children, the forked peer stays out. */
+TEST(filter_pid_only)
+{
+	char *const argv[] = { "workload", "pingpong", "50", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.flags = GOTRACE_OPT_TGID;
+	ASSERT_EQ(0, record_workload(&o, "device-filter-pid-only", argv,
+				     setup_pid));
+	ASSERT_EQ(0, save_expect("device-filter-pid-only",
+				 "names device_test,workload,gt_ping\n"
+				 "gt_ping block:chan_receive >= 25\n"));
+}
+
+/* Tasks first seen under another comm are left out. */
+TEST(filter_comm)
+{
+	char *const argv[] = { "workload", "getppid", "20", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	strcpy(o.comm, "device_test");
+	ASSERT_EQ(0, record_workload(&o, "device-filter-comm", argv, NULL));
+	ASSERT_EQ(0, save_expect("device-filter-comm",
+				 "names device_test,workload,gt_getppid\n"
+				 "gt_getppid syscall:sys_getppid == 20\n"));
+}
+
+static int setup_cgroup(struct gotrace_options *o, pid_t pid)
+{
+	static const char dir[] = "/sys/fs/cgroup/gt_filter";
+	struct stat st;
+	char buf[32];
+	int fd, n;
+
+	mkdir("/sys/fs/cgroup", 0755);
+	mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -1;
+	if (stat(dir, &st))
+		return -1;
+	fd = open("/sys/fs/cgroup/gt_filter/cgroup.procs", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	if (write(fd, buf, n) != n) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	o->cgroup_id = st.st_ino;
+	return 0;
+}
+
+/* Only the tasks of one cgroup (v2). */
+TEST(filter_cgroup)
+{
+	char *const argv[] = { "workload", "getppid", "20", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	ASSERT_EQ(0, record_workload(&o, "device-filter-cgroup", argv,
+				     setup_cgroup));
+	ASSERT_EQ(0, save_expect("device-filter-cgroup",
+				 "names device_test,workload,gt_getppid\n"
+				 "gt_getppid syscall:sys_getppid == 20\n"));
 }
 
 TEST(pread_is_refused)
