@@ -11,15 +11,20 @@
  *
  * Context: process context, may sleep.
  * Locking:
- *   gt_dev_lock guards gt_dev_session; session locks nest inside it.
+ *   gt_dev_lock guards changes of gt_dev_session; session locks nest
+ *   inside it.  The CPU hotplug callbacks read it under RCU instead: they
+ *   run with cpu_hotplug_lock held, which registering probes takes too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpuhotplug.h>
+#include <linux/device.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -27,7 +32,15 @@
 #include "gotrace.h"
 
 static DEFINE_MUTEX(gt_dev_lock);
-static struct gt_session *gt_dev_session;	/* the reader's, or NULL */
+static struct gt_session __rcu *gt_dev_session;	/* the reader's, or NULL */
+static enum cpuhp_state gt_dev_cpuhp;
+
+/* The session, for callers holding gt_dev_lock. */
+static struct gt_session *gt_dev_get(void)
+{
+	return rcu_dereference_protected(gt_dev_session,
+					 lockdep_is_held(&gt_dev_lock));
+}
 
 /* Longest write accepted: "stop" and a newline, with room to spare. */
 #define GT_CMD_MAX	16
@@ -46,12 +59,12 @@ static int gt_dev_open(struct inode *inode, struct file *file)
 		return ret;
 
 	mutex_lock(&gt_dev_lock);
-	if (gt_dev_session) {
+	if (gt_dev_get()) {
 		ret = -EBUSY;
 	} else {
 		ret = gt_session_create(&s);
 		if (!ret) {
-			gt_dev_session = s;
+			rcu_assign_pointer(gt_dev_session, s);
 			file->private_data = s;
 		}
 	}
@@ -70,7 +83,8 @@ static int gt_dev_release(struct inode *inode, struct file *file)
 	if (!s)
 		return 0;
 	mutex_lock(&gt_dev_lock);
-	gt_dev_session = NULL;
+	RCU_INIT_POINTER(gt_dev_session, NULL);
+	synchronize_rcu();	/* hotplug callbacks are done with it */
 	gt_session_destroy(s);
 	mutex_unlock(&gt_dev_lock);
 	return 0;
@@ -100,9 +114,12 @@ static int gt_dev_stop(void)
 {
 	int ret = 0;
 
+	struct gt_session *s;
+
 	mutex_lock(&gt_dev_lock);
-	if (gt_dev_session)
-		gt_session_stop(gt_dev_session, GOTRACE_STOP_USER);
+	s = gt_dev_get();
+	if (s)
+		gt_session_stop(s, GOTRACE_STOP_USER);
 	else
 		ret = -ENOENT;
 	mutex_unlock(&gt_dev_lock);
@@ -137,8 +154,31 @@ static long gt_dev_get_status(void __user *arg)
 	st.state = GOTRACE_STATE_IDLE;
 	st.nr_cpus = nr_cpu_ids;
 	mutex_lock(&gt_dev_lock);
-	if (gt_dev_session)
-		gt_session_status(gt_dev_session, &st);
+	if (gt_dev_get())
+		gt_session_status(gt_dev_get(), &st);
+	mutex_unlock(&gt_dev_lock);
+	if (copy_to_user(arg, &st, sizeof(st)))
+		return -EFAULT;
+	return 0;
+}
+
+static long gt_dev_get_cpu_status(void __user *arg)
+{
+	struct gotrace_cpu_status st;
+	u32 size, cpu;
+
+	if (get_user(size, (u32 __user *)arg) ||
+	    get_user(cpu, (u32 __user *)arg + 1))
+		return -EFAULT;
+	if (size != sizeof(st) || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	st.cpu = cpu;
+	st.online = cpu_online(cpu);
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_get())
+		gt_session_cpu_status(gt_dev_get(), &st);
 	mutex_unlock(&gt_dev_lock);
 	if (copy_to_user(arg, &st, sizeof(st)))
 		return -EFAULT;
@@ -197,6 +237,8 @@ static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 		return gt_dev_get_status((void __user *)arg);
 	case GOTRACE_IOC_SET_OPTIONS:
 		return gt_dev_set_options(file, (void __user *)arg);
+	case GOTRACE_IOC_GET_CPU_STATUS:
+		return gt_dev_get_cpu_status((void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -214,19 +256,121 @@ static const struct file_operations gt_dev_fops = {
 	.llseek		= noop_llseek,
 };
 
+static const char *const gt_state_names[] = {
+	[GOTRACE_STATE_IDLE]		= "idle",
+	[GOTRACE_STATE_RECORDING]	= "recording",
+	[GOTRACE_STATE_STOPPED]		= "stopped",
+	[GOTRACE_STATE_DONE]		= "done",
+	[GOTRACE_STATE_READY]		= "ready",
+};
+
+static const char *const gt_stop_names[] = {
+	[GOTRACE_STOP_NONE]	= "none",
+	[GOTRACE_STOP_USER]	= "user",
+	[GOTRACE_STOP_DURATION]	= "duration",
+	[GOTRACE_STOP_OVERFLOW]	= "overflow",
+	[GOTRACE_STOP_ABORT]	= "abort",
+};
+
+/*
+ * /sys/class/misc/gotrace/status: what GOTRACE_IOC_GET_STATUS and
+ * GOTRACE_IOC_GET_CPU_STATUS tell, as "key value" lines, so that another
+ * shell can watch a recording without opening the device.
+ */
+static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct gotrace_cpu_status cs;
+	struct gotrace_status st;
+	struct gt_session *s;
+	unsigned int cpu;
+	int len;
+
+	memset(&st, 0, sizeof(st));
+	mutex_lock(&gt_dev_lock);
+	s = gt_dev_get();
+	if (s)
+		gt_session_status(s, &st);
+	len = sysfs_emit(buf,
+			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\n",
+			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
+			 gt_stop_names[st.stop_reason], st.reader_pid,
+			 st.start_ns, st.events, st.lost_events,
+			 st.bytes_produced, st.bytes_read, st.chunks_total,
+			 st.chunks_in_use, st.chunk_overflows,
+			 st.task_overflows, st.stack_overflows);
+	for_each_possible_cpu(cpu) {
+		memset(&cs, 0, sizeof(cs));
+		cs.cpu = cpu;
+		if (s)
+			gt_session_cpu_status(s, &cs);
+		len += sysfs_emit_at(buf, len,
+				     "cpu%u online %d running %u events %llu lost_events %llu chunk_overflows %llu\n",
+				     cpu, cpu_online(cpu), cs.running,
+				     cs.events, cs.lost_events,
+				     cs.chunk_overflows);
+	}
+	mutex_unlock(&gt_dev_lock);
+	return len;
+}
+static DEVICE_ATTR_ADMIN_RO(status);
+
+static struct attribute *gt_dev_attrs[] = {
+	&dev_attr_status.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(gt_dev);
+
 static struct miscdevice gt_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= GOTRACE_DEVICE_NAME,
 	.fops	= &gt_dev_fops,
 	.mode	= 0600,
+	.groups	= gt_dev_groups,
 };
+
+/* CPU hotplug: the session's P of a CPU stops when it goes and restarts. */
+static int gt_dev_cpu_online(unsigned int cpu)
+{
+	struct gt_session *s;
+
+	rcu_read_lock();
+	s = rcu_dereference(gt_dev_session);
+	if (s)
+		gt_session_cpu_online(s);
+	rcu_read_unlock();
+	return 0;
+}
+
+static int gt_dev_cpu_offline(unsigned int cpu)
+{
+	struct gt_session *s;
+
+	rcu_read_lock();
+	s = rcu_dereference(gt_dev_session);
+	if (s)
+		gt_session_cpu_offline(s);
+	rcu_read_unlock();
+	return 0;
+}
 
 int gt_dev_init(void)
 {
-	return misc_register(&gt_miscdev);
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "gotrace:online",
+					gt_dev_cpu_online, gt_dev_cpu_offline);
+	if (ret < 0)
+		return ret;
+	gt_dev_cpuhp = ret;
+	ret = misc_register(&gt_miscdev);
+	if (ret)
+		cpuhp_remove_state_nocalls(gt_dev_cpuhp);
+	return ret;
 }
 
 void gt_dev_exit(void)
 {
 	misc_deregister(&gt_miscdev);
+	cpuhp_remove_state_nocalls(gt_dev_cpuhp);
 }

@@ -131,8 +131,10 @@ struct gt_sys_cache {
  * @flush_seq:	value of gt_session.flush_seq when @chunk was started
  * @started:	the P's start step (ProcStart, GoStart of current) is done
  * @p_started:	ProcStart written and no ProcStop since
+ * @offline:	the CPU went offline: its probes write nothing
  * @events:	events written
  * @lost:	events not written (pool empty, or after the session halted)
+ * @chunk_overflows: times this CPU found the pool empty
  * @pcs:	scratch space for a stack being captured
  * @sys_undo:	the GoSysCall that may be taken back
  * @sys_cache:	stacks of syscall events, so entries need no stack walk
@@ -149,8 +151,10 @@ struct gt_cpu {
 	unsigned long flush_seq;
 	bool started;
 	bool p_started;
+	bool offline;
 	u64 events;
 	u64 lost;
+	u64 chunk_overflows;
 	u64 pcs[GT_KSTACK_MAX + 2];	/* + syscall and comm frames */
 	struct gt_sys_undo sys_undo;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
@@ -224,6 +228,7 @@ struct gt_session {
 	atomic64_t goid_gen;		/* generation for reused tids */
 	struct gt_tables *tables;
 	bool armed;			/* snapshot written: probes may emit */
+	raw_spinlock_t close_lock;	/* closing a P: stop vs CPU hotplug */
 	bool halted;			/* out of space: probes emit nothing */
 	unsigned long flush_seq;	/* bumped to make CPUs hand over chunks */
 	atomic64_t bytes_produced;	/* header, queued chunks, footer */
@@ -279,6 +284,9 @@ int gt_model_init(struct gt_session *s, unsigned int max_tasks);
 void gt_model_free(struct gt_session *s);
 int gt_model_snapshot(struct gt_session *s);
 void gt_model_disarm(struct gt_session *s);
+void gt_model_cpu_offline(struct gt_session *s);
+void gt_model_cpu_online(struct gt_session *s);
+void gt_model_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st);
 void gt_model_close(struct gt_session *s);
 void gt_model_switch(struct gt_session *s, bool preempt,
 		     struct task_struct *prev, struct task_struct *next,
@@ -321,6 +329,9 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 			bool nonblock);
 __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 			 poll_table *wait);
+void gt_session_cpu_offline(struct gt_session *s);
+void gt_session_cpu_online(struct gt_session *s);
+int gt_session_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st);
 void gt_session_status(struct gt_session *s, struct gotrace_status *st);
 void gt_session_halt(struct gt_session *s);
 void gt_session_chunk_queued(struct gt_session *s);

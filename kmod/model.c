@@ -258,14 +258,18 @@ static u64 task_goid(struct gt_session *s, pid_t tid)
 
 /* ---- Emitting ---------------------------------------------------------- */
 
-/* Hand the CPU's chunk to the reader. */
-static void cpu_handover(struct gt_session *s, struct gt_cpu *c)
+/*
+ * Hand the CPU's chunk to the reader; @wake: and wake it (deferred, for
+ * probes; the stop and hotplug paths wake it themselves).
+ */
+static void cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
 {
 	c->chunk->len = c->enc.len;
 	atomic64_add(c->chunk->len, &s->bytes_produced);
 	gt_pool_queue(&s->pool, c->chunk);
 	c->chunk = NULL;
-	gt_session_chunk_queued(s);
+	if (wake)
+		gt_session_chunk_queued(s);
 }
 
 /*
@@ -290,11 +294,12 @@ static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 		}
 		if (!has_events && gt_enc_room(&c->enc) >= need)
 			return true;
-		cpu_handover(s, c);
+		cpu_handover(s, c, true);
 	}
 	c->chunk = gt_pool_get(&s->pool, closing);
 	if (!c->chunk) {
 		atomic64_inc(&s->chunk_overflows);
+		c->chunk_overflows++;
 		return false;
 	}
 	gt_enc_init(&c->enc, c->chunk->data, GT_CHUNK_SIZE);
@@ -833,6 +838,10 @@ static struct gt_cpu *hook_enter(struct gt_session *s, unsigned long *flags)
 		return NULL;
 	local_irq_save(*flags);
 	c = this_cpu_ptr(s->cpus);
+	if (unlikely(c->offline)) {
+		local_irq_restore(*flags);
+		return NULL;
+	}
 	if (unlikely(!c->started))
 		cpu_start(s, c);
 	return c;
@@ -1266,7 +1275,62 @@ static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 		c->events++;
 	}
 	if (c->chunk)
-		cpu_handover(s, c);
+		cpu_handover(s, c, false);
+}
+
+/**
+ * gt_model_cpu_offline() - this CPU goes offline: close its P
+ * @s:	session
+ *
+ * The goroutine it runs is preempted, the P stopped and its chunk handed
+ * to the reader (who is not woken: the caller does it); until the CPU
+ * comes back, its probes write nothing.  s->close_lock keeps this apart
+ * from the stop, which closes every CPU.
+ *
+ * Context: the CPU hotplug thread of the CPU going down.
+ */
+void gt_model_cpu_offline(struct gt_session *s)
+{
+	unsigned long flags;
+	struct gt_cpu *c;
+
+	raw_spin_lock_irqsave(&s->close_lock, flags);
+	/* Pairs with the release of the snapshot: s->cpus is set up. */
+	if (smp_load_acquire(&s->armed)) {
+		c = this_cpu_ptr(s->cpus);
+		close_cpu(s, c, smp_processor_id());
+		c->started = false;
+		c->offline = true;
+	}
+	raw_spin_unlock_irqrestore(&s->close_lock, flags);
+}
+
+/**
+ * gt_model_cpu_online() - this CPU is back: its next event starts its P
+ * @s:	session
+ *
+ * Context: the CPU hotplug thread of the CPU coming up.
+ */
+void gt_model_cpu_online(struct gt_session *s)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&s->close_lock, flags);
+	/* Pairs with the release of the snapshot: s->cpus is set up. */
+	if (smp_load_acquire(&s->armed))
+		this_cpu_ptr(s->cpus)->offline = false;
+	raw_spin_unlock_irqrestore(&s->close_lock, flags);
+}
+
+/* The counters of CPU @st->cpu.  Context: any. */
+void gt_model_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st)
+{
+	struct gt_cpu *c = per_cpu_ptr(s->cpus, st->cpu);
+
+	st->running = READ_ONCE(c->p_started);
+	st->events = READ_ONCE(c->events);
+	st->lost_events = READ_ONCE(c->lost);
+	st->chunk_overflows = READ_ONCE(c->chunk_overflows);
 }
 
 /**
@@ -1280,10 +1344,10 @@ void gt_model_close(struct gt_session *s)
 	unsigned long flags;
 	int cpu;
 
-	local_irq_save(flags);
+	raw_spin_lock_irqsave(&s->close_lock, flags);
 	for_each_possible_cpu(cpu)
 		close_cpu(s, per_cpu_ptr(s->cpus, cpu), cpu);
-	local_irq_restore(flags);
+	raw_spin_unlock_irqrestore(&s->close_lock, flags);
 }
 
 /* Sum of the CPUs' event (or lost event) counters. */

@@ -180,6 +180,7 @@ int gt_session_create(struct gt_session **sp)
 	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);
+	raw_spin_lock_init(&s->close_lock);
 	init_waitqueue_head(&s->wait);
 	init_irq_work(&s->wake_work, session_wake_work);
 	INIT_WORK(&s->stop_work, session_stop_work);
@@ -492,6 +493,36 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN ||
 	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->pool))
 		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+/**
+ * gt_session_cpu_offline() - the calling CPU goes offline
+ * @s:	session
+ *
+ * Context: the CPU hotplug thread of that CPU, under rcu_read_lock():
+ * takes no lock that is held while probes are (un)registered, since CPU
+ * hotplug and tracepoint registration both take cpu_hotplug_lock.
+ */
+void gt_session_cpu_offline(struct gt_session *s)
+{
+	gt_model_cpu_offline(s);
+	wake_up_interruptible(&s->wait);
+}
+
+/* The calling CPU came online.  Context: as gt_session_cpu_offline(). */
+void gt_session_cpu_online(struct gt_session *s)
+{
+	gt_model_cpu_online(s);
+}
+
+/* Fill the counters of @st->cpu (checked).  Context: process context. */
+int gt_session_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st)
+{
+	mutex_lock(&s->lock);
+	if (s->cpus)
+		gt_model_cpu_status(s, st);
+	mutex_unlock(&s->lock);
 	return 0;
 }
 

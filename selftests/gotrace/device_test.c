@@ -742,6 +742,259 @@ TEST(filter_cgroup)
 				 "gt_getppid syscall:sys_getppid == 20\n"));
 }
 
+static long meminfo_kb(const char *key)
+{
+	char line[128];
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtol(line + strlen(key), NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* One short session: open, read a little, stop, drain; 0 if it went well. */
+static int short_session(size_t read_size, const char *save_as)
+{
+	size_t sizes[] = { read_size };
+	struct gotrace_status st;
+	char *all;
+	ssize_t n;
+	int rd;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	if (rd < 0)
+		return -1;
+	if (poll(&(struct pollfd){ .fd = rd, .events = POLLIN }, 1, 0) < 0 ||
+	    ioctl(rd, GOTRACE_IOC_STOP)) {
+		close(rd);
+		return -1;
+	}
+	n = read_all(rd, &all, sizes, 1);
+	if (n < GOTRACE_HEADER_LEN || memcmp(all, GOTRACE_HEADER, 16) ||
+	    get_status(rd, &st) || st.bytes_produced != (__u64)n ||
+	    st.state != GOTRACE_STATE_DONE) {
+		close(rd);
+		return -1;
+	}
+	if (save_as && save_trace(save_as, all, n))
+		n = -1;
+	free(all);
+	close(rd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Whole sessions read in 1, 7, 4095, 65536 and 1 MiB pieces. */
+TEST(read_sizes)
+{
+	static const size_t sizes[] = { 1, 7, 4095, 65536, 1 << 20 };
+	unsigned int i;
+	char name[64];
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		snprintf(name, sizeof(name), "device-read-%zu", sizes[i]);
+		EXPECT_EQ(0, short_session(sizes[i], name)) {
+			TH_LOG("reads of %zu bytes", sizes[i]);
+		}
+	}
+}
+
+/* 100 sessions back to back leave no memory behind. */
+TEST(sessions_leave_no_memory)
+{
+	long slab0, vm0, slab1, vm1;
+	int i;
+
+	for (i = 0; i < 3; i++)		/* warm the caches */
+		ASSERT_EQ(0, short_session(65536, NULL));
+	slab0 = meminfo_kb("Slab:");
+	vm0 = meminfo_kb("VmallocUsed:");
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, short_session(65536, NULL));
+	slab1 = meminfo_kb("Slab:");
+	vm1 = meminfo_kb("VmallocUsed:");
+	TH_LOG("100 sessions: Slab %ld -> %ld kB, VmallocUsed %ld -> %ld kB",
+	       slab0, slab1, vm0, vm1);
+	/* A session's buffers alone are over 2 MiB: 1 MiB catches any leak. */
+	EXPECT_LT(slab1 - slab0, 1024);
+	EXPECT_LT(vm1 - vm0, 1024);
+}
+
+/* A reader killed in the middle: the session goes, the next one works. */
+TEST(reader_killed)
+{
+	struct gotrace_status st;
+	pid_t pid;
+	int status, ctl;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[4096];
+		int rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+
+		if (rd < 0)
+			_exit(1);
+		for (;;)
+			if (read(rd, buf, sizeof(buf)) < 0)
+				_exit(2);
+	}
+	usleep(300000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_EQ(GOTRACE_STATE_IDLE, st.state);
+	close(ctl);
+	EXPECT_EQ(0, short_session(65536, "device-after-kill"));
+}
+
+/* Random ioctls and writes: the right errors, never a crash. */
+TEST(fuzz_ioctls_and_writes)
+{
+	static unsigned char junk[4096];
+	unsigned int seed = 12345, i;
+	int fds[2], bad = 0;
+
+	fds[0] = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	fds[1] = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, fds[0]);
+	ASSERT_LE(0, fds[1]);
+	for (i = 0; i < 4000; i++) {
+		unsigned int r = rand_r(&seed);
+		unsigned int dir = r & 3, nr = (r >> 2) & 15;
+		unsigned int size = (r >> 6) & 0x3ff;
+		unsigned int type = (r >> 16) & 1 ? GOTRACE_IOC_MAGIC : (r >> 17) & 0xff;
+		unsigned long cmd = _IOC(dir, type, nr, size);
+		void *arg = (r >> 25) & 1 ? (void *)junk : NULL;
+		int fd = fds[(r >> 26) & 1], ret;
+
+		junk[r % sizeof(junk)] = (unsigned char)r;
+		/* Leave alone the generic ioctls the VFS itself answers. */
+		if (type == 'T' || type == 0x66 || type == 0x12 || type == 'X')
+			continue;
+		if (cmd == GOTRACE_IOC_STOP)
+			continue;
+		ret = ioctl(fd, cmd, arg);
+		if (ret == 0 && cmd != GOTRACE_IOC_GET_STATUS &&
+		    cmd != GOTRACE_IOC_GET_CPU_STATUS &&
+		    cmd != GOTRACE_IOC_SET_OPTIONS)
+			bad++;
+		if (ret < 0 && errno != ENOTTY && errno != EINVAL &&
+		    errno != EFAULT && errno != EBADF && errno != EBUSY)
+			bad++;
+		ret = write(fds[1], junk + (r % 64), (r >> 8) % 40);
+		if (ret > 0 && memcmp(junk + (r % 64), "stop", 4))
+			bad++;
+	}
+	EXPECT_EQ(0, bad);
+	close(fds[1]);
+	close(fds[0]);
+}
+
+TEST(cpu_status)
+{
+	struct gotrace_cpu_status cs;
+	char hdr[GOTRACE_HEADER_LEN];
+	int rd;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
+	usleep(200000);
+	memset(&cs, 0, sizeof(cs));
+	cs.size = sizeof(cs);
+	cs.cpu = 0;
+	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, &cs));
+	EXPECT_EQ(1U, cs.online);
+	EXPECT_LT(0ULL, cs.events);
+	cs.size = 8;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, &cs));
+	EXPECT_EQ(EINVAL, errno);
+	cs.size = sizeof(cs);
+	cs.cpu = 100000;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, &cs));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	close(rd);
+}
+
+/* The status file tells another process what a session does. */
+TEST(status_file)
+{
+	char buf[8192];
+	char hdr[GOTRACE_HEADER_LEN];
+	int rd, fd;
+	ssize_t n;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
+	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	close(fd);
+	EXPECT_NE(NULL, strstr(buf, "state recording\n"));
+	EXPECT_NE(NULL, strstr(buf, "cpu0 online 1 running"));
+	close(rd);
+	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	close(fd);
+	EXPECT_NE(NULL, strstr(buf, "state idle\n"));
+}
+
+/* More events than the pool holds: a clean end, counted. */
+TEST(overload_is_counted)
+{
+	char *const argv[] = { "workload", "churn", "2", NULL };
+	static const size_t sizes[] = { 65536 };
+	struct gotrace_options o;
+	struct gotrace_status st;
+	char *all;
+	ssize_t n;
+	pid_t pid;
+	int rd, status;
+
+	options_init(&o);
+	o.chunks = 1;			/* raised to the minimum, 2 per CPU */
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		execv("./workload", argv);
+		_exit(127);
+	}
+	n = read_all(rd, &all, sizes, 1);	/* ends by itself */
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	ASSERT_EQ(0, get_status(rd, &st));
+	EXPECT_EQ(GOTRACE_STOP_OVERFLOW, st.stop_reason);
+	EXPECT_LT(0ULL, st.chunk_overflows);
+	EXPECT_LT(0ULL, st.lost_events);
+	EXPECT_EQ(st.bytes_produced, (__u64)n);
+	TH_LOG("%llu events, %llu lost, %llu chunk overflows",
+	       (unsigned long long)st.events,
+	       (unsigned long long)st.lost_events,
+	       (unsigned long long)st.chunk_overflows);
+	EXPECT_EQ(0, save_trace("device-overload", all, n));
+	free(all);
+	close(rd);
+}
+
 TEST(pread_is_refused)
 {
 	char c;

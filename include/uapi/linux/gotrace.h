@@ -186,6 +186,28 @@ struct gotrace_options {
 	__u64 reserved[4];
 };
 
+/**
+ * struct gotrace_cpu_status - one CPU of a session
+ * @size:		sizeof(struct gotrace_cpu_status) as the caller knows it
+ * @cpu:		the CPU asked about (set by the caller)
+ * @online:		1 if the CPU is online
+ * @running:		1 if its P is started in the trace
+ * @events:		events this CPU wrote
+ * @lost_events:	events it could not write
+ * @chunk_overflows:	times it found the chunk pool empty
+ * @reserved:		zero
+ */
+struct gotrace_cpu_status {
+	__u32 size;
+	__u32 cpu;
+	__u32 online;
+	__u32 running;
+	__u64 events;
+	__u64 lost_events;
+	__u64 chunk_overflows;
+	__u64 reserved[4];
+};
+
 #define GOTRACE_IOC_MAGIC	0xB7
 
 /*
@@ -214,5 +236,14 @@ struct gotrace_options {
  * more than GOTRACE_MAX_PIDS pids, -EFAULT for a bad pointer.
  */
 #define GOTRACE_IOC_SET_OPTIONS	_IOW(GOTRACE_IOC_MAGIC, 3, struct gotrace_options)
+
+/*
+ * GOTRACE_IOC_GET_CPU_STATUS - the counters of one CPU of the session
+ *
+ * The caller sets @size and @cpu.  Works on any open handle; without a
+ * recording session the counters are zero.
+ * Errors: -EINVAL for a wrong size or a CPU beyond nr_cpus, -EFAULT.
+ */
+#define GOTRACE_IOC_GET_CPU_STATUS _IOWR(GOTRACE_IOC_MAGIC, 4, struct gotrace_cpu_status)
 
 #endif /* _UAPI_LINUX_GOTRACE_H */

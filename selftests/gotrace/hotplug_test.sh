@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# CPU 1 goes offline and comes back during a recording: its P stops and
+# starts again, the trace stays valid, the work on it is not lost.
+. ./lib.sh
+
+cpu1=/sys/devices/system/cpu/cpu1/online
+status=/sys/class/misc/gotrace/status
+[ -w $cpu1 ] || { echo "no CPU 1 to take offline"; exit 4; }
+
+hotplug() {
+	./workload pingpong 100 &
+	load=$!
+	sleep 0.2
+	echo 0 > $cpu1 || return 1
+	grep -q "^cpu1 online 0 running 0 " $status || {
+		cat $status
+		return 1
+	}
+	sleep 0.3
+	echo 1 > $cpu1 || return 1
+	wait $load
+}
+
+record_while "$GT_OUT/hotplug.trace" hotplug
+cat > "$GT_OUT/hotplug.expect" <<EOT
+gt_ping create == 1
+gt_pong create == 1
+gt_ping block:chan_receive >= 50
+EOT
