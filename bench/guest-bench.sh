@@ -12,11 +12,12 @@
 #   gotrace  a gotrace session read into a tmpfs file (gtctl rec, i.e. cat)
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
-# then the ramp: gotrace sessions under hackbench with more and more groups
-# until one overflows.
+# then the ramps: gotrace sessions under more and more getppid loops, then
+# hackbench groups, until one loses events.
 #
 # Knobs (kernel command line, so environment): BENCH_MS (length of one
-# run), BENCH_ROUNDS, BENCH_WORKLOADS, BENCH_CONFIGS, BENCH_RAMP (groups).
+# run), BENCH_ROUNDS, BENCH_WORKLOADS, BENCH_CONFIGS, BENCH_RAMP_GETPPID
+# (processes), BENCH_RAMP (hackbench groups); "none" skips a ramp.
 
 OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
@@ -24,6 +25,7 @@ ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
 CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,ftrace}" | tr , ' ')
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
+RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
 T=/sys/kernel/tracing
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup
 	sched/sched_wakeup_new sched/sched_process_fork
@@ -151,24 +153,38 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-# The ramp: events per second per CPU that a gotrace session sustains
-# with its default pool, under more and more hackbench groups.
-for g in $RAMP; do
-	./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
-	reader=$!
-	sleep 0.3
-	before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
-	res=$(./hackbench "$MS" "$g" 10 | sed 's/^[^ ]* //')
-	after=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
-	echo stop > /dev/gotrace 2>/dev/null
-	wait $reader
-	st=$(cat /tmp/gotrace.status)
-	rm -f /tmp/gotrace.trace
-	emit "ramp groups=$g $res window_events=$((after - before))" \
-		"cpus=$NCPU $st"
-	case $st in
-	*" lost=0 overflows=0 "*" stop=1 "*) ;;
-	*) break ;;
-	esac
-done
+# The ramps: events per second per CPU that a gotrace session sustains
+# with its default pool, under more and more getppid loops (the densest
+# events) and hackbench groups, each until a session loses something.
+ramp() {
+	load=$1
+	shift
+	for n in "$@"; do
+		[ "$n" = none ] && return
+		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
+		reader=$!
+		sleep 0.3
+		before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+		case $load in
+		getppid)	res=$(./getppid "$MS" "$n") ;;
+		hackbench)	res=$(./hackbench "$MS" "$n" 10) ;;
+		esac
+		after=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+		echo stop > /dev/gotrace 2>/dev/null
+		wait $reader
+		st=$(cat /tmp/gotrace.status)
+		rm -f /tmp/gotrace.trace
+		emit "ramp load=$load n=$n ${res#* }" \
+			"window_events=$((after - before)) $st"
+		case $st in
+		*" lost=0 overflows=0 "*" stop=1 "*) ;;
+		*) break ;;
+		esac
+	done
+}
+
+# shellcheck disable=SC2086
+ramp getppid $RAMP_GETPPID
+# shellcheck disable=SC2086
+ramp hackbench $RAMP
 exit 0

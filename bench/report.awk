@@ -89,12 +89,17 @@ $1 == "ftrace" {
 $1 == "ramp" {
 	kv()
 	nr++
-	rg[nr] = f["groups"]
+	rl[nr] = f["load"]
+	rg[nr] = f["n"]
 	rrate[nr] = f["ns"] > 0 ? \
 		f["window_events"] / (f["ns"] / 1e9) / f["cpus"] : 0
 	rlost[nr] = f["lost"] + f["overflows"] + f["task_overflows"] + \
 		f["stack_overflows"]
 	rstop[nr] = f["stop"]
+	rmbs[nr] = f["ns"] > 0 ? \
+		f["window_events"] * (f["events"] > 0 ? \
+		f["bytes"] / f["events"] : 0) / (f["ns"] / 1e3) : 0
+	chunksused = f["chunks"]
 	rev[nr] = f["events"]
 }
 
@@ -168,25 +173,38 @@ END {
 		"overflows,\n ftrace overruns + drops)\n"
 
 	if (nr) {
-		printf "\nramp: gotrace, default pool (%s chunks param, " \
-			"flush %s ms), hackbench groups of 10+10 tasks\n", \
-			chunks, flush
-		printf "%-8s %16s %10s %6s\n", "groups", "events/s/CPU", \
-			"lost", "stop"
-		best = -1
+		printf "\nramp: gotrace sessions, default pool (%d chunks of " \
+			"64 KiB), flush %s ms\n", chunksused, flush
+		printf "%-10s %6s %14s %12s %8s %9s\n", "load", "n", \
+			"events/s/CPU", "file MB/s", "lost", "stop"
 		for (i = 1; i <= nr; i++) {
-			printf "%-8s %16.0f %10d %6s\n", rg[i], rrate[i], \
-				rlost[i], rstop[i] == 1 ? "user" : \
+			printf "%-10s %6s %14.0f %12.2f %8d %9s\n", rl[i], rg[i], \
+				rrate[i], rmbs[i], rlost[i], \
+				rstop[i] == 1 ? "user" : \
 				rstop[i] == 3 ? "OVERFLOW" : rstop[i]
-			if (rlost[i] == 0 && rstop[i] == 1 && rrate[i] > best) {
-				best = rrate[i]
-				bg = rg[i]
+			l = rl[i]
+			if (!(l in best))
+				best[l] = -1
+			if (rlost[i] == 0 && rstop[i] == 1 && rrate[i] > best[l]) {
+				best[l] = rrate[i]
+				bn[l] = rg[i]
 			}
+			last[l] = i
 		}
-		if (best >= 0)
-			printf "highest rate with zero loss: %.0f events/s " \
-				"per CPU (%s groups)%s\n", best, bg, \
-				rlost[nr] == 0 && rstop[nr] == 1 ? \
-				"; no overflow reached" : ""
+		printf "(n: getppid processes or hackbench groups of 10+10 " \
+			"tasks; events/s/CPU: the session's events while the load " \
+			"ran)\n"
+		for (l in best) {
+			if (best[l] < 0) {
+				printf "%s: every session lost events\n", l
+				continue
+			}
+			i = last[l]
+			printf "%s: highest rate with zero loss %.0f events/s " \
+				"per CPU (n=%s)%s\n", l, best[l], bn[l], \
+				(rlost[i] == 0 && rstop[i] == 1) ? \
+				", no loss up to the heaviest load" : \
+				sprintf(", loss at n=%s", rg[i])
+		}
 	}
 }

@@ -13,7 +13,8 @@
 #
 # Environment: BENCH_MS (one run, default 1000), BENCH_ROUNDS (5),
 # BENCH_WORKLOADS (getppid,pingpong,hackbench), BENCH_CONFIGS
-# (none,empty,gotrace,ftrace), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
+# (none,empty,gotrace,ftrace), BENCH_RAMP_GETPPID (getppid processes:
+# 1,2,4,8,16,32,64), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
 # 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
 set -euo pipefail
@@ -62,7 +63,8 @@ done
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
 
 knobs=
-for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP; do
+for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP \
+	BENCH_RAMP_GETPPID; do
 	[ -n "${!v:-}" ] && knobs="$knobs $v=${!v}"
 done
 
