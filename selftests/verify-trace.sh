@@ -8,6 +8,8 @@
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
 #   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
 #   names NAME,...           every goroutine is named one of these
+#   kernel_pcs shown|hidden  kernel frames carry real addresses, or
+#                            synthetic ones below 4 GiB
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
@@ -123,6 +125,22 @@ failed=0
 while read -r a b c d; do
 	case $a in
 	''|'#'*) continue ;;
+	kernel_pcs)
+		real=$(awk '/^\t[^\t].* @ 0x/ { pc = $NF; getline f
+			if (f ~ /\[kernel\]/) print (length(pc) > 10 ? "real" : "synthetic") }' \
+			"$tmp/events" | sort | uniq -c | tr '\n' ' ')
+		case $b/$real in
+		shown/*real*) ok=1; case $real in *synthetic*) ok= ;; esac ;;
+		hidden/*synthetic*) ok=1; case $real in *real*) ok= ;; esac ;;
+		*) ok= ;;
+		esac
+		if [ -n "$ok" ]; then
+			echo "ok kernel_pcs $b ($real)"
+		else
+			echo "FAIL kernel_pcs $b ($real)"
+			failed=$((failed + 1))
+		fi
+		continue ;;
 	names)
 		others=$(awk -v list=",$b," 'index(list, "," $1 ",") == 0 { print $1 }' \
 			"$tmp/summary" | sort -u | tr '\n' ' ')

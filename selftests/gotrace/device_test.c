@@ -995,6 +995,25 @@ TEST(overload_is_counted)
 	close(rd);
 }
 
+/* Kernel addresses reach the trace only when %pK would show them. */
+TEST(kptr_restrict)
+{
+	static const char knob[] = "/proc/sys/kernel/kptr_restrict";
+	char old[8] = "0";
+	int fd = open(knob, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, old, sizeof(old) - 1));
+	close(fd);
+	ASSERT_EQ(0, write_str(knob, "1"));	/* root has CAP_SYSLOG */
+	EXPECT_EQ(0, short_session(65536, "device-kptr-1"));
+	EXPECT_EQ(0, save_expect("device-kptr-1", "kernel_pcs shown\n"));
+	ASSERT_EQ(0, write_str(knob, "2"));
+	EXPECT_EQ(0, short_session(65536, "device-kptr-2"));
+	EXPECT_EQ(0, save_expect("device-kptr-2", "kernel_pcs hidden\n"));
+	write_str(knob, old);
+}
+
 TEST(pread_is_refused)
 {
 	char c;
