@@ -13,11 +13,13 @@
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
 # then the ramps: gotrace sessions under more and more getppid loops, then
-# hackbench groups, until one loses events.
+# hackbench groups, then getppid loops with the reader at nice 19, each
+# until a session loses events.
 #
 # Knobs (kernel command line, so environment): BENCH_MS (length of one
 # run), BENCH_ROUNDS, BENCH_WORKLOADS, BENCH_CONFIGS, BENCH_RAMP_GETPPID
-# (processes), BENCH_RAMP (hackbench groups); "none" skips a ramp.
+# (processes), BENCH_RAMP (hackbench groups), BENCH_RAMP_STARVED (getppid
+# processes, reader at nice 19); "none" skips a ramp.
 
 OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
@@ -26,6 +28,7 @@ WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
 CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,ftrace}" | tr , ' ')
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
+RAMP_STARVED=$(echo "${BENCH_RAMP_STARVED:-1,2,4,8,16,32,64,128}" | tr , ' ')
 T=/sys/kernel/tracing
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup
 	sched/sched_wakeup_new sched/sched_process_fork
@@ -38,19 +41,14 @@ emit() {
 	echo "$*"
 }
 
-# The command line of workload $1.
-workload() {
-	case $1 in
-	getppid)	echo "./getppid $MS" ;;
-	pingpong)	echo "./pingpong $MS 1 0" ;;
-	hackbench)	echo "./hackbench $MS 1 10" ;;
-	*)		echo "false" ;;
-	esac
-}
-
-# run_workload W: run it, print its "iters=N ns=M".
+# run_workload W: run workload W, print its "iters=N ns=M".
 run_workload() {
-	$(workload "$1") | sed 's/^[^ ]* //'
+	case $1 in
+	getppid)	./getppid "$MS" ;;
+	pingpong)	./pingpong "$MS" 1 0 ;;
+	hackbench)	./hackbench "$MS" 1 10 ;;
+	*)		false ;;
+	esac | sed 's/^[^ ]* //'
 }
 
 [ -d $T/events ] || mount -t tracefs tracefs $T ||
@@ -58,7 +56,7 @@ run_workload() {
 
 ftrace_events() {
 	for e in $EVENTS; do
-		echo "$1" > $T/events/$e/enable || return 1
+		echo "$1" > "$T/events/$e/enable" || return 1
 	done
 }
 
@@ -156,20 +154,27 @@ done
 # The ramps: events per second per CPU that a gotrace session sustains
 # with its default pool, under more and more getppid loops (the densest
 # events) and hackbench groups, each until a session loses something.
+# "starved" is the getppid ramp with the reader at nice 19: how much load
+# the default pool absorbs when its reader barely gets a CPU.
 ramp() {
 	load=$1
 	shift
+	prio=0
+	[ "$load" = starved ] && prio=19
 	for n in "$@"; do
 		[ "$n" = none ] && return
-		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
+		nice -n $prio ./gtctl rec /tmp/gotrace.trace \
+			> /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
 		before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
 		case $load in
-		getppid)	res=$(./getppid "$MS" "$n") ;;
+		getppid|starved) res=$(./getppid "$MS" "$n") ;;
 		hackbench)	res=$(./hackbench "$MS" "$n" 10) ;;
 		esac
 		after=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+		# A session that ended by itself may be gone already.
+		[ "${after:-0}" -ge "${before:-0}" ] || after=$before
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
 		st=$(cat /tmp/gotrace.status)
@@ -187,4 +192,6 @@ ramp() {
 ramp getppid $RAMP_GETPPID
 # shellcheck disable=SC2086
 ramp hackbench $RAMP
+# shellcheck disable=SC2086
+ramp starved $RAMP_STARVED
 exit 0

@@ -192,9 +192,14 @@ END {
 			last[l] = i
 		}
 		printf "(n: getppid processes or hackbench groups of 10+10 " \
-			"tasks; events/s/CPU: the session's events while the load " \
-			"ran)\n"
-		for (l in best) {
+			"tasks; starved: getppid, reader at\n nice 19; " \
+			"events/s/CPU: the session's events while the load ran; " \
+			"file MB/s:\n what the reader had to write)\n"
+		split("getppid hackbench starved", lo, " ")
+		for (k = 1; k <= 3; k++) {
+			l = lo[k]
+			if (!(l in best))
+				continue
 			if (best[l] < 0) {
 				printf "%s: every session lost events\n", l
 				continue

@@ -15,11 +15,13 @@
 # BENCH_WORKLOADS (getppid,pingpong,hackbench), BENCH_CONFIGS
 # (none,empty,gotrace,ftrace), BENCH_RAMP_GETPPID (getppid processes:
 # 1,2,4,8,16,32,64), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
+# BENCH_RAMP_STARVED (getppid processes, reader at nice 19:
+# 1,2,4,8,16,32,64,128; "none" skips a ramp),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
 # 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
 set -euo pipefail
 
-# shellcheck source=../selftests/vm/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../selftests/vm/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../selftests/vm/lib.sh"
 BENCH=$GT_ROOT/bench
 
@@ -64,7 +66,7 @@ done
 
 knobs=
 for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP \
-	BENCH_RAMP_GETPPID; do
+	BENCH_RAMP_GETPPID BENCH_RAMP_STARVED; do
 	[ -n "${!v:-}" ] && knobs="$knobs $v=${!v}"
 done
 
