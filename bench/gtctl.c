@@ -2,9 +2,11 @@
 /*
  * gtctl - the benchmark's view of /dev/gotrace
  *
- *   gtctl rec FILE   read /dev/gotrace into FILE until end of file, as
+ *   gtctl rec FILE [NICE]
+ *                    read /dev/gotrace into FILE until end of file, as
  *                    "cat /dev/gotrace > FILE" does (128 KiB reads), then,
- *                    before closing the session, print its final status
+ *                    before closing the session, print its final status;
+ *                    with NICE, at that nice value (busybox may lack nice)
  *   gtctl status     print the current status (from a control handle)
  *
  * Status is one line of key=value words: events bytes lost overflows
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <linux/gotrace.h>
 
@@ -76,8 +79,13 @@ int main(int argc, char **argv)
 {
 	int fd;
 
-	if (argc == 3 && !strcmp(argv[1], "rec"))
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "rec")) {
+		if (argc == 4 && setpriority(PRIO_PROCESS, 0, atoi(argv[3]))) {
+			perror("setpriority");
+			return 1;
+		}
 		return rec(argv[2]);
+	}
 	if (argc == 2 && !strcmp(argv[1], "status")) {
 		fd = open(GOTRACE_DEVICE_PATH, O_WRONLY);
 		if (fd < 0) {
@@ -86,6 +94,6 @@ int main(int argc, char **argv)
 		}
 		return print_status(fd);
 	}
-	fprintf(stderr, "usage: gtctl rec FILE | gtctl status\n");
+	fprintf(stderr, "usage: gtctl rec FILE [NICE] | gtctl status\n");
 	return 2;
 }

@@ -163,8 +163,7 @@ ramp() {
 	[ "$load" = starved ] && prio=19
 	for n in "$@"; do
 		[ "$n" = none ] && return
-		nice -n $prio ./gtctl rec /tmp/gotrace.trace \
-			> /tmp/gotrace.status &
+		./gtctl rec /tmp/gotrace.trace $prio > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
 		before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
