@@ -178,8 +178,11 @@ END {
 		printf "%-10s %6s %14s %12s %8s %9s\n", "load", "n", \
 			"events/s/CPU", "file MB/s", "lost", "stop"
 		for (i = 1; i <= nr; i++) {
-			printf "%-10s %6s %14.0f %12.2f %8d %9s\n", rl[i], rg[i], \
-				rrate[i], rmbs[i], rlost[i], \
+			ok = rlost[i] == 0 && rstop[i] == 1
+			printf "%-10s %6s %14s %12s %8d %9s\n", rl[i], rg[i], \
+				(ok || rrate[i] > 0) ? sprintf("%.0f", rrate[i]) : "-", \
+				(ok || rrate[i] > 0) ? sprintf("%.2f", rmbs[i]) : "-", \
+				rlost[i], \
 				rstop[i] == 1 ? "user" : \
 				rstop[i] == 3 ? "OVERFLOW" : rstop[i]
 			l = rl[i]
