@@ -1068,7 +1068,10 @@ void gt_model_fork(struct gt_session *s, struct task_struct *parent,
  * @p:	the task (current), already carrying its new comm
  *
  * A goroutine's name is fixed when it is created, so the old goroutine
- * ends and a new one, named after the new comm, starts in its place.
+ * ends and a new one, named after the new comm, starts in its place:
+ * the rename of the exec.  exec sets the comm before this tracepoint, so
+ * a switch in between may have done the rename already; an exec that
+ * keeps the name keeps the goroutine.
  *
  * Context: process context of @p.
  */
@@ -1085,7 +1088,7 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
 	t = task_get(s, b, p);
-	if (t && g_ensure_running(s, c, t, p))
+	if (t && g_ensure_running(s, c, t, p) && comm_changed(t, p))
 		g_rename(s, c, t, p);
 	raw_spin_unlock(&b->lock);
 	hook_exit(flags);
