@@ -13,7 +13,7 @@
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make demo            record a demo workload in the VM into ./trace.out
 #                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
-#   make bench           benchmarks (never part of make check)
+#   make bench           benchmarks on 6.12 (never part of make check)
 #
 # The kernel build itself is driven by ./Kbuild, so that
 # "make -C <kernel build dir> M=$(CURDIR) modules" works on its own, as
@@ -21,7 +21,7 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KERNELS ?= 6.1 6.12 6.12-rt
-# The kernel the demo boots unless KERNELS names one.
+# The kernel the demo and the benchmark boot unless KERNELS names one.
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm checkpatch demo \
@@ -57,7 +57,7 @@ demo: deps
 	selftests/vm/run-kernel.sh --demo $(CURDIR)/trace.out $(DEMO_KERNEL)
 
 bench: deps
-	bench/run.sh $(firstword $(KERNELS))
+	bench/run.sh $(DEMO_KERNEL)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
