@@ -65,7 +65,6 @@ enum gt_gstate {
  * @sys_enter_ts: when the current syscall started
  * @comm_stack:	id of the one-frame stack naming the task by its comm
  * @comm:	the comm the goroutine is named after
- * @sys_arg0:	first argument of that syscall
  * @sys_nr:	syscall the task is in, or -1
  * @sys_compat:	the syscall number is of the 32-bit ABI
  * @state:	enum gt_gstate
@@ -83,7 +82,6 @@ struct gt_task {
 	u64 seq;
 	u64 last_ts;
 	u64 sys_enter_ts;
-	unsigned long sys_arg0;
 	u32 comm_stack;
 	char comm[TASK_COMM_LEN];
 	int sys_nr;
@@ -297,7 +295,7 @@ void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child);
 void gt_model_exec(struct gt_session *s, struct task_struct *p);
 void gt_model_exit(struct gt_session *s, struct task_struct *p);
-void gt_model_sys_enter(struct gt_session *s, struct pt_regs *regs, long nr);
+void gt_model_sys_enter(struct gt_session *s, long nr);
 void gt_model_sys_exit(struct gt_session *s);
 u64 gt_model_count(struct gt_session *s, bool lost);
 u64 gt_model_last_ts(struct gt_session *s);

@@ -717,13 +717,6 @@ static unsigned int block_on_fd(unsigned long fd, bool write)
 }
 
 /*
- * The block event for a task that sleeps in syscall @nr (x86-64 numbers),
- * chosen so that go tool trace's profiles mean something: futexes are
- * sync, socket and epoll waits network, poll/select select, pipes and
- * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
- * GoBlock.
- */
-/*
  * The first argument of the syscall of current, of either ABI.
  * syscall_get_arguments() always writes all six arguments.
  */
@@ -735,14 +728,23 @@ static unsigned long syscall_arg0(struct pt_regs *regs)
 	return args[0];
 }
 
+/*
+ * The block event for a task that sleeps in syscall @nr (x86-64 numbers),
+ * chosen so that go tool trace's profiles mean something: futexes are
+ * sync, socket and epoll waits network, poll/select select, pipes and
+ * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
+ * GoBlock.  A task asleep in a syscall still has its arguments in its
+ * saved user registers: they are read here, not at every syscall entry.
+ *
+ * Context: switch_out() of current.
+ */
 static unsigned int block_reason(struct gt_task *t)
 {
 	struct pt_regs *regs;
 
+	regs = task_pt_regs(current);
 	if (t->sys_nr == GT_SYS_UNKNOWN) {
-		regs = task_pt_regs(current);
 		t->sys_nr = syscall_get_nr(current, regs);
-		t->sys_arg0 = syscall_arg0(regs);
 		t->sys_compat = in_compat_syscall();
 	}
 	if (t->sys_compat)
@@ -780,13 +782,13 @@ static unsigned int block_reason(struct gt_task *t)
 	case __NR_pread64:
 	case __NR_preadv:
 	case __NR_preadv2:
-		return block_on_fd(t->sys_arg0, false);
+		return block_on_fd(syscall_arg0(regs), false);
 	case __NR_write:
 	case __NR_writev:
 	case __NR_pwrite64:
 	case __NR_pwritev:
 	case __NR_pwritev2:
-		return block_on_fd(t->sys_arg0, true);
+		return block_on_fd(syscall_arg0(regs), true);
 	default:
 		return EV(GO_BLOCK);
 	}
@@ -1116,12 +1118,11 @@ static struct gt_task *current_entry(struct gt_cpu *c)
 /**
  * gt_model_sys_enter() - sys_enter: current enters syscall @nr
  * @s:	session
- * @regs:	its user registers, for the arguments
  * @nr:	syscall number (of the task's ABI)
  *
  * Context: process context of current; preemptible from Linux 6.13.
  */
-void gt_model_sys_enter(struct gt_session *s, struct pt_regs *regs, long nr)
+void gt_model_sys_enter(struct gt_session *s, long nr)
 {
 	unsigned long flags;
 	struct gt_cpu *c;
@@ -1133,7 +1134,6 @@ void gt_model_sys_enter(struct gt_session *s, struct pt_regs *regs, long nr)
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = nr;
-		t->sys_arg0 = syscall_arg0(regs);
 		t->sys_compat = in_compat_syscall();
 		t->sys_enter_ts = gt_clock();
 		if (s->opts.syscalls == GOTRACE_SYSCALLS_ALL &&

@@ -97,7 +97,7 @@ static void gt_probe_sched_process_exit(void *data, struct task_struct *p)
  */
 static void gt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	gt_model_sys_enter(data, regs, id);
+	gt_model_sys_enter(data, id);
 }
 
 static void gt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
