@@ -42,27 +42,12 @@ done
 make -s -C "$BENCH" O="$work/progs" >&2
 
 root=$work/rootfs
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,bench,lib/modules}
-cp /bin/busybox "$root/bin/busybox"
-cp "$BENCH/guest-init" "$root/init"
+gt_initramfs_base "$root" "$BENCH/guest-init"
+mkdir -p "$root/bench"
 cp "$work/gotrace/kmod/gotrace.ko" "$root/gotrace.ko"
 cp "$work/emptyprobe/emptyprobe.ko" "$BENCH/guest-bench.sh" \
 	"$work"/progs/* "$root/bench/"
-# The bus drivers this kernel has as modules, as run-kernel.sh does (6.1
-# builds virtio_pci and virtio_console as modules, 6.12 in).
-: > "$root/lib/modules/load-order"
-modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci virtio_console |
-	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++' |
-while read -r ko; do
-	base=$(basename "$ko")
-	case $ko in
-	*.xz)  xz -dc "$ko" > "$root/lib/modules/${base%.xz}"; base=${base%.xz} ;;
-	*.zst) zstd -qdc "$ko" > "$root/lib/modules/${base%.zst}"; base=${base%.zst} ;;
-	*)     cp "$ko" "$root/lib/modules/$base" ;;
-	esac
-	echo "$base" >> "$root/lib/modules/load-order"
-done
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+gt_initramfs_pack "$root" "$work/initramfs.gz"
 
 knobs=
 for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP \
@@ -73,26 +58,10 @@ done
 # -accel tcg,thread=single is required, not a speed choice: see
 # run-kernel.sh (multi-threaded TCG and tracepoint text patching).
 log=$work/console.log
-tar=$work/out.tar
-: > "$tar"
 gt_log "booting $KREL (bench:${knobs:- defaults})"
-set +e
-timeout --foreground "${BENCH_VM_TIMEOUT:-840}" qemu-system-x86_64 \
-	-accel "${BENCH_VM_ACCEL:-tcg,thread=single}" \
-	-smp "${BENCH_VM_CPUS:-2}" -m "${BENCH_VM_MEM:-3072}" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$log" \
-	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4$knobs" \
-	-device virtio-serial-pci \
-	-chardev "file,id=gtout,path=$tar" \
-	-device virtserialport,chardev=gtout,name=gtout \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
-rc=$?
-set -e
-tr -d '\r' < "$log" > "$log.txt"
-mkdir -p "$work/out"
-tar -xf "$tar" -C "$work/out" 2>/dev/null || true
+gt_qemu "${BENCH_VM_TIMEOUT:-840}" "${BENCH_VM_ACCEL:-tcg,thread=single}" \
+	"${BENCH_VM_CPUS:-2}" "${BENCH_VM_MEM:-3072}" "$work" "${knobs# }"
+rc=$GT_QEMU_RC
 results=$work/out/results.txt
 if [ "$rc" -ne 1 ] || [ ! -s "$results" ]; then
 	tail -n 60 "$log.txt" >&2

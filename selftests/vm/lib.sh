@@ -153,3 +153,69 @@ gt_build_module() {
 	KMOD=$bdir/kmod/gotrace.ko
 	[ -f "$KMOD" ] || gt_die "no $KMOD"
 }
+
+# gt_initramfs_base ROOT INIT: a busybox root in ROOT with INIT as /init
+# and the bus drivers the kernel of gt_kernel_fetch has as modules (6.1
+# builds virtio_pci and virtio_console as modules, 6.12 in), listed in
+# load order in /lib/modules/load-order.
+gt_initramfs_base() {
+	local root=$1 ko base
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lib/modules}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$2" "$root/init"
+	: > "$root/lib/modules/load-order"
+	modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci \
+		virtio_console | sed -n 's/^insmod \([^ ]*\).*/\1/p' |
+		awk '!seen[$0]++' |
+	while read -r ko; do
+		base=$(basename "$ko")
+		case $ko in
+		*.xz)	xz -dc "$ko" > "$root/lib/modules/${base%.xz}"
+			base=${base%.xz} ;;
+		*.zst)	zstd -qdc "$ko" > "$root/lib/modules/${base%.zst}"
+			base=${base%.zst} ;;
+		*)	cp "$ko" "$root/lib/modules/$base" ;;
+		esac
+		echo "$base" >> "$root/lib/modules/load-order"
+	done
+}
+
+# gt_initramfs_pack ROOT OUT: ROOT as a gzipped cpio archive in OUT.
+gt_initramfs_pack() {
+	(cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"
+}
+
+# gt_qemu TIMEOUT ACCEL CPUS MEM WORK APPEND: boot the kernel of
+# gt_kernel_fetch with WORK/initramfs.gz under a host-side timeout; the
+# console goes to WORK/console.log (and, without its \r, console.log.txt),
+# what the guest sends to its "gtout" virtio-serial port to WORK/out.tar,
+# unpacked into WORK/out.  Sets GT_QEMU_RC to QEMU's exit status: the
+# guest's verdict N written to the isa-debug-exit port is (N << 1) | 1,
+# 124 a timeout.
+# One host thread runs all vCPUs by default (thread=single): multi-
+# threaded TCG lets a vCPU run kernel text another vCPU is patching with
+# int3, and a stock kernel dies with "Oops: int3" when tracepoints are
+# switched on or off under load, with or without gotrace (toggling
+# raw_syscalls through tracefs while processes churn is enough).
+gt_qemu() {
+	local timeout=$1 accel=$2 cpus=$3 mem=$4 work=$5 append=$6
+	local log=$work/console.log tar=$work/out.tar
+
+	: > "$tar"
+	set +e
+	timeout --foreground "$timeout" qemu-system-x86_64 \
+		-accel "$accel" -smp "$cpus" -m "$mem" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$log" \
+		-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 $append" \
+		-device virtio-serial-pci \
+		-chardev "file,id=gtout,path=$tar" \
+		-device virtserialport,chardev=gtout,name=gtout \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
+	GT_QEMU_RC=$?
+	set -e
+	tr -d '\r' < "$log" > "$log.txt"
+	mkdir -p "$work/out"
+	tar -xf "$tar" -C "$work/out" 2>/dev/null || true
+}

@@ -37,65 +37,30 @@ mkdir -p "$work"
 make -s -C "$GT_ROOT/selftests/gotrace" O="$work/tests" \
 	KSFT_DIR="$LSRC/tools/testing/selftests" >&2
 
-# The initramfs: busybox, the module, the bus drivers this kernel has as
-# modules (6.1 builds virtio_pci and virtio_console as modules, 6.12 in).
+# The initramfs: busybox, the virtio drivers, the module and the tests.
 root=$work/rootfs
-mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lib/modules}
-cp /bin/busybox "$root/bin/busybox"
-cp "$GT_VM/guest-init" "$root/init"
+gt_initramfs_base "$root" "$GT_VM/guest-init"
 cp "$KMOD" "$root/gotrace.ko"
 cp -r "$work/tests" "$root/tests"
-: > "$root/lib/modules/load-order"
-modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci virtio_console |
-	sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++' |
-while read -r ko; do
-	base=$(basename "$ko")
-	case $ko in
-	*.xz)  xz -dc "$ko" > "$root/lib/modules/${base%.xz}"; base=${base%.xz} ;;
-	*.zst) zstd -qdc "$ko" > "$root/lib/modules/${base%.zst}"; base=${base%.zst} ;;
-	*)     cp "$ko" "$root/lib/modules/$base" ;;
-	esac
-	echo "$base" >> "$root/lib/modules/load-order"
-done
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+gt_initramfs_pack "$root" "$work/initramfs.gz"
 
-# One host thread runs all vCPUs (thread=single): multi-threaded TCG
-# lets a vCPU run kernel text another vCPU is patching with int3, and a
-# stock kernel dies with "Oops: int3" when tracepoints are switched on or
-# off under load, with or without gotrace (toggling raw_syscalls through
-# tracefs while processes churn is enough).  GT_VM_ACCEL overrides.
 mode=test
 [ -n "$demo_out" ] && mode=demo
 log=$work/console.log
-tar=$work/out.tar
-: > "$tar"
 gt_log "booting $KREL ($mode)"
-set +e
-timeout --foreground "${GT_VM_TIMEOUT:-600}" qemu-system-x86_64 \
-	-accel "${GT_VM_ACCEL:-tcg,thread=single}" -smp "${GT_VM_CPUS:-2}" -m "${GT_VM_MEM:-1024}" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$log" \
-	-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} ${GT_VM_APPEND:-}" \
-	-device virtio-serial-pci \
-	-chardev "file,id=gtout,path=$tar" \
-	-device virtserialport,chardev=gtout,name=gtout \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null
-rc=$?
-set -e
+gt_qemu "${GT_VM_TIMEOUT:-600}" "${GT_VM_ACCEL:-tcg,thread=single}" \
+	"${GT_VM_CPUS:-2}" "${GT_VM_MEM:-1024}" "$work" \
+	"GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} ${GT_VM_APPEND:-}"
+rc=$GT_QEMU_RC
 
 # The guest's verdict: it writes 0 (pass) or 1 to the exit port, which
 # QEMU turns into (N << 1) | 1.  Anything else is a crash or a hang.
-tr -d '\r' < "$log" > "$log.txt"
 case $rc in
 1) guest=pass ;;
 3|5|7|9) guest=fail ;;
 124) guest="timed out after ${GT_VM_TIMEOUT:-600} s" ;;
 *) guest="did not finish (qemu exit $rc)" ;;
 esac
-
-mkdir -p "$work/out"
-tar -xf "$tar" -C "$work/out" 2>/dev/null || true
 
 if [ -n "$demo_out" ]; then
 	cat "$log.txt" >&2
