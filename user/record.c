@@ -27,12 +27,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
 #include "command.h"
 #include "device.h"
+#include "options.h"
 #include "util.h"
 
 #define REC_BUF_SIZE		(64 * 1024)
@@ -70,6 +72,8 @@ struct recorder {
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
+	struct gotrace_options opts;	/* what the module records */
+	bool have_opts;			/* any option set: send them */
 
 	int in;
 	int out;
@@ -96,7 +100,9 @@ struct recorder {
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gotrace record [-o FILE] [-d SECONDS] [-q] [-- COMMAND [ARGS...]]\n"
+		"usage: gotrace record [-o FILE] [-d SECONDS] [-q] [-p PID,... [--tid] [--children]]\n"
+		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
+		"                      [--syscall-filter LIST] [--buffer-size SIZE] [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
 		"until Ctrl-C, SECONDS elapsed, or COMMAND exited (COMMAND is\n"
@@ -106,6 +112,21 @@ static void record_usage(FILE *f)
 		"  -o, --output FILE      write to FILE (default trace.out; - = stdout)\n"
 		"  -d, --duration SECONDS stop after SECONDS (e.g. 10, 0.5)\n"
 		"  -q, --quiet            no progress line and no summary\n"
+		"  -p, --pid PID,...      only these processes (all their threads)\n"
+		"      --tid              -p names threads, not processes\n"
+		"      --children         and the tasks they create from now on\n"
+		"  -c, --comm COMM        only tasks first seen with this command name\n"
+		"      --cgroup PATH      only tasks in this cgroup v2 (relative to\n"
+		"                         /sys/fs/cgroup) or below it\n"
+		"      --unit NAME        only the tasks of systemd unit NAME(.service)\n"
+		"      --syscalls MODE    all (default), blocking (only those that sleep)\n"
+		"                         or none\n"
+		"      --syscall-filter L only the syscalls in L (read,write), or all but\n"
+		"                         those in L (!getppid,!read)\n"
+		"      --buffer-size SIZE kernel buffers, e.g. 16M (default: 512K per CPU)\n"
+		"\n"
+		"Filters apply in the module: tasks left out do not appear, their CPU\n"
+		"time shows as the P being idle.\n"
 		"  -h, --help             show this text\n"
 		"\n"
 		"Exit status: COMMAND's when it ran, 1 if the recording failed,\n"
@@ -344,17 +365,31 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 /* Parse the options into @r; returns -1 on a usage error, 1 for -h. */
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
+	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
+	       O_SYSCALL_FILTER, O_BUFFER_SIZE };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "device",	required_argument,	NULL, 'D' },
+		{ "pid",	required_argument,	NULL, 'p' },
+		{ "tid",	no_argument,		NULL, O_TID },
+		{ "children",	no_argument,		NULL, O_CHILDREN },
+		{ "comm",	required_argument,	NULL, 'c' },
+		{ "cgroup",	required_argument,	NULL, O_CGROUP },
+		{ "unit",	required_argument,	NULL, O_UNIT },
+		{ "syscalls",	required_argument,	NULL, O_SYSCALLS },
+		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
+		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c;
+	const char *pids = NULL;
+	bool tids = false, children = false;
+	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "+o:d:qh", opts, NULL)) != -1) {
+	gt_opts_init(&r->opts);
+	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			r->out_path = optarg;
@@ -374,10 +409,49 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case 'D':
 			r->dev_path = optarg;
 			break;
+		case 'p':
+			pids = optarg;
+			break;
+		case O_TID:
+			tids = true;
+			break;
+		case O_CHILDREN:
+			children = true;
+			break;
+		case 'c':
+			bad |= gt_opts_comm(&r->opts, optarg);
+			break;
+		case O_CGROUP:
+			bad |= gt_opts_cgroup(&r->opts, optarg, GT_CGROUP_ROOT);
+			break;
+		case O_UNIT:
+			bad |= gt_opts_unit(&r->opts, optarg, GT_CGROUP_ROOT);
+			break;
+		case O_SYSCALLS:
+			bad |= gt_opts_syscalls(&r->opts, optarg);
+			break;
+		case O_SYSCALL_FILTER:
+			bad |= gt_opts_syscall_filter(&r->opts, optarg);
+			break;
+		case O_BUFFER_SIZE:
+			bad |= gt_opts_buffer_size(&r->opts, optarg);
+			break;
 		default:
 			return -1;
 		}
+		if (bad)
+			return -1;
+		if (c != 'o' && c != 'd' && c != 'q' && c != 'D')
+			r->have_opts = true;
 	}
+	if (pids && gt_opts_pids(&r->opts, pids, tids))
+		return -1;
+	if ((tids || children) && !pids) {
+		gt_err("--tid and --children go with -p");
+		return -1;
+	}
+	if (children)
+		r->opts.flags |= GOTRACE_OPT_CHILDREN;
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (!*r->out_path) {
@@ -385,6 +459,27 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+/* Send the options, before anything is read: reading starts recording. */
+static int rec_set_options(struct recorder *r)
+{
+	if (!r->have_opts || !ioctl(r->in, GOTRACE_IOC_SET_OPTIONS, &r->opts))
+		return 0;
+	switch (errno) {
+	case ENOTTY:
+		gt_err("this gotrace.ko takes no options (too old?): record without them or load a newer module");
+		break;
+	case EBUSY:
+		gt_err("the recording already started: options come first");
+		break;
+	case EINVAL:
+		gt_err("the module refused the options (a filter or size out of range)");
+		break;
+	default:
+		gt_err("cannot set the options: %s", strerror(errno));
+	}
+	return -1;
 }
 
 static int rec_open_output(struct recorder *r)
@@ -461,6 +556,10 @@ int cmd_record(int argc, char **argv)
 	 */
 	r.in = gt_dev_open(r.dev_path, O_RDONLY);
 	if (r.in < 0) {
+		code = GT_EXIT_FAIL;
+		goto out;
+	}
+	if (rec_set_options(&r)) {
 		code = GT_EXIT_FAIL;
 		goto out;
 	}

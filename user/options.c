@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * options.c - parse `gotrace record`'s filter and buffer options into a
+ * struct gotrace_options, checked as the module checks it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "options.h"
+#include "syscall_table.h"
+#include "util.h"
+
+#define GT_CHUNK_BYTES	(64 * 1024)
+#define GT_MAX_CHUNKS	16384	/* the module's limit: 1 GiB */
+
+void gt_opts_init(struct gotrace_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+}
+
+int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids)
+{
+	const char *p = list;
+
+	o->nr_pids = 0;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > INT_MAX ||
+		    (*end && *end != ',')) {
+			gt_err("invalid pid list '%s': want numbers separated by commas",
+			       list);
+			return -1;
+		}
+		if (o->nr_pids == GOTRACE_MAX_PIDS) {
+			gt_err("at most %d pids", GOTRACE_MAX_PIDS);
+			return -1;
+		}
+		o->pids[o->nr_pids++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!o->nr_pids) {
+		gt_err("empty pid list");
+		return -1;
+	}
+	if (tids)
+		o->flags &= ~GOTRACE_OPT_TGID;
+	else
+		o->flags |= GOTRACE_OPT_TGID;
+	return 0;
+}
+
+int gt_opts_comm(struct gotrace_options *o, const char *comm)
+{
+	if (!*comm || strlen(comm) >= sizeof(o->comm)) {
+		gt_err("invalid command name '%s': 1 to %zu characters", comm,
+		       sizeof(o->comm) - 1);
+		return -1;
+	}
+	strcpy(o->comm, comm);
+	return 0;
+}
+
+int gt_opts_cgroup(struct gotrace_options *o, const char *path,
+		   const char *root)
+{
+	char full[PATH_MAX];
+	struct stat st;
+	int err = 0;
+
+	if (path[0] == '/')
+		snprintf(full, sizeof(full), "%s", path);
+	else
+		snprintf(full, sizeof(full), "%s/%s", root, path);
+	if (stat(full, &st))
+		err = errno;
+	if (err || !S_ISDIR(st.st_mode)) {
+		gt_err("no cgroup directory at %s%s%s", full, err ? ": " : "",
+		       err ? strerror(err) : "");
+		return -1;
+	}
+	o->cgroup_id = st.st_ino;
+	return 0;
+}
+
+int gt_opts_unit(struct gotrace_options *o, const char *unit,
+		 const char *root)
+{
+	char path[PATH_MAX];
+
+	if (!*unit || strchr(unit, '/')) {
+		gt_err("invalid unit name '%s'", unit);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "system.slice/%s%s", unit,
+		 strchr(unit, '.') ? "" : ".service");
+	return gt_opts_cgroup(o, path, root);
+}
+
+int gt_opts_syscalls(struct gotrace_options *o, const char *mode)
+{
+	static const char *const modes[] = {
+		[GOTRACE_SYSCALLS_ALL] = "all",
+		[GOTRACE_SYSCALLS_BLOCKING] = "blocking",
+		[GOTRACE_SYSCALLS_NONE] = "none",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(mode, modes[i])) {
+			o->syscalls = i;
+			return 0;
+		}
+	}
+	gt_err("invalid syscall mode '%s': all, blocking or none", mode);
+	return -1;
+}
+
+int gt_syscall_nr(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "sys_", 4))
+		name += 4;
+	for (i = 0; i < sizeof(gt_syscall_table) / sizeof(gt_syscall_table[0]);
+	     i++)
+		if (!strcmp(gt_syscall_table[i].name, name))
+			return gt_syscall_table[i].nr;
+	return -1;
+}
+
+int gt_opts_syscall_filter(struct gotrace_options *o, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	unsigned int mode = GOTRACE_SET_OFF;
+	int ret = -1;
+
+	if (!copy) {
+		gt_err("out of memory");
+		return -1;
+	}
+	memset(o->syscall_set, 0, sizeof(o->syscall_set));
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned int want = *tok == '!' ? GOTRACE_SET_EXCLUDE :
+						  GOTRACE_SET_INCLUDE;
+		const char *name = tok + (*tok == '!');
+		int nr = gt_syscall_nr(name);
+
+		if (mode != GOTRACE_SET_OFF && mode != want) {
+			gt_err("syscall filter '%s': either names to keep or !names to leave out, not both",
+			       list);
+			goto out;
+		}
+		mode = want;
+		if (nr < 0 || nr >= GOTRACE_SYSCALL_MAX) {
+			gt_err("unknown syscall '%s'", name);
+			goto out;
+		}
+		o->syscall_set[nr / 64] |= 1ULL << (nr % 64);
+	}
+	if (mode == GOTRACE_SET_OFF) {
+		gt_err("empty syscall filter");
+		goto out;
+	}
+	o->syscall_set_mode = mode;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
+int gt_opts_buffer_size(struct gotrace_options *o, const char *size)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(size, &end, 10);
+	if (!errno && end != size) {
+		if (!strcmp(end, "K") || !strcmp(end, "k"))
+			mult = 1ULL << 10;
+		else if (!strcmp(end, "M") || !strcmp(end, "m"))
+			mult = 1ULL << 20;
+		else if (!strcmp(end, "G") || !strcmp(end, "g"))
+			mult = 1ULL << 30;
+		else if (*end)
+			mult = 0;
+	}
+	if (errno || end == size || !mult || !v ||
+	    v > (unsigned long long)GT_MAX_CHUNKS * GT_CHUNK_BYTES / mult) {
+		gt_err("invalid buffer size '%s': want e.g. 512K, 64M or 1G, at most 1G",
+		       size);
+		return -1;
+	}
+	o->chunks = (unsigned int)((v * mult + GT_CHUNK_BYTES - 1) /
+				   GT_CHUNK_BYTES);
+	return 0;
+}

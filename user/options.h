@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * options.h - what `gotrace record` asks the module to record: the
+ * command-line forms of struct gotrace_options (include/uapi).
+ *
+ * Each parser fills its part of @o and returns 0, or -1 after saying on
+ * stderr what is wrong with the argument.
+ */
+#ifndef GOTRACE_OPTIONS_H
+#define GOTRACE_OPTIONS_H
+
+#include <linux/gotrace.h>
+
+/* Root of the cgroup v2 hierarchy; relative --cgroup paths start here. */
+#define GT_CGROUP_ROOT	"/sys/fs/cgroup"
+
+void gt_opts_init(struct gotrace_options *o);
+/* "1234,5678": processes (threads with @tids). */
+int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids);
+int gt_opts_comm(struct gotrace_options *o, const char *comm);
+/* A cgroup v2 directory: its inode number is the cgroup's id. */
+int gt_opts_cgroup(struct gotrace_options *o, const char *path,
+		   const char *root);
+/* "name" or "name.service", under system.slice. */
+int gt_opts_unit(struct gotrace_options *o, const char *unit,
+		 const char *root);
+/* "all", "blocking" or "none". */
+int gt_opts_syscalls(struct gotrace_options *o, const char *mode);
+/* "read,write" (only these) or "!getppid,!read" (all but these). */
+int gt_opts_syscall_filter(struct gotrace_options *o, const char *list);
+/* "64M", "512K", "1G", or bytes: rounded up to 64 KiB chunks. */
+int gt_opts_buffer_size(struct gotrace_options *o, const char *size);
+/* The x86-64 number of syscall @name ("read" or "sys_read"), or -1. */
+int gt_syscall_nr(const char *name);
+
+#endif /* GOTRACE_OPTIONS_H */

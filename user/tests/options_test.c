@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * options_test.c - the parsers of `gotrace record`'s options: what they
+ * accept goes into struct gotrace_options as the module expects it, and
+ * everything else is refused.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "tap.h"
+
+static bool bit(const struct gotrace_options *o, int nr)
+{
+	return o->syscall_set[nr / 64] >> (nr % 64) & 1;
+}
+
+static void test_pids(void)
+{
+	struct gotrace_options o;
+	char many[1024] = "1";
+	int i;
+
+	gt_opts_init(&o);
+	ok(!gt_opts_pids(&o, "12,345", false) && o.nr_pids == 2 &&
+	   o.pids[0] == 12 && o.pids[1] == 345 && (o.flags & GOTRACE_OPT_TGID),
+	   "pids: a list of processes");
+	ok(!gt_opts_pids(&o, "7", true) && o.nr_pids == 1 &&
+	   !(o.flags & GOTRACE_OPT_TGID), "pids: --tid names threads");
+	ok(gt_opts_pids(&o, "", false) && gt_opts_pids(&o, "1,,2", false) &&
+	   gt_opts_pids(&o, "0", false) && gt_opts_pids(&o, "-3", false) &&
+	   gt_opts_pids(&o, "12x", false) && gt_opts_pids(&o, "1,", false) == 0,
+	   "pids: empty, zero, negative and junk refused");
+	for (i = 1; i <= GOTRACE_MAX_PIDS; i++)
+		sprintf(many + strlen(many), ",%d", i + 1);
+	ok(gt_opts_pids(&o, many, false) == -1, "pids: at most %d",
+	   GOTRACE_MAX_PIDS);
+}
+
+static void test_comm(void)
+{
+	struct gotrace_options o;
+
+	gt_opts_init(&o);
+	ok(!gt_opts_comm(&o, "nginx") && !strcmp(o.comm, "nginx"),
+	   "comm: taken as is");
+	ok(gt_opts_comm(&o, "") && gt_opts_comm(&o, "sixteen_chars_xx"),
+	   "comm: empty and 16 characters refused");
+}
+
+static void test_cgroup(void)
+{
+	char root[] = "/tmp/gt_cgroup_XXXXXX", dir[256];
+	struct gotrace_options o;
+	struct stat st;
+
+	if (!mkdtemp(root)) {
+		ok(0, "cgroup: temporary root");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/system.slice/web.service", root);
+	mkdir(dir, 0755);
+	stat(dir, &st);
+	gt_opts_init(&o);
+	ok(!gt_opts_cgroup(&o, "system.slice/web.service", root) &&
+	   o.cgroup_id == st.st_ino, "cgroup: relative path, id is the inode");
+	o.cgroup_id = 0;
+	ok(!gt_opts_cgroup(&o, dir, "/nonexistent") && o.cgroup_id == st.st_ino,
+	   "cgroup: absolute path");
+	o.cgroup_id = 0;
+	ok(!gt_opts_unit(&o, "web", root) && o.cgroup_id == st.st_ino,
+	   "unit: NAME is NAME.service under system.slice");
+	ok(!gt_opts_unit(&o, "web.service", root), "unit: NAME.service");
+	ok(gt_opts_cgroup(&o, "nope", root) && gt_opts_unit(&o, "a/b", root) &&
+	   gt_opts_unit(&o, "db", root), "cgroup/unit: missing ones refused");
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
+static void test_syscalls(void)
+{
+	struct gotrace_options o;
+
+	gt_opts_init(&o);
+	ok(!gt_opts_syscalls(&o, "blocking") &&
+	   o.syscalls == GOTRACE_SYSCALLS_BLOCKING &&
+	   !gt_opts_syscalls(&o, "none") && o.syscalls == GOTRACE_SYSCALLS_NONE &&
+	   !gt_opts_syscalls(&o, "all") && o.syscalls == GOTRACE_SYSCALLS_ALL,
+	   "syscalls: all, blocking, none");
+	ok(gt_opts_syscalls(&o, "some") == -1, "syscalls: other modes refused");
+	ok(gt_syscall_nr("read") == 0 && gt_syscall_nr("sys_write") == 1 &&
+	   gt_syscall_nr("getppid") == 110 && gt_syscall_nr("nope") == -1,
+	   "syscall numbers by name, with or without sys_");
+	ok(!gt_opts_syscall_filter(&o, "read,sys_write") &&
+	   o.syscall_set_mode == GOTRACE_SET_INCLUDE && bit(&o, 0) &&
+	   bit(&o, 1) && !bit(&o, 110), "syscall filter: names to keep");
+	ok(!gt_opts_syscall_filter(&o, "!getppid") &&
+	   o.syscall_set_mode == GOTRACE_SET_EXCLUDE && bit(&o, 110) &&
+	   !bit(&o, 0), "syscall filter: !names to leave out");
+	ok(gt_opts_syscall_filter(&o, "read,!write") &&
+	   gt_opts_syscall_filter(&o, "nosuchcall") &&
+	   gt_opts_syscall_filter(&o, ","), "syscall filter: mixed, unknown, empty refused");
+}
+
+static void test_buffer_size(void)
+{
+	struct gotrace_options o;
+
+	gt_opts_init(&o);
+	ok(!gt_opts_buffer_size(&o, "64M") && o.chunks == 1024,
+	   "buffer size: 64M is 1024 chunks");
+	ok(!gt_opts_buffer_size(&o, "100K") && o.chunks == 2,
+	   "buffer size: rounded up to 64 KiB");
+	ok(!gt_opts_buffer_size(&o, "1G") && o.chunks == 16384,
+	   "buffer size: 1G is the most");
+	ok(gt_opts_buffer_size(&o, "2G") && gt_opts_buffer_size(&o, "0") &&
+	   gt_opts_buffer_size(&o, "12Q") && gt_opts_buffer_size(&o, "M"),
+	   "buffer size: too big, zero and junk refused");
+}
+
+int main(void)
+{
+	test_pids();
+	test_comm();
+	test_cgroup();
+	test_syscalls();
+	test_buffer_size();
+	diag("options parsed into struct gotrace_options (%zu bytes)",
+	     sizeof(struct gotrace_options));
+	return tap_done();
+}
