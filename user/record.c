@@ -564,6 +564,17 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	fcntl(r.in, F_SETFL, fcntl(r.in, F_GETFL) | O_NONBLOCK);
+	/*
+	 * The module starts recording at the first read() or poll(): start
+	 * it now, so that COMMAND, started below, is recorded from its
+	 * first instruction.
+	 */
+	if (poll(&(struct pollfd){ .fd = r.in, .events = POLLIN }, 1, 0) < 0 &&
+	    errno != EINTR) {
+		gt_err("cannot start the recording: %s", strerror(errno));
+		code = GT_EXIT_FAIL;
+		goto out;
+	}
 	r.start_ns = gt_now_ns();
 	if (rec_open_output(&r)) {
 		code = GT_EXIT_FAIL;

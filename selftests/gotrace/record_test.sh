@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The gotrace command against the real device: by duration, while a
+# command runs, stopped by Ctrl-C, and with the module's filters.  Each
+# trace must pass `gotrace check` here and both Go parsers on the host,
+# with the ground truth next to it.
+. ./lib.sh
+
+check() {
+	./gotrace check -q "$1" || fail "gotrace check refused $1"
+	check_header "$1"
+}
+
+./gotrace record -q -o "$GT_OUT/record-d.trace" -d 1 ||
+	fail "record -d 1 exited with $?"
+check "$GT_OUT/record-d.trace"
+
+./gotrace record -q -o "$GT_OUT/record-cmd.trace" -- ./workload pingpong 100 ||
+	fail "record -- workload exited with $?"
+check "$GT_OUT/record-cmd.trace"
+cat > "$GT_OUT/record-cmd.expect" <<EOT
+gt_ping block:chan_receive >= 50
+gt_pong end == 1
+EOT
+
+# The command's exit status is gotrace's.
+./gotrace record -q -o "$GT_OUT/record-false.trace" -- false
+[ $? -eq 1 ] || fail "record -- false did not exit 1"
+check "$GT_OUT/record-false.trace"
+
+./gotrace record -q -o "$GT_OUT/record-int.trace" &
+rec=$!
+sleep 1
+kill -INT $rec
+wait $rec || fail "record stopped by SIGINT exited with $?"
+check "$GT_OUT/record-int.trace"
+
+# Filters: one process, by pid and by name.
+./workload sleep 150 20 &
+sleeper=$!
+sleep 0.2
+./gotrace record -q -o "$GT_OUT/record-pid.trace" -p $sleeper -d 0.5 ||
+	fail "record -p exited with $?"
+check "$GT_OUT/record-pid.trace"
+cat > "$GT_OUT/record-pid.expect" <<EOT
+names gt_sleeper
+gt_sleeper block:sleep >= 10
+EOT
+./gotrace record -q -o "$GT_OUT/record-comm.trace" -c gt_sleeper -d 0.5 ||
+	fail "record -c exited with $?"
+check "$GT_OUT/record-comm.trace"
+cat > "$GT_OUT/record-comm.expect" <<EOT
+names gt_sleeper
+gt_sleeper block:sleep >= 10
+EOT
+kill $sleeper
+wait $sleeper 2>/dev/null
+
+./gotrace record -q -o "$GT_OUT/record-nosys.trace" --syscalls none \
+	-- ./workload getppid 100 || fail "record --syscalls none failed"
+check "$GT_OUT/record-nosys.trace"
+echo "gt_getppid syscall:sys_getppid == 0" > "$GT_OUT/record-nosys.expect"
+
+./gotrace record -q -o "$GT_OUT/record-filter.trace" \
+	--syscall-filter getppid -- ./workload getppid 100 ||
+	fail "record --syscall-filter failed"
+check "$GT_OUT/record-filter.trace"
+cat > "$GT_OUT/record-filter.expect" <<EOT
+gt_getppid syscall:sys_getppid == 100
+gt_getppid syscall:sys_exit_group == 0
+EOT
+
+# Errors are one clear line and a non-zero exit.
+./gotrace record -q -o /dev/null -p 0 2>/dev/null && fail "-p 0 accepted"
+./gotrace record -q -o /dev/null --syscalls some 2>/dev/null &&
+	fail "--syscalls some accepted"
+./gotrace record -q -o "$GT_OUT/busy.tmp" -d 2 &
+first=$!
+sleep 0.5
+msg=$(./gotrace record -q -o /dev/null -d 1 2>&1) &&
+	fail "a second recording started"
+echo "$msg" | grep -q "another reader" || fail "second recording: '$msg'"
+wait $first
+rm -f "$GT_OUT/busy.tmp"
+exit 0
