@@ -16,7 +16,9 @@
 # preempt, unblock, block:REASON (Go's wait reason, spaces as "_", "none"
 # for a plain block), unblocked_by:NAME (unblocks done by a goroutine of
 # that name), syscall:FUNC (syscall events whose syscall frame is FUNC),
-# sysblock:FUNC (those that blocked: left with GoSysExit).  OP is
+# sysblock:FUNC (those that blocked: left with GoSysExit); METRIC+METRIC
+# sums several (a pipe read either blocks or returns a syscall event:
+# block:chan_receive+syscall:sys_read counts the reads).  OP is
 # one of == >= <=.  "pprof TYPE NAME" needs NAME among the functions of
 # `go tool trace -pprof=TYPE` with both Go 1.21 and 1.23; "nopprof"
 # needs it absent with Go 1.21.  (Go 1.23 counts a syscall's time until
@@ -172,8 +174,9 @@ while read -r a b c d; do
 		done
 		continue ;;
 	esac
-	got=$(awk -v n="$a" -v m="$b" '$1 == n && $2 == m { print $3 }' "$tmp/summary")
-	got=${got:-0}
+	# METRIC+METRIC...: the sum of several.
+	got=$(awk -v n="$a" -v m="+$b+" '$1 == n && index(m, "+" $2 "+") { sum += $3 }
+		END { print sum + 0 }' "$tmp/summary")
 	case $c in
 	'==') [ "$got" -eq "$d" ] ;;
 	'>=') [ "$got" -ge "$d" ] ;;

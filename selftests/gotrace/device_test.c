@@ -672,7 +672,7 @@ TEST(filter_pid_and_children)
 				     setup_pid));
 	ASSERT_EQ(0, save_expect("device-filter-pid",
 				 "names device_test,workload,gt_ping,gt_pong\n"
-				 "gt_ping block:chan_receive >= 25\n"
+				 "gt_ping block:chan_receive+syscall:sys_read >= 50\n"
 				 "gt_pong create == 1\n"));
 }
 
@@ -688,7 +688,7 @@ TEST(filter_pid_only)
 				     setup_pid));
 	ASSERT_EQ(0, save_expect("device-filter-pid-only",
 				 "names device_test,workload,gt_ping\n"
-				 "gt_ping block:chan_receive >= 25\n"));
+				 "gt_ping block:chan_receive+syscall:sys_read >= 50\n"));
 }
 
 /* Tasks first seen under another comm are left out. */

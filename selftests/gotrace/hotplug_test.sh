@@ -27,5 +27,6 @@ record_while "$GT_OUT/hotplug.trace" hotplug
 cat > "$GT_OUT/hotplug.expect" <<EOT
 gt_ping create == 1
 gt_pong create == 1
-gt_ping block:chan_receive >= 50
+gt_ping block:chan_receive+syscall:sys_read >= 100
+gt_ping syscall:sys_write == 100
 EOT

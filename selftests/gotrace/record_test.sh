@@ -20,7 +20,8 @@ check "$GT_OUT/record-d.trace"
 	fail "record -- workload exited with $?"
 check "$GT_OUT/record-cmd.trace"
 cat > "$GT_OUT/record-cmd.expect" <<EOT
-gt_ping block:chan_receive >= 50
+gt_ping block:chan_receive+syscall:sys_read >= 100
+gt_ping syscall:sys_write == 100
 gt_pong end == 1
 EOT
 

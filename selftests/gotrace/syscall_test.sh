@@ -51,8 +51,9 @@ EOT
 # Socket waits are network waits, not syscalls.
 record sock ./workload sock 100
 cat > "$GT_OUT/sock.expect" <<EOT
-gt_sock_a block:network >= 50
-gt_sock_b block:network >= 50
+gt_sock_a block:network+syscall:sys_read >= 100
+gt_sock_b block:network+syscall:sys_read >= 100
+gt_sock_a block:network >= 10
 pprof net gt_sock_a
 pprof net gt_sock_b
 nopprof syscall gt_sock_a
