@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check.c - gotrace check: strict structural check of a trace file
+ * check.c - gotrace check: structure and scheduler states of a trace file
  *
- * Needs no Go: decodes every record (tracefile.c) and prints what it
- * counted.  Exits 1 naming the offset of the first malformed record.
+ * Needs no Go: decodes every record (tracefile.c), merges the Ps and
+ * replays the goroutine and P states as Go 1.21 does (tracedec.c), and
+ * prints what it counted.  Exits 1 naming the offset of the first
+ * malformed record or impossible transition.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,7 +14,7 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "tracefile.h"
+#include "tracedec.h"
 #include "util.h"
 
 static void check_usage(FILE *f)
@@ -20,8 +22,11 @@ static void check_usage(FILE *f)
 	fprintf(f, "usage: gotrace check [-q] FILE\n\n"
 		"Check that FILE (- = stdin) is a well-formed \"go 1.11 trace\":\n"
 		"every record decodes, the file ends on a record boundary, there\n"
-		"is a Frequency record, and every stack, string and goroutine an\n"
-		"event uses is defined.  Prints what it counted.\n\n"
+		"is a Frequency record, every stack, string and goroutine an\n"
+		"event uses is defined, the Ps merge into one consistent order,\n"
+		"and every goroutine and P transition is possible (as in Go 1.21's\n"
+		"parser, plus GoSysBlock+ProcStop pairs and ProcStart before\n"
+		"GoStart).  Prints what it counted.\n\n"
 		"  -q, --quiet   print nothing when the file is fine\n");
 }
 
@@ -56,8 +61,8 @@ int cmd_check(int argc, char **argv)
 		{ "quiet",	no_argument,	NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct gt_trace_info info;
 	struct gt_trace_error err;
+	struct gt_trace t;
 	bool quiet = false;
 	const char *path;
 	uint8_t *buf;
@@ -88,14 +93,16 @@ int cmd_check(int argc, char **argv)
 		gt_err("cannot read %s: %s", path, strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_trace_check(buf, len, &info, &err);
-	free(buf);
+	ret = gt_trace_load(buf, len, &t, &err);
 	if (ret) {
+		free(buf);
 		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
 		       err.msg);
 		return GT_EXIT_FAIL;
 	}
 	if (!quiet)
-		check_print(path, &info);
+		check_print(path, &t.info);
+	gt_trace_free(&t);
+	free(buf);
 	return GT_EXIT_OK;
 }

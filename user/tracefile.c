@@ -110,6 +110,17 @@ const char *gt_trace_type_name(unsigned int type)
 	return type && type < GT_TRACE_NR_TYPES ? descs[type].name : NULL;
 }
 
+bool gt_trace_type_layout(unsigned int type, unsigned int *nvals, bool *ts,
+			  bool *stk)
+{
+	if (!type || type >= GT_TRACE_NR_TYPES)
+		return false;
+	*nvals = descs[type].nvals;
+	*ts = descs[type].ts;
+	*stk = descs[type].stk;
+	return true;
+}
+
 struct checker {
 	const uint8_t *buf;
 	size_t len;

@@ -10,6 +10,7 @@
 #ifndef GOTRACE_TRACEFILE_H
 #define GOTRACE_TRACEFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,15 @@ struct gt_trace_error {
  */
 int gt_trace_check(const uint8_t *buf, size_t len, struct gt_trace_info *info,
 		   struct gt_trace_error *err);
+
+/*
+ * Layout of a type: *@nvals values after the type byte, the first a
+ * timestamp delta if *@ts, the last a stack id if *@stk.  Returns false
+ * for a type the format does not know (Stack and String have their own
+ * layouts: nvals 0).
+ */
+bool gt_trace_type_layout(unsigned int type, unsigned int *nvals, bool *ts,
+			  bool *stk);
 
 /* "GoStart" ...; NULL for a type the format does not know. */
 const char *gt_trace_type_name(unsigned int type);
