@@ -3,24 +3,46 @@
 #
 # check-trace.sh [--web] [--pprof] TRACE... - the checker of record.
 #
-# A trace is valid only if Go's own tools accept it: `go tool trace -d`
-# of Go 1.21 (its strict parser of the "go 1.11" format) and
-# `go tool trace -d=1` of Go 1.23 (which converts the trace to its new
-# model and checks it again).  With --pprof, the sched, sync, syscall and
-# net profiles of both versions must be produced without error; with
-# --web, both web UIs must serve their pages (HTTP 200), including a few
-# goroutine pages linked from /goroutines.
+# A trace is valid only if Go's own tools accept it:
+#   * `go tool trace -d FILE` of Go 1.21 (its strict parser of the
+#     "go 1.11 trace" format; -d is a boolean flag there), and
+#   * `go tool trace -d=1 FILE` of Go 1.23 (-d is an integer there: a bare
+#     -d would swallow FILE), which converts the trace to the new model.
+# A run fails on a non-zero exit, on a panic or parse error message on
+# stdout, and on any stderr line that is not one of the tools' progress
+# messages (Go 1.23's web UI and profiles go on after some errors and
+# only log them).
 #
-# Prints "ok TRACE (...)" per trace; exits 1 at the first failure, with
-# the tool's own last words.  GO121 and GO123 override the go binaries.
-set -euo pipefail
+# --pprof: `go tool trace -pprof=TYPE FILE` for sched, sync, syscall and
+#   net with both versions must exit 0 with no error message.  An empty
+#   profile is fine: both versions then still write a valid (small)
+#   gzipped pprof profile and exit 0.
+# --web: each version serves the trace (`go tool trace -http=127.0.0.1:0`,
+#   the kernel picks a free port, read back from the tool's "listening on"
+#   line); every main page must answer HTTP 200 with a body, and so must
+#   the goroutine pages linked from /goroutines (1.21 /goroutine?id=PC,
+#   1.23 /goroutine?name=NAME), the per-goroutine timelines they link to
+#   (/jsontrace?goid=N) and the time ranges the main page links to; the
+#   server log must stay free of errors and panics.  Servers are stopped
+#   at the end, also on failure or interrupt.
+#
+# Prints "ok TRACE (go1.21, go1.23[, web][, pprof])" per trace; exits 1 at
+# the first failure, naming the trace and the Go version, with the last
+# lines the tool printed.  GO121 and GO123 override the go binaries.
+set -eu
+set -o pipefail
 
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
 export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
-# go tool trace -http opens a browser unless $BROWSER says otherwise.
+# go tool trace -http opens a browser: let it run `true` instead.
 export BROWSER=true
+
+usage() {
+	echo "usage: $0 [--web] [--pprof] TRACE..." >&2
+	exit 2
+}
 
 web=
 pprof=
@@ -29,102 +51,177 @@ while [ $# -gt 0 ]; do
 	--web) web=1 ;;
 	--pprof) pprof=1 ;;
 	--) shift; break ;;
-	-*) echo "usage: $0 [--web] [--pprof] TRACE..." >&2; exit 2 ;;
+	-*) usage ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# -gt 0 ] || { echo "usage: $0 [--web] [--pprof] TRACE..." >&2; exit 2; }
+[ $# -gt 0 ] || usage
 
-tmp=$(mktemp -d)
-server=
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-trace.XXXXXX")
+servers=
 cleanup() {
-	[ -z "$server" ] || kill "$server" 2>/dev/null || true
+	local pid
+	for pid in $servers; do
+		kill "$pid" 2>/dev/null || true
+	done
+	for pid in $servers; do
+		wait "$pid" 2>/dev/null || true
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
+# fail TRACE VERSION WHAT [LOGFILE]
 fail() {
-	echo "FAIL $1: $2" >&2
-	[ ! -s "$tmp/err" ] || tail -n 5 "$tmp/err" | sed 's/^/  /' >&2
+	echo "FAIL $1: $2: $3" >&2
+	if [ $# -ge 4 ] && [ -s "$4" ]; then
+		echo "  last lines of its output:" >&2
+		tail -n 8 "$4" | sed 's/^/  | /' >&2
+	fi
 	exit 1
 }
 
-# The parsers print the trace; a failure shows as a non-zero exit or, in
-# some versions, only as a message.
-parse() {
-	local go=$1 flag=$2 trace=$3
-	if ! "$go" tool trace "$flag" "$trace" > "$tmp/out" 2> "$tmp/err"; then
-		fail "$trace" "$("$go" env GOVERSION) go tool trace $flag exited with an error"
-	fi
-	if grep -qiE 'failed to (parse|read)|parsing trace: |panic:' "$tmp/out" "$tmp/err"; then
-		fail "$trace" "$("$go" env GOVERSION) go tool trace $flag reported an error"
-	fi
+for go in "$GO121" "$GO123"; do
+	[ -x "$go" ] || { echo "FAIL: no go binary at $go (set GO121/GO123)" >&2; exit 1; }
+done
+v121=$("$GO121" env GOVERSION)
+v123=$("$GO123" env GOVERSION)
+
+# Stderr lines the tools print when all is well (after the log prefix).
+benign='^(Parsing trace\.\.\.|Splitting trace( for viewer)?\.\.\.|Preparing trace for viewer\.\.\.|Opening browser\. Trace viewer is listening on http://[^ ]+|[0-9.]+ [kMGT]?i?B of [0-9.]+ [kMGT]?i?B \([0-9.]+%\) processed\.\.\.)$'
+# Lines that are an error wherever they appear.
+errors='^(failed |panic:|fatal error:|goroutine [0-9]+ \[|http: panic|Encountered error|Lost [0-9.]+%)'
+
+# check_log TRACE VERSION WHAT LOGFILE: only benign lines in a log.
+check_log() {
+	sed -E 's,^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9:]{8} ,,' "$4" |
+		grep -vE "$benign" > "$tmp/unexpected" || true
+	[ ! -s "$tmp/unexpected" ] ||
+		fail "$1" "$2" "$3 reported an error" "$tmp/unexpected"
+}
+
+# run TRACE VERSION GO ARGS...: a tool run that must succeed quietly.
+# Stdout is only scanned (a -d listing can be large), never kept.
+run() {
+	local trace=$1 version=$2 go=$3 rc
+	shift 3
+	set +e
+	"$go" tool trace "$@" "$trace" 2> "$tmp/err" |
+		grep -E "$errors" > "$tmp/outerr"
+	rc=${PIPESTATUS[0]}
+	set -e
+	[ "$rc" = 0 ] ||
+		fail "$trace" "$version" "go tool trace $* exited with status $rc" "$tmp/err"
+	[ ! -s "$tmp/outerr" ] ||
+		fail "$trace" "$version" "go tool trace $* printed an error" "$tmp/outerr"
+	check_log "$trace" "$version" "go tool trace $*" "$tmp/err"
 }
 
 profiles() {
-	local go=$1 trace=$2 kind
+	local trace=$1 version=$2 go=$3 kind
 	for kind in sched sync syscall net; do
-		"$go" tool trace -pprof="$kind" "$trace" > "$tmp/prof" 2> "$tmp/err" ||
-			fail "$trace" "$("$go" env GOVERSION) -pprof=$kind failed"
+		run "$trace" "$version" "$go" -pprof="$kind"
 	done
 }
 
-# Fetch one page; it must answer 200 with a body.
+# page TRACE VERSION BASE PATH: must answer 200 with a body.
 page() {
-	local base=$1 path=$2 trace=$3 version=$4 code
-	code=$(curl -s -o "$tmp/page" -w '%{http_code}' --max-time 120 "$base$path") || code=000
-	[ "$code" = 200 ] && [ -s "$tmp/page" ] ||
-		fail "$trace" "$version web UI: $path answered $code"
+	local trace=$1 version=$2 base=$3 path=$4 code
+	code=$(curl -sS -o "$tmp/page" -w '%{http_code}' --max-time 300 \
+		"$base$path" 2> "$tmp/curl") || code="000 ($(cat "$tmp/curl"))"
+	[ "$code" = 200 ] ||
+		fail "$trace" "$version" "web UI: $path answered HTTP $code" "$tmp/page"
+	[ -s "$tmp/page" ] ||
+		fail "$trace" "$version" "web UI: $path answered an empty page" "$tmp/http.err"
+	case $path in
+	/jsontrace*)
+		[ "$(head -c 1 "$tmp/page")" = "{" ] ||
+			fail "$trace" "$version" "web UI: $path is not JSON" "$tmp/page"
+		;;
+	esac
+	pages=$((pages + 1))
+}
+
+# links PATTERN MAX: hrefs of the last page matching PATTERN, unescaped.
+links() {
+	{ grep -oE "href=\"$1\"" "$tmp/page" || true; } | head -n "$2" |
+		sed 's/^href="//; s/"$//; s/&amp;/\&/g'
 }
 
 webui() {
-	local go=$1 trace=$2 version base i path
-	version=$("$go" env GOVERSION)
-	: > "$tmp/err"
-	"$go" tool trace -http=127.0.0.1:0 "$trace" > "$tmp/http.out" 2> "$tmp/err" &
+	local trace=$1 version=$2 go=$3 server base i path gpages
+	"$go" tool trace -http=127.0.0.1:0 "$trace" > "$tmp/http.out" 2> "$tmp/http.err" &
 	server=$!
+	servers="$servers $server"
 	base=
-	for i in $(seq 1 600); do
-		base=$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$tmp/http.out" "$tmp/err" | head -n 1 | sed 's/^[^:]*://' || true)
-		[ -n "$base" ] && break
-		kill -0 "$server" 2>/dev/null || fail "$trace" "$version web UI exited"
+	for i in $(seq 1 3000); do
+		base=$(grep -ohE 'listening on http://127\.0\.0\.1:[0-9]+' \
+			"$tmp/http.err" "$tmp/http.out" | head -n 1 | sed 's/^listening on //' || true)
+		[ -z "$base" ] || break
+		kill -0 "$server" 2>/dev/null ||
+			fail "$trace" "$version" "web UI exited before serving" "$tmp/http.err"
 		sleep 0.1
 	done
-	[ -n "$base" ] || fail "$trace" "$version web UI did not start"
-	base=${base#*http}
-	base=http$base
-	for path in / /goroutines /trace /jsontrace /mmu /io /block /syscall \
-		    /sched /usertasks /userregions; do
-		page "$base" "$path" "$trace" "$version"
+	[ -n "$base" ] || fail "$trace" "$version" "web UI did not start in 300 s" "$tmp/http.err"
+
+	pages=0
+	page "$trace" "$version" "$base" /
+	links '/trace\?[^"]*' 4 > "$tmp/ranges"
+	for path in /goroutines /trace /jsontrace /mmu /io /block /syscall \
+		    /sched /usertasks /userregions /io?raw=1 /block?raw=1 \
+		    /syscall?raw=1 /sched?raw=1; do
+		page "$trace" "$version" "$base" "$path"
 	done
-	# A few goroutine pages, as linked from the goroutine list.
-	page "$base" /goroutines "$trace" "$version"
-	grep -oE 'href="/goroutines?\?(id|name)=[^"]*"' "$tmp/page" | head -n 3 |
-		sed 's/^href="//; s/"$//; s/&amp;/\&/g' > "$tmp/links" || true
-	[ -s "$tmp/links" ] || fail "$trace" "$version web UI: no goroutine links on /goroutines"
+	if [ "$go" = "$GO123" ]; then
+		page "$trace" "$version" "$base" '/jsontrace?view=thread'
+	fi
+	# The time ranges of the main page (large traces are split).
 	while read -r path; do
-		page "$base" "$path" "$trace" "$version"
-	done < "$tmp/links"
+		page "$trace" "$version" "$base" "/json${path#/}"
+	done < "$tmp/ranges"
+	# A few goroutine groups, and a timeline of one goroutine of each.
+	page "$trace" "$version" "$base" /goroutines
+	links '/goroutine\?(id|name)=[^"]*' 4 > "$tmp/groups"
+	[ -s "$tmp/groups" ] ||
+		fail "$trace" "$version" "web UI: no goroutine links on /goroutines" "$tmp/page"
+	gpages=0
+	while read -r path; do
+		page "$trace" "$version" "$base" "$path"
+		links '/trace\?goid=[0-9]+' 1 > "$tmp/goid"
+		if [ -s "$tmp/goid" ]; then
+			path=$(cat "$tmp/goid")
+			page "$trace" "$version" "$base" "/json${path#/}"
+		fi
+		gpages=$((gpages + 1))
+	done < "$tmp/groups"
+
+	kill -0 "$server" 2>/dev/null ||
+		fail "$trace" "$version" "web UI died while serving" "$tmp/http.err"
+	check_log "$trace" "$version" "web UI (server log)" "$tmp/http.err"
 	kill "$server" 2>/dev/null || true
 	wait "$server" 2>/dev/null || true
-	server=
+	servers=${servers% "$server"}
+	[ -z "${VERBOSE:-}" ] ||
+		echo "  $version web UI: $pages pages, $gpages goroutine groups" >&2
 }
 
 for trace in "$@"; do
-	[ -r "$trace" ] || fail "$trace" "cannot read it"
-	parse "$GO121" -d "$trace"
-	parse "$GO123" -d=1 "$trace"
-	what="go1.21 -d, go1.23 -d=1"
-	if [ -n "$pprof" ]; then
-		profiles "$GO121" "$trace"
-		profiles "$GO123" "$trace"
-		what="$what, pprof"
-	fi
+	[ -f "$trace" ] && [ -r "$trace" ] || fail "$trace" "-" "cannot read it"
+	run "$trace" "$v121" "$GO121" -d
+	run "$trace" "$v123" "$GO123" -d=1
+	what="go1.21, go1.23"
 	if [ -n "$web" ]; then
-		webui "$GO121" "$trace"
-		webui "$GO123" "$trace"
+		webui "$trace" "$v121" "$GO121"
+		webui "$trace" "$v123" "$GO123"
 		what="$what, web"
+	fi
+	if [ -n "$pprof" ]; then
+		profiles "$trace" "$v121" "$GO121"
+		profiles "$trace" "$v123" "$GO123"
+		what="$what, pprof"
 	fi
 	echo "ok $trace ($what)"
 done
