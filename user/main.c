@@ -3,7 +3,7 @@
  * main.c - gotrace: record the machine's scheduler as a Go execution trace
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
- * check.c) and prints the top-level usage.
+ * check.c, stat.c) and prints the top-level usage.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +23,8 @@ static const char *const usage_msg[] = {
 	"                  Ctrl-C, SECONDS elapsed, or COMMAND exited",
 	"  stop            stop the recording in progress",
 	"  status          show what /dev/gotrace is doing",
-	"  check FILE      check the structure of a trace file",
+	"  check FILE      check a trace file: structure, goroutine and P states",
+	"  stat FILE       duration, tasks, top tasks and syscalls of a trace file",
 	"  help            show this text",
 	"",
 	"'gotrace <command> -h' shows the options of a command.",
@@ -44,6 +45,7 @@ static const struct {
 	{ "stop",	cmd_stop },
 	{ "status",	cmd_status },
 	{ "check",	cmd_check },
+	{ "stat",	cmd_stat },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat.c - gotrace stat: what a trace file contains
+ *
+ * Loads and checks the file (tracedec.c), computes the figures
+ * (tracestat.c) and prints: duration, Ps, tasks and their names, events
+ * by type, the top tasks by run time and by scheduler latency, the top
+ * syscalls by count and by blocked time, and what the end of the file
+ * says about how the recording ended.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "tracestat.h"
+#include "util.h"
+
+static void stat_usage(FILE *f)
+{
+	fprintf(f, "usage: gotrace stat [-n N] FILE\n\n"
+		"Summarize the trace FILE (- = stdin): duration, CPUs (Ps), tasks\n"
+		"(goroutines) and their names, events by type, the top tasks by\n"
+		"run time and by scheduler latency (runnable -> running), the top\n"
+		"syscalls by count and by blocked time.  FILE must pass\n"
+		"'gotrace check'.\n\n"
+		"  -n, --top N   rows of each top list (default 10, 0 = all)\n");
+}
+
+static double secs(const struct gt_stats *s, uint64_t ticks)
+{
+	return s->frequency ? (double)ticks / (double)s->frequency : 0;
+}
+
+/* "12.345 ms" with a unit that fits. */
+static const char *fmt_time(const struct gt_stats *s, uint64_t ticks,
+			    char *buf, size_t size)
+{
+	double t = secs(s, ticks);
+
+	if (t >= 1)
+		snprintf(buf, size, "%.3f s", t);
+	else if (t >= 1e-3)
+		snprintf(buf, size, "%.3f ms", t * 1e3);
+	else
+		snprintf(buf, size, "%.3f us", t * 1e6);
+	return buf;
+}
+
+static int by_run(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static int by_latency(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static int names_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_name *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int sys_by_count(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int sys_by_blocked(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->blocked != y->blocked)
+		return x->blocked > y->blocked ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static size_t top(size_t n, size_t want)
+{
+	return want && want < n ? want : n;
+}
+
+static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
+			size_t n, size_t want)
+{
+	char b1[32], b2[32], b3[32];
+	uint64_t span = s->end - s->start;
+
+	printf("\ntop tasks by run time:\n");
+	printf("  %14s  %-20s %14s %7s %8s\n", "G", "NAME", "RUN", "%", "STARTS");
+	qsort(tk, n, sizeof(*tk), by_run);
+	for (size_t i = 0; i < top(n, want) && tk[i].run; i++)
+		printf("  %14" PRIu64 "  %-20s %14s %6.2f%% %8" PRIu64 "\n",
+		       tk[i].g, tk[i].name,
+		       fmt_time(s, tk[i].run, b1, sizeof(b1)),
+		       span ? 100.0 * (double)tk[i].run / (double)span : 0.0,
+		       tk[i].starts);
+
+	printf("\ntop tasks by scheduler latency (runnable -> running):\n");
+	printf("  %14s  %-20s %14s %8s %14s %14s\n", "G", "NAME", "LATENCY",
+	       "STARTS", "AVERAGE", "MAX");
+	qsort(tk, n, sizeof(*tk), by_latency);
+	for (size_t i = 0; i < top(n, want) && tk[i].latency; i++)
+		printf("  %14" PRIu64 "  %-20s %14s %8" PRIu64 " %14s %14s\n",
+		       tk[i].g, tk[i].name,
+		       fmt_time(s, tk[i].latency, b1, sizeof(b1)), tk[i].starts,
+		       fmt_time(s, tk[i].starts ? tk[i].latency / tk[i].starts : 0,
+				b2, sizeof(b2)),
+		       fmt_time(s, tk[i].max_latency, b3, sizeof(b3)));
+}
+
+static void print_syscalls(const struct gt_stats *s, size_t want)
+{
+	struct gt_stat_syscall *sc = s->syscalls;
+	size_t n = s->nsyscalls;
+	char b1[32], b2[32];
+
+	printf("\ntop syscalls by count:\n");
+	if (!n)
+		printf("  (no GoSysCall events: recorded with --syscalls none?)\n");
+	else
+		printf("  %-24s %10s %10s %14s\n", "SYSCALL", "COUNT", "BLOCKED",
+		       "BLOCKED TIME");
+	qsort(sc, n, sizeof(*sc), sys_by_count);
+	for (size_t i = 0; i < top(n, want); i++)
+		printf("  %-24s %10" PRIu64 " %10" PRIu64 " %14s\n", sc[i].name,
+		       sc[i].count, sc[i].blocks,
+		       fmt_time(s, sc[i].blocked, b1, sizeof(b1)));
+
+	printf("\ntop syscalls by blocked time:\n");
+	printf("  %-24s %14s %10s %14s\n", "SYSCALL", "BLOCKED TIME", "BLOCKED",
+	       "AVERAGE");
+	qsort(sc, n, sizeof(*sc), sys_by_blocked);
+	for (size_t i = 0; i < top(n, want) && sc[i].blocked; i++)
+		printf("  %-24s %14s %10" PRIu64 " %14s\n", sc[i].name,
+		       fmt_time(s, sc[i].blocked, b1, sizeof(b1)), sc[i].blocks,
+		       fmt_time(s, sc[i].blocks ? sc[i].blocked / sc[i].blocks : 0,
+				b2, sizeof(b2)));
+}
+
+static void print_stats(const char *path, const struct gt_trace *t,
+			struct gt_stats *s, size_t want)
+{
+	uint64_t span = s->end - s->start, tasks = 0;
+	char b[32];
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		tasks += s->tasks[i].g != 0;
+	printf("%s: go 1.11 trace, %s (%zu bytes)\n", path,
+	       gt_fmt_bytes(t->len, b, sizeof(b)), t->len);
+	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
+	       secs(s, span), s->frequency);
+	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
+	printf("  tasks       %" PRIu64 " (goroutines), %zu names\n", tasks,
+	       s->nnames);
+	printf("  events      %" PRIu64 " (%.0f/s)\n", s->events,
+	       span ? (double)s->events / secs(s, span) : 0.0);
+	printf("  at the end  %" PRIu64 " running, %" PRIu64 " runnable, %"
+	       PRIu64 " waiting, %" PRIu64 " in a syscall, %" PRIu64
+	       " ended; %" PRIu64 " of %" PRIu64 " Ps started\n",
+	       s->at_end[GT_STAT_G_RUNNING], s->at_end[GT_STAT_G_RUNNABLE],
+	       s->at_end[GT_STAT_G_WAITING], s->at_end[GT_STAT_G_SYSCALL],
+	       s->at_end[GT_STAT_G_DEAD], s->ps_running_at_end, s->ps);
+	printf("  lost        unknown from the file: a recording that ran out of\n"
+	       "              buffers ends early but cleanly; 'gotrace record'\n"
+	       "              and 'gotrace status' report lost events and overflows\n");
+
+	printf("\nevents by type:\n");
+	for (unsigned int i = 1; i < GT_TRACE_NR_TYPES; i++)
+		if (s->by_type[i])
+			printf("  %-18s %10" PRIu64 "\n", gt_trace_type_name(i),
+			       s->by_type[i]);
+
+	printf("\ntask names by run time:\n");
+	printf("  %-20s %8s %14s %14s %8s\n", "NAME", "TASKS", "RUN", "LATENCY",
+	       "STARTS");
+	qsort(s->names, s->nnames, sizeof(*s->names), names_by_run);
+	for (size_t i = 0; i < top(s->nnames, want); i++) {
+		char b2[32];
+
+		printf("  %-20s %8" PRIu64 " %14s %14s %8" PRIu64 "\n",
+		       s->names[i].name, s->names[i].tasks,
+		       fmt_time(s, s->names[i].run, b, sizeof(b)),
+		       fmt_time(s, s->names[i].latency, b2, sizeof(b2)),
+		       s->names[i].starts);
+	}
+	print_tasks(s, s->tasks, s->ntasks, want);
+	print_syscalls(s, want);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "top",	required_argument,	NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct gt_trace_error err;
+	struct gt_stats s;
+	struct gt_trace t;
+	size_t want = 10;
+	const char *path;
+	uint8_t *buf;
+	size_t len;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "+hn:", opts, NULL)) != -1) {
+		char *end;
+		unsigned long v;
+
+		switch (c) {
+		case 'h':
+			stat_usage(stdout);
+			return GT_EXIT_OK;
+		case 'n':
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || optarg[0] == '-') {
+				gt_err("invalid number '%s' for -n", optarg);
+				return GT_EXIT_USAGE;
+			}
+			want = v;
+			break;
+		default:
+			stat_usage(stderr);
+			return GT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		stat_usage(stderr);
+		return GT_EXIT_USAGE;
+	}
+	path = argv[optind];
+	ret = gt_read_file(path, &buf, &len);
+	if (ret) {
+		gt_err("cannot read %s: %s", path, strerror(-ret));
+		return GT_EXIT_FAIL;
+	}
+	if (gt_trace_load(buf, len, &t, &err)) {
+		free(buf);
+		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
+		       err.msg);
+		return GT_EXIT_FAIL;
+	}
+	ret = GT_EXIT_OK;
+	if (gt_stats_compute(&t, &s)) {
+		gt_err("out of memory");
+		ret = GT_EXIT_FAIL;
+	} else {
+		print_stats(path, &t, &s, want);
+		gt_stats_free(&s);
+	}
+	gt_trace_free(&t);
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracestat.c - per-task, per-name and per-syscall figures of a trace
+ *
+ * One pass over the merged, checked events of tracedec.c, following each
+ * goroutine's state: runnable (created, unblocked, syscall exit,
+ * sched/preempt) -> GoStart counts as scheduler latency; running ->
+ * anything that stops it counts as run time; GoSysCall names the
+ * syscall, GoSysBlock .. GoSysExit is its blocked time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracestat.h"
+
+struct gaux {
+	uint64_t since;		/* time the current state began */
+	int64_t sys;		/* syscall of the current run, or -1 */
+	int64_t sysblock;	/* syscall blocked in, or -1 */
+};
+
+struct stat_ctx {
+	const struct gt_trace *t;
+	struct gt_stats *s;
+	struct u64map gidx;	/* g -> task index */
+	struct gaux *aux;
+	size_t tcap;
+	struct u64map nameidx;	/* FNV-1a of a name -> name index */
+	size_t ncap;
+	struct u64map sysidx;	/* func string id -> syscall index */
+	size_t scap;
+	struct u64map pstate;	/* P -> 1 if started */
+};
+
+/* Function string id of the first frame of stack @stk, 0 if none. */
+static uint64_t first_func(const struct gt_trace *t, uint64_t stk)
+{
+	const struct gt_frame *f;
+	size_t n;
+
+	f = gt_trace_stack(t, stk, &n);
+	return n ? f[0].func : 0;
+}
+
+static void copy_name(const struct gt_trace *t, uint64_t id, char *out)
+{
+	gt_trace_string(t, id, out, GT_STAT_NAME);
+	if (!out[0])
+		strcpy(out, "?");
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	void *n;
+	size_t nc;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	n = realloc(*arr, nc * size);
+	if (!n)
+		return -1;
+	memset((char *)n + *cap * size, 0, (nc - *cap) * size);
+	*arr = n;
+	*cap = nc;
+	return 0;
+}
+
+static int64_t syscall_of(struct stat_ctx *c, uint64_t func)
+{
+	struct gt_stats *s = c->s;
+	uint64_t *v;
+	bool added;
+
+	v = u64map_put(&c->sysidx, func, s->nsyscalls, &added);
+	if (!v)
+		return -1;
+	if (added) {
+		if (grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
+			 sizeof(*s->syscalls)))
+			return -1;
+		copy_name(c->t, func, s->syscalls[s->nsyscalls++].name);
+	}
+	return (int64_t)*v;
+}
+
+/* The task of goroutine @g, created on first sight. */
+static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
+				    struct gaux **aux)
+{
+	struct gt_stats *s = c->s;
+	uint64_t *v;
+	bool added;
+
+	v = u64map_put(&c->gidx, g, s->ntasks, &added);
+	if (!v)
+		return NULL;
+	if (added) {
+		size_t cap = c->tcap;
+
+		if (grow((void **)&s->tasks, &cap, s->ntasks + 1,
+			 sizeof(*s->tasks)) ||
+		    grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
+			 sizeof(*c->aux)))
+			return NULL;
+		s->tasks[s->ntasks].g = g;
+		strcpy(s->tasks[s->ntasks].name, "?");
+		c->aux[s->ntasks] = (struct gaux){ 0, -1, -1 };
+		s->ntasks++;
+	}
+	*aux = &c->aux[*v];
+	return &s->tasks[*v];
+}
+
+static void stop_running(struct gt_stat_task *k, struct gaux *a, uint64_t ts,
+			 int state)
+{
+	if (k->state == GT_STAT_G_RUNNING)
+		k->run += ts - a->since;
+	k->state = state;
+	a->since = ts;
+}
+
+static void make_runnable(struct gt_stat_task *k, struct gaux *a, uint64_t ts)
+{
+	if (k->state == GT_STAT_G_WAITING || k->state == GT_STAT_G_SYSCALL)
+		k->blocked += ts - a->since;
+	k->state = GT_STAT_G_RUNNABLE;
+	a->since = ts;
+}
+
+static int stat_event(struct stat_ctx *c, const struct gt_event *e)
+{
+	struct gt_stats *s = c->s;
+	struct gt_stat_task *k;
+	struct gaux *a;
+	int64_t i;
+	uint64_t *v;
+	bool added;
+
+	switch (e->type) {
+	case GT_EV_PROC_START:
+	case GT_EV_PROC_STOP:
+		v = u64map_put(&c->pstate, e->p, 0, &added);
+		if (!v)
+			return -1;
+		*v = e->type == GT_EV_PROC_START;
+		return 0;
+	case GT_EV_GO_CREATE:
+		k = task_of(c, e->args[0], &a);
+		if (!k)
+			return -1;
+		copy_name(c->t, first_func(c->t, e->args[1]), k->name);
+		k->state = GT_STAT_G_RUNNABLE;
+		a->since = e->ts;
+		return 0;
+	case GT_EV_GO_UNBLOCK:
+		k = task_of(c, e->args[0], &a);
+		if (!k)
+			return -1;
+		make_runnable(k, a, e->ts);
+		return 0;
+	default:
+		break;
+	}
+
+	k = task_of(c, e->g, &a);
+	if (!k)
+		return -1;
+	switch (e->type) {
+	case GT_EV_GO_START:
+	case GT_EV_GO_START_LABEL:
+		if (k->state == GT_STAT_G_RUNNABLE) {
+			uint64_t lat = e->ts - a->since;
+
+			k->latency += lat;
+			if (lat > k->max_latency)
+				k->max_latency = lat;
+		}
+		k->starts++;
+		k->state = GT_STAT_G_RUNNING;
+		a->since = e->ts;
+		a->sys = -1;
+		break;
+	case GT_EV_GO_END:
+	case GT_EV_GO_STOP:
+		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
+		break;
+	case GT_EV_GO_SCHED:
+	case GT_EV_GO_PREEMPT:
+		stop_running(k, a, e->ts, GT_STAT_G_RUNNABLE);
+		break;
+	case GT_EV_GO_SLEEP: case GT_EV_GO_BLOCK: case GT_EV_GO_BLOCK_SEND:
+	case GT_EV_GO_BLOCK_RECV: case GT_EV_GO_BLOCK_SELECT:
+	case GT_EV_GO_BLOCK_SYNC: case GT_EV_GO_BLOCK_COND:
+	case GT_EV_GO_BLOCK_NET: case GT_EV_GO_BLOCK_GC:
+		stop_running(k, a, e->ts, GT_STAT_G_WAITING);
+		break;
+	case GT_EV_GO_WAITING:
+		k->state = GT_STAT_G_WAITING;
+		a->since = e->ts;
+		break;
+	case GT_EV_GO_INSYSCALL:
+		k->state = GT_STAT_G_SYSCALL;
+		a->since = e->ts;
+		a->sysblock = -1;
+		break;
+	case GT_EV_GO_SYSCALL:
+		i = syscall_of(c, first_func(c->t, e->stk));
+		if (i < 0)
+			return -1;
+		s->syscalls[i].count++;
+		k->syscalls++;
+		a->sys = i;
+		break;
+	case GT_EV_GO_SYSBLOCK:
+		stop_running(k, a, e->ts, GT_STAT_G_SYSCALL);
+		a->sysblock = a->sys;
+		a->sys = -1;
+		break;
+	case GT_EV_GO_SYSEXIT:
+		if (k->state == GT_STAT_G_SYSCALL && a->sysblock >= 0) {
+			s->syscalls[a->sysblock].blocks++;
+			s->syscalls[a->sysblock].blocked += e->ts - a->since;
+		}
+		a->sysblock = -1;
+		make_runnable(k, a, e->ts);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int gt_stats_compute(const struct gt_trace *t, struct gt_stats *s)
+{
+	struct stat_ctx c = { .t = t, .s = s };
+	uint64_t k, v;
+	size_t it = 0;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->frequency = t->frequency;
+	s->events = t->nev;
+	s->ps = t->info.ps;
+	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
+	if (t->nev) {
+		s->start = t->ev[0].ts;
+		s->end = t->ev[t->nev - 1].ts;
+	}
+	for (size_t i = 0; i < t->nev; i++)
+		if (stat_event(&c, &t->ev[i]))
+			goto out;
+
+	/* What is still going on at the end. */
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct gt_stat_task *tk = &s->tasks[i];
+
+		if (tk->g == 0)
+			continue;
+		if (tk->state == GT_STAT_G_RUNNING)
+			tk->run += s->end - c.aux[i].since;
+		s->at_end[tk->state]++;
+	}
+	while (u64map_next(&c.pstate, &it, &k, &v))
+		s->ps_running_at_end += v;
+
+	/* Group by name (the goroutine 0 pseudo task aside). */
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct gt_stat_task *tk = &s->tasks[i];
+		struct gt_stat_name *n = NULL;
+
+		if (tk->g == 0)
+			continue;
+		uint64_t h = 0xcbf29ce484222325ULL, *slot;
+		bool added;
+
+		for (const char *p = tk->name; *p; p++)
+			h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+		slot = u64map_get(&c.nameidx, h);
+		if (slot && !strcmp(s->names[*slot].name, tk->name))
+			n = &s->names[*slot];
+		for (size_t j = 0; !n && slot && j < s->nnames; j++)
+			if (!strcmp(s->names[j].name, tk->name))
+				n = &s->names[j];
+		if (!n) {
+			if (!u64map_put(&c.nameidx, h, s->nnames, &added))
+				goto out;
+			if (grow((void **)&s->names, &c.ncap, s->nnames + 1,
+				 sizeof(*s->names)))
+				goto out;
+			n = &s->names[s->nnames++];
+			strcpy(n->name, tk->name);
+		}
+		n->tasks++;
+		n->run += tk->run;
+		n->latency += tk->latency;
+		n->starts += tk->starts;
+	}
+	ret = 0;
+out:
+	u64map_free(&c.gidx);
+	u64map_free(&c.nameidx);
+	u64map_free(&c.sysidx);
+	u64map_free(&c.pstate);
+	free(c.aux);
+	if (ret)
+		gt_stats_free(s);
+	return ret;
+}
+
+void gt_stats_free(struct gt_stats *s)
+{
+	free(s->tasks);
+	free(s->names);
+	free(s->syscalls);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracestat.h - what 'gotrace stat' computes from a loaded trace
+ *
+ * Times are in ticks of the trace (nanoseconds for gotrace's traces).
+ * A task is a goroutine; its name is the function of the first frame of
+ * its creation stack (gotrace puts the Linux comm there).  A syscall is
+ * named by the function of the first frame of its GoSysCall stack.
+ */
+#ifndef GOTRACE_TRACESTAT_H
+#define GOTRACE_TRACESTAT_H
+
+#include <stdint.h>
+
+#include "tracedec.h"
+
+#define GT_STAT_NAME	64
+
+struct gt_stat_task {
+	uint64_t g;
+	char name[GT_STAT_NAME];
+	uint64_t run;		/* time running (open runs end at the end) */
+	uint64_t starts;	/* GoStart events */
+	uint64_t latency;	/* time runnable before a GoStart */
+	uint64_t max_latency;	/* longest such wait */
+	uint64_t syscalls;	/* GoSysCall events */
+	uint64_t blocked;	/* time waiting (block or syscall) */
+	int state;		/* at the end: GT_STAT_G_* */
+};
+
+enum { GT_STAT_G_DEAD, GT_STAT_G_RUNNABLE, GT_STAT_G_RUNNING,
+       GT_STAT_G_WAITING, GT_STAT_G_SYSCALL };
+
+struct gt_stat_name {		/* tasks grouped by name */
+	char name[GT_STAT_NAME];
+	uint64_t tasks;
+	uint64_t run;
+	uint64_t latency;
+	uint64_t starts;
+};
+
+struct gt_stat_syscall {
+	char name[GT_STAT_NAME];
+	uint64_t count;		/* GoSysCall events */
+	uint64_t blocks;	/* of which blocked (GoSysBlock..GoSysExit) */
+	uint64_t blocked;	/* time blocked */
+};
+
+struct gt_stats {
+	uint64_t frequency;
+	uint64_t start, end;	/* first and last event time */
+	uint64_t ps;		/* Ps with events */
+	uint64_t ps_running_at_end;	/* ProcStart without ProcStop */
+	uint64_t events;
+	uint64_t by_type[64];
+	struct gt_stat_task *tasks;	/* by goroutine id */
+	size_t ntasks;
+	struct gt_stat_name *names;	/* by name */
+	size_t nnames;
+	struct gt_stat_syscall *syscalls;	/* by name */
+	size_t nsyscalls;
+	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
+};
+
+/* 0, or -1 when out of memory. */
+int gt_stats_compute(const struct gt_trace *t, struct gt_stats *s);
+void gt_stats_free(struct gt_stats *s);
+
+#endif /* GOTRACE_TRACESTAT_H */
