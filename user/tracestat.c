@@ -42,6 +42,25 @@ static uint64_t first_func(const struct gt_trace *t, uint64_t stk)
 	return n ? f[0].func : 0;
 }
 
+/*
+ * Function string id naming the syscall of GoSysCall stack @stk: the
+ * frame whose file is "[syscall]" (gotrace's syscall frame, below the
+ * kernel frames of a sleep), else the first frame.
+ */
+static uint64_t syscall_func(const struct gt_trace *t, uint64_t stk)
+{
+	const struct gt_frame *f;
+	char file[16];
+	size_t n;
+
+	f = gt_trace_stack(t, stk, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(gt_trace_string(t, f[i].file, file, sizeof(file)),
+			    "[syscall]"))
+			return f[i].func;
+	return n ? f[0].func : 0;
+}
+
 static void copy_name(const struct gt_trace *t, uint64_t id, char *out)
 {
 	gt_trace_string(t, id, out, GT_STAT_NAME);
@@ -208,7 +227,7 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		a->sysblock = -1;
 		break;
 	case GT_EV_GO_SYSCALL:
-		i = syscall_of(c, first_func(c->t, e->stk));
+		i = syscall_of(c, syscall_func(c->t, e->stk));
 		if (i < 0)
 			return -1;
 		s->syscalls[i].count++;

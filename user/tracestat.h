@@ -5,7 +5,8 @@
  * Times are in ticks of the trace (nanoseconds for gotrace's traces).
  * A task is a goroutine; its name is the function of the first frame of
  * its creation stack (gotrace puts the Linux comm there).  A syscall is
- * named by the function of the first frame of its GoSysCall stack.
+ * named by the frame of its GoSysCall stack whose file is "[syscall]",
+ * else by the function of the first frame.
  */
 #ifndef GOTRACE_TRACESTAT_H
 #define GOTRACE_TRACESTAT_H
