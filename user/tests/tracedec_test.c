@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedec_test.c - unit tests of the state replay (tracedec.c) and of
+ * the figures of 'gotrace stat' (tracestat.c)
+ *
+ * A valid two-P trace with known answers, the same with its batches in
+ * another file order, then one broken trace per rule: each must fail at
+ * the offset of the offending event with the expected message.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tap.h"
+#include "tracedec.h"
+#include "tracestat.h"
+
+struct tb {
+	uint8_t b[4096];
+	size_t n;
+	uint64_t last;		/* time of the batch's last event */
+};
+
+static void put(struct tb *t, const void *p, size_t n)
+{
+	memcpy(t->b + t->n, p, n);
+	t->n += n;
+}
+
+static void byte(struct tb *t, uint8_t v)
+{
+	t->b[t->n++] = v;
+}
+
+static void leb(struct tb *t, uint64_t v)
+{
+	do {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		byte(t, b | (v ? 0x80 : 0));
+	} while (v);
+}
+
+static void ev(struct tb *t, unsigned int type, int n, ...)
+{
+	struct tb vals = { .n = 0 };
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		leb(&vals, va_arg(ap, uint64_t));
+	va_end(ap);
+	if (n <= 3) {
+		byte(t, (uint8_t)(type | (unsigned int)(n - 1) << 6));
+	} else {
+		byte(t, (uint8_t)(type | 3 << 6));
+		leb(t, vals.n);
+	}
+	put(t, vals.b, vals.n);
+}
+
+#define U(x) ((uint64_t)(x))
+#define NARGS(...) (int)(sizeof((uint64_t[]){ __VA_ARGS__ }) / 8)
+/* Event of @type at absolute time @ts, then its other values. */
+#define AT(t, type, ts, ...) \
+	(delta = U(ts) - (t)->last, (t)->last = U(ts), \
+	 ev(t, type, 1 + NARGS(__VA_ARGS__), delta, __VA_ARGS__))
+#define AT0(t, type, ts) \
+	(delta = U(ts) - (t)->last, (t)->last = U(ts), ev(t, type, 1, delta))
+
+static uint64_t delta;
+
+static void batch(struct tb *t, uint64_t p, uint64_t ts)
+{
+	ev(t, GT_EV_BATCH, 2, p, ts);
+	t->last = ts;
+}
+
+static void str(struct tb *t, uint64_t id, const char *s)
+{
+	byte(t, 0x25);
+	leb(t, id);
+	leb(t, strlen(s));
+	put(t, s, strlen(s));
+}
+
+static void header(struct tb *t)
+{
+	t->n = 0;
+	t->last = 0;
+	put(t, "go 1.11 trace\0\0\0", 16);
+}
+
+/* Stack @id with @n frames of (func, file) string ids. */
+static void stack(struct tb *t, uint64_t id, int n, ...)
+{
+	struct tb v = { .n = 0 };
+	va_list ap;
+
+	leb(&v, id);
+	leb(&v, U(n));
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		uint64_t func = va_arg(ap, uint64_t), file = va_arg(ap, uint64_t);
+
+		leb(&v, 0x1000 * func + file);	/* pc */
+		leb(&v, func);
+		leb(&v, file);
+		leb(&v, 0);
+	}
+	va_end(ap);
+	byte(t, 0xc3);
+	leb(t, v.n);
+	put(t, v.b, v.n);
+}
+
+/*
+ * Strings 1 "bash", 2 "[comm]", 3 "cat", 4 "sys_read", 5 "[syscall]",
+ * 6 "__schedule", 7 "kernel".  Stacks: 1 bash, 4 cat, 2 sys_read+bash,
+ * 3 __schedule+sys_read+bash.
+ */
+static void footer(struct tb *t)
+{
+	batch(t, 0, 100000);
+	ev(t, GT_EV_FREQUENCY, 1, U(1000000000));
+	str(t, 1, "bash");
+	str(t, 2, "[comm]");
+	str(t, 3, "cat");
+	str(t, 4, "sys_read");
+	str(t, 5, "[syscall]");
+	str(t, 6, "__schedule");
+	str(t, 7, "kernel");
+	stack(t, 1, 1, U(1), U(2));
+	stack(t, 4, 1, U(3), U(2));
+	stack(t, 2, 2, U(4), U(5), U(1), U(2));
+	stack(t, 3, 3, U(6), U(7), U(4), U(5), U(1), U(2));
+}
+
+/* P 0 of the valid trace. */
+static void valid_p0(struct tb *t)
+{
+	batch(t, 0, 1000);
+	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	AT(t, GT_EV_PROC_START, 1010, U(0));
+	AT(t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(t, GT_EV_GO_SYSCALL, 1100, U(2));
+	AT(t, GT_EV_GO_SYSCALL, 1120, U(3));
+	AT0(t, GT_EV_GO_SYSBLOCK, 1120);
+	AT0(t, GT_EV_PROC_STOP, 1120);
+	AT(t, GT_EV_PROC_START, 1130, U(0));
+	AT(t, GT_EV_GO_START, 1150, U(2), U(1));
+	AT(t, GT_EV_GO_BLOCK, 1400, U(0));
+	AT0(t, GT_EV_PROC_STOP, 1400);
+}
+
+/* P 1: g 1 leaves its syscall, wakes g 2, both end. */
+static void valid_p1(struct tb *t)
+{
+	batch(t, 1, 1000);
+	AT(t, GT_EV_PROC_START, 1500, U(1));
+	AT(t, GT_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
+	AT(t, GT_EV_GO_START, 1610, U(1), U(3));
+	AT(t, GT_EV_GO_UNBLOCK, 1700, U(2), U(2), U(0));
+	AT0(t, GT_EV_GO_END, 1800);
+	AT(t, GT_EV_GO_START, 1850, U(2), U(3));
+	AT0(t, GT_EV_GO_END, 2000);
+	AT0(t, GT_EV_PROC_STOP, 2000);
+}
+
+static struct gt_trace tr;
+static struct gt_trace_error err;
+
+static int load(const struct tb *t)
+{
+	int ret = gt_trace_load(t->b, t->n, &tr, &err);
+
+	if (!ret)
+		gt_trace_free(&tr);
+	return ret;
+}
+
+static void expect_ok(const struct tb *t, const char *name)
+{
+	int ret = load(t);
+
+	ok(ret == 0, "%s: passes", name);
+	if (ret)
+		diag("offset 0x%zx: %s", err.off, err.msg);
+}
+
+static void expect_fail(const struct tb *t, size_t off, const char *what,
+			const char *name)
+{
+	int ret = load(t);
+
+	ok(ret == -1 && err.off == off && strstr(err.msg, what),
+	   "%s: fails at 0x%zx with \"%s\"", name, off, what);
+	if (ret != -1 || err.off != off || !strstr(err.msg, what))
+		diag("got %d, offset 0x%zx: %s", ret, err.off, err.msg);
+}
+
+static const struct gt_stat_task *task(const struct gt_stats *s, uint64_t g)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].g == g)
+			return &s->tasks[i];
+	return NULL;
+}
+
+static void test_valid(void)
+{
+	const struct gt_stat_task *g1, *g2;
+	struct gt_stats s;
+	struct tb t;
+	int ret;
+
+	header(&t);
+	valid_p0(&t);
+	valid_p1(&t);
+	footer(&t);
+	expect_ok(&t, "valid two-P trace");
+
+	/* The waking P's batch first in the file: seqs decide. */
+	header(&t);
+	valid_p1(&t);
+	valid_p0(&t);
+	footer(&t);
+	expect_ok(&t, "same trace, P 1's batch first in the file");
+
+	ret = gt_trace_load(t.b, t.n, &tr, &err);
+	ok(ret == 0 && tr.nev == 21, "21 timed events decoded");
+	if (ret)
+		return;
+	ok(tr.ev[0].type == GT_EV_GOMAXPROCS &&
+	   tr.ev[tr.nev - 1].type == GT_EV_PROC_STOP &&
+	   tr.ev[tr.nev - 1].p == 1, "merged by time, P 1's ProcStop last");
+	ok(gt_stats_compute(&tr, &s) == 0, "stats computed");
+	g1 = task(&s, 1);
+	g2 = task(&s, 2);
+	ok(s.end - s.start == 1000 && s.ps == 2, "duration 1000 ns, 2 Ps");
+	ok(g1 && !strcmp(g1->name, "bash") && g2 && !strcmp(g2->name, "cat"),
+	   "task names from the creation stacks");
+	ok(g1 && g1->run == 290 && g1->starts == 2 && g1->latency == 30 &&
+	   g1->max_latency == 20, "g 1: run 290, 2 starts, latency 30 (max 20)");
+	ok(g2 && g2->run == 400 && g2->starts == 2 && g2->latency == 300,
+	   "g 2: run 400, 2 starts, latency 300");
+	ok(s.nsyscalls == 1 && !strcmp(s.syscalls[0].name, "sys_read") &&
+	   s.syscalls[0].count == 2 && s.syscalls[0].blocks == 1 &&
+	   s.syscalls[0].blocked == 480,
+	   "sys_read: 2 calls, 1 blocked for 480 ns (named by its [syscall] frame)");
+	ok(s.at_end[GT_STAT_G_DEAD] == 2 && s.ps_running_at_end == 0,
+	   "at the end: both ended, no P started");
+	ok(s.nnames == 2 && s.by_type[GT_EV_GO_START] == 4,
+	   "2 names, 4 GoStart");
+	gt_stats_free(&s);
+	gt_trace_free(&tr);
+}
+
+/* Header, Gomaxprocs, g 1 and g 2 created, P 0 started (if @start). */
+static void base(struct tb *t, bool start)
+{
+	header(t);
+	batch(t, 0, 1000);
+	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	if (start)
+		AT(t, GT_EV_PROC_START, 1010, U(0));
+}
+
+static void test_broken(void)
+{
+	struct tb t;
+	size_t o;
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT(&t, GT_EV_GO_START, 1030, U(2), U(1));
+	footer(&t);
+	expect_fail(&t, o, "p 0 is already running g 1 while start g 2",
+		    "two goroutines started on one P");
+
+	base(&t, false);
+	o = t.n;
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	footer(&t);
+	expect_fail(&t, o, "not started (no ProcStart)", "GoStart before ProcStart");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	o = t.n;
+	AT(&t, GT_EV_GO_START, 1040, U(1), U(2));
+	footer(&t);
+	expect_fail(&t, o, "no consistent ordering", "start of a blocked goroutine");
+
+	base(&t, true);
+	o = t.n;
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(5));
+	footer(&t);
+	expect_fail(&t, o, "needs it runnable with seq 5, it is runnable with seq 1",
+		    "wrong sequence number");
+
+	base(&t, true);
+	o = t.n;
+	AT(&t, GT_EV_GO_CREATE, 1020, U(1), U(1), U(0));
+	footer(&t);
+	expect_fail(&t, o, "created twice", "goroutine created twice");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
+	o = t.n;
+	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
+	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	footer(&t);
+	expect_fail(&t, o, "is not followed by ProcStop",
+		    "GoSysBlock, then no ProcStop");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
+	footer(&t);
+	/* The footer's batch is P 0's: nothing follows on it. */
+	expect_fail(&t, o, "the trace ends first", "trace ends after GoSysBlock");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	o = t.n;
+	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	footer(&t);
+	expect_fail(&t, o, "exits a syscall but it blocked with GoBlock",
+		    "GoSysExit after a plain GoBlock");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GT_EV_GO_SYSBLOCK, 1030);
+	AT0(&t, GT_EV_PROC_STOP, 1030);
+	AT(&t, GT_EV_PROC_START, 1040, U(0));
+	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	o = t.n;
+	AT(&t, GT_EV_GO_UNBLOCK, 1060, U(1), U(2), U(0));
+	footer(&t);
+	expect_fail(&t, o, "blocked in a syscall", "GoUnblock of a goroutine in a syscall");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT0(&t, GT_EV_PROC_STOP, 1030);
+	footer(&t);
+	expect_fail(&t, o, "p 0 is running a goroutine 1 during stop",
+		    "ProcStop while a goroutine runs");
+
+	base(&t, true);
+	o = t.n;
+	AT(&t, GT_EV_PROC_START, 1020, U(0));
+	footer(&t);
+	expect_fail(&t, o, "p 0 is running before start", "ProcStart twice");
+
+	base(&t, false);
+	o = t.n;
+	AT0(&t, GT_EV_PROC_STOP, 1020);
+	footer(&t);
+	expect_fail(&t, o, "p 0 is not running before stop", "ProcStop of a stopped P");
+
+	base(&t, true);
+	o = t.n;
+	AT0(&t, GT_EV_GO_END, 1020);
+	footer(&t);
+	expect_fail(&t, o, "g 0 did GoEnd", "GoEnd with nothing running");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
+	AT0(&t, GT_EV_GO_END, 1040);
+	footer(&t);
+	expect_ok(&t, "control: syscall then end is fine");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GT_EV_GO_END, 1030);
+	o = t.n;
+	AT(&t, GT_EV_GO_SYSCALL, 1040, U(2));
+	footer(&t);
+	expect_fail(&t, o, "g 0 did GoSysCall", "GoSysCall with nothing running");
+
+	/* g 1 blocks on P 0 at 2000, P 1 wakes it at 1500 (seq right). */
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_BLOCK, 2000, U(0));
+	batch(&t, 1, 1000);
+	AT(&t, GT_EV_PROC_START, 1400, U(1));
+	AT(&t, GT_EV_GO_START, 1450, U(2), U(1));
+	o = t.n;
+	AT(&t, GT_EV_GO_UNBLOCK, 1500, U(1), U(2), U(0));
+	AT0(&t, GT_EV_GO_END, 1600);
+	AT0(&t, GT_EV_PROC_STOP, 1600);
+	footer(&t);
+	expect_fail(&t, o, "time stamps out of order", "wakeup before the block");
+
+	/* GoWaiting at the start, then a GoSysExit with a real time. */
+	base(&t, true);
+	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
+	o = t.n;
+	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(1030));
+	footer(&t);
+	expect_fail(&t, o, "stray syscall exit", "GoSysExit time without GoSysBlock");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
+	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	AT(&t, GT_EV_GO_START, 1050, U(1), U(3));
+	AT0(&t, GT_EV_GO_END, 1060);
+	footer(&t);
+	expect_ok(&t, "GoWaiting ended by GoSysExit (no real time)");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT0(&t, GT_EV_GO_SLEEP, 1030);	/* stack value missing */
+	footer(&t);
+	expect_fail(&t, o, "GoSleep has wrong number of values",
+		    "structural errors still reported first");
+}
+
+int main(void)
+{
+	test_valid();
+	test_broken();
+	return tap_done();
+}
