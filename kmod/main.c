@@ -4,8 +4,8 @@
  *
  * Loads the module: checks that every tracepoint it needs exists and
  * registers /dev/gotrace.  Nothing is attached until a reader opens the
- * device.  Documentation/gotrace/ has the theory, the device contract and
- * the Linux -> Go mapping.
+ * device.  Documentation/ has the theory (gotrace.rst: the device contract;
+ * mapping.rst: the Linux -> Go mapping).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

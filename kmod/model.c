@@ -12,7 +12,7 @@
  * armed, a task the snapshot missed, a task_struct reused), the missing
  * transitions are written first: the trace loses a few nanoseconds of
  * accuracy, never its validity.  Linux -> Go mapping: section 8 of the
- * format reference, and Documentation/gotrace/mapping.rst.
+ * format reference, and Documentation/mapping.rst.
  *
  * Time: ns of ktime_get_mono_fast_ns(), clamped so that a P's time never
  * goes back and every event that changes a task's state is later than the

@@ -10,7 +10,7 @@
  * Opening for reading starts a session (one reader at a time).  Opening
  * for writing only gives a control handle: it never starts a session and
  * may be used while another process reads.  See
- * Documentation/gotrace/device.rst for the full contract.
+ * Documentation/gotrace.rst for the full contract.
  */
 #ifndef _UAPI_LINUX_GOTRACE_H
 #define _UAPI_LINUX_GOTRACE_H
@@ -214,7 +214,7 @@ struct gotrace_cpu_status {
  * GOTRACE_IOC_STOP - stop the current session
  *
  * The reader then receives what is still buffered, the footer and EOF.
- * Errors: -ENOENT when no session is recording.
+ * Errors: -ENOENT when no reader has the device open.
  */
 #define GOTRACE_IOC_STOP	_IO(GOTRACE_IOC_MAGIC, 1)
 
