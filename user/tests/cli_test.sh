@@ -51,4 +51,32 @@ check "check: missing file, exit 1" '[ $rc -eq 1 ] && has "cannot read" "$T/err"
 run check
 check "check without a file: exit 2" '[ $rc -eq 2 ]'
 
+run stat "$T/min.trace"
+check "stat: minimal trace, one task named bash" '[ $rc -eq 0 ] && has "tasks       1 (goroutines), 1 names" "$T/out" && has "^  bash " "$T/out" && has "CPUs (Ps)   1" "$T/out"'
+run stat -n x "$T/min.trace"
+check "stat -n x: exit 2" '[ $rc -eq 2 ] && has "invalid number" "$T/err"'
+run stat "$T/cut.trace"
+check "stat: broken trace, exit 1 naming the offset" '[ $rc -eq 1 ] && has "offset 24" "$T/err"'
+run stat
+check "stat without a file: exit 2" '[ $rc -eq 2 ]'
+
+# Synthetic traces of the selftests' generator, when it is built: the
+# valid kinds pass, double-start fails as 'go tool trace -d' says.
+GEN=$(dirname "$0")/../../selftests/host/build/gen_trace
+if [ -x "$GEN" ]; then
+	for kind in small busy limits; do
+		"$GEN" $kind "$T/$kind.trace" >/dev/null 2>&1
+		run check -q "$T/$kind.trace"
+		check "check: gen_trace $kind passes" '[ $rc -eq 0 ]'
+		run stat "$T/$kind.trace"
+		check "stat: gen_trace $kind" '[ $rc -eq 0 ] && has "top tasks by run time" "$T/out"'
+	done
+	if "$GEN" double-start "$T/ds.trace" >/dev/null 2>&1; then
+		run check "$T/ds.trace"
+		check "check: gen_trace double-start fails" '[ $rc -eq 1 ] && has "is already running g" "$T/err"'
+	fi
+else
+	ok "# SKIP gen_trace not built (make -C selftests/host all)"
+fi
+
 done_testing
