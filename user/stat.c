@@ -107,7 +107,8 @@ static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
 
 	printf("\ntop tasks by run time:\n");
 	printf("  %14s  %-20s %14s %7s %8s\n", "G", "NAME", "RUN", "%", "STARTS");
-	qsort(tk, n, sizeof(*tk), by_run);
+	if (n)
+		qsort(tk, n, sizeof(*tk), by_run);
 	for (size_t i = 0; i < top(n, want) && tk[i].run; i++)
 		printf("  %14" PRIu64 "  %-20s %14s %6.2f%% %8" PRIu64 "\n",
 		       tk[i].g, tk[i].name,
@@ -118,7 +119,8 @@ static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
 	printf("\ntop tasks by scheduler latency (runnable -> running):\n");
 	printf("  %14s  %-20s %14s %8s %14s %14s\n", "G", "NAME", "LATENCY",
 	       "STARTS", "AVERAGE", "MAX");
-	qsort(tk, n, sizeof(*tk), by_latency);
+	if (n)
+		qsort(tk, n, sizeof(*tk), by_latency);
 	for (size_t i = 0; i < top(n, want) && tk[i].latency; i++)
 		printf("  %14" PRIu64 "  %-20s %14s %8" PRIu64 " %14s %14s\n",
 		       tk[i].g, tk[i].name,
@@ -140,7 +142,8 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 	else
 		printf("  %-24s %10s %10s %14s\n", "SYSCALL", "COUNT", "BLOCKED",
 		       "BLOCKED TIME");
-	qsort(sc, n, sizeof(*sc), sys_by_count);
+	if (n)
+		qsort(sc, n, sizeof(*sc), sys_by_count);
 	for (size_t i = 0; i < top(n, want); i++)
 		printf("  %-24s %10" PRIu64 " %10" PRIu64 " %14s\n", sc[i].name,
 		       sc[i].count, sc[i].blocks,
@@ -149,7 +152,8 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 	printf("\ntop syscalls by blocked time:\n");
 	printf("  %-24s %14s %10s %14s\n", "SYSCALL", "BLOCKED TIME", "BLOCKED",
 	       "AVERAGE");
-	qsort(sc, n, sizeof(*sc), sys_by_blocked);
+	if (n)
+		qsort(sc, n, sizeof(*sc), sys_by_blocked);
 	for (size_t i = 0; i < top(n, want) && sc[i].blocked; i++)
 		printf("  %-24s %14s %10" PRIu64 " %14s\n", sc[i].name,
 		       fmt_time(s, sc[i].blocked, b1, sizeof(b1)), sc[i].blocks,
@@ -193,7 +197,8 @@ static void print_stats(const char *path, const struct gt_trace *t,
 	printf("\ntask names by run time:\n");
 	printf("  %-20s %8s %14s %14s %8s\n", "NAME", "TASKS", "RUN", "LATENCY",
 	       "STARTS");
-	qsort(s->names, s->nnames, sizeof(*s->names), names_by_run);
+	if (s->nnames)
+		qsort(s->names, s->nnames, sizeof(*s->names), names_by_run);
 	for (size_t i = 0; i < top(s->nnames, want); i++) {
 		char b2[32];
 
