@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,48 +16,113 @@
 #include "command.h"
 #include "util.h"
 
-int gt_command_start(struct gt_command *c, char **argv, const sigset_t *mask,
-		     bool stdout_to_stderr)
+/*
+ * The child: wait for the go-ahead on @go (EOF: give up silently), then
+ * exec; on failure send errno on @errfd.
+ */
+__attribute__((noreturn))
+static void child_run(char **argv, const sigset_t *mask, bool stdout_to_stderr,
+		      int go, int errfd)
 {
-	int pfd[2], err = 0;
 	ssize_t n;
+	char b;
+	int err;
 
-	*c = (struct gt_command){ 0 };
-	if (pipe2(pfd, O_CLOEXEC)) {
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	do {
+		n = read(go, &b, 1);
+	} while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);
+	if (stdout_to_stderr)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	execvp(argv[0], argv);
+	err = errno;
+	n = write(errfd, &err, sizeof(err));
+	(void)n;
+	_exit(127);
+}
+
+int gt_command_fork(struct gt_command *c, char **argv, const sigset_t *mask,
+		    bool stdout_to_stderr)
+{
+	int go[2], efd[2];
+
+	*c = (struct gt_command){ .go_fd = -1, .err_fd = -1 };
+	if (pipe2(go, O_CLOEXEC)) {
 		gt_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(efd, O_CLOEXEC)) {
+		gt_err("pipe: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
 		return -1;
 	}
 	c->pid = fork();
 	if (c->pid < 0) {
 		gt_err("fork: %s", strerror(errno));
 		c->pid = 0;
-		close(pfd[0]);
-		close(pfd[1]);
+		close(go[0]);
+		close(go[1]);
+		close(efd[0]);
+		close(efd[1]);
 		return -1;
 	}
 	if (c->pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		if (stdout_to_stderr)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(argv[0], argv);
-		err = errno;
-		n = write(pfd[1], &err, sizeof(err));
-		(void)n;
-		_exit(127);
+		close(go[1]);
+		close(efd[0]);
+		child_run(argv, mask, stdout_to_stderr, go[0], efd[1]);
 	}
-	close(pfd[1]);
+	close(go[0]);
+	close(efd[1]);
+	c->go_fd = go[1];
+	c->err_fd = efd[0];
+	c->name = argv[0];
+	return 0;
+}
+
+int gt_command_exec(struct gt_command *c)
+{
+	ssize_t n;
+	int err = 0;
+
 	do {
-		n = read(pfd[0], &err, sizeof(err));
+		n = write(c->go_fd, "x", 1);
 	} while (n < 0 && errno == EINTR);
-	close(pfd[0]);
+	close(c->go_fd);
+	c->go_fd = -1;
+	do {
+		n = read(c->err_fd, &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
 	if (n == sizeof(err)) {
-		gt_err("cannot run '%s': %s", argv[0], strerror(err));
+		gt_err("cannot run '%s': %s", c->name, strerror(err));
 		gt_command_reap(c, true);
 		return -1;
 	}
 	c->ran = true;
 	return 0;
+}
+
+void gt_command_cancel(struct gt_command *c)
+{
+	if (c->go_fd >= 0)
+		close(c->go_fd);
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	gt_command_reap(c, true);
+}
+
+int gt_command_start(struct gt_command *c, char **argv, const sigset_t *mask,
+		     bool stdout_to_stderr)
+{
+	if (gt_command_fork(c, argv, mask, stdout_to_stderr))
+		return -1;
+	return gt_command_exec(c);
 }
 
 void gt_command_reap(struct gt_command *c, bool block)

@@ -95,6 +95,8 @@ struct recorder {
 
 	sigset_t oldmask;
 	char *buf;
+	bool cmd_filter;		/* --children, COMMAND, no filter */
+	char opt_names[160];		/* options given: "--pid, --comm" */
 };
 
 static void record_usage(FILE *f)
@@ -114,7 +116,9 @@ static void record_usage(FILE *f)
 		"  -q, --quiet            no progress line and no summary\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
-		"      --children         and the tasks they create from now on\n"
+		"      --children         and the tasks they create from now on; with\n"
+		"                         COMMAND and no other filter: only COMMAND\n"
+		"                         and its descendants\n"
 		"  -c, --comm COMM        only tasks first seen with this command name\n"
 		"      --cgroup PATH      only tasks in this cgroup v2 (relative to\n"
 		"                         /sys/fs/cgroup) or below it\n"
@@ -386,10 +390,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 	};
 	const char *pids = NULL;
 	bool tids = false, children = false;
-	int c, bad = 0;
+	int c, bad = 0, idx;
 
 	gt_opts_init(&r->opts);
-	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'o':
 			r->out_path = optarg;
@@ -441,19 +445,36 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		}
 		if (bad)
 			return -1;
-		if (c != 'o' && c != 'd' && c != 'q' && c != 'D')
+		if (c != 'o' && c != 'd' && c != 'q' && c != 'D') {
+			size_t n = strlen(r->opt_names);
+			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
+					   opts[idx].name;
+
 			r->have_opts = true;
+			if (!strstr(r->opt_names, name))
+				snprintf(r->opt_names + n, sizeof(r->opt_names) - n,
+					 "%s--%s", n ? ", " : "", name);
+		}
 	}
 	if (pids && gt_opts_pids(&r->opts, pids, tids))
 		return -1;
-	if ((tids || children) && !pids) {
-		gt_err("--tid and --children go with -p");
+	if (optind < argc)
+		r->cmd = argv + optind;
+	if (tids && !pids) {
+		gt_err("--tid goes with -p");
 		return -1;
+	}
+	if (children && !pids && !r->opts.comm[0] && !r->opts.cgroup_id) {
+		if (!r->cmd) {
+			gt_err("--children goes with -p, -c, --cgroup, --unit or a COMMAND");
+			return -1;
+		}
+		/* Only COMMAND and its descendants: its pid, once forked. */
+		r->cmd_filter = true;
+		r->opts.flags |= GOTRACE_OPT_TGID;
 	}
 	if (children)
 		r->opts.flags |= GOTRACE_OPT_CHILDREN;
-	if (optind < argc)
-		r->cmd = argv + optind;
 	if (!*r->out_path) {
 		gt_err("empty output file name");
 		return -1;
@@ -468,13 +489,16 @@ static int rec_set_options(struct recorder *r)
 		return 0;
 	switch (errno) {
 	case ENOTTY:
-		gt_err("this gotrace.ko takes no options (too old?): record without them or load a newer module");
+		gt_err("this gotrace.ko does not support options (too old?): record without %s or load a newer module",
+		       r->opt_names);
 		break;
 	case EBUSY:
-		gt_err("the recording already started: options come first");
+		gt_err("recording already started: the options (%s) cannot be set any more",
+		       r->opt_names);
 		break;
 	case EINVAL:
-		gt_err("the module refused the options (a filter or size out of range)");
+		gt_err("gotrace.ko refused the options as invalid: check %s",
+		       r->opt_names);
 		break;
 	default:
 		gt_err("cannot set the options: %s", strerror(errno));
@@ -533,6 +557,7 @@ int cmd_record(int argc, char **argv)
 		.dev_path = GOTRACE_DEVICE_PATH,
 		.in = -1,
 		.out = -1,
+		.child = { .go_fd = -1, .err_fd = -1 },
 	};
 	struct gotrace_status st;
 	bool have_st = false;
@@ -559,6 +584,19 @@ int cmd_record(int argc, char **argv)
 		code = GT_EXIT_FAIL;
 		goto out;
 	}
+	/*
+	 * --children with COMMAND and no other filter: fork COMMAND held,
+	 * filter on its pid, let it exec once the recording runs.
+	 */
+	if (r.cmd_filter) {
+		if (gt_command_fork(&r.child, r.cmd, &r.oldmask,
+				    !strcmp(r.out_path, "-"))) {
+			code = GT_EXIT_FAIL;
+			goto out;
+		}
+		r.opts.pids[0] = r.child.pid;
+		r.opts.nr_pids = 1;
+	}
 	if (rec_set_options(&r)) {
 		code = GT_EXIT_FAIL;
 		goto out;
@@ -584,8 +622,9 @@ int cmd_record(int argc, char **argv)
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
 	if (r.duration_ns)
 		r.deadline_ns = r.start_ns + r.duration_ns;
-	if (r.cmd && gt_command_start(&r.child, r.cmd, &r.oldmask,
-				      r.out == STDOUT_FILENO)) {
+	if (r.cmd && (r.cmd_filter ? gt_command_exec(&r.child) :
+		      gt_command_start(&r.child, r.cmd, &r.oldmask,
+				       r.out == STDOUT_FILENO))) {
 		code = 127;
 		if (r.out != STDOUT_FILENO)
 			unlink(r.out_path);
@@ -622,6 +661,8 @@ int cmd_record(int argc, char **argv)
 	}
 	code = rec_exit_code(&r);
 out:
+	if (r.child.go_fd >= 0)
+		gt_command_cancel(&r.child);	/* held, never let go */
 	if (r.out >= 0 && r.out != STDOUT_FILENO)
 		close(r.out);
 	if (r.in >= 0)

@@ -100,4 +100,22 @@ rc=$?
 stop_writer
 check "SIGTERM: forwarded to COMMAND, exit status 128+15" '[ $rc -eq 143 ] && has "stopped: interrupted" "$T/err"'
 
+# --children with COMMAND and no other filter: COMMAND is forked held,
+# its pid sent as the filter; the FIFO refuses ioctls (ENOTTY), so it
+# must never run.
+writer_open
+run record --device "$FIFO" --children -o "$T/ch.trace" -- sh -c ": >'$T/ran'"
+stop_writer
+check "--children COMMAND on a module without options: exit 1, COMMAND never ran" '[ $rc -eq 1 ] && has "does not support options (too old?)" "$T/err" && has "\-\-children" "$T/err" && [ ! -e "$T/ran" ]'
+
+writer_open
+run record --device "$FIFO" -c bash --syscalls none -o "$T/opt.trace"
+stop_writer
+check "options on a module without them: message names them" '[ $rc -eq 1 ] && has "record without --comm, --syscalls" "$T/err"'
+
+run record --children -o "$T/x.trace"
+check "--children with nothing to follow: exit 2" '[ $rc -eq 2 ] && has "children goes with" "$T/err"'
+run record --tid -o "$T/x.trace"
+check "--tid without -p: exit 2" '[ $rc -eq 2 ] && has "tid goes with -p" "$T/err"'
+
 done_testing
