@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "syscall_table.h"
@@ -92,17 +95,74 @@ int gt_opts_cgroup(struct gotrace_options *o, const char *path,
 	return 0;
 }
 
+/*
+ * The ControlGroup of @unit as systemd knows it ("/system.slice/x.service"),
+ * from 'systemctl show -p ControlGroup --value UNIT'; false when there is
+ * no systemctl or it knows no cgroup for the unit.
+ */
+static bool unit_cgroup_systemctl(const char *unit, char *out, size_t size)
+{
+	char *argv[] = { "systemctl", "show", "-p", "ControlGroup", "--value",
+			 (char *)unit, NULL };
+	size_t len = 0;
+	int pfd[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return false;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return false;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], STDOUT_FILENO);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (len < size - 1) {
+		n = read(pfd[0], out + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	out[len] = 0;
+	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+		out[--len] = 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 && out[0] == '/';
+}
+
 int gt_opts_unit(struct gotrace_options *o, const char *unit,
 		 const char *root)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], name[256], cg[PATH_MAX];
+	struct stat st;
 
-	if (!*unit || strchr(unit, '/')) {
+	if (!*unit || strchr(unit, '/') || strlen(unit) > 200) {
 		gt_err("invalid unit name '%s'", unit);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "system.slice/%s%s", unit,
+	snprintf(name, sizeof(name), "%s%s", unit,
 		 strchr(unit, '.') ? "" : ".service");
+	snprintf(path, sizeof(path), "%s/system.slice/%s", root, name);
+	if (stat(path, &st) && unit_cgroup_systemctl(name, cg, sizeof(cg))) {
+		snprintf(path, sizeof(path), "%s%s", root, cg);
+		return gt_opts_cgroup(o, path, root);
+	}
 	return gt_opts_cgroup(o, path, root);
 }
 

@@ -21,7 +21,11 @@ int gt_opts_comm(struct gotrace_options *o, const char *comm);
 /* A cgroup v2 directory: its inode number is the cgroup's id. */
 int gt_opts_cgroup(struct gotrace_options *o, const char *path,
 		   const char *root);
-/* "name" or "name.service", under system.slice. */
+/*
+ * "name" or "name.service": system.slice/name.service under @root, else
+ * where 'systemctl show -p ControlGroup --value' puts it (if systemctl
+ * exists).
+ */
 int gt_opts_unit(struct gotrace_options *o, const char *unit,
 		 const char *root);
 /* "all", "blocking" or "none". */
