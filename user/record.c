@@ -96,6 +96,8 @@ struct recorder {
 	sigset_t oldmask;
 	char *buf;
 	bool cmd_filter;		/* --children, COMMAND, no filter */
+	uint64_t progress_ns;		/* time and events of the last */
+	uint64_t progress_events;	/* progress line */
 	char opt_names[160];		/* options given: "--pid, --comm" */
 };
 
@@ -159,9 +161,23 @@ static void rec_show_progress(struct recorder *r, uint64_t now)
 		r->stop_sent ? "stopping, " : "recording ",
 		rec_secs(now - r->start_ns),
 		gt_fmt_bytes(r->bytes, b, sizeof(b)));
-	if (!gt_dev_status(r->in, &st))
-		fprintf(stderr, ", %" PRIu64 " events, %" PRIu64 " lost",
-			(uint64_t)st.events, (uint64_t)st.lost_events);
+	if (!gt_dev_status(r->in, &st)) {
+		uint64_t dt = now - r->progress_ns, rate = 0;
+
+		if (r->progress_ns && dt && st.events >= r->progress_events)
+			rate = (uint64_t)((double)(st.events - r->progress_events) *
+					  1e9 / (double)dt);
+		else if (now > r->start_ns)
+			rate = (uint64_t)((double)st.events * 1e9 /
+					  (double)(now - r->start_ns));
+		r->progress_ns = now;
+		r->progress_events = st.events;
+		fprintf(stderr, ", %" PRIu64 " events (%" PRIu64 "/s), %"
+			PRIu64 " lost, %" PRIu64 " overflows",
+			(uint64_t)st.events, rate, (uint64_t)st.lost_events,
+			(uint64_t)(st.chunk_overflows + st.task_overflows +
+				   st.stack_overflows));
+	}
 	r->progress_shown = true;
 }
 
