@@ -60,12 +60,13 @@ done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-trace.XXXXXX")
 servers=
+jobs_pids=
 cleanup() {
 	local pid
-	for pid in $servers; do
+	for pid in $servers $jobs_pids; do
 		kill "$pid" 2>/dev/null || true
 	done
-	for pid in $servers; do
+	for pid in $servers $jobs_pids; do
 		wait "$pid" 2>/dev/null || true
 	done
 	rm -rf "$tmp"
@@ -78,6 +79,12 @@ trap 'exit 143' TERM
 fail() {
 	echo "FAIL $1: $2: $3" >&2
 	if [ $# -ge 4 ] && [ -s "$4" ]; then
+		# A panic's message comes before its goroutine dump.
+		if [ "$(wc -l < "$4")" -gt 8 ] &&
+		   grep -qE '^(panic|fatal error|\[signal)' "$4"; then
+			echo "  first error line:" >&2
+			grep -m 2 -E '^(panic|fatal error|\[signal)' "$4" | sed 's/^/  | /' >&2
+		fi
 		echo "  last lines of its output:" >&2
 		tail -n 8 "$4" | sed 's/^/  | /' >&2
 	fi
@@ -91,7 +98,7 @@ v121=$("$GO121" env GOVERSION)
 v123=$("$GO123" env GOVERSION)
 
 # Stderr lines the tools print when all is well (after the log prefix).
-benign='^(Parsing trace\.\.\.|Splitting trace( for viewer)?\.\.\.|Preparing trace for viewer\.\.\.|Opening browser\. Trace viewer is listening on http://[^ ]+|[0-9.]+ [kMGT]?i?B of [0-9.]+ [kMGT]?i?B \([0-9.]+%\) processed\.\.\.)$'
+benign='^(Parsing trace\.\.\.|Splitting trace( for viewer)?\.\.\.|Preparing trace for viewer\.\.\.|Opening browser\. Trace viewer is listening on http://[^ ]+|[0-9.]+ [KMGT]?i?B of [0-9.]+ [KMGT]?i?B \([0-9.]+%\) processed\.\.\.)$'
 # Lines that are an error wherever they appear.
 errors='^(failed |panic:|fatal error:|goroutine [0-9]+ \[|http: panic|Encountered error|Lost [0-9.]+%)'
 
@@ -103,21 +110,47 @@ check_log() {
 		fail "$1" "$2" "$3 reported an error" "$tmp/unexpected"
 }
 
-# run TRACE VERSION GO ARGS...: a tool run that must succeed quietly.
-# Stdout is only scanned (a -d listing can be large), never kept.
-run() {
-	local trace=$1 version=$2 go=$3 rc
+# start TAG GO TRACE ARGS...: a tool run in the background.  Stdout is only
+# scanned for error lines (a -d listing can be hundreds of MB), never kept.
+start() {
+	local tag=$1 go=$2 trace=$3
 	shift 3
-	set +e
-	"$go" tool trace "$@" "$trace" 2> "$tmp/err" |
-		grep -E "$errors" > "$tmp/outerr"
-	rc=${PIPESTATUS[0]}
-	set -e
+	(
+		set +e
+		"$go" tool trace "$@" "$trace" 2> "$tmp/$tag.err" |
+			LC_ALL=C grep -E "$errors" > "$tmp/$tag.outerr"
+		echo "${PIPESTATUS[0]}" > "$tmp/$tag.rc"
+	) &
+	jobs_pids="$jobs_pids $!"
+}
+
+# finish TAG TRACE VERSION ARGS...: the run must have succeeded quietly.
+finish() {
+	local tag=$1 trace=$2 version=$3 rc
+	shift 3
+	rc=$(cat "$tmp/$tag.rc" 2>/dev/null || echo "unknown")
 	[ "$rc" = 0 ] ||
-		fail "$trace" "$version" "go tool trace $* exited with status $rc" "$tmp/err"
-	[ ! -s "$tmp/outerr" ] ||
-		fail "$trace" "$version" "go tool trace $* printed an error" "$tmp/outerr"
-	check_log "$trace" "$version" "go tool trace $*" "$tmp/err"
+		fail "$trace" "$version" "go tool trace $* exited with status $rc" "$tmp/$tag.err"
+	[ ! -s "$tmp/$tag.outerr" ] ||
+		fail "$trace" "$version" "go tool trace $* printed an error" "$tmp/$tag.outerr"
+	check_log "$trace" "$version" "go tool trace $*" "$tmp/$tag.err"
+}
+
+wait_all() {
+	local pid
+	for pid in $jobs_pids; do
+		wait "$pid" || true
+	done
+	jobs_pids=
+}
+
+# run TRACE VERSION GO ARGS...: one run in the foreground.
+run() {
+	local trace=$1 version=$2 go=$3
+	shift 3
+	start run "$go" "$trace" "$@"
+	wait_all
+	finish run "$trace" "$version" "$@"
 }
 
 profiles() {
@@ -210,8 +243,12 @@ webui() {
 
 for trace in "$@"; do
 	[ -f "$trace" ] && [ -r "$trace" ] || fail "$trace" "-" "cannot read it"
-	run "$trace" "$v121" "$GO121" -d
-	run "$trace" "$v123" "$GO123" -d=1
+	# Both parsers at once: a 10 MB trace takes seconds, not minutes.
+	start d121 "$GO121" "$trace" -d
+	start d123 "$GO123" "$trace" -d=1
+	wait_all
+	finish d121 "$trace" "$v121" -d
+	finish d123 "$trace" "$v123" -d=1
 	what="go1.21, go1.23"
 	if [ -n "$web" ]; then
 		webui "$trace" "$v121" "$GO121"
