@@ -390,11 +390,22 @@ static int put_str(struct gt_enc *e, const void *p)
 	return gt_enc_string(e, a->id, a->s, a->len);
 }
 
+static unsigned int max_stack_values;	/* value bytes of the largest */
+
 static int put_stk(struct gt_enc *e, const void *p)
 {
 	const struct stk_arg *a = p;
+	u32 before = e->len, size, vlen;
 
-	return gt_enc_stack(e, a->id, a->f, a->n);
+	if (!gt_enc_stack(e, a->id, a->f, a->n))
+		return 0;
+	size = e->len - before - 1;	/* length prefix and values */
+	vlen = size - (size >= 130 ? 2 : 1);
+	if (vlen > GT_STACK_MAX_VALUE_BYTES)
+		die("a stack record over GT_STACK_MAX_VALUE_BYTES");
+	if (vlen > max_stack_values)
+		max_stack_values = vlen;
+	return 1;
 }
 
 static void footer_string(struct gt_enc *e, u8 *buf, u64 id, const char *s)
@@ -415,7 +426,7 @@ static void footer_stack(struct gt_enc *e, u8 *buf, u64 id,
 static struct gt_frame comm_frame(unsigned int comm)
 {
 	struct gt_frame f = {
-		.pc = 0x10000000 + 16 * (comm + 1),
+		.pc = (limits ? 0xfffffffff0000000ULL : 0x10000000) + 16 * (comm + 1),
 		.func = str_comm0 + comm,
 		.file = str_commfile,
 		.line = 0,
@@ -493,7 +504,7 @@ static void footer(void)
 			fr[j].pc = 0xffffffff81000000ULL + 16 * (fn + 1);
 			fr[j].func = str_func0 + fn;
 			fr[j].file = str_kernel;
-			fr[j].line = limits ? (1ULL << 62) + fn : fn * 3;
+			fr[j].line = limits ? (1ULL << 63) + fn : fn * 3;
 		}
 		fr[j] = comm_frame(comm);
 		footer_stack(&e, buf, stk_kernel0 + i, fr, frames);
@@ -661,8 +672,9 @@ int main(int argc, char **argv)
 	if (fwrite(out, 1, out_len, f) != out_len || fclose(f))
 		die("write failed");
 	printf("# gen-trace %s: %u Ps, %u goroutines, %lu events (%lu wakeups "
-	       "from another P), %u batches, %zu bytes\n", argv[1], nprocs, ngs,
-	       events, cross_p_wakes, batches, out_len);
+	       "from another P), %u batches, largest stack record %u value bytes, "
+	       "%zu bytes\n", argv[1], nprocs, ngs, events, cross_p_wakes,
+	       batches, max_stack_values, out_len);
 	free(out);
 	return 0;
 }
