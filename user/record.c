@@ -104,17 +104,18 @@ struct recorder {
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gotrace record [-o FILE] [-d SECONDS] [-q] [-p PID,... [--tid] [--children]]\n"
+		"usage: gotrace record [-o FILE] [-d TIME] [-q] [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
-		"until Ctrl-C, SECONDS elapsed, or COMMAND exited (COMMAND is\n"
+		"until Ctrl-C, TIME elapsed, or COMMAND exited (COMMAND is\n"
 		"started once the recording runs).  A first Ctrl-C stops cleanly;\n"
 		"a second one aborts and leaves an incomplete file.\n"
 		"\n"
 		"  -o, --output FILE      write to FILE (default trace.out; - = stdout)\n"
-		"  -d, --duration SECONDS stop after SECONDS (e.g. 10, 0.5)\n"
+		"  -d, --duration TIME    stop after TIME: seconds (10, 0.5) or with\n"
+		"                         a unit (500ms, 2s, 5m, 1h)\n"
 		"  -q, --quiet            no progress line and no summary\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
@@ -181,6 +182,8 @@ static void rec_show_progress(struct recorder *r, uint64_t now)
 	r->progress_shown = true;
 }
 
+static int rec_drain(struct recorder *r);
+
 /*
  * Ask the module to stop.  Returns 0, or -1 if the recording cannot end
  * cleanly.  ENOENT: it stopped by itself already; ENOTTY: not a gotrace
@@ -206,6 +209,8 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 	if (ret == -ENOTTY) {
 		gt_warn("%s is not a gotrace device: the recording ends here",
 			r->dev_path);
+		/* Keep what it has written so far; nothing more will come. */
+		rec_drain(r);
 		r->eof = true;
 		return 0;
 	}
@@ -415,8 +420,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			r->out_path = optarg;
 			break;
 		case 'd':
-			if (!gt_parse_seconds(optarg, &r->duration_ns)) {
-				gt_err("invalid duration '%s': want seconds, e.g. 10 or 0.5",
+			if (!gt_parse_duration(optarg, &r->duration_ns)) {
+				gt_err("invalid duration '%s': want seconds or a unit, e.g. 10, 0.5, 500ms, 2m",
 				       optarg);
 				return -1;
 			}

@@ -27,7 +27,12 @@ not_ok() {
 
 # check NAME 'SHELL CONDITION': ok if the condition (eval'd) holds
 check() {
-	if eval "$2"; then ok "$1"; else not_ok "$1"; fi
+	if eval "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		[ -f "$T/err" ] && sed 's/^/# stderr: /' "$T/err"
+	fi
 }
 
 # run ARGS...: run gotrace, output in $T/out and $T/err, status in $rc

@@ -23,8 +23,14 @@ writer_eof() {
 # Writer that sends the trace and keeps the FIFO open (a session that
 # only ends when stopped).
 writer_open() {
-	(write_trace; exec sleep 30) >"$FIFO" &
+	rm -f "$T/written"
+	(write_trace; : >"$T/written"; exec sleep 30) >"$FIFO" &
 	writer=$!
+}
+
+# Until writer_open's trace is in the FIFO (record has opened it).
+wait_written() {
+	while [ ! -e "$T/written" ]; do sleep 0.05; done
 }
 
 stop_writer() {
@@ -55,22 +61,26 @@ run record --device "$FIFO" -o /dev/full
 stop_writer
 check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ] && has "writing /dev/full: No space left on device" "$T/err" && has "stopped: output error" "$T/err"'
 
-run record --device "$FIFO" -o "$T/nodir/x.trace" &
-sleep 0.1
+"$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" 2>"$T/err" &
+rec=$!
 writer_eof
-wait $!
+wait $rec
+rc=$?
 stop_writer
-check "output cannot be created: exit 1" 'has "cannot create $T/nodir/x.trace" "$T/err"'
+check "output cannot be created: exit 1" '[ $rc -eq 1 ] && has "cannot create $T/nodir/x.trace" "$T/err"'
 
 writer_open
 start=$(date +%s)
-run record --device "$FIFO" -d 0.3 -o "$T/d.trace"
+run record --device "$FIFO" -d 1 -o "$T/d.trace"
 end=$(date +%s)
 stop_writer
-check "-d 0.3: stops by itself, keeps what was read" '[ $rc -eq 0 ] && [ $((end - start)) -lt 5 ] && has "stopped: duration elapsed" "$T/err" && cmp -s "$T/d.trace" "$T/min.trace"'
+check "-d 1: stops by itself, keeps what was read" '[ $rc -eq 0 ] && [ $((end - start)) -lt 5 ] && has "stopped: duration elapsed" "$T/err" && cmp -s "$T/d.trace" "$T/min.trace"'
 
 writer_open
-run record --device "$FIFO" -o "$T/c.trace" -- sh -c 'exit 3'
+# COMMAND exits once the trace is in the FIFO, so the test does not
+# depend on which of the two is scheduled first.
+run record --device "$FIFO" -o "$T/c.trace" -- sh -c \
+	'while [ ! -e "$1" ]; do sleep 0.05; done; exit 3' sh "$T/written"
 stop_writer
 check "COMMAND exits 3: recording stops, exit status 3" '[ $rc -eq 3 ] && has "stopped: command exited" "$T/err" && cmp -s "$T/c.trace" "$T/min.trace"'
 
@@ -82,7 +92,7 @@ check "COMMAND not found: exit 127" '[ $rc -eq 127 ] && has "cannot run '\''/non
 writer_open
 "$GOTRACE" record --device "$FIFO" -o "$T/i.trace" 2>"$T/err" &
 pid=$!
-sleep 0.5
+wait_written
 kill -INT $pid
 wait $pid
 rc=$?
