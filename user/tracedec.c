@@ -654,6 +654,8 @@ struct gdesc {
 	uint8_t wait;		/* event that made it wait */
 	bool started;		/* has a GoStart not yet ended */
 	bool exists;
+	size_t start_off;	/* of that GoStart */
+	uint64_t id;		/* the goroutine, set by GoStart */
 };
 
 struct pdesc {
@@ -862,6 +864,8 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 				    (int64_t)e->p, e->g);
 		g.state = G_RUNNING;
 		g.started = true;
+		g.start_off = e->off;
+		g.id = e->g;
 		p.g = e->g;
 		break;
 	case GT_EV_GO_END:
@@ -958,6 +962,26 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 	return 0;
 }
 
+/*
+ * A GoStart must be ended (GoPreempt, a block, GoSysBlock, GoEnd...)
+ * before the trace ends: the parsers accept it, but 1.21's web UI links
+ * every GoStart to its end and crashes on one without.  Reports the first.
+ */
+static int unended_start(struct replay *r)
+{
+	const struct gdesc *first = NULL;
+
+	for (size_t i = 0; i < r->ngd; i++)
+		if (r->gd[i].started &&
+		    (!first || r->gd[i].start_off < first->start_off))
+			first = &r->gd[i];
+	if (!first)
+		return 0;
+	return fail(r->err, first->start_off,
+		    "g %" PRIu64 " is still running at the end of the trace: its GoStart is never ended (the 1.21 web UI fails on it)",
+		    first->id);
+}
+
 static int replay(struct gt_trace *t, struct gt_trace_error *err)
 {
 	struct replay r = { .t = t, .err = err };
@@ -974,6 +998,8 @@ static int replay(struct gt_trace *t, struct gt_trace_error *err)
 	for (size_t i = 0; i < t->nev; i++)
 		if (replay_event(&r, &t->ev[i], &gc, &stw))
 			goto out;
+	if (unended_start(&r))
+		goto out;
 	for (size_t i = 0; i < r.npd; i++)
 		if (r.pd[i].sysblock_off) {
 			fail(err, r.pd[i].sysblock_off - 1,

@@ -81,20 +81,33 @@ failed=$(grep -c '^not ok ' "$log.txt" || true)
 [ "$guest" = pass ] || [ "$failed" -gt 0 ] || failed=1
 
 # host_test WHAT LOG COMMAND...: one TAP line for a host-side check of a
-# trace, with the check's output as comments.
+# trace, with the check's output as comments; $last: 0 if it passed, else 1.
 host_test() {
 	local what=$1 log=$2
 	shift 2
+	last=0
 	if "$@" > "$log" 2>&1; then
 		passed=$((passed + 1))
 		echo "[$name] ok - $what"
 	else
+		last=1
 		failed=$((failed + 1))
 		echo "[$name] not ok - $what"
 	fi
 	sed "s/^/[$name] #   /" "$log"
 }
 
+# check_agrees TRACE GO: 'gotrace check' gives the verdict the Go
+# parsers gave (GO: 0 accepted, 1 rejected).
+check_agrees() {
+	local ours=0
+	"$GT_ROOT/user/gotrace" check -q "$1" || ours=1
+	[ "$ours" = "$2" ] && return 0
+	echo "gotrace check says $ours, the Go checker $2 (0: accepted)"
+	return 1
+}
+
+make -s -C "$GT_ROOT/user" >/dev/null || failed=$((failed + 1))
 # The checker of record on every trace; the web UIs and profiles on the
 # first workload's; the ground truth where the guest wrote one.
 for t in "$work"/out/*.trace; do
@@ -105,13 +118,15 @@ for t in "$work"/out/*.trace; do
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}" \
 		"$t.check" "$GT_ROOT/selftests/check-trace.sh" $opts "$t"
+	host_test "$base.trace: gotrace check agrees" "$t.gtcheck" \
+		check_agrees "$t" "$last"
 	[ -f "${t%.trace}.expect" ] &&
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
 # The storm's figures: the event rate it reached and the bytes per event.
 storm=$work/out/storm.trace
-if [ -s "$storm" ] && make -s -C "$GT_ROOT/user" >/dev/null 2>&1; then
+if [ -s "$storm" ]; then
 	"$GT_ROOT/user/gotrace" check "$storm" 2>/dev/null |
 	awk -v size="$(stat -c %s "$storm")" -v k="$name" \
 		-v how="$(cat "$work/out/storm.result" 2>/dev/null)" '

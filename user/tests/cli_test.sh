@@ -61,7 +61,8 @@ run stat
 check "stat without a file: exit 2" '[ $rc -eq 2 ]'
 
 # Synthetic traces of the selftests' generator, when it is built: the
-# valid kinds pass, double-start fails as 'go tool trace -d' says.
+# valid kinds pass, double-start fails as 'go tool trace -d' says, the
+# kinds only the web UIs refuse fail too.
 GEN=$(dirname "$0")/../../selftests/host/build/gen_trace
 if [ -x "$GEN" ]; then
 	for kind in small busy limits; do
@@ -75,6 +76,14 @@ if [ -x "$GEN" ]; then
 		run check "$T/ds.trace"
 		check "check: gen_trace double-start fails" '[ $rc -eq 1 ] && has "is already running g" "$T/err"'
 	fi
+	# Both parsers accept these two; the 1.21 web UI does not.
+	"$GEN" unclosed "$T/uc.trace" >/dev/null 2>&1
+	run check "$T/uc.trace"
+	check "check: gen_trace unclosed fails" '[ $rc -eq 1 ] && has "is still running at the end of the trace" "$T/err"'
+	"$GEN" sysexit-after-block "$T/sb.trace" >/dev/null 2>&1
+	run check "$T/sb.trace"
+	check "check: gen_trace sysexit-after-block fails" '[ $rc -eq 1 ] && has "blocked with GoBlock, not GoSysBlock" "$T/err"'
+
 else
 	ok "# SKIP gen_trace not built (make -C selftests/host all)"
 fi

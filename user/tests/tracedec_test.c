@@ -422,6 +422,15 @@ static void test_broken(void)
 
 	base(&t, true);
 	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GT_EV_GO_PREEMPT, 1030, U(0));
+	o = t.n;
+	AT(&t, GT_EV_GO_START, 1040, U(2), U(1));
+	footer(&t);
+	expect_fail(&t, o, "g 2 is still running at the end of the trace",
+		    "a goroutine never ended by the end of the trace");
+
+	base(&t, true);
+	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
 	AT0(&t, GT_EV_GO_SLEEP, 1030);	/* stack value missing */
 	footer(&t);
