@@ -111,21 +111,30 @@ out:
 	return ret;
 }
 
-bool gt_parse_seconds(const char *s, uint64_t *ns)
+bool gt_parse_duration(const char *s, uint64_t *ns)
 {
-	uint64_t whole = 0, frac = 0, scale = 1000000000ULL;
+	static const struct {
+		const char *suffix;
+		uint64_t mul, div;
+	} units[] = {
+		{ "", 1, 1 }, { "s", 1, 1 }, { "ms", 1, 1000 },
+		{ "m", 60, 1 }, { "h", 3600, 1 },
+	};
+	/* A year: more is surely a typo, and it cannot overflow below. */
+	const uint64_t max_ns = 366ULL * 24 * 3600 * 1000000000ULL;
+	uint64_t whole = 0, frac = 0, scale = 1000000000ULL, v;
 	const char *p = s;
 
 	if (!*p || *p == '.')
 		return false;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		whole = whole * 10 + (uint64_t)(*p - '0');
-		if (whole > 1000000000ULL)	/* ~31 years: surely a typo */
+		if (whole > max_ns / 1000000000ULL)
 			return false;
 	}
 	if (*p == '.') {
 		p++;
-		if (!*p)
+		if (*p < '0' || *p > '9')
 			return false;
 		for (; *p >= '0' && *p <= '9'; p++) {
 			if (scale > 1) {
@@ -134,10 +143,16 @@ bool gt_parse_seconds(const char *s, uint64_t *ns)
 			}
 		}
 	}
-	if (*p)
-		return false;
-	*ns = whole * 1000000000ULL + frac;
-	return *ns != 0;
+	v = whole * 1000000000ULL + frac;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(p, units[i].suffix))
+			continue;
+		if (v > max_ns / units[i].mul)
+			return false;
+		*ns = v * units[i].mul / units[i].div;
+		return *ns != 0;
+	}
+	return false;
 }
 
 const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size)

@@ -34,10 +34,12 @@ int gt_write_all(int fd, const void *buf, size_t len);
 int gt_read_file(const char *path, uint8_t **buf, size_t *len);
 
 /*
- * Parse a non-negative number of seconds ("10", "0.5", "2.25") into
- * nanoseconds.  Returns false for anything else, zero or too large.
+ * Parse a duration into nanoseconds: a non-negative decimal number
+ * ("10", "0.5") of seconds, or followed by a unit: ms, s, m or h
+ * ("500ms", "2s", "1.5m").  Returns false for anything else, for zero
+ * and for more than a year.
  */
-bool gt_parse_seconds(const char *s, uint64_t *ns);
+bool gt_parse_duration(const char *s, uint64_t *ns);
 
 /* "1.2 MiB" style size for messages; returns @buf. */
 const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size);

@@ -12,8 +12,24 @@ check() {
 	check_header "$1"
 }
 
-./gotrace record -q -o "$GT_OUT/record-d.trace" -d 1 ||
-	fail "record -d 1 exited with $?"
+# only_task FILE NAME: 'gotrace stat' lists one task in FILE, named NAME.
+only_task() {
+	./gotrace stat "$1" > "$1.stat" || fail "gotrace stat $1 failed"
+	names=$(awk '/^task names by run time:/ { on = 1; getline; next }
+		on && NF == 0 { exit }
+		on { print $1 }' "$1.stat" | tr '\n' ' ')
+	[ "$names" = "$2 " ] ||
+		fail "gotrace stat $1: tasks '$names', want only $2"
+	grep -q "^  tasks       1 (goroutines)" "$1.stat" ||
+		fail "gotrace stat $1: not one task: $(grep tasks "$1.stat")"
+}
+
+start=$(date +%s)
+./gotrace record -q -o "$GT_OUT/record-d.trace" -d 2s ||
+	fail "record -d 2s exited with $?"
+took=$(($(date +%s) - start))
+[ "$took" -ge 2 ] && [ "$took" -le 10 ] ||
+	fail "record -d 2s took $took s"
 check "$GT_OUT/record-d.trace"
 
 ./gotrace record -q -o "$GT_OUT/record-cmd.trace" -- ./workload pingpong 100 ||
@@ -38,12 +54,13 @@ wait $rec || fail "record stopped by SIGINT exited with $?"
 check "$GT_OUT/record-int.trace"
 
 # Filters: one process, by pid and by name.
-./workload sleep 150 20 &
+./workload sleep 400 20 &
 sleeper=$!
 sleep 0.2
 ./gotrace record -q -o "$GT_OUT/record-pid.trace" -p $sleeper -d 0.5 ||
 	fail "record -p exited with $?"
 check "$GT_OUT/record-pid.trace"
+only_task "$GT_OUT/record-pid.trace" gt_sleeper
 cat > "$GT_OUT/record-pid.expect" <<EOT
 names gt_sleeper
 gt_sleeper block:sleep >= 10
@@ -51,12 +68,29 @@ EOT
 ./gotrace record -q -o "$GT_OUT/record-comm.trace" -c gt_sleeper -d 0.5 ||
 	fail "record -c exited with $?"
 check "$GT_OUT/record-comm.trace"
+only_task "$GT_OUT/record-comm.trace" gt_sleeper
 cat > "$GT_OUT/record-comm.expect" <<EOT
+names gt_sleeper
+gt_sleeper block:sleep >= 10
+EOT
+
+# By cgroup (v2), a path relative to /sys/fs/cgroup.
+grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
+	mount -t cgroup2 none /sys/fs/cgroup || fail "cannot mount cgroup2"
+mkdir -p /sys/fs/cgroup/gt_record || fail "cannot create a cgroup"
+echo $sleeper > /sys/fs/cgroup/gt_record/cgroup.procs ||
+	fail "cannot move the sleeper into the cgroup"
+./gotrace record -q -o "$GT_OUT/record-cgroup.trace" --cgroup gt_record \
+	-d 500ms || fail "record --cgroup exited with $?"
+check "$GT_OUT/record-cgroup.trace"
+only_task "$GT_OUT/record-cgroup.trace" gt_sleeper
+cat > "$GT_OUT/record-cgroup.expect" <<EOT
 names gt_sleeper
 gt_sleeper block:sleep >= 10
 EOT
 kill $sleeper
 wait $sleeper 2>/dev/null
+rmdir /sys/fs/cgroup/gt_record
 
 ./gotrace record -q -o "$GT_OUT/record-nosys.trace" --syscalls none \
 	-- ./workload getppid 100 || fail "record --syscalls none failed"

@@ -375,12 +375,23 @@ static void test_util(void)
 	uint64_t ns = 0;
 	char b[32];
 
-	ok(gt_parse_seconds("10", &ns) && ns == 10000000000ULL, "seconds: 10");
-	ok(gt_parse_seconds("0.25", &ns) && ns == 250000000ULL, "seconds: 0.25");
-	ok(!gt_parse_seconds("0", &ns) && !gt_parse_seconds("", &ns) &&
-	   !gt_parse_seconds("1s", &ns) && !gt_parse_seconds("-1", &ns) &&
-	   !gt_parse_seconds(".5", &ns) && !gt_parse_seconds("1.", &ns) &&
-	   !gt_parse_seconds("99999999999", &ns), "seconds: rejects junk");
+	ok(gt_parse_duration("10", &ns) && ns == 10000000000ULL, "duration: 10");
+	ok(gt_parse_duration("0.25", &ns) && ns == 250000000ULL, "duration: 0.25");
+	ok(gt_parse_duration("2s", &ns) && ns == 2000000000ULL, "duration: 2s");
+	ok(gt_parse_duration("500ms", &ns) && ns == 500000000ULL &&
+	   gt_parse_duration("1.5ms", &ns) && ns == 1500000ULL,
+	   "duration: 500ms, 1.5ms");
+	ok(gt_parse_duration("1.5m", &ns) && ns == 90000000000ULL &&
+	   gt_parse_duration("2h", &ns) && ns == 7200000000000ULL,
+	   "duration: 1.5m, 2h");
+	ok(gt_parse_duration("8784h", &ns) && !gt_parse_duration("8785h", &ns) &&
+	   !gt_parse_duration("31622401", &ns), "duration: a year at most");
+	ok(!gt_parse_duration("0", &ns) && !gt_parse_duration("", &ns) &&
+	   !gt_parse_duration("0ms", &ns) && !gt_parse_duration("1x", &ns) &&
+	   !gt_parse_duration("-1", &ns) && !gt_parse_duration("1.s", &ns) &&
+	   !gt_parse_duration(".5", &ns) && !gt_parse_duration("1.", &ns) &&
+	   !gt_parse_duration("1 s", &ns) && !gt_parse_duration("s", &ns) &&
+	   !gt_parse_duration("99999999999", &ns), "duration: rejects junk");
 	ok(!strcmp(gt_fmt_bytes(1023, b, sizeof(b)), "1023 B") &&
 	   !strcmp(gt_fmt_bytes(1536, b, sizeof(b)), "1.5 KiB") &&
 	   !strcmp(gt_fmt_bytes(3u << 20, b, sizeof(b)), "3.0 MiB"),
