@@ -10,6 +10,7 @@
 #   none     no tracing
 #   empty    emptyprobe.ko loaded: counting probes on gotrace's tracepoints
 #   gotrace  a gotrace session read into a tmpfs file (gtctl rec, i.e. cat)
+#   nostacks the same without kernel stacks (module parameter kstacks=N)
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
 # then the ramps: gotrace sessions under more and more getppid loops, then
@@ -25,7 +26,8 @@ OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
-CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,ftrace}" | tr , ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,ftrace}" | tr , ' ')
+KSTACKS=/sys/module/gotrace/parameters/kstacks
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
 RAMP_STARVED=$(echo "${BENCH_RAMP_STARVED:-1,2,4,8,16,32,64,128}" | tr , ' ')
@@ -85,14 +87,18 @@ run_config() {
 			tail -n 1)
 		emit "empty round=$r workload=$w hits=$hits"
 		;;
-	gotrace)
+	gotrace|nostacks)
+		# nostacks: the same session without kernel stacks (the
+		# module's kstacks parameter, which gtctl's session takes).
+		[ "$c" = nostacks ] && echo N > $KSTACKS
 		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
 		res=$(run_workload "$w")
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
-		emit "gotrace round=$r workload=$w" \
+		echo Y > $KSTACKS
+		emit "$c round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
 			"$(cat /tmp/gotrace.status)"
 		rm -f /tmp/gotrace.trace

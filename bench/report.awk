@@ -78,6 +78,14 @@ $1 == "gotrace" {
 		gbad[w]++
 }
 
+$1 == "nostacks" {
+	kv()
+	w = f["workload"]
+	nfile[w] += f["file"]; nev[w] += f["events"]
+	nlost[w] += f["lost"] + f["overflows"] + f["task_overflows"] + \
+		f["stack_overflows"]
+}
+
 $1 == "ftrace" {
 	kv()
 	w = f["workload"]
@@ -104,7 +112,7 @@ $1 == "ramp" {
 }
 
 END {
-	split("none empty gotrace ftrace", cl, " ")
+	ncl = split("none empty gotrace nostacks ftrace", cl, " ")
 	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
 		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
 
@@ -113,7 +121,7 @@ END {
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
 		base = median(v["none", w])
-		for (j = 1; j <= 4; j++) {
+		for (j = 1; j <= ncl; j++) {
 			c = cl[j]
 			if (!((c, w) in v))
 				continue
@@ -124,53 +132,61 @@ END {
 		}
 	}
 
-	printf "\n%-10s %15s %15s %15s\n", "workload", \
-		"gotrace/ftrace", "gotrace/empty", "tp hits/iter"
+	printf "\n%-10s %-9s %15s %15s %15s\n", "workload", "config", \
+		"/ftrace", "/empty", "tp hits/iter"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
 		base = med["none", w]
-		g = med["gotrace", w] - base
 		ft = med["ftrace", w] - base
 		e = med["empty", w] - base
 		hl = ""
 		for (r = 1; r <= rounds; r++)
 			if (((w, r) in hits) && it["empty", w, r] > 0)
 				hl = hl " " hits[w, r] / it["empty", w, r]
-		printf "%-10s %15s %15s %15s\n", w, \
-			(ft > 0 && ("gotrace", w) in med) ? \
-				sprintf("%.2f", g / ft) : "-", \
-			(e > 0 && ("gotrace", w) in med) ? \
-				sprintf("%.2f", g / e) : "-", \
-			hl != "" ? sprintf("%.2f", median(hl)) : "-"
+		for (j = 3; j <= 4; j++) {
+			c = cl[j]
+			if (!((c, w) in med))
+				continue
+			g = med[c, w] - base
+			printf "%-10s %-9s %15s %15s %15s\n", w, c, \
+				(ft > 0) ? sprintf("%.2f", g / ft) : "-", \
+				(e > 0) ? sprintf("%.2f", g / e) : "-", \
+				(hl != "") ? sprintf("%.2f", median(hl)) : "-"
+		}
 	}
-	printf "(added cost = median ns/iter minus no tracing's; " \
-		"tp hits = tracepoint calls counted by the empty probes)\n"
+	printf "(added cost of gotrace, and of gotrace without kernel stacks, " \
+		"over ftrace's and\n the empty probes'; added cost = median " \
+		"ns/iter minus no tracing's;\n tp hits = tracepoint calls " \
+		"counted by the empty probes)\n"
 
-	printf "\n%-10s %10s %10s %6s | %10s %10s %10s %8s\n", "workload", \
-		"gotrace", "events", "lost", "ftrace", "ftrace", "events", \
-		"lost"
-	printf "%-10s %10s %10s %6s | %10s %10s\n", "", "B/event", "", "", \
-		"B/ev disk", "B/ev data"
+	printf "\n%-10s %8s %9s %5s | %8s %5s | %9s %9s %9s %7s\n", \
+		"workload", "gotrace", "events", "lost", "nostacks", "lost", \
+		"ftrace", "ftrace", "events", "lost"
+	printf "%-10s %8s %9s %5s | %8s %5s | %9s %9s\n", "", "B/event", \
+		"", "", "B/event", "", "B/ev disk", "B/ev data"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
-		printf "%-10s %10s %10d %6d | %10s %10s %10d %8d\n", w, \
+		printf "%-10s %8s %9d %5d | %8s %5d | %9s %9s %9d %7d\n", w, \
 			(gev[w] > 0) ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
 			gev[w], glost[w], \
+			(nev[w] > 0) ? sprintf("%.2f", nfile[w] / nev[w]) : "-", \
+			nlost[w], \
 			(fev[w] > 0) ? sprintf("%.1f", ffile[w] / fev[w]) : "-", \
 			(fev[w] > 0) ? sprintf("%.1f", fpay[w] / fev[w]) : "-", \
 			fev[w], flost[w]
 		tgf += gfile[w]; tge += gev[w]; tff += ffile[w]; tfe += fev[w]
-		tfp += fpay[w]
+		tfp += fpay[w]; tnf += nfile[w]; tne += nev[w]
 	}
-	printf "%-10s %10s %10d %6s | %10s %10s %10d\n", "all", \
+	printf "%-10s %8s %9d %5s | %8s %5s | %9s %9s %9d\n", "all", \
 		(tge > 0) ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
+		(tne > 0) ? sprintf("%.2f", tnf / tne) : "-", "", \
 		(tfe > 0) ? sprintf("%.1f", tff / tfe) : "-", \
 		(tfe > 0) ? sprintf("%.1f", tfp / tfe) : "-", tfe
-	printf "(all rounds summed; gotrace: file bytes / events of its " \
-		"status; ftrace: events\n counted in the raw pages, disk = " \
-		"file bytes (pages padded by cat's reads),\n data = page " \
-		"headers + committed bytes; lost: gotrace lost events and " \
-		"overflows,\n ftrace overruns + drops)\n"
+	printf "(all rounds summed; gotrace, nostacks: file bytes / events " \
+		"of its status; ftrace:\n events counted in the raw pages, " \
+		"disk = file bytes (pages padded by cat's\n reads), data = " \
+		"page headers + committed bytes; lost: gotrace lost events\n " \
+		"and overflows, ftrace overruns + drops)\n"
 
 	if (nr) {
 		printf "\nramp: gotrace sessions, default pool (%d chunks of " \

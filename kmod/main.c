@@ -42,6 +42,11 @@ module_param_named(flush_ms, gt_param_flush_ms, uint, 0644);
 MODULE_PARM_DESC(flush_ms,
 		 "Hand partly filled chunks to the reader after this many ms");
 
+bool gt_param_kstacks = true;
+module_param_named(kstacks, gt_param_kstacks, bool, 0644);
+MODULE_PARM_DESC(kstacks,
+		 "Record kernel stacks unless a session's options say otherwise");
+
 unsigned int gt_param_syscalls = GOTRACE_SYSCALLS_ALL;
 
 /* Indexed by GOTRACE_SYSCALLS_*. */

@@ -387,13 +387,17 @@ static bool emit3(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
  * (at most @max PCs, innermost first): this module's frames and the
  * tracepoint's iterator are dropped, so that every stack starts where the
  * kernel was (__schedule, try_to_wake_up, ...), however the compiler
- * inlined our functions.
+ * inlined our functions.  None when the session was asked for none: the
+ * unwinding is most of what a switch or a wakeup costs.
  */
-static unsigned int stack_save(u64 *pcs, unsigned int max)
+static unsigned int stack_save(const struct gt_session *s, u64 *pcs,
+			       unsigned int max)
 {
 	unsigned long *p = (unsigned long *)pcs;
 	unsigned int n, i = 0;
 
+	if (s->opts.flags & GOTRACE_OPT_NO_KSTACKS)
+		return 0;
 	n = stack_trace_save(p, max, 0);
 	while (i < n && within_module(p[i], THIS_MODULE))
 		i++;
@@ -414,7 +418,7 @@ static u32 stack_here(struct gt_session *s, struct gt_cpu *c,
 	unsigned int n;
 	u32 id;
 
-	n = stack_save(c->pcs, GT_KSTACK_MAX);
+	n = stack_save(s, c->pcs, GT_KSTACK_MAX);
 	if (comm_of)
 		c->pcs[n++] = gt_tables_comm_pc(s->tables, comm_of->comm);
 	if (!n)
@@ -666,7 +670,7 @@ static void sys_block(struct gt_session *s, struct gt_cpu *c,
 	if (!sys_undo(c, t) && s->opts.syscalls == GOTRACE_SYSCALLS_ALL)
 		when = gt_clock();
 
-	n = stack_save(c->pcs, GT_KSTACK_MAX);
+	n = stack_save(s, c->pcs, GT_KSTACK_MAX);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
 	c->pcs[n++] = gt_tables_comm_pc(s->tables, p->comm);
 	id = gt_tables_stack(s->tables, c->pcs, n);

@@ -177,6 +177,8 @@ int gt_session_create(struct gt_session **sp)
 	s->state = GOTRACE_STATE_READY;
 	s->opts.size = sizeof(s->opts);
 	s->opts.syscalls = READ_ONCE(gt_param_syscalls);
+	if (!READ_ONCE(gt_param_kstacks))
+		s->opts.flags |= GOTRACE_OPT_NO_KSTACKS;
 	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);

@@ -8,8 +8,10 @@
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
 #   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
 #   names NAME,...           every goroutine is named one of these
-#   kernel_pcs shown|hidden  kernel frames carry real addresses, or
-#                            synthetic ones below 4 GiB
+#   kernel_pcs shown|hidden|none
+#                            kernel frames carry real addresses, or
+#                            synthetic ones below 4 GiB, or there is
+#                            no kernel frame (but [comm] frames are)
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
@@ -131,15 +133,17 @@ while read -r a b c d; do
 		real=$(awk '/^\t[^\t].* @ 0x/ { pc = $NF; getline f
 			if (f ~ /\[kernel\]/) print (length(pc) > 10 ? "real" : "synthetic") }' \
 			"$tmp/events" | sort | uniq -c | tr '\n' ' ')
+		comm=$(grep -c '\[comm\]' "$tmp/events" || true)
 		case $b/$real in
+		none/) [ "$comm" -gt 0 ] && ok=1 || ok= ;;
 		shown/*real*) ok=1; case $real in *synthetic*) ok= ;; esac ;;
 		hidden/*synthetic*) ok=1; case $real in *real*) ok= ;; esac ;;
 		*) ok= ;;
 		esac
 		if [ -n "$ok" ]; then
-			echo "ok kernel_pcs $b ($real)"
+			echo "ok kernel_pcs $b (${real:-no kernel frame}, $comm [comm] frames)"
 		else
-			echo "FAIL kernel_pcs $b ($real)"
+			echo "FAIL kernel_pcs $b (${real:-no kernel frame}, $comm [comm] frames)"
 			failed=$((failed + 1))
 		fi
 		continue ;;

@@ -27,6 +27,38 @@ void gt_opts_init(struct gotrace_options *o)
 	o->size = sizeof(*o);
 }
 
+/* The first line of @dir/@name without its newline, or "" */
+static void read_param(const char *dir, const char *name, char *buf,
+		       size_t size)
+{
+	char path[256];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
+{
+	char v[32];
+
+	read_param(dir, "syscalls", v, sizeof(v));
+	if (!strcmp(v, "blocking"))
+		o->syscalls = GOTRACE_SYSCALLS_BLOCKING;
+	else if (!strcmp(v, "none"))
+		o->syscalls = GOTRACE_SYSCALLS_NONE;
+	read_param(dir, "kstacks", v, sizeof(v));
+	if (!strcmp(v, "N"))
+		o->flags |= GOTRACE_OPT_NO_KSTACKS;
+}
+
 int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids)
 {
 	const char *p = list;

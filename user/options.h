@@ -14,7 +14,17 @@
 /* Root of the cgroup v2 hierarchy; relative --cgroup paths start here. */
 #define GT_CGROUP_ROOT	"/sys/fs/cgroup"
 
+/* Root of the module's parameters in sysfs. */
+#define GT_PARAM_DIR	"/sys/module/gotrace/parameters"
+
 void gt_opts_init(struct gotrace_options *o);
+/*
+ * Start from the module's defaults, its "syscalls" and "kstacks"
+ * parameters under @dir, so that options sent for a filter do not undo
+ * how the module was loaded.  Parameters that cannot be read (an older
+ * module) keep the options' own defaults.
+ */
+void gt_opts_module_defaults(struct gotrace_options *o, const char *dir);
 /* "1234,5678": processes (threads with @tids). */
 int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids);
 int gt_opts_comm(struct gotrace_options *o, const char *comm);

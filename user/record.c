@@ -106,7 +106,8 @@ static void record_usage(FILE *f)
 	fprintf(f,
 		"usage: gotrace record [-o FILE] [-d TIME] [-q] [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
-		"                      [--syscall-filter LIST] [--buffer-size SIZE] [-- COMMAND [ARGS...]]\n"
+		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
+		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
 		"until Ctrl-C, TIME elapsed, or COMMAND exited (COMMAND is\n"
@@ -131,6 +132,9 @@ static void record_usage(FILE *f)
 		"      --syscall-filter L only the syscalls in L (read,write), or all but\n"
 		"                         those in L (!getppid,!read)\n"
 		"      --buffer-size SIZE kernel buffers, e.g. 16M (default: 512K per CPU)\n"
+		"      --no-stacks        no kernel stacks: blocking, wakeups and\n"
+		"                         syscalls show only [comm] and [syscall] frames;\n"
+		"                         switches and wakeups cost far less\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -391,7 +395,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
-	       O_SYSCALL_FILTER, O_BUFFER_SIZE };
+	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -407,6 +411,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "syscalls",	required_argument,	NULL, O_SYSCALLS },
 		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
 		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
+		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL;
@@ -414,6 +419,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 	int c, bad = 0, idx;
 
 	gt_opts_init(&r->opts);
+	gt_opts_module_defaults(&r->opts, GT_PARAM_DIR);
 	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'o':
@@ -460,6 +466,9 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_BUFFER_SIZE:
 			bad |= gt_opts_buffer_size(&r->opts, optarg);
+			break;
+		case O_NO_STACKS:
+			r->opts.flags |= GOTRACE_OPT_NO_KSTACKS;
 			break;
 		default:
 			return -1;

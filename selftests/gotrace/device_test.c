@@ -745,6 +745,25 @@ TEST(filter_cgroup)
 				 "gt_getppid syscall:sys_getppid == 20\n"));
 }
 
+/*
+ * Without kernel stacks, blocking and wakeups keep their reasons and
+ * syscalls their [syscall] frame, but no frame is the kernel's.
+ */
+TEST(no_kernel_stacks)
+{
+	char *const argv[] = { "workload", "pingpong", "50", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.flags = GOTRACE_OPT_NO_KSTACKS;
+	ASSERT_EQ(0, record_workload(&o, "device-no-kstacks", argv, NULL));
+	ASSERT_EQ(0, save_expect("device-no-kstacks",
+				 "kernel_pcs none\n"
+				 "gt_ping block:chan_receive+syscall:sys_read >= 50\n"
+				 "gt_ping syscall:sys_write == 50\n"
+				 "gt_pong syscall:sys_exit_group == 1\n"));
+}
+
 static long meminfo_kb(const char *key)
 {
 	char line[128];

@@ -35,10 +35,12 @@ check "$GT_OUT/record-d.trace"
 ./gotrace record -q -o "$GT_OUT/record-cmd.trace" -- ./workload pingpong 100 ||
 	fail "record -- workload exited with $?"
 check "$GT_OUT/record-cmd.trace"
+# gt_pong's exit_group is in; its GoEnd may not be: the recording stops
+# once COMMAND has reaped it, which can come before its final switch.
 cat > "$GT_OUT/record-cmd.expect" <<EOT
 gt_ping block:chan_receive+syscall:sys_read >= 100
 gt_ping syscall:sys_write == 100
-gt_pong end == 1
+gt_pong syscall:sys_exit_group == 1
 EOT
 
 # The command's exit status is gotrace's.
@@ -104,6 +106,29 @@ check "$GT_OUT/record-filter.trace"
 cat > "$GT_OUT/record-filter.expect" <<EOT
 gt_getppid syscall:sys_getppid == 100
 gt_getppid syscall:sys_exit_group == 0
+EOT
+
+# Without kernel stacks: by the option, then by the module's parameter,
+# which the command keeps when it sends options for a filter.
+./gotrace record -q -o "$GT_OUT/record-nostacks.trace" --no-stacks \
+	-- ./workload pingpong 100 || fail "record --no-stacks failed"
+check "$GT_OUT/record-nostacks.trace"
+cat > "$GT_OUT/record-nostacks.expect" <<EOT
+kernel_pcs none
+gt_ping block:chan_receive+syscall:sys_read >= 100
+gt_ping syscall:sys_write == 100
+EOT
+KSTACKS=/sys/module/gotrace/parameters/kstacks
+echo N > $KSTACKS || fail "cannot set kstacks=N"
+./gotrace record -q -o "$GT_OUT/record-kstacks-param.trace" --children \
+	-- ./workload pingpong 50
+status=$?
+echo Y > $KSTACKS
+[ $status -eq 0 ] || fail "record with kstacks=N failed"
+check "$GT_OUT/record-kstacks-param.trace"
+cat > "$GT_OUT/record-kstacks-param.expect" <<EOT
+kernel_pcs none
+gt_ping syscall:sys_write == 50
 EOT
 
 # Errors are one clear line and a non-zero exit.

@@ -125,6 +125,61 @@ static void test_buffer_size(void)
 	   "buffer size: too big, zero and junk refused");
 }
 
+/* Write @val (and a newline, as sysfs does) to @dir/@name. */
+static void put_param(const char *dir, const char *name, const char *val)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", val);
+		fclose(f);
+	}
+}
+
+static void drop_param(const char *dir, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+static void test_module_defaults(void)
+{
+	char dir[] = "/tmp/gt_params_XXXXXX";
+	struct gotrace_options o;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "module defaults: temporary directory");
+		return;
+	}
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.syscalls == GOTRACE_SYSCALLS_ALL && !o.flags,
+	   "module defaults: no parameters, the options' own defaults");
+	put_param(dir, "syscalls", "none");
+	put_param(dir, "kstacks", "N");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.syscalls == GOTRACE_SYSCALLS_NONE &&
+	   o.flags == GOTRACE_OPT_NO_KSTACKS,
+	   "module defaults: syscalls=none kstacks=N");
+	put_param(dir, "syscalls", "blocking");
+	put_param(dir, "kstacks", "Y");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.syscalls == GOTRACE_SYSCALLS_BLOCKING && !o.flags,
+	   "module defaults: syscalls=blocking kstacks=Y");
+	ok(!gt_opts_syscalls(&o, "all") && o.syscalls == GOTRACE_SYSCALLS_ALL,
+	   "module defaults: an option given still wins");
+	drop_param(dir, "syscalls");
+	drop_param(dir, "kstacks");
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_pids();
@@ -132,6 +187,7 @@ int main(void)
 	test_cgroup();
 	test_syscalls();
 	test_buffer_size();
+	test_module_defaults();
 	diag("options parsed into struct gotrace_options (%zu bytes)",
 	     sizeof(struct gotrace_options));
 	return tap_done();

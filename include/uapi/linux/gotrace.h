@@ -148,6 +148,10 @@ struct gotrace_status {
 #define GOTRACE_OPT_CHILDREN	(1U << 1)	/* tasks created by a matching
 						 * task match too
 						 */
+#define GOTRACE_OPT_NO_KSTACKS	(1U << 2)	/* no kernel stacks: events
+						 * carry the [comm] and
+						 * [syscall] frames only
+						 */
 
 #define GOTRACE_MAX_PIDS	64
 
