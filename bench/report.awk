@@ -68,21 +68,12 @@ $1 == "empty" {
 	hits[f["workload"], f["round"]] = f["hits"]
 }
 
-$1 == "gotrace" {
+# A gotrace session, with or without kernel stacks: its file and status.
+$1 == "gotrace" || $1 == "nostacks" {
 	kv()
-	w = f["workload"]
-	gfile[w] += f["file"]; gev[w] += f["events"]
-	glost[w] += f["lost"] + f["overflows"] + f["task_overflows"] + \
-		f["stack_overflows"]
-	if (f["stop"] != 1)
-		gbad[w]++
-}
-
-$1 == "nostacks" {
-	kv()
-	w = f["workload"]
-	nfile[w] += f["file"]; nev[w] += f["events"]
-	nlost[w] += f["lost"] + f["overflows"] + f["task_overflows"] + \
+	k = $1 SUBSEP f["workload"]
+	gfile[k] += f["file"]; gev[k] += f["events"]
+	glost[k] += f["lost"] + f["overflows"] + f["task_overflows"] + \
 		f["stack_overflows"]
 }
 
@@ -166,16 +157,18 @@ END {
 		"", "", "B/event", "", "B/ev disk", "B/ev data"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
+		g = "gotrace" SUBSEP w
+		n = "nostacks" SUBSEP w
 		printf "%-10s %8s %9d %5d | %8s %5d | %9s %9s %9d %7d\n", w, \
-			(gev[w] > 0) ? sprintf("%.2f", gfile[w] / gev[w]) : "-", \
-			gev[w], glost[w], \
-			(nev[w] > 0) ? sprintf("%.2f", nfile[w] / nev[w]) : "-", \
-			nlost[w], \
+			(gev[g] > 0) ? sprintf("%.2f", gfile[g] / gev[g]) : "-", \
+			gev[g], glost[g], \
+			(gev[n] > 0) ? sprintf("%.2f", gfile[n] / gev[n]) : "-", \
+			glost[n], \
 			(fev[w] > 0) ? sprintf("%.1f", ffile[w] / fev[w]) : "-", \
 			(fev[w] > 0) ? sprintf("%.1f", fpay[w] / fev[w]) : "-", \
 			fev[w], flost[w]
-		tgf += gfile[w]; tge += gev[w]; tff += ffile[w]; tfe += fev[w]
-		tfp += fpay[w]; tnf += nfile[w]; tne += nev[w]
+		tgf += gfile[g]; tge += gev[g]; tff += ffile[w]; tfe += fev[w]
+		tfp += fpay[w]; tnf += gfile[n]; tne += gev[n]
 	}
 	printf "%-10s %8s %9d %5s | %8s %5s | %9s %9s %9d\n", "all", \
 		(tge > 0) ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
