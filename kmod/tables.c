@@ -341,6 +341,13 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 	unsigned long off = 0;
 
 	sprint_symbol(sym, (unsigned long)pc);
+	/*
+	 * Without a symbol (code gone by now, as a module unloaded during
+	 * the recording) sprint_symbol() prints the address itself: not a
+	 * name to show where addresses are hidden.
+	 */
+	if (!f->show_addrs && !strncmp(sym, "0x", 2))
+		strscpy(sym, "[unknown]", sizeof(sym));
 	mod = strstr(sym, " [");
 	if (mod) {
 		*mod = '\0';

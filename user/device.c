@@ -70,6 +70,7 @@ const char *gt_state_name(unsigned int state)
 	case GOTRACE_STATE_RECORDING:	return "recording";
 	case GOTRACE_STATE_STOPPED:	return "stopped";
 	case GOTRACE_STATE_DONE:	return "done";
+	case GOTRACE_STATE_READY:	return "ready (starts at the first read)";
 	default:			return "unknown";
 	}
 }

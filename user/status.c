@@ -5,12 +5,14 @@
  * Uses a control handle (O_WRONLY), so it works while another process
  * records.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "cmds.h"
 #include "device.h"
@@ -60,6 +62,34 @@ static void status_print(const struct gotrace_status *st)
 	       (uint64_t)st->stack_overflows);
 }
 
+/*
+ * One line per CPU: whether it is online and its P started, what it
+ * wrote and lost.  A module without GOTRACE_IOC_GET_CPU_STATUS (ENOTTY)
+ * just has no such lines.
+ */
+static void status_print_cpus(int fd, unsigned int nr_cpus)
+{
+	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
+		struct gotrace_cpu_status cs = {
+			.size = sizeof(cs), .cpu = cpu,
+		};
+
+		if (ioctl(fd, GOTRACE_IOC_GET_CPU_STATUS, &cs)) {
+			if (errno != ENOTTY && errno != EINVAL)
+				gt_warn("cpu %u: %s", cpu, strerror(errno));
+			return;
+		}
+		if (!cpu)
+			printf("\n%5s %-8s %-8s %14s %12s %12s\n", "CPU",
+			       "online", "P", "events", "lost", "overflows");
+		printf("%5u %-8s %-8s %14" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       "\n", cpu, cs.online ? "yes" : "no",
+		       cs.running ? "started" : "stopped",
+		       (uint64_t)cs.events, (uint64_t)cs.lost_events,
+		       (uint64_t)cs.chunk_overflows);
+	}
+}
+
 int cmd_status(int argc, char **argv)
 {
 	const char *device = NULL;
@@ -93,8 +123,8 @@ int cmd_status(int argc, char **argv)
 	if (fd < 0)
 		return GT_EXIT_FAIL;
 	ret = gt_dev_status(fd, &st);
-	close(fd);
 	if (ret) {
+		close(fd);
 		gt_err("cannot read the status: %s", strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
@@ -102,5 +132,8 @@ int cmd_status(int argc, char **argv)
 		gt_warn("module ABI version %u, this gotrace knows %u",
 			st.version, GOTRACE_ABI_VERSION);
 	status_print(&st);
+	if (st.state != GOTRACE_STATE_IDLE)
+		status_print_cpus(fd, st.nr_cpus);
+	close(fd);
 	return GT_EXIT_OK;
 }
