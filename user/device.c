@@ -63,6 +63,14 @@ int gt_dev_status(int fd, struct gotrace_status *st)
 	return ioctl(fd, GOTRACE_IOC_GET_STATUS, st) ? -errno : 0;
 }
 
+int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->size = sizeof(*cs);
+	cs->cpu = cpu;
+	return ioctl(fd, GOTRACE_IOC_GET_CPU_STATUS, cs) ? -errno : 0;
+}
+
 const char *gt_state_name(unsigned int state)
 {
 	switch (state) {

@@ -18,9 +18,13 @@ int gt_dev_open(const char *path, int flags);
 /* The one-line hint for an errno of open(); NULL if none applies. */
 const char *gt_dev_open_hint(int err, int flags);
 
-/* GOTRACE_IOC_STOP / GOTRACE_IOC_GET_STATUS: 0 or -errno. */
+/*
+ * GOTRACE_IOC_STOP / GOTRACE_IOC_GET_STATUS / GOTRACE_IOC_GET_CPU_STATUS
+ * (of @cpu): 0 or -errno.
+ */
 int gt_dev_stop(int fd);
 int gt_dev_status(int fd, struct gotrace_status *st);
+int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs);
 
 /* "idle", "recording" ...; "unknown" for values the ABI does not name. */
 const char *gt_state_name(unsigned int state);

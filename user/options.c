@@ -27,6 +27,24 @@ void gt_opts_init(struct gotrace_options *o)
 	o->size = sizeof(*o);
 }
 
+/*
+ * GOTRACE_SYSCALLS_* of a mode's name, as the option and the module's
+ * "syscalls" parameter spell it; -1 for another word.
+ */
+static int syscall_mode(const char *name)
+{
+	static const char *const modes[] = {
+		[GOTRACE_SYSCALLS_ALL] = "all",
+		[GOTRACE_SYSCALLS_BLOCKING] = "blocking",
+		[GOTRACE_SYSCALLS_NONE] = "none",
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i]))
+			return (int)i;
+	return -1;
+}
+
 /* The first line of @dir/@name without its newline, or "" */
 static void read_param(const char *dir, const char *name, char *buf,
 		       size_t size)
@@ -48,12 +66,12 @@ static void read_param(const char *dir, const char *name, char *buf,
 void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
 {
 	char v[32];
+	int mode;
 
 	read_param(dir, "syscalls", v, sizeof(v));
-	if (!strcmp(v, "blocking"))
-		o->syscalls = GOTRACE_SYSCALLS_BLOCKING;
-	else if (!strcmp(v, "none"))
-		o->syscalls = GOTRACE_SYSCALLS_NONE;
+	mode = syscall_mode(v);
+	if (mode >= 0)
+		o->syscalls = (unsigned int)mode;
 	read_param(dir, "kstacks", v, sizeof(v));
 	if (!strcmp(v, "N"))
 		o->flags |= GOTRACE_OPT_NO_KSTACKS;
@@ -200,21 +218,14 @@ int gt_opts_unit(struct gotrace_options *o, const char *unit,
 
 int gt_opts_syscalls(struct gotrace_options *o, const char *mode)
 {
-	static const char *const modes[] = {
-		[GOTRACE_SYSCALLS_ALL] = "all",
-		[GOTRACE_SYSCALLS_BLOCKING] = "blocking",
-		[GOTRACE_SYSCALLS_NONE] = "none",
-	};
-	unsigned int i;
+	int m = syscall_mode(mode);
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!strcmp(mode, modes[i])) {
-			o->syscalls = i;
-			return 0;
-		}
+	if (m < 0) {
+		gt_err("invalid syscall mode '%s': all, blocking or none", mode);
+		return -1;
 	}
-	gt_err("invalid syscall mode '%s': all, blocking or none", mode);
-	return -1;
+	o->syscalls = (unsigned int)m;
+	return 0;
 }
 
 int gt_syscall_nr(const char *name)

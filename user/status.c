@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 
 #include "cmds.h"
 #include "device.h"
@@ -70,13 +69,12 @@ static void status_print(const struct gotrace_status *st)
 static void status_print_cpus(int fd, unsigned int nr_cpus)
 {
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
-		struct gotrace_cpu_status cs = {
-			.size = sizeof(cs), .cpu = cpu,
-		};
+		struct gotrace_cpu_status cs;
+		int ret = gt_dev_cpu_status(fd, cpu, &cs);
 
-		if (ioctl(fd, GOTRACE_IOC_GET_CPU_STATUS, &cs)) {
-			if (errno != ENOTTY && errno != EINVAL)
-				gt_warn("cpu %u: %s", cpu, strerror(errno));
+		if (ret) {
+			if (ret != -ENOTTY && ret != -EINVAL)
+				gt_warn("cpu %u: %s", cpu, strerror(-ret));
 			return;
 		}
 		if (!cpu)

@@ -654,13 +654,12 @@ struct gdesc {
 	uint8_t wait;		/* event that made it wait */
 	bool started;		/* has a GoStart not yet ended */
 	bool exists;
-	size_t start_off;	/* of that GoStart */
-	uint64_t id;		/* the goroutine, set by GoStart */
 };
 
 struct pdesc {
 	bool running;
 	uint64_t g;
+	size_t start_off;	/* of the GoStart of g */
 	size_t sysblock_off;	/* +1: a GoSysBlock waits for ProcStop */
 	uint64_t sysblock_g;
 };
@@ -864,9 +863,8 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 				    (int64_t)e->p, e->g);
 		g.state = G_RUNNING;
 		g.started = true;
-		g.start_off = e->off;
-		g.id = e->g;
 		p.g = e->g;
+		p.start_off = e->off;
 		break;
 	case GT_EV_GO_END:
 	case GT_EV_GO_STOP:
@@ -969,17 +967,17 @@ static int replay_event(struct replay *r, const struct gt_event *e,
  */
 static int unended_start(struct replay *r)
 {
-	const struct gdesc *first = NULL;
+	const struct pdesc *first = NULL;
 
-	for (size_t i = 0; i < r->ngd; i++)
-		if (r->gd[i].started &&
-		    (!first || r->gd[i].start_off < first->start_off))
-			first = &r->gd[i];
+	for (size_t i = 0; i < r->npd; i++)
+		if (r->pd[i].g &&
+		    (!first || r->pd[i].start_off < first->start_off))
+			first = &r->pd[i];
 	if (!first)
 		return 0;
 	return fail(r->err, first->start_off,
 		    "g %" PRIu64 " is still running at the end of the trace: its GoStart is never ended (the 1.21 web UI fails on it)",
-		    first->id);
+		    first->g);
 }
 
 static int replay(struct gt_trace *t, struct gt_trace_error *err)
