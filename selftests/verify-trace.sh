@@ -28,8 +28,14 @@
 # included, so any syscall made before a wait shows in its syscall
 # profile.)
 #
-# Prints the summary and every expectation with its verdict; exits 1 if
-# any fails.
+# An expectation proves something only if its subject is in the trace:
+# one whose NAME no goroutine has (for nopprof: no stack frame has) fails,
+# whatever its OP, so "== 0" and "<=" cannot pass on a trace that lacks
+# the task.  A summary with no named goroutine (Go changed its dump
+# format, or the trace is empty) fails, and so does a profile Go cannot
+# build, an unknown metric, OP or a VALUE that is not a number.
+#
+# Prints every expectation with its verdict; exits 1 if any fails.
 set -eu
 
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
@@ -124,11 +130,32 @@ END {
 		print a[1], a[2], total[k]
 	}
 }' "$tmp/events" | sort > "$tmp/summary"
+# Every function of every stack, for nopprof's subject.
+awk '/^\t[^\t].* @ / { f = $0; sub(/^\t/, "", f); sub(/ @ .*/, "", f); print f }' \
+	"$tmp/events" | sort -u > "$tmp/functions"
+
+# A format we no longer understand reads as an empty trace: refuse it
+# rather than judge expectations on nothing.
+if ! awk '$1 != "?" { found = 1 } END { exit !found }' "$tmp/summary"; then
+	echo "FAIL: no named goroutine in what Go 1.23 reads of $trace" \
+		"($(grep -c '^M=' "$tmp/events" || true) event lines): has the" \
+		"format of 'go tool trace -d=1' changed?" >&2
+	exit 1
+fi
+
+# has_goroutine NAME: some goroutine of the trace is named NAME.
+has_goroutine() {
+	awk -v n="$1" '$1 == n { found = 1 } END { exit !found }' "$tmp/summary"
+}
 
 failed=0
+checked=0
 while read -r a b c d; do
 	case $a in
 	''|'#'*) continue ;;
+	esac
+	checked=$((checked + 1))
+	case $a in
 	kernel_pcs)
 		real=$(awk '/^\t[^\t].* @ 0x/ { pc = $NF; getline f
 			if (f ~ /\[kernel\]/) print (length(pc) > 10 ? "real" : "synthetic") }' \
@@ -160,15 +187,29 @@ while read -r a b c d; do
 	pprof|nopprof)
 		gos="$GO121 $GO123"
 		[ "$a" = pprof ] || gos=$GO121
+		# Absent from a profile proves nothing if absent from the trace.
+		if [ "$a" = nopprof ] && ! grep -qxF -- "$c" "$tmp/functions"; then
+			echo "FAIL $a $b $c: no stack frame of the trace is $c"
+			failed=$((failed + 1))
+			continue
+		fi
 		for go in $gos; do
-			"$go" tool trace -pprof="$b" "$trace" > "$tmp/prof" 2>"$tmp/err" || true
+			version=$("$go" env GOVERSION)
+			# A profile the tool cannot build is a failure, never
+			# an empty profile.
+			if ! "$go" tool trace -pprof="$b" "$trace" \
+				< /dev/null > "$tmp/prof" 2> "$tmp/err" ||
+			   ! "$go" tool pprof -top -nodecount=1000 "$tmp/prof" \
+				< /dev/null > "$tmp/top" 2>> "$tmp/err"; then
+				echo "FAIL $a $b $c ($version: cannot build the profile:" \
+					"$(tail -n 1 "$tmp/err"))"
+				failed=$((failed + 1))
+				continue
+			fi
 			found=no
-			if [ -s "$tmp/prof" ] &&
-			   "$go" tool pprof -top -nodecount=1000 "$tmp/prof" 2>/dev/null |
-			   grep -qw -- "$c"; then
+			if grep -qw -- "$c" "$tmp/top"; then
 				found=yes
 			fi
-			version=$("$go" env GOVERSION)
 			if [ "$a/$found" = pprof/yes ] || [ "$a/$found" = nopprof/no ]; then
 				echo "ok   $a $b $c ($version)"
 			else
@@ -178,6 +219,18 @@ while read -r a b c d; do
 		done
 		continue ;;
 	esac
+	# NAME METRIC OP VALUE: a known metric, a number, a task present.
+	if ! echo "$b" | grep -qE '^((create|end|start|preempt|unblock|(block|unblocked_by|syscall|sysblock):[^+]+)(\+|$))+$' ||
+	   ! echo "$d" | grep -qE '^[0-9]+$' || [ -z "$c" ]; then
+		echo "FAIL bad expectation: $a $b $c $d"
+		failed=$((failed + 1))
+		continue
+	fi
+	if ! has_goroutine "$a"; then
+		echo "FAIL $a $b $c $d (no goroutine named $a in the trace)"
+		failed=$((failed + 1))
+		continue
+	fi
 	# METRIC+METRIC...: the sum of several.
 	got=$(awk -v n="$a" -v m="+$b+" '$1 == n && index(m, "+" $2 "+") { sum += $3 }
 		END { print sum + 0 }' "$tmp/summary")
@@ -185,12 +238,16 @@ while read -r a b c d; do
 	'==') [ "$got" -eq "$d" ] ;;
 	'>=') [ "$got" -ge "$d" ] ;;
 	'<=') [ "$got" -le "$d" ] ;;
-	*) echo "bad expectation: $a $b $c $d" >&2; false ;;
+	*) echo "bad expectation: $a $b $c $d (OP is ==, >= or <=)"; false ;;
 	esac && ok=ok || ok=FAIL
 	echo "$ok $a $b $c $d (got $got)"
 	[ "$ok" = ok ] || failed=$((failed + 1))
 done < "$expect"
 
+[ "$checked" -gt 0 ] || {
+	echo "FAIL: $expect holds no expectation"
+	failed=1
+}
 [ -z "${GT_SUMMARY:-}" ] || cp "$tmp/summary" "$GT_SUMMARY"
 if [ "$failed" -ne 0 ]; then
 	echo "summary of $trace (name metric count), gt_* only:"

@@ -21,14 +21,21 @@ gt_getppid syscall:sys_getppid == 1000
 gt_getppid sysblock:sys_getppid == 0
 EOT
 
-# Only blocking syscalls: getppid never blocks, so none is left.
+# Only blocking syscalls: getppid and kill never block, so none of them
+# is left; the waits in rt_sigtimedwait stay (the first may find its
+# signal pending, as below).
+getppid_then_sigwait() {
+	./workload getppid 1000 && ./workload sigwait 10
+}
 echo blocking > $param || fail "cannot set syscalls=blocking"
 [ "$(cat $param)" = blocking ] || fail "syscalls reads back '$(cat $param)'"
-record getppid-blocking ./workload getppid 1000
+record getppid-blocking getppid_then_sigwait
 echo all > $param
 cat > "$GT_OUT/getppid-blocking.expect" <<EOT
 gt_getppid syscall:sys_getppid == 0
-gt_sigwait syscall:sys_rt_sigtimedwait == 0
+gt_signaller syscall:sys_kill == 0
+gt_sigwait sysblock:sys_rt_sigtimedwait >= 9
+gt_sigwait sysblock:sys_rt_sigtimedwait <= 10
 EOT
 echo bogus > $param 2>/dev/null && fail "syscalls=bogus accepted"
 

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# verify_trace_test.sh GEN_TRACE - the ground-truth checker and the checker
+# of record must be able to fail.  Each case runs ../verify-trace.sh (or
+# ../check-trace.sh) on a synthetic trace from GEN_TRACE where the answer
+# is known: expectations that hold pass, and each way a check used to
+# pass on nothing now fails: a task absent from the trace under "== 0",
+# "<=" and nopprof, a profile the tool cannot build, a dump format the
+# checker does not understand, an empty or malformed expectation file.
+# TAP on stdout; exits 1 if any case went the wrong way.
+#
+# A Go tool that breaks on demand is a wrapper around the real one (GO121,
+# GO123): "garbage" prints a dump in a format nobody knows, "nopprof"
+# fails every -pprof run.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+verify=$here/../verify-trace.sh
+check=$here/../check-trace.sh
+[ $# -eq 1 ] || { echo "usage: $0 GEN_TRACE" >&2; exit 2; }
+gen=$1
+GO121=${GO121:-/usr/lib/go-1.21/bin/go}
+GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+export GO121 GO123
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/verify-trace-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+failed=0
+
+# broken_go MODE REAL: the path of a go that breaks the MODE way.
+broken_go() {
+	bg=$(mktemp "$T/go.XXXXXX")
+	cat > "$bg" <<EOF
+#!/bin/sh
+case "\$*" in
+"tool trace -d=1 "*|"tool trace -d "*)
+	[ $1 = garbage ] && { echo "Event 1 at 0 ns on thread 7"; exit 0; } ;;
+"tool trace -pprof="*)
+	[ $1 = nopprof ] && { echo "failed to generate profile" >&2; exit 1; } ;;
+esac
+exec "$2" "\$@"
+EOF
+	chmod +x "$bg"
+	echo "$bg"
+}
+
+# expect_verdict WANT NAME EXPECTATIONS [ENV...]: verify-trace.sh on the
+# small trace with EXPECTATIONS (one per line) must exit WANT (0 or 1),
+# and on a failure print why.
+expect_verdict() {
+	want=$1 name=$2
+	printf '%s\n' "$3" > "$T/expect"
+	shift 3
+	env "$@" "$verify" "$T/small.trace" "$T/expect" > "$T/out" 2>&1
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" -eq "$want" ]; then
+		echo "ok $n - $name: $(grep -m 1 -E '^FAIL' "$T/out" || echo "exit $rc")"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $name: exit $rc, want $want"
+		sed 's/^/#   /' "$T/out"
+	fi
+}
+
+"$gen" small "$T/small.trace" > /dev/null || { echo "Bail out! gen-trace failed"; exit 1; }
+
+expect_verdict 0 "expectations that hold pass" \
+	"task0 create >= 1
+task1 start+preempt >= 1
+task4 block:sync <= 1000000
+names task0,task1,task2,task3,task4
+pprof sched task0
+nopprof sync task4"
+expect_verdict 1 "a missing task fails '== 0'" "gt_absent syscall:sys_getppid == 0"
+expect_verdict 1 "a missing task fails '<='" "gt_absent block:sleep <= 11"
+expect_verdict 1 "a missing task fails nopprof" "nopprof syscall gt_absent"
+expect_verdict 1 "a count that is off fails" "task0 create == 1000"
+expect_verdict 1 "an unknown metric fails" "task0 bogus == 0"
+expect_verdict 1 "an unknown OP fails" "task0 create != 0"
+expect_verdict 1 "a VALUE that is no number fails" "task0 create >= many"
+expect_verdict 1 "an expectation file with none fails" "# nothing"
+expect_verdict 1 "a dump format it cannot read fails" "task0 create >= 0" \
+	GO123="$(broken_go garbage "$GO123")"
+expect_verdict 1 "pprof fails when Go cannot build the profile" \
+	"pprof sched task0" GO121="$(broken_go nopprof "$GO121")"
+expect_verdict 1 "nopprof fails when Go cannot build the profile" \
+	"nopprof sync task4" GO121="$(broken_go nopprof "$GO121")"
+
+# The checker of record: a profile that cannot be built fails --pprof.
+n=$((n + 1))
+if GO123="$(broken_go nopprof "$GO123")" "$check" --pprof "$T/small.trace" \
+	> "$T/out" 2>&1; then
+	failed=$((failed + 1))
+	echo "not ok $n - check-trace.sh --pprof passed although -pprof failed"
+	sed 's/^/#   /' "$T/out"
+else
+	echo "ok $n - check-trace.sh --pprof fails when -pprof fails: $(grep -m 1 '^FAIL' "$T/out")"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
