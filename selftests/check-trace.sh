@@ -144,19 +144,17 @@ wait_all() {
 	jobs_pids=
 }
 
-# run TRACE VERSION GO ARGS...: one run in the foreground.
-run() {
-	local trace=$1 version=$2 go=$3
-	shift 3
-	start run "$go" "$trace" "$@"
-	wait_all
-	finish run "$trace" "$version" "$@"
-}
-
+# profiles TRACE: every profile of both versions, the two versions of a
+# kind at once (a profile re-reads the whole trace: on a 6 MB trace one
+# takes several seconds and up to 1 GB).
 profiles() {
-	local trace=$1 version=$2 go=$3 kind
+	local trace=$1 kind
 	for kind in sched sync syscall net; do
-		run "$trace" "$version" "$go" -pprof="$kind"
+		start p121 "$GO121" "$trace" -pprof="$kind"
+		start p123 "$GO123" "$trace" -pprof="$kind"
+		wait_all
+		finish p121 "$trace" "$v121" -pprof="$kind"
+		finish p123 "$trace" "$v123" -pprof="$kind"
 	done
 }
 
@@ -256,8 +254,7 @@ for trace in "$@"; do
 		what="$what, web"
 	fi
 	if [ -n "$pprof" ]; then
-		profiles "$trace" "$v121" "$GO121"
-		profiles "$trace" "$v123" "$GO123"
+		profiles "$trace"
 		what="$what, pprof"
 	fi
 	echo "ok $trace ($what)"

@@ -108,12 +108,12 @@ check_agrees() {
 }
 
 make -s -C "$GT_ROOT/user" >/dev/null || failed=$((failed + 1))
-# The checker of record on every trace; the web UIs and profiles on the
-# first workload's; the ground truth where the guest wrote one.
+# The checker of record and every profile on every trace; the web UIs on
+# the first workload's; the ground truth where the guest wrote one.
 for t in "$work"/out/*.trace; do
 	[ -e "$t" ] || { failed=$((failed + 1)); gt_log "[$name] no trace came out"; break; }
 	base=$(basename "$t" .trace)
-	opts=
+	opts=--pprof
 	[ "$base" = pingpong ] && opts="--web --pprof"
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}" \
