@@ -9,17 +9,24 @@ cpu1=/sys/devices/system/cpu/cpu1/online
 status=/sys/class/misc/gotrace/status
 [ -w $cpu1 ] || { echo "no CPU 1 to take offline"; exit 4; }
 
+# The ping-pong lasts 2 s at least (a 20 ms pause before each of its
+# 100 rounds): CPU 1 goes and comes back while it runs, which is checked.
 hotplug() {
-	./workload pingpong 100 &
+	./workload pingpong 100 20 &
 	load=$!
-	sleep 0.2
+	cleanup_on_exit $load
+	wait_comm $load gt_ping
 	echo 0 > $cpu1 || return 1
 	grep -q "^cpu1 online 0 running 0 " $status || {
 		cat $status
 		return 1
 	}
+	# Away for a while (not a wait for anything): the work goes on on
+	# the other CPUs meanwhile.
 	sleep 0.3
 	echo 1 > $cpu1 || return 1
+	kill -0 $load 2>/dev/null ||
+		fail "the ping-pong ended before CPU 1 came back: it proves nothing"
 	wait $load
 }
 

@@ -3,15 +3,44 @@
 #
 # lib.sh - helpers of the shell tests (sourced).  Exit codes follow
 # kselftest: 0 pass, 1 fail, 4 skip.
+#
+# A test waits on what the device reports (the status file), never for a
+# fixed time.  Whatever it started in the background and registered with
+# cleanup_on_exit is stopped when it exits, failed or not: a reader left
+# reading would keep the session, and its console, open until the VM
+# times out.
 
 GT_DEV=/dev/gotrace
+GT_STATUS=/sys/class/misc/gotrace/status
 GT_OUT=${GT_OUT:-/out}
 GT_HEADER_HEX=676f20312e3131207472616365000000
+gt_cleanup_pids=
 
 fail() {
 	echo "FAIL: $*"
 	exit 1
 }
+
+# cleanup_on_exit PID...: stop these when the test exits.  A session is
+# stopped the documented way first, so that its reader ends by itself.
+cleanup_on_exit() {
+	gt_cleanup_pids="$gt_cleanup_pids $*"
+}
+
+gt_cleanup() {
+	left=
+	for p in $gt_cleanup_pids; do
+		kill -0 "$p" 2>/dev/null && left="$left $p"
+	done
+	[ -n "$left" ] || return 0
+	echo stop > $GT_DEV 2>/dev/null
+	for p in $left; do
+		wait_gone "$p" 50 || kill -9 "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	echo "# stopped what the test left running:$left"
+}
+trap gt_cleanup EXIT
 
 # The first 16 bytes of $1 must be the Go trace header.
 check_header() {
@@ -30,6 +59,58 @@ wait_gone() {
 	return 0
 }
 
+# wait_state STATE: wait up to 30 s for the session to be in STATE
+# ("recording", "idle", ...) as the status file says.
+wait_state() {
+	i=0
+	until grep -qx "state $1" $GT_STATUS; do
+		[ "$i" -ge 300 ] && fail "the session is not $1 after 30 s:" \
+			"$(grep '^state' $GT_STATUS)"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# wait_comm PID COMM: wait up to 30 s for process PID to call itself COMM.
+wait_comm() {
+	i=0
+	until [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; do
+		kill -0 "$1" 2>/dev/null ||
+			fail "process $1 ended before it called itself $2"
+		[ "$i" -ge 300 ] && fail "process $1 is not $2 after 30 s"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# cpu_events: "cpuN EVENTS" for every online CPU, from the status file.
+cpu_events() {
+	awk '$1 ~ /^cpu[0-9]/ && $2 == "online" && $3 == 1 { print $1, $7 }' \
+		$GT_STATUS
+}
+
+# settle: every online CPU has switched to another task, and recorded
+# that, since the command before ended.  A task its parent has reaped may
+# not have made its last switch yet (its GoEnd); once its CPU has run
+# something else, it has.
+settle() {
+	before=$(cpu_events)
+	for cpu in $(echo "$before" | awk '{ print substr($1, 4) }'); do
+		taskset -c "$cpu" true || fail "cannot run on CPU $cpu"
+	done
+	i=0
+	until cpu_events | awk -v before="$before" '
+		BEGIN { n = split(before, b, "\n")
+			for (k = 1; k <= n; k++) { split(b[k], f, " "); was[f[1]] = f[2] } }
+		!($1 in was) || $2 <= was[$1] { stale = 1 }
+		END { exit stale }'; do
+		[ "$i" -ge 300 ] && fail "a CPU recorded nothing for 30 s:" \
+			"$(cpu_events | tr '\n' ' ')"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # record_while OUT COMMAND...: record into OUT while COMMAND runs, the
 # documented way: cat reads the device, and once COMMAND has ended
 # another process writes "stop"; cat then gets the rest and end of file.
@@ -38,9 +119,10 @@ record_while() {
 	shift
 	cat $GT_DEV > "$rw_out" &
 	rw_reader=$!
-	sleep 0.2
+	cleanup_on_exit $rw_reader
+	wait_state recording
 	"$@" || fail "'$*' failed"
-	sleep 0.1
+	settle
 	echo stop > $GT_DEV || fail "echo stop failed"
 	wait_gone $rw_reader 300 || fail "cat did not end within 30 s of stop"
 	wait $rw_reader || fail "cat exited with $?"

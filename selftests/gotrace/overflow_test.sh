@@ -13,6 +13,7 @@ cat $GT_DEV > "$out" &
 reader=$!
 ./workload churn 2 &
 load=$!
+cleanup_on_exit $reader $load
 wait_gone $reader 300
 gone=$?
 wait $load

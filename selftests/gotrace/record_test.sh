@@ -50,7 +50,8 @@ check "$GT_OUT/record-false.trace"
 
 ./gotrace record -q -o "$GT_OUT/record-int.trace" &
 rec=$!
-sleep 1
+cleanup_on_exit $rec
+wait_state recording
 kill -INT $rec
 wait $rec || fail "record stopped by SIGINT exited with $?"
 check "$GT_OUT/record-int.trace"
@@ -58,7 +59,8 @@ check "$GT_OUT/record-int.trace"
 # Filters: one process, by pid and by name.
 ./workload sleep 400 20 &
 sleeper=$!
-sleep 0.2
+cleanup_on_exit $sleeper
+wait_comm $sleeper gt_sleeper
 ./gotrace record -q -o "$GT_OUT/record-pid.trace" -p $sleeper -d 0.5 ||
 	fail "record -p exited with $?"
 check "$GT_OUT/record-pid.trace"
@@ -137,7 +139,8 @@ EOT
 	fail "--syscalls some accepted"
 ./gotrace record -q -o "$GT_OUT/busy.tmp" -d 2 &
 first=$!
-sleep 0.5
+cleanup_on_exit $first
+wait_state recording
 msg=$(./gotrace record -q -o /dev/null -d 1 2>&1) &&
 	fail "a second recording started"
 echo "$msg" | grep -q "another reader" || fail "second recording: '$msg'"

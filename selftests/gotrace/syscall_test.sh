@@ -72,7 +72,8 @@ out=$GT_OUT/storm.trace
 dmesg -c > /dev/null
 cat $GT_DEV > "$out" &
 reader=$!
-sleep 0.2
+cleanup_on_exit $reader
+wait_state recording
 ./workload storm 3 || fail "the storm failed"
 if echo stop > $GT_DEV 2>/dev/null; then
 	echo "no overflow" > "$GT_OUT/storm.result"

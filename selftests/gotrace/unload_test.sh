@@ -8,7 +8,8 @@
 out=$GT_OUT/unload.trace
 cat $GT_DEV > "$out" &
 pid=$!
-sleep 0.5
+cleanup_on_exit $pid
+wait_state recording
 rmmod gotrace 2>/dev/null && fail "rmmod succeeded under a reader"
 [ -c $GT_DEV ] || fail "$GT_DEV vanished"
 echo stop > $GT_DEV || fail "echo stop failed"

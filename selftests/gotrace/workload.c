@@ -3,8 +3,10 @@
  * workload.c - programs with a known scheduling history, for checking
  * what gotrace records against the truth
  *
- *   workload pingpong N     gt_ping and gt_pong pass a byte over two pipes
- *                           N times each way
+ *   workload pingpong N [MS] gt_ping and gt_pong pass a byte over two
+ *                           pipes N times each way; gt_ping sleeps MS ms
+ *                           before each round (default 0), so that the
+ *                           run lasts N * MS ms at least
  *   workload forks K        gt_forker forks K children named gt_child that
  *                           exit at once; it waits for each
  *   workload sleep N MS     gt_sleeper sleeps N times MS ms in nanosleep
@@ -72,8 +74,9 @@ static void xread(int fd)
 		die("read");
 }
 
-static int pingpong(long n)
+static int pingpong(long n, long ms)
 {
+	struct timespec pause = { ms / 1000, (ms % 1000) * 1000000L };
 	int to_pong[2], to_ping[2], status;
 	pid_t pid;
 	long i;
@@ -93,6 +96,8 @@ static int pingpong(long n)
 	}
 	name_self("gt_ping");
 	for (i = 0; i < n; i++) {
+		if (ms)
+			nanosleep(&pause, NULL);
 		xwrite(to_pong[1], 'i');
 		xread(to_ping[0]);
 	}
@@ -388,8 +393,8 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : "";
 	long a = arg(argv, 2, argc), b = arg(argv, 3, argc);
 
-	if (!strcmp(cmd, "pingpong") && a > 0)
-		return pingpong(a);
+	if (!strcmp(cmd, "pingpong") && a > 0 && (argc == 3 || b >= 0))
+		return pingpong(a, argc == 3 ? 0 : b);
 	if (!strcmp(cmd, "forks") && a > 0)
 		return forks(a);
 	if (!strcmp(cmd, "sleep") && a > 0 && b >= 0)
@@ -411,7 +416,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "storm") && a > 0)
 		return storm(a);
 	fprintf(stderr,
-		"usage: workload pingpong N | forks K | sleep N MS | mutex T N | exec |\n"
+		"usage: workload pingpong N [MS] | forks K | sleep N MS | mutex T N | exec |\n"
 		"       churn S | getppid K | sigwait N | sock N | storm S\n");
 	return 2;
 }
