@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,35 @@ static int get_status(int fd, struct gotrace_status *st)
 	return ioctl(fd, GOTRACE_IOC_GET_STATUS, st);
 }
 
+/* A pause between two looks at what the device reports. */
+static void pause_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Wait up to 10 s for the session behind @fd to have written at least
+ * @min events, as GOTRACE_IOC_GET_STATUS reports: 0 once it has, else -1.
+ */
+static int wait_events(int fd, __u64 min)
+{
+	struct gotrace_status st;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		if (get_status(fd, &st))
+			return -1;
+		if (st.events >= min)
+			return 0;
+		pause_ms(1);
+	}
+	fprintf(stderr, "# %llu events after 10 s, want %llu\n",
+		(unsigned long long)st.events, (unsigned long long)min);
+	return -1;
+}
+
 TEST(node_is_root_only)
 {
 	struct stat st;
@@ -143,7 +173,8 @@ TEST(header_then_footer_then_eof_on_stop)
 	EXPECT_EQ((__u32)getpid(), st.reader_pid);
 	EXPECT_LT(0U, st.nr_cpus);
 
-	usleep(200000);
+	/* Something between the header and the footer. */
+	ASSERT_EQ(0, wait_events(rd, 100));
 	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
 	ASSERT_LE(0, ctl);
 	EXPECT_EQ(4, write(ctl, "stop", 4));
@@ -333,7 +364,9 @@ TEST(odd_read_sizes)
 	ASSERT_LE(0, rd);
 	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
 	ASSERT_LE(0, ctl);
-	usleep(300000);
+	/* poll() starts the recording without reading: events to read. */
+	ASSERT_LE(0, poll(&(struct pollfd){ .fd = rd, .events = POLLIN }, 1, 0));
+	ASSERT_EQ(0, wait_events(ctl, 1000));
 	ASSERT_EQ(0, ioctl(ctl, GOTRACE_IOC_STOP));
 	n = read_all(rd, &all, sizes, sizeof(sizes) / sizeof(sizes[0]));
 	ASSERT_LT(GOTRACE_HEADER_LEN, n);
@@ -437,7 +470,13 @@ TEST(duration_ms_stops_the_session)
 	ASSERT_LT(GOTRACE_HEADER_LEN, n);
 	ASSERT_EQ(0, get_status(rd, &st));
 	EXPECT_EQ(GOTRACE_STOP_DURATION, st.stop_reason);
+	/*
+	 * Not before 700 ms, nor long after (it takes about 0.75 s under
+	 * emulation): a limit in the wrong unit or a stop timer that never
+	 * fires and leaves the stop to something else would show.
+	 */
 	EXPECT_LE(0.7, dt);
+	EXPECT_GT(2.0, dt);
 	TH_LOG("stopped after %.3f s", dt);
 	EXPECT_EQ(0, save_trace("device-duration", all, n));
 	free(all);
@@ -851,7 +890,7 @@ TEST(reader_killed)
 {
 	struct gotrace_status st;
 	pid_t pid;
-	int status, ctl;
+	int status, ctl, i;
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -865,7 +904,25 @@ TEST(reader_killed)
 			if (read(rd, buf, sizeof(buf)) < 0)
 				_exit(2);
 	}
-	usleep(300000);
+	/* Killed while it reads: the device says it has read past the header. */
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	for (i = 0; i < 10000; i++) {
+		ASSERT_EQ(0, get_status(ctl, &st));
+		if (st.state == GOTRACE_STATE_RECORDING &&
+		    st.reader_pid == (__u32)pid &&
+		    st.bytes_read > GOTRACE_HEADER_LEN)
+			break;
+		pause_ms(1);
+	}
+	close(ctl);
+	ASSERT_GT(10000, i) {
+		TH_LOG("state %u, reader %u, %llu bytes read after 10 s",
+		       st.state, st.reader_pid,
+		       (unsigned long long)st.bytes_read);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status));
@@ -924,16 +981,27 @@ TEST(cpu_status)
 {
 	struct gotrace_cpu_status cs;
 	char hdr[GOTRACE_HEADER_LEN];
-	int rd;
+	cpu_set_t was, cpu0;
+	int rd, i;
 
 	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
 	ASSERT_LE(0, rd);
 	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
-	usleep(200000);
+	/* On CPU 0 our own switches are events of CPU 0: wait for one. */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(was), &was));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
 	memset(&cs, 0, sizeof(cs));
-	cs.size = sizeof(cs);
-	cs.cpu = 0;
-	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, &cs));
+	for (i = 0; i < 10000; i++) {
+		cs.size = sizeof(cs);
+		cs.cpu = 0;
+		ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_GET_CPU_STATUS, &cs));
+		if (cs.events)
+			break;
+		pause_ms(1);
+	}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(was), &was));
 	EXPECT_EQ(1U, cs.online);
 	EXPECT_LT(0ULL, cs.events);
 	cs.size = 8;
