@@ -70,10 +70,23 @@ gt_execer end == 1
 gt_renamed block:sleep >= 1
 EOT
 
-# The stress run: short processes and threads on every CPU.
-record churn ./workload churn 3
+# The stress run: short processes and threads on every CPU, counted by
+# the workload.  gt_churn goroutines: the workload once renamed, one
+# process per CPU, every child until it renames itself, every thread.
+churn_counted() {
+	./workload churn 3 > /tmp/churn.out
+}
+record churn churn_counted
+cat /tmp/churn.out
+read -r _ forks _ threads _ _ procs _ < /tmp/churn.out
+forks=${forks%,}
+[ "${forks:-0}" -gt 0 ] && [ "${threads:-0}" -gt 0 ] ||
+	fail "churn made no process or no thread: $(cat /tmp/churn.out)"
+all=$((1 + procs + forks + threads))
 cat > "$GT_OUT/churn.expect" <<EOT
-gt_churn_child create >= 20
-gt_churn_child end >= 20
+gt_churn_child create == $forks
+gt_churn_child end == $forks
+gt_churn create == $all
+gt_churn end == $all
 EOT
 exit 0

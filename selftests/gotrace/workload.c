@@ -17,7 +17,11 @@
  *                           that ("workload renamed"), which sleeps 10 ms
  *                           without renaming itself and exits
  *   workload churn S        many short processes and threads on every CPU
- *                           for S seconds (the stress run)
+ *                           for S seconds (the stress run): gt_churn forks
+ *                           one gt_churn per CPU, each of which forks
+ *                           children that rename themselves
+ *                           gt_churn_child and exit, and starts threads
+ *                           that keep its name; prints how many of each
  *   workload getppid K      gt_getppid makes exactly K getppid calls
  *   workload sigwait N      gt_sigwait waits N times in rt_sigtimedwait for
  *                           a SIGUSR1 that gt_signaller sends 20 ms later,
@@ -218,16 +222,31 @@ static void *churn_thread(void *arg)
 	return NULL;
 }
 
-/* Short processes and threads on every CPU until @secs have passed. */
+/* What one churning process made. */
+struct churn_count {
+	long forks;
+	long threads;
+};
+
+/*
+ * Short processes and threads on every CPU until @secs have passed.
+ * Prints the exact counts, for the ground truth: every fork and every
+ * thread that was started, reported back by each CPU's process.
+ */
 static int churn(long secs)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), c;
+	struct churn_count total = { 0, 0 };
 	time_t end = time(NULL) + secs;
+	int fds[2], bad = 0;
 	pid_t pid;
-	long c;
 
+	if (pipe(fds))
+		die("pipe");
 	name_self("gt_churn");
 	for (c = 0; c < ncpu; c++) {
+		struct churn_count mine = { 0, 0 };
+
 		pid = fork();
 		if (pid < 0)
 			die("fork");
@@ -242,17 +261,34 @@ static int churn(long secs)
 				name_self("gt_churn_child");
 				_exit(0);
 			}
-			if (pid > 0)
-				waitpid(pid, &status, 0);
-			if (!pthread_create(&tid, NULL, churn_thread, NULL))
+			if (pid > 0 && waitpid(pid, &status, 0) == pid)
+				mine.forks++;
+			if (!pthread_create(&tid, NULL, churn_thread, NULL)) {
 				pthread_join(tid, NULL);
+				mine.threads++;
+			}
 			sched_yield();
 		}
+		if (write(fds[1], &mine, sizeof(mine)) != sizeof(mine))
+			_exit(1);
 		_exit(0);
+	}
+	close(fds[1]);
+	for (c = 0; c < ncpu; c++) {
+		struct churn_count one;
+
+		if (read(fds[0], &one, sizeof(one)) != sizeof(one)) {
+			bad = 1;
+			continue;
+		}
+		total.forks += one.forks;
+		total.threads += one.threads;
 	}
 	while (wait(NULL) > 0)
 		;
-	return 0;
+	printf("churn: %ld forks, %ld threads from %ld processes\n",
+	       total.forks, total.threads, ncpu);
+	return bad;
 }
 
 /* getppid straight through syscall(): no library may answer it. */
