@@ -128,9 +128,13 @@ status=$?
 echo Y > $KSTACKS
 [ $status -eq 0 ] || fail "record with kstacks=N failed"
 check "$GT_OUT/record-kstacks-param.trace"
+# --children with COMMAND alone: COMMAND (forked by gotrace, until it
+# execs) and its descendants, nothing else of the machine.
 cat > "$GT_OUT/record-kstacks-param.expect" <<EOT
 kernel_pcs none
+names gotrace,workload,gt_ping,gt_pong
 gt_ping syscall:sys_write == 50
+gt_pong create == 1
 EOT
 
 # Errors are one clear line and a non-zero exit.
