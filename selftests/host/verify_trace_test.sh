@@ -6,8 +6,9 @@
 # ../check-trace.sh) on a synthetic trace from GEN_TRACE where the answer
 # is known: expectations that hold pass, and each way a check used to
 # pass on nothing now fails: a task absent from the trace under "== 0",
-# "<=" and nopprof, a profile the tool cannot build, a dump format the
-# checker does not understand, an empty or malformed expectation file.
+# "<=" and nopprof, tasks a filter should have left out, a profile the
+# tool cannot build, a dump format the checker does not understand, an
+# empty or malformed expectation file.
 # TAP on stdout; exits 1 if any case went the wrong way.
 #
 # A Go tool that breaks on demand is a wrapper around the real one (GO121,
@@ -78,6 +79,8 @@ expect_verdict 1 "a missing task fails '== 0'" "gt_absent syscall:sys_getppid ==
 expect_verdict 1 "a missing task fails '<='" "gt_absent block:sleep <= 11"
 expect_verdict 1 "a missing task fails nopprof" "nopprof syscall gt_absent"
 expect_verdict 1 "a count that is off fails" "task0 create == 1000"
+expect_verdict 1 "names fails on tasks a filter should have left out" \
+	"names task0,task1"
 expect_verdict 1 "an unknown metric fails" "task0 bogus == 0"
 expect_verdict 1 "an unknown OP fails" "task0 create != 0"
 expect_verdict 1 "a VALUE that is no number fails" "task0 create >= many"
