@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "command.h"
+#include "child.h"
 #include "device.h"
 #include "options.h"
 #include "util.h"
@@ -91,7 +91,7 @@ struct recorder {
 	bool failed;			/* the recording itself failed */
 	int forwarded_sig;		/* signal already sent to the child */
 
-	struct gt_command child;
+	struct gt_child child;
 
 	sigset_t oldmask;
 	char *buf;
@@ -279,7 +279,7 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 	}
 	if (rec_sigchld) {
 		rec_sigchld = 0;
-		gt_command_reap(&r->child, false);
+		gt_child_reap(&r->child, false);
 		if (r->child.ran && !r->child.pid && rec_stop(r, REC_COMMAND))
 			return -1;
 	}
@@ -559,7 +559,7 @@ static int rec_exit_code(struct recorder *r)
 {
 	if (r->failed)
 		return GT_EXIT_FAIL;
-	return r->child.ran ? gt_command_exit_code(&r->child) : GT_EXIT_OK;
+	return r->child.ran ? gt_child_exit_code(&r->child) : GT_EXIT_OK;
 }
 
 static void rec_install_signals(struct recorder *r)
@@ -619,7 +619,7 @@ int cmd_record(int argc, char **argv)
 	 * filter on its pid, let it exec once the recording runs.
 	 */
 	if (r.cmd_filter) {
-		if (gt_command_fork(&r.child, r.cmd, &r.oldmask,
+		if (gt_child_fork(&r.child, r.cmd, &r.oldmask,
 				    !strcmp(r.out_path, "-"))) {
 			code = GT_EXIT_FAIL;
 			goto out;
@@ -652,8 +652,8 @@ int cmd_record(int argc, char **argv)
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
 	if (r.duration_ns)
 		r.deadline_ns = r.start_ns + r.duration_ns;
-	if (r.cmd && (r.cmd_filter ? gt_command_exec(&r.child) :
-		      gt_command_start(&r.child, r.cmd, &r.oldmask,
+	if (r.cmd && (r.cmd_filter ? gt_child_exec(&r.child) :
+		      gt_child_start(&r.child, r.cmd, &r.oldmask,
 				       r.out == STDOUT_FILENO))) {
 		code = 127;
 		if (r.out != STDOUT_FILENO)
@@ -687,12 +687,12 @@ int cmd_record(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &r.oldmask, NULL);
-		gt_command_reap(&r.child, true);
+		gt_child_reap(&r.child, true);
 	}
 	code = rec_exit_code(&r);
 out:
 	if (r.child.go_fd >= 0)
-		gt_command_cancel(&r.child);	/* held, never let go */
+		gt_child_cancel(&r.child);	/* held, never let go */
 	if (r.out >= 0 && r.out != STDOUT_FILENO)
 		close(r.out);
 	if (r.in >= 0)
