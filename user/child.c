@@ -28,7 +28,12 @@ static void child_run(char **argv, const sigset_t *mask, bool stdout_to_stderr,
 	char b;
 	int err;
 
+	/* gotrace's handlers are not COMMAND's: the defaults until exec. */
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	do {
 		n = read(go, &b, 1);
