@@ -66,6 +66,24 @@ wait_blocked_write() {
 	done
 }
 
+# wait_exit PID: wait for gotrace PID, its exit status in $rc; after
+# 10 s it is killed and rc=255, so a test that fails cannot hang.
+wait_exit() {
+	i=0
+	while st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) &&
+		[ "$st" != Z ]; do
+		if [ $i -ge 200 ]; then
+			kill -9 "$1"
+			break
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	wait "$1"
+	rc=$?
+	[ $i -lt 200 ] || rc=255
+}
+
 # Until writer_open's trace is in the FIFO (record has opened it).
 wait_written() {
 	wait_file "$T/written"
@@ -113,11 +131,11 @@ check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ]
 
 # Nothing writes the FIFO: opening it would hang.  A bad -o must be
 # refused before the device is opened, that is before any session.
-timeout 10 "$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" \
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" \
 	2>"$T/err"
 rc=$?
 check "output cannot be created: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "cannot create $T/nodir/x.trace" "$T/err"'
-timeout 10 "$GOTRACE" record --device "$FIFO" -o "$T" 2>"$T/err"
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T" 2>"$T/err"
 rc=$?
 check "output is a directory: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "is a directory" "$T/err"'
 
@@ -197,13 +215,13 @@ check "SIGTERM: forwarded to COMMAND, exit status 128+15" '[ $rc -eq 143 ] && ha
 writer_open
 rm -f "$T/trapped"
 "$GOTRACE" record --device "$FIFO" -o "$T/ti.trace" -- sh -c \
-	'trap "exit 7" INT; : >"$1"; while :; do sleep 0.05; done' sh \
+	'trap "exit 7" INT; echo $$ >"$1"; while :; do sleep 0.05; done' sh \
 	"$T/trapped" 2>"$T/err" &
 pid=$!
 wait_file "$T/trapped"
 kill -INT $pid
-wait $pid
-rc=$?
+wait_exit $pid
+kill -9 "$(cat "$T/trapped")" 2>/dev/null
 stop_writer
 check "kill -INT: forwarded to COMMAND, whose status (7) is gotrace's" '[ $rc -eq 7 ] && has "stopped: interrupted" "$T/err" && cmp -s "$T/ti.trace" "$T/min.trace"'
 
@@ -218,8 +236,7 @@ wait_blocked_write $pid
 kill -INT $pid
 wait_text "stopping, reading the end" "$T/err"
 kill -INT $pid
-wait $pid
-rc=$?
+wait_exit $pid
 exec 3<&-
 stop_writer
 check "second SIGINT while the output is stuck: aborted, exit 130" '[ $rc -eq 130 ] && has "gotrace: aborted: the trace on stdout is incomplete" "$T/err"'
@@ -236,8 +253,7 @@ kill -STOP $pid
 kill -HUP $pid
 kill -INT $pid
 kill -CONT $pid
-wait $pid
-rc=$?
+wait_exit $pid
 stop_writer
 check "aborted by a second signal: exit 128+signal, FILE untouched, FILE.tmp-PID kept" '{ [ $rc -eq 129 ] || [ $rc -eq 130 ]; } && [ "$(cat "$T/ab.trace")" = previous ] && [ -e "$T/ab.trace.tmp-$pid" ] && has "incomplete trace stays in $T/ab.trace.tmp-$pid" "$T/err"'
 rm -f "$T/ab.trace.tmp-$pid"
