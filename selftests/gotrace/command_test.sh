@@ -268,6 +268,11 @@ wait $sl
 rmdir $direct $elsewhere /sys/fs/cgroup/gt_app.slice
 
 echo "# on a terminal: the progress line, Ctrl-C, -o - refused"
+# Pseudo-terminals need devpts, which the initramfs does not mount.
+[ -c /dev/pts/ptmx ] || { mkdir -p /dev/pts &&
+	mount -t devpts -o ptmxmode=0666 devpts /dev/pts; } ||
+	fail "cannot mount devpts"
+[ -c /dev/ptmx ] || ln -sf pts/ptmx /dev/ptmx
 # Bounded: were the trigger never seen, the pty's end would hang up
 # gotrace (SIGHUP), which stops it.
 timeout 120 ./pty_run -c "overflows" /tmp/pty.out ./gotrace record \
