@@ -140,11 +140,19 @@ int gt_output_commit(struct gt_output *o)
 	return 0;
 }
 
-void gt_output_abandon(struct gt_output *o, bool keep)
+bool gt_output_abandon(struct gt_output *o, bool keep)
 {
+	struct stat st;
+
+	/* An empty file holds nothing worth keeping. */
+	if (keep && o->fd >= 0 && !fstat(o->fd, &st) && !st.st_size)
+		keep = false;
 	output_close(o);
-	if (o->tmp && !keep)
+	if (!o->tmp)
+		return false;
+	if (!keep)
 		unlink(o->tmp);
+	return keep;
 }
 
 void gt_output_free(struct gt_output *o)

@@ -8,7 +8,8 @@
  * trace replaces FILE, by rename(), and the previous FILE is then kept as
  * FILE.old (replacing an older FILE.old), as perf keeps perf.data.old.
  * An incomplete trace (aborted, output error) stays under its temporary
- * name; nothing at all (COMMAND could not run) removes it.  "-" is
+ * name; an empty one, or a run that recorded nothing (COMMAND could not
+ * run), removes it.  "-" is
  * standard output; an existing device or FIFO is written in place.
  */
 #ifndef GOTRACE_OUTPUT_H
@@ -42,10 +43,11 @@ int gt_output_commit(struct gt_output *o);
 
 /*
  * The trace is incomplete or empty: close; with @keep the temporary file
- * stays (its name is gt_output_name()), without it is removed.  @path
- * itself is never touched.
+ * stays (its name is gt_output_name()) unless it is empty, without it is
+ * removed.  @path itself is never touched.  Returns true if a temporary
+ * file stays.
  */
-void gt_output_abandon(struct gt_output *o, bool keep);
+bool gt_output_abandon(struct gt_output *o, bool keep);
 
 /* Free the names; the file itself was committed or abandoned. */
 void gt_output_free(struct gt_output *o);

@@ -639,8 +639,7 @@ static void rec_finish_output(struct recorder *r, bool complete)
 			r->failed = true;
 		return;
 	}
-	gt_output_abandon(&r->out, r->bytes > 0);
-	if (r->out.tmp && r->bytes)
+	if (gt_output_abandon(&r->out, true))
 		gt_err("the incomplete trace stays in %s; %s is unchanged",
 		       r->out.tmp, r->out.path);
 }

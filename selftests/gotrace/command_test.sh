@@ -152,8 +152,10 @@ grep -q "writing /dev/full: No space left on device" /tmp/full.err ||
 grep -q "stopped: output error" /tmp/full.err ||
 	fail "record -o /dev/full: not stopped by the output error"
 wait_until 'state_is idle' 50 || fail "not idle after an output error"
+# Two pages: the previous trace takes one, the new one gets 4 KiB, far
+# less than three seconds of churn produce.
 mkdir -p /tmp/small
-mount -t tmpfs -o size=64k tmpfs /tmp/small || fail "cannot mount a tmpfs"
+mount -t tmpfs -o size=8k tmpfs /tmp/small || fail "cannot mount a tmpfs"
 echo previous > /tmp/small/t.trace
 ./workload churn 2 &
 load=$!
@@ -201,6 +203,7 @@ wait_until 'state_is idle' 50 || fail "the aborted session is still there"
 echo "# two stop signals at once: aborted, the existing trace untouched"
 echo previous > /tmp/ab.trace
 record_bg /tmp/ab.err -o /tmp/ab.trace
+wait_until '[ -s /tmp/ab.trace.tmp-$rec ]' 100 || fail "nothing written"
 kill -STOP $rec
 kill -HUP $rec
 kill -INT $rec

@@ -84,6 +84,16 @@ wait_exit() {
 	[ $i -lt 200 ] || rc=255
 }
 
+# wait_until_size FILE N: until FILE holds N bytes (at most 10 s).
+wait_until_size() {
+	i=0
+	until [ "$(wc -c <"$1" 2>/dev/null)" = "$2" ]; do
+		[ $i -ge 200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # Until writer_open's trace is in the FIFO (record has opened it).
 wait_written() {
 	wait_file "$T/written"
@@ -248,7 +258,7 @@ echo previous >"$T/ab.trace"
 writer_open
 "$GOTRACE" record --device "$FIFO" -o "$T/ab.trace" 2>"$T/err" &
 pid=$!
-wait_written
+wait_until_size "$T/ab.trace.tmp-$pid" 76
 kill -STOP $pid
 kill -HUP $pid
 kill -INT $pid
