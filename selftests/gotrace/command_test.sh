@@ -35,6 +35,19 @@ wait_until() {
 	done
 }
 
+# wait_exit PID: wait for gotrace PID, its exit status in $rc; after 30 s
+# it is killed and rc=255, so a gotrace that hangs fails the test instead
+# of hanging the guest.
+wait_exit() {
+	we_pid=$1
+	wait_until 'st=$(cut -d" " -f3 "/proc/$we_pid/stat" 2>/dev/null);
+		[ -z "$st" ] || [ "$st" = Z ]' 300 || kill -9 "$we_pid"
+	wait "$we_pid"
+	rc=$?
+	[ -n "$st" ] && [ "$st" != Z ] && rc=255
+	return 0
+}
+
 state_is() {
 	./gotrace status --json 2>/dev/null | grep -q "\"state\": \"$1\""
 }
@@ -86,7 +99,8 @@ grep -q "^  \"nr_cpus\": $NCPU,$" /tmp/status.json ||
 	/tmp/status.json)" -eq "$NCPU" ] ||
 	fail "status --json: not one online CPU object per CPU"
 ./gotrace stop || fail "gotrace stop exited with $?"
-wait $rec || fail "record stopped by gotrace stop exited with $?"
+wait_exit $rec
+[ $rc -eq 0 ] || fail "record stopped by gotrace stop exited with $rc"
 grep -q "stopped: gotrace stop (module: user), 0 lost" /tmp/stop.err ||
 	fail "record's summary after gotrace stop: $(cat /tmp/stop.err)"
 check "$GT_OUT/cmd-stop.trace"
@@ -104,7 +118,8 @@ if [ -w $CPU1 ]; then
 		fail "status --json failed: CPU 1 offline"
 	echo 1 > $CPU1 || fail "cannot bring CPU 1 back"
 	./gotrace stop || fail "gotrace stop exited with $?"
-	wait $rec || fail "record exited with $?"
+	wait_exit $rec
+	[ $rc -eq 0 ] || fail "record exited with $rc"
 	cat /tmp/offline.txt
 	grep -Eq '^ +1 +no +stopped ' /tmp/offline.txt ||
 		fail "status: CPU 1 not shown offline with its P stopped"
@@ -123,7 +138,8 @@ echo "# --buffer-size 3M: 48 chunks of 64 KiB"
 record_bg /tmp/bufsize.err -q --buffer-size 3M -o /dev/null
 total=$(json_num chunks_total)
 ./gotrace stop || fail "gotrace stop exited with $?"
-wait $rec || fail "record --buffer-size 3M exited with $?"
+wait_exit $rec
+[ $rc -eq 0 ] || fail "record --buffer-size 3M exited with $rc"
 [ "$total" = 48 ] || fail "--buffer-size 3M: $total chunks, want 48"
 
 echo "# out of buffers: the summary says so, the status stays 0"
@@ -189,8 +205,7 @@ kill -INT $rec
 wait_until 'grep -q "stopping, reading the end" /tmp/stall.err' 100 ||
 	fail "no word of the first SIGINT"
 kill -INT $rec
-wait $rec
-rc=$?
+wait_exit $rec
 exec 3<&-
 kill $load
 wait $load
@@ -208,8 +223,7 @@ kill -STOP $rec
 kill -HUP $rec
 kill -INT $rec
 kill -CONT $rec
-wait $rec
-rc=$?
+wait_exit $rec
 cat /tmp/ab.err
 [ $rc -eq 129 ] || [ $rc -eq 130 ] ||
 	fail "two stop signals: exit $rc, want 128 + a signal"
