@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# gen_syscalls.sh UNISTD_64_H - the x86-64 syscall names and numbers of
+# gen_syscalls.sh UNISTD_64_H (- = stdin) - the x86-64 syscall names and numbers of
 # the C library's headers, as a C table, for --syscall-filter.
 set -e
 awk '

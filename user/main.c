@@ -3,13 +3,20 @@
  * main.c - gotrace: record the machine's scheduler as a Go execution trace
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
- * check.c, stat.c) and prints the top-level usage.
+ * check.c, stat.c), prints the top-level usage and the version.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/gotrace.h>
+
 #include "cmds.h"
 #include "util.h"
+
+/* The Makefile passes the version (git describe); a bare build has none. */
+#ifndef GT_VERSION
+#define GT_VERSION "unknown"
+#endif
 
 static const char *const usage_msg[] = {
 	"usage: gotrace <command> [<args>]",
@@ -26,6 +33,8 @@ static const char *const usage_msg[] = {
 	"  check FILE      check a trace file: structure, goroutine and P states",
 	"  stat FILE       duration, tasks, top tasks and syscalls of a trace file",
 	"  help            show this text",
+	"",
+	"  --version       the version of gotrace and of the device ABI it speaks",
 	"",
 	"'gotrace <command> -h' shows the options of a command.",
 	NULL,
@@ -51,15 +60,33 @@ static const struct {
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	static char prog[64];
 
-	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
+	if (!cmd) {
+		usage(stderr);
+		return GT_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "--help")) {
 		usage(stdout);
 		return GT_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(cmd, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	if (!strcmp(cmd, "--version")) {
+		printf("%s %s (device ABI version %d)\n", GT_NAME, GT_VERSION,
+		       GOTRACE_ABI_VERSION);
+		return GT_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		/*
+		 * getopt prefixes its messages with argv[0]: make them
+		 * "gotrace: record: unrecognized option '--x'".
+		 */
+		snprintf(prog, sizeof(prog), "%s: %s", GT_NAME, cmd);
+		argv[1] = prog;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 
 	gt_err("'%s' is not a gotrace command", cmd);
 	usage(stderr);

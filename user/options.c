@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +22,11 @@
 
 #define GT_CHUNK_BYTES	(64 * 1024)
 #define GT_MAX_CHUNKS	16384	/* the module's limit: 1 GiB */
+
+const struct gt_cgroupfs gt_cgroupfs = {
+	.root = "/sys/fs/cgroup",
+	.magic = CGROUP2_SUPER_MAGIC,
+};
 
 void gt_opts_init(struct gotrace_options *o)
 {
@@ -124,21 +131,32 @@ int gt_opts_comm(struct gotrace_options *o, const char *comm)
 }
 
 int gt_opts_cgroup(struct gotrace_options *o, const char *path,
-		   const char *root)
+		   const struct gt_cgroupfs *fs)
 {
 	char full[PATH_MAX];
+	struct statfs sfs;
 	struct stat st;
 	int err = 0;
 
 	if (path[0] == '/')
 		snprintf(full, sizeof(full), "%s", path);
 	else
-		snprintf(full, sizeof(full), "%s/%s", root, path);
+		snprintf(full, sizeof(full), "%s/%s", fs->root, path);
 	if (stat(full, &st))
 		err = errno;
 	if (err || !S_ISDIR(st.st_mode)) {
 		gt_err("no cgroup directory at %s%s%s", full, err ? ": " : "",
 		       err ? strerror(err) : "");
+		return -1;
+	}
+	if (statfs(full, &sfs)) {
+		gt_err("cannot tell the file system of %s: %s", full,
+		       strerror(errno));
+		return -1;
+	}
+	if ((long)sfs.f_type != fs->magic) {
+		gt_err("%s is not on cgroup v2 (file system 0x%lx): the module filters on cgroup v2 only",
+		       full, (unsigned long)sfs.f_type);
 		return -1;
 	}
 	o->cgroup_id = st.st_ino;
@@ -197,7 +215,7 @@ static bool unit_cgroup_systemctl(const char *unit, char *out, size_t size)
 }
 
 int gt_opts_unit(struct gotrace_options *o, const char *unit,
-		 const char *root)
+		 const struct gt_cgroupfs *fs)
 {
 	char path[PATH_MAX], name[256], cg[PATH_MAX];
 	struct stat st;
@@ -208,12 +226,10 @@ int gt_opts_unit(struct gotrace_options *o, const char *unit,
 	}
 	snprintf(name, sizeof(name), "%s%s", unit,
 		 strchr(unit, '.') ? "" : ".service");
-	snprintf(path, sizeof(path), "%s/system.slice/%s", root, name);
-	if (stat(path, &st) && unit_cgroup_systemctl(name, cg, sizeof(cg))) {
-		snprintf(path, sizeof(path), "%s%s", root, cg);
-		return gt_opts_cgroup(o, path, root);
-	}
-	return gt_opts_cgroup(o, path, root);
+	snprintf(path, sizeof(path), "%s/system.slice/%s", fs->root, name);
+	if (stat(path, &st) && unit_cgroup_systemctl(name, cg, sizeof(cg)))
+		snprintf(path, sizeof(path), "%s%s", fs->root, cg);
+	return gt_opts_cgroup(o, path, fs);
 }
 
 int gt_opts_syscalls(struct gotrace_options *o, const char *mode)

@@ -11,8 +11,19 @@
 
 #include <linux/gotrace.h>
 
-/* Root of the cgroup v2 hierarchy; relative --cgroup paths start here. */
-#define GT_CGROUP_ROOT	"/sys/fs/cgroup"
+/*
+ * Where cgroups are: the root of the hierarchy, where relative --cgroup
+ * paths start, and the statfs() f_type a cgroup directory must have
+ * (CGROUP2_SUPER_MAGIC: the module filters on cgroup v2 ids only).
+ * Tests point both elsewhere.
+ */
+struct gt_cgroupfs {
+	const char *root;
+	long magic;
+};
+
+/* /sys/fs/cgroup, cgroup v2. */
+extern const struct gt_cgroupfs gt_cgroupfs;
 
 /* Root of the module's parameters in sysfs. */
 #define GT_PARAM_DIR	"/sys/module/gotrace/parameters"
@@ -28,16 +39,20 @@ void gt_opts_module_defaults(struct gotrace_options *o, const char *dir);
 /* "1234,5678": processes (threads with @tids). */
 int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids);
 int gt_opts_comm(struct gotrace_options *o, const char *comm);
-/* A cgroup v2 directory: its inode number is the cgroup's id. */
+/*
+ * A cgroup v2 directory, absolute or under @fs->root: its inode number
+ * is the cgroup's id.  A directory on another file system (cgroup v1,
+ * a typo under /tmp) is refused.
+ */
 int gt_opts_cgroup(struct gotrace_options *o, const char *path,
-		   const char *root);
+		   const struct gt_cgroupfs *fs);
 /*
  * "name" or "name.service": system.slice/name.service under @root, else
  * where 'systemctl show -p ControlGroup --value' puts it (if systemctl
  * exists).
  */
 int gt_opts_unit(struct gotrace_options *o, const char *unit,
-		 const char *root);
+		 const struct gt_cgroupfs *fs);
 /* "all", "blocking" or "none". */
 int gt_opts_syscalls(struct gotrace_options *o, const char *mode);
 /* "read,write" (only these) or "!getppid,!read" (all but these). */

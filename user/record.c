@@ -2,16 +2,23 @@
 /*
  * record.c - gotrace record: copy /dev/gotrace into a file until stopped
  *
- * Opening the device for reading starts the session.  The loop below
- * polls it and copies what it reads into the output; it asks the module
- * to stop (GOTRACE_IOC_STOP) when the duration elapses, on the first
- * SIGINT/SIGTERM, when the COMMAND exits or when the output fails, and
- * then keeps reading until end of file, so the trace gets its footer.
- * A second SIGINT/SIGTERM closes the device at once (the module aborts
- * the session; the file is then incomplete).
+ * The output is opened first (output.c: a temporary file beside FILE,
+ * renamed over it only once the trace is complete), so a bad -o never
+ * starts a session.  Opening the device for reading then starts the
+ * session.  The loop below polls it and copies what it reads into the
+ * output; it asks the module to stop (GOTRACE_IOC_STOP) when the duration
+ * elapses, on the first SIGINT, SIGTERM or SIGHUP, when the COMMAND exits
+ * or when the output fails, and then keeps reading until end of file, so
+ * the trace gets its footer.  A second such signal aborts at once, from
+ * the signal handler: exiting closes the device, the module aborts the
+ * session, and the incomplete file keeps its temporary name.
  *
- * Signals are blocked except inside ppoll(), so a signal can never slip
- * in between checking the flags and going to sleep.
+ * Signals are blocked except inside ppoll() and while writing the
+ * output: a signal can never slip in between checking the flags and
+ * going to sleep, and a second one still aborts a write that hangs on a
+ * stalled pipe.  A signal that another process sent (kill, not the
+ * terminal, which signals the whole foreground job) is passed on to
+ * COMMAND, so that 'kill -INT' of gotrace does what Ctrl-C does.
  *
  * --device PATH (not in the usage) reads PATH instead of /dev/gotrace, so
  * tests can feed a FIFO.  Where the ioctls fail with ENOTTY (not a
@@ -22,6 +29,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,9 +40,10 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "command.h"
+#include "child.h"
 #include "device.h"
 #include "options.h"
+#include "output.h"
 #include "util.h"
 
 #define REC_BUF_SIZE		(64 * 1024)
@@ -50,24 +59,57 @@ enum rec_reason {
 	REC_OUTPUT,
 };
 
-static volatile sig_atomic_t rec_nsignals;	/* SIGINT/SIGTERM seen */
-static volatile sig_atomic_t rec_lastsig;
+/*
+ * What the signal handler shares with the loop: the stop signals seen
+ * (SIGINT, SIGTERM, SIGHUP), a child that exited, the COMMAND to pass
+ * signals on to, and what the handler prints.
+ */
+static volatile sig_atomic_t rec_nsignals;
 static volatile sig_atomic_t rec_sigchld;
+static volatile sig_atomic_t rec_child_pid;
+static volatile sig_atomic_t rec_quiet;
+static volatile sig_atomic_t rec_tty;		/* a progress line may show */
+static char rec_abort_msg[PATH_MAX + 128];	/* set before any signal */
+static size_t rec_abort_len;
 
-static void rec_on_signal(int sig)
+static void rec_say(const char *msg, size_t len)
 {
+	ssize_t n;
+
+	if (rec_tty)
+		n = write(STDERR_FILENO, "\r\033[K", 4);
+	n = write(STDERR_FILENO, msg, len);
+	(void)n;
+}
+
+static void rec_on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	static const char stopping[] = GT_NAME
+		": stopping, reading the end of the trace (again to abort)\n";
+	int saved_errno = errno;
+
+	(void)ctx;
 	if (sig == SIGCHLD) {
 		rec_sigchld = 1;
 		return;
 	}
-	rec_lastsig = sig;
-	if (rec_nsignals < 2)
-		rec_nsignals++;
+	/* si_code <= 0: SI_USER, SI_QUEUE, SI_TKILL, sent by a process. */
+	if (rec_child_pid > 0 && si->si_code <= 0)
+		kill((pid_t)rec_child_pid, sig);
+	if (++rec_nsignals < 2) {
+		if (!rec_quiet)
+			rec_say(stopping, sizeof(stopping) - 1);
+		errno = saved_errno;
+		return;
+	}
+	rec_say(rec_abort_msg, rec_abort_len);
+	_exit(128 + sig);
 }
 
 struct recorder {
 	/* options */
-	const char *out_path;		/* "-" = stdout */
+	const char *out_path;		/* as given; "-" = stdout */
+	bool out_given;			/* -o was on the command line */
 	const char *dev_path;
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
@@ -76,7 +118,7 @@ struct recorder {
 	bool have_opts;			/* any option set: send them */
 
 	int in;
-	int out;
+	struct gt_output out;
 	bool progress;			/* stderr is a tty and not -q */
 	bool progress_shown;
 	uint64_t start_ns;
@@ -89,9 +131,8 @@ struct recorder {
 	bool eof;
 	int out_err;			/* errno of the failed write, or 0 */
 	bool failed;			/* the recording itself failed */
-	int forwarded_sig;		/* signal already sent to the child */
 
-	struct gt_command child;
+	struct gt_child child;
 
 	sigset_t oldmask;
 	char *buf;
@@ -111,27 +152,34 @@ static void record_usage(FILE *f)
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
 		"until Ctrl-C, TIME elapsed, or COMMAND exited (COMMAND is\n"
-		"started once the recording runs).  A first Ctrl-C stops cleanly;\n"
-		"a second one aborts and leaves an incomplete file.\n"
+		"started once the recording runs).  A first Ctrl-C (or SIGTERM,\n"
+		"SIGHUP) stops cleanly; a second one aborts.  Signals sent by\n"
+		"another process are passed on to COMMAND too.\n"
+		"\n"
+		"The trace is written to FILE.tmp-PID and renamed to FILE once\n"
+		"complete; an existing FILE is kept as FILE.old.  An incomplete\n"
+		"trace keeps its temporary name and FILE stays as it was.\n"
 		"\n"
 		"  -o, --output FILE      write to FILE (default trace.out; - = stdout)\n"
 		"  -d, --duration TIME    stop after TIME: seconds (10, 0.5) or with\n"
 		"                         a unit (500ms, 2s, 5m, 1h)\n"
-		"  -q, --quiet            no progress line and no summary\n"
+		"  -q, --quiet            no progress line and no summary (errors and\n"
+		"                         the lost-events warning still show)\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
 		"                         COMMAND and no other filter: only COMMAND\n"
 		"                         and its descendants\n"
 		"  -c, --comm COMM        only tasks first seen with this command name\n"
-		"      --cgroup PATH      only tasks in this cgroup v2 (relative to\n"
-		"                         /sys/fs/cgroup) or below it\n"
+		"      --cgroup PATH      only tasks in this cgroup v2 directory (relative\n"
+		"                         to /sys/fs/cgroup) or below it\n"
 		"      --unit NAME        only the tasks of systemd unit NAME(.service)\n"
 		"      --syscalls MODE    all (default), blocking (only those that sleep)\n"
 		"                         or none\n"
 		"      --syscall-filter L only the syscalls in L (read,write), or all but\n"
 		"                         those in L (!getppid,!read)\n"
-		"      --buffer-size SIZE kernel buffers, e.g. 16M (default: 512K per CPU)\n"
+		"      --buffer-size SIZE kernel buffers, e.g. 16M (default: the module's,\n"
+		"                         512K per CPU and at least 2M)\n"
 		"      --no-stacks        no kernel stacks: blocking, wakeups and\n"
 		"                         syscalls show only [comm] and [syscall] frames;\n"
 		"                         switches and wakeups cost far less\n"
@@ -141,7 +189,9 @@ static void record_usage(FILE *f)
 		"  -h, --help             show this text\n"
 		"\n"
 		"Exit status: COMMAND's when it ran, 1 if the recording failed,\n"
-		"130 when aborted.  View the trace with 'go tool trace FILE'.\n");
+		"128 + the signal when aborted (130: Ctrl-C).  Lost events do not\n"
+		"change it: the summary reports them.  View the trace with\n"
+		"'go tool trace FILE'.\n");
 }
 
 static double rec_secs(uint64_t ns)
@@ -201,11 +251,8 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 		return 0;
 	r->stop_sent = true;
 	r->reason = reason;
-	if (reason == REC_SIGNAL && !r->quiet) {
-		rec_clear_progress(r);
-		fprintf(stderr, "%s: stopping, reading the end of the trace (again to abort)\n",
-			GT_NAME);
-	}
+	if (reason == REC_SIGNAL)
+		r->progress_shown = false;	/* the handler said why */
 	ret = gt_dev_stop(r->in);
 	if (!ret || ret == -ENOENT)
 		return 0;
@@ -221,6 +268,21 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 	gt_err("cannot stop the recording: %s", strerror(-ret));
 	r->failed = true;
 	return -1;
+}
+
+/*
+ * Write what was read, with the stop signals open: a write that hangs on
+ * a stalled pipe must not keep a second Ctrl-C from aborting.
+ */
+static int rec_write(struct recorder *r, size_t len)
+{
+	sigset_t blocked;
+	int ret;
+
+	sigprocmask(SIG_SETMASK, &r->oldmask, &blocked);
+	ret = gt_write_all(r->out.fd, r->buf, len);
+	sigprocmask(SIG_SETMASK, &blocked, NULL);
+	return ret;
 }
 
 /* Copy what is readable.  Returns -1 on a read error. */
@@ -247,7 +309,7 @@ static int rec_drain(struct recorder *r)
 		r->bytes_read += (uint64_t)n;
 		if (r->out_err)
 			continue;	/* stopping: read to the end, drop it */
-		ret = gt_write_all(r->out, r->buf, (size_t)n);
+		ret = rec_write(r, (size_t)n);
 		if (!ret) {
 			r->bytes += (uint64_t)n;
 			continue;
@@ -258,7 +320,7 @@ static int rec_drain(struct recorder *r)
 		rec_clear_progress(r);
 		gt_err("writing %s: %s after %" PRIu64
 		       " bytes: stopping the recording, the trace is incomplete",
-		       r->out_path, strerror(-ret), r->bytes);
+		       gt_output_name(&r->out), strerror(-ret), r->bytes);
 		if (rec_stop(r, REC_OUTPUT))
 			return -1;
 	}
@@ -268,18 +330,11 @@ static int rec_drain(struct recorder *r)
 /* The signals, timers and child that may end the recording. */
 static int rec_check_events(struct recorder *r, uint64_t now)
 {
-	if (rec_nsignals) {
-		if (r->child.pid && rec_lastsig == SIGTERM &&
-		    r->forwarded_sig != SIGTERM) {
-			kill(r->child.pid, SIGTERM);
-			r->forwarded_sig = SIGTERM;
-		}
-		if (rec_stop(r, REC_SIGNAL))
-			return -1;
-	}
+	if (rec_nsignals && rec_stop(r, REC_SIGNAL))
+		return -1;
 	if (rec_sigchld) {
 		rec_sigchld = 0;
-		gt_command_reap(&r->child, false);
+		gt_child_reap(&r->child, false);
 		if (r->child.ran && !r->child.pid && rec_stop(r, REC_COMMAND))
 			return -1;
 	}
@@ -317,8 +372,6 @@ static int rec_loop(struct recorder *r)
 		struct timespec ts;
 		int n;
 
-		if (rec_nsignals >= 2)
-			return -1;
 		if (rec_check_events(r, now))
 			return -1;
 		if (r->eof)
@@ -367,7 +420,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	if (!r->quiet) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %s",
 			GT_NAME, gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
-			strcmp(r->out_path, "-") ? r->out_path : "stdout");
+			gt_output_name(&r->out));
 		if (have_st)
 			fprintf(stderr, ", %" PRIu64 " events",
 				(uint64_t)st->events);
@@ -378,6 +431,9 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				gt_stop_reason_name(st->stop_reason),
 				(uint64_t)st->lost_events);
 		fputc('\n', stderr);
+		if (r->out.old)
+			fprintf(stderr, "%s: the previous %s is kept as %s\n",
+				GT_NAME, r->out.path, r->out.old);
 	}
 	if (have_st && (st->lost_events || st->chunk_overflows ||
 			st->task_overflows || st->stack_overflows ||
@@ -391,7 +447,10 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	}
 }
 
-/* Parse the options into @r; returns -1 on a usage error, 1 for -h. */
+/*
+ * Parse the options into @r; returns 1 for -h, -1 on a usage error,
+ * which is said in one line (and a pointer to -h for an unknown option).
+ */
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
@@ -414,7 +473,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *pids = NULL;
+	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
 	bool tids = false, children = false;
 	int c, bad = 0, idx;
 
@@ -424,6 +483,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		switch (c) {
 		case 'o':
 			r->out_path = optarg;
+			r->out_given = true;
 			break;
 		case 'd':
 			if (!gt_parse_duration(optarg, &r->duration_ns)) {
@@ -453,10 +513,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			bad |= gt_opts_comm(&r->opts, optarg);
 			break;
 		case O_CGROUP:
-			bad |= gt_opts_cgroup(&r->opts, optarg, GT_CGROUP_ROOT);
+			cgroup = optarg;
 			break;
 		case O_UNIT:
-			bad |= gt_opts_unit(&r->opts, optarg, GT_CGROUP_ROOT);
+			unit = optarg;
 			break;
 		case O_SYSCALLS:
 			bad |= gt_opts_syscalls(&r->opts, optarg);
@@ -471,6 +531,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			r->opts.flags |= GOTRACE_OPT_NO_KSTACKS;
 			break;
 		default:
+			gt_usage_hint("record");
 			return -1;
 		}
 		if (bad)
@@ -487,6 +548,14 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		}
 	}
 	if (pids && gt_opts_pids(&r->opts, pids, tids))
+		return -1;
+	if (cgroup && unit) {
+		gt_err("one cgroup per recording: --cgroup and --unit exclude each other");
+		return -1;
+	}
+	if (cgroup && gt_opts_cgroup(&r->opts, cgroup, &gt_cgroupfs))
+		return -1;
+	if (unit && gt_opts_unit(&r->opts, unit, &gt_cgroupfs))
 		return -1;
 	if (optind < argc)
 		r->cmd = argv + optind;
@@ -536,48 +605,101 @@ static int rec_set_options(struct recorder *r)
 	return -1;
 }
 
+/*
+ * Open the output before any session exists, and prepare what a second
+ * signal says about it.
+ */
 static int rec_open_output(struct recorder *r)
 {
-	if (!strcmp(r->out_path, "-")) {
-		if (isatty(STDOUT_FILENO)) {
-			gt_err("refusing to write a binary trace to a terminal; use -o FILE");
-			return -1;
-		}
-		r->out = STDOUT_FILENO;
-		return 0;
-	}
-	r->out = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0644);
-	if (r->out < 0) {
-		gt_err("cannot create %s: %s", r->out_path, strerror(errno));
+	int n;
+
+	if (gt_output_open(&r->out, r->out_path))
 		return -1;
-	}
+	if (r->out.tmp)
+		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
+			     "%s: aborted: the incomplete trace stays in %s\n",
+			     GT_NAME, r->out.tmp);
+	else
+		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
+			     "%s: aborted: the trace on %s is incomplete\n",
+			     GT_NAME, gt_output_name(&r->out));
+	rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
+			(size_t)n : strlen(rec_abort_msg);
 	return 0;
+}
+
+/*
+ * The recording is over: a complete trace replaces FILE (the previous
+ * one kept as FILE.old); anything else leaves FILE as it was.
+ */
+static void rec_finish_output(struct recorder *r, bool complete)
+{
+	if (complete) {
+		if (gt_output_commit(&r->out))
+			r->failed = true;
+		return;
+	}
+	if (gt_output_abandon(&r->out, true))
+		gt_err("the incomplete trace stays in %s; %s is unchanged",
+		       r->out.tmp, r->out.path);
+}
+
+/*
+ * COMMAND could not run: nothing was recorded.  "gotrace record
+ * trace.out" (-o forgotten) lands here; FILE is left as it was.
+ */
+static void rec_command_failed(struct recorder *r)
+{
+	gt_output_abandon(&r->out, false);
+	if (!r->out_given && !access(r->cmd[0], F_OK) &&
+	    access(r->cmd[0], X_OK))
+		gt_err("'%s' is a file, not a command: to record into it, use -o %s",
+		       r->cmd[0], r->cmd[0]);
 }
 
 static int rec_exit_code(struct recorder *r)
 {
 	if (r->failed)
 		return GT_EXIT_FAIL;
-	return r->child.ran ? gt_command_exit_code(&r->child) : GT_EXIT_OK;
+	return r->child.ran ? gt_child_exit_code(&r->child) : GT_EXIT_OK;
 }
+
+/*
+ * The signals that stop the recording, then SIGCHLD.  The handler blocks
+ * none of them: two that arrive together both count, and abort.
+ */
+static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 
 static void rec_install_signals(struct recorder *r)
 {
-	struct sigaction sa = { .sa_handler = rec_on_signal };
+	struct sigaction sa = { .sa_sigaction = rec_on_signal,
+				.sa_flags = SA_SIGINFO };
 	sigset_t block;
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
+	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
+	     i++)
+		sigaddset(&block, rec_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, &r->oldmask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
+	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
+	     i++)
+		sigaction(rec_signals[i], &sa, NULL);
 	/* A closed pipe on stdout is a write error (EPIPE), not a kill. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The trace is complete: from now on a signal may simply kill gotrace. */
+static void rec_wait_command(struct recorder *r)
+{
+	if (!r->quiet)
+		fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
+			GT_NAME, r->cmd[0], (int)r->child.pid);
+	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
+	     i++)
+		signal(rec_signals[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+	gt_child_reap(&r->child, true);
 }
 
 int cmd_record(int argc, char **argv)
@@ -586,7 +708,7 @@ int cmd_record(int argc, char **argv)
 		.out_path = "trace.out",
 		.dev_path = GOTRACE_DEVICE_PATH,
 		.in = -1,
-		.out = -1,
+		.out = { .fd = -1 },
 		.child = { .go_fd = -1, .err_fd = -1 },
 	};
 	struct gotrace_status st;
@@ -594,15 +716,24 @@ int cmd_record(int argc, char **argv)
 	int ret, code;
 
 	ret = rec_parse(&r, argc, argv);
-	if (ret) {
-		record_usage(ret > 0 ? stdout : stderr);
-		return ret > 0 ? GT_EXIT_OK : GT_EXIT_USAGE;
+	if (ret > 0) {
+		record_usage(stdout);
+		return GT_EXIT_OK;
 	}
+	if (ret)
+		return GT_EXIT_USAGE;
 	r.buf = malloc(REC_BUF_SIZE);
 	if (!r.buf) {
 		gt_err("out of memory");
 		return GT_EXIT_FAIL;
 	}
+	if (rec_open_output(&r)) {
+		free(r.buf);
+		return GT_EXIT_FAIL;
+	}
+	r.progress = !r.quiet && isatty(STDERR_FILENO);
+	rec_quiet = r.quiet;
+	rec_tty = r.progress;
 	rec_install_signals(&r);
 
 	/*
@@ -610,27 +741,22 @@ int cmd_record(int argc, char **argv)
 	 * to non-blocking reads, so a poll() that raced never hangs us.
 	 */
 	r.in = gt_dev_open(r.dev_path, O_RDONLY);
-	if (r.in < 0) {
-		code = GT_EXIT_FAIL;
-		goto out;
-	}
+	if (r.in < 0)
+		goto fail;
 	/*
 	 * --children with COMMAND and no other filter: fork COMMAND held,
 	 * filter on its pid, let it exec once the recording runs.
 	 */
 	if (r.cmd_filter) {
-		if (gt_command_fork(&r.child, r.cmd, &r.oldmask,
-				    !strcmp(r.out_path, "-"))) {
-			code = GT_EXIT_FAIL;
-			goto out;
-		}
+		if (gt_child_fork(&r.child, r.cmd, &r.oldmask,
+				  r.out.fd == STDOUT_FILENO))
+			goto fail;
+		rec_child_pid = r.child.pid;
 		r.opts.pids[0] = r.child.pid;
 		r.opts.nr_pids = 1;
 	}
-	if (rec_set_options(&r)) {
-		code = GT_EXIT_FAIL;
-		goto out;
-	}
+	if (rec_set_options(&r))
+		goto fail;
 	fcntl(r.in, F_SETFL, fcntl(r.in, F_GETFL) | O_NONBLOCK);
 	/*
 	 * The module starts recording at the first read() or poll(): start
@@ -640,63 +766,40 @@ int cmd_record(int argc, char **argv)
 	if (poll(&(struct pollfd){ .fd = r.in, .events = POLLIN }, 1, 0) < 0 &&
 	    errno != EINTR) {
 		gt_err("cannot start the recording: %s", strerror(errno));
-		code = GT_EXIT_FAIL;
-		goto out;
+		goto fail;
 	}
 	r.start_ns = gt_now_ns();
-	if (rec_open_output(&r)) {
-		code = GT_EXIT_FAIL;
-		goto out;
-	}
-	r.progress = !r.quiet && isatty(STDERR_FILENO);
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
 	if (r.duration_ns)
 		r.deadline_ns = r.start_ns + r.duration_ns;
-	if (r.cmd && (r.cmd_filter ? gt_command_exec(&r.child) :
-		      gt_command_start(&r.child, r.cmd, &r.oldmask,
-				       r.out == STDOUT_FILENO))) {
+	if (r.cmd && (r.cmd_filter ? gt_child_exec(&r.child) :
+		      gt_child_start(&r.child, r.cmd, &r.oldmask,
+				     r.out.fd == STDOUT_FILENO))) {
+		rec_command_failed(&r);
 		code = 127;
-		if (r.out != STDOUT_FILENO)
-			unlink(r.out_path);
 		goto out;
 	}
+	rec_child_pid = r.child.pid;
 
 	ret = rec_loop(&r);
 	rec_clear_progress(&r);
-	if (ret && rec_nsignals >= 2) {
-		gt_err("aborted: %s is incomplete (%" PRIu64 " bytes)",
-		       r.out_path, r.bytes);
-		code = 130;
-		goto out;
-	}
 	have_st = !gt_dev_status(r.in, &st);
-	if (r.out != STDOUT_FILENO && close(r.out) && !r.out_err) {
-		gt_err("writing %s: %s", r.out_path, strerror(errno));
-		r.failed = true;
-	}
-	r.out = -1;
+	rec_finish_output(&r, !ret && !r.failed);
 	rec_summary(&r, &st, have_st);
-	if (r.child.pid) {
-		/*
-		 * The trace is complete: from now on a signal may simply
-		 * kill gotrace, as it kills COMMAND.
-		 */
-		if (!r.quiet)
-			fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
-				GT_NAME, r.cmd[0], (int)r.child.pid);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &r.oldmask, NULL);
-		gt_command_reap(&r.child, true);
-	}
+	if (r.child.pid)
+		rec_wait_command(&r);
 	code = rec_exit_code(&r);
+	goto out;
+fail:
+	/* Nothing was recorded: FILE stays as it was. */
+	gt_output_abandon(&r.out, false);
+	code = GT_EXIT_FAIL;
 out:
 	if (r.child.go_fd >= 0)
-		gt_command_cancel(&r.child);	/* held, never let go */
-	if (r.out >= 0 && r.out != STDOUT_FILENO)
-		close(r.out);
+		gt_child_cancel(&r.child);	/* held, never let go */
 	if (r.in >= 0)
 		close(r.in);
+	gt_output_free(&r.out);
 	free(r.buf);
 	return code;
 }

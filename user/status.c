@@ -3,12 +3,13 @@
  * status.c - gotrace status: what /dev/gotrace is doing
  *
  * Uses a control handle (O_WRONLY), so it works while another process
- * records.
+ * records.  --json prints the same as one JSON object, for scripts.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,8 +20,10 @@
 
 static void status_usage(FILE *f)
 {
-	fprintf(f, "usage: gotrace status\n\n"
-		"Show the state of /dev/gotrace and of the recording in progress.\n");
+	fprintf(f, "usage: gotrace status [--json]\n\n"
+		"Show the state of /dev/gotrace and of the recording in progress.\n"
+		"\n"
+		"      --json             one JSON object: the same fields, per CPU in \"cpus\"\n");
 }
 
 static void status_print(const struct gotrace_status *st)
@@ -62,21 +65,29 @@ static void status_print(const struct gotrace_status *st)
 }
 
 /*
+ * The status of @cpu; false when there is none.  A module without
+ * GOTRACE_IOC_GET_CPU_STATUS (ENOTTY) just has no per-CPU status.
+ */
+static bool status_cpu(int fd, unsigned int cpu, struct gotrace_cpu_status *cs)
+{
+	int ret = gt_dev_cpu_status(fd, cpu, cs);
+
+	if (ret && ret != -ENOTTY && ret != -EINVAL)
+		gt_warn("cpu %u: %s", cpu, strerror(-ret));
+	return !ret;
+}
+
+/*
  * One line per CPU: whether it is online and its P started, what it
- * wrote and lost.  A module without GOTRACE_IOC_GET_CPU_STATUS (ENOTTY)
- * just has no such lines.
+ * wrote and lost.
  */
 static void status_print_cpus(int fd, unsigned int nr_cpus)
 {
 	for (unsigned int cpu = 0; cpu < nr_cpus; cpu++) {
 		struct gotrace_cpu_status cs;
-		int ret = gt_dev_cpu_status(fd, cpu, &cs);
 
-		if (ret) {
-			if (ret != -ENOTTY && ret != -EINVAL)
-				gt_warn("cpu %u: %s", cpu, strerror(-ret));
+		if (!status_cpu(fd, cpu, &cs))
 			return;
-		}
 		if (!cpu)
 			printf("\n%5s %-8s %-8s %14s %12s %12s\n", "CPU",
 			       "online", "P", "events", "lost", "overflows");
@@ -88,15 +99,73 @@ static void status_print_cpus(int fd, unsigned int nr_cpus)
 	}
 }
 
+/* The first word of a state's name: "ready", not "ready (starts ...)". */
+static void status_json_word(const char *name)
+{
+	printf("\"%.*s\"", (int)strcspn(name, " "), name);
+}
+
+/*
+ * The status as one JSON object: every field of struct gotrace_status
+ * (running_ns instead of start_ns) and "cpus", the per-CPU status while
+ * a session exists.  Names are the ABI's, numbers are plain integers.
+ */
+static void status_print_json(int fd, const struct gotrace_status *st)
+{
+	uint64_t now = gt_now_ns();
+
+	printf("{\n  \"abi_version\": %u,\n  \"state\": ", st->version);
+	status_json_word(gt_state_name(st->state));
+	printf(",\n  \"stop_reason\": ");
+	status_json_word(gt_stop_reason_name(st->stop_reason));
+	printf(",\n  \"reader_pid\": %u,\n", st->reader_pid);
+	printf("  \"running_ns\": %" PRIu64 ",\n",
+	       st->start_ns && now > st->start_ns ?
+	       now - (uint64_t)st->start_ns : (uint64_t)0);
+	printf("  \"nr_cpus\": %u,\n", st->nr_cpus);
+	printf("  \"events\": %" PRIu64 ",\n", (uint64_t)st->events);
+	printf("  \"bytes_produced\": %" PRIu64 ",\n",
+	       (uint64_t)st->bytes_produced);
+	printf("  \"bytes_read\": %" PRIu64 ",\n", (uint64_t)st->bytes_read);
+	printf("  \"chunks_total\": %" PRIu64 ",\n",
+	       (uint64_t)st->chunks_total);
+	printf("  \"chunks_in_use\": %" PRIu64 ",\n",
+	       (uint64_t)st->chunks_in_use);
+	printf("  \"lost_events\": %" PRIu64 ",\n", (uint64_t)st->lost_events);
+	printf("  \"chunk_overflows\": %" PRIu64 ",\n",
+	       (uint64_t)st->chunk_overflows);
+	printf("  \"task_overflows\": %" PRIu64 ",\n",
+	       (uint64_t)st->task_overflows);
+	printf("  \"stack_overflows\": %" PRIu64 ",\n",
+	       (uint64_t)st->stack_overflows);
+	printf("  \"cpus\": [");
+	for (unsigned int cpu = 0;
+	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {
+		struct gotrace_cpu_status cs;
+
+		if (!status_cpu(fd, cpu, &cs))
+			break;
+		printf("%s\n    { \"cpu\": %u, \"online\": %s, \"running\": %s, \"events\": %"
+		       PRIu64 ", \"lost_events\": %" PRIu64
+		       ", \"chunk_overflows\": %" PRIu64 " }",
+		       cpu ? "," : "", cpu, cs.online ? "true" : "false",
+		       cs.running ? "true" : "false", (uint64_t)cs.events,
+		       (uint64_t)cs.lost_events, (uint64_t)cs.chunk_overflows);
+	}
+	printf("\n  ]\n}\n");
+}
+
 int cmd_status(int argc, char **argv)
 {
 	const char *device = NULL;
 	static const struct option opts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "json",	no_argument,		NULL, 'j' },
 		{ "device",	required_argument,	NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct gotrace_status st;
+	bool json = false;
 	int c, fd, ret;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -104,16 +173,19 @@ int cmd_status(int argc, char **argv)
 		case 'h':
 			status_usage(stdout);
 			return GT_EXIT_OK;
+		case 'j':
+			json = true;
+			break;
 		case 'D':
 			device = optarg;
 			break;
 		default:
-			status_usage(stderr);
+			gt_usage_hint("status");
 			return GT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		status_usage(stderr);
+		gt_err("status takes no argument ('%s')", argv[optind]);
 		return GT_EXIT_USAGE;
 	}
 
@@ -129,9 +201,13 @@ int cmd_status(int argc, char **argv)
 	if (st.version != GOTRACE_ABI_VERSION)
 		gt_warn("module ABI version %u, this gotrace knows %u",
 			st.version, GOTRACE_ABI_VERSION);
-	status_print(&st);
-	if (st.state != GOTRACE_STATE_IDLE)
-		status_print_cpus(fd, st.nr_cpus);
+	if (json) {
+		status_print_json(fd, &st);
+	} else {
+		status_print(&st);
+		if (st.state != GOTRACE_STATE_IDLE)
+			status_print_cpus(fd, st.nr_cpus);
+	}
 	close(fd);
 	return GT_EXIT_OK;
 }

@@ -42,12 +42,12 @@ int cmd_stop(int argc, char **argv)
 			device = optarg;
 			break;
 		default:
-			stop_usage(stderr);
+			gt_usage_hint("stop");
 			return GT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		stop_usage(stderr);
+		gt_err("stop takes no argument ('%s')", argv[optind]);
 		return GT_EXIT_USAGE;
 	}
 

@@ -38,6 +38,11 @@ void gt_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void gt_usage_hint(const char *cmd)
+{
+	fprintf(stderr, "%s: see '%s %s -h'\n", GT_NAME, GT_NAME, cmd);
+}
+
 int gt_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -26,6 +26,11 @@ __attribute__((format(printf, 1, 2)))
 void gt_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void gt_warn(const char *fmt, ...);
+/*
+ * After getopt's own message about an unknown option or a missing
+ * argument: where to look, in one line instead of the whole usage.
+ */
+void gt_usage_hint(const char *cmd);
 
 /* Write all @len bytes; retries on EINTR and short writes.  0 or -errno. */
 int gt_write_all(int fd, const void *buf, size_t len);

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 run
-check "no arguments: usage on stdout, exit 0" '[ $rc -eq 0 ] && has "usage: gotrace" "$T/out"'
+check "no arguments: usage on stderr, exit 2" '[ $rc -eq 2 ] && has "usage: gotrace" "$T/err" && [ ! -s "$T/out" ]'
 run help
 check "help: exit 0" '[ $rc -eq 0 ] && has "usage: gotrace" "$T/out"'
 run -h

@@ -4,10 +4,13 @@
  * accept goes into struct gotrace_options as the module expects it, and
  * everything else is refused.
  */
+#include <linux/magic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -32,8 +35,10 @@ static void test_pids(void)
 	   !(o.flags & GOTRACE_OPT_TGID), "pids: --tid names threads");
 	ok(gt_opts_pids(&o, "", false) && gt_opts_pids(&o, "1,,2", false) &&
 	   gt_opts_pids(&o, "0", false) && gt_opts_pids(&o, "-3", false) &&
-	   gt_opts_pids(&o, "12x", false) && gt_opts_pids(&o, "1,", false) == 0,
+	   gt_opts_pids(&o, "12x", false) && gt_opts_pids(&o, ",", false),
 	   "pids: empty, zero, negative and junk refused");
+	ok(!gt_opts_pids(&o, "1,", false) && o.nr_pids == 1 && o.pids[0] == 1,
+	   "pids: a trailing comma is accepted");
 	for (i = 1; i <= GOTRACE_MAX_PIDS; i++)
 		sprintf(many + strlen(many), ",%d", i + 1);
 	ok(gt_opts_pids(&o, many, false) == -1, "pids: at most %d",
@@ -51,37 +56,98 @@ static void test_comm(void)
 	   "comm: empty and 16 characters refused");
 }
 
-static void test_cgroup(void)
+/* mkdir @root/@sub; returns its inode number, 0 on failure. */
+static ino_t make_dir(const char *root, const char *sub)
 {
-	char root[] = "/tmp/gt_cgroup_XXXXXX", dir[256];
-	struct gotrace_options o;
+	char dir[256];
 	struct stat st;
 
-	if (!mkdtemp(root)) {
+	snprintf(dir, sizeof(dir), "%s/%s", root, sub);
+	if (mkdir(dir, 0755) || stat(dir, &st))
+		return 0;
+	return st.st_ino;
+}
+
+/*
+ * A systemctl that knows one unit, "fromctl.service", in /custom.slice
+ * (not under system.slice), and fails for every other one.
+ */
+static void fake_systemctl(const char *bindir)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/systemctl", bindir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "#!/bin/sh\n"
+		"[ \"$*\" = \"show -p ControlGroup --value fromctl.service\" ] || exit 1\n"
+		"echo /custom.slice/fromctl.service\n");
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static void test_cgroup(void)
+{
+	char root[] = "/tmp/gt_cgroup_XXXXXX", bin[] = "/tmp/gt_bin_XXXXXX";
+	char dir[256], path[1024], cmd[600];
+	struct gotrace_options o;
+	struct gt_cgroupfs fs, v2;
+	struct statfs sfs;
+	ino_t web, ctl;
+
+	if (!mkdtemp(root) || !mkdtemp(bin) || statfs(root, &sfs)) {
 		ok(0, "cgroup: temporary root");
 		return;
 	}
-	snprintf(dir, sizeof(dir), "%s/system.slice", root);
-	mkdir(dir, 0755);
+	/* The temporary root stands for cgroup2: its own f_type. */
+	fs = (struct gt_cgroupfs){ .root = root, .magic = (long)sfs.f_type };
+	v2 = (struct gt_cgroupfs){ .root = root, .magic = CGROUP2_SUPER_MAGIC };
+	make_dir(root, "system.slice");
+	web = make_dir(root, "system.slice/web.service");
+	make_dir(root, "custom.slice");
+	ctl = make_dir(root, "custom.slice/fromctl.service");
 	snprintf(dir, sizeof(dir), "%s/system.slice/web.service", root);
-	mkdir(dir, 0755);
-	stat(dir, &st);
 	gt_opts_init(&o);
-	ok(!gt_opts_cgroup(&o, "system.slice/web.service", root) &&
-	   o.cgroup_id == st.st_ino, "cgroup: relative path, id is the inode");
+	ok(!gt_opts_cgroup(&o, "system.slice/web.service", &fs) &&
+	   o.cgroup_id == web, "cgroup: relative path, id is the inode");
 	o.cgroup_id = 0;
-	ok(!gt_opts_cgroup(&o, dir, "/nonexistent") && o.cgroup_id == st.st_ino,
+	ok(!gt_opts_cgroup(&o, dir, &fs) && o.cgroup_id == web,
 	   "cgroup: absolute path");
 	o.cgroup_id = 0;
-	ok(!gt_opts_unit(&o, "web", root) && o.cgroup_id == st.st_ino,
+	ok(gt_opts_cgroup(&o, "system.slice/web.service", &v2) &&
+	   !o.cgroup_id, "cgroup: a directory not on cgroup v2 refused");
+	ok(!gt_opts_unit(&o, "web", &fs) && o.cgroup_id == web,
 	   "unit: NAME is NAME.service under system.slice");
-	ok(!gt_opts_unit(&o, "web.service", root), "unit: NAME.service");
-	ok(gt_opts_cgroup(&o, "nope", root) && gt_opts_unit(&o, "a/b", root) &&
-	   gt_opts_unit(&o, "db", root), "cgroup/unit: missing ones refused");
-	rmdir(dir);
-	snprintf(dir, sizeof(dir), "%s/system.slice", root);
-	rmdir(dir);
-	rmdir(root);
+	ok(!gt_opts_unit(&o, "web.service", &fs), "unit: NAME.service");
+	ok(gt_opts_cgroup(&o, "nope", &fs) && gt_opts_unit(&o, "a/b", &fs) &&
+	   gt_opts_unit(&o, "db", &fs), "cgroup/unit: missing ones refused");
+
+	/* systemctl's ControlGroup where system.slice has no such unit. */
+	fake_systemctl(bin);
+	snprintf(path, sizeof(path), "%s:%s", bin, getenv("PATH") ?: "");
+	setenv("PATH", path, 1);
+	o.cgroup_id = 0;
+	ok(!gt_opts_unit(&o, "fromctl", &fs) && o.cgroup_id == ctl,
+	   "unit: systemctl's ControlGroup when system.slice has none");
+	ok(gt_opts_unit(&o, "other", &fs),
+	   "unit: refused when systemctl fails too");
+	snprintf(path, sizeof(path), "%s", getenv("PATH") + strlen(bin) + 1);
+	setenv("PATH", path, 1);
+
+	if (!statfs(gt_cgroupfs.root, &sfs) &&
+	    (long)sfs.f_type == gt_cgroupfs.magic) {
+		gt_opts_init(&o);
+		ok(!gt_opts_cgroup(&o, "/", &gt_cgroupfs) && o.cgroup_id,
+		   "cgroup: the real cgroup2 root is accepted");
+	} else {
+		diag("cgroup: %s is not cgroup2 here: real root not tried",
+		     gt_cgroupfs.root);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", root, bin);
+	if (system(cmd))
+		diag("cannot remove %s and %s", root, bin);
 }
 
 static void test_syscalls(void)

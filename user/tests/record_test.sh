@@ -6,9 +6,16 @@
 # The hidden --device option points record at a FIFO; a shell writer
 # plays the module.  Its ioctls fail with ENOTTY, so a stop ends the
 # recording at once: that covers the read loop, end of file, output
-# errors, the duration, signals and COMMAND.
+# errors, the duration, signals and COMMAND, and what happens to the
+# output file in each case.
 
 . "$(dirname "$0")/lib.sh"
+
+# Some tests run gotrace from another directory.
+case $GOTRACE in
+/*) ;;
+*) GOTRACE=$PWD/$GOTRACE ;;
+esac
 
 FIFO=$T/fifo
 mkfifo "$FIFO"
@@ -28,9 +35,80 @@ writer_open() {
 	writer=$!
 }
 
+# wait_file FILE: until FILE exists (at most 10 s); polls the state.
+wait_file() {
+	i=0
+	while [ ! -e "$1" ]; do
+		[ $i -ge 200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_text TEXT FILE: until FILE contains TEXT (at most 10 s).
+wait_text() {
+	i=0
+	until grep -q -- "$1" "$2" 2>/dev/null; do
+		[ $i -ge 200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_blocked_write PID: until PID sleeps in write(2) (x86-64 syscall 1),
+# as /proc/PID/syscall says (at most 10 s).
+wait_blocked_write() {
+	i=0
+	until [ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 1 ]; do
+		[ $i -ge 200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+# wait_exit PID: wait for gotrace PID, its exit status in $rc; after
+# 10 s it is killed and rc=255, so a test that fails cannot hang.
+wait_exit() {
+	i=0
+	while st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) &&
+		[ "$st" != Z ]; do
+		if [ $i -ge 200 ]; then
+			kill -9 "$1"
+			break
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	wait "$1"
+	rc=$?
+	[ $i -lt 200 ] || rc=255
+}
+
+# wait_until_size FILE N: until FILE holds N bytes (at most 10 s).
+wait_until_size() {
+	i=0
+	until [ "$(wc -c <"$1" 2>/dev/null)" = "$2" ]; do
+		[ $i -ge 200 ] && return 1
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
 # Until writer_open's trace is in the FIFO (record has opened it).
 wait_written() {
-	while [ ! -e "$T/written" ]; do sleep 0.05; done
+	wait_file "$T/written"
+}
+
+# Writer that sends the trace and far more than a pipe holds, and keeps
+# the FIFO open.
+writer_big() {
+	(write_trace; head -c 400000 /dev/zero; exec sleep 30) >"$FIFO" &
+	writer=$!
+}
+
+# No temporary file of an output is left in $T.
+no_tmp() {
+	! ls "$T" | grep -q '\.tmp-'
 }
 
 stop_writer() {
@@ -61,13 +139,34 @@ run record --device "$FIFO" -o /dev/full
 stop_writer
 check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ] && has "writing /dev/full: No space left on device" "$T/err" && has "stopped: output error" "$T/err"'
 
-"$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" 2>"$T/err" &
-rec=$!
+# Nothing writes the FIFO: opening it would hang.  A bad -o must be
+# refused before the device is opened, that is before any session.
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" \
+	2>"$T/err"
+rc=$?
+check "output cannot be created: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "cannot create $T/nodir/x.trace" "$T/err"'
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T" 2>"$T/err"
+rc=$?
+check "output is a directory: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "is a directory" "$T/err"'
+
+# A recording replaces FILE only when complete, keeping the previous one.
+echo previous >"$T/keep.trace"
+echo older >"$T/keep.trace.old"
 writer_eof
-wait $rec
+run record --device "$FIFO" -o "$T/keep.trace"
+stop_writer
+check "existing FILE: the new trace replaces it, the previous one is FILE.old" '[ $rc -eq 0 ] && cmp -s "$T/keep.trace" "$T/min.trace" && [ "$(cat "$T/keep.trace.old")" = previous ] && has "previous $T/keep.trace is kept as $T/keep.trace.old" "$T/err" && no_tmp'
+
+# "gotrace record trace.out": the -o forgotten.  COMMAND trace.out cannot
+# run; the existing trace.out must come out as it was.
+mkdir "$T/cwd"
+cp "$T/min.trace" "$T/cwd/trace.out"
+writer_open
+(cd "$T/cwd" && "$GOTRACE" record --device "$FIFO" trace.out \
+	>"$T/out" 2>"$T/err")
 rc=$?
 stop_writer
-check "output cannot be created: exit 1" '[ $rc -eq 1 ] && has "cannot create $T/nodir/x.trace" "$T/err"'
+check "record trace.out (-o forgotten): exit 127, trace.out untouched, a hint" '[ $rc -eq 127 ] && cmp -s "$T/cwd/trace.out" "$T/min.trace" && [ ! -e "$T/cwd/trace.out.old" ] && [ "$(ls "$T/cwd")" = trace.out ] && has "use -o trace.out" "$T/err"'
 
 writer_open
 start=$(date +%s)
@@ -84,10 +183,11 @@ run record --device "$FIFO" -o "$T/c.trace" -- sh -c \
 stop_writer
 check "COMMAND exits 3: recording stops, exit status 3" '[ $rc -eq 3 ] && has "stopped: command exited" "$T/err" && cmp -s "$T/c.trace" "$T/min.trace"'
 
+echo previous >"$T/n.trace"
 writer_open
 run record --device "$FIFO" -o "$T/n.trace" -- /nonexistent/cmd
 stop_writer
-check "COMMAND not found: exit 127" '[ $rc -eq 127 ] && has "cannot run '\''/nonexistent/cmd'\''" "$T/err"'
+check "COMMAND not found: exit 127, FILE untouched" '[ $rc -eq 127 ] && has "cannot run '\''/nonexistent/cmd'\''" "$T/err" && [ "$(cat "$T/n.trace")" = previous ] && no_tmp'
 
 writer_open
 "$GOTRACE" record --device "$FIFO" -o "$T/i.trace" 2>"$T/err" &
@@ -100,15 +200,73 @@ stop_writer
 check "SIGINT: clean stop, exit 0" '[ $rc -eq 0 ] && has "stopped: interrupted" "$T/err" && cmp -s "$T/i.trace" "$T/min.trace"'
 
 writer_open
-"$GOTRACE" record --device "$FIFO" -o "$T/t.trace" -- sleep 30 \
-	2>"$T/err" &
+"$GOTRACE" record --device "$FIFO" -o "$T/h.trace" 2>"$T/err" &
 pid=$!
-sleep 0.5
+wait_written
+kill -HUP $pid
+wait $pid
+rc=$?
+stop_writer
+check "SIGHUP (ssh gone): clean stop like SIGINT, exit 0" '[ $rc -eq 0 ] && has "stopped: interrupted" "$T/err" && cmp -s "$T/h.trace" "$T/min.trace"'
+
+writer_open
+rm -f "$T/started"
+"$GOTRACE" record --device "$FIFO" -o "$T/t.trace" -- \
+	sh -c ': >"$1"; exec sleep 30' sh "$T/started" 2>"$T/err" &
+pid=$!
+wait_file "$T/started"
 kill -TERM $pid
 wait $pid
 rc=$?
 stop_writer
 check "SIGTERM: forwarded to COMMAND, exit status 128+15" '[ $rc -eq 143 ] && has "stopped: interrupted" "$T/err"'
+
+# kill -INT from another process reaches COMMAND too, as Ctrl-C would.
+writer_open
+rm -f "$T/trapped"
+"$GOTRACE" record --device "$FIFO" -o "$T/ti.trace" -- sh -c \
+	'trap "exit 7" INT; echo $$ >"$1"; while :; do sleep 0.05; done' sh \
+	"$T/trapped" 2>"$T/err" &
+pid=$!
+wait_file "$T/trapped"
+kill -INT $pid
+wait_exit $pid
+kill -9 "$(cat "$T/trapped")" 2>/dev/null
+stop_writer
+check "kill -INT: forwarded to COMMAND, whose status (7) is gotrace's" '[ $rc -eq 7 ] && has "stopped: interrupted" "$T/err" && cmp -s "$T/ti.trace" "$T/min.trace"'
+
+# A second signal aborts even while the output is stuck: stdout is a
+# FIFO that the test holds open and never reads.
+mkfifo "$T/stall"
+exec 3<>"$T/stall"
+writer_big
+"$GOTRACE" record --device "$FIFO" -o - >"$T/stall" 2>"$T/err" &
+pid=$!
+wait_blocked_write $pid
+kill -INT $pid
+wait_text "stopping, reading the end" "$T/err"
+kill -INT $pid
+wait_exit $pid
+exec 3<&-
+stop_writer
+check "second SIGINT while the output is stuck: aborted, exit 130" '[ $rc -eq 130 ] && has "gotrace: aborted: the trace on stdout is incomplete" "$T/err"'
+
+# Two stop signals delivered together (the process stopped meanwhile):
+# the second aborts; FILE stays as it was, the incomplete trace keeps
+# its temporary name.
+echo previous >"$T/ab.trace"
+writer_open
+"$GOTRACE" record --device "$FIFO" -o "$T/ab.trace" 2>"$T/err" &
+pid=$!
+wait_until_size "$T/ab.trace.tmp-$pid" 76
+kill -STOP $pid
+kill -HUP $pid
+kill -INT $pid
+kill -CONT $pid
+wait_exit $pid
+stop_writer
+check "aborted by a second signal: exit 128+signal, FILE untouched, FILE.tmp-PID kept" '{ [ $rc -eq 129 ] || [ $rc -eq 130 ]; } && [ "$(cat "$T/ab.trace")" = previous ] && [ -e "$T/ab.trace.tmp-$pid" ] && has "incomplete trace stays in $T/ab.trace.tmp-$pid" "$T/err"'
+rm -f "$T/ab.trace.tmp-$pid"
 
 # --children with COMMAND and no other filter: COMMAND is forked held,
 # its pid sent as the filter; the FIFO refuses ioctls (ENOTTY), so it
@@ -127,5 +285,17 @@ run record --children -o "$T/x.trace"
 check "--children with nothing to follow: exit 2" '[ $rc -eq 2 ] && has "children goes with" "$T/err"'
 run record --tid -o "$T/x.trace"
 check "--tid without -p: exit 2" '[ $rc -eq 2 ] && has "tid goes with -p" "$T/err"'
+
+# Usage errors: one line, no usage text, no output file.
+run record -d 1x -o "$T/x.trace"
+check "a bad value: one line, exit 2" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "^gotrace: invalid duration" "$T/err" && [ ! -e "$T/x.trace" ]'
+run record --bogus
+check "an unknown option: gotrace: record: ..., and where to look" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 2 ] && has "^gotrace: record: unrecognized option .--bogus." "$T/err" && has "^gotrace: see .gotrace record -h." "$T/err"'
+run record -o
+check "a missing argument: gotrace: record: ..." '[ $rc -eq 2 ] && has "^gotrace: record: option requires an argument" "$T/err" && ! has usage "$T/err"'
+run record --cgroup / --unit foo -o "$T/x.trace"
+check "--cgroup and --unit together: exit 2" '[ $rc -eq 2 ] && has "exclude each other" "$T/err"'
+run record --cgroup "$T" -o "$T/x.trace"
+check "--cgroup on a directory not on cgroup v2: exit 2" '[ $rc -eq 2 ] && has "is not on cgroup v2" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ]'
 
 done_testing

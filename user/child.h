@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * command.h - the COMMAND that 'gotrace record' runs while it records
+ * child.h - the child process that runs the COMMAND of 'gotrace record'
+ * (the subcommands themselves are declared in cmds.h)
  */
-#ifndef GOTRACE_COMMAND_H
-#define GOTRACE_COMMAND_H
+#ifndef GOTRACE_CHILD_H
+#define GOTRACE_CHILD_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
-struct gt_command {
+struct gt_child {
 	pid_t pid;		/* running child, or 0 (none, or reaped) */
 	int status;		/* wait status once reaped */
 	bool ran;		/* exec succeeded */
@@ -21,26 +22,26 @@ struct gt_command {
 /*
  * fork a child that waits before it execs @argv: its pid is known (to
  * filter on it) before it runs anything.  Returns 0, or -1 after saying
- * why.  Then gt_command_exec() lets it go, or gt_command_cancel() makes
+ * why.  Then gt_child_exec() lets it go, or gt_child_cancel() makes
  * it exit without running anything.
  */
-int gt_command_fork(struct gt_command *c, char **argv, const sigset_t *mask,
+int gt_child_fork(struct gt_child *c, char **argv, const sigset_t *mask,
 		    bool stdout_to_stderr);
-int gt_command_exec(struct gt_command *c);
-void gt_command_cancel(struct gt_command *c);
+int gt_child_exec(struct gt_child *c);
+void gt_child_cancel(struct gt_child *c);
 
 /*
  * fork and exec @argv with the signal mask @mask.  With @stdout_to_stderr
  * the command's stdout is gotrace's stderr (the trace is on stdout).
  * Returns 0, or -1 after printing why (the exec failed: not found...).
  */
-int gt_command_start(struct gt_command *c, char **argv, const sigset_t *mask,
+int gt_child_start(struct gt_child *c, char **argv, const sigset_t *mask,
 		     bool stdout_to_stderr);
 
 /* Collect the exit status if the child exited (or wait for it: @block). */
-void gt_command_reap(struct gt_command *c, bool block);
+void gt_child_reap(struct gt_child *c, bool block);
 
 /* Shell-style exit code: the exit status, or 128 + signal. */
-int gt_command_exit_code(const struct gt_command *c);
+int gt_child_exit_code(const struct gt_child *c);
 
-#endif /* GOTRACE_COMMAND_H */
+#endif /* GOTRACE_CHILD_H */

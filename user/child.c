@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * command.c - the COMMAND that 'gotrace record' runs while it records
+ * child.c - the child process that runs the COMMAND of 'gotrace record'
  *
  * The child reports a failed exec through a close-on-exec pipe, so
  * "command not found" is an error of gotrace before any waiting, not an
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "command.h"
+#include "child.h"
 #include "util.h"
 
 /*
@@ -28,7 +28,12 @@ static void child_run(char **argv, const sigset_t *mask, bool stdout_to_stderr,
 	char b;
 	int err;
 
+	/* gotrace's handlers are not COMMAND's: the defaults until exec. */
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	do {
 		n = read(go, &b, 1);
@@ -44,12 +49,12 @@ static void child_run(char **argv, const sigset_t *mask, bool stdout_to_stderr,
 	_exit(127);
 }
 
-int gt_command_fork(struct gt_command *c, char **argv, const sigset_t *mask,
+int gt_child_fork(struct gt_child *c, char **argv, const sigset_t *mask,
 		    bool stdout_to_stderr)
 {
 	int go[2], efd[2];
 
-	*c = (struct gt_command){ .go_fd = -1, .err_fd = -1 };
+	*c = (struct gt_child){ .go_fd = -1, .err_fd = -1 };
 	if (pipe2(go, O_CLOEXEC)) {
 		gt_err("pipe: %s", strerror(errno));
 		return -1;
@@ -83,7 +88,7 @@ int gt_command_fork(struct gt_command *c, char **argv, const sigset_t *mask,
 	return 0;
 }
 
-int gt_command_exec(struct gt_command *c)
+int gt_child_exec(struct gt_child *c)
 {
 	ssize_t n;
 	int err = 0;
@@ -100,32 +105,32 @@ int gt_command_exec(struct gt_command *c)
 	c->err_fd = -1;
 	if (n == sizeof(err)) {
 		gt_err("cannot run '%s': %s", c->name, strerror(err));
-		gt_command_reap(c, true);
+		gt_child_reap(c, true);
 		return -1;
 	}
 	c->ran = true;
 	return 0;
 }
 
-void gt_command_cancel(struct gt_command *c)
+void gt_child_cancel(struct gt_child *c)
 {
 	if (c->go_fd >= 0)
 		close(c->go_fd);
 	if (c->err_fd >= 0)
 		close(c->err_fd);
 	c->go_fd = c->err_fd = -1;
-	gt_command_reap(c, true);
+	gt_child_reap(c, true);
 }
 
-int gt_command_start(struct gt_command *c, char **argv, const sigset_t *mask,
+int gt_child_start(struct gt_child *c, char **argv, const sigset_t *mask,
 		     bool stdout_to_stderr)
 {
-	if (gt_command_fork(c, argv, mask, stdout_to_stderr))
+	if (gt_child_fork(c, argv, mask, stdout_to_stderr))
 		return -1;
-	return gt_command_exec(c);
+	return gt_child_exec(c);
 }
 
-void gt_command_reap(struct gt_command *c, bool block)
+void gt_child_reap(struct gt_child *c, bool block)
 {
 	pid_t pid;
 	int st;
@@ -141,7 +146,7 @@ void gt_command_reap(struct gt_command *c, bool block)
 	}
 }
 
-int gt_command_exit_code(const struct gt_command *c)
+int gt_child_exit_code(const struct gt_child *c)
 {
 	if (WIFEXITED(c->status))
 		return WEXITSTATUS(c->status);
