@@ -2,8 +2,8 @@
 /*
  * stat.c - gotrace stat: what a trace file contains
  *
- * Loads and checks the file (tracedec.c), computes the figures
- * (tracestat.c) and prints: duration, Ps, tasks and their names, events
+ * Checks the file (tracecheck.c), computes the figures while replaying
+ * it (tracedec.c, tracestat.c) and prints: duration, Ps, tasks and their names, events
  * by type, the top tasks by run time and by scheduler latency, the top
  * syscalls by count and by blocked time, and what the end of the file
  * says about how the recording ended.
@@ -170,7 +170,7 @@ static void print_stats(const char *path, const struct gt_trace *t,
 	for (size_t i = 0; i < s->ntasks; i++)
 		tasks += s->tasks[i].g != 0;
 	printf("%s: go 1.11 trace, %s (%zu bytes)\n", path,
-	       gt_fmt_bytes(t->len, b, sizeof(b)), t->len);
+	       gt_fmt_bytes(t->info.bytes, b, sizeof(b)), (size_t)t->info.bytes);
 	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
 	       secs(s, span), s->frequency);
 	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
@@ -224,8 +224,6 @@ int cmd_stat(int argc, char **argv)
 	struct gt_trace t;
 	size_t want = 10;
 	const char *path;
-	uint8_t *buf;
-	size_t len;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "+hn:", opts, NULL)) != -1) {
@@ -254,26 +252,21 @@ int cmd_stat(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];
-	ret = gt_read_file(path, &buf, &len);
-	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+	ret = gt_trace_open_path(&t, path, &err);
+	if (ret > 0) {
+		gt_err("cannot read %s: %s", path, strerror(ret));
 		return GT_EXIT_FAIL;
 	}
-	if (gt_trace_load(buf, len, &t, &err)) {
-		free(buf);
+	if (!ret && gt_stats_compute(&t, &s, &err))
+		ret = -1;
+	if (ret) {
 		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
 		       err.msg);
+		gt_trace_close(&t);
 		return GT_EXIT_FAIL;
 	}
-	ret = GT_EXIT_OK;
-	if (gt_stats_compute(&t, &s)) {
-		gt_err("out of memory");
-		ret = GT_EXIT_FAIL;
-	} else {
-		print_stats(path, &t, &s, want);
-		gt_stats_free(&s);
-	}
-	gt_trace_free(&t);
-	free(buf);
-	return ret;
+	print_stats(path, &t, &s, want);
+	gt_stats_free(&s);
+	gt_trace_close(&t);
+	return GT_EXIT_OK;
 }

@@ -73,7 +73,7 @@ static uint64_t delta;
 
 static void batch(struct tb *t, uint64_t p, uint64_t ts)
 {
-	ev(t, GT_EV_BATCH, 2, p, ts);
+	ev(t, GOTRACE_EV_BATCH, 2, p, ts);
 	t->last = ts;
 }
 
@@ -123,7 +123,7 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
 static void footer(struct tb *t)
 {
 	batch(t, 0, 100000);
-	ev(t, GT_EV_FREQUENCY, 1, U(1000000000));
+	ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
 	str(t, 1, "bash");
 	str(t, 2, "[comm]");
 	str(t, 3, "cat");
@@ -141,33 +141,33 @@ static void footer(struct tb *t)
 static void valid_p0(struct tb *t)
 {
 	batch(t, 0, 1000);
-	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
-	AT(t, GT_EV_PROC_START, 1010, U(0));
-	AT(t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(t, GT_EV_GO_SYSCALL, 1100, U(2));
-	AT(t, GT_EV_GO_SYSCALL, 1120, U(3));
-	AT0(t, GT_EV_GO_SYSBLOCK, 1120);
-	AT0(t, GT_EV_PROC_STOP, 1120);
-	AT(t, GT_EV_PROC_START, 1130, U(0));
-	AT(t, GT_EV_GO_START, 1150, U(2), U(1));
-	AT(t, GT_EV_GO_BLOCK, 1400, U(0));
-	AT0(t, GT_EV_PROC_STOP, 1400);
+	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
+	AT(t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(t, GOTRACE_EV_GO_SYSCALL, 1100, U(2));
+	AT(t, GOTRACE_EV_GO_SYSCALL, 1120, U(3));
+	AT0(t, GOTRACE_EV_GO_SYSBLOCK, 1120);
+	AT0(t, GOTRACE_EV_PROC_STOP, 1120);
+	AT(t, GOTRACE_EV_PROC_START, 1130, U(0));
+	AT(t, GOTRACE_EV_GO_START, 1150, U(2), U(1));
+	AT(t, GOTRACE_EV_GO_BLOCK, 1400, U(0));
+	AT0(t, GOTRACE_EV_PROC_STOP, 1400);
 }
 
 /* P 1: g 1 leaves its syscall, wakes g 2, both end. */
 static void valid_p1(struct tb *t)
 {
 	batch(t, 1, 1000);
-	AT(t, GT_EV_PROC_START, 1500, U(1));
-	AT(t, GT_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
-	AT(t, GT_EV_GO_START, 1610, U(1), U(3));
-	AT(t, GT_EV_GO_UNBLOCK, 1700, U(2), U(2), U(0));
-	AT0(t, GT_EV_GO_END, 1800);
-	AT(t, GT_EV_GO_START, 1850, U(2), U(3));
-	AT0(t, GT_EV_GO_END, 2000);
-	AT0(t, GT_EV_PROC_STOP, 2000);
+	AT(t, GOTRACE_EV_PROC_START, 1500, U(1));
+	AT(t, GOTRACE_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
+	AT(t, GOTRACE_EV_GO_START, 1610, U(1), U(3));
+	AT(t, GOTRACE_EV_GO_UNBLOCK, 1700, U(2), U(2), U(0));
+	AT0(t, GOTRACE_EV_GO_END, 1800);
+	AT(t, GOTRACE_EV_GO_START, 1850, U(2), U(3));
+	AT0(t, GOTRACE_EV_GO_END, 2000);
+	AT0(t, GOTRACE_EV_PROC_STOP, 2000);
 }
 
 static struct gt_trace tr;
@@ -175,11 +175,23 @@ static struct gt_trace_error err;
 
 static int load(const struct tb *t)
 {
-	int ret = gt_trace_load(t->b, t->n, &tr, &err);
+	return gt_trace_verify(t->b, t->n, &err);
+}
 
-	if (!ret)
-		gt_trace_free(&tr);
-	return ret;
+/* What the replay hands on: how many events, the first and the last. */
+struct seen {
+	uint64_t n;
+	struct gt_event first, last;
+};
+
+static int see(void *arg, const struct gt_event *e)
+{
+	struct seen *s = arg;
+
+	if (!s->n++)
+		s->first = *e;
+	s->last = *e;
+	return 0;
 }
 
 static void expect_ok(const struct tb *t, const char *name)
@@ -213,6 +225,7 @@ static const struct gt_stat_task *task(const struct gt_stats *s, uint64_t g)
 static void test_valid(void)
 {
 	const struct gt_stat_task *g1, *g2;
+	struct seen seen = { 0 };
 	struct gt_stats s;
 	struct tb t;
 	int ret;
@@ -230,14 +243,17 @@ static void test_valid(void)
 	footer(&t);
 	expect_ok(&t, "same trace, P 1's batch first in the file");
 
-	ret = gt_trace_load(t.b, t.n, &tr, &err);
-	ok(ret == 0 && tr.nev == 21, "21 timed events decoded");
+	ret = gt_trace_open_mem(&tr, t.b, t.n, &err);
+	ok(ret == 0, "opened");
 	if (ret)
 		return;
-	ok(tr.ev[0].type == GT_EV_GOMAXPROCS &&
-	   tr.ev[tr.nev - 1].type == GT_EV_PROC_STOP &&
-	   tr.ev[tr.nev - 1].p == 1, "merged by time, P 1's ProcStop last");
-	ok(gt_stats_compute(&tr, &s) == 0, "stats computed");
+	ret = gt_trace_replay(&tr, see, &seen, &err);
+	ok(ret == 0 && tr.nev == 21 && seen.n == 21,
+	   "21 timed events decoded and handed on");
+	ok(seen.first.type == GOTRACE_EV_GOMAXPROCS &&
+	   seen.last.type == GOTRACE_EV_PROC_STOP && seen.last.p == 1,
+	   "merged by time, P 1's ProcStop last");
+	ok(gt_stats_compute(&tr, &s, &err) == 0, "stats computed");
 	g1 = task(&s, 1);
 	g2 = task(&s, 2);
 	ok(s.end - s.start == 1000 && s.ps == 2, "duration 1000 ns, 2 Ps");
@@ -253,10 +269,10 @@ static void test_valid(void)
 	   "sys_read: 2 calls, 1 blocked for 480 ns (named by its [syscall] frame)");
 	ok(s.at_end[GT_STAT_G_DEAD] == 2 && s.ps_running_at_end == 0,
 	   "at the end: both ended, no P started");
-	ok(s.nnames == 2 && s.by_type[GT_EV_GO_START] == 4,
+	ok(s.nnames == 2 && s.by_type[GOTRACE_EV_GO_START] == 4,
 	   "2 names, 4 GoStart");
 	gt_stats_free(&s);
-	gt_trace_free(&tr);
+	gt_trace_close(&tr);
 }
 
 /* Header, Gomaxprocs, g 1 and g 2 created, P 0 started (if @start). */
@@ -264,11 +280,11 @@ static void base(struct tb *t, bool start)
 {
 	header(t);
 	batch(t, 0, 1000);
-	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
 	if (start)
-		AT(t, GT_EV_PROC_START, 1010, U(0));
+		AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
 }
 
 static void test_broken(void)
@@ -277,162 +293,162 @@ static void test_broken(void)
 	size_t o;
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1030, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1030, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "p 0 is already running g 1 while start g 2",
 		    "two goroutines started on one P");
 
 	base(&t, false);
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	footer(&t);
 	expect_fail(&t, o, "not started (no ProcStart)", "GoStart before ProcStart");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1040, U(1), U(2));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(1), U(2));
 	footer(&t);
 	expect_fail(&t, o, "no consistent ordering", "start of a blocked goroutine");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(5));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(5));
 	footer(&t);
 	expect_fail(&t, o, "needs it runnable with seq 5, it is runnable with seq 1",
 		    "wrong sequence number");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_GO_CREATE, 1020, U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_GO_CREATE, 1020, U(1), U(1), U(0));
 	footer(&t);
 	expect_fail(&t, o, "created twice", "goroutine created twice");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1030, U(2));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
-	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1040);
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "is not followed by ProcStop",
 		    "GoSysBlock, then no ProcStop");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1040);
 	footer(&t);
 	/* The footer's batch is P 0's: nothing follows on it. */
 	expect_fail(&t, o, "the trace ends first", "trace ends after GoSysBlock");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
 	footer(&t);
 	expect_fail(&t, o, "exits a syscall but it blocked with GoBlock",
 		    "GoSysExit after a plain GoBlock");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1030);
-	AT0(&t, GT_EV_PROC_STOP, 1030);
-	AT(&t, GT_EV_PROC_START, 1040, U(0));
-	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+	AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(2), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_UNBLOCK, 1060, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_UNBLOCK, 1060, U(1), U(2), U(0));
 	footer(&t);
 	expect_fail(&t, o, "blocked in a syscall", "GoUnblock of a goroutine in a syscall");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_PROC_STOP, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
 	footer(&t);
 	expect_fail(&t, o, "p 0 is running a goroutine 1 during stop",
 		    "ProcStop while a goroutine runs");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_PROC_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_PROC_START, 1020, U(0));
 	footer(&t);
 	expect_fail(&t, o, "p 0 is running before start", "ProcStart twice");
 
 	base(&t, false);
 	o = t.n;
-	AT0(&t, GT_EV_PROC_STOP, 1020);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1020);
 	footer(&t);
 	expect_fail(&t, o, "p 0 is not running before stop", "ProcStop of a stopped P");
 
 	base(&t, true);
 	o = t.n;
-	AT0(&t, GT_EV_GO_END, 1020);
+	AT0(&t, GOTRACE_EV_GO_END, 1020);
 	footer(&t);
 	expect_fail(&t, o, "g 0 did GoEnd", "GoEnd with nothing running");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
-	AT0(&t, GT_EV_GO_END, 1040);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1030, U(2));
+	AT0(&t, GOTRACE_EV_GO_END, 1040);
 	footer(&t);
 	expect_ok(&t, "control: syscall then end is fine");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT0(&t, GT_EV_GO_END, 1030);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_END, 1030);
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSCALL, 1040, U(2));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1040, U(2));
 	footer(&t);
 	expect_fail(&t, o, "g 0 did GoSysCall", "GoSysCall with nothing running");
 
 	/* g 1 blocks on P 0 at 2000, P 1 wakes it at 1500 (seq right). */
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 2000, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 2000, U(0));
 	batch(&t, 1, 1000);
-	AT(&t, GT_EV_PROC_START, 1400, U(1));
-	AT(&t, GT_EV_GO_START, 1450, U(2), U(1));
+	AT(&t, GOTRACE_EV_PROC_START, 1400, U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1450, U(2), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_UNBLOCK, 1500, U(1), U(2), U(0));
-	AT0(&t, GT_EV_GO_END, 1600);
-	AT0(&t, GT_EV_PROC_STOP, 1600);
+	AT(&t, GOTRACE_EV_GO_UNBLOCK, 1500, U(1), U(2), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1600);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1600);
 	footer(&t);
 	expect_fail(&t, o, "time stamps out of order", "wakeup before the block");
 
 	/* GoWaiting at the start, then a GoSysExit with a real time. */
 	base(&t, true);
-	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
+	AT(&t, GOTRACE_EV_GO_WAITING, 1020, U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(1030));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(1030));
 	footer(&t);
 	expect_fail(&t, o, "stray syscall exit", "GoSysExit time without GoSysBlock");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
-	AT(&t, GT_EV_GO_START, 1050, U(1), U(3));
-	AT0(&t, GT_EV_GO_END, 1060);
+	AT(&t, GOTRACE_EV_GO_WAITING, 1020, U(1));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
 	footer(&t);
 	expect_ok(&t, "GoWaiting ended by GoSysExit (no real time)");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_PREEMPT, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_PREEMPT, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1040, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "g 2 is still running at the end of the trace",
 		    "a goroutine never ended by the end of the trace");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SLEEP, 1030);	/* stack value missing */
+	AT0(&t, GOTRACE_EV_GO_SLEEP, 1030);	/* stack value missing */
 	footer(&t);
 	expect_fail(&t, o, "GoSleep has wrong number of values",
 		    "structural errors still reported first");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracefile_test.c - unit tests of the trace checker (tracefile.c) and
+ * tracecheck_test.c - unit tests of the trace checker (tracecheck.c) and
  * of the helpers in util.c
  *
  * Traces are built here, byte by byte, from the minimal valid file of
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "tracefile.h"
+#include "tracecheck.h"
 #include "util.h"
 
 struct tb {
