@@ -353,3 +353,49 @@ void gt_stats_free(struct gt_stats *s)
 	free(s->syscalls);
 	memset(s, 0, sizeof(*s));
 }
+
+/* qsort() orders of the tables, largest first, ties by id or name. */
+int gt_stat_task_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_task_by_latency(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_name_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_name *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_count(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_blocked(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->blocked != y->blocked)
+		return x->blocked > y->blocked ? -1 : 1;
+	return strcmp(x->name, y->name);
+}

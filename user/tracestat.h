@@ -71,4 +71,11 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 		     struct gt_trace_error *err);
 void gt_stats_free(struct gt_stats *s);
 
+/* qsort() orders, largest first; ties by goroutine id or by name. */
+int gt_stat_task_by_run(const void *a, const void *b);
+int gt_stat_task_by_latency(const void *a, const void *b);
+int gt_stat_name_by_run(const void *a, const void *b);
+int gt_stat_sys_by_count(const void *a, const void *b);
+int gt_stat_sys_by_blocked(const void *a, const void *b);
+
 #endif /* GOTRACE_TRACESTAT_H */

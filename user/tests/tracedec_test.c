@@ -9,10 +9,13 @@
  */
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
 #include "tracedec.h"
+#include "statjson.h"
 #include "tracestat.h"
 
 struct tb {
@@ -222,6 +225,38 @@ static const struct gt_stat_task *task(const struct gt_stats *s, uint64_t g)
 	return NULL;
 }
 
+/* stat --json of the valid trace: the same figures, one key a line. */
+static void json_figures(struct gt_stats *s)
+{
+	static const char *const want[] = {
+		"\n  \"duration_ns\": 1000,\n", "\n  \"ps\": 2,\n",
+		"\n  \"tasks\": 2,\n", "\n  \"events\": 21,\n",
+		"\n    \"ended\": 2,\n", "\n    \"GoStart\": 4,\n",
+		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 290, \"starts\": 2, \"latency_ns\": 30, \"max_latency_ns\": 20,",
+		"{ \"name\": \"sys_read\", \"count\": 2, \"blocks\": 1, \"blocked_ns\": 480 }",
+	};
+	static const char head[] = "{\n  \"file\": \"t\\\"1\",\n";
+	char *buf = NULL;
+	size_t len = 0, missing = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		ok(0, "open_memstream");
+		return;
+	}
+	gt_stat_json(f, "t\"1", 4096, s, 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i])) {
+			diag("missing: %s", want[i]);
+			missing++;
+		}
+	ok(!missing && !strncmp(buf, head, strlen(head)) && len > 4 &&
+	   !strcmp(buf + len - 4, "]\n}\n"),
+	   "stat --json: the figures, one key a line, the file name escaped");
+	free(buf);
+}
+
 static void test_valid(void)
 {
 	const struct gt_stat_task *g1, *g2;
@@ -271,6 +306,7 @@ static void test_valid(void)
 	   "at the end: both ended, no P started");
 	ok(s.nnames == 2 && s.by_type[GOTRACE_EV_GO_START] == 4,
 	   "2 names, 4 GoStart");
+	json_figures(&s);
 	gt_stats_free(&s);
 	gt_trace_close(&tr);
 }
