@@ -14,86 +14,25 @@
 #include <string.h>
 
 #include "tap.h"
+#include "tracebuild.h"
 #include "tracedec.h"
 #include "statjson.h"
 #include "tracestat.h"
 
-struct tb {
-	uint8_t b[4096];
-	size_t n;
-	uint64_t last;		/* time of the batch's last event */
-};
+#define U TB_U
+#define NARGS TB_NARGS
 
-static void put(struct tb *t, const void *p, size_t n)
-{
-	memcpy(t->b + t->n, p, n);
-	t->n += n;
-}
-
-static void byte(struct tb *t, uint8_t v)
-{
-	t->b[t->n++] = v;
-}
-
-static void leb(struct tb *t, uint64_t v)
-{
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		byte(t, b | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void ev(struct tb *t, unsigned int type, int n, ...)
-{
-	struct tb vals = { .n = 0 };
-	va_list ap;
-
-	va_start(ap, n);
-	for (int i = 0; i < n; i++)
-		leb(&vals, va_arg(ap, uint64_t));
-	va_end(ap);
-	if (n <= 3) {
-		byte(t, (uint8_t)(type | (unsigned int)(n - 1) << 6));
-	} else {
-		byte(t, (uint8_t)(type | 3 << 6));
-		leb(t, vals.n);
-	}
-	put(t, vals.b, vals.n);
-}
-
-#define U(x) ((uint64_t)(x))
-#define NARGS(...) (int)(sizeof((uint64_t[]){ __VA_ARGS__ }) / 8)
 /* Event of @type at absolute time @ts, then its other values. */
 #define AT(t, type, ts, ...) \
 	(delta = U(ts) - (t)->last, (t)->last = U(ts), \
-	 ev(t, type, 1 + NARGS(__VA_ARGS__), delta, __VA_ARGS__))
+	 tb_ev(t, type, 1 + NARGS(__VA_ARGS__), delta, __VA_ARGS__))
 #define AT0(t, type, ts) \
-	(delta = U(ts) - (t)->last, (t)->last = U(ts), ev(t, type, 1, delta))
+	(delta = U(ts) - (t)->last, (t)->last = U(ts), tb_ev(t, type, 1, delta))
 
 static uint64_t delta;
 
-static void batch(struct tb *t, uint64_t p, uint64_t ts)
-{
-	ev(t, GOTRACE_EV_BATCH, 2, p, ts);
-	t->last = ts;
-}
 
-static void str(struct tb *t, uint64_t id, const char *s)
-{
-	byte(t, 0x25);
-	leb(t, id);
-	leb(t, strlen(s));
-	put(t, s, strlen(s));
-}
 
-static void header(struct tb *t)
-{
-	t->n = 0;
-	t->last = 0;
-	put(t, "go 1.11 trace\0\0\0", 16);
-}
 
 /* Stack @id with @n frames of (func, file) string ids. */
 static void stack(struct tb *t, uint64_t id, int n, ...)
@@ -101,21 +40,21 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
 	struct tb v = { .n = 0 };
 	va_list ap;
 
-	leb(&v, id);
-	leb(&v, U(n));
+	tb_leb(&v, id);
+	tb_leb(&v, U(n));
 	va_start(ap, n);
 	for (int i = 0; i < n; i++) {
 		uint64_t func = va_arg(ap, uint64_t), file = va_arg(ap, uint64_t);
 
-		leb(&v, 0x1000 * func + file);	/* pc */
-		leb(&v, func);
-		leb(&v, file);
-		leb(&v, 0);
+		tb_leb(&v, 0x1000 * func + file);	/* pc */
+		tb_leb(&v, func);
+		tb_leb(&v, file);
+		tb_leb(&v, 0);
 	}
 	va_end(ap);
-	byte(t, 0xc3);
-	leb(t, v.n);
-	put(t, v.b, v.n);
+	tb_byte(t, 0xc3);
+	tb_leb(t, v.n);
+	tb_put(t, v.b, v.n);
 }
 
 /*
@@ -125,15 +64,15 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
  */
 static void footer(struct tb *t)
 {
-	batch(t, 0, 100000);
-	ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
-	str(t, 1, "bash");
-	str(t, 2, "[comm]");
-	str(t, 3, "cat");
-	str(t, 4, "sys_read");
-	str(t, 5, "[syscall]");
-	str(t, 6, "__schedule");
-	str(t, 7, "kernel");
+	tb_batch(t, 0, 100000);
+	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
+	tb_str(t, 1, "bash");
+	tb_str(t, 2, "[comm]");
+	tb_str(t, 3, "cat");
+	tb_str(t, 4, "sys_read");
+	tb_str(t, 5, "[syscall]");
+	tb_str(t, 6, "__schedule");
+	tb_str(t, 7, "kernel");
 	stack(t, 1, 1, U(1), U(2));
 	stack(t, 4, 1, U(3), U(2));
 	stack(t, 2, 2, U(4), U(5), U(1), U(2));
@@ -143,7 +82,7 @@ static void footer(struct tb *t)
 /* P 0 of the valid trace. */
 static void valid_p0(struct tb *t)
 {
-	batch(t, 0, 1000);
+	tb_batch(t, 0, 1000);
 	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
 	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
 	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
@@ -162,7 +101,7 @@ static void valid_p0(struct tb *t)
 /* P 1: g 1 leaves its syscall, wakes g 2, both end. */
 static void valid_p1(struct tb *t)
 {
-	batch(t, 1, 1000);
+	tb_batch(t, 1, 1000);
 	AT(t, GOTRACE_EV_PROC_START, 1500, U(1));
 	AT(t, GOTRACE_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
 	AT(t, GOTRACE_EV_GO_START, 1610, U(1), U(3));
@@ -265,14 +204,14 @@ static void test_valid(void)
 	struct tb t;
 	int ret;
 
-	header(&t);
+	tb_header(&t);
 	valid_p0(&t);
 	valid_p1(&t);
 	footer(&t);
 	expect_ok(&t, "valid two-P trace");
 
 	/* The waking P's batch first in the file: seqs decide. */
-	header(&t);
+	tb_header(&t);
 	valid_p1(&t);
 	valid_p0(&t);
 	footer(&t);
@@ -314,8 +253,8 @@ static void test_valid(void)
 /* Header, Gomaxprocs, g 1 and g 2 created, P 0 started (if @start). */
 static void base(struct tb *t, bool start)
 {
-	header(t);
-	batch(t, 0, 1000);
+	tb_header(t);
+	tb_batch(t, 0, 1000);
 	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
 	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
 	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
@@ -446,7 +385,7 @@ static void test_broken(void)
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	AT(&t, GOTRACE_EV_GO_BLOCK, 2000, U(0));
-	batch(&t, 1, 1000);
+	tb_batch(&t, 1, 1000);
 	AT(&t, GOTRACE_EV_PROC_START, 1400, U(1));
 	AT(&t, GOTRACE_EV_GO_START, 1450, U(2), U(1));
 	o = t.n;
