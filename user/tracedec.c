@@ -142,16 +142,76 @@ static void state_transition(const struct gt_event *e, unsigned int type,
 	}
 }
 
-static struct gst get_gst(const struct u64map *gs, uint64_t g)
-{
-	const uint64_t *v = u64map_get(gs, g);
+/* ---- one table of goroutines for the merge and the replay ---- */
 
-	if (!v)
-		return (struct gst){ 0, G_DEAD };
-	return (struct gst){ *v >> 2, (int)(*v & 3) };
+struct gdesc {			/* the replay's state of a goroutine */
+	int state;
+	uint8_t wait;		/* event that made it wait */
+	bool started;		/* has a GoStart not yet ended */
+	bool exists;
+};
+
+/* Everything kept per goroutine, in one place: one lookup per event. */
+struct gslot {
+	uint64_t seq;		/* merge: sequence number */
+	uint64_t sysblock;	/* time of its last GoSysBlock/GoInSyscall */
+	uint32_t waiting;	/* first P whose next event waits for it, +1 */
+	uint8_t ord;		/* merge: G_* ordering state */
+	struct gdesc gd;
+};
+
+struct gtab {
+	struct u64map idx;	/* g -> index in s */
+	struct gslot *s;
+	size_t n, cap;
+};
+
+static struct gslot *gtab_get(const struct gtab *t, uint64_t g)
+{
+	const uint64_t *v = u64map_get(&t->idx, g);
+
+	return v ? &t->s[*v] : NULL;
 }
 
-static bool ready(const struct u64map *gs, const struct trans *tr)
+/* The slot of @g, zeroed when new; NULL when out of memory.  It moves. */
+static struct gslot *gtab_put(struct gtab *t, uint64_t g)
+{
+	uint64_t *v;
+	bool added;
+
+	if (t->n == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct gslot *n = realloc(t->s, nc * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->s = n;
+		t->cap = nc;
+	}
+	v = u64map_put(&t->idx, g, t->n, &added);
+	if (!v)
+		return NULL;
+	if (added)
+		memset(&t->s[t->n++], 0, sizeof(*t->s));
+	return &t->s[*v];
+}
+
+static void gtab_free(struct gtab *t)
+{
+	u64map_free(&t->idx);
+	free(t->s);
+}
+
+static struct gst get_gst(const struct gtab *gs, uint64_t g)
+{
+	const struct gslot *s = gtab_get(gs, g);
+
+	if (!s)
+		return (struct gst){ 0, G_DEAD };
+	return (struct gst){ s->seq, s->ord };
+}
+
+static bool ready(const struct gtab *gs, const struct trans *tr)
 {
 	struct gst cur;
 
@@ -161,20 +221,20 @@ static bool ready(const struct u64map *gs, const struct trans *tr)
 	return (tr->any_seq || tr->seq == cur.seq) && tr->st == cur.st;
 }
 
-static int apply(struct u64map *gs, const struct trans *tr)
+static int apply(struct gtab *gs, const struct trans *tr)
 {
 	struct gst cur = get_gst(gs, tr->g);
 	uint64_t seq = tr->next_seq == 0 ? tr->nseq :
 		       tr->next_seq == 1 ? cur.seq : cur.seq + 1;
-	uint64_t *v;
-	bool added;
+	struct gslot *s;
 
 	if (tr->g == G_UNORDERED)
 		return 0;
-	v = u64map_put(gs, tr->g, 0, &added);
-	if (!v)
+	s = gtab_put(gs, tr->g);
+	if (!s)
 		return -1;
-	*v = seq << 2 | (uint64_t)tr->nst;
+	s->seq = seq;
+	s->ord = (uint8_t)tr->nst;
 	return 0;
 }
 
@@ -194,13 +254,6 @@ static uint8_t plain_type(uint8_t type)
 
 /* ---- the states of postProcessTrace ---- */
 
-struct gdesc {
-	int state;
-	uint8_t wait;		/* event that made it wait */
-	bool started;		/* has a GoStart not yet ended */
-	bool exists;
-};
-
 struct pdesc {
 	bool running;
 	uint64_t g;
@@ -212,9 +265,7 @@ struct pdesc {
 struct replay {
 	struct gt_trace *t;
 	struct gt_trace_error *err;
-	struct u64map gidx;	/* g -> index in gd */
-	struct gdesc *gd;
-	size_t ngd, gcap;
+	struct gtab *gs;	/* shared with the merge */
 	struct u64map pidx;	/* P -> index in pd */
 	struct pdesc *pd;
 	size_t npd, pcap;
@@ -222,25 +273,9 @@ struct replay {
 
 static struct gdesc *gdesc_of(struct replay *r, uint64_t g)
 {
-	uint64_t *v;
-	bool added;
+	struct gslot *s = gtab_put(r->gs, g);
 
-	v = u64map_put(&r->gidx, g, r->ngd, &added);
-	if (!v)
-		return NULL;
-	if (added) {
-		if (r->ngd == r->gcap) {
-			size_t nc = r->gcap ? r->gcap * 2 : 64;
-			struct gdesc *n = realloc(r->gd, nc * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			r->gd = n;
-			r->gcap = nc;
-		}
-		memset(&r->gd[r->ngd++], 0, sizeof(*r->gd));
-	}
-	return &r->gd[*v];
+	return s ? &s->gd : NULL;
 }
 
 static struct pdesc *pdesc_of(struct replay *r, uint64_t p)
@@ -363,18 +398,18 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 		g.wait = e->type;
 		break;
 	case GOTRACE_EV_GO_CREATE: {
-		const uint64_t *idx;
+		const struct gslot *s;
 
 		if (check_running(r, e, &g, &p, true))
 			return -1;
-		idx = u64map_get(&r->gidx, e->args[0]);
-		if (idx && r->gd[*idx].exists)
+		s = gtab_get(r->gs, e->args[0]);
+		if (s && s->gd.exists)
 			return fail(r->err, e->off,
 				    "g %" PRIu64 " already exists", e->args[0]);
 		g1p = gdesc_of(r, e->args[0]);
 		if (!g1p)
 			return fail(r->err, e->off, "out of memory");
-		gp = &r->gd[*u64map_get(&r->gidx, e->g)];	/* moved */
+		gp = &gtab_get(r->gs, e->g)->gd;	/* moved */
 		*g1p = (struct gdesc){ .state = G_RUNNABLE, .exists = true };
 		break;
 	}
@@ -426,7 +461,7 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 		g1p = gdesc_of(r, e->args[0]);
 		if (!g1p)
 			return fail(r->err, e->off, "out of memory");
-		gp = &r->gd[*u64map_get(&r->gidx, e->g)];	/* moved */
+		gp = &gtab_get(r->gs, e->g)->gd;	/* moved */
 		if (g1p->state != G_WAITING)
 			return fail(r->err, e->off,
 				    "g %" PRIu64 " is not waiting before unpark (it is %s)",
@@ -527,6 +562,12 @@ struct pq {
 	size_t waiter;		/* next P waiting for the same goroutine, +1 */
 };
 
+/* A GoSysExit waiting for its real time, @n-th in the merge. */
+struct late {
+	struct gt_event e;
+	uint64_t n;
+};
+
 struct dec {
 	struct gt_trace *t;
 	struct gt_trace_error *err;
@@ -535,11 +576,12 @@ struct dec {
 	size_t *border;		/* batch indices grouped by P, file order */
 	size_t *heap;		/* staged Ps, by time of their head */
 	size_t nheap;
-	struct u64map gs;	/* g -> seq << 2 | ordering state */
-	struct u64map waiting;	/* g -> first P whose head waits for it, +1 */
-	struct u64map sysblock;	/* g -> time of its last syscall block */
+	struct gtab gs;		/* every goroutine: merge and replay states */
 	struct replay r;
 	bool gc, stw;
+	struct late *late;	/* heap of GoSysExit events due later */
+	size_t nlate, late_cap;
+	uint64_t nmerged;
 	uint64_t prev_ts;	/* the last merged event */
 	size_t prev_off;
 	uint8_t prev_type;
@@ -753,33 +795,32 @@ static size_t heap_pop(struct dec *d)
 static int stage(struct dec *d, size_t p)
 {
 	struct pq *q = &d->ps[p];
+	struct gslot *gs;
 	struct trans tr;
-	uint64_t *v;
-	bool added;
 
 	state_transition(&q->head, q->orig, &tr);
 	if (ready(&d->gs, &tr)) {
 		heap_push(d, p);
 		return 0;
 	}
-	v = u64map_put(&d->waiting, tr.g, 0, &added);
-	if (!v)
+	gs = gtab_put(&d->gs, tr.g);
+	if (!gs)
 		return nomem(d, q->head.off);
-	q->waiter = (size_t)*v;
-	*v = p + 1;
+	q->waiter = gs->waiting;
+	gs->waiting = (uint32_t)(p + 1);
 	return 0;
 }
 
 /* Goroutine @g changed: look again at the Ps that waited for it. */
 static int wake(struct dec *d, uint64_t g)
 {
-	uint64_t *v = u64map_get(&d->waiting, g);
+	struct gslot *gs = gtab_get(&d->gs, g);
 	size_t p;
 
-	if (!v || !*v)
+	if (!gs || !gs->waiting)
 		return 0;
-	p = (size_t)*v;
-	*v = 0;
+	p = gs->waiting;
+	gs->waiting = 0;
 	while (p) {
 		struct pq *q = &d->ps[p - 1];
 		size_t next = q->waiter;
@@ -826,31 +867,30 @@ static int no_order(struct dec *d)
 /* GoSysExit takes its real time, after the block it ends. */
 static int sysexit_time(struct dec *d, struct gt_event *e)
 {
-	uint64_t *v;
-	bool added;
+	struct gslot *gs;
 
 	switch (e->type) {
 	case GOTRACE_EV_GO_SYSBLOCK:
 	case GOTRACE_EV_GO_INSYSCALL:
-		v = u64map_put(&d->sysblock, e->g, e->ts, &added);
-		if (!v)
+		gs = gtab_put(&d->gs, e->g);
+		if (!gs)
 			return nomem(d, e->off);
-		*v = e->ts;
+		gs->sysblock = e->ts;
 		return 0;
 	case GOTRACE_EV_GO_SYSEXIT:
 		if (!e->args[2])
 			return 0;
-		v = u64map_get(&d->sysblock, e->g);
-		if (!v || !*v)
+		gs = gtab_get(&d->gs, e->g);
+		if (!gs || !gs->sysblock)
 			return fail(d->err, e->off,
 				    "stray syscall exit: g %" PRIu64
 				    " has no earlier GoSysBlock or GoInSyscall",
 				    e->g);
-		if (e->args[2] < *v)
+		if (e->args[2] < gs->sysblock)
 			return fail(d->err, e->off,
 				    "time stamps out of order: GoSysExit of g %" PRIu64
 				    " at %" PRIu64 " is before its GoSysBlock at %" PRIu64,
-				    e->g, e->args[2], *v);
+				    e->g, e->args[2], gs->sysblock);
 		e->ts = e->args[2];
 		return 0;
 	default:
@@ -858,19 +898,101 @@ static int sysexit_time(struct dec *d, struct gt_event *e)
 	}
 }
 
-/* The next event in the merged order: check, replay, hand it on. */
-static int emit(struct dec *d, struct gt_event *e)
+/* Replay @e and hand it on. */
+static int deliver(struct dec *d, const struct gt_event *e)
 {
 	struct gt_trace *t = d->t;
 
+	if (replay_event(&d->r, e, &d->gc, &d->stw))
+		return -1;
+	if (d->fn && d->fn(d->arg, e))
+		return nomem(d, e->off);
+	if (!t->nev++ || e->ts < t->start)
+		t->start = e->ts;
+	if (e->ts > t->end)
+		t->end = e->ts;
+	return 0;
+}
+
+static bool late_before(const struct late *a, const struct late *b)
+{
+	return a->e.ts < b->e.ts || (a->e.ts == b->e.ts && a->n < b->n);
+}
+
+/* A GoSysExit whose real time is after its place in the merge waits. */
+static int late_push(struct dec *d, const struct gt_event *e)
+{
+	size_t i;
+
+	if (d->nlate == d->late_cap) {
+		size_t cap = d->late_cap ? d->late_cap * 2 : 16;
+		struct late *n = realloc(d->late, cap * sizeof(*n));
+
+		if (!n)
+			return nomem(d, e->off);
+		d->late = n;
+		d->late_cap = cap;
+	}
+	i = d->nlate++;
+	d->late[i] = (struct late){ *e, d->nmerged };
+	while (i && late_before(&d->late[i], &d->late[(i - 1) / 2])) {
+		struct late tmp = d->late[i];
+
+		d->late[i] = d->late[(i - 1) / 2];
+		d->late[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+/* Replay the waiting GoSysExit events whose time is at most @ts. */
+static int late_flush(struct dec *d, uint64_t ts)
+{
+	while (d->nlate && d->late[0].e.ts <= ts) {
+		struct gt_event e = d->late[0].e;
+		size_t i = 0;
+
+		d->late[0] = d->late[--d->nlate];
+		for (;;) {
+			size_t k = 2 * i + 1;
+			struct late tmp;
+
+			if (k >= d->nlate)
+				break;
+			if (k + 1 < d->nlate &&
+			    late_before(&d->late[k + 1], &d->late[k]))
+				k++;
+			if (!late_before(&d->late[k], &d->late[i]))
+				break;
+			tmp = d->late[i];
+			d->late[i] = d->late[k];
+			d->late[k] = tmp;
+			i = k;
+		}
+		if (deliver(d, &e))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The next event in the merged order: check its time, give GoSysExit its
+ * real time, replay it where Go's sort by time would put it.
+ */
+static int emit(struct dec *d, struct gt_event *e)
+{
+	struct gt_trace *t = d->t;
+	uint64_t merged_ts;
+
 	e->type = plain_type(e->type);
-	if (t->nev && e->ts < d->prev_ts)
+	if (d->nmerged && e->ts < d->prev_ts)
 		return fail(d->err, e->off,
 			    "time stamps out of order: %s at %" PRIu64
 			    " comes after %s (offset 0x%zx) at %" PRIu64
 			    " in the only consistent order",
 			    tname(e->type), e->ts, tname(d->prev_type),
 			    d->prev_off, d->prev_ts);
+	d->nmerged++;
 	d->prev_ts = e->ts;
 	d->prev_off = e->off;
 	d->prev_type = e->type;
@@ -878,15 +1000,16 @@ static int emit(struct dec *d, struct gt_event *e)
 	if (e->type == GOTRACE_EV_GO_UNBLOCK &&
 	    u64map_get(&t->ix.timer_gs, e->g))
 		e->p = GT_TIMER_P;
-	if (sysexit_time(d, e) || replay_event(&d->r, e, &d->gc, &d->stw))
+	merged_ts = e->ts;
+	if (sysexit_time(d, e))
 		return -1;
-	if (d->fn && d->fn(d->arg, e))
-		return nomem(d, e->off);
-	if (!t->nev++)
-		t->start = e->ts;
-	if (e->ts > t->end)
-		t->end = e->ts;
-	return 0;
+	/*
+	 * Earlier than its place: nothing of its goroutine is in between
+	 * (tracedec.h).  Later: events up to its time come first.
+	 */
+	if (e->ts > merged_ts)
+		return late_push(d, e);
+	return late_flush(d, e->ts) || deliver(d, e);
 }
 
 static int merge(struct dec *d)
@@ -917,7 +1040,7 @@ static int merge(struct dec *d)
 	for (size_t p = 0; p < d->nps; p++)
 		if (d->ps[p].have)
 			return no_order(d);
-	return 0;
+	return late_flush(d, UINT64_MAX);
 }
 
 /* A queue per P, its batches in file order (a counting sort). */
@@ -995,7 +1118,7 @@ int gt_trace_replay(struct gt_trace *t, gt_trace_event_fn fn, void *arg,
 	if (!d)
 		return fail(err, 0, "out of memory");
 	*d = (struct dec){ .t = t, .err = err, .fn = fn, .arg = arg };
-	d->r = (struct replay){ .t = t, .err = err };
+	d->r = (struct replay){ .t = t, .err = err, .gs = &d->gs };
 	g0 = gdesc_of(&d->r, 0);
 	if (!g0) {
 		fail(err, 0, "out of memory");
@@ -1011,12 +1134,9 @@ out:
 	free(d->ps);
 	free(d->border);
 	free(d->heap);
-	u64map_free(&d->gs);
-	u64map_free(&d->waiting);
-	u64map_free(&d->sysblock);
-	u64map_free(&d->r.gidx);
+	gtab_free(&d->gs);
+	free(d->late);
 	u64map_free(&d->r.pidx);
-	free(d->r.gd);
 	free(d->r.pd);
 	free(d);
 	return ret;

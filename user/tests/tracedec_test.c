@@ -403,6 +403,37 @@ static void test_broken(void)
 	footer(&t);
 	expect_fail(&t, o, "stray syscall exit", "GoSysExit time without GoSysBlock");
 
+	/* A real exit time after the goroutine's next start (Go sorts). */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+	AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1045, U(1), U(2), U(1070));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1060);
+	footer(&t);
+	expect_fail(&t, o, "g 1 is not runnable before start (it is waiting)",
+		    "GoSysExit real time after the next GoStart");
+
+	/* The same exit at 1035, or at 1050 (a tie), is fine. */
+	for (uint64_t real = 1035; real <= 1050; real += 15) {
+		base(&t, true);
+		AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+		AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+		AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+		AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+		AT(&t, GOTRACE_EV_GO_SYSEXIT, 1045, U(1), U(2), real);
+		AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+		AT0(&t, GOTRACE_EV_GO_END, 1060);
+		AT0(&t, GOTRACE_EV_PROC_STOP, 1060);
+		footer(&t);
+		expect_ok(&t, real == 1035 ? "GoSysExit real time before its place" :
+			  "GoSysExit real time equal to the next GoStart");
+	}
+
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_WAITING, 1020, U(1));
 	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
