@@ -22,10 +22,12 @@
  *     started/stopped) plus the rules of the 1.23 views (tracedec.h).
  *
  * Go sorts the whole merged trace again once GoSysExit events take their
- * real time; here they are replayed where the merge puts them.  Between
- * its real time and that place the goroutine has no event (it is blocked
- * in the syscall until the GoSysExit in the merge order) and GoSysExit
- * changes no P, so the verdict is the same without holding the trace.
+ * real time.  Here a GoSysExit whose real time is earlier than its place
+ * in the merge is replayed at that place: between the two its goroutine
+ * has no event (it is blocked in the syscall until the GoSysExit in the
+ * merge order) and GoSysExit changes no P, so the verdict is the same.
+ * One whose real time is later waits in a heap until the merge reaches
+ * that time, as the sort would move it.  Neither holds the trace.
  *
  * User regions are only checked for their mode (gotrace never writes
  * them).

@@ -77,9 +77,9 @@ typedef int (*gt_trace_event_fn)(void *arg, const struct gt_event *e);
 /*
  * Merge and replay the opened trace @t, calling @fn (if not NULL) on each
  * event once its transition was checked, in time order but for GoSysExit
- * events with a real time, which come where the merge puts them (their
- * goroutine has no event in between).  Returns 0, or -1 with the first
- * violation in the order the merge meets them in @err.
+ * events with an earlier real time, which come where the merge puts them
+ * (their goroutine has no event in between).  Returns 0, or -1 with the
+ * first violation in the order the merge meets them in @err.
  */
 int gt_trace_replay(struct gt_trace *t, gt_trace_event_fn fn, void *arg,
 		    struct gt_trace_error *err);
