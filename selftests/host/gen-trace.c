@@ -28,9 +28,10 @@
  *   unclosed      goroutines still running at the end: the parsers
  *           accept it, the 1.21 web UI crashes while splitting the trace
  *
- * The generator plays a small scheduler, following the format document
- * sections 4, 5 and 8: one global clock (so each P's events and each
- * goroutine's chain are in time order), Gomaxprocs first, GoCreate with a
+ * The generator plays a small scheduler, following the rules of
+ * Documentation/trace-format.rst and Documentation/mapping.rst: one
+ * global clock (so each P's events and each goroutine's chain are in
+ * time order), Gomaxprocs first, GoCreate with a
  * one-frame comm stack, GoWaiting for some initial goroutines, ProcStart
  * per P, a per-goroutine seq (+1 at GoWaiting, GoStart*, GoUnblock,
  * GoSysExit), GoUnblock only of waiting goroutines (often from another P),
