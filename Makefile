@@ -13,7 +13,10 @@
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make demo            record a demo workload in the VM into ./trace.out
 #                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
-#   make bench           benchmarks on 6.12 (never part of make check)
+#   make bench           benchmarks on 6.12 (never part of make check),
+#                        after make bench-check
+#   make bench-check     host only: MB/s and peak RSS of gotrace check and
+#                        stat on a 50 M-event trace, next to Go's parsers
 #
 # The kernel build itself is driven by ./Kbuild, so that
 # "make -C <kernel build dir> M=$(CURDIR) modules" works on its own, as
@@ -25,7 +28,7 @@ KERNELS ?= 6.1 6.12 6.12-rt
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm checkpatch demo \
-	bench clean
+	bench bench-check clean
 
 all: module user
 
@@ -56,8 +59,11 @@ checkpatch:
 demo: deps
 	selftests/vm/run-kernel.sh --demo $(CURDIR)/trace.out $(DEMO_KERNEL)
 
-bench: deps
+bench: deps bench-check
 	bench/run.sh $(DEMO_KERNEL)
+
+bench-check:
+	bench/check.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

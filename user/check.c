@@ -2,9 +2,9 @@
 /*
  * check.c - gotrace check: structure and scheduler states of a trace file
  *
- * Needs no Go: decodes every record (tracefile.c), merges the Ps and
+ * Needs no Go: decodes every record (tracecheck.c), merges the Ps and
  * replays the goroutine and P states as Go 1.21 does (tracedec.c), and
- * prints what it counted.  Exits 1 naming the offset of the first
+ * prints what it counted.  Streams: memory does not grow with the file.  Exits 1 naming the offset of the first
  * malformed record or impossible transition.
  */
 #include <getopt.h>
@@ -65,8 +65,6 @@ int cmd_check(int argc, char **argv)
 	struct gt_trace t;
 	bool quiet = false;
 	const char *path;
-	uint8_t *buf;
-	size_t len;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "+hq", opts, NULL)) != -1) {
@@ -88,21 +86,21 @@ int cmd_check(int argc, char **argv)
 	}
 	path = argv[optind];
 
-	ret = gt_read_file(path, &buf, &len);
-	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+	ret = gt_trace_open_path(&t, path, &err);
+	if (ret > 0) {
+		gt_err("cannot read %s: %s", path, strerror(ret));
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_trace_load(buf, len, &t, &err);
+	if (!ret)
+		ret = gt_trace_replay(&t, NULL, NULL, &err);
 	if (ret) {
-		free(buf);
 		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
 		       err.msg);
+		gt_trace_close(&t);
 		return GT_EXIT_FAIL;
 	}
 	if (!quiet)
 		check_print(path, &t.info);
-	gt_trace_free(&t);
-	free(buf);
+	gt_trace_close(&t);
 	return GT_EXIT_OK;
 }

@@ -2,9 +2,9 @@
 /*
  * stat.c - gotrace stat: what a trace file contains
  *
- * Loads and checks the file (tracedec.c), computes the figures
- * (tracestat.c) and prints: duration, Ps, tasks and their names, events
- * by type, the top tasks by run time and by scheduler latency, the top
+ * Checks the file (tracecheck.c), computes the figures while replaying
+ * it (tracedec.c, tracestat.c) and prints, as text or as JSON
+ * (statjson.c): duration, Ps, tasks and their names, events by type, the top tasks by run time and by scheduler latency, the top
  * syscalls by count and by blocked time, and what the end of the file
  * says about how the recording ended.
  */
@@ -15,17 +15,19 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "statjson.h"
 #include "tracestat.h"
 #include "util.h"
 
 static void stat_usage(FILE *f)
 {
-	fprintf(f, "usage: gotrace stat [-n N] FILE\n\n"
+	fprintf(f, "usage: gotrace stat [-j] [-n N] FILE\n\n"
 		"Summarize the trace FILE (- = stdin): duration, CPUs (Ps), tasks\n"
 		"(goroutines) and their names, events by type, the top tasks by\n"
 		"run time and by scheduler latency (runnable -> running), the top\n"
 		"syscalls by count and by blocked time.  FILE must pass\n"
 		"'gotrace check'.\n\n"
+		"  -j, --json    one JSON object instead of text (see gotrace(1))\n"
 		"  -n, --top N   rows of each top list (default 10, 0 = all)\n");
 }
 
@@ -49,51 +51,6 @@ static const char *fmt_time(const struct gt_stats *s, uint64_t ticks,
 	return buf;
 }
 
-static int by_run(const void *a, const void *b)
-{
-	const struct gt_stat_task *x = a, *y = b;
-
-	if (x->run != y->run)
-		return x->run > y->run ? -1 : 1;
-	return x->g < y->g ? -1 : x->g > y->g;
-}
-
-static int by_latency(const void *a, const void *b)
-{
-	const struct gt_stat_task *x = a, *y = b;
-
-	if (x->latency != y->latency)
-		return x->latency > y->latency ? -1 : 1;
-	return x->g < y->g ? -1 : x->g > y->g;
-}
-
-static int names_by_run(const void *a, const void *b)
-{
-	const struct gt_stat_name *x = a, *y = b;
-
-	if (x->run != y->run)
-		return x->run > y->run ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static int sys_by_count(const void *a, const void *b)
-{
-	const struct gt_stat_syscall *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-static int sys_by_blocked(const void *a, const void *b)
-{
-	const struct gt_stat_syscall *x = a, *y = b;
-
-	if (x->blocked != y->blocked)
-		return x->blocked > y->blocked ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
 static size_t top(size_t n, size_t want)
 {
 	return want && want < n ? want : n;
@@ -108,7 +65,7 @@ static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
 	printf("\ntop tasks by run time:\n");
 	printf("  %14s  %-20s %14s %7s %8s\n", "G", "NAME", "RUN", "%", "STARTS");
 	if (n)
-		qsort(tk, n, sizeof(*tk), by_run);
+		qsort(tk, n, sizeof(*tk), gt_stat_task_by_run);
 	for (size_t i = 0; i < top(n, want) && tk[i].run; i++)
 		printf("  %14" PRIu64 "  %-20s %14s %6.2f%% %8" PRIu64 "\n",
 		       tk[i].g, tk[i].name,
@@ -120,7 +77,7 @@ static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
 	printf("  %14s  %-20s %14s %8s %14s %14s\n", "G", "NAME", "LATENCY",
 	       "STARTS", "AVERAGE", "MAX");
 	if (n)
-		qsort(tk, n, sizeof(*tk), by_latency);
+		qsort(tk, n, sizeof(*tk), gt_stat_task_by_latency);
 	for (size_t i = 0; i < top(n, want) && tk[i].latency; i++)
 		printf("  %14" PRIu64 "  %-20s %14s %8" PRIu64 " %14s %14s\n",
 		       tk[i].g, tk[i].name,
@@ -143,7 +100,7 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 		printf("  %-24s %10s %10s %14s\n", "SYSCALL", "COUNT", "BLOCKED",
 		       "BLOCKED TIME");
 	if (n)
-		qsort(sc, n, sizeof(*sc), sys_by_count);
+		qsort(sc, n, sizeof(*sc), gt_stat_sys_by_count);
 	for (size_t i = 0; i < top(n, want); i++)
 		printf("  %-24s %10" PRIu64 " %10" PRIu64 " %14s\n", sc[i].name,
 		       sc[i].count, sc[i].blocks,
@@ -153,7 +110,7 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 	printf("  %-24s %14s %10s %14s\n", "SYSCALL", "BLOCKED TIME", "BLOCKED",
 	       "AVERAGE");
 	if (n)
-		qsort(sc, n, sizeof(*sc), sys_by_blocked);
+		qsort(sc, n, sizeof(*sc), gt_stat_sys_by_blocked);
 	for (size_t i = 0; i < top(n, want) && sc[i].blocked; i++)
 		printf("  %-24s %14s %10" PRIu64 " %14s\n", sc[i].name,
 		       fmt_time(s, sc[i].blocked, b1, sizeof(b1)), sc[i].blocks,
@@ -170,7 +127,7 @@ static void print_stats(const char *path, const struct gt_trace *t,
 	for (size_t i = 0; i < s->ntasks; i++)
 		tasks += s->tasks[i].g != 0;
 	printf("%s: go 1.11 trace, %s (%zu bytes)\n", path,
-	       gt_fmt_bytes(t->len, b, sizeof(b)), t->len);
+	       gt_fmt_bytes(t->info.bytes, b, sizeof(b)), (size_t)t->info.bytes);
 	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
 	       secs(s, span), s->frequency);
 	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
@@ -198,7 +155,7 @@ static void print_stats(const char *path, const struct gt_trace *t,
 	printf("  %-20s %8s %14s %14s %8s\n", "NAME", "TASKS", "RUN", "LATENCY",
 	       "STARTS");
 	if (s->nnames)
-		qsort(s->names, s->nnames, sizeof(*s->names), names_by_run);
+		qsort(s->names, s->nnames, sizeof(*s->names), gt_stat_name_by_run);
 	for (size_t i = 0; i < top(s->nnames, want); i++) {
 		char b2[32];
 
@@ -216,6 +173,7 @@ int cmd_stat(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "json",	no_argument,		NULL, 'j' },
 		{ "top",	required_argument,	NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -223,12 +181,11 @@ int cmd_stat(int argc, char **argv)
 	struct gt_stats s;
 	struct gt_trace t;
 	size_t want = 10;
+	bool json = false;
 	const char *path;
-	uint8_t *buf;
-	size_t len;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+hn:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hjn:", opts, NULL)) != -1) {
 		char *end;
 		unsigned long v;
 
@@ -236,6 +193,9 @@ int cmd_stat(int argc, char **argv)
 		case 'h':
 			stat_usage(stdout);
 			return GT_EXIT_OK;
+		case 'j':
+			json = true;
+			break;
 		case 'n':
 			v = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-') {
@@ -254,26 +214,24 @@ int cmd_stat(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];
-	ret = gt_read_file(path, &buf, &len);
-	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+	ret = gt_trace_open_path(&t, path, &err);
+	if (ret > 0) {
+		gt_err("cannot read %s: %s", path, strerror(ret));
 		return GT_EXIT_FAIL;
 	}
-	if (gt_trace_load(buf, len, &t, &err)) {
-		free(buf);
+	if (!ret && gt_stats_compute(&t, &s, &err))
+		ret = -1;
+	if (ret) {
 		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
 		       err.msg);
+		gt_trace_close(&t);
 		return GT_EXIT_FAIL;
 	}
-	ret = GT_EXIT_OK;
-	if (gt_stats_compute(&t, &s)) {
-		gt_err("out of memory");
-		ret = GT_EXIT_FAIL;
-	} else {
+	if (json)
+		gt_stat_json(stdout, path, t.info.bytes, &s, want);
+	else
 		print_stats(path, &t, &s, want);
-		gt_stats_free(&s);
-	}
-	gt_trace_free(&t);
-	free(buf);
-	return ret;
+	gt_stats_free(&s);
+	gt_trace_close(&t);
+	return GT_EXIT_OK;
 }

@@ -2,7 +2,7 @@
 /*
  * tracestat.c - per-task, per-name and per-syscall figures of a trace
  *
- * One pass over the merged, checked events of tracedec.c, following each
+ * Called on every merged, checked event of tracedec.c, following each
  * goroutine's state: runnable (created, unblocked, syscall exit,
  * sched/preempt) -> GoStart counts as scheduler latency; running ->
  * anything that stops it counts as run time; GoSysCall names the
@@ -29,6 +29,7 @@ struct stat_ctx {
 	size_t ncap;
 	struct u64map sysidx;	/* func string id -> syscall index */
 	size_t scap;
+	struct u64map stkidx;	/* GoSysCall stack id -> syscall index + 1 */
 	struct u64map pstate;	/* P -> 1 if started */
 };
 
@@ -105,6 +106,21 @@ static int64_t syscall_of(struct stat_ctx *c, uint64_t func)
 	return (int64_t)*v;
 }
 
+/* Syscall of a GoSysCall stack: its strings are read once per stack. */
+static int64_t syscall_of_stack(struct stat_ctx *c, uint64_t stk)
+{
+	uint64_t *v = u64map_get(&c->stkidx, stk);
+	int64_t i;
+	bool added;
+
+	if (v)
+		return (int64_t)*v - 1;
+	i = syscall_of(c, syscall_func(c->t, stk));
+	if (i < 0 || !u64map_put(&c->stkidx, stk, (uint64_t)i + 1, &added))
+		return -1;
+	return i;
+}
+
 /* The task of goroutine @g, created on first sight. */
 static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
 				    struct gaux **aux)
@@ -160,14 +176,14 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 	bool added;
 
 	switch (e->type) {
-	case GT_EV_PROC_START:
-	case GT_EV_PROC_STOP:
+	case GOTRACE_EV_PROC_START:
+	case GOTRACE_EV_PROC_STOP:
 		v = u64map_put(&c->pstate, e->p, 0, &added);
 		if (!v)
 			return -1;
-		*v = e->type == GT_EV_PROC_START;
+		*v = e->type == GOTRACE_EV_PROC_START;
 		return 0;
-	case GT_EV_GO_CREATE:
+	case GOTRACE_EV_GO_CREATE:
 		k = task_of(c, e->args[0], &a);
 		if (!k)
 			return -1;
@@ -175,7 +191,7 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		k->state = GT_STAT_G_RUNNABLE;
 		a->since = e->ts;
 		return 0;
-	case GT_EV_GO_UNBLOCK:
+	case GOTRACE_EV_GO_UNBLOCK:
 		k = task_of(c, e->args[0], &a);
 		if (!k)
 			return -1;
@@ -189,8 +205,8 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 	if (!k)
 		return -1;
 	switch (e->type) {
-	case GT_EV_GO_START:
-	case GT_EV_GO_START_LABEL:
+	case GOTRACE_EV_GO_START:
+	case GOTRACE_EV_GO_START_LABEL:
 		if (k->state == GT_STAT_G_RUNNABLE) {
 			uint64_t lat = e->ts - a->since;
 
@@ -203,43 +219,37 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		a->since = e->ts;
 		a->sys = -1;
 		break;
-	case GT_EV_GO_END:
-	case GT_EV_GO_STOP:
+	case GOTRACE_EV_GO_END:
+	case GOTRACE_EV_GO_STOP:
 		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
 		break;
-	case GT_EV_GO_SCHED:
-	case GT_EV_GO_PREEMPT:
+	case GOTRACE_EV_GO_SCHED:
+	case GOTRACE_EV_GO_PREEMPT:
 		stop_running(k, a, e->ts, GT_STAT_G_RUNNABLE);
 		break;
-	case GT_EV_GO_SLEEP: case GT_EV_GO_BLOCK: case GT_EV_GO_BLOCK_SEND:
-	case GT_EV_GO_BLOCK_RECV: case GT_EV_GO_BLOCK_SELECT:
-	case GT_EV_GO_BLOCK_SYNC: case GT_EV_GO_BLOCK_COND:
-	case GT_EV_GO_BLOCK_NET: case GT_EV_GO_BLOCK_GC:
-		stop_running(k, a, e->ts, GT_STAT_G_WAITING);
-		break;
-	case GT_EV_GO_WAITING:
+	case GOTRACE_EV_GO_WAITING:
 		k->state = GT_STAT_G_WAITING;
 		a->since = e->ts;
 		break;
-	case GT_EV_GO_INSYSCALL:
+	case GOTRACE_EV_GO_INSYSCALL:
 		k->state = GT_STAT_G_SYSCALL;
 		a->since = e->ts;
 		a->sysblock = -1;
 		break;
-	case GT_EV_GO_SYSCALL:
-		i = syscall_of(c, syscall_func(c->t, e->stk));
+	case GOTRACE_EV_GO_SYSCALL:
+		i = syscall_of_stack(c, e->stk);
 		if (i < 0)
 			return -1;
 		s->syscalls[i].count++;
 		k->syscalls++;
 		a->sys = i;
 		break;
-	case GT_EV_GO_SYSBLOCK:
+	case GOTRACE_EV_GO_SYSBLOCK:
 		stop_running(k, a, e->ts, GT_STAT_G_SYSCALL);
 		a->sysblock = a->sys;
 		a->sys = -1;
 		break;
-	case GT_EV_GO_SYSEXIT:
+	case GOTRACE_EV_GO_SYSEXIT:
 		if (k->state == GT_STAT_G_SYSCALL && a->sysblock >= 0) {
 			s->syscalls[a->sysblock].blocks++;
 			s->syscalls[a->sysblock].blocked += e->ts - a->since;
@@ -248,12 +258,20 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		make_runnable(k, a, e->ts);
 		break;
 	default:
+		if (gt_trace_type_is_block(e->type))
+			stop_running(k, a, e->ts, GT_STAT_G_WAITING);
 		break;
 	}
 	return 0;
 }
 
-int gt_stats_compute(const struct gt_trace *t, struct gt_stats *s)
+static int stat_cb(void *arg, const struct gt_event *e)
+{
+	return stat_event(arg, e);
+}
+
+int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
+		     struct gt_trace_error *err)
 {
 	struct stat_ctx c = { .t = t, .s = s };
 	uint64_t k, v;
@@ -262,16 +280,13 @@ int gt_stats_compute(const struct gt_trace *t, struct gt_stats *s)
 
 	memset(s, 0, sizeof(*s));
 	s->frequency = t->frequency;
-	s->events = t->nev;
 	s->ps = t->info.ps;
 	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
-	if (t->nev) {
-		s->start = t->ev[0].ts;
-		s->end = t->ev[t->nev - 1].ts;
-	}
-	for (size_t i = 0; i < t->nev; i++)
-		if (stat_event(&c, &t->ev[i]))
-			goto out;
+	if (gt_trace_replay(t, stat_cb, &c, err))
+		goto out;
+	s->events = t->nev;
+	s->start = t->start;
+	s->end = t->end;
 
 	/* What is still going on at the end. */
 	for (size_t i = 0; i < s->ntasks; i++) {
@@ -323,6 +338,7 @@ out:
 	u64map_free(&c.gidx);
 	u64map_free(&c.nameidx);
 	u64map_free(&c.sysidx);
+	u64map_free(&c.stkidx);
 	u64map_free(&c.pstate);
 	free(c.aux);
 	if (ret)
@@ -336,4 +352,50 @@ void gt_stats_free(struct gt_stats *s)
 	free(s->names);
 	free(s->syscalls);
 	memset(s, 0, sizeof(*s));
+}
+
+/* qsort() orders of the tables, largest first, ties by id or name. */
+int gt_stat_task_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_task_by_latency(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_name_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_name *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_count(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_blocked(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->blocked != y->blocked)
+		return x->blocked > y->blocked ? -1 : 1;
+	return strcmp(x->name, y->name);
 }

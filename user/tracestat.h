@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracestat.h - what 'gotrace stat' computes from a loaded trace
+ * tracestat.h - what 'gotrace stat' computes while replaying a trace
  *
  * Times are in ticks of the trace (nanoseconds for gotrace's traces).
  * A task is a goroutine; its name is the function of the first frame of
@@ -63,8 +63,19 @@ struct gt_stats {
 	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
 };
 
-/* 0, or -1 when out of memory. */
-int gt_stats_compute(const struct gt_trace *t, struct gt_stats *s);
+/*
+ * Replay the opened trace @t (gt_trace_replay()) into @s.  0, or -1 with
+ * the first violation (or "out of memory") in @err.
+ */
+int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
+		     struct gt_trace_error *err);
 void gt_stats_free(struct gt_stats *s);
+
+/* qsort() orders, largest first; ties by goroutine id or by name. */
+int gt_stat_task_by_run(const void *a, const void *b);
+int gt_stat_task_by_latency(const void *a, const void *b);
+int gt_stat_name_by_run(const void *a, const void *b);
+int gt_stat_sys_by_count(const void *a, const void *b);
+int gt_stat_sys_by_blocked(const void *a, const void *b);
 
 #endif /* GOTRACE_TRACESTAT_H */

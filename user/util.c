@@ -63,59 +63,6 @@ int gt_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int gt_read_file(const char *path, uint8_t **bufp, size_t *lenp)
-{
-	size_t len = 0, cap = 1 << 16;
-	uint8_t *buf, *nbuf;
-	int fd, ret = 0;
-
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			if (cap > SIZE_MAX / 2) {
-				ret = -EFBIG;
-				break;
-			}
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nbuf;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (ret) {
-		free(buf);
-		goto out;
-	}
-	*bufp = buf;
-	*lenp = len;
-out:
-	if (fd)
-		close(fd);
-	return ret;
-}
-
 bool gt_parse_duration(const char *s, uint64_t *ns)
 {
 	static const struct {

@@ -35,9 +35,6 @@ void gt_usage_hint(const char *cmd);
 /* Write all @len bytes; retries on EINTR and short writes.  0 or -errno. */
 int gt_write_all(int fd, const void *buf, size_t len);
 
-/* Read a whole file ("-" = stdin) into a malloc'd buffer.  0 or -errno. */
-int gt_read_file(const char *path, uint8_t **buf, size_t *len);
-
 /*
  * Parse a duration into nanoseconds: a non-negative decimal number
  * ("10", "0.5") of seconds, or followed by a unit: ms, s, m or h

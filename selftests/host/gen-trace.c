@@ -3,7 +3,12 @@
  * gen-trace.c - write synthetic Go execution traces ("go 1.11 trace") with
  * the module's encoder (kmod/encode.c) only, for the checker of record
  *
- *   gen-trace KIND OUT
+ *   gen-trace KIND OUT [EVENTS]
+ *
+ * EVENTS: go on until the trace has at least that many events (valid
+ * kinds; goroutines that ended are then reused under new ids), e.g.
+ * "gen-trace huge big.trace 50000000" for the streaming check of
+ * bench/check.sh.  The file is written as it is generated.
  *
  * Valid kinds:
  *   small   3 Ps, a few goroutines, tiny chunks: many batches per P
@@ -23,9 +28,10 @@
  *   unclosed      goroutines still running at the end: the parsers
  *           accept it, the 1.21 web UI crashes while splitting the trace
  *
- * The generator plays a small scheduler, following the format document
- * sections 4, 5 and 8: one global clock (so each P's events and each
- * goroutine's chain are in time order), Gomaxprocs first, GoCreate with a
+ * The generator plays a small scheduler, following the rules of
+ * Documentation/trace-format.rst and Documentation/mapping.rst: one
+ * global clock (so each P's events and each goroutine's chain are in
+ * time order), Gomaxprocs first, GoCreate with a
  * one-frame comm stack, GoWaiting for some initial goroutines, ProcStart
  * per P, a per-goroutine seq (+1 at GoWaiting, GoStart*, GoUnblock,
  * GoSysExit), GoUnblock only of waiting goroutines (often from another P),
@@ -38,9 +44,11 @@
  * module's do.  Deterministic (fixed seed).  Exits non-zero if the model
  * failed to produce every event kind it should (valid kinds).
  */
+#define _POSIX_C_SOURCE 200809L	/* fileno(), ftruncate() */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "encode.h"
 
@@ -84,12 +92,37 @@ static unsigned long counts[GOTRACE_EV_COUNT];
 static unsigned long events, cross_p_wakes, real_ts_exits;
 
 /* The file being built. */
-static u8 *out;
-static size_t out_len, out_cap;
+static FILE *out;
+static size_t out_len;
+static u64 next_id = 1000;	/* the next goroutine id */
 
 /* String and stack ids (set up in setup_ids()). */
 static u64 str_comm0, str_kernel, str_commfile, str_func0, str_irq, str_label0;
 static u64 stk_comm0, stk_irq, stk_kernel0;
+
+static unsigned long min_events;
+
+/* The goroutines in each state, for find() in long traces. */
+static unsigned int members[G_DEAD + 1][MAX_G], nmembers[G_DEAD + 1];
+static unsigned int member_at[MAX_G];
+static unsigned char listed[MAX_G];
+
+static void set_state(unsigned int gi, enum gstate st)
+{
+	if (listed[gi]) {
+		enum gstate old = gs[gi].state;
+		unsigned int last = members[old][--nmembers[old]];
+
+		members[old][member_at[gi]] = last;
+		member_at[last] = member_at[gi];
+	}
+	member_at[gi] = nmembers[st];
+	members[st][nmembers[st]++] = gi;
+	listed[gi] = 1;
+	gs[gi].state = st;
+}
+
+static int find(enum gstate st);
 
 static void die(const char *what)
 {
@@ -116,13 +149,8 @@ static u64 tick(void)
 
 static void out_put(const void *p, size_t n)
 {
-	if (out_len + n > out_cap) {
-		out_cap = (out_len + n) * 2;
-		out = realloc(out, out_cap);
-		if (!out)
-			die("out of memory");
-	}
-	memcpy(out + out_len, p, n);
+	if (fwrite(p, 1, n, out) != n)
+		die("write failed");
 	out_len += n;
 }
 
@@ -181,16 +209,23 @@ static u64 comm_stack(unsigned int gi)
 static int new_goroutine(void)
 {
 	unsigned int i = ngs;
+	int dead;
 
-	if (ngs == MAX_G)
-		return -1;
-	ngs++;
+	if (ngs == MAX_G) {
+		/* Long traces: a goroutine that ended comes back as a new one. */
+		dead = min_events ? find(G_DEAD) : -1;
+		if (dead < 0)
+			return -1;
+		i = (unsigned int)dead;
+	} else {
+		ngs++;
+	}
 	/* Linux tids; in limits, reused tids with their generation on top. */
-	gs[i].id = 1000 + i;
+	gs[i].id = next_id++;
 	if (limits)
 		gs[i].id |= (u64)(1 + rand_below(100000)) << 32;
 	gs[i].comm = rand_below(ncomms);
-	gs[i].state = G_NONE;
+	set_state(i, G_NONE);
 	gs[i].seq = 0;
 	gs[i].blocked_p = -1;
 	return (int)i;
@@ -202,7 +237,7 @@ static void g_create(unsigned int pi, unsigned int gi, u64 creator)
 	u64 a[3] = { gs[gi].id, comm_stack(gi), creator };
 
 	emit(pi, GOTRACE_EV_GO_CREATE, a, 3);
-	gs[gi].state = G_RUNNABLE;
+	set_state((unsigned int)gi, G_RUNNABLE);
 	gs[gi].seq = 0;
 }
 
@@ -224,7 +259,7 @@ static void g_start(unsigned int pi, unsigned int gi)
 	} else {
 		emit(pi, GOTRACE_EV_GO_START, a, 2);
 	}
-	gs[gi].state = G_RUNNING;
+	set_state((unsigned int)gi, G_RUNNING);
 	ps[pi].cur = (int)gi;
 }
 
@@ -253,13 +288,16 @@ static void g_wake(unsigned int pi, unsigned int gi)
 			a[2] = rand_below(2) ? stk_irq : 0;
 		emit(pi, GOTRACE_EV_GO_UNBLOCK, a, 3);
 	}
-	gs[gi].state = G_RUNNABLE;
+	set_state((unsigned int)gi, G_RUNNABLE);
 }
 
 static int find(enum gstate st)
 {
 	unsigned int i, start;
 
+	/* Long traces: a random member, in constant time. */
+	if (min_events)
+		return nmembers[st] ? (int)members[st][rand_below(nmembers[st])] : -1;
 	if (!ngs)
 		return -1;
 	start = rand_below(ngs);
@@ -285,11 +323,11 @@ static void step_running(unsigned int pi)
 	case 0:
 	case 1:
 		emit1(pi, GOTRACE_EV_GO_PREEMPT, kstack(gi));
-		gs[gi].state = G_RUNNABLE;
+		set_state((unsigned int)gi, G_RUNNABLE);
 		break;
 	case 2:
 		emit1(pi, GOTRACE_EV_GO_SCHED, kstack(gi));
-		gs[gi].state = G_RUNNABLE;
+		set_state((unsigned int)gi, G_RUNNABLE);
 		break;
 	case 3:
 		emit1(pi, GOTRACE_EV_GO_SYSCALL, kstack(gi));
@@ -302,7 +340,7 @@ static void step_running(unsigned int pi)
 		gs[gi].block_ts = now;
 		emit0(pi, GOTRACE_EV_PROC_STOP);
 		ps[pi].started = 0;
-		gs[gi].state = G_SYSWAIT;
+		set_state((unsigned int)gi, G_SYSWAIT);
 		gs[gi].blocked_p = (int)pi;
 		break;
 	case 6:
@@ -314,12 +352,12 @@ static void step_running(unsigned int pi)
 		if (rand_below(2))
 			return;		/* keep the population up */
 		emit0(pi, GOTRACE_EV_GO_END);
-		gs[gi].state = G_DEAD;
+		set_state((unsigned int)gi, G_DEAD);
 		break;
 	default:
 		emit1(pi, blocks[rand_below(sizeof(blocks) / sizeof(blocks[0]))],
 		      kstack(gi));
-		gs[gi].state = G_WAITING;
+		set_state((unsigned int)gi, G_WAITING);
 		gs[gi].blocked_p = (int)pi;
 		break;
 	}
@@ -579,11 +617,20 @@ static void check_coverage(const char *kind)
 int main(int argc, char **argv)
 {
 	unsigned int i, batches = 0;
-	FILE *f;
 
-	if (argc != 3)
-		die("usage: gen-trace KIND OUT");
+	if (argc != 3 && argc != 4)
+		die("usage: gen-trace KIND OUT [EVENTS]");
 	configure(argv[1]);
+	if (argc == 4) {
+		char *end;
+
+		min_events = strtoul(argv[3], &end, 10);
+		if (!*argv[3] || *end)
+			die("EVENTS: a number");
+	}
+	out = fopen(argv[2], "wb");
+	if (!out)
+		die("cannot create the output");
 	setup_ids();
 	if (limits)
 		now = 1ULL << 53;	/* 104 days of uptime in ns */
@@ -611,7 +658,7 @@ int main(int argc, char **argv)
 		if (i % 2) {
 			emit1(0, GOTRACE_EV_GO_WAITING, gs[gi].id);
 			gs[gi].seq = 1;
-			gs[gi].state = G_WAITING;
+			set_state((unsigned int)gi, G_WAITING);
 		}
 	}
 	/* Each P starts, running one of them if it can. */
@@ -631,10 +678,10 @@ int main(int argc, char **argv)
 		ps[0].cur = -1;
 		a[1] = ++gs[gi].seq;
 		emit(1 % nprocs, GOTRACE_EV_GO_SYSEXIT, a, 3);
-		gs[gi].state = G_RUNNABLE;
+		set_state((unsigned int)gi, G_RUNNABLE);
 	}
 
-	for (i = 0; i < steps; i++)
+	for (i = 0; i < steps || events < min_events; i++)
 		step();
 
 	/* Stop: preempt what runs, stop every started P. */
@@ -662,19 +709,20 @@ int main(int argc, char **argv)
 		check_coverage(argv[1]);
 	footer();
 
-	if (cut_bytes)
-		out_len -= cut_bytes;	/* the last stack record is longer */
 	while (pad_bytes--)
 		out_put("", 1);
-	f = fopen(argv[2], "wb");
-	if (!f)
-		die("cannot create the output");
-	if (fwrite(out, 1, out_len, f) != out_len || fclose(f))
+	if (fflush(out))
+		die("write failed");
+	if (cut_bytes) {
+		out_len -= cut_bytes;	/* the last stack record is longer */
+		if (ftruncate(fileno(out), (off_t)out_len))
+			die("cannot cut the output");
+	}
+	if (fclose(out))
 		die("write failed");
 	printf("# gen-trace %s: %u Ps, %u goroutines, %lu events (%lu wakeups "
 	       "from another P), %u batches, largest stack record %u value bytes, "
 	       "%zu bytes\n", argv[1], nprocs, ngs, events, cross_p_wakes,
 	       batches, max_stack_values, out_len);
-	free(out);
 	return 0;
 }

@@ -53,6 +53,8 @@ check "check without a file: exit 2" '[ $rc -eq 2 ]'
 
 run stat "$T/min.trace"
 check "stat: minimal trace, one task named bash" '[ $rc -eq 0 ] && has "tasks       1 (goroutines), 1 names" "$T/out" && has "^  bash " "$T/out" && has "CPUs (Ps)   1" "$T/out"'
+run stat --json "$T/min.trace"
+check "stat --json: the counts as JSON keys" '[ $rc -eq 0 ] && has "^  \"tasks\": 1,$" "$T/out" && has "^  \"events\": 5,$" "$T/out" && has "{ \"name\": \"bash\", \"tasks\": 1," "$T/out" && { ! command -v python3 >/dev/null || python3 -m json.tool "$T/out" >/dev/null; }'
 run stat -n x "$T/min.trace"
 check "stat -n x: exit 2" '[ $rc -eq 2 ] && has "invalid number" "$T/err"'
 run stat "$T/cut.trace"

@@ -229,6 +229,7 @@ rm -f "$T/trapped"
 	"$T/trapped" 2>"$T/err" &
 pid=$!
 wait_file "$T/trapped"
+wait_file "$T/written"
 kill -INT $pid
 wait_exit $pid
 kill -9 "$(cat "$T/trapped")" 2>/dev/null

@@ -9,88 +9,30 @@
  */
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
+#include "tracebuild.h"
 #include "tracedec.h"
+#include "statjson.h"
 #include "tracestat.h"
 
-struct tb {
-	uint8_t b[4096];
-	size_t n;
-	uint64_t last;		/* time of the batch's last event */
-};
+#define U TB_U
+#define NARGS TB_NARGS
 
-static void put(struct tb *t, const void *p, size_t n)
-{
-	memcpy(t->b + t->n, p, n);
-	t->n += n;
-}
-
-static void byte(struct tb *t, uint8_t v)
-{
-	t->b[t->n++] = v;
-}
-
-static void leb(struct tb *t, uint64_t v)
-{
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		byte(t, b | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void ev(struct tb *t, unsigned int type, int n, ...)
-{
-	struct tb vals = { .n = 0 };
-	va_list ap;
-
-	va_start(ap, n);
-	for (int i = 0; i < n; i++)
-		leb(&vals, va_arg(ap, uint64_t));
-	va_end(ap);
-	if (n <= 3) {
-		byte(t, (uint8_t)(type | (unsigned int)(n - 1) << 6));
-	} else {
-		byte(t, (uint8_t)(type | 3 << 6));
-		leb(t, vals.n);
-	}
-	put(t, vals.b, vals.n);
-}
-
-#define U(x) ((uint64_t)(x))
-#define NARGS(...) (int)(sizeof((uint64_t[]){ __VA_ARGS__ }) / 8)
 /* Event of @type at absolute time @ts, then its other values. */
 #define AT(t, type, ts, ...) \
 	(delta = U(ts) - (t)->last, (t)->last = U(ts), \
-	 ev(t, type, 1 + NARGS(__VA_ARGS__), delta, __VA_ARGS__))
+	 tb_ev(t, type, 1 + NARGS(__VA_ARGS__), delta, __VA_ARGS__))
 #define AT0(t, type, ts) \
-	(delta = U(ts) - (t)->last, (t)->last = U(ts), ev(t, type, 1, delta))
+	(delta = U(ts) - (t)->last, (t)->last = U(ts), tb_ev(t, type, 1, delta))
 
 static uint64_t delta;
 
-static void batch(struct tb *t, uint64_t p, uint64_t ts)
-{
-	ev(t, GT_EV_BATCH, 2, p, ts);
-	t->last = ts;
-}
 
-static void str(struct tb *t, uint64_t id, const char *s)
-{
-	byte(t, 0x25);
-	leb(t, id);
-	leb(t, strlen(s));
-	put(t, s, strlen(s));
-}
 
-static void header(struct tb *t)
-{
-	t->n = 0;
-	t->last = 0;
-	put(t, "go 1.11 trace\0\0\0", 16);
-}
 
 /* Stack @id with @n frames of (func, file) string ids. */
 static void stack(struct tb *t, uint64_t id, int n, ...)
@@ -98,21 +40,21 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
 	struct tb v = { .n = 0 };
 	va_list ap;
 
-	leb(&v, id);
-	leb(&v, U(n));
+	tb_leb(&v, id);
+	tb_leb(&v, U(n));
 	va_start(ap, n);
 	for (int i = 0; i < n; i++) {
 		uint64_t func = va_arg(ap, uint64_t), file = va_arg(ap, uint64_t);
 
-		leb(&v, 0x1000 * func + file);	/* pc */
-		leb(&v, func);
-		leb(&v, file);
-		leb(&v, 0);
+		tb_leb(&v, 0x1000 * func + file);	/* pc */
+		tb_leb(&v, func);
+		tb_leb(&v, file);
+		tb_leb(&v, 0);
 	}
 	va_end(ap);
-	byte(t, 0xc3);
-	leb(t, v.n);
-	put(t, v.b, v.n);
+	tb_byte(t, 0xc3);
+	tb_leb(t, v.n);
+	tb_put(t, v.b, v.n);
 }
 
 /*
@@ -122,15 +64,15 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
  */
 static void footer(struct tb *t)
 {
-	batch(t, 0, 100000);
-	ev(t, GT_EV_FREQUENCY, 1, U(1000000000));
-	str(t, 1, "bash");
-	str(t, 2, "[comm]");
-	str(t, 3, "cat");
-	str(t, 4, "sys_read");
-	str(t, 5, "[syscall]");
-	str(t, 6, "__schedule");
-	str(t, 7, "kernel");
+	tb_batch(t, 0, 100000);
+	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
+	tb_str(t, 1, "bash");
+	tb_str(t, 2, "[comm]");
+	tb_str(t, 3, "cat");
+	tb_str(t, 4, "sys_read");
+	tb_str(t, 5, "[syscall]");
+	tb_str(t, 6, "__schedule");
+	tb_str(t, 7, "kernel");
 	stack(t, 1, 1, U(1), U(2));
 	stack(t, 4, 1, U(3), U(2));
 	stack(t, 2, 2, U(4), U(5), U(1), U(2));
@@ -140,34 +82,34 @@ static void footer(struct tb *t)
 /* P 0 of the valid trace. */
 static void valid_p0(struct tb *t)
 {
-	batch(t, 0, 1000);
-	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
-	AT(t, GT_EV_PROC_START, 1010, U(0));
-	AT(t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(t, GT_EV_GO_SYSCALL, 1100, U(2));
-	AT(t, GT_EV_GO_SYSCALL, 1120, U(3));
-	AT0(t, GT_EV_GO_SYSBLOCK, 1120);
-	AT0(t, GT_EV_PROC_STOP, 1120);
-	AT(t, GT_EV_PROC_START, 1130, U(0));
-	AT(t, GT_EV_GO_START, 1150, U(2), U(1));
-	AT(t, GT_EV_GO_BLOCK, 1400, U(0));
-	AT0(t, GT_EV_PROC_STOP, 1400);
+	tb_batch(t, 0, 1000);
+	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
+	AT(t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(t, GOTRACE_EV_GO_SYSCALL, 1100, U(2));
+	AT(t, GOTRACE_EV_GO_SYSCALL, 1120, U(3));
+	AT0(t, GOTRACE_EV_GO_SYSBLOCK, 1120);
+	AT0(t, GOTRACE_EV_PROC_STOP, 1120);
+	AT(t, GOTRACE_EV_PROC_START, 1130, U(0));
+	AT(t, GOTRACE_EV_GO_START, 1150, U(2), U(1));
+	AT(t, GOTRACE_EV_GO_BLOCK, 1400, U(0));
+	AT0(t, GOTRACE_EV_PROC_STOP, 1400);
 }
 
 /* P 1: g 1 leaves its syscall, wakes g 2, both end. */
 static void valid_p1(struct tb *t)
 {
-	batch(t, 1, 1000);
-	AT(t, GT_EV_PROC_START, 1500, U(1));
-	AT(t, GT_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
-	AT(t, GT_EV_GO_START, 1610, U(1), U(3));
-	AT(t, GT_EV_GO_UNBLOCK, 1700, U(2), U(2), U(0));
-	AT0(t, GT_EV_GO_END, 1800);
-	AT(t, GT_EV_GO_START, 1850, U(2), U(3));
-	AT0(t, GT_EV_GO_END, 2000);
-	AT0(t, GT_EV_PROC_STOP, 2000);
+	tb_batch(t, 1, 1000);
+	AT(t, GOTRACE_EV_PROC_START, 1500, U(1));
+	AT(t, GOTRACE_EV_GO_SYSEXIT, 1600, U(1), U(2), U(0));
+	AT(t, GOTRACE_EV_GO_START, 1610, U(1), U(3));
+	AT(t, GOTRACE_EV_GO_UNBLOCK, 1700, U(2), U(2), U(0));
+	AT0(t, GOTRACE_EV_GO_END, 1800);
+	AT(t, GOTRACE_EV_GO_START, 1850, U(2), U(3));
+	AT0(t, GOTRACE_EV_GO_END, 2000);
+	AT0(t, GOTRACE_EV_PROC_STOP, 2000);
 }
 
 static struct gt_trace tr;
@@ -175,11 +117,23 @@ static struct gt_trace_error err;
 
 static int load(const struct tb *t)
 {
-	int ret = gt_trace_load(t->b, t->n, &tr, &err);
+	return gt_trace_verify(t->b, t->n, &err);
+}
 
-	if (!ret)
-		gt_trace_free(&tr);
-	return ret;
+/* What the replay hands on: how many events, the first and the last. */
+struct seen {
+	uint64_t n;
+	struct gt_event first, last;
+};
+
+static int see(void *arg, const struct gt_event *e)
+{
+	struct seen *s = arg;
+
+	if (!s->n++)
+		s->first = *e;
+	s->last = *e;
+	return 0;
 }
 
 static void expect_ok(const struct tb *t, const char *name)
@@ -210,34 +164,70 @@ static const struct gt_stat_task *task(const struct gt_stats *s, uint64_t g)
 	return NULL;
 }
 
+/* stat --json of the valid trace: the same figures, one key a line. */
+static void json_figures(struct gt_stats *s)
+{
+	static const char *const want[] = {
+		"\n  \"duration_ns\": 1000,\n", "\n  \"ps\": 2,\n",
+		"\n  \"tasks\": 2,\n", "\n  \"events\": 21,\n",
+		"\n    \"ended\": 2,\n", "\n    \"GoStart\": 4,\n",
+		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 290, \"starts\": 2, \"latency_ns\": 30, \"max_latency_ns\": 20,",
+		"{ \"name\": \"sys_read\", \"count\": 2, \"blocks\": 1, \"blocked_ns\": 480 }",
+	};
+	static const char head[] = "{\n  \"file\": \"t\\\"1\",\n";
+	char *buf = NULL;
+	size_t len = 0, missing = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		ok(0, "open_memstream");
+		return;
+	}
+	gt_stat_json(f, "t\"1", 4096, s, 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i])) {
+			diag("missing: %s", want[i]);
+			missing++;
+		}
+	ok(!missing && !strncmp(buf, head, strlen(head)) && len > 4 &&
+	   !strcmp(buf + len - 4, "]\n}\n"),
+	   "stat --json: the figures, one key a line, the file name escaped");
+	free(buf);
+}
+
 static void test_valid(void)
 {
 	const struct gt_stat_task *g1, *g2;
+	struct seen seen = { 0 };
 	struct gt_stats s;
 	struct tb t;
 	int ret;
 
-	header(&t);
+	tb_header(&t);
 	valid_p0(&t);
 	valid_p1(&t);
 	footer(&t);
 	expect_ok(&t, "valid two-P trace");
 
 	/* The waking P's batch first in the file: seqs decide. */
-	header(&t);
+	tb_header(&t);
 	valid_p1(&t);
 	valid_p0(&t);
 	footer(&t);
 	expect_ok(&t, "same trace, P 1's batch first in the file");
 
-	ret = gt_trace_load(t.b, t.n, &tr, &err);
-	ok(ret == 0 && tr.nev == 21, "21 timed events decoded");
+	ret = gt_trace_open_mem(&tr, t.b, t.n, &err);
+	ok(ret == 0, "opened");
 	if (ret)
 		return;
-	ok(tr.ev[0].type == GT_EV_GOMAXPROCS &&
-	   tr.ev[tr.nev - 1].type == GT_EV_PROC_STOP &&
-	   tr.ev[tr.nev - 1].p == 1, "merged by time, P 1's ProcStop last");
-	ok(gt_stats_compute(&tr, &s) == 0, "stats computed");
+	ret = gt_trace_replay(&tr, see, &seen, &err);
+	ok(ret == 0 && tr.nev == 21 && seen.n == 21,
+	   "21 timed events decoded and handed on");
+	ok(seen.first.type == GOTRACE_EV_GOMAXPROCS &&
+	   seen.last.type == GOTRACE_EV_PROC_STOP && seen.last.p == 1,
+	   "merged by time, P 1's ProcStop last");
+	ok(gt_stats_compute(&tr, &s, &err) == 0, "stats computed");
 	g1 = task(&s, 1);
 	g2 = task(&s, 2);
 	ok(s.end - s.start == 1000 && s.ps == 2, "duration 1000 ns, 2 Ps");
@@ -253,22 +243,23 @@ static void test_valid(void)
 	   "sys_read: 2 calls, 1 blocked for 480 ns (named by its [syscall] frame)");
 	ok(s.at_end[GT_STAT_G_DEAD] == 2 && s.ps_running_at_end == 0,
 	   "at the end: both ended, no P started");
-	ok(s.nnames == 2 && s.by_type[GT_EV_GO_START] == 4,
+	ok(s.nnames == 2 && s.by_type[GOTRACE_EV_GO_START] == 4,
 	   "2 names, 4 GoStart");
+	json_figures(&s);
 	gt_stats_free(&s);
-	gt_trace_free(&tr);
+	gt_trace_close(&tr);
 }
 
 /* Header, Gomaxprocs, g 1 and g 2 created, P 0 started (if @start). */
 static void base(struct tb *t, bool start)
 {
-	header(t);
-	batch(t, 0, 1000);
-	AT(t, GT_EV_GOMAXPROCS, 1000, U(2), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(1), U(1), U(0));
-	AT(t, GT_EV_GO_CREATE, 1000, U(2), U(4), U(0));
+	tb_header(t);
+	tb_batch(t, 0, 1000);
+	AT(t, GOTRACE_EV_GOMAXPROCS, 1000, U(2), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(1), U(1), U(0));
+	AT(t, GOTRACE_EV_GO_CREATE, 1000, U(2), U(4), U(0));
 	if (start)
-		AT(t, GT_EV_PROC_START, 1010, U(0));
+		AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
 }
 
 static void test_broken(void)
@@ -277,162 +268,193 @@ static void test_broken(void)
 	size_t o;
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1030, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1030, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "p 0 is already running g 1 while start g 2",
 		    "two goroutines started on one P");
 
 	base(&t, false);
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	footer(&t);
 	expect_fail(&t, o, "not started (no ProcStart)", "GoStart before ProcStart");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1040, U(1), U(2));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(1), U(2));
 	footer(&t);
 	expect_fail(&t, o, "no consistent ordering", "start of a blocked goroutine");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(5));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(5));
 	footer(&t);
 	expect_fail(&t, o, "needs it runnable with seq 5, it is runnable with seq 1",
 		    "wrong sequence number");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_GO_CREATE, 1020, U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_GO_CREATE, 1020, U(1), U(1), U(0));
 	footer(&t);
 	expect_fail(&t, o, "created twice", "goroutine created twice");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1030, U(2));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
-	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1040);
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "is not followed by ProcStop",
 		    "GoSysBlock, then no ProcStop");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1040);
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1040);
 	footer(&t);
 	/* The footer's batch is P 0's: nothing follows on it. */
 	expect_fail(&t, o, "the trace ends first", "trace ends after GoSysBlock");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
 	footer(&t);
 	expect_fail(&t, o, "exits a syscall but it blocked with GoBlock",
 		    "GoSysExit after a plain GoBlock");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT0(&t, GT_EV_GO_SYSBLOCK, 1030);
-	AT0(&t, GT_EV_PROC_STOP, 1030);
-	AT(&t, GT_EV_PROC_START, 1040, U(0));
-	AT(&t, GT_EV_GO_START, 1050, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+	AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(2), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_UNBLOCK, 1060, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_UNBLOCK, 1060, U(1), U(2), U(0));
 	footer(&t);
 	expect_fail(&t, o, "blocked in a syscall", "GoUnblock of a goroutine in a syscall");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_PROC_STOP, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
 	footer(&t);
 	expect_fail(&t, o, "p 0 is running a goroutine 1 during stop",
 		    "ProcStop while a goroutine runs");
 
 	base(&t, true);
 	o = t.n;
-	AT(&t, GT_EV_PROC_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_PROC_START, 1020, U(0));
 	footer(&t);
 	expect_fail(&t, o, "p 0 is running before start", "ProcStart twice");
 
 	base(&t, false);
 	o = t.n;
-	AT0(&t, GT_EV_PROC_STOP, 1020);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1020);
 	footer(&t);
 	expect_fail(&t, o, "p 0 is not running before stop", "ProcStop of a stopped P");
 
 	base(&t, true);
 	o = t.n;
-	AT0(&t, GT_EV_GO_END, 1020);
+	AT0(&t, GOTRACE_EV_GO_END, 1020);
 	footer(&t);
 	expect_fail(&t, o, "g 0 did GoEnd", "GoEnd with nothing running");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_SYSCALL, 1030, U(2));
-	AT0(&t, GT_EV_GO_END, 1040);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1030, U(2));
+	AT0(&t, GOTRACE_EV_GO_END, 1040);
 	footer(&t);
 	expect_ok(&t, "control: syscall then end is fine");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT0(&t, GT_EV_GO_END, 1030);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_END, 1030);
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSCALL, 1040, U(2));
+	AT(&t, GOTRACE_EV_GO_SYSCALL, 1040, U(2));
 	footer(&t);
 	expect_fail(&t, o, "g 0 did GoSysCall", "GoSysCall with nothing running");
 
 	/* g 1 blocks on P 0 at 2000, P 1 wakes it at 1500 (seq right). */
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_BLOCK, 2000, U(0));
-	batch(&t, 1, 1000);
-	AT(&t, GT_EV_PROC_START, 1400, U(1));
-	AT(&t, GT_EV_GO_START, 1450, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_BLOCK, 2000, U(0));
+	tb_batch(&t, 1, 1000);
+	AT(&t, GOTRACE_EV_PROC_START, 1400, U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1450, U(2), U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_UNBLOCK, 1500, U(1), U(2), U(0));
-	AT0(&t, GT_EV_GO_END, 1600);
-	AT0(&t, GT_EV_PROC_STOP, 1600);
+	AT(&t, GOTRACE_EV_GO_UNBLOCK, 1500, U(1), U(2), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1600);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1600);
 	footer(&t);
 	expect_fail(&t, o, "time stamps out of order", "wakeup before the block");
 
 	/* GoWaiting at the start, then a GoSysExit with a real time. */
 	base(&t, true);
-	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
+	AT(&t, GOTRACE_EV_GO_WAITING, 1020, U(1));
 	o = t.n;
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(1030));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(1030));
 	footer(&t);
 	expect_fail(&t, o, "stray syscall exit", "GoSysExit time without GoSysBlock");
 
+	/* A real exit time after the goroutine's next start (Go sorts). */
 	base(&t, true);
-	AT(&t, GT_EV_GO_WAITING, 1020, U(1));
-	AT(&t, GT_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
-	AT(&t, GT_EV_GO_START, 1050, U(1), U(3));
-	AT0(&t, GT_EV_GO_END, 1060);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+	AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1045, U(1), U(2), U(1070));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1060);
+	footer(&t);
+	expect_fail(&t, o, "g 1 is not runnable before start (it is waiting)",
+		    "GoSysExit real time after the next GoStart");
+
+	/* The same exit at 1035, or at 1050 (a tie), is fine. */
+	for (uint64_t real = 1035; real <= 1050; real += 15) {
+		base(&t, true);
+		AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+		AT0(&t, GOTRACE_EV_GO_SYSBLOCK, 1030);
+		AT0(&t, GOTRACE_EV_PROC_STOP, 1030);
+		AT(&t, GOTRACE_EV_PROC_START, 1040, U(0));
+		AT(&t, GOTRACE_EV_GO_SYSEXIT, 1045, U(1), U(2), real);
+		AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+		AT0(&t, GOTRACE_EV_GO_END, 1060);
+		AT0(&t, GOTRACE_EV_PROC_STOP, 1060);
+		footer(&t);
+		expect_ok(&t, real == 1035 ? "GoSysExit real time before its place" :
+			  "GoSysExit real time equal to the next GoStart");
+	}
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_WAITING, 1020, U(1));
+	AT(&t, GOTRACE_EV_GO_SYSEXIT, 1040, U(1), U(2), U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1050, U(1), U(3));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
 	footer(&t);
 	expect_ok(&t, "GoWaiting ended by GoSysExit (no real time)");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
-	AT(&t, GT_EV_GO_PREEMPT, 1030, U(0));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_PREEMPT, 1030, U(0));
 	o = t.n;
-	AT(&t, GT_EV_GO_START, 1040, U(2), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(2), U(1));
 	footer(&t);
 	expect_fail(&t, o, "g 2 is still running at the end of the trace",
 		    "a goroutine never ended by the end of the trace");
 
 	base(&t, true);
-	AT(&t, GT_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
 	o = t.n;
-	AT0(&t, GT_EV_GO_SLEEP, 1030);	/* stack value missing */
+	AT0(&t, GOTRACE_EV_GO_SLEEP, 1030);	/* stack value missing */
 	footer(&t);
 	expect_fail(&t, o, "GoSleep has wrong number of values",
 		    "structural errors still reported first");

@@ -1,82 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracefile_test.c - unit tests of the trace checker (tracefile.c) and
+ * tracecheck_test.c - unit tests of the trace checker (tracecheck.c) and
  * of the helpers in util.c
  *
- * Traces are built here, byte by byte, from the minimal valid file of
- * go-trace-format.md 2.11, then broken one way at a time.
+ * Traces are built byte by byte (tracebuild.c) from the minimal valid
+ * file (min_trace.h), then broken one way at a time.
  */
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "min_trace.h"
 #include "tap.h"
-#include "tracefile.h"
+#include "tracebuild.h"
+#include "tracecheck.h"
 #include "util.h"
 
-struct tb {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put(struct tb *t, const void *p, size_t n)
-{
-	memcpy(t->b + t->n, p, n);
-	t->n += n;
-}
-
-static void byte(struct tb *t, uint8_t v)
-{
-	t->b[t->n++] = v;
-}
-
-static void leb(struct tb *t, uint64_t v)
-{
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		byte(t, b | (v ? 0x80 : 0));
-	} while (v);
-}
-
-/* An event of @type with @n values, encoded as the runtime does. */
-static void ev(struct tb *t, unsigned int type, int n, ...)
-{
-	struct tb vals = { .n = 0 };
-	va_list ap;
-
-	va_start(ap, n);
-	for (int i = 0; i < n; i++)
-		leb(&vals, va_arg(ap, uint64_t));
-	va_end(ap);
-	if (n <= 3) {
-		byte(t, (uint8_t)(type | (unsigned int)(n - 1) << 6));
-	} else {
-		byte(t, (uint8_t)(type | 3 << 6));
-		leb(t, vals.n);
-	}
-	put(t, vals.b, vals.n);
-}
-
-#define EV(t, type, ...) \
-	ev(t, type, (int)(sizeof((uint64_t[]){ __VA_ARGS__ }) / 8), \
-	   __VA_ARGS__)
-#define U(x) ((uint64_t)(x))
-
-static void str(struct tb *t, uint64_t id, const char *s)
-{
-	byte(t, 0x25);
-	leb(t, id);
-	leb(t, strlen(s));
-	put(t, s, strlen(s));
-}
-
-static void header(struct tb *t)
-{
-	t->n = 0;
-	put(t, "go 1.11 trace\0\0\0", 16);
-}
+#define U TB_U
+#define EV TB_EV
 
 /* Events of the minimal trace: batch, gomaxprocs, g 7 created and run. */
 static void events(struct tb *t)
@@ -93,42 +34,25 @@ static void footer(struct tb *t)
 {
 	EV(t, 1, U(0), U(2000));
 	EV(t, 2, U(1000000000));
-	str(t, 1, "bash");
-	str(t, 2, "[comm]");
+	tb_str(t, 1, "bash");
+	tb_str(t, 2, "[comm]");
 	/* Stack 1: one frame, pc 0x100000, func 1, file 2, line 0. */
-	byte(t, 0xc3);
-	byte(t, 8);
-	leb(t, 1);
-	leb(t, 1);
-	leb(t, 0x100000);
-	leb(t, 1);
-	leb(t, 2);
-	leb(t, 0);
+	tb_byte(t, 0xc3);
+	tb_byte(t, 8);
+	tb_leb(t, 1);
+	tb_leb(t, 1);
+	tb_leb(t, 0x100000);
+	tb_leb(t, 1);
+	tb_leb(t, 2);
+	tb_leb(t, 0);
 }
 
 static void minimal(struct tb *t)
 {
-	header(t);
+	tb_header(t);
 	events(t);
 	footer(t);
 }
-
-/* go-trace-format.md 2.11, verbatim. */
-static const uint8_t doc_trace[] = {
-	0x67, 0x6F, 0x20, 0x31, 0x2E, 0x31, 0x31, 0x20,
-	0x74, 0x72, 0x61, 0x63, 0x65, 0x00, 0x00, 0x00,
-	0x41, 0x00, 0xE8, 0x07,
-	0x84, 0x00, 0x01, 0x00,
-	0xCD, 0x04, 0x01, 0x07, 0x01, 0x00,
-	0x45, 0x01, 0x00,
-	0x8E, 0x01, 0x07, 0x01,
-	0x51, 0x0A, 0x00,
-	0x41, 0x00, 0xD0, 0x0F,
-	0x02, 0x80, 0x94, 0xEB, 0xDC, 0x03,
-	0x25, 0x01, 0x04, 0x62, 0x61, 0x73, 0x68,
-	0x25, 0x02, 0x06, 0x5B, 0x63, 0x6F, 0x6D, 0x6D, 0x5D,
-	0xC3, 0x08, 0x01, 0x01, 0x80, 0x80, 0x40, 0x01, 0x02, 0x00,
-};
 
 static struct gt_trace_info info;
 static struct gt_trace_error err;
@@ -155,9 +79,9 @@ static void test_valid(void)
 	struct tb t;
 
 	minimal(&t);
-	ok(t.n == sizeof(doc_trace) && !memcmp(t.b, doc_trace, t.n),
-	   "the builder writes the 76-byte trace of the format document");
-	ok(gt_trace_check(doc_trace, sizeof(doc_trace), &info, &err) == 0,
+	ok(t.n == sizeof(gt_min_trace) && !memcmp(t.b, gt_min_trace, t.n),
+	   "the builder writes the 76-byte minimal trace");
+	ok(gt_trace_check(gt_min_trace, sizeof(gt_min_trace), &info, &err) == 0,
 	   "minimal valid trace passes");
 	if (err.msg[0])
 		diag("offset 0x%zx: %s", err.off, err.msg);
@@ -196,7 +120,7 @@ static void test_cut(void)
 	t.n -= 2;	/* inside String 2 */
 	t.n = 0x3e;
 	expect_fail(&t, 0x39, "truncated String", "cut in a String");
-	header(&t);
+	tb_header(&t);
 	t.n = 10;
 	expect_fail(&t, 0, "shorter than the 16-byte header", "cut header");
 }
@@ -205,30 +129,30 @@ static void test_leb(void)
 {
 	struct tb t;
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
-	byte(&t, 0x45);			/* ProcStart: Δ is 11 bytes */
+	tb_byte(&t, 0x45);			/* ProcStart: Δ is 11 bytes */
 	for (int i = 0; i < 10; i++)
-		byte(&t, 0x80);
-	byte(&t, 0x00);
-	byte(&t, 0x00);
+		tb_byte(&t, 0x80);
+	tb_byte(&t, 0x00);
+	tb_byte(&t, 0x00);
 	footer(&t);
 	expect_fail(&t, 0x28, "bad LEB128 value at 0x29: longer than 10",
 		    "11-byte LEB128");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
-	byte(&t, 0x45);			/* 10 bytes, but 2^64 * 2 */
+	tb_byte(&t, 0x45);			/* 10 bytes, but 2^64 * 2 */
 	for (int i = 0; i < 9; i++)
-		byte(&t, 0xff);
-	byte(&t, 0x02);
-	byte(&t, 0x00);
+		tb_byte(&t, 0xff);
+	tb_byte(&t, 0x02);
+	tb_byte(&t, 0x00);
 	footer(&t);
 	expect_fail(&t, 0x28, "more than 64 bits", "LEB128 over 64 bits");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
-	put(&t, "\x06\x85\x80\x80\x00", 5);	/* ProcStop, padded Δ 5 */
+	tb_put(&t, "\x06\x85\x80\x80\x00", 5);	/* ProcStop, padded Δ 5 */
 	footer(&t);
 	ok(check(&t) == 0 && info.max_ts == 1018,
 	   "non-minimal LEB128 is accepted, as Go does");
@@ -240,14 +164,14 @@ static void test_unknown_type(void)
 	struct tb t;
 
 	for (size_t i = 0; i < sizeof(types); i++) {
-		header(&t);
+		tb_header(&t);
 		events(&t);
-		byte(&t, types[i]);
+		tb_byte(&t, types[i]);
 		footer(&t);
 		expect_fail(&t, 0x28, "unknown event type", "unknown type byte");
 	}
-	header(&t);
-	byte(&t, 0x00);
+	tb_header(&t);
+	tb_byte(&t, 0x00);
 	expect_fail(&t, 0x10, "unknown event type 0", "zero padding");
 }
 
@@ -255,27 +179,27 @@ static void test_values(void)
 {
 	struct tb t;
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 14, U(1), U(7));			/* GoStart without seq */
 	footer(&t);
 	expect_fail(&t, 0x28, "GoStart has wrong number of values: want 3, got 2",
 		    "too few values");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
-	put(&t, "\xd4\x03\x01\x00\x00", 5);	/* GoBlock, 3 values by length */
+	tb_put(&t, "\xd4\x03\x01\x00\x00", 5);	/* GoBlock, 3 values by length */
 	footer(&t);
 	expect_fail(&t, 0x28, "want 2, got 3", "too many length-prefixed values");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
-	put(&t, "\xd4\x02\x01\x80\x00", 5);	/* length 2, values take 3 */
+	tb_put(&t, "\xd4\x02\x01\x80\x00", 5);	/* length 2, values take 3 */
 	footer(&t);
 	expect_fail(&t, 0x28, "wrong length: want 2, got 3", "bad length prefix");
 
-	header(&t);
-	put(&t, "\xc1\x02\x00\x01", 4);		/* Batch, length-prefixed */
+	tb_header(&t);
+	tb_put(&t, "\xc1\x02\x00\x01", 4);		/* Batch, length-prefixed */
 	events(&t);
 	footer(&t);
 	expect_fail(&t, 0x10, "Batch must be written 0x41", "Batch encoding");
@@ -285,58 +209,58 @@ static void test_tables(void)
 {
 	struct tb t;
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 1, U(0), U(2000));
-	str(&t, 1, "bash");
+	tb_str(&t, 1, "bash");
 	expect_fail(&t, t.n, "no Frequency", "no Frequency record");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 20, U(1), U(5));			/* GoBlock, stack 5 */
 	footer(&t);
 	expect_fail(&t, 0x28, "stack 5 is never defined", "undefined stack");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 13, U(1), U(8), U(9), U(0));	/* GoCreate g 8, new stack 9 */
 	footer(&t);
 	expect_fail(&t, 0x28, "new stack 9", "undefined new stack");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 21, U(1), U(99), U(1), U(0));	/* GoUnblock g 99 */
 	footer(&t);
 	expect_fail(&t, 0x28, "goroutine 99 is used but never created",
 		    "goroutine never created");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 13, U(1), U(7), U(1), U(0));
 	footer(&t);
 	expect_fail(&t, 0x28, "goroutine 7 created twice", "goroutine created twice");
 
 	minimal(&t);
-	str(&t, 2, "again");
+	tb_str(&t, 2, "again");
 	expect_fail(&t, 0x4c, "String 2 defined twice", "duplicate string");
 	minimal(&t);
-	str(&t, 0, "zero");
+	tb_str(&t, 0, "zero");
 	expect_fail(&t, 0x4c, "invalid id 0", "string id 0");
 
-	header(&t);
-	str(&t, 1, "bash");
+	tb_header(&t);
+	tb_str(&t, 1, "bash");
 	events(&t);
 	expect_fail(&t, 0x10, "String before the first Batch",
 		    "record before the first batch");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 2, U(1000));
 	footer(&t);
 	/* The footer's Frequency (after its Batch at 0x2b) is the second. */
 	expect_fail(&t, 0x2f, "second Frequency", "two Frequency records");
 
-	header(&t);
+	tb_header(&t);
 	EV(&t, 1, U(0), U(1000));
 	footer(&t);
 	expect_fail(&t, t.n, "no events", "empty trace");
@@ -346,7 +270,7 @@ static void test_time(void)
 {
 	struct tb t;
 
-	header(&t);
+	tb_header(&t);
 	events(&t);				/* P 0 reaches 1013 */
 	EV(&t, 1, U(1), U(100));		/* P 1 may start earlier */
 	EV(&t, 5, U(1), U(0));
@@ -356,13 +280,13 @@ static void test_time(void)
 	expect_fail(&t, 0x2e, "before that P's last event at 1013",
 		    "batch of a P earlier than its last event");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 6, UINT64_MAX);			/* Δ -1 */
 	footer(&t);
 	expect_fail(&t, 0x28, "time goes backwards", "negative delta");
 
-	header(&t);
+	tb_header(&t);
 	events(&t);
 	EV(&t, 1, U(1000000), U(1000));
 	footer(&t);

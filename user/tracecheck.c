@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracefile.c - strict structural check of a "go 1.11 trace" file
+ * tracecheck.c - strict structural check of a "go 1.11 trace" file
  *
- * One pass over the bytes, decoding records as Go 1.21's readTrace does
+ * One pass over the file through a cursor (tracein.c), decoding records
+ * as Go 1.21's readTrace does
  * (internal/trace/parser.go) and checking each as parseEvents does, then
  * the references that may point forward (stacks, strings, goroutines) at
  * the end.  Stricter than Go where Go 1.23's reader or the web UI would
  * fail later (records before the first batch, EvBatch count bits, length
  * prefixes over 2048 bytes, a GoCreate without a new stack).
  *
- * Record layout (go-trace-format.md 2.2): first byte = type (low 6 bits)
+ * Record layout (Documentation/trace-format.rst): first byte = type (low 6 bits)
  * | (number of values - 1) << 6; with 4 or more values the count bits are
  * 3 and a LEB128 byte length of the values precedes them.  EvString is
  * id, length, raw bytes whatever the count bits say.
@@ -21,113 +22,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracefile.h"
-#include "u64map.h"
+#include "tracecheck.h"
 
 #define HEADER		"go 1.11 trace\0\0\0"
 #define HEADER_LEN	16
 
-enum {
-	EV_BATCH = 1, EV_FREQUENCY = 2, EV_STACK = 3, EV_GO_CREATE = 13,
-	EV_GO_START = 14, EV_GO_UNBLOCK = 21, EV_GO_SYSEXIT = 29,
-	EV_GO_WAITING = 31, EV_GO_INSYSCALL = 32, EV_TIMER_GOROUTINE = 35,
-	EV_STRING = 37, EV_GO_START_LOCAL = 38, EV_GO_UNBLOCK_LOCAL = 39,
-	EV_GO_SYSEXIT_LOCAL = 40, EV_GO_START_LABEL = 41,
-	EV_USER_TASK_CREATE = 45, EV_USER_REGION = 47, EV_USER_LOG = 48,
-};
 
-/* Limits of the readers (go-trace-format.md 2.1, 2.4, 2.5, 2.6). */
-#define MAX_LEB_BYTES	10
+/* Limits of the readers (Documentation/trace-format.rst). */
 #define MAX_EVENT_BYTES	2048		/* 1.23: length-prefixed values */
 #define MAX_VALUES	MAX_EVENT_BYTES	/* a value takes at least a byte */
 #define MAX_FRAMES	1000		/* 1.21: EvStack frames */
 #define MAX_STRING	1000000		/* both: string length */
 #define FAKE_P		1000000		/* first P id the readers reserve */
 
-/*
- * Values after the type byte, as Go 1.21's EventDescriptions and argNum
- * say for version 1.11: timestamp delta (if @ts), args, stack id (if
- * @stk).  EvStack and EvString have their own layouts.
- */
-static const struct {
-	const char *name;
-	unsigned char nvals;
-	bool ts;
-	bool stk;
-} descs[GT_TRACE_NR_TYPES] = {
-	[1]  = { "Batch",		2, false, false },
-	[2]  = { "Frequency",		1, false, false },
-	[3]  = { "Stack",		0, false, false },
-	[4]  = { "Gomaxprocs",		3, true,  true  },
-	[5]  = { "ProcStart",		2, true,  false },
-	[6]  = { "ProcStop",		1, true,  false },
-	[7]  = { "GCStart",		3, true,  true  },
-	[8]  = { "GCDone",		1, true,  false },
-	[9]  = { "STWStart",		2, true,  false },
-	[10] = { "STWDone",		1, true,  false },
-	[11] = { "GCSweepStart",	2, true,  true  },
-	[12] = { "GCSweepDone",		3, true,  false },
-	[13] = { "GoCreate",		4, true,  true  },
-	[14] = { "GoStart",		3, true,  false },
-	[15] = { "GoEnd",		1, true,  false },
-	[16] = { "GoStop",		2, true,  true  },
-	[17] = { "GoSched",		2, true,  true  },
-	[18] = { "GoPreempt",		2, true,  true  },
-	[19] = { "GoSleep",		2, true,  true  },
-	[20] = { "GoBlock",		2, true,  true  },
-	[21] = { "GoUnblock",		4, true,  true  },
-	[22] = { "GoBlockSend",		2, true,  true  },
-	[23] = { "GoBlockRecv",		2, true,  true  },
-	[24] = { "GoBlockSelect",	2, true,  true  },
-	[25] = { "GoBlockSync",		2, true,  true  },
-	[26] = { "GoBlockCond",		2, true,  true  },
-	[27] = { "GoBlockNet",		2, true,  true  },
-	[28] = { "GoSysCall",		2, true,  true  },
-	[29] = { "GoSysExit",		4, true,  false },
-	[30] = { "GoSysBlock",		1, true,  false },
-	[31] = { "GoWaiting",		2, true,  false },
-	[32] = { "GoInSyscall",		2, true,  false },
-	[33] = { "HeapAlloc",		2, true,  false },
-	[34] = { "HeapGoal",		2, true,  false },
-	[35] = { "TimerGoroutine",	1, false, false },
-	[36] = { "FutileWakeup",	1, true,  false },
-	[37] = { "String",		0, false, false },
-	[38] = { "GoStartLocal",	2, true,  false },
-	[39] = { "GoUnblockLocal",	3, true,  true  },
-	[40] = { "GoSysExitLocal",	3, true,  false },
-	[41] = { "GoStartLabel",	4, true,  false },
-	[42] = { "GoBlockGC",		2, true,  true  },
-	[43] = { "GCMarkAssistStart",	2, true,  true  },
-	[44] = { "GCMarkAssistDone",	1, true,  false },
-	[45] = { "UserTaskCreate",	5, true,  true  },
-	[46] = { "UserTaskEnd",		3, true,  true  },
-	[47] = { "UserRegion",		5, true,  true  },
-	[48] = { "UserLog",		4, true,  true  },
-};
-
-const char *gt_trace_type_name(unsigned int type)
-{
-	return type && type < GT_TRACE_NR_TYPES ? descs[type].name : NULL;
-}
-
-bool gt_trace_type_layout(unsigned int type, unsigned int *nvals, bool *ts,
-			  bool *stk)
-{
-	if (!type || type >= GT_TRACE_NR_TYPES)
-		return false;
-	*nvals = descs[type].nvals;
-	*ts = descs[type].ts;
-	*stk = descs[type].stk;
-	return true;
-}
-
 struct checker {
-	const uint8_t *buf;
-	size_t len;
-	size_t pos;
+	struct gt_cur cur;
+	uint64_t len;
 	size_t off;		/* start of the record being decoded */
 	unsigned int type;
 	struct gt_trace_info *info;
+	struct gt_trace_index *ix;
 	struct gt_trace_error *err;
 
 	bool in_batch;
@@ -137,7 +51,6 @@ struct checker {
 
 	struct u64map ps;		/* P -> time of its last event */
 	struct u64map strings;		/* id -> offset of definition */
-	struct u64map stacks;		/* id -> number of frames */
 	struct u64map pcs;		/* pc -> hash of (func, file, line) */
 	struct u64map gs;		/* g -> offset of its GoCreate */
 	struct u64map stack_refs;	/* id -> offset of first use */
@@ -176,43 +89,35 @@ static const char *type_name(unsigned int type)
 static int truncated(struct checker *c)
 {
 	return fail(c, c->off,
-		    "truncated %s record: the file ends at 0x%zx inside it",
+		    "truncated %s record: the file ends at 0x%" PRIx64 " inside it",
 		    type_name(c->type), c->len);
 }
 
-/* Unsigned LEB128, at most 10 bytes, the 10th holding only bit 63. */
 static int read_val(struct checker *c, uint64_t *v)
 {
-	size_t start = c->pos;
+	uint64_t start = c->cur.pos;
 
-	*v = 0;
-	for (int i = 0; i < MAX_LEB_BYTES; i++) {
-		uint8_t b;
-
-		if (c->pos >= c->len)
-			return truncated(c);
-		b = c->buf[c->pos++];
-		if (i == MAX_LEB_BYTES - 1 && (b & 0x7f) > 1)
-			return fail(c, c->off,
-				    "bad LEB128 value at 0x%zx: more than 64 bits",
-				    start);
-		*v |= (uint64_t)(b & 0x7f) << (7 * i);
-		if (!(b & 0x80))
-			return 0;
+	switch (gt_cur_leb(&c->cur, v)) {
+	case GT_LEB_TRUNCATED:
+		return truncated(c);
+	case GT_LEB_TOO_BIG:
+		return fail(c, c->off,
+			    "bad LEB128 value at 0x%" PRIx64 ": more than 64 bits",
+			    start);
+	case GT_LEB_TOO_LONG:
+		return fail(c, c->off,
+			    "bad LEB128 value at 0x%" PRIx64 ": longer than %d bytes",
+			    start, GT_LEB_BYTES_MAX);
+	default:
+		return 0;
 	}
-	return fail(c, c->off,
-		    "bad LEB128 value at 0x%zx: longer than %d bytes", start,
-		    MAX_LEB_BYTES);
 }
 
 /* Raw bytes of a string; returns their offset in *@at. */
-static int read_bytes(struct checker *c, uint64_t n, size_t *at)
+static int read_bytes(struct checker *c, uint64_t n, uint64_t *at)
 {
-	if (n > c->len - c->pos)
-		return truncated(c);
-	*at = c->pos;
-	c->pos += (size_t)n;
-	return 0;
+	*at = c->cur.pos;
+	return gt_cur_skip(&c->cur, n) ? 0 : truncated(c);
 }
 
 /* Remember the first offset using @id in @refs. */
@@ -225,8 +130,7 @@ static int add_ref(struct checker *c, struct u64map *refs, uint64_t id)
 
 static int check_string(struct checker *c)
 {
-	uint64_t id, n, *old;
-	size_t at;
+	uint64_t id, n, at, *old;
 	bool added;
 
 	if (read_val(c, &id) || read_val(c, &n))
@@ -248,6 +152,8 @@ static int check_string(struct checker *c)
 		return fail(c, c->off,
 			    "String %" PRIu64 " defined twice (first at 0x%" PRIx64 ")",
 			    id, *old);
+	if (!u64map_put(&c->ix->strings, id, at | n << 40, &added))
+		return fail_nomem(c);
 	c->info->strings++;
 	return 0;
 }
@@ -255,8 +161,7 @@ static int check_string(struct checker *c)
 /* The values of a non-string record, into c->vals. */
 static int read_values(struct checker *c, unsigned int count_bits)
 {
-	uint64_t evlen;
-	size_t start;
+	uint64_t evlen, start;
 
 	c->nvals = 0;
 	if (count_bits < 3) {
@@ -271,15 +176,42 @@ static int read_values(struct checker *c, unsigned int count_bits)
 		return fail(c, c->off,
 			    "%s has %" PRIu64 " bytes of values, limit is %d",
 			    type_name(c->type), evlen, MAX_EVENT_BYTES);
-	start = c->pos;
-	while (c->pos - start < evlen) {
+	start = c->cur.pos;
+	while (c->cur.pos - start < evlen) {
 		if (read_val(c, &c->vals[c->nvals++]))
 			return -1;
 	}
-	if (c->pos - start != evlen)
+	if (c->cur.pos - start != evlen)
 		return fail(c, c->off,
-			    "%s has wrong length: want %" PRIu64 ", got %zu",
-			    type_name(c->type), evlen, c->pos - start);
+			    "%s has wrong length: want %" PRIu64 ", got %" PRIu64,
+			    type_name(c->type), evlen, c->cur.pos - start);
+	return 0;
+}
+
+/* Append the @n frames of the stack in c->vals to the index. */
+static int keep_frames(struct checker *c, uint64_t n)
+{
+	struct gt_trace_index *ix = c->ix;
+
+	if (ix->nframes + n > ix->fcap) {
+		size_t cap = ix->fcap ? ix->fcap : 256;
+		struct gt_frame *f;
+
+		while (cap < ix->nframes + n)
+			cap *= 2;
+		f = realloc(ix->frames, cap * sizeof(*f));
+		if (!f)
+			return fail_nomem(c);
+		ix->frames = f;
+		ix->fcap = cap;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *v = &c->vals[2 + 4 * i];
+
+		ix->frames[ix->nframes++] = (struct gt_frame){
+			.pc = v[0], .func = v[1], .file = v[2], .line = v[3],
+		};
+	}
 	return 0;
 }
 
@@ -304,12 +236,14 @@ static int check_stack(struct checker *c)
 			    id);
 	if (id == 0 || n == 0)
 		return 0;	/* the readers ignore it: an absent stack */
-	old = u64map_put(&c->stacks, id, n, &added);
+	old = u64map_put(&c->ix->stacks, id, c->ix->nframes | n << 32, &added);
 	if (!old)
 		return fail_nomem(c);
 	if (!added)
 		return fail(c, c->off, "Stack %" PRIu64 " defined twice", id);
 	c->info->stacks++;
+	if (keep_frames(c, n))
+		return -1;
 
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *f = &c->vals[2 + 4 * i];
@@ -327,6 +261,23 @@ static int check_stack(struct checker *c)
 				    " has another function/file/line than in an earlier stack",
 				    id, f[0]);
 	}
+	return 0;
+}
+
+static int add_batch(struct checker *c, uint64_t p)
+{
+	struct gt_trace_index *ix = c->ix;
+
+	if (ix->nbatches == ix->bcap) {
+		size_t cap = ix->bcap ? ix->bcap * 2 : 64;
+		struct gt_batch_ref *b = realloc(ix->batches, cap * sizeof(*b));
+
+		if (!b)
+			return fail_nomem(c);
+		ix->batches = b;
+		ix->bcap = cap;
+	}
+	ix->batches[ix->nbatches++] = (struct gt_batch_ref){ p, c->off };
 	return 0;
 }
 
@@ -351,6 +302,8 @@ static int check_batch(struct checker *c, uint8_t first)
 		return fail(c, c->off, "Batch of P %" PRId64 " starts at %" PRIu64
 			    ", before that P's last event at %" PRIu64,
 			    (int64_t)p, base, *last);
+	if (add_batch(c, p))
+		return -1;
 	c->in_batch = true;
 	c->p = p;
 	c->ts = base;
@@ -363,6 +316,14 @@ static int check_goroutine(struct checker *c, uint64_t g)
 	if (!g)
 		return fail(c, c->off, "%s of goroutine 0", type_name(c->type));
 	return add_ref(c, &c->g_refs, g);
+}
+
+static bool has_stack(unsigned int type)
+{
+	unsigned int nvals;
+	bool ts, stk;
+
+	return gt_trace_type_layout(type, &nvals, &ts, &stk) && stk;
 }
 
 /* An event with a timestamp delta. */
@@ -383,12 +344,12 @@ static int check_event(struct checker *c)
 	c->have_ts = true;
 	c->info->events++;
 
-	if (descs[c->type].stk && v[c->nvals - 1] &&
+	if (has_stack(c->type) && v[c->nvals - 1] &&
 	    add_ref(c, &c->stack_refs, v[c->nvals - 1]))
 		return -1;
 
 	switch (c->type) {
-	case EV_GO_CREATE:
+	case GOTRACE_EV_GO_CREATE:
 		if (!v[1])
 			return fail(c, c->off, "GoCreate of goroutine 0");
 		old = u64map_put(&c->gs, v[1], c->off, &added);
@@ -402,23 +363,23 @@ static int check_event(struct checker *c)
 			return fail(c, c->off, "GoCreate of goroutine %" PRIu64
 				    " has no new stack", v[1]);
 		return add_ref(c, &c->new_stack_refs, v[2]);
-	case EV_GO_START_LABEL:
+	case GOTRACE_EV_GO_START_LABEL:
 		if (v[3] && add_ref(c, &c->string_refs, v[3]))
 			return -1;
 		/* fall through */
-	case EV_GO_START:
-	case EV_GO_UNBLOCK:
-	case EV_GO_SYSEXIT:
-	case EV_GO_WAITING:
-	case EV_GO_INSYSCALL:
-	case EV_GO_START_LOCAL:
-	case EV_GO_UNBLOCK_LOCAL:
-	case EV_GO_SYSEXIT_LOCAL:
+	case GOTRACE_EV_GO_START:
+	case GOTRACE_EV_GO_UNBLOCK:
+	case GOTRACE_EV_GO_SYSEXIT:
+	case GOTRACE_EV_GO_WAITING:
+	case GOTRACE_EV_GO_INSYSCALL:
+	case GOTRACE_EV_GO_START_LOCAL:
+	case GOTRACE_EV_GO_UNBLOCK_LOCAL:
+	case GOTRACE_EV_GO_SYSEXIT_LOCAL:
 		return check_goroutine(c, v[1]);
-	case EV_USER_TASK_CREATE:
-	case EV_USER_REGION:
+	case GOTRACE_EV_USER_TASK_CREATE:
+	case GOTRACE_EV_USER_REGION:
 		return v[3] ? add_ref(c, &c->string_refs, v[3]) : 0;
-	case EV_USER_LOG:
+	case GOTRACE_EV_USER_LOG:
 		return v[2] ? add_ref(c, &c->string_refs, v[2]) : 0;
 	default:
 		return 0;
@@ -427,19 +388,21 @@ static int check_event(struct checker *c)
 
 static int check_record(struct checker *c)
 {
-	uint8_t first = c->buf[c->pos++];
 	unsigned int want;
-	uint64_t n;
-	size_t at;
+	uint64_t n, at;
+	bool ts, stk, added;
+	uint8_t first;
 
+	if (!gt_cur_byte(&c->cur, &first))
+		return truncated(c);
 	c->type = first & 0x3f;
 	if (c->type == 0 || c->type >= GT_TRACE_NR_TYPES)
 		return fail(c, c->off, "unknown event type %u (byte 0x%02x)",
 			    c->type, first);
-	if (!c->in_batch && c->type != EV_BATCH)
+	if (!c->in_batch && c->type != GOTRACE_EV_BATCH)
 		return fail(c, c->off, "%s before the first Batch",
 			    type_name(c->type));
-	if (c->type == EV_STRING) {
+	if (c->type == GOTRACE_EV_STRING) {
 		if (check_string(c))
 			return -1;
 		c->info->by_type[c->type]++;
@@ -447,7 +410,7 @@ static int check_record(struct checker *c)
 	}
 	if (read_values(c, first >> 6))
 		return -1;
-	if (c->type == EV_USER_LOG) {
+	if (c->type == GOTRACE_EV_USER_LOG) {
 		/* The logged value follows the values, outside the length. */
 		if (read_val(c, &n))
 			return -1;
@@ -456,26 +419,28 @@ static int check_record(struct checker *c)
 		if (read_bytes(c, n, &at))
 			return -1;
 	}
-	want = descs[c->type].nvals;
-	if (c->type != EV_STACK && c->nvals != want)
+	gt_trace_type_layout(c->type, &want, &ts, &stk);
+	if (c->type != GOTRACE_EV_STACK && c->nvals != want)
 		return fail(c, c->off,
 			    "%s has wrong number of values: want %u, got %zu",
 			    type_name(c->type), want, c->nvals);
 	c->info->by_type[c->type]++;
 
 	switch (c->type) {
-	case EV_BATCH:
+	case GOTRACE_EV_BATCH:
 		return check_batch(c, first);
-	case EV_FREQUENCY:
+	case GOTRACE_EV_FREQUENCY:
 		if (c->vals[0] == 0)
 			return fail(c, c->off, "Frequency is 0");
 		if (c->info->frequency)
 			return fail(c, c->off, "second Frequency record");
 		c->info->frequency = c->vals[0];
 		return 0;
-	case EV_STACK:
+	case GOTRACE_EV_STACK:
 		return check_stack(c);
-	case EV_TIMER_GOROUTINE:
+	case GOTRACE_EV_TIMER_GOROUTINE:
+		if (!u64map_put(&c->ix->timer_gs, c->vals[0], 1, &added))
+			return fail_nomem(c);
 		return check_goroutine(c, c->vals[0]);
 	default:
 		return check_event(c);
@@ -509,10 +474,10 @@ static int check_end(struct checker *c)
 		return fail(c, c->len, "no Frequency record");
 	if (!c->info->events)
 		return fail(c, c->len, "no events: the trace is empty");
-	if (first_missing(&c->new_stack_refs, &c->stacks, &id, &off))
+	if (first_missing(&c->new_stack_refs, &c->ix->stacks, &id, &off))
 		return fail(c, off, "GoCreate: new stack %" PRIu64
 			    " is never defined (or has no frames)", id);
-	if (first_missing(&c->stack_refs, &c->stacks, &id, &off))
+	if (first_missing(&c->stack_refs, &c->ix->stacks, &id, &off))
 		return fail(c, off, "stack %" PRIu64 " is never defined", id);
 	if (first_missing(&c->string_refs, &c->strings, &id, &off))
 		return fail(c, off, "string %" PRIu64 " is never defined", id);
@@ -522,42 +487,49 @@ static int check_end(struct checker *c)
 	return 0;
 }
 
-int gt_trace_check(const uint8_t *buf, size_t len, struct gt_trace_info *info,
-		   struct gt_trace_error *err)
+/* The 16-byte header. */
+static int check_header(struct checker *c)
+{
+	uint8_t h[HEADER_LEN];
+
+	if (c->len < HEADER_LEN)
+		return fail(c, 0, "%" PRIu64 " bytes, shorter than the 16-byte header",
+			    c->len);
+	if (gt_src_read(c->cur.src, 0, h, HEADER_LEN))
+		return fail(c, 0, "read error");
+	if (memcmp(h, HEADER, HEADER_LEN))
+		return fail(c, 0,
+			    "bad header: want \"go 1.11 trace\" and 3 NUL bytes");
+	return 0;
+}
+
+int gt_trace_scan(const struct gt_src *src, struct gt_trace_info *info,
+		  struct gt_trace_index *ix, struct gt_trace_error *err)
 {
 	struct checker *c;
 	int ret = -1;
 
 	memset(info, 0, sizeof(*info));
+	memset(ix, 0, sizeof(*ix));
 	memset(err, 0, sizeof(*err));
-	info->bytes = len;
-	if (len < HEADER_LEN) {
-		err->off = 0;
-		snprintf(err->msg, sizeof(err->msg),
-			 "%zu bytes, shorter than the 16-byte header", len);
-		return -1;
-	}
-	if (memcmp(buf, HEADER, HEADER_LEN)) {
-		err->off = 0;
-		snprintf(err->msg, sizeof(err->msg),
-			 "bad header: want \"go 1.11 trace\" and 3 NUL bytes");
-		return -1;
-	}
+	info->bytes = src->len;
 
 	/* vals[] is 16 KiB: keep it off the stack. */
 	c = calloc(1, sizeof(*c));
-	if (!c) {
+	if (!c || gt_cur_init(&c->cur, src)) {
+		free(c);
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		return -1;
 	}
-	c->buf = buf;
-	c->len = len;
-	c->pos = HEADER_LEN;
+	c->len = src->len;
 	c->info = info;
+	c->ix = ix;
 	c->err = err;
-
-	while (c->pos < c->len) {
-		c->off = c->pos;
+	if (check_header(c))
+		goto out;
+	gt_cur_seek(&c->cur, HEADER_LEN, c->len);
+	while (c->cur.pos < c->len) {
+		c->off = c->cur.pos;
 		if (check_record(c))
 			goto out;
 	}
@@ -567,11 +539,13 @@ int gt_trace_check(const uint8_t *buf, size_t len, struct gt_trace_info *info,
 		goto out;
 	ret = 0;
 out:
+	if (ret && c->cur.ioerr)
+		fail(c, c->off, "read error at 0x%zx", c->off);
 	info->ps = c->ps.len;
 	info->goroutines = c->gs.len;
+	gt_cur_free(&c->cur);
 	u64map_free(&c->ps);
 	u64map_free(&c->strings);
-	u64map_free(&c->stacks);
 	u64map_free(&c->pcs);
 	u64map_free(&c->gs);
 	u64map_free(&c->stack_refs);
@@ -579,5 +553,28 @@ out:
 	u64map_free(&c->string_refs);
 	u64map_free(&c->g_refs);
 	free(c);
+	return ret;
+}
+
+void gt_trace_index_free(struct gt_trace_index *ix)
+{
+	free(ix->batches);
+	free(ix->frames);
+	u64map_free(&ix->strings);
+	u64map_free(&ix->stacks);
+	u64map_free(&ix->timer_gs);
+	memset(ix, 0, sizeof(*ix));
+}
+
+int gt_trace_check(const uint8_t *buf, size_t len, struct gt_trace_info *info,
+		   struct gt_trace_error *err)
+{
+	struct gt_trace_index ix;
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, buf, len);
+	ret = gt_trace_scan(&src, info, &ix, err);
+	gt_trace_index_free(&ix);
 	return ret;
 }
