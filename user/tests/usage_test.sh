@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# usage_test.sh - the top level of the command line: --version, and
+# messages that start with "gotrace:" in one line instead of the usage.
+
+. "$(dirname "$0")/lib.sh"
+
+abi=$(sed -n 's/^#define GOTRACE_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
+	"$(dirname "$0")/../../include/uapi/linux/gotrace.h")
+run --version
+check "--version: the version and the device ABI, exit 0" '[ $rc -eq 0 ] && [ -n "$abi" ] && grep -qx "gotrace [^ ][^ ]* (device ABI version $abi)" "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ]'
+
+for cmd in record stop status check stat; do
+	run $cmd --bogus
+	check "$cmd --bogus: exit 2, 'gotrace: $cmd:' message" '[ $rc -eq 2 ] && has "^gotrace: $cmd: unrecognized option .--bogus." "$T/err"'
+done
+for cmd in stop status; do
+	run $cmd --bogus
+	check "$cmd --bogus: two lines, no usage" '[ "$(wc -l <"$T/err")" -eq 2 ] && has "^gotrace: see .gotrace $cmd -h." "$T/err" && ! has usage "$T/err"'
+	run $cmd extra
+	check "$cmd with an argument: one line, exit 2" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "^gotrace: $cmd takes no argument" "$T/err"'
+done
+run status -h
+check "status -h: --json in the usage" '[ $rc -eq 0 ] && has "usage: gotrace status \[--json\]" "$T/out"'
+
+done_testing
