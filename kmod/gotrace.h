@@ -64,15 +64,21 @@ enum gt_gstate {
  * @last_ts:	timestamp of the last event that changed its state
  * @sys_enter_ts: when the current syscall started
  * @comm_stack:	id of the one-frame stack naming the task by its comm
- * @comm:	the comm the goroutine is named after
- * @sys_nr:	syscall the task is in, or -1
+ * @comm:	the comm the goroutine is named after; of a hidden task, the
+ *		comm the filters last saw
+ * @sys_nr:	syscall the task is in, -1 if none, GT_SYS_UNKNOWN if no
+ *		syscall entry or exit of it was seen
  * @sys_compat:	the syscall number is of the 32-bit ABI
  * @state:	enum gt_gstate
- * @exiting:	sched_process_exit seen; the final switch writes GoEnd
- * @hidden:	left out by the session's task filters: never in the trace
+ * @hidden:	left out by the session's task filters: not in the trace
+ *		(filters are decided again at exec and comm changes)
+ * @adopted:	recorded whatever the filters say (a child of a recorded
+ *		task, with GOTRACE_OPT_CHILDREN)
  *
- * Protected by the lock of its bucket; while the task runs, the syscall
- * fields are written only by the CPU it runs on.
+ * Protected by the lock of its bucket; while the task runs on the P the
+ * trace has it on, its syscall fields and @last_ts are written only by
+ * that CPU.  The entry goes back to the free list at the task's final
+ * switch (TASK_DEAD), whether the task is recorded or hidden.
  */
 struct gt_task {
 	struct hlist_node node;
@@ -87,8 +93,8 @@ struct gt_task {
 	int sys_nr;
 	u8 sys_compat;
 	u8 state;
-	u8 exiting;
 	u8 hidden;
+	u8 adopted;
 };
 
 struct gt_task_bucket {
@@ -97,18 +103,17 @@ struct gt_task_bucket {
 };
 
 /*
- * The last GoSysCall written at a syscall's entry, while it is still the
- * last record of its chunk: if the task then sleeps in that syscall, the
- * event is taken back and written again with the stack of the sleep.
+ * The GoSysCall of a syscall's entry, not written yet: it is written
+ * before the next event of the P, unless that event is the block of the
+ * same syscall, which then stands for the syscall (a sleep shows only as
+ * a sleep) or is written with the stack of the sleep.  Nothing written
+ * is ever taken back.
  */
-struct gt_sys_undo {
-	const struct gt_task *task;	/* NULL: nothing to take back */
-	const struct gt_chunk *chunk;
-	u32 start;			/* chunk length before the event */
-	u32 end;			/* and after it */
-	u64 enc_ts;			/* batch's last timestamp before it */
-	u64 cpu_ts;			/* P's last timestamp before it */
-	u64 task_ts;			/* task's last timestamp before it */
+struct gt_sys_pending {
+	struct gt_task *task;	/* NULL: nothing pending; else the P's cur */
+	u64 ts;			/* the entry's time */
+	u32 stack;		/* [syscall frame, comm frame] */
+	bool returned;		/* the syscall returned: it cannot block */
 };
 
 /* Stack ids of [syscall frame, comm frame], by comm and syscall. */
@@ -134,7 +139,7 @@ struct gt_sys_cache {
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
  * @pcs:	scratch space for a stack being captured
- * @sys_undo:	the GoSysCall that may be taken back
+ * @sys_pending: the GoSysCall not written yet
  * @sys_cache:	stacks of syscall events, so entries need no stack walk
  *
  * Written only by its CPU with interrupts off, or by the stop path once
@@ -154,7 +159,7 @@ struct gt_cpu {
 	u64 lost;
 	u64 chunk_overflows;
 	u64 pcs[GT_KSTACK_MAX + 2];	/* + syscall and comm frames */
-	struct gt_sys_undo sys_undo;
+	struct gt_sys_pending sys_pending;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
 };
 
@@ -294,7 +299,6 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p);
 void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child);
 void gt_model_exec(struct gt_session *s, struct task_struct *p);
-void gt_model_exit(struct gt_session *s, struct task_struct *p);
 void gt_model_sys_enter(struct gt_session *s, long nr);
 void gt_model_sys_exit(struct gt_session *s);
 u64 gt_model_count(struct gt_session *s, bool lost);

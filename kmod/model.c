@@ -61,9 +61,11 @@
 #include "gotrace.h"
 
 /*
- * sys_nr of a user task whose syscall entry the model did not see (it was
- * in a syscall when the session started): read from its registers when it
- * next blocks, the only moment they can be read safely (it is current).
+ * sys_nr of a user task of which no syscall entry or exit was seen yet (it
+ * was in a syscall or in user space when the session started, or it is
+ * new).  Its blocks are plain blocks: its registers cannot tell, since
+ * orig_ax holds the error code inside a page fault, and io_uring or vhost
+ * workers carry the registers of the syscall that created them.
  */
 #define GT_SYS_UNKNOWN		(-2)
 
@@ -162,14 +164,17 @@ static bool task_matches(struct gt_session *s, const struct task_struct *p)
 	return true;
 }
 
+static void task_release(struct gt_session *s, struct gt_task *t);
+
 /*
  * The entry of @p, or NULL.  An entry for the same task_struct but
  * another start_time belongs to a task that died while the model was not
- * looking (before the snapshot was armed): it is unlinked and left to the
- * trace as it was, never reused in this session, since a CPU may still
- * point at it.
+ * looking (before the snapshot was armed): its goroutine is left to the
+ * trace as it was, and the entry goes back to the free list, unless the
+ * trace has it running, where a P still points at it (then it is only
+ * unlinked).
  */
-static struct gt_task *task_find(struct gt_task_bucket *b,
+static struct gt_task *task_find(struct gt_session *s, struct gt_task_bucket *b,
 				 const struct task_struct *p)
 {
 	struct gt_task *t;
@@ -180,7 +185,10 @@ static struct gt_task *task_find(struct gt_task_bucket *b,
 			continue;
 		if (t->start_time == p->start_time)
 			return t;
-		hlist_del_init(&t->node);
+		if (t->state == GT_G_RUNNING)
+			hlist_del_init(&t->node);
+		else
+			task_release(s, t);
 		return NULL;
 	}
 	return NULL;
@@ -209,33 +217,39 @@ static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
 	t->start_time = p->start_time;
 	t->state = GT_G_NONE;
 	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
+	t->adopted = adopt;
 	t->hidden = !adopt && !task_matches(s, p);
+	memcpy(t->comm, p->comm, sizeof(t->comm));
 	hlist_add_head(&t->node, &b->head);
 	return t;
 }
 
 /*
- * The entry of @p, added if new (@adopt: recorded whatever the filters
- * say); NULL if the table is full or the filters leave @p out.
+ * The entry of @p, recorded or hidden, added if new (@adopt: recorded
+ * whatever the filters say); NULL if the table is full.
  */
-static struct gt_task *task_get_as(struct gt_session *s,
-				   struct gt_task_bucket *b,
-				   const struct task_struct *p, bool adopt)
+static struct gt_task *task_entry(struct gt_session *s,
+				  struct gt_task_bucket *b,
+				  const struct task_struct *p, bool adopt)
 {
-	struct gt_task *t = task_find(b, p);
+	struct gt_task *t = task_find(s, b, p);
 
-	if (!t)
-		t = task_add(s, b, p, adopt);
-	return t && !t->hidden ? t : NULL;
+	return t ? t : task_add(s, b, p, adopt);
 }
 
+/* The entry of @p if the trace records it, added if new; else NULL. */
 static struct gt_task *task_get(struct gt_session *s, struct gt_task_bucket *b,
 				const struct task_struct *p)
 {
-	return task_get_as(s, b, p, false);
+	struct gt_task *t = task_entry(s, b, p, false);
+
+	return t && !t->hidden ? t : NULL;
 }
 
-/* A dead goroutine's entry goes back to the free list. */
+/*
+ * An entry goes back to the free list: its task died, or died unseen.
+ * Its bucket's lock held.
+ */
 static void task_release(struct gt_session *s, struct gt_task *t)
 {
 	hlist_del(&t->node);
@@ -272,40 +286,61 @@ static void cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
 		gt_session_chunk_queued(s);
 }
 
+/* Make @chunk the CPU's current one, starting its batch at @ts. */
+static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
+			    u64 ts, unsigned long flush)
+{
+	c->chunk = chunk;
+	gt_enc_init(&c->enc, chunk->data, GT_CHUNK_SIZE);
+	gt_enc_batch(&c->enc, cpu, ts);
+	c->chunk_hdr = c->enc.len;
+	c->flush_seq = flush;
+}
+
 /*
  * Make sure the CPU's chunk has @need bytes free (plus the close reserve
- * unless @closing), starting a new chunk and batch when needed; a chunk
+ * unless @closing), starting a new chunk and batch when needed.  A chunk
  * started before the last periodic flush request is handed over first,
- * so a reader sees a quiet CPU's events within flush_ms.
+ * so a reader sees a quiet CPU's events within flush_ms, but only if a
+ * spare chunk takes its place: a flush never ends a session whose CPU
+ * still has room.
  */
 static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 		     u32 need, bool closing)
 {
 	unsigned long flush = READ_ONCE(s->flush_seq);
 	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
+	struct gt_chunk *next;
 
 	if (c->chunk) {
 		bool has_events = c->enc.len > c->chunk_hdr;
 
-		if (gt_enc_room(&c->enc) >= need + reserve &&
-		    (c->flush_seq == flush || !has_events)) {
-			c->flush_seq = flush;
+		if (gt_enc_room(&c->enc) >= need + reserve) {
+			if (c->flush_seq == flush || !has_events) {
+				c->flush_seq = flush;
+				return true;
+			}
+			next = gt_pool_get(&s->pool, false);
+			if (!next) {
+				/* Try again at the next flush. */
+				c->flush_seq = flush;
+				return true;
+			}
+			cpu_handover(s, c, true);
+			cpu_chunk_start(c, next, cpu, ts, flush);
 			return true;
 		}
 		if (!has_events && gt_enc_room(&c->enc) >= need)
 			return true;
 		cpu_handover(s, c, true);
 	}
-	c->chunk = gt_pool_get(&s->pool, closing);
-	if (!c->chunk) {
+	next = gt_pool_get(&s->pool, closing);
+	if (!next) {
 		atomic64_inc(&s->chunk_overflows);
 		c->chunk_overflows++;
 		return false;
 	}
-	gt_enc_init(&c->enc, c->chunk->data, GT_CHUNK_SIZE);
-	gt_enc_batch(&c->enc, cpu, ts);
-	c->chunk_hdr = c->enc.len;
-	c->flush_seq = flush;
+	cpu_chunk_start(c, next, cpu, ts, flush);
 	return true;
 }
 
@@ -313,13 +348,13 @@ static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
  * Stamp and append one event on this CPU's P, at @when or, to keep time
  * going forward on the P and for the task, just after their last event.
  * @t, if not NULL, is the task whose state the event changes (its bucket
- * lock held).  Returns false if nothing was written: the session is then
- * halted, and the caller leaves the model as it was, so the model keeps
- * describing the file exactly.
+ * lock held, or it runs on this P).  Returns false if nothing was
+ * written: the session is then halted, and the caller leaves the model
+ * as it was, so the model keeps describing the file exactly.
  */
-static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		    unsigned int type, const u64 *args, unsigned int nargs,
-		    u64 when, bool closing)
+static bool event_write(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, const u64 *args,
+			unsigned int nargs, u64 when, bool closing)
 {
 	int cpu = smp_processor_id();
 	u64 ts = max(when, c->last_ts);
@@ -342,6 +377,51 @@ static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		t->last_ts = ts;
 	c->events++;
 	return true;
+}
+
+/*
+ * Write the P's pending GoSysCall, if any.  Its task is the one running
+ * on this P (any event that takes it off the P comes through here
+ * first), so its time is written without its bucket lock.
+ */
+static void sys_pending_write(struct gt_session *s, struct gt_cpu *c,
+			      bool closing)
+{
+	struct gt_sys_pending *sp = &c->sys_pending;
+	struct gt_task *t = sp->task;
+	u64 stack = sp->stack;
+
+	if (!t)
+		return;
+	sp->task = NULL;
+	if (t == c->cur)
+		event_write(s, c, t, GOTRACE_EV_GO_SYSCALL, &stack, 1, sp->ts,
+			    closing);
+}
+
+/*
+ * Take back @t's pending GoSysCall of the syscall it is in, which was
+ * not written yet; its time goes to @ts.  False if there is none.
+ */
+static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
+			     u64 *ts)
+{
+	struct gt_sys_pending *sp = &c->sys_pending;
+
+	if (sp->task != t || sp->returned)
+		return false;
+	*ts = sp->ts;
+	sp->task = NULL;
+	return true;
+}
+
+/* An event of this P: the pending GoSysCall first; see event_write(). */
+static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
+		    unsigned int type, const u64 *args, unsigned int nargs,
+		    u64 when, bool closing)
+{
+	sys_pending_write(s, c, closing);
+	return event_write(s, c, t, type, args, nargs, when, closing);
 }
 
 /* An event of now; see emit_at(). */
@@ -560,6 +640,42 @@ static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	return g_create(s, c, t, p, 0) && g_start(s, c, t);
 }
 
+/*
+ * @p, running on this CPU as @t, executed a program or changed its comm:
+ * the filters decide again.  A hidden task that now matches becomes a
+ * goroutine, running here; a recorded one that no longer matches ends
+ * (GoEnd) and is hidden from now on; one that still matches is renamed
+ * if its comm changed.  Children adopted by the session stay recorded.
+ * Returns true if @t is in the trace and running here.
+ */
+static bool g_refilter(struct gt_session *s, struct gt_cpu *c,
+		       struct gt_task *t, const struct task_struct *p)
+{
+	bool match = t->adopted || task_matches(s, p);
+
+	if (t->hidden) {
+		memcpy(t->comm, p->comm, sizeof(t->comm));
+		if (!match)
+			return false;
+		t->hidden = false;
+		t->state = GT_G_NONE;
+		/* What it did while hidden was not seen. */
+		t->sys_nr = GT_SYS_UNKNOWN;
+		return g_ensure_running(s, c, t, p);
+	}
+	if (!g_ensure_running(s, c, t, p))
+		return false;
+	if (match)
+		return !comm_changed(t, p) || g_rename(s, c, t, p);
+	if (!emit0(s, c, t, EV(GO_END)))
+		return false;
+	t->state = GT_G_DEAD;
+	t->hidden = true;
+	c->cur = NULL;
+	memcpy(t->comm, p->comm, sizeof(t->comm));
+	return false;
+}
+
 /* ---- Syscalls --------------------------------------------------------- */
 
 /* Is @t's current syscall one the session records? */
@@ -599,48 +715,24 @@ static u32 sys_stack(struct gt_session *s, struct gt_cpu *c,
 	return id;
 }
 
-/* GoSysCall at the entry of a syscall, remembered so it can be undone. */
+/*
+ * GoSysCall at the entry of a syscall, kept pending: written before the
+ * P's next event, or replaced by the block of this syscall.
+ */
 static void sys_enter_event(struct gt_session *s, struct gt_cpu *c,
 			    struct gt_task *t)
 {
-	u64 stack = sys_stack(s, c, t);
-	struct gt_sys_undo u = {
-		.task = t,
-		.chunk = c->chunk,
-		.start = c->enc.len,
-		.enc_ts = c->enc.last_ts,
-		.cpu_ts = c->last_ts,
-		.task_ts = t->last_ts,
-	};
+	struct gt_sys_pending *sp = &c->sys_pending;
 
-	c->sys_undo.task = NULL;
-	if (!emit_at(s, c, t, EV(GO_SYSCALL), &stack, 1, t->sys_enter_ts,
-		     false))
+	sys_pending_write(s, c, false);
+	if (READ_ONCE(s->halted)) {
+		c->lost++;
 		return;
-	/* Only undone within the chunk it was written to. */
-	if (c->chunk != u.chunk)
-		return;
-	u.end = c->enc.len;
-	c->sys_undo = u;
-}
-
-/*
- * Take back @t's GoSysCall of its syscall entry if nothing was written on
- * this P since: the chunk, the P and the task are as they were before it.
- */
-static bool sys_undo(struct gt_cpu *c, struct gt_task *t)
-{
-	struct gt_sys_undo *u = &c->sys_undo;
-
-	if (u->task != t || u->chunk != c->chunk || u->end != c->enc.len)
-		return false;
-	c->enc.len = u->start;
-	c->enc.last_ts = u->enc_ts;
-	c->last_ts = u->cpu_ts;
-	t->last_ts = u->task_ts;
-	c->events--;
-	u->task = NULL;
-	return true;
+	}
+	sp->stack = sys_stack(s, c, t);
+	sp->ts = t->sys_enter_ts;
+	sp->returned = false;
+	sp->task = t;
 }
 
 /*
@@ -655,7 +747,7 @@ static bool sys_undo(struct gt_cpu *c, struct gt_task *t)
 static void sys_block(struct gt_session *s, struct gt_cpu *c,
 		      struct gt_task *t, const struct task_struct *p)
 {
-	u64 when = t->sys_enter_ts;
+	u64 when;
 	unsigned int n;
 	u64 id;
 
@@ -667,8 +759,13 @@ static void sys_block(struct gt_session *s, struct gt_cpu *c,
 		gt_session_halt(s);
 		return;
 	}
-	if (!sys_undo(c, t) && s->opts.syscalls == GOTRACE_SYSCALLS_ALL)
-		when = gt_clock();
+	/*
+	 * Without its pending entry event, the syscall's GoSysCall is in the
+	 * trace already, unless only blocking syscalls are recorded.
+	 */
+	if (!sys_pending_take(c, t, &when))
+		when = s->opts.syscalls == GOTRACE_SYSCALLS_ALL ?
+			gt_clock() : t->sys_enter_ts;
 
 	n = stack_save(s, c->pcs, GT_KSTACK_MAX);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
@@ -746,13 +843,9 @@ static unsigned int block_reason(struct gt_task *t)
 {
 	struct pt_regs *regs;
 
-	regs = task_pt_regs(current);
-	if (t->sys_nr == GT_SYS_UNKNOWN) {
-		t->sys_nr = syscall_get_nr(current, regs);
-		t->sys_compat = in_compat_syscall();
-	}
-	if (t->sys_compat)
+	if (t->sys_nr < 0 || t->sys_compat)
 		return EV(GO_BLOCK);
+	regs = task_pt_regs(current);
 	switch (t->sys_nr) {
 	case __NR_futex:
 	case __NR_futex_waitv:
@@ -866,11 +959,12 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 		       bool preempt, unsigned int prev_state)
 {
 	unsigned int type;
+	u64 when;
 	u32 stack;
 
 	if (!g_ensure_running(s, c, t, prev))
 		return;
-	if (comm_changed(t, prev) && !g_rename(s, c, t, prev))
+	if (comm_changed(t, prev) && !g_refilter(s, c, t, prev))
 		return;
 
 	if (prev_state & TASK_DEAD) {
@@ -896,17 +990,34 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 			return;
 		}
 		/*
-		 * The block event is the syscall: its entry event, if still
-		 * the last record, goes, so that a sleep shows only as a
-		 * sleep (Go 1.23 would count it in the syscall profile too).
+		 * The block event is the syscall: its pending entry event is
+		 * not written, so that a sleep shows only as a sleep (Go 1.23
+		 * would count it in the syscall profile too).
 		 */
-		sys_undo(c, t);
+		sys_pending_take(c, t, &when);
 		stack = stack_here(s, c, prev, t->comm_stack);
 		if (!emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
 	}
 	c->cur = NULL;
+}
+
+/*
+ * @prev, hidden by the filters, leaves the CPU; its bucket lock is held.
+ * Its final switch gives its entry back; a new comm may make it match.
+ */
+static void hidden_switch_out(struct gt_session *s, struct gt_cpu *c,
+			      struct gt_task *t, struct task_struct *prev,
+			      unsigned int prev_state)
+{
+	if (prev_state & TASK_DEAD) {
+		task_release(s, t);
+		return;
+	}
+	if (s->opts.comm[0] && comm_changed(t, prev) &&
+	    g_refilter(s, c, t, prev))
+		switch_out(s, c, t, prev, false, prev_state);
 }
 
 /**
@@ -944,8 +1055,10 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 	if (!is_idle(prev)) {
 		b = task_bucket(s, prev);
 		raw_spin_lock(&b->lock);
-		t = task_get(s, b, prev);
-		if (t)
+		t = task_entry(s, b, prev, false);
+		if (t && t->hidden)
+			hidden_switch_out(s, c, t, prev, prev_state);
+		else if (t)
 			switch_out(s, c, t, prev, preempt, prev_state);
 		raw_spin_unlock(&b->lock);
 	}
@@ -1001,7 +1114,7 @@ static void task_woken(struct gt_session *s, struct task_struct *p,
 		c->cur && c->cur->key == current;
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = may_create ? task_get_as(s, b, p, adopt) : task_find(b, p);
+	t = may_create ? task_entry(s, b, p, adopt) : task_find(s, b, p);
 	if (t && !t->hidden) {
 		switch (t->state) {
 		case GT_G_NONE:
@@ -1093,16 +1206,11 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 		return;
 	b = task_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_get(s, b, p);
-	if (t && g_ensure_running(s, c, t, p) && comm_changed(t, p))
-		g_rename(s, c, t, p);
+	t = task_entry(s, b, p, false);
+	if (t)
+		g_refilter(s, c, t, p);
 	raw_spin_unlock(&b->lock);
 	hook_exit(flags);
-}
-
-/* sched_process_exit: nothing to write; the final switch writes GoEnd. */
-void gt_model_exit(struct gt_session *s, struct task_struct *p)
-{
 }
 
 /* ---- Syscalls ---------------------------------------------------------- */
@@ -1160,12 +1268,14 @@ void gt_model_sys_exit(struct gt_session *s)
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = -1;
+		if (c->sys_pending.task == t)
+			c->sys_pending.returned = true;
 		/* prctl(PR_SET_NAME) shows at once, not at the next switch. */
 		if (unlikely(comm_changed(t, current))) {
 			struct gt_task_bucket *b = task_bucket(s, current);
 
 			raw_spin_lock(&b->lock);
-			g_rename(s, c, t, current);
+			g_refilter(s, c, t, current);
 			raw_spin_unlock(&b->lock);
 		}
 	}
@@ -1259,10 +1369,12 @@ void gt_model_disarm(struct gt_session *s)
  */
 static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 {
-	struct gt_task *t = c->cur;
-	u64 ts = max(gt_clock(), c->last_ts);
-	u64 v;
+	struct gt_task *t;
+	u64 ts, v;
 
+	sys_pending_write(s, c, true);
+	t = c->cur;
+	ts = max(gt_clock(), c->last_ts);
 	if (t) {
 		ts = max(ts, t->last_ts + 1);
 		v = t->comm_stack;
