@@ -162,6 +162,20 @@ void gt_pool_mark_stopped(struct gt_pool *pool)
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
+/*
+ * One more chunk kept for closing the trace, for a CPU that came online
+ * after the start, while the pool has chunks to spare.  Context: any.
+ */
+void gt_pool_reserve_more(struct gt_pool *pool)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	if (pool->reserve < pool->nr / 2)
+		pool->reserve++;
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+}
+
 unsigned int gt_pool_in_use(struct gt_pool *pool)
 {
 	return pool->nr - READ_ONCE(pool->nr_free);

@@ -44,6 +44,13 @@
 /* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
 #define GT_KSTACK_MAX		32
 
+/*
+ * PCs of the largest stack an event carries: the kernel frames, then the
+ * syscall frame and the comm frame (a blocking syscall's).  Every buffer
+ * that holds a stack is this long.
+ */
+#define GT_STACK_PCS		(GT_KSTACK_MAX + 2)
+
 /* Goroutine states of the model (what the trace says, not what Linux says). */
 enum gt_gstate {
 	GT_G_NONE,		/* not in the trace yet */
@@ -135,6 +142,7 @@ struct gt_sys_cache {
  * @started:	the P's start step (ProcStart, GoStart of current) is done
  * @p_started:	ProcStart written and no ProcStop since
  * @offline:	the CPU went offline: its probes write nothing
+ * @in_pool:	the pool's reserve holds a chunk for closing this P
  * @events:	events written
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
@@ -155,10 +163,11 @@ struct gt_cpu {
 	bool started;
 	bool p_started;
 	bool offline;
+	bool in_pool;
 	u64 events;
 	u64 lost;
 	u64 chunk_overflows;
-	u64 pcs[GT_KSTACK_MAX + 2];	/* + syscall and comm frames */
+	u64 pcs[GT_STACK_PCS];
 	struct gt_sys_pending sys_pending;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
 };
@@ -212,10 +221,11 @@ struct gt_tables;
  */
 struct gt_session {
 	/* set at creation, then read-only */
-	unsigned int nr_cpus;
+	unsigned int nr_cpus;		/* nr_cpu_ids, for the status */
+	unsigned int nr_ps;		/* Gomaxprocs: CPUs online at start */
 	pid_t reader_pid;
 	u64 start_ns;
-	bool show_addrs;	/* the reader may see kernel addresses */
+	bool show_addrs;	/* the opener may see kernel addresses */
 	struct gotrace_options opts;	/* fixed once recording starts */
 
 	/* probe side */
@@ -251,7 +261,6 @@ struct gt_session {
 	u32 stop_reason;		/* GOTRACE_STOP_* */
 	u32 stop_pending;		/* stop asked for before the start */
 	int start_err;			/* why the start failed, or 0 */
-	bool probes_on;
 
 	/* reader, guarded by read_lock */
 	struct mutex read_lock;
@@ -281,6 +290,7 @@ struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped);
 bool gt_pool_has_full(struct gt_pool *pool);
 void gt_pool_mark_stopped(struct gt_pool *pool);
 unsigned int gt_pool_in_use(struct gt_pool *pool);
+void gt_pool_reserve_more(struct gt_pool *pool);
 
 /* model.c */
 int gt_model_init(struct gt_session *s, unsigned int max_tasks);
@@ -339,6 +349,15 @@ void gt_session_halt(struct gt_session *s);
 void gt_session_chunk_queued(struct gt_session *s);
 
 /* main.c: module parameters */
+
+/*
+ * Bounds of max_stacks: a table holds at least the stacks that name a
+ * few tasks, and at most what keeps its PCs (GT_STACK_AVG_PCS per stack
+ * on average) within 256 MiB and every size computed from it in a u32.
+ */
+#define GT_STACKS_MIN		64U
+#define GT_STACKS_MAX		(4U * 1024 * 1024)
+#define GT_STACK_AVG_PCS	8
 extern unsigned int gt_param_duration_ms;
 extern unsigned int gt_param_chunks;
 extern unsigned int gt_param_max_tasks;

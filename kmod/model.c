@@ -87,8 +87,13 @@ int gt_model_init(struct gt_session *s, unsigned int max_tasks)
 	nbuckets = 1U << s->bucket_bits;
 	s->buckets = kvcalloc(nbuckets, sizeof(*s->buckets), GFP_KERNEL);
 	s->tasks = kvcalloc(max_tasks, sizeof(*s->tasks), GFP_KERNEL);
+	/*
+	 * pid_max is not exported to modules: the bitmap covers every tid
+	 * possible (512 KiB on 64-bit), so it is allocated with kvzalloc.
+	 */
 	s->tid_max = PID_MAX_LIMIT;
-	s->tid_seen = bitmap_zalloc(s->tid_max, GFP_KERNEL);
+	s->tid_seen = kvcalloc(BITS_TO_LONGS(s->tid_max), sizeof(long),
+			       GFP_KERNEL);
 	if (!s->buckets || !s->tasks || !s->tid_seen) {
 		gt_model_free(s);
 		return -ENOMEM;
@@ -109,7 +114,7 @@ void gt_model_free(struct gt_session *s)
 {
 	kvfree(s->buckets);
 	kvfree(s->tasks);
-	bitmap_free(s->tid_seen);
+	kvfree(s->tid_seen);
 	s->buckets = NULL;
 	s->tasks = NULL;
 	s->tid_seen = NULL;
@@ -345,18 +350,17 @@ static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 }
 
 /*
- * Stamp and append one event on this CPU's P, at @when or, to keep time
- * going forward on the P and for the task, just after their last event.
- * @t, if not NULL, is the task whose state the event changes (its bucket
- * lock held, or it runs on this P).  Returns false if nothing was
- * written: the session is then halted, and the caller leaves the model
- * as it was, so the model keeps describing the file exactly.
+ * Stamp and append one event on the P of CPU @cpu (@c), at @when or, to
+ * keep time going forward on the P and for the task, just after their
+ * last event.  @t, if not NULL, is the task whose state the event changes
+ * (its bucket lock held, or it runs on this P).  Returns false if nothing
+ * was written: the session is then halted, and the caller leaves the
+ * model as it was, so the model keeps describing the file exactly.
  */
-static bool event_write(struct gt_session *s, struct gt_cpu *c,
+static bool event_write(struct gt_session *s, struct gt_cpu *c, int cpu,
 			struct gt_task *t, unsigned int type, const u64 *args,
 			unsigned int nargs, u64 when, bool closing)
 {
-	int cpu = smp_processor_id();
 	u64 ts = max(when, c->last_ts);
 
 	lockdep_assert_irqs_disabled();
@@ -384,7 +388,7 @@ static bool event_write(struct gt_session *s, struct gt_cpu *c,
  * on this P (any event that takes it off the P comes through here
  * first), so its time is written without its bucket lock.
  */
-static void sys_pending_write(struct gt_session *s, struct gt_cpu *c,
+static void sys_pending_write(struct gt_session *s, struct gt_cpu *c, int cpu,
 			      bool closing)
 {
 	struct gt_sys_pending *sp = &c->sys_pending;
@@ -395,8 +399,8 @@ static void sys_pending_write(struct gt_session *s, struct gt_cpu *c,
 		return;
 	sp->task = NULL;
 	if (t == c->cur)
-		event_write(s, c, t, GOTRACE_EV_GO_SYSCALL, &stack, 1, sp->ts,
-			    closing);
+		event_write(s, c, cpu, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
+			    sp->ts, closing);
 }
 
 /*
@@ -420,8 +424,10 @@ static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		    unsigned int type, const u64 *args, unsigned int nargs,
 		    u64 when, bool closing)
 {
-	sys_pending_write(s, c, closing);
-	return event_write(s, c, t, type, args, nargs, when, closing);
+	int cpu = smp_processor_id();
+
+	sys_pending_write(s, c, cpu, closing);
+	return event_write(s, c, cpu, t, type, args, nargs, when, closing);
 }
 
 /* An event of now; see emit_at(). */
@@ -570,15 +576,14 @@ static bool g_start(struct gt_session *s, struct gt_cpu *c, struct gt_task *t)
 	if (!p_start(s, c))
 		return false;
 	/*
-	 * The trace has another goroutine on this P than Linux: a switch
-	 * was not seen.  Take it off the P first, as Go's parsers demand.
-	 * Only this CPU changes the state of the goroutine it runs.
+	 * hook_enter() took any goroutine Linux does not run off this P, and
+	 * every path that takes a goroutine off it clears c->cur: another
+	 * one here means a missed transition.  The caller holds @t's bucket
+	 * lock and may not wait for a second one, so the trace ends.
 	 */
 	if (old && old != t) {
-		if (!emit1(s, c, old, EV(GO_PREEMPT), old->comm_stack))
-			return false;
-		old->state = GT_G_RUNNABLE;
-		c->cur = NULL;
+		gt_session_halt(s);
+		return false;
 	}
 	if (!emit2(s, c, t, EV(GO_START), t->goid, t->seq + 1))
 		return false;
@@ -724,7 +729,7 @@ static void sys_enter_event(struct gt_session *s, struct gt_cpu *c,
 {
 	struct gt_sys_pending *sp = &c->sys_pending;
 
-	sys_pending_write(s, c, false);
+	sys_pending_write(s, c, smp_processor_id(), false);
 	if (READ_ONCE(s->halted)) {
 		c->lost++;
 		return;
@@ -921,6 +926,24 @@ static void cpu_start(struct gt_session *s, struct gt_cpu *c)
 }
 
 /*
+ * The trace has another goroutine on this P than Linux runs: a switch
+ * was not seen.  Take it off the P, as Go's parsers demand, under its
+ * bucket lock, before the hook takes any other.
+ */
+static void cpu_put_stale(struct gt_session *s, struct gt_cpu *c)
+{
+	struct gt_task *t = c->cur;
+	struct gt_task_bucket *b = task_bucket(s, t->key);
+
+	raw_spin_lock(&b->lock);
+	if (emit1(s, c, t, EV(GO_PREEMPT), t->comm_stack)) {
+		t->state = GT_G_RUNNABLE;
+		c->cur = NULL;
+	}
+	raw_spin_unlock(&b->lock);
+}
+
+/*
  * Common entry of every probe hook: the CPU's state, with interrupts
  * disabled, or NULL if the hook has nothing to do (snapshot not armed).
  */
@@ -943,6 +966,8 @@ static struct gt_cpu *hook_enter(struct gt_session *s, unsigned long *flags)
 	}
 	if (unlikely(!c->started))
 		cpu_start(s, c);
+	else if (unlikely(c->cur && c->cur->key != current))
+		cpu_put_stale(s, c);
 	return c;
 }
 
@@ -1042,15 +1067,6 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 	c = hook_enter(s, &flags);
 	if (!c)
 		return;
-
-	/* The trace has another goroutine on this P than Linux: close it. */
-	if (c->cur && c->cur->key != prev) {
-		t = c->cur;
-		if (emit1(s, c, t, EV(GO_PREEMPT), t->comm_stack)) {
-			t->state = GT_G_RUNNABLE;
-			c->cur = NULL;
-		}
-	}
 
 	if (!is_idle(prev)) {
 		b = task_bucket(s, prev);
@@ -1157,7 +1173,8 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
  * with the waker's stack, so the trace shows who woke whom even when the
  * kernel completes the wakeup on @p's CPU.  If the trace still has @p
  * running (it is on its way to sleep on another CPU), nothing is written:
- * sched_wakeup, which comes after @p has left its CPU, unblocks it.
+ * if @p has left its CPU by sched_wakeup, that unblocks it; if it has
+ * not (ttwu_runnable()), it never blocks and nothing is written at all.
  *
  * Context: try_to_wake_up(), @p's pi_lock held, irqs off.
  */
@@ -1293,7 +1310,13 @@ void gt_model_sys_exit(struct gt_session *s)
  * GoWaiting for the sleeping ones.  Runnable and running ones stay
  * runnable: each CPU's first probe starts the goroutine it runs.
  *
- * Context: process context; disables interrupts while it writes.
+ * The walk stays on one CPU (migration disabled) but disables interrupts
+ * only while it writes one task: a host with tens of thousands of
+ * threads must not run milliseconds with interrupts off.  Until the
+ * session is armed no probe and no hotplug callback touches its CPUs'
+ * state, so nothing else writes to this CPU's chunk meanwhile.
+ *
+ * Context: process context.
  * Return: 0, or -ENOSPC if the pools are too small for the tasks.
  */
 int gt_model_snapshot(struct gt_session *s)
@@ -1306,17 +1329,19 @@ int gt_model_snapshot(struct gt_session *s)
 	int cpu, ret = 0;
 	u64 now;
 
-	local_irq_save(flags);
+	migrate_disable();
 	c = this_cpu_ptr(s->cpus);
-	if (!emit2(s, c, NULL, EV(GOMAXPROCS), s->nr_cpus, 0)) {
+	local_irq_save(flags);
+	if (!emit2(s, c, NULL, EV(GOMAXPROCS), s->nr_ps, 0))
 		ret = -ENOSPC;
-		goto out;
-	}
+	local_irq_restore(flags);
 
 	rcu_read_lock();
 	for_each_process_thread(g, p) {
+		if (ret)
+			break;
 		b = task_bucket(s, p);
-		raw_spin_lock(&b->lock);
+		raw_spin_lock_irqsave(&b->lock, flags);
 		t = task_get(s, b, p);
 		if (t && t->state == GT_G_NONE && g_create(s, c, t, p, 0) &&
 		    !task_is_running(p)) {
@@ -1325,19 +1350,17 @@ int gt_model_snapshot(struct gt_session *s)
 				t->state = GT_G_WAITING;
 			}
 		}
-		raw_spin_unlock(&b->lock);
-		if (READ_ONCE(s->halted)) {
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+		if (READ_ONCE(s->halted))
 			ret = -ENOSPC;
-			break;
-		}
 	}
 	rcu_read_unlock();
-out:
+
 	/* Every P's first event comes after the snapshot. */
 	now = c->last_ts + 1;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(s->cpus, cpu)->last_ts = now;
-	local_irq_restore(flags);
+	migrate_enable();
 	if (!ret) {
 		/*
 		 * Publish the snapshot; pairs with smp_load_acquire() in
@@ -1369,30 +1392,29 @@ void gt_model_disarm(struct gt_session *s)
  */
 static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 {
-	struct gt_task *t;
-	u64 ts, v;
+	struct gt_task *t = c->cur;
+	struct gt_task_bucket *b;
+	u64 v;
 
-	sys_pending_write(s, c, true);
-	t = c->cur;
-	ts = max(gt_clock(), c->last_ts);
+	/* The goroutine's entry is its bucket's, probes may be running. */
 	if (t) {
-		ts = max(ts, t->last_ts + 1);
+		b = task_bucket(s, t->key);
+		raw_spin_lock(&b->lock);
+		sys_pending_write(s, c, cpu, true);
 		v = t->comm_stack;
-		if (cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
-			gt_enc_event(&c->enc, EV(GO_PREEMPT), ts, &v, 1);
+		if (event_write(s, c, cpu, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
+				gt_clock(), true)) {
 			t->state = GT_G_RUNNABLE;
 			c->cur = NULL;
-			c->last_ts = ts;
-			c->events++;
 		}
+		raw_spin_unlock(&b->lock);
+	} else {
+		sys_pending_write(s, c, cpu, true);
 	}
 	if (c->p_started && !c->cur &&
-	    cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
-		gt_enc_event(&c->enc, EV(PROC_STOP), ts, NULL, 0);
+	    event_write(s, c, cpu, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
+			gt_clock(), true))
 		c->p_started = false;
-		c->last_ts = ts;
-		c->events++;
-	}
 	if (c->chunk)
 		cpu_handover(s, c, false);
 }
@@ -1428,16 +1450,28 @@ void gt_model_cpu_offline(struct gt_session *s)
  * gt_model_cpu_online() - this CPU is back: its next event starts its P
  * @s:	session
  *
+ * A CPU that was not online when the session started also grows the
+ * reserve of chunks kept for closing the trace.
+ *
  * Context: the CPU hotplug thread of the CPU coming up.
  */
 void gt_model_cpu_online(struct gt_session *s)
 {
 	unsigned long flags;
 
+	struct gt_cpu *c;
+
 	raw_spin_lock_irqsave(&s->close_lock, flags);
 	/* Pairs with the release of the snapshot: s->cpus is set up. */
-	if (smp_load_acquire(&s->armed))
-		this_cpu_ptr(s->cpus)->offline = false;
+	if (smp_load_acquire(&s->armed)) {
+		c = this_cpu_ptr(s->cpus);
+		c->offline = false;
+		/* A CPU new to the session: one more chunk kept for its end. */
+		if (!c->in_pool) {
+			c->in_pool = true;
+			gt_pool_reserve_more(&s->pool);
+		}
+	}
 	raw_spin_unlock_irqrestore(&s->close_lock, flags);
 }
 

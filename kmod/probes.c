@@ -52,7 +52,9 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
 /*
  * sched_wakeup: @p is runnable again.  In try_to_wake_up() or, for a
  * queued wakeup, in an interrupt on @p's CPU; runqueue lock held,
- * interrupts off.  Unlike sched_waking, @p has surely left its CPU.
+ * interrupts off.  @p has left its CPU, except in the ttwu_runnable()
+ * path: woken after it set its sleep state but before it switched out,
+ * it is still running there, and no block or wakeup happens at all.
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
