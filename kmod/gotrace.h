@@ -51,6 +51,15 @@
  */
 #define GT_STACK_PCS		(GT_KSTACK_MAX + 2)
 
+/*
+ * gt_task.sys_nr of a user task of which no syscall entry or exit was
+ * seen yet (it was in a syscall or in user space when the session
+ * started, or it is new).  Its blocks are plain blocks: its registers
+ * cannot tell, since io_uring or vhost workers carry the registers of
+ * the syscall that created them.
+ */
+#define GT_SYS_UNKNOWN		(-2)
+
 /* Goroutine states of the model (what the trace says, not what Linux says). */
 enum gt_gstate {
 	GT_G_NONE,		/* not in the trace yet */
@@ -291,10 +300,29 @@ bool gt_pool_has_full(struct gt_pool *pool);
 void gt_pool_mark_stopped(struct gt_pool *pool);
 unsigned int gt_pool_in_use(struct gt_pool *pool);
 void gt_pool_reserve_more(struct gt_pool *pool);
+bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
+		 u32 need, bool closing);
+void gt_cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake);
+
+/* tasks.c */
+int gt_tasks_init(struct gt_session *s, unsigned int max_tasks);
+void gt_tasks_free(struct gt_session *s);
+struct gt_task_bucket *gt_tasks_bucket(struct gt_session *s,
+				       const struct task_struct *p);
+bool gt_tasks_match(struct gt_session *s, const struct task_struct *p);
+struct gt_task *gt_tasks_find(struct gt_session *s, struct gt_task_bucket *b,
+			      const struct task_struct *p);
+struct gt_task *gt_tasks_entry(struct gt_session *s, struct gt_task_bucket *b,
+			       const struct task_struct *p, bool adopt);
+struct gt_task *gt_tasks_get(struct gt_session *s, struct gt_task_bucket *b,
+			     const struct task_struct *p);
+void gt_tasks_release(struct gt_session *s, struct gt_task *t);
+u64 gt_tasks_goid(struct gt_session *s, pid_t tid);
+
+/* classify.c */
+unsigned int gt_block_reason(const struct gt_task *t);
 
 /* model.c */
-int gt_model_init(struct gt_session *s, unsigned int max_tasks);
-void gt_model_free(struct gt_session *s);
 int gt_model_snapshot(struct gt_session *s);
 void gt_model_disarm(struct gt_session *s);
 void gt_model_cpu_offline(struct gt_session *s);

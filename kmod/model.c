@@ -11,8 +11,10 @@
  * the model did not see coming (events before the start snapshot was
  * armed, a task the snapshot missed, a task_struct reused), the missing
  * transitions are written first: the trace loses a few nanoseconds of
- * accuracy, never its validity.  Linux -> Go mapping: section 8 of the
- * format reference, and Documentation/mapping.rst.
+ * accuracy, never its validity.  Linux -> Go mapping:
+ * Documentation/mapping.rst.  The task table is tasks.c, the syscall
+ * classification of blocks classify.c, the chunk a CPU writes to
+ * chunk.c.
  *
  * Time: ns of ktime_get_mono_fast_ns(), clamped so that a P's time never
  * goes back and every event that changes a task's state is later than the
@@ -23,9 +25,8 @@
  *   gt_model_*() probe hooks: probe context, any of task, softirq or
  *   hardirq; they disable interrupts while an event is stamped and
  *   appended, never sleep and never allocate.
- *   gt_model_init(), gt_model_snapshot(), gt_model_close(),
- *   gt_model_free(): process context, under the session lock;
- *   gt_model_close() only once every probe is detached.
+ *   gt_model_snapshot(), gt_model_close(): process context, under the
+ *   session lock; gt_model_close() only once every probe is detached.
  * Locking:
  *   A task's entry is guarded by the raw spinlock of its hash bucket.  A
  *   probe holds at most one bucket lock at a time; chunk pool, tables and
@@ -36,317 +37,22 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bitmap.h>
-#include <linux/cgroup.h>
 #include <linux/compat.h>
-#include <linux/fdtable.h>
-#include <linux/file.h>
-#include <linux/fs.h>
 #include <linux/hash.h>
-#include <linux/log2.h>
 #include <linux/module.h>
-#include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
-#include <linux/slab.h>
 #include <linux/stacktrace.h>
-#include <linux/threads.h>
 #include <linux/timekeeping.h>
-#include <linux/vmalloc.h>
-#include <asm/syscall.h>
 #include <asm/unistd.h>
 
 #include "gotrace.h"
 
-/*
- * sys_nr of a user task of which no syscall entry or exit was seen yet (it
- * was in a syscall or in user space when the session started, or it is
- * new).  Its blocks are plain blocks: its registers cannot tell, since
- * orig_ax holds the error code inside a page fault, and io_uring or vhost
- * workers carry the registers of the syscall that created them.
- */
-#define GT_SYS_UNKNOWN		(-2)
-
-/* Events gotrace writes while a task's state changes. */
-#define EV(x)			GOTRACE_EV_##x
-
 static inline u64 gt_clock(void)
 {
 	return ktime_get_mono_fast_ns();
-}
-
-/* ---- Task table -------------------------------------------------------- */
-
-int gt_model_init(struct gt_session *s, unsigned int max_tasks)
-{
-	unsigned int i, nbuckets;
-
-	s->bucket_bits = ilog2(roundup_pow_of_two(max(max_tasks / 4, 64U)));
-	nbuckets = 1U << s->bucket_bits;
-	s->buckets = kvcalloc(nbuckets, sizeof(*s->buckets), GFP_KERNEL);
-	s->tasks = kvcalloc(max_tasks, sizeof(*s->tasks), GFP_KERNEL);
-	/*
-	 * pid_max is not exported to modules: the bitmap covers every tid
-	 * possible (512 KiB on 64-bit), so it is allocated with kvzalloc.
-	 */
-	s->tid_max = PID_MAX_LIMIT;
-	s->tid_seen = kvcalloc(BITS_TO_LONGS(s->tid_max), sizeof(long),
-			       GFP_KERNEL);
-	if (!s->buckets || !s->tasks || !s->tid_seen) {
-		gt_model_free(s);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nbuckets; i++) {
-		raw_spin_lock_init(&s->buckets[i].lock);
-		INIT_HLIST_HEAD(&s->buckets[i].head);
-	}
-	raw_spin_lock_init(&s->task_free_lock);
-	INIT_HLIST_HEAD(&s->task_free);
-	for (i = 0; i < max_tasks; i++)
-		hlist_add_head(&s->tasks[i].node, &s->task_free);
-	atomic64_set(&s->goid_gen, 0);
-	return 0;
-}
-
-void gt_model_free(struct gt_session *s)
-{
-	kvfree(s->buckets);
-	kvfree(s->tasks);
-	kvfree(s->tid_seen);
-	s->buckets = NULL;
-	s->tasks = NULL;
-	s->tid_seen = NULL;
-}
-
-static struct gt_task_bucket *task_bucket(struct gt_session *s,
-					  const struct task_struct *p)
-{
-	return &s->buckets[hash_ptr(p, s->bucket_bits)];
-}
-
-/* Is @p in cgroup v2 @id or below it?  Context: any, irqs off. */
-static bool task_in_cgroup(const struct task_struct *p, u64 id)
-{
-	struct cgroup *cgrp;
-	bool in = false;
-
-	rcu_read_lock();
-	for (cgrp = task_dfl_cgroup((struct task_struct *)p); cgrp;
-	     cgrp = cgroup_parent(cgrp)) {
-		if (cgroup_id(cgrp) == id) {
-			in = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return in;
-}
-
-/*
- * Does @p pass the session's task filters (every one given: pids, comm,
- * cgroup)?  Decided once, when the session first sees the task.
- */
-static bool task_matches(struct gt_session *s, const struct task_struct *p)
-{
-	const struct gotrace_options *o = &s->opts;
-	unsigned int i;
-
-	if (o->nr_pids) {
-		pid_t id = o->flags & GOTRACE_OPT_TGID ? p->tgid : p->pid;
-
-		for (i = 0; i < o->nr_pids; i++)
-			if (o->pids[i] == id)
-				break;
-		if (i == o->nr_pids)
-			return false;
-	}
-	if (o->comm[0] && strncmp(p->comm, o->comm, sizeof(o->comm)))
-		return false;
-	if (o->cgroup_id && !task_in_cgroup(p, o->cgroup_id))
-		return false;
-	return true;
-}
-
-static void task_release(struct gt_session *s, struct gt_task *t);
-
-/*
- * The entry of @p, or NULL.  An entry for the same task_struct but
- * another start_time belongs to a task that died while the model was not
- * looking (before the snapshot was armed): its goroutine is left to the
- * trace as it was, and the entry goes back to the free list, unless the
- * trace has it running, where a P still points at it (then it is only
- * unlinked).
- */
-static struct gt_task *task_find(struct gt_session *s, struct gt_task_bucket *b,
-				 const struct task_struct *p)
-{
-	struct gt_task *t;
-
-	lockdep_assert_held(&b->lock);
-	hlist_for_each_entry(t, &b->head, node) {
-		if (t->key != p)
-			continue;
-		if (t->start_time == p->start_time)
-			return t;
-		if (t->state == GT_G_RUNNING)
-			hlist_del_init(&t->node);
-		else
-			task_release(s, t);
-		return NULL;
-	}
-	return NULL;
-}
-
-/* A new entry for @p in bucket @b, not yet in the trace; NULL when full. */
-static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
-				const struct task_struct *p, bool adopt)
-{
-	struct gt_task *t = NULL;
-
-	lockdep_assert_held(&b->lock);
-	raw_spin_lock(&s->task_free_lock);
-	if (!hlist_empty(&s->task_free)) {
-		t = hlist_entry(s->task_free.first, struct gt_task, node);
-		hlist_del(&t->node);
-	}
-	raw_spin_unlock(&s->task_free_lock);
-	if (!t) {
-		atomic64_inc(&s->task_overflows);
-		gt_session_halt(s);
-		return NULL;
-	}
-	memset(t, 0, sizeof(*t));
-	t->key = p;
-	t->start_time = p->start_time;
-	t->state = GT_G_NONE;
-	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
-	t->adopted = adopt;
-	t->hidden = !adopt && !task_matches(s, p);
-	memcpy(t->comm, p->comm, sizeof(t->comm));
-	hlist_add_head(&t->node, &b->head);
-	return t;
-}
-
-/*
- * The entry of @p, recorded or hidden, added if new (@adopt: recorded
- * whatever the filters say); NULL if the table is full.
- */
-static struct gt_task *task_entry(struct gt_session *s,
-				  struct gt_task_bucket *b,
-				  const struct task_struct *p, bool adopt)
-{
-	struct gt_task *t = task_find(s, b, p);
-
-	return t ? t : task_add(s, b, p, adopt);
-}
-
-/* The entry of @p if the trace records it, added if new; else NULL. */
-static struct gt_task *task_get(struct gt_session *s, struct gt_task_bucket *b,
-				const struct task_struct *p)
-{
-	struct gt_task *t = task_entry(s, b, p, false);
-
-	return t && !t->hidden ? t : NULL;
-}
-
-/*
- * An entry goes back to the free list: its task died, or died unseen.
- * Its bucket's lock held.
- */
-static void task_release(struct gt_session *s, struct gt_task *t)
-{
-	hlist_del(&t->node);
-	raw_spin_lock(&s->task_free_lock);
-	hlist_add_head(&t->node, &s->task_free);
-	raw_spin_unlock(&s->task_free_lock);
-}
-
-/*
- * Goroutine ids are never reused in a trace (the parsers reject a second
- * GoCreate of an id).  The first goroutine of a tid gets the tid itself,
- * later ones (tid reuse, exec) a fresh generation in the high 32 bits.
- */
-static u64 task_goid(struct gt_session *s, pid_t tid)
-{
-	if ((unsigned int)tid < s->tid_max && !test_and_set_bit(tid, s->tid_seen))
-		return tid;
-	return (u64)atomic64_inc_return(&s->goid_gen) << 32 | (u32)tid;
-}
-
-/* ---- Emitting ---------------------------------------------------------- */
-
-/*
- * Hand the CPU's chunk to the reader; @wake: and wake it (deferred, for
- * probes; the stop and hotplug paths wake it themselves).
- */
-static void cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
-{
-	c->chunk->len = c->enc.len;
-	atomic64_add(c->chunk->len, &s->bytes_produced);
-	gt_pool_queue(&s->pool, c->chunk);
-	c->chunk = NULL;
-	if (wake)
-		gt_session_chunk_queued(s);
-}
-
-/* Make @chunk the CPU's current one, starting its batch at @ts. */
-static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
-			    u64 ts, unsigned long flush)
-{
-	c->chunk = chunk;
-	gt_enc_init(&c->enc, chunk->data, GT_CHUNK_SIZE);
-	gt_enc_batch(&c->enc, cpu, ts);
-	c->chunk_hdr = c->enc.len;
-	c->flush_seq = flush;
-}
-
-/*
- * Make sure the CPU's chunk has @need bytes free (plus the close reserve
- * unless @closing), starting a new chunk and batch when needed.  A chunk
- * started before the last periodic flush request is handed over first,
- * so a reader sees a quiet CPU's events within flush_ms, but only if a
- * spare chunk takes its place: a flush never ends a session whose CPU
- * still has room.
- */
-static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
-		     u32 need, bool closing)
-{
-	unsigned long flush = READ_ONCE(s->flush_seq);
-	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
-	struct gt_chunk *next;
-
-	if (c->chunk) {
-		bool has_events = c->enc.len > c->chunk_hdr;
-
-		if (gt_enc_room(&c->enc) >= need + reserve) {
-			if (c->flush_seq == flush || !has_events) {
-				c->flush_seq = flush;
-				return true;
-			}
-			next = gt_pool_get(&s->pool, false);
-			if (!next) {
-				/* Try again at the next flush. */
-				c->flush_seq = flush;
-				return true;
-			}
-			cpu_handover(s, c, true);
-			cpu_chunk_start(c, next, cpu, ts, flush);
-			return true;
-		}
-		if (!has_events && gt_enc_room(&c->enc) >= need)
-			return true;
-		cpu_handover(s, c, true);
-	}
-	next = gt_pool_get(&s->pool, closing);
-	if (!next) {
-		atomic64_inc(&s->chunk_overflows);
-		c->chunk_overflows++;
-		return false;
-	}
-	cpu_chunk_start(c, next, cpu, ts, flush);
-	return true;
 }
 
 /*
@@ -357,9 +63,10 @@ static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
  * was written: the session is then halted, and the caller leaves the
  * model as it was, so the model keeps describing the file exactly.
  */
-static bool event_write(struct gt_session *s, struct gt_cpu *c, int cpu,
-			struct gt_task *t, unsigned int type, const u64 *args,
-			unsigned int nargs, u64 when, bool closing)
+static bool model_event_write(struct gt_session *s, struct gt_cpu *c,
+			      int cpu, struct gt_task *t, unsigned int type,
+			      const u64 *args, unsigned int nargs, u64 when,
+			      bool closing)
 {
 	u64 ts = max(when, c->last_ts);
 
@@ -370,7 +77,7 @@ static bool event_write(struct gt_session *s, struct gt_cpu *c, int cpu,
 		c->lost++;
 		return false;
 	}
-	if (!cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, closing)) {
+	if (!gt_cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, closing)) {
 		c->lost++;
 		gt_session_halt(s);
 		return false;
@@ -399,8 +106,8 @@ static void sys_pending_write(struct gt_session *s, struct gt_cpu *c, int cpu,
 		return;
 	sp->task = NULL;
 	if (t == c->cur)
-		event_write(s, c, cpu, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
-			    sp->ts, closing);
+		model_event_write(s, c, cpu, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
+				  sp->ts, closing);
 }
 
 /*
@@ -419,51 +126,54 @@ static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
 	return true;
 }
 
-/* An event of this P: the pending GoSysCall first; see event_write(). */
-static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		    unsigned int type, const u64 *args, unsigned int nargs,
-		    u64 when, bool closing)
+/* An event of this P: the pending GoSysCall first; see model_event_write() */
+static bool model_emit_at(struct gt_session *s, struct gt_cpu *c,
+			  struct gt_task *t, unsigned int type,
+			  const u64 *args, unsigned int nargs, u64 when,
+			  bool closing)
 {
 	int cpu = smp_processor_id();
 
 	sys_pending_write(s, c, cpu, closing);
-	return event_write(s, c, cpu, t, type, args, nargs, when, closing);
+	return model_event_write(s, c, cpu, t, type, args, nargs, when,
+				 closing);
 }
 
-/* An event of now; see emit_at(). */
-static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		 unsigned int type, const u64 *args, unsigned int nargs,
-		 bool closing)
+/* An event of now; see model_emit_at(). */
+static bool model_emit(struct gt_session *s, struct gt_cpu *c,
+		       struct gt_task *t, unsigned int type, const u64 *args,
+		       unsigned int nargs, bool closing)
 {
-	return emit_at(s, c, t, type, args, nargs, gt_clock(), closing);
+	return model_emit_at(s, c, t, type, args, nargs, gt_clock(), closing);
 }
 
-static bool emit0(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type)
+static bool model_emit0(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type)
 {
-	return emit(s, c, t, type, NULL, 0, false);
+	return model_emit(s, c, t, type, NULL, 0, false);
 }
 
-static bool emit1(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a)
+static bool model_emit1(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a)
 {
-	return emit(s, c, t, type, &a, 1, false);
+	return model_emit(s, c, t, type, &a, 1, false);
 }
 
-static bool emit2(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a, u64 b)
+static bool model_emit2(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a, u64 b)
 {
 	u64 v[2] = { a, b };
 
-	return emit(s, c, t, type, v, 2, false);
+	return model_emit(s, c, t, type, v, 2, false);
 }
 
-static bool emit3(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a, u64 b, u64 d)
+static bool model_emit3(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a, u64 b,
+			u64 d)
 {
 	u64 v[3] = { a, b, d };
 
-	return emit(s, c, t, type, v, 3, false);
+	return model_emit(s, c, t, type, v, 3, false);
 }
 
 /* ---- Stacks ------------------------------------------------------------ */
@@ -530,11 +240,12 @@ static bool g_create(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		gt_session_halt(s);
 		return false;
 	}
-	t->goid = task_goid(s, p->pid);
+	t->goid = gt_tasks_goid(s, p->pid);
 	t->comm_stack = comm_stack;
 	memcpy(t->comm, p->comm, sizeof(t->comm));
 	t->seq = 0;
-	if (!emit3(s, c, t, EV(GO_CREATE), t->goid, comm_stack, creator_stack))
+	if (!model_emit3(s, c, t, GOTRACE_EV_GO_CREATE, t->goid, comm_stack,
+			 creator_stack))
 		return false;
 	t->state = GT_G_RUNNABLE;
 	return true;
@@ -547,9 +258,9 @@ static bool g_wake(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	bool ok;
 
 	if (t->state == GT_G_SYSWAIT)
-		ok = emit3(s, c, t, EV(GO_SYSEXIT), t->goid, t->seq + 1, 0);
+		ok = model_emit3(s, c, t, GOTRACE_EV_GO_SYSEXIT, t->goid, t->seq + 1, 0);
 	else
-		ok = emit3(s, c, t, EV(GO_UNBLOCK), t->goid, t->seq + 1, stack);
+		ok = model_emit3(s, c, t, GOTRACE_EV_GO_UNBLOCK, t->goid, t->seq + 1, stack);
 	if (!ok)
 		return false;
 	t->seq++;
@@ -562,7 +273,7 @@ static bool p_start(struct gt_session *s, struct gt_cpu *c)
 {
 	if (c->p_started)
 		return true;
-	if (!emit1(s, c, NULL, EV(PROC_START), smp_processor_id()))
+	if (!model_emit1(s, c, NULL, GOTRACE_EV_PROC_START, smp_processor_id()))
 		return false;
 	c->p_started = true;
 	return true;
@@ -585,7 +296,7 @@ static bool g_start(struct gt_session *s, struct gt_cpu *c, struct gt_task *t)
 		gt_session_halt(s);
 		return false;
 	}
-	if (!emit2(s, c, t, EV(GO_START), t->goid, t->seq + 1))
+	if (!model_emit2(s, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1))
 		return false;
 	t->seq++;
 	t->state = GT_G_RUNNING;
@@ -638,7 +349,7 @@ static bool comm_changed(const struct gt_task *t, const struct task_struct *p)
 static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		     const struct task_struct *p)
 {
-	if (!emit0(s, c, t, EV(GO_END)))
+	if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
 		return false;
 	t->state = GT_G_DEAD;
 	c->cur = NULL;
@@ -656,7 +367,7 @@ static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 static bool g_refilter(struct gt_session *s, struct gt_cpu *c,
 		       struct gt_task *t, const struct task_struct *p)
 {
-	bool match = t->adopted || task_matches(s, p);
+	bool match = t->adopted || gt_tasks_match(s, p);
 
 	if (t->hidden) {
 		memcpy(t->comm, p->comm, sizeof(t->comm));
@@ -672,7 +383,7 @@ static bool g_refilter(struct gt_session *s, struct gt_cpu *c,
 		return false;
 	if (match)
 		return !comm_changed(t, p) || g_rename(s, c, t, p);
-	if (!emit0(s, c, t, EV(GO_END)))
+	if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
 		return false;
 	t->state = GT_G_DEAD;
 	t->hidden = true;
@@ -758,7 +469,7 @@ static void sys_block(struct gt_session *s, struct gt_cpu *c,
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(s->halted) &&
-	    !cpu_room(s, c, smp_processor_id(), max(gt_clock(), c->last_ts),
+	    !gt_cpu_room(s, c, smp_processor_id(), max(gt_clock(), c->last_ts),
 		      3 * GT_EV_MAX_BYTES, false)) {
 		c->lost++;
 		gt_session_halt(s);
@@ -781,119 +492,13 @@ static void sys_block(struct gt_session *s, struct gt_cpu *c,
 		id = sys_stack(s, c, t);
 	}
 
-	if (!emit_at(s, c, t, EV(GO_SYSCALL), &id, 1, when, false) ||
-	    !emit0(s, c, t, EV(GO_SYSBLOCK)))
+	if (!model_emit_at(s, c, t, GOTRACE_EV_GO_SYSCALL, &id, 1, when, false) ||
+	    !model_emit0(s, c, t, GOTRACE_EV_GO_SYSBLOCK))
 		return;
 	t->state = GT_G_SYSWAIT;
 	c->cur = NULL;
-	if (emit0(s, c, NULL, EV(PROC_STOP)))
+	if (model_emit0(s, c, NULL, GOTRACE_EV_PROC_STOP))
 		c->p_started = false;
-}
-
-/* ---- Blocking reasons -------------------------------------------------- */
-
-/* The file behind @fd of the current task, or NULL; RCU read lock held. */
-static struct file *fd_file_rcu(unsigned long fd)
-{
-	struct files_struct *files = current->files;
-
-	if (!files || fd > INT_MAX)
-		return NULL;
-	return files_lookup_fd_raw(files, fd);
-}
-
-/* What a read or write that sleeps waits for: a pipe, a socket, other. */
-static unsigned int block_on_fd(unsigned long fd, bool write)
-{
-	unsigned int type = EV(GO_BLOCK);
-	struct file *f;
-	umode_t mode;
-
-	rcu_read_lock();
-	f = fd_file_rcu(fd);
-	if (f) {
-		mode = file_inode(f)->i_mode;
-		if (S_ISFIFO(mode))
-			type = write ? EV(GO_BLOCK_SEND) : EV(GO_BLOCK_RECV);
-		else if (S_ISSOCK(mode))
-			type = EV(GO_BLOCK_NET);
-	}
-	rcu_read_unlock();
-	return type;
-}
-
-/*
- * The first argument of the syscall of current, of either ABI.
- * syscall_get_arguments() always writes all six arguments.
- */
-static unsigned long syscall_arg0(struct pt_regs *regs)
-{
-	unsigned long args[6];
-
-	syscall_get_arguments(current, regs, args);
-	return args[0];
-}
-
-/*
- * The block event for a task that sleeps in syscall @nr (x86-64 numbers),
- * chosen so that go tool trace's profiles mean something: futexes are
- * sync, socket and epoll waits network, poll/select select, pipes and
- * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
- * GoBlock.  A task asleep in a syscall still has its arguments in its
- * saved user registers: they are read here, not at every syscall entry.
- *
- * Context: switch_out() of current.
- */
-static unsigned int block_reason(struct gt_task *t)
-{
-	struct pt_regs *regs;
-
-	if (t->sys_nr < 0 || t->sys_compat)
-		return EV(GO_BLOCK);
-	regs = task_pt_regs(current);
-	switch (t->sys_nr) {
-	case __NR_futex:
-	case __NR_futex_waitv:
-		return EV(GO_BLOCK_SYNC);
-	case __NR_nanosleep:
-	case __NR_clock_nanosleep:
-		return EV(GO_SLEEP);
-	case __NR_poll:
-	case __NR_ppoll:
-	case __NR_select:
-	case __NR_pselect6:
-		return EV(GO_BLOCK_SELECT);
-	case __NR_epoll_wait:
-	case __NR_epoll_pwait:
-	case __NR_epoll_pwait2:
-	case __NR_accept:
-	case __NR_accept4:
-	case __NR_connect:
-	case __NR_recvfrom:
-	case __NR_recvmsg:
-	case __NR_recvmmsg:
-	case __NR_sendto:
-	case __NR_sendmsg:
-	case __NR_sendmmsg:
-		return EV(GO_BLOCK_NET);
-	case __NR_wait4:
-	case __NR_waitid:
-		return EV(GO_BLOCK_RECV);
-	case __NR_read:
-	case __NR_readv:
-	case __NR_pread64:
-	case __NR_preadv:
-	case __NR_preadv2:
-		return block_on_fd(syscall_arg0(regs), false);
-	case __NR_write:
-	case __NR_writev:
-	case __NR_pwrite64:
-	case __NR_pwritev:
-	case __NR_pwritev2:
-		return block_on_fd(syscall_arg0(regs), true);
-	default:
-		return EV(GO_BLOCK);
-	}
 }
 
 /* ---- Per-CPU start ----------------------------------------------------- */
@@ -917,9 +522,9 @@ static void cpu_start(struct gt_session *s, struct gt_cpu *c)
 	c->started = true;
 	if (!p_start(s, c) || is_idle(p))
 		return;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_get(s, b, p);
+	t = gt_tasks_get(s, b, p);
 	if (t)
 		g_ensure_running(s, c, t, p);
 	raw_spin_unlock(&b->lock);
@@ -933,10 +538,10 @@ static void cpu_start(struct gt_session *s, struct gt_cpu *c)
 static void cpu_put_stale(struct gt_session *s, struct gt_cpu *c)
 {
 	struct gt_task *t = c->cur;
-	struct gt_task_bucket *b = task_bucket(s, t->key);
+	struct gt_task_bucket *b = gt_tasks_bucket(s, t->key);
 
 	raw_spin_lock(&b->lock);
-	if (emit1(s, c, t, EV(GO_PREEMPT), t->comm_stack)) {
+	if (model_emit1(s, c, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack)) {
 		t->state = GT_G_RUNNABLE;
 		c->cur = NULL;
 	}
@@ -993,24 +598,24 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 		return;
 
 	if (prev_state & TASK_DEAD) {
-		if (!emit0(s, c, t, EV(GO_END)))
+		if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
 			return;
 		t->state = GT_G_DEAD;
 		c->cur = NULL;
-		task_release(s, t);
+		gt_tasks_release(s, t);
 		return;
 	}
 
 	if (preempt || prev_state == TASK_RUNNING) {
 		type = t->sys_nr == __NR_sched_yield && !t->sys_compat ?
-			EV(GO_SCHED) : EV(GO_PREEMPT);
+			GOTRACE_EV_GO_SCHED : GOTRACE_EV_GO_PREEMPT;
 		stack = stack_here(s, c, prev, t->comm_stack);
-		if (!emit1(s, c, t, type, stack))
+		if (!model_emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
 	} else {
-		type = block_reason(t);
-		if (type == EV(GO_BLOCK) && sys_recorded(s, t)) {
+		type = gt_block_reason(t);
+		if (type == GOTRACE_EV_GO_BLOCK && sys_recorded(s, t)) {
 			sys_block(s, c, t, prev);
 			return;
 		}
@@ -1021,7 +626,7 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 		 */
 		sys_pending_take(c, t, &when);
 		stack = stack_here(s, c, prev, t->comm_stack);
-		if (!emit1(s, c, t, type, stack))
+		if (!model_emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
 	}
@@ -1037,7 +642,7 @@ static void hidden_switch_out(struct gt_session *s, struct gt_cpu *c,
 			      unsigned int prev_state)
 {
 	if (prev_state & TASK_DEAD) {
-		task_release(s, t);
+		gt_tasks_release(s, t);
 		return;
 	}
 	if (s->opts.comm[0] && comm_changed(t, prev) &&
@@ -1069,9 +674,9 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 		return;
 
 	if (!is_idle(prev)) {
-		b = task_bucket(s, prev);
+		b = gt_tasks_bucket(s, prev);
 		raw_spin_lock(&b->lock);
-		t = task_entry(s, b, prev, false);
+		t = gt_tasks_entry(s, b, prev, false);
 		if (t && t->hidden)
 			hidden_switch_out(s, c, t, prev, prev_state);
 		else if (t)
@@ -1080,9 +685,9 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 	}
 
 	if (!is_idle(next)) {
-		b = task_bucket(s, next);
+		b = gt_tasks_bucket(s, next);
 		raw_spin_lock(&b->lock);
-		t = task_get(s, b, next);
+		t = gt_tasks_get(s, b, next);
 		if (t)
 			g_ensure_running(s, c, t, next);
 		raw_spin_unlock(&b->lock);
@@ -1128,9 +733,9 @@ static void task_woken(struct gt_session *s, struct task_struct *p,
 		return;
 	adopt = fork && s->opts.flags & GOTRACE_OPT_CHILDREN &&
 		c->cur && c->cur->key == current;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = may_create ? task_entry(s, b, p, adopt) : task_find(s, b, p);
+	t = may_create ? gt_tasks_entry(s, b, p, adopt) : gt_tasks_find(s, b, p);
 	if (t && !t->hidden) {
 		switch (t->state) {
 		case GT_G_NONE:
@@ -1221,9 +826,9 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 	c = hook_enter(s, &flags);
 	if (!c)
 		return;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_entry(s, b, p, false);
+	t = gt_tasks_entry(s, b, p, false);
 	if (t)
 		g_refilter(s, c, t, p);
 	raw_spin_unlock(&b->lock);
@@ -1289,7 +894,7 @@ void gt_model_sys_exit(struct gt_session *s)
 			c->sys_pending.returned = true;
 		/* prctl(PR_SET_NAME) shows at once, not at the next switch. */
 		if (unlikely(comm_changed(t, current))) {
-			struct gt_task_bucket *b = task_bucket(s, current);
+			struct gt_task_bucket *b = gt_tasks_bucket(s, current);
 
 			raw_spin_lock(&b->lock);
 			g_refilter(s, c, t, current);
@@ -1332,7 +937,7 @@ int gt_model_snapshot(struct gt_session *s)
 	migrate_disable();
 	c = this_cpu_ptr(s->cpus);
 	local_irq_save(flags);
-	if (!emit2(s, c, NULL, EV(GOMAXPROCS), s->nr_ps, 0))
+	if (!model_emit2(s, c, NULL, GOTRACE_EV_GOMAXPROCS, s->nr_ps, 0))
 		ret = -ENOSPC;
 	local_irq_restore(flags);
 
@@ -1340,12 +945,12 @@ int gt_model_snapshot(struct gt_session *s)
 	for_each_process_thread(g, p) {
 		if (ret)
 			break;
-		b = task_bucket(s, p);
+		b = gt_tasks_bucket(s, p);
 		raw_spin_lock_irqsave(&b->lock, flags);
-		t = task_get(s, b, p);
+		t = gt_tasks_get(s, b, p);
 		if (t && t->state == GT_G_NONE && g_create(s, c, t, p, 0) &&
 		    !task_is_running(p)) {
-			if (emit1(s, c, t, EV(GO_WAITING), t->goid)) {
+			if (model_emit1(s, c, t, GOTRACE_EV_GO_WAITING, t->goid)) {
 				t->seq = 1;
 				t->state = GT_G_WAITING;
 			}
@@ -1398,12 +1003,12 @@ static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 
 	/* The goroutine's entry is its bucket's, probes may be running. */
 	if (t) {
-		b = task_bucket(s, t->key);
+		b = gt_tasks_bucket(s, t->key);
 		raw_spin_lock(&b->lock);
 		sys_pending_write(s, c, cpu, true);
 		v = t->comm_stack;
-		if (event_write(s, c, cpu, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
-				gt_clock(), true)) {
+		if (model_event_write(s, c, cpu, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
+				      gt_clock(), true)) {
 			t->state = GT_G_RUNNABLE;
 			c->cur = NULL;
 		}
@@ -1412,11 +1017,11 @@ static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 		sys_pending_write(s, c, cpu, true);
 	}
 	if (c->p_started && !c->cur &&
-	    event_write(s, c, cpu, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
-			gt_clock(), true))
+	    model_event_write(s, c, cpu, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
+			      gt_clock(), true))
 		c->p_started = false;
 	if (c->chunk)
-		cpu_handover(s, c, false);
+		gt_cpu_handover(s, c, false);
 }
 
 /**

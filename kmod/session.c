@@ -119,7 +119,7 @@ static void session_free_buffers(struct gt_session *s)
 {
 	gt_tables_free(s->tables);
 	s->tables = NULL;
-	gt_model_free(s);
+	gt_tasks_free(s);
 	gt_pool_free(&s->pool);
 	free_percpu(s->cpus);
 	s->cpus = NULL;
@@ -225,7 +225,7 @@ static int session_start_locked(struct gt_session *s)
 	ret = gt_pool_init(&s->pool, chunks, online);
 	if (ret)
 		goto err_free;
-	ret = gt_model_init(s, session_max_tasks());
+	ret = gt_tasks_init(s, session_max_tasks());
 	if (ret)
 		goto err_free;
 	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
