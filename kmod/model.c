@@ -877,6 +877,20 @@ void gt_model_sys_enter(struct gt_session *s, long nr)
 	hook_exit(flags);
 }
 
+/* Filters decide again for current, hidden until now.  Irqs off. */
+static void sys_exit_unhidden(struct gt_session *s, struct gt_cpu *c)
+{
+	struct gt_task_bucket *b = gt_tasks_bucket(s, current);
+	struct gt_task *t;
+
+	raw_spin_lock(&b->lock);
+	t = gt_tasks_find(s, b, current);
+	if (t && t->hidden && comm_changed(t, current) &&
+	    g_refilter(s, c, t, current))
+		t->sys_nr = -1;
+	raw_spin_unlock(&b->lock);
+}
+
 /* sys_exit: current left its syscall.  Context: as gt_model_sys_enter(). */
 void gt_model_sys_exit(struct gt_session *s)
 {
@@ -900,6 +914,16 @@ void gt_model_sys_exit(struct gt_session *s)
 			g_refilter(s, c, t, current);
 			raw_spin_unlock(&b->lock);
 		}
+	} else if (unlikely(s->opts.comm[0] &&
+			    !strncmp(current->comm, s->opts.comm,
+				     sizeof(s->opts.comm)) &&
+			    !is_idle(current))) {
+		/*
+		 * A task the trace does not record that has just taken the
+		 * name the session filters on (prctl(PR_SET_NAME)): recorded
+		 * from now on, not from its next switch.
+		 */
+		sys_exit_unhidden(s, c);
 	}
 	hook_exit(flags);
 }
