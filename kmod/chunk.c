@@ -12,8 +12,13 @@
  *       ^                                               |
  *       +------gt_pool_put()------ reader <--next_full--+
  *
+ * Each CPU writes into its current chunk (gt_cpu_room() starts one and
+ * hands a full or flushed one over, gt_cpu_handover()).
+ *
  * Context:
  *   gt_pool_get(), gt_pool_queue(): probe context, irqs off; O(1).
+ *   gt_cpu_room(), gt_cpu_handover(): the CPU's own probes, irqs off, or
+ *   the stop path once every probe is detached.
  *   gt_pool_next_full(), gt_pool_put(): reader, any context.
  * Locking:
  *   pool->lock, a raw spinlock (probes run with the runqueue lock held,
@@ -162,7 +167,95 @@ void gt_pool_mark_stopped(struct gt_pool *pool)
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
+/*
+ * One more chunk kept for closing the trace, for a CPU that came online
+ * after the start, while the pool has chunks to spare.  Context: any.
+ */
+void gt_pool_reserve_more(struct gt_pool *pool)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	if (pool->reserve < pool->nr / 2)
+		pool->reserve++;
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
+}
+
 unsigned int gt_pool_in_use(struct gt_pool *pool)
 {
 	return pool->nr - READ_ONCE(pool->nr_free);
+}
+
+/* ---- A CPU's current chunk ------------------------------------------ */
+
+/*
+ * Hand the CPU's chunk to the reader; @wake: and wake it (deferred, for
+ * probes; the stop and hotplug paths wake it themselves).
+ */
+void gt_cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
+{
+	c->chunk->len = c->enc.len;
+	atomic64_add(c->chunk->len, &s->bytes_produced);
+	gt_pool_queue(&s->pool, c->chunk);
+	c->chunk = NULL;
+	if (wake)
+		gt_session_chunk_queued(s);
+}
+
+/* Make @chunk the CPU's current one, starting its batch at @ts. */
+static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
+			    u64 ts, unsigned long flush)
+{
+	c->chunk = chunk;
+	gt_enc_init(&c->enc, chunk->data, GT_CHUNK_SIZE);
+	gt_enc_batch(&c->enc, cpu, ts);
+	c->chunk_hdr = c->enc.len;
+	c->flush_seq = flush;
+}
+
+/*
+ * Make sure the CPU's chunk has @need bytes free (plus the close reserve
+ * unless @closing), starting a new chunk and batch when needed.  A chunk
+ * started before the last periodic flush request is handed over first,
+ * so a reader sees a quiet CPU's events within flush_ms, but only if a
+ * spare chunk takes its place: a flush never ends a session whose CPU
+ * still has room.
+ */
+bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
+		 u32 need, bool closing)
+{
+	unsigned long flush = READ_ONCE(s->flush_seq);
+	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
+	struct gt_chunk *next;
+
+	if (c->chunk) {
+		bool has_events = c->enc.len > c->chunk_hdr;
+
+		if (gt_enc_room(&c->enc) >= need + reserve) {
+			if (c->flush_seq == flush || !has_events) {
+				c->flush_seq = flush;
+				return true;
+			}
+			next = gt_pool_get(&s->pool, false);
+			if (!next) {
+				/* Try again at the next flush. */
+				c->flush_seq = flush;
+				return true;
+			}
+			gt_cpu_handover(s, c, true);
+			cpu_chunk_start(c, next, cpu, ts, flush);
+			return true;
+		}
+		if (!has_events && gt_enc_room(&c->enc) >= need)
+			return true;
+		gt_cpu_handover(s, c, true);
+	}
+	next = gt_pool_get(&s->pool, closing);
+	if (!next) {
+		atomic64_inc(&s->chunk_overflows);
+		c->chunk_overflows++;
+		return false;
+	}
+	cpu_chunk_start(c, next, cpu, ts, flush);
+	return true;
 }

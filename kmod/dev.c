@@ -6,8 +6,9 @@
  * second gets -EBUSY).  Opening for writing only gives a control handle:
  * it never starts a session, and "stop" written to it, or the
  * GOTRACE_IOC_STOP ioctl, stops the reader's session.  Every open needs
- * CAP_SYS_ADMIN or CAP_PERFMON, whatever the node's mode says: the trace
- * shows every task of the machine.
+ * CAP_PERFMON or CAP_SYS_ADMIN, whatever the node's mode says: the trace
+ * shows every task of the machine; and it is refused where the kernel is
+ * locked down for confidentiality, as tracefs is.
  *
  * Context: process context, may sleep.
  * Locking:
@@ -24,7 +25,9 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/rcupdate.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -50,8 +53,12 @@ static int gt_dev_open(struct inode *inode, struct file *file)
 	struct gt_session *s;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN) && !perfmon_capable())
+	/* CAP_PERFMON first: capable() logs the denials it sees. */
+	if (!perfmon_capable())
 		return -EPERM;
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
 	/* misc_open() left the miscdevice here; ours is the session. */
 	file->private_data = NULL;
 	ret = stream_open(inode, file);
@@ -171,6 +178,10 @@ static long gt_dev_get_cpu_status(void __user *arg)
 	    get_user(cpu, (u32 __user *)arg + 1))
 		return -EFAULT;
 	if (size != sizeof(st) || cpu >= nr_cpu_ids)
+		return -EINVAL;
+	/* The CPU indexes per-CPU data: no speculation past the check. */
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
+	if (!cpu_possible(cpu))
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);

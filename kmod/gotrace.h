@@ -44,6 +44,22 @@
 /* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
 #define GT_KSTACK_MAX		32
 
+/*
+ * PCs of the largest stack an event carries: the kernel frames, then the
+ * syscall frame and the comm frame (a blocking syscall's).  Every buffer
+ * that holds a stack is this long.
+ */
+#define GT_STACK_PCS		(GT_KSTACK_MAX + 2)
+
+/*
+ * gt_task.sys_nr of a user task of which no syscall entry or exit was
+ * seen yet (it was in a syscall or in user space when the session
+ * started, or it is new).  Its blocks are plain blocks: its registers
+ * cannot tell, since io_uring or vhost workers carry the registers of
+ * the syscall that created them.
+ */
+#define GT_SYS_UNKNOWN		(-2)
+
 /* Goroutine states of the model (what the trace says, not what Linux says). */
 enum gt_gstate {
 	GT_G_NONE,		/* not in the trace yet */
@@ -64,15 +80,21 @@ enum gt_gstate {
  * @last_ts:	timestamp of the last event that changed its state
  * @sys_enter_ts: when the current syscall started
  * @comm_stack:	id of the one-frame stack naming the task by its comm
- * @comm:	the comm the goroutine is named after
- * @sys_nr:	syscall the task is in, or -1
+ * @comm:	the comm the goroutine is named after; of a hidden task, the
+ *		comm the filters last saw
+ * @sys_nr:	syscall the task is in, -1 if none, GT_SYS_UNKNOWN if no
+ *		syscall entry or exit of it was seen
  * @sys_compat:	the syscall number is of the 32-bit ABI
  * @state:	enum gt_gstate
- * @exiting:	sched_process_exit seen; the final switch writes GoEnd
- * @hidden:	left out by the session's task filters: never in the trace
+ * @hidden:	left out by the session's task filters: not in the trace
+ *		(filters are decided again at exec and comm changes)
+ * @adopted:	recorded whatever the filters say (a child of a recorded
+ *		task, with GOTRACE_OPT_CHILDREN)
  *
- * Protected by the lock of its bucket; while the task runs, the syscall
- * fields are written only by the CPU it runs on.
+ * Protected by the lock of its bucket; while the task runs on the P the
+ * trace has it on, its syscall fields and @last_ts are written only by
+ * that CPU.  The entry goes back to the free list at the task's final
+ * switch (TASK_DEAD), whether the task is recorded or hidden.
  */
 struct gt_task {
 	struct hlist_node node;
@@ -87,8 +109,8 @@ struct gt_task {
 	int sys_nr;
 	u8 sys_compat;
 	u8 state;
-	u8 exiting;
 	u8 hidden;
+	u8 adopted;
 };
 
 struct gt_task_bucket {
@@ -97,18 +119,17 @@ struct gt_task_bucket {
 };
 
 /*
- * The last GoSysCall written at a syscall's entry, while it is still the
- * last record of its chunk: if the task then sleeps in that syscall, the
- * event is taken back and written again with the stack of the sleep.
+ * The GoSysCall of a syscall's entry, not written yet: it is written
+ * before the next event of the P, unless that event is the block of the
+ * same syscall, which then stands for the syscall (a sleep shows only as
+ * a sleep) or is written with the stack of the sleep.  Nothing written
+ * is ever taken back.
  */
-struct gt_sys_undo {
-	const struct gt_task *task;	/* NULL: nothing to take back */
-	const struct gt_chunk *chunk;
-	u32 start;			/* chunk length before the event */
-	u32 end;			/* and after it */
-	u64 enc_ts;			/* batch's last timestamp before it */
-	u64 cpu_ts;			/* P's last timestamp before it */
-	u64 task_ts;			/* task's last timestamp before it */
+struct gt_sys_pending {
+	struct gt_task *task;	/* NULL: nothing pending; else the P's cur */
+	u64 ts;			/* the entry's time */
+	u32 stack;		/* [syscall frame, comm frame] */
+	bool returned;		/* the syscall returned: it cannot block */
 };
 
 /* Stack ids of [syscall frame, comm frame], by comm and syscall. */
@@ -130,11 +151,12 @@ struct gt_sys_cache {
  * @started:	the P's start step (ProcStart, GoStart of current) is done
  * @p_started:	ProcStart written and no ProcStop since
  * @offline:	the CPU went offline: its probes write nothing
+ * @in_pool:	the pool's reserve holds a chunk for closing this P
  * @events:	events written
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
  * @pcs:	scratch space for a stack being captured
- * @sys_undo:	the GoSysCall that may be taken back
+ * @sys_pending: the GoSysCall not written yet
  * @sys_cache:	stacks of syscall events, so entries need no stack walk
  *
  * Written only by its CPU with interrupts off, or by the stop path once
@@ -150,11 +172,12 @@ struct gt_cpu {
 	bool started;
 	bool p_started;
 	bool offline;
+	bool in_pool;
 	u64 events;
 	u64 lost;
 	u64 chunk_overflows;
-	u64 pcs[GT_KSTACK_MAX + 2];	/* + syscall and comm frames */
-	struct gt_sys_undo sys_undo;
+	u64 pcs[GT_STACK_PCS];
+	struct gt_sys_pending sys_pending;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
 };
 
@@ -207,10 +230,11 @@ struct gt_tables;
  */
 struct gt_session {
 	/* set at creation, then read-only */
-	unsigned int nr_cpus;
+	unsigned int nr_cpus;		/* nr_cpu_ids, for the status */
+	unsigned int nr_ps;		/* Gomaxprocs: CPUs online at start */
 	pid_t reader_pid;
 	u64 start_ns;
-	bool show_addrs;	/* the reader may see kernel addresses */
+	bool show_addrs;	/* the opener may see kernel addresses */
 	struct gotrace_options opts;	/* fixed once recording starts */
 
 	/* probe side */
@@ -246,7 +270,6 @@ struct gt_session {
 	u32 stop_reason;		/* GOTRACE_STOP_* */
 	u32 stop_pending;		/* stop asked for before the start */
 	int start_err;			/* why the start failed, or 0 */
-	bool probes_on;
 
 	/* reader, guarded by read_lock */
 	struct mutex read_lock;
@@ -276,10 +299,30 @@ struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped);
 bool gt_pool_has_full(struct gt_pool *pool);
 void gt_pool_mark_stopped(struct gt_pool *pool);
 unsigned int gt_pool_in_use(struct gt_pool *pool);
+void gt_pool_reserve_more(struct gt_pool *pool);
+bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
+		 u32 need, bool closing);
+void gt_cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake);
+
+/* tasks.c */
+int gt_tasks_init(struct gt_session *s, unsigned int max_tasks);
+void gt_tasks_free(struct gt_session *s);
+struct gt_task_bucket *gt_tasks_bucket(struct gt_session *s,
+				       const struct task_struct *p);
+bool gt_tasks_match(struct gt_session *s, const struct task_struct *p);
+struct gt_task *gt_tasks_find(struct gt_session *s, struct gt_task_bucket *b,
+			      const struct task_struct *p);
+struct gt_task *gt_tasks_entry(struct gt_session *s, struct gt_task_bucket *b,
+			       const struct task_struct *p, bool adopt);
+struct gt_task *gt_tasks_get(struct gt_session *s, struct gt_task_bucket *b,
+			     const struct task_struct *p);
+void gt_tasks_release(struct gt_session *s, struct gt_task *t);
+u64 gt_tasks_goid(struct gt_session *s, pid_t tid);
+
+/* classify.c */
+unsigned int gt_block_reason(const struct gt_task *t);
 
 /* model.c */
-int gt_model_init(struct gt_session *s, unsigned int max_tasks);
-void gt_model_free(struct gt_session *s);
 int gt_model_snapshot(struct gt_session *s);
 void gt_model_disarm(struct gt_session *s);
 void gt_model_cpu_offline(struct gt_session *s);
@@ -294,7 +337,6 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p);
 void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child);
 void gt_model_exec(struct gt_session *s, struct task_struct *p);
-void gt_model_exit(struct gt_session *s, struct task_struct *p);
 void gt_model_sys_enter(struct gt_session *s, long nr);
 void gt_model_sys_exit(struct gt_session *s);
 u64 gt_model_count(struct gt_session *s, bool lost);
@@ -335,6 +377,15 @@ void gt_session_halt(struct gt_session *s);
 void gt_session_chunk_queued(struct gt_session *s);
 
 /* main.c: module parameters */
+
+/*
+ * Bounds of max_stacks: a table holds at least the stacks that name a
+ * few tasks, and at most what keeps its PCs (GT_STACK_AVG_PCS per stack
+ * on average) within 256 MiB and every size computed from it in a u32.
+ */
+#define GT_STACKS_MIN		64U
+#define GT_STACKS_MAX		(4U * 1024 * 1024)
+#define GT_STACK_AVG_PCS	8
 extern unsigned int gt_param_duration_ms;
 extern unsigned int gt_param_chunks;
 extern unsigned int gt_param_max_tasks;

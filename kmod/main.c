@@ -26,7 +26,7 @@ MODULE_PARM_DESC(duration_ms,
 unsigned int gt_param_chunks;
 module_param_named(chunks, gt_param_chunks, uint, 0644);
 MODULE_PARM_DESC(chunks,
-		 "64 KiB chunks per session (0: 8 per CPU, at least 32)");
+		 "64 KiB chunks per session (0: 8 per online CPU, at least 32)");
 
 unsigned int gt_param_max_tasks;
 module_param_named(max_tasks, gt_param_max_tasks, uint, 0644);
@@ -34,8 +34,20 @@ MODULE_PARM_DESC(max_tasks,
 		 "Tasks a session can follow (0: twice the tasks at start, at least 16384)");
 
 unsigned int gt_param_max_stacks = 65536;
-module_param_named(max_stacks, gt_param_max_stacks, uint, 0644);
-MODULE_PARM_DESC(max_stacks, "Distinct stacks a session can record");
+
+static int gt_max_stacks_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, GT_STACKS_MIN, GT_STACKS_MAX);
+}
+
+static const struct kernel_param_ops gt_max_stacks_ops = {
+	.set = gt_max_stacks_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_stacks, &gt_max_stacks_ops, &gt_param_max_stacks, 0644);
+MODULE_PARM_DESC(max_stacks,
+		 "Distinct stacks a session can record (64 to 4194304)");
 
 unsigned int gt_param_flush_ms = 500;
 module_param_named(flush_ms, gt_param_flush_ms, uint, 0644);

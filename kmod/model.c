@@ -11,8 +11,10 @@
  * the model did not see coming (events before the start snapshot was
  * armed, a task the snapshot missed, a task_struct reused), the missing
  * transitions are written first: the trace loses a few nanoseconds of
- * accuracy, never its validity.  Linux -> Go mapping: section 8 of the
- * format reference, and Documentation/mapping.rst.
+ * accuracy, never its validity.  Linux -> Go mapping:
+ * Documentation/mapping.rst.  The task table is tasks.c, the syscall
+ * classification of blocks classify.c, the chunk a CPU writes to
+ * chunk.c.
  *
  * Time: ns of ktime_get_mono_fast_ns(), clamped so that a P's time never
  * goes back and every event that changes a task's state is later than the
@@ -23,9 +25,8 @@
  *   gt_model_*() probe hooks: probe context, any of task, softirq or
  *   hardirq; they disable interrupts while an event is stamped and
  *   appended, never sleep and never allocate.
- *   gt_model_init(), gt_model_snapshot(), gt_model_close(),
- *   gt_model_free(): process context, under the session lock;
- *   gt_model_close() only once every probe is detached.
+ *   gt_model_snapshot(), gt_model_close(): process context, under the
+ *   session lock; gt_model_close() only once every probe is detached.
  * Locking:
  *   A task's entry is guarded by the raw spinlock of its hash bucket.  A
  *   probe holds at most one bucket lock at a time; chunk pool, tables and
@@ -36,292 +37,37 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bitmap.h>
-#include <linux/cgroup.h>
 #include <linux/compat.h>
-#include <linux/fdtable.h>
-#include <linux/file.h>
-#include <linux/fs.h>
 #include <linux/hash.h>
-#include <linux/log2.h>
 #include <linux/module.h>
-#include <linux/pid.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
-#include <linux/slab.h>
 #include <linux/stacktrace.h>
-#include <linux/threads.h>
 #include <linux/timekeeping.h>
-#include <linux/vmalloc.h>
-#include <asm/syscall.h>
 #include <asm/unistd.h>
 
 #include "gotrace.h"
-
-/*
- * sys_nr of a user task whose syscall entry the model did not see (it was
- * in a syscall when the session started): read from its registers when it
- * next blocks, the only moment they can be read safely (it is current).
- */
-#define GT_SYS_UNKNOWN		(-2)
-
-/* Events gotrace writes while a task's state changes. */
-#define EV(x)			GOTRACE_EV_##x
 
 static inline u64 gt_clock(void)
 {
 	return ktime_get_mono_fast_ns();
 }
 
-/* ---- Task table -------------------------------------------------------- */
-
-int gt_model_init(struct gt_session *s, unsigned int max_tasks)
-{
-	unsigned int i, nbuckets;
-
-	s->bucket_bits = ilog2(roundup_pow_of_two(max(max_tasks / 4, 64U)));
-	nbuckets = 1U << s->bucket_bits;
-	s->buckets = kvcalloc(nbuckets, sizeof(*s->buckets), GFP_KERNEL);
-	s->tasks = kvcalloc(max_tasks, sizeof(*s->tasks), GFP_KERNEL);
-	s->tid_max = PID_MAX_LIMIT;
-	s->tid_seen = bitmap_zalloc(s->tid_max, GFP_KERNEL);
-	if (!s->buckets || !s->tasks || !s->tid_seen) {
-		gt_model_free(s);
-		return -ENOMEM;
-	}
-	for (i = 0; i < nbuckets; i++) {
-		raw_spin_lock_init(&s->buckets[i].lock);
-		INIT_HLIST_HEAD(&s->buckets[i].head);
-	}
-	raw_spin_lock_init(&s->task_free_lock);
-	INIT_HLIST_HEAD(&s->task_free);
-	for (i = 0; i < max_tasks; i++)
-		hlist_add_head(&s->tasks[i].node, &s->task_free);
-	atomic64_set(&s->goid_gen, 0);
-	return 0;
-}
-
-void gt_model_free(struct gt_session *s)
-{
-	kvfree(s->buckets);
-	kvfree(s->tasks);
-	bitmap_free(s->tid_seen);
-	s->buckets = NULL;
-	s->tasks = NULL;
-	s->tid_seen = NULL;
-}
-
-static struct gt_task_bucket *task_bucket(struct gt_session *s,
-					  const struct task_struct *p)
-{
-	return &s->buckets[hash_ptr(p, s->bucket_bits)];
-}
-
-/* Is @p in cgroup v2 @id or below it?  Context: any, irqs off. */
-static bool task_in_cgroup(const struct task_struct *p, u64 id)
-{
-	struct cgroup *cgrp;
-	bool in = false;
-
-	rcu_read_lock();
-	for (cgrp = task_dfl_cgroup((struct task_struct *)p); cgrp;
-	     cgrp = cgroup_parent(cgrp)) {
-		if (cgroup_id(cgrp) == id) {
-			in = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return in;
-}
-
 /*
- * Does @p pass the session's task filters (every one given: pids, comm,
- * cgroup)?  Decided once, when the session first sees the task.
+ * Stamp and append one event on the P of CPU @cpu (@c), at @when or, to
+ * keep time going forward on the P and for the task, just after their
+ * last event.  @t, if not NULL, is the task whose state the event changes
+ * (its bucket lock held, or it runs on this P).  Returns false if nothing
+ * was written: the session is then halted, and the caller leaves the
+ * model as it was, so the model keeps describing the file exactly.
  */
-static bool task_matches(struct gt_session *s, const struct task_struct *p)
+static bool model_event_write(struct gt_session *s, struct gt_cpu *c,
+			      int cpu, struct gt_task *t, unsigned int type,
+			      const u64 *args, unsigned int nargs, u64 when,
+			      bool closing)
 {
-	const struct gotrace_options *o = &s->opts;
-	unsigned int i;
-
-	if (o->nr_pids) {
-		pid_t id = o->flags & GOTRACE_OPT_TGID ? p->tgid : p->pid;
-
-		for (i = 0; i < o->nr_pids; i++)
-			if (o->pids[i] == id)
-				break;
-		if (i == o->nr_pids)
-			return false;
-	}
-	if (o->comm[0] && strncmp(p->comm, o->comm, sizeof(o->comm)))
-		return false;
-	if (o->cgroup_id && !task_in_cgroup(p, o->cgroup_id))
-		return false;
-	return true;
-}
-
-/*
- * The entry of @p, or NULL.  An entry for the same task_struct but
- * another start_time belongs to a task that died while the model was not
- * looking (before the snapshot was armed): it is unlinked and left to the
- * trace as it was, never reused in this session, since a CPU may still
- * point at it.
- */
-static struct gt_task *task_find(struct gt_task_bucket *b,
-				 const struct task_struct *p)
-{
-	struct gt_task *t;
-
-	lockdep_assert_held(&b->lock);
-	hlist_for_each_entry(t, &b->head, node) {
-		if (t->key != p)
-			continue;
-		if (t->start_time == p->start_time)
-			return t;
-		hlist_del_init(&t->node);
-		return NULL;
-	}
-	return NULL;
-}
-
-/* A new entry for @p in bucket @b, not yet in the trace; NULL when full. */
-static struct gt_task *task_add(struct gt_session *s, struct gt_task_bucket *b,
-				const struct task_struct *p, bool adopt)
-{
-	struct gt_task *t = NULL;
-
-	lockdep_assert_held(&b->lock);
-	raw_spin_lock(&s->task_free_lock);
-	if (!hlist_empty(&s->task_free)) {
-		t = hlist_entry(s->task_free.first, struct gt_task, node);
-		hlist_del(&t->node);
-	}
-	raw_spin_unlock(&s->task_free_lock);
-	if (!t) {
-		atomic64_inc(&s->task_overflows);
-		gt_session_halt(s);
-		return NULL;
-	}
-	memset(t, 0, sizeof(*t));
-	t->key = p;
-	t->start_time = p->start_time;
-	t->state = GT_G_NONE;
-	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
-	t->hidden = !adopt && !task_matches(s, p);
-	hlist_add_head(&t->node, &b->head);
-	return t;
-}
-
-/*
- * The entry of @p, added if new (@adopt: recorded whatever the filters
- * say); NULL if the table is full or the filters leave @p out.
- */
-static struct gt_task *task_get_as(struct gt_session *s,
-				   struct gt_task_bucket *b,
-				   const struct task_struct *p, bool adopt)
-{
-	struct gt_task *t = task_find(b, p);
-
-	if (!t)
-		t = task_add(s, b, p, adopt);
-	return t && !t->hidden ? t : NULL;
-}
-
-static struct gt_task *task_get(struct gt_session *s, struct gt_task_bucket *b,
-				const struct task_struct *p)
-{
-	return task_get_as(s, b, p, false);
-}
-
-/* A dead goroutine's entry goes back to the free list. */
-static void task_release(struct gt_session *s, struct gt_task *t)
-{
-	hlist_del(&t->node);
-	raw_spin_lock(&s->task_free_lock);
-	hlist_add_head(&t->node, &s->task_free);
-	raw_spin_unlock(&s->task_free_lock);
-}
-
-/*
- * Goroutine ids are never reused in a trace (the parsers reject a second
- * GoCreate of an id).  The first goroutine of a tid gets the tid itself,
- * later ones (tid reuse, exec) a fresh generation in the high 32 bits.
- */
-static u64 task_goid(struct gt_session *s, pid_t tid)
-{
-	if ((unsigned int)tid < s->tid_max && !test_and_set_bit(tid, s->tid_seen))
-		return tid;
-	return (u64)atomic64_inc_return(&s->goid_gen) << 32 | (u32)tid;
-}
-
-/* ---- Emitting ---------------------------------------------------------- */
-
-/*
- * Hand the CPU's chunk to the reader; @wake: and wake it (deferred, for
- * probes; the stop and hotplug paths wake it themselves).
- */
-static void cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
-{
-	c->chunk->len = c->enc.len;
-	atomic64_add(c->chunk->len, &s->bytes_produced);
-	gt_pool_queue(&s->pool, c->chunk);
-	c->chunk = NULL;
-	if (wake)
-		gt_session_chunk_queued(s);
-}
-
-/*
- * Make sure the CPU's chunk has @need bytes free (plus the close reserve
- * unless @closing), starting a new chunk and batch when needed; a chunk
- * started before the last periodic flush request is handed over first,
- * so a reader sees a quiet CPU's events within flush_ms.
- */
-static bool cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
-		     u32 need, bool closing)
-{
-	unsigned long flush = READ_ONCE(s->flush_seq);
-	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
-
-	if (c->chunk) {
-		bool has_events = c->enc.len > c->chunk_hdr;
-
-		if (gt_enc_room(&c->enc) >= need + reserve &&
-		    (c->flush_seq == flush || !has_events)) {
-			c->flush_seq = flush;
-			return true;
-		}
-		if (!has_events && gt_enc_room(&c->enc) >= need)
-			return true;
-		cpu_handover(s, c, true);
-	}
-	c->chunk = gt_pool_get(&s->pool, closing);
-	if (!c->chunk) {
-		atomic64_inc(&s->chunk_overflows);
-		c->chunk_overflows++;
-		return false;
-	}
-	gt_enc_init(&c->enc, c->chunk->data, GT_CHUNK_SIZE);
-	gt_enc_batch(&c->enc, cpu, ts);
-	c->chunk_hdr = c->enc.len;
-	c->flush_seq = flush;
-	return true;
-}
-
-/*
- * Stamp and append one event on this CPU's P, at @when or, to keep time
- * going forward on the P and for the task, just after their last event.
- * @t, if not NULL, is the task whose state the event changes (its bucket
- * lock held).  Returns false if nothing was written: the session is then
- * halted, and the caller leaves the model as it was, so the model keeps
- * describing the file exactly.
- */
-static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		    unsigned int type, const u64 *args, unsigned int nargs,
-		    u64 when, bool closing)
-{
-	int cpu = smp_processor_id();
 	u64 ts = max(when, c->last_ts);
 
 	lockdep_assert_irqs_disabled();
@@ -331,7 +77,7 @@ static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		c->lost++;
 		return false;
 	}
-	if (!cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, closing)) {
+	if (!gt_cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, closing)) {
 		c->lost++;
 		gt_session_halt(s);
 		return false;
@@ -344,40 +90,90 @@ static bool emit_at(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	return true;
 }
 
-/* An event of now; see emit_at(). */
-static bool emit(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		 unsigned int type, const u64 *args, unsigned int nargs,
-		 bool closing)
+/*
+ * Write the P's pending GoSysCall, if any.  Its task is the one running
+ * on this P (any event that takes it off the P comes through here
+ * first), so its time is written without its bucket lock.
+ */
+static void sys_pending_write(struct gt_session *s, struct gt_cpu *c, int cpu,
+			      bool closing)
 {
-	return emit_at(s, c, t, type, args, nargs, gt_clock(), closing);
+	struct gt_sys_pending *sp = &c->sys_pending;
+	struct gt_task *t = sp->task;
+	u64 stack = sp->stack;
+
+	if (!t)
+		return;
+	sp->task = NULL;
+	if (t == c->cur)
+		model_event_write(s, c, cpu, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
+				  sp->ts, closing);
 }
 
-static bool emit0(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type)
+/*
+ * Take back @t's pending GoSysCall of the syscall it is in, which was
+ * not written yet; its time goes to @ts.  False if there is none.
+ */
+static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
+			     u64 *ts)
 {
-	return emit(s, c, t, type, NULL, 0, false);
+	struct gt_sys_pending *sp = &c->sys_pending;
+
+	if (sp->task != t || sp->returned)
+		return false;
+	*ts = sp->ts;
+	sp->task = NULL;
+	return true;
 }
 
-static bool emit1(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a)
+/* An event of this P: the pending GoSysCall first; see model_event_write() */
+static bool model_emit_at(struct gt_session *s, struct gt_cpu *c,
+			  struct gt_task *t, unsigned int type,
+			  const u64 *args, unsigned int nargs, u64 when,
+			  bool closing)
 {
-	return emit(s, c, t, type, &a, 1, false);
+	int cpu = smp_processor_id();
+
+	sys_pending_write(s, c, cpu, closing);
+	return model_event_write(s, c, cpu, t, type, args, nargs, when,
+				 closing);
 }
 
-static bool emit2(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a, u64 b)
+/* An event of now; see model_emit_at(). */
+static bool model_emit(struct gt_session *s, struct gt_cpu *c,
+		       struct gt_task *t, unsigned int type, const u64 *args,
+		       unsigned int nargs, bool closing)
+{
+	return model_emit_at(s, c, t, type, args, nargs, gt_clock(), closing);
+}
+
+static bool model_emit0(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type)
+{
+	return model_emit(s, c, t, type, NULL, 0, false);
+}
+
+static bool model_emit1(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a)
+{
+	return model_emit(s, c, t, type, &a, 1, false);
+}
+
+static bool model_emit2(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a, u64 b)
 {
 	u64 v[2] = { a, b };
 
-	return emit(s, c, t, type, v, 2, false);
+	return model_emit(s, c, t, type, v, 2, false);
 }
 
-static bool emit3(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
-		  unsigned int type, u64 a, u64 b, u64 d)
+static bool model_emit3(struct gt_session *s, struct gt_cpu *c,
+			struct gt_task *t, unsigned int type, u64 a, u64 b,
+			u64 d)
 {
 	u64 v[3] = { a, b, d };
 
-	return emit(s, c, t, type, v, 3, false);
+	return model_emit(s, c, t, type, v, 3, false);
 }
 
 /* ---- Stacks ------------------------------------------------------------ */
@@ -444,11 +240,12 @@ static bool g_create(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		gt_session_halt(s);
 		return false;
 	}
-	t->goid = task_goid(s, p->pid);
+	t->goid = gt_tasks_goid(s, p->pid);
 	t->comm_stack = comm_stack;
 	memcpy(t->comm, p->comm, sizeof(t->comm));
 	t->seq = 0;
-	if (!emit3(s, c, t, EV(GO_CREATE), t->goid, comm_stack, creator_stack))
+	if (!model_emit3(s, c, t, GOTRACE_EV_GO_CREATE, t->goid, comm_stack,
+			 creator_stack))
 		return false;
 	t->state = GT_G_RUNNABLE;
 	return true;
@@ -461,9 +258,9 @@ static bool g_wake(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 	bool ok;
 
 	if (t->state == GT_G_SYSWAIT)
-		ok = emit3(s, c, t, EV(GO_SYSEXIT), t->goid, t->seq + 1, 0);
+		ok = model_emit3(s, c, t, GOTRACE_EV_GO_SYSEXIT, t->goid, t->seq + 1, 0);
 	else
-		ok = emit3(s, c, t, EV(GO_UNBLOCK), t->goid, t->seq + 1, stack);
+		ok = model_emit3(s, c, t, GOTRACE_EV_GO_UNBLOCK, t->goid, t->seq + 1, stack);
 	if (!ok)
 		return false;
 	t->seq++;
@@ -476,7 +273,7 @@ static bool p_start(struct gt_session *s, struct gt_cpu *c)
 {
 	if (c->p_started)
 		return true;
-	if (!emit1(s, c, NULL, EV(PROC_START), smp_processor_id()))
+	if (!model_emit1(s, c, NULL, GOTRACE_EV_PROC_START, smp_processor_id()))
 		return false;
 	c->p_started = true;
 	return true;
@@ -490,17 +287,16 @@ static bool g_start(struct gt_session *s, struct gt_cpu *c, struct gt_task *t)
 	if (!p_start(s, c))
 		return false;
 	/*
-	 * The trace has another goroutine on this P than Linux: a switch
-	 * was not seen.  Take it off the P first, as Go's parsers demand.
-	 * Only this CPU changes the state of the goroutine it runs.
+	 * hook_enter() took any goroutine Linux does not run off this P, and
+	 * every path that takes a goroutine off it clears c->cur: another
+	 * one here means a missed transition.  The caller holds @t's bucket
+	 * lock and may not wait for a second one, so the trace ends.
 	 */
 	if (old && old != t) {
-		if (!emit1(s, c, old, EV(GO_PREEMPT), old->comm_stack))
-			return false;
-		old->state = GT_G_RUNNABLE;
-		c->cur = NULL;
+		gt_session_halt(s);
+		return false;
 	}
-	if (!emit2(s, c, t, EV(GO_START), t->goid, t->seq + 1))
+	if (!model_emit2(s, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1))
 		return false;
 	t->seq++;
 	t->state = GT_G_RUNNING;
@@ -553,11 +349,47 @@ static bool comm_changed(const struct gt_task *t, const struct task_struct *p)
 static bool g_rename(struct gt_session *s, struct gt_cpu *c, struct gt_task *t,
 		     const struct task_struct *p)
 {
-	if (!emit0(s, c, t, EV(GO_END)))
+	if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
 		return false;
 	t->state = GT_G_DEAD;
 	c->cur = NULL;
 	return g_create(s, c, t, p, 0) && g_start(s, c, t);
+}
+
+/*
+ * @p, running on this CPU as @t, executed a program or changed its comm:
+ * the filters decide again.  A hidden task that now matches becomes a
+ * goroutine, running here; a recorded one that no longer matches ends
+ * (GoEnd) and is hidden from now on; one that still matches is renamed
+ * if its comm changed.  Children adopted by the session stay recorded.
+ * Returns true if @t is in the trace and running here.
+ */
+static bool g_refilter(struct gt_session *s, struct gt_cpu *c,
+		       struct gt_task *t, const struct task_struct *p)
+{
+	bool match = t->adopted || gt_tasks_match(s, p);
+
+	if (t->hidden) {
+		memcpy(t->comm, p->comm, sizeof(t->comm));
+		if (!match)
+			return false;
+		t->hidden = false;
+		t->state = GT_G_NONE;
+		/* What it did while hidden was not seen. */
+		t->sys_nr = GT_SYS_UNKNOWN;
+		return g_ensure_running(s, c, t, p);
+	}
+	if (!g_ensure_running(s, c, t, p))
+		return false;
+	if (match)
+		return !comm_changed(t, p) || g_rename(s, c, t, p);
+	if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
+		return false;
+	t->state = GT_G_DEAD;
+	t->hidden = true;
+	c->cur = NULL;
+	memcpy(t->comm, p->comm, sizeof(t->comm));
+	return false;
 }
 
 /* ---- Syscalls --------------------------------------------------------- */
@@ -599,48 +431,24 @@ static u32 sys_stack(struct gt_session *s, struct gt_cpu *c,
 	return id;
 }
 
-/* GoSysCall at the entry of a syscall, remembered so it can be undone. */
+/*
+ * GoSysCall at the entry of a syscall, kept pending: written before the
+ * P's next event, or replaced by the block of this syscall.
+ */
 static void sys_enter_event(struct gt_session *s, struct gt_cpu *c,
 			    struct gt_task *t)
 {
-	u64 stack = sys_stack(s, c, t);
-	struct gt_sys_undo u = {
-		.task = t,
-		.chunk = c->chunk,
-		.start = c->enc.len,
-		.enc_ts = c->enc.last_ts,
-		.cpu_ts = c->last_ts,
-		.task_ts = t->last_ts,
-	};
+	struct gt_sys_pending *sp = &c->sys_pending;
 
-	c->sys_undo.task = NULL;
-	if (!emit_at(s, c, t, EV(GO_SYSCALL), &stack, 1, t->sys_enter_ts,
-		     false))
+	sys_pending_write(s, c, smp_processor_id(), false);
+	if (READ_ONCE(s->halted)) {
+		c->lost++;
 		return;
-	/* Only undone within the chunk it was written to. */
-	if (c->chunk != u.chunk)
-		return;
-	u.end = c->enc.len;
-	c->sys_undo = u;
-}
-
-/*
- * Take back @t's GoSysCall of its syscall entry if nothing was written on
- * this P since: the chunk, the P and the task are as they were before it.
- */
-static bool sys_undo(struct gt_cpu *c, struct gt_task *t)
-{
-	struct gt_sys_undo *u = &c->sys_undo;
-
-	if (u->task != t || u->chunk != c->chunk || u->end != c->enc.len)
-		return false;
-	c->enc.len = u->start;
-	c->enc.last_ts = u->enc_ts;
-	c->last_ts = u->cpu_ts;
-	t->last_ts = u->task_ts;
-	c->events--;
-	u->task = NULL;
-	return true;
+	}
+	sp->stack = sys_stack(s, c, t);
+	sp->ts = t->sys_enter_ts;
+	sp->returned = false;
+	sp->task = t;
 }
 
 /*
@@ -655,20 +463,25 @@ static bool sys_undo(struct gt_cpu *c, struct gt_task *t)
 static void sys_block(struct gt_session *s, struct gt_cpu *c,
 		      struct gt_task *t, const struct task_struct *p)
 {
-	u64 when = t->sys_enter_ts;
+	u64 when;
 	unsigned int n;
 	u64 id;
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(s->halted) &&
-	    !cpu_room(s, c, smp_processor_id(), max(gt_clock(), c->last_ts),
+	    !gt_cpu_room(s, c, smp_processor_id(), max(gt_clock(), c->last_ts),
 		      3 * GT_EV_MAX_BYTES, false)) {
 		c->lost++;
 		gt_session_halt(s);
 		return;
 	}
-	if (!sys_undo(c, t) && s->opts.syscalls == GOTRACE_SYSCALLS_ALL)
-		when = gt_clock();
+	/*
+	 * Without its pending entry event, the syscall's GoSysCall is in the
+	 * trace already, unless only blocking syscalls are recorded.
+	 */
+	if (!sys_pending_take(c, t, &when))
+		when = s->opts.syscalls == GOTRACE_SYSCALLS_ALL ?
+			gt_clock() : t->sys_enter_ts;
 
 	n = stack_save(s, c->pcs, GT_KSTACK_MAX);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
@@ -679,123 +492,13 @@ static void sys_block(struct gt_session *s, struct gt_cpu *c,
 		id = sys_stack(s, c, t);
 	}
 
-	if (!emit_at(s, c, t, EV(GO_SYSCALL), &id, 1, when, false) ||
-	    !emit0(s, c, t, EV(GO_SYSBLOCK)))
+	if (!model_emit_at(s, c, t, GOTRACE_EV_GO_SYSCALL, &id, 1, when, false) ||
+	    !model_emit0(s, c, t, GOTRACE_EV_GO_SYSBLOCK))
 		return;
 	t->state = GT_G_SYSWAIT;
 	c->cur = NULL;
-	if (emit0(s, c, NULL, EV(PROC_STOP)))
+	if (model_emit0(s, c, NULL, GOTRACE_EV_PROC_STOP))
 		c->p_started = false;
-}
-
-/* ---- Blocking reasons -------------------------------------------------- */
-
-/* The file behind @fd of the current task, or NULL; RCU read lock held. */
-static struct file *fd_file_rcu(unsigned long fd)
-{
-	struct files_struct *files = current->files;
-
-	if (!files || fd > INT_MAX)
-		return NULL;
-	return files_lookup_fd_raw(files, fd);
-}
-
-/* What a read or write that sleeps waits for: a pipe, a socket, other. */
-static unsigned int block_on_fd(unsigned long fd, bool write)
-{
-	unsigned int type = EV(GO_BLOCK);
-	struct file *f;
-	umode_t mode;
-
-	rcu_read_lock();
-	f = fd_file_rcu(fd);
-	if (f) {
-		mode = file_inode(f)->i_mode;
-		if (S_ISFIFO(mode))
-			type = write ? EV(GO_BLOCK_SEND) : EV(GO_BLOCK_RECV);
-		else if (S_ISSOCK(mode))
-			type = EV(GO_BLOCK_NET);
-	}
-	rcu_read_unlock();
-	return type;
-}
-
-/*
- * The first argument of the syscall of current, of either ABI.
- * syscall_get_arguments() always writes all six arguments.
- */
-static unsigned long syscall_arg0(struct pt_regs *regs)
-{
-	unsigned long args[6];
-
-	syscall_get_arguments(current, regs, args);
-	return args[0];
-}
-
-/*
- * The block event for a task that sleeps in syscall @nr (x86-64 numbers),
- * chosen so that go tool trace's profiles mean something: futexes are
- * sync, socket and epoll waits network, poll/select select, pipes and
- * wait4 channel operations, sleeps are sleeps.  Anything else is a plain
- * GoBlock.  A task asleep in a syscall still has its arguments in its
- * saved user registers: they are read here, not at every syscall entry.
- *
- * Context: switch_out() of current.
- */
-static unsigned int block_reason(struct gt_task *t)
-{
-	struct pt_regs *regs;
-
-	regs = task_pt_regs(current);
-	if (t->sys_nr == GT_SYS_UNKNOWN) {
-		t->sys_nr = syscall_get_nr(current, regs);
-		t->sys_compat = in_compat_syscall();
-	}
-	if (t->sys_compat)
-		return EV(GO_BLOCK);
-	switch (t->sys_nr) {
-	case __NR_futex:
-	case __NR_futex_waitv:
-		return EV(GO_BLOCK_SYNC);
-	case __NR_nanosleep:
-	case __NR_clock_nanosleep:
-		return EV(GO_SLEEP);
-	case __NR_poll:
-	case __NR_ppoll:
-	case __NR_select:
-	case __NR_pselect6:
-		return EV(GO_BLOCK_SELECT);
-	case __NR_epoll_wait:
-	case __NR_epoll_pwait:
-	case __NR_epoll_pwait2:
-	case __NR_accept:
-	case __NR_accept4:
-	case __NR_connect:
-	case __NR_recvfrom:
-	case __NR_recvmsg:
-	case __NR_recvmmsg:
-	case __NR_sendto:
-	case __NR_sendmsg:
-	case __NR_sendmmsg:
-		return EV(GO_BLOCK_NET);
-	case __NR_wait4:
-	case __NR_waitid:
-		return EV(GO_BLOCK_RECV);
-	case __NR_read:
-	case __NR_readv:
-	case __NR_pread64:
-	case __NR_preadv:
-	case __NR_preadv2:
-		return block_on_fd(syscall_arg0(regs), false);
-	case __NR_write:
-	case __NR_writev:
-	case __NR_pwrite64:
-	case __NR_pwritev:
-	case __NR_pwritev2:
-		return block_on_fd(syscall_arg0(regs), true);
-	default:
-		return EV(GO_BLOCK);
-	}
 }
 
 /* ---- Per-CPU start ----------------------------------------------------- */
@@ -819,11 +522,29 @@ static void cpu_start(struct gt_session *s, struct gt_cpu *c)
 	c->started = true;
 	if (!p_start(s, c) || is_idle(p))
 		return;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_get(s, b, p);
+	t = gt_tasks_get(s, b, p);
 	if (t)
 		g_ensure_running(s, c, t, p);
+	raw_spin_unlock(&b->lock);
+}
+
+/*
+ * The trace has another goroutine on this P than Linux runs: a switch
+ * was not seen.  Take it off the P, as Go's parsers demand, under its
+ * bucket lock, before the hook takes any other.
+ */
+static void cpu_put_stale(struct gt_session *s, struct gt_cpu *c)
+{
+	struct gt_task *t = c->cur;
+	struct gt_task_bucket *b = gt_tasks_bucket(s, t->key);
+
+	raw_spin_lock(&b->lock);
+	if (model_emit1(s, c, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack)) {
+		t->state = GT_G_RUNNABLE;
+		c->cur = NULL;
+	}
 	raw_spin_unlock(&b->lock);
 }
 
@@ -850,6 +571,8 @@ static struct gt_cpu *hook_enter(struct gt_session *s, unsigned long *flags)
 	}
 	if (unlikely(!c->started))
 		cpu_start(s, c);
+	else if (unlikely(c->cur && c->cur->key != current))
+		cpu_put_stale(s, c);
 	return c;
 }
 
@@ -866,47 +589,65 @@ static void switch_out(struct gt_session *s, struct gt_cpu *c,
 		       bool preempt, unsigned int prev_state)
 {
 	unsigned int type;
+	u64 when;
 	u32 stack;
 
 	if (!g_ensure_running(s, c, t, prev))
 		return;
-	if (comm_changed(t, prev) && !g_rename(s, c, t, prev))
+	if (comm_changed(t, prev) && !g_refilter(s, c, t, prev))
 		return;
 
 	if (prev_state & TASK_DEAD) {
-		if (!emit0(s, c, t, EV(GO_END)))
+		if (!model_emit0(s, c, t, GOTRACE_EV_GO_END))
 			return;
 		t->state = GT_G_DEAD;
 		c->cur = NULL;
-		task_release(s, t);
+		gt_tasks_release(s, t);
 		return;
 	}
 
 	if (preempt || prev_state == TASK_RUNNING) {
 		type = t->sys_nr == __NR_sched_yield && !t->sys_compat ?
-			EV(GO_SCHED) : EV(GO_PREEMPT);
+			GOTRACE_EV_GO_SCHED : GOTRACE_EV_GO_PREEMPT;
 		stack = stack_here(s, c, prev, t->comm_stack);
-		if (!emit1(s, c, t, type, stack))
+		if (!model_emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
 	} else {
-		type = block_reason(t);
-		if (type == EV(GO_BLOCK) && sys_recorded(s, t)) {
+		type = gt_block_reason(t);
+		if (type == GOTRACE_EV_GO_BLOCK && sys_recorded(s, t)) {
 			sys_block(s, c, t, prev);
 			return;
 		}
 		/*
-		 * The block event is the syscall: its entry event, if still
-		 * the last record, goes, so that a sleep shows only as a
-		 * sleep (Go 1.23 would count it in the syscall profile too).
+		 * The block event is the syscall: its pending entry event is
+		 * not written, so that a sleep shows only as a sleep (Go 1.23
+		 * would count it in the syscall profile too).
 		 */
-		sys_undo(c, t);
+		sys_pending_take(c, t, &when);
 		stack = stack_here(s, c, prev, t->comm_stack);
-		if (!emit1(s, c, t, type, stack))
+		if (!model_emit1(s, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
 	}
 	c->cur = NULL;
+}
+
+/*
+ * @prev, hidden by the filters, leaves the CPU; its bucket lock is held.
+ * Its final switch gives its entry back; a new comm may make it match.
+ */
+static void hidden_switch_out(struct gt_session *s, struct gt_cpu *c,
+			      struct gt_task *t, struct task_struct *prev,
+			      unsigned int prev_state)
+{
+	if (prev_state & TASK_DEAD) {
+		gt_tasks_release(s, t);
+		return;
+	}
+	if (s->opts.comm[0] && comm_changed(t, prev) &&
+	    g_refilter(s, c, t, prev))
+		switch_out(s, c, t, prev, false, prev_state);
 }
 
 /**
@@ -932,28 +673,21 @@ void gt_model_switch(struct gt_session *s, bool preempt,
 	if (!c)
 		return;
 
-	/* The trace has another goroutine on this P than Linux: close it. */
-	if (c->cur && c->cur->key != prev) {
-		t = c->cur;
-		if (emit1(s, c, t, EV(GO_PREEMPT), t->comm_stack)) {
-			t->state = GT_G_RUNNABLE;
-			c->cur = NULL;
-		}
-	}
-
 	if (!is_idle(prev)) {
-		b = task_bucket(s, prev);
+		b = gt_tasks_bucket(s, prev);
 		raw_spin_lock(&b->lock);
-		t = task_get(s, b, prev);
-		if (t)
+		t = gt_tasks_entry(s, b, prev, false);
+		if (t && t->hidden)
+			hidden_switch_out(s, c, t, prev, prev_state);
+		else if (t)
 			switch_out(s, c, t, prev, preempt, prev_state);
 		raw_spin_unlock(&b->lock);
 	}
 
 	if (!is_idle(next)) {
-		b = task_bucket(s, next);
+		b = gt_tasks_bucket(s, next);
 		raw_spin_lock(&b->lock);
-		t = task_get(s, b, next);
+		t = gt_tasks_get(s, b, next);
 		if (t)
 			g_ensure_running(s, c, t, next);
 		raw_spin_unlock(&b->lock);
@@ -999,9 +733,9 @@ static void task_woken(struct gt_session *s, struct task_struct *p,
 		return;
 	adopt = fork && s->opts.flags & GOTRACE_OPT_CHILDREN &&
 		c->cur && c->cur->key == current;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = may_create ? task_get_as(s, b, p, adopt) : task_find(b, p);
+	t = may_create ? gt_tasks_entry(s, b, p, adopt) : gt_tasks_find(s, b, p);
 	if (t && !t->hidden) {
 		switch (t->state) {
 		case GT_G_NONE:
@@ -1044,7 +778,8 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p)
  * with the waker's stack, so the trace shows who woke whom even when the
  * kernel completes the wakeup on @p's CPU.  If the trace still has @p
  * running (it is on its way to sleep on another CPU), nothing is written:
- * sched_wakeup, which comes after @p has left its CPU, unblocks it.
+ * if @p has left its CPU by sched_wakeup, that unblocks it; if it has
+ * not (ttwu_runnable()), it never blocks and nothing is written at all.
  *
  * Context: try_to_wake_up(), @p's pi_lock held, irqs off.
  */
@@ -1091,18 +826,13 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 	c = hook_enter(s, &flags);
 	if (!c)
 		return;
-	b = task_bucket(s, p);
+	b = gt_tasks_bucket(s, p);
 	raw_spin_lock(&b->lock);
-	t = task_get(s, b, p);
-	if (t && g_ensure_running(s, c, t, p) && comm_changed(t, p))
-		g_rename(s, c, t, p);
+	t = gt_tasks_entry(s, b, p, false);
+	if (t)
+		g_refilter(s, c, t, p);
 	raw_spin_unlock(&b->lock);
 	hook_exit(flags);
-}
-
-/* sched_process_exit: nothing to write; the final switch writes GoEnd. */
-void gt_model_exit(struct gt_session *s, struct task_struct *p)
-{
 }
 
 /* ---- Syscalls ---------------------------------------------------------- */
@@ -1147,6 +877,20 @@ void gt_model_sys_enter(struct gt_session *s, long nr)
 	hook_exit(flags);
 }
 
+/* Filters decide again for current, hidden until now.  Irqs off. */
+static void sys_exit_unhidden(struct gt_session *s, struct gt_cpu *c)
+{
+	struct gt_task_bucket *b = gt_tasks_bucket(s, current);
+	struct gt_task *t;
+
+	raw_spin_lock(&b->lock);
+	t = gt_tasks_find(s, b, current);
+	if (t && t->hidden && comm_changed(t, current) &&
+	    g_refilter(s, c, t, current))
+		t->sys_nr = -1;
+	raw_spin_unlock(&b->lock);
+}
+
 /* sys_exit: current left its syscall.  Context: as gt_model_sys_enter(). */
 void gt_model_sys_exit(struct gt_session *s)
 {
@@ -1160,14 +904,26 @@ void gt_model_sys_exit(struct gt_session *s)
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = -1;
+		if (c->sys_pending.task == t)
+			c->sys_pending.returned = true;
 		/* prctl(PR_SET_NAME) shows at once, not at the next switch. */
 		if (unlikely(comm_changed(t, current))) {
-			struct gt_task_bucket *b = task_bucket(s, current);
+			struct gt_task_bucket *b = gt_tasks_bucket(s, current);
 
 			raw_spin_lock(&b->lock);
-			g_rename(s, c, t, current);
+			g_refilter(s, c, t, current);
 			raw_spin_unlock(&b->lock);
 		}
+	} else if (unlikely(s->opts.comm[0] &&
+			    !strncmp(current->comm, s->opts.comm,
+				     sizeof(s->opts.comm)) &&
+			    !is_idle(current))) {
+		/*
+		 * A task the trace does not record that has just taken the
+		 * name the session filters on (prctl(PR_SET_NAME)): recorded
+		 * from now on, not from its next switch.
+		 */
+		sys_exit_unhidden(s, c);
 	}
 	hook_exit(flags);
 }
@@ -1183,7 +939,13 @@ void gt_model_sys_exit(struct gt_session *s)
  * GoWaiting for the sleeping ones.  Runnable and running ones stay
  * runnable: each CPU's first probe starts the goroutine it runs.
  *
- * Context: process context; disables interrupts while it writes.
+ * The walk stays on one CPU (migration disabled) but disables interrupts
+ * only while it writes one task: a host with tens of thousands of
+ * threads must not run milliseconds with interrupts off.  Until the
+ * session is armed no probe and no hotplug callback touches its CPUs'
+ * state, so nothing else writes to this CPU's chunk meanwhile.
+ *
+ * Context: process context.
  * Return: 0, or -ENOSPC if the pools are too small for the tasks.
  */
 int gt_model_snapshot(struct gt_session *s)
@@ -1196,38 +958,38 @@ int gt_model_snapshot(struct gt_session *s)
 	int cpu, ret = 0;
 	u64 now;
 
-	local_irq_save(flags);
+	migrate_disable();
 	c = this_cpu_ptr(s->cpus);
-	if (!emit2(s, c, NULL, EV(GOMAXPROCS), s->nr_cpus, 0)) {
+	local_irq_save(flags);
+	if (!model_emit2(s, c, NULL, GOTRACE_EV_GOMAXPROCS, s->nr_ps, 0))
 		ret = -ENOSPC;
-		goto out;
-	}
+	local_irq_restore(flags);
 
 	rcu_read_lock();
 	for_each_process_thread(g, p) {
-		b = task_bucket(s, p);
-		raw_spin_lock(&b->lock);
-		t = task_get(s, b, p);
+		if (ret)
+			break;
+		b = gt_tasks_bucket(s, p);
+		raw_spin_lock_irqsave(&b->lock, flags);
+		t = gt_tasks_get(s, b, p);
 		if (t && t->state == GT_G_NONE && g_create(s, c, t, p, 0) &&
 		    !task_is_running(p)) {
-			if (emit1(s, c, t, EV(GO_WAITING), t->goid)) {
+			if (model_emit1(s, c, t, GOTRACE_EV_GO_WAITING, t->goid)) {
 				t->seq = 1;
 				t->state = GT_G_WAITING;
 			}
 		}
-		raw_spin_unlock(&b->lock);
-		if (READ_ONCE(s->halted)) {
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+		if (READ_ONCE(s->halted))
 			ret = -ENOSPC;
-			break;
-		}
 	}
 	rcu_read_unlock();
-out:
+
 	/* Every P's first event comes after the snapshot. */
 	now = c->last_ts + 1;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(s->cpus, cpu)->last_ts = now;
-	local_irq_restore(flags);
+	migrate_enable();
 	if (!ret) {
 		/*
 		 * Publish the snapshot; pairs with smp_load_acquire() in
@@ -1260,29 +1022,30 @@ void gt_model_disarm(struct gt_session *s)
 static void close_cpu(struct gt_session *s, struct gt_cpu *c, int cpu)
 {
 	struct gt_task *t = c->cur;
-	u64 ts = max(gt_clock(), c->last_ts);
+	struct gt_task_bucket *b;
 	u64 v;
 
+	/* The goroutine's entry is its bucket's, probes may be running. */
 	if (t) {
-		ts = max(ts, t->last_ts + 1);
+		b = gt_tasks_bucket(s, t->key);
+		raw_spin_lock(&b->lock);
+		sys_pending_write(s, c, cpu, true);
 		v = t->comm_stack;
-		if (cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
-			gt_enc_event(&c->enc, EV(GO_PREEMPT), ts, &v, 1);
+		if (model_event_write(s, c, cpu, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
+				      gt_clock(), true)) {
 			t->state = GT_G_RUNNABLE;
 			c->cur = NULL;
-			c->last_ts = ts;
-			c->events++;
 		}
+		raw_spin_unlock(&b->lock);
+	} else {
+		sys_pending_write(s, c, cpu, true);
 	}
 	if (c->p_started && !c->cur &&
-	    cpu_room(s, c, cpu, ts, GT_EV_MAX_BYTES, true)) {
-		gt_enc_event(&c->enc, EV(PROC_STOP), ts, NULL, 0);
+	    model_event_write(s, c, cpu, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
+			      gt_clock(), true))
 		c->p_started = false;
-		c->last_ts = ts;
-		c->events++;
-	}
 	if (c->chunk)
-		cpu_handover(s, c, false);
+		gt_cpu_handover(s, c, false);
 }
 
 /**
@@ -1316,16 +1079,28 @@ void gt_model_cpu_offline(struct gt_session *s)
  * gt_model_cpu_online() - this CPU is back: its next event starts its P
  * @s:	session
  *
+ * A CPU that was not online when the session started also grows the
+ * reserve of chunks kept for closing the trace.
+ *
  * Context: the CPU hotplug thread of the CPU coming up.
  */
 void gt_model_cpu_online(struct gt_session *s)
 {
 	unsigned long flags;
 
+	struct gt_cpu *c;
+
 	raw_spin_lock_irqsave(&s->close_lock, flags);
 	/* Pairs with the release of the snapshot: s->cpus is set up. */
-	if (smp_load_acquire(&s->armed))
-		this_cpu_ptr(s->cpus)->offline = false;
+	if (smp_load_acquire(&s->armed)) {
+		c = this_cpu_ptr(s->cpus);
+		c->offline = false;
+		/* A CPU new to the session: one more chunk kept for its end. */
+		if (!c->in_pool) {
+			c->in_pool = true;
+			gt_pool_reserve_more(&s->pool);
+		}
+	}
 	raw_spin_unlock_irqrestore(&s->close_lock, flags);
 }
 

@@ -52,7 +52,9 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
 /*
  * sched_wakeup: @p is runnable again.  In try_to_wake_up() or, for a
  * queued wakeup, in an interrupt on @p's CPU; runqueue lock held,
- * interrupts off.  Unlike sched_waking, @p has surely left its CPU.
+ * interrupts off.  @p has left its CPU, except in the ttwu_runnable()
+ * path: woken after it set its sleep state but before it switched out,
+ * it is still running there, and no block or wakeup happens at all.
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
@@ -84,12 +86,6 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
 	gt_model_exec(data, p);
 }
 
-/* sched_process_exit: @p (current) is exiting.  Process context. */
-static void gt_probe_sched_process_exit(void *data, struct task_struct *p)
-{
-	gt_model_exit(data, p);
-}
-
 /*
  * sys_enter / sys_exit: current enters or leaves syscall @id.  Process
  * context; preemptible from Linux 6.13 (the model disables interrupts
@@ -119,7 +115,6 @@ static struct gt_probe gt_probes[] = {
 	{ "sched_wakeup_new",	gt_probe_sched_wakeup_new },
 	{ "sched_process_fork",	gt_probe_sched_process_fork },
 	{ "sched_process_exec",	gt_probe_sched_process_exec },
-	{ "sched_process_exit",	gt_probe_sched_process_exit },
 	{ "sys_enter",		gt_probe_sys_enter },
 	{ "sys_exit",		gt_probe_sys_exit },
 };
@@ -141,7 +136,6 @@ static void __maybe_unused probes_check_types(void)
 	PROBE_CHECK_TYPE(sched_wakeup_new);
 	PROBE_CHECK_TYPE(sched_process_fork);
 	PROBE_CHECK_TYPE(sched_process_exec);
-	PROBE_CHECK_TYPE(sched_process_exit);
 	PROBE_CHECK_TYPE(sys_enter);
 	PROBE_CHECK_TYPE(sys_exit);
 }

@@ -41,6 +41,9 @@
  * The reader may see kernel addresses when %pK would print them to it:
  * kptr_restrict 1 with CAP_SYSLOG, or no_hash_pointers.  Otherwise the
  * trace carries synthetic PCs (symbols, modules and offsets are kept).
+ * Asked in the reader's open(), where current's credentials are the
+ * file's (f_cred), so that a descriptor passed on or a later change of
+ * kptr_restrict does not change what the opener was allowed to see.
  */
 static bool reader_sees_addrs(void)
 {
@@ -116,7 +119,7 @@ static void session_free_buffers(struct gt_session *s)
 {
 	gt_tables_free(s->tables);
 	s->tables = NULL;
-	gt_model_free(s);
+	gt_tasks_free(s);
 	gt_pool_free(&s->pool);
 	free_percpu(s->cpus);
 	s->cpus = NULL;
@@ -162,7 +165,8 @@ static unsigned int session_max_tasks(void)
  * (GOTRACE_IOC_SET_OPTIONS) until the reader's first read() or poll()
  * starts the recording (gt_session_start()).
  *
- * Context: process context (the reader's open()), gt_dev_lock held.
+ * Context: process context (the reader's open(): current is the opener),
+ * gt_dev_lock held.
  * Return: 0 or -ENOMEM.
  */
 int gt_session_create(struct gt_session **sp)
@@ -174,6 +178,7 @@ int gt_session_create(struct gt_session **sp)
 		return -ENOMEM;
 	s->nr_cpus = nr_cpu_ids;
 	s->reader_pid = task_tgid_vnr(current);
+	s->show_addrs = reader_sees_addrs();
 	s->state = GOTRACE_STATE_READY;
 	s->opts.size = sizeof(s->opts);
 	s->opts.syscalls = READ_ONCE(gt_param_syscalls);
@@ -199,24 +204,33 @@ int gt_session_create(struct gt_session **sp)
  */
 static int session_start_locked(struct gt_session *s)
 {
-	unsigned int chunks = s->opts.chunks ? max(s->opts.chunks, 2 * s->nr_cpus)
-					     : session_chunks(s->nr_cpus);
+	unsigned int online = num_online_cpus(), stacks, chunks, cpu;
 	int ret;
 
+	/*
+	 * Memory and Ps follow the CPUs online now, not the possible ones
+	 * (a cloud VM may have 4 of 128): a CPU that comes online later
+	 * grows the pool's reserve (gt_model_cpu_online()).
+	 */
+	chunks = s->opts.chunks ? max(s->opts.chunks, 2 * online)
+				: session_chunks(online);
+	s->nr_ps = cpumask_last(cpu_online_mask) + 1;
 	s->start_ns = ktime_get_ns();
-	s->show_addrs = reader_sees_addrs();
 	ret = -ENOMEM;
 	s->cpus = alloc_percpu(struct gt_cpu);
 	if (!s->cpus)
 		goto err_free;
-	ret = gt_pool_init(&s->pool, chunks, s->nr_cpus);
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(s->cpus, cpu)->in_pool = true;
+	ret = gt_pool_init(&s->pool, chunks, online);
 	if (ret)
 		goto err_free;
-	ret = gt_model_init(s, session_max_tasks());
+	ret = gt_tasks_init(s, session_max_tasks());
 	if (ret)
 		goto err_free;
-	s->tables = gt_tables_alloc(gt_param_max_stacks,
-				    gt_param_max_stacks * 8);
+	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
+		       GT_STACKS_MAX);
+	s->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
 	if (!s->tables) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -225,7 +239,6 @@ static int session_start_locked(struct gt_session *s)
 	ret = gt_probes_register(s);
 	if (ret)
 		goto err_free;
-	s->probes_on = true;
 	ret = gt_model_snapshot(s);
 	if (ret) {
 		pr_err("snapshot of the running tasks does not fit: %d\n", ret);
@@ -241,7 +254,6 @@ static int session_start_locked(struct gt_session *s)
 err_probes:
 	gt_model_disarm(s);
 	gt_probes_unregister(s);
-	s->probes_on = false;
 err_free:
 	/* Work items queued meanwhile find no recording; destroy syncs them. */
 	session_free_buffers(s);
@@ -326,7 +338,6 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 	 */
 	gt_model_disarm(s);
 	gt_probes_unregister(s);
-	s->probes_on = false;
 	gt_model_close(s);
 
 	if (READ_ONCE(s->halted) && reason != GOTRACE_STOP_ABORT)

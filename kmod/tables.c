@@ -170,7 +170,7 @@ static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
  * gt_tables_stack() - id of a stack, added if new
  * @t:		tables
  * @pcs:	PCs, innermost first; the last one is a comm PC
- * @n:		number of PCs, at most GT_KSTACK_MAX + 1
+ * @n:		number of PCs, at most GT_STACK_PCS
  *
  * Context: any.
  * Return: the stack id, or 0 if the table is full.
@@ -446,7 +446,7 @@ static void footer_release(struct footer *f)
 int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len)
 {
-	struct gt_frame frames[GT_KSTACK_MAX + 1];
+	struct gt_frame *frames;
 	struct footer f = { .t = t, .show_addrs = show_addrs };
 	struct gt_enc stacks = {}, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
@@ -454,11 +454,14 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	u32 i, j, n;
 	int ret = -ENOMEM;
 
+	BUILD_BUG_ON(GT_STACK_PCS > GT_STACK_MAX_FRAMES);
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
 	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
 	f.strs = kvcalloc(f.str_mask + 1, sizeof(*f.strs), GFP_KERNEL);
 	f.pcs = kvcalloc(f.pc_mask + 1, sizeof(*f.pcs), GFP_KERNEL);
-	if (!f.strs || !f.pcs)
+	/* Off the stack: GT_STACK_PCS frames exceed a kernel frame's limit. */
+	frames = kcalloc(GT_STACK_PCS, sizeof(*frames), GFP_KERNEL);
+	if (!f.strs || !f.pcs || !frames)
 		goto out;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
@@ -469,7 +472,7 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	for (i = 0; i < t->nr_stacks; i++) {
 		const struct gt_stack_ent *e = &t->stacks[i];
 
-		n = min_t(u32, e->n, ARRAY_SIZE(frames));
+		n = min_t(u32, e->n, GT_STACK_PCS);
 		for (j = 0; j < n; j++)
 			if (footer_frame(&f, t->pcs[e->off + j], &frames[j]))
 				goto out;
@@ -492,6 +495,7 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	memcpy(*out + head.len + f.strings.len, stacks.buf, stacks.len);
 	ret = 0;
 out:
+	kfree(frames);
 	kvfree(stacks.buf);
 	footer_release(&f);
 	return ret;

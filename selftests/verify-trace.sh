@@ -8,6 +8,8 @@
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
 #   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
 #   names NAME,...           every goroutine is named one of these
+#   gomaxprocs N             every Gomaxprocs event says N
+#   ps N                     N distinct Ps start in the trace
 #   kernel_pcs shown|hidden|none
 #                            kernel frames carry real addresses, or
 #                            synthetic ones below 4 GiB, or there is
@@ -181,6 +183,24 @@ while read -r a b c d; do
 			echo "ok names $b"
 		else
 			echo "FAIL names $b: also $others"
+			failed=$((failed + 1))
+		fi
+		continue ;;
+	gomaxprocs|ps)
+		# Go 1.21's dump: the Gomaxprocs values, the distinct Ps.
+		"$GO121" tool trace -d "$trace" > "$tmp/d121" 2>/dev/null || true
+		if [ "$a" = gomaxprocs ]; then
+			got=$(awk '$2 == "Gomaxprocs" { for (i = 3; i <= NF; i++)
+				if ($i ~ /^procs=/) { sub(/^procs=/, "", $i); print $i } }' \
+				"$tmp/d121" | sort -un | tr '\n' ' ')
+		else
+			got=$(awk '$2 == "ProcStart" { print $3 }' "$tmp/d121" |
+				sort -u | wc -l)
+		fi
+		if [ "$(echo $got)" = "$b" ]; then
+			echo "ok $a $b"
+		else
+			echo "FAIL $a $b (got ${got:-none})"
 			failed=$((failed + 1))
 		fi
 		continue ;;

@@ -71,6 +71,31 @@ wait_state() {
 	done
 }
 
+# status_of KEY: the value of KEY in the status file.
+status_of() {
+	awk -v k="$1" '$1 == k { print $2; exit }' $GT_STATUS
+}
+
+# wait_file FILE: wait up to 30 s until FILE exists.
+wait_file() {
+	i=0
+	until [ -e "$1" ]; do
+		[ "$i" -ge 300 ] && fail "$1 did not appear within 30 s"
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# still_recording WHEN: the session must still be recording, having lost
+# nothing; WHEN says when, in the failure message.
+still_recording() {
+	[ "$(status_of state)" = recording ] &&
+		[ "$(status_of lost_events)" = 0 ] || {
+		cat $GT_STATUS
+		fail "the session stopped or lost events $1"
+	}
+}
+
 # wait_comm PID COMM: wait up to 30 s for process PID to call itself COMM.
 wait_comm() {
 	i=0

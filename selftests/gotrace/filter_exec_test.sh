@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# -c NAME follows a program named NAME that a shell forks and then
+# executes after the recording started, the usual way a program starts;
+# once it executes another program, its goroutine ends and nothing of
+# the new program is recorded.
+. ./lib.sh
+
+out=$GT_OUT/filter-exec.trace
+ln -sf "$(pwd)/corner" /tmp/gt_late || fail "ln"
+./gotrace record -q -o "$out" -c gt_late &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+sh -c 'exec /tmp/gt_late getppid 100 /bin/true' ||
+	fail "gt_late failed"
+still_recording "after gt_late"
+kill -INT $rec
+wait $rec || fail "gotrace record exited with $?"
+./gotrace check -q "$out" || fail "gotrace check refused $out"
+cat > "$GT_OUT/filter-exec.expect" <<EOT
+names gt_late
+gt_late create == 1
+gt_late syscall:sys_getppid == 100
+gt_late end == 1
+EOT
