@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "subcommands.h"
 #include "tracedec.h"
 #include "util.h"
 
@@ -76,12 +76,13 @@ int cmd_check(int argc, char **argv)
 			quiet = true;
 			break;
 		default:
-			check_usage(stderr);
+			gt_usage_hint("check");
 			return GT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		check_usage(stderr);
+		gt_err("check takes one FILE");
+		gt_usage_hint("check");
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * child.h - the child process that runs the COMMAND of 'gotrace record'
- * (the subcommands themselves are declared in cmds.h)
+ * (the subcommands themselves are declared in subcommands.h)
  */
 #ifndef GOTRACE_CHILD_H
 #define GOTRACE_CHILD_H

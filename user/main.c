@@ -10,7 +10,7 @@
 
 #include <linux/gotrace.h>
 
-#include "cmds.h"
+#include "subcommands.h"
 #include "util.h"
 
 /* The Makefile passes the version (git describe); a bare build has none. */

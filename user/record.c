@@ -39,7 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmds.h"
+#include "subcommands.h"
 #include "child.h"
 #include "device.h"
 #include "options.h"

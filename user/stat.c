@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "subcommands.h"
 #include "statjson.h"
 #include "tracestat.h"
 #include "util.h"
@@ -205,12 +205,13 @@ int cmd_stat(int argc, char **argv)
 			want = v;
 			break;
 		default:
-			stat_usage(stderr);
+			gt_usage_hint("stat");
 			return GT_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		stat_usage(stderr);
+		gt_err("stat takes one FILE");
+		gt_usage_hint("stat");
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds.h"
+#include "subcommands.h"
 #include "device.h"
 #include "util.h"
 

@@ -15,12 +15,20 @@ for cmd in record stop status check stat; do
 	run $cmd --bogus
 	check "$cmd --bogus: exit 2, 'gotrace: $cmd:' message" '[ $rc -eq 2 ] && has "^gotrace: $cmd: unrecognized option .--bogus." "$T/err"'
 done
-for cmd in stop status; do
+for cmd in stop status check stat; do
 	run $cmd --bogus
 	check "$cmd --bogus: two lines, no usage" '[ "$(wc -l <"$T/err")" -eq 2 ] && has "^gotrace: see .gotrace $cmd -h." "$T/err" && ! has usage "$T/err"'
+done
+for cmd in stop status; do
 	run $cmd extra
 	check "$cmd with an argument: one line, exit 2" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "^gotrace: $cmd takes no argument" "$T/err"'
 done
+for cmd in check stat; do
+	run $cmd
+	check "$cmd without FILE: two lines, no usage, exit 2" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 2 ] && has "^gotrace: $cmd takes one FILE" "$T/err" && ! has usage "$T/err"'
+done
+run stat -n x "$T/none"
+check "stat -n x: one line, exit 2" '[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ! has usage "$T/err"'
 run status -h
 check "status -h: --json in the usage" '[ $rc -eq 0 ] && has "usage: gotrace status \[--json\]" "$T/out"'
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmds.h - the subcommands; each lives in its own file with its own usage
+ * subcommands.h - the subcommands; each lives in its own file with its own usage
  *
  * A command gets argv with argv[0] = its name and returns the exit code.
  */
-#ifndef GOTRACE_CMDS_H
-#define GOTRACE_CMDS_H
+#ifndef GOTRACE_SUBCOMMANDS_H
+#define GOTRACE_SUBCOMMANDS_H
 
 int cmd_record(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
@@ -13,4 +13,4 @@ int cmd_status(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 
-#endif /* GOTRACE_CMDS_H */
+#endif /* GOTRACE_SUBCOMMANDS_H */
