@@ -44,17 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static void name_self(const char *name)
-{
-	if (prctl(PR_SET_NAME, name, 0, 0, 0))
-		die("prctl");
-}
+#include "workload_util.h"
 
 static void getppids(long k)
 {
@@ -329,17 +319,6 @@ static int uring(const char *fifo, long n)
 		close(wfd);
 	}
 	return 0;
-}
-
-static long arg(char **argv, int i, int argc)
-{
-	char *end;
-	long v;
-
-	if (i >= argc)
-		return -1;
-	v = strtol(argv[i], &end, 10);
-	return *end ? -1 : v;
 }
 
 int main(int argc, char **argv)

@@ -52,17 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static void name_self(const char *name)
-{
-	if (prctl(PR_SET_NAME, name, 0, 0, 0))
-		die("prctl");
-}
+#include "workload_util.h"
 
 static void xwrite(int fd, char c)
 {
@@ -411,17 +401,6 @@ static int storm(long secs)
 	printf("storm: %ld getppid calls on %ld CPUs in %ld s\n", total, ncpu,
 	       secs);
 	return 0;
-}
-
-static long arg(char **argv, int i, int argc)
-{
-	char *end;
-	long v;
-
-	if (i >= argc)
-		return -1;
-	v = strtol(argv[i], &end, 10);
-	return *end || v < 0 ? -1 : v;
 }
 
 int main(int argc, char **argv)
