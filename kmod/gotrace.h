@@ -294,7 +294,6 @@ void gt_model_wakeup(struct gt_session *s, struct task_struct *p);
 void gt_model_fork(struct gt_session *s, struct task_struct *parent,
 		   struct task_struct *child);
 void gt_model_exec(struct gt_session *s, struct task_struct *p);
-void gt_model_exit(struct gt_session *s, struct task_struct *p);
 void gt_model_sys_enter(struct gt_session *s, long nr);
 void gt_model_sys_exit(struct gt_session *s);
 u64 gt_model_count(struct gt_session *s, bool lost);

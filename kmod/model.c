@@ -1100,11 +1100,6 @@ void gt_model_exec(struct gt_session *s, struct task_struct *p)
 	hook_exit(flags);
 }
 
-/* sched_process_exit: nothing to write; the final switch writes GoEnd. */
-void gt_model_exit(struct gt_session *s, struct task_struct *p)
-{
-}
-
 /* ---- Syscalls ---------------------------------------------------------- */
 
 /*

@@ -84,12 +84,6 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
 	gt_model_exec(data, p);
 }
 
-/* sched_process_exit: @p (current) is exiting.  Process context. */
-static void gt_probe_sched_process_exit(void *data, struct task_struct *p)
-{
-	gt_model_exit(data, p);
-}
-
 /*
  * sys_enter / sys_exit: current enters or leaves syscall @id.  Process
  * context; preemptible from Linux 6.13 (the model disables interrupts
@@ -119,7 +113,6 @@ static struct gt_probe gt_probes[] = {
 	{ "sched_wakeup_new",	gt_probe_sched_wakeup_new },
 	{ "sched_process_fork",	gt_probe_sched_process_fork },
 	{ "sched_process_exec",	gt_probe_sched_process_exec },
-	{ "sched_process_exit",	gt_probe_sched_process_exit },
 	{ "sys_enter",		gt_probe_sys_enter },
 	{ "sys_exit",		gt_probe_sys_exit },
 };
@@ -141,7 +134,6 @@ static void __maybe_unused probes_check_types(void)
 	PROBE_CHECK_TYPE(sched_wakeup_new);
 	PROBE_CHECK_TYPE(sched_process_fork);
 	PROBE_CHECK_TYPE(sched_process_exec);
-	PROBE_CHECK_TYPE(sched_process_exit);
 	PROBE_CHECK_TYPE(sys_enter);
 	PROBE_CHECK_TYPE(sys_exit);
 }
