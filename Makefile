@@ -6,10 +6,15 @@
 #   make module          only the module: kmod/gotrace.ko
 #   make user            only the gotrace command: user/gotrace
 #   make deps            install what a fresh Debian 12 machine needs
-#   make check           host tests, then VM tests on every kernel
+#   make check           host tests, then VM tests on every Debian kernel
+#                        and boot configuration (not yet the debug kernel)
 #   make check KERNELS=6.12       narrow the VM tests to some kernels
+#                        (6.1 6.12 6.12-rt newest newest-rt debug, each
+#                        with @8cpus or @maxcpus64 for those boots)
 #   make check-host      host unit tests (ASan/UBSan) only
 #   make check-vm        VM tests only
+#   make check-debug     VM tests on the debug kernel only (lockdep, KASAN,
+#                        UBSAN...; built once, then cached)
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make demo            record a demo workload in the VM into ./trace.out
 #                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
@@ -23,12 +28,13 @@
 # DKMS and packagers call it.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KERNELS ?= 6.1 6.12 6.12-rt
+# Empty: every kernel and boot configuration (selftests/vm/lib.sh).
+KERNELS ?=
 # The kernel the demo and the benchmark boot unless KERNELS names one.
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
-.PHONY: all module user deps check check-host check-vm checkpatch demo \
-	bench bench-check clean
+.PHONY: all module user deps check check-host check-vm check-debug \
+	checkpatch demo bench bench-check clean
 
 all: module user
 
@@ -52,6 +58,9 @@ check-host:
 
 check-vm:
 	selftests/vm/run-kernels.sh $(KERNELS)
+
+check-debug:
+	selftests/vm/run-kernels.sh debug
 
 checkpatch:
 	selftests/vm/checkpatch.sh

@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "../include/uapi/linux/gotrace.h"
+#include "compat.h"
 #include "encode.h"
 
 /*

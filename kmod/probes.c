@@ -24,6 +24,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
+#include "compat.h"
 #include "gotrace.h"
 
 /*
@@ -119,14 +120,12 @@ static struct gt_probe gt_probes[] = {
 	{ "sys_exit",		gt_probe_sys_exit },
 };
 
-#define PROBE_CHECK_TYPE(name) \
-	BUILD_BUG_ON(sizeof(register_trace_##name(gt_probe_##name, NULL)) == 0)
+#define PROBE_CHECK_TYPE(name) GT_PROBE_FITS(name, gt_probe_##name)
 
 /*
  * Never called: makes the compiler check each probe against the
- * register_trace_<name>() the kernel declares for its tracepoint (an
- * incompatible pointer type is an error in kernel builds).  sizeof() does
- * not evaluate, so nothing refers to the unexported tracepoints.
+ * register_trace_<name>() the kernel declares for its tracepoint
+ * (compat.h).  Nothing refers to the unexported tracepoints.
  */
 static void __maybe_unused probes_check_types(void)
 {

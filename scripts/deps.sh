@@ -10,10 +10,12 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # (pahole, for 6.12's BTF), bc, flex, bison, libssl-dev build modules;
 # xz-utils/zstd unpack kernel modules; sparse is the C=1 checker; graphviz
 # renders the profile pages of `go tool trace`; curl fetches those pages;
-# time (GNU time) measures peak memory in bench/check.sh.
+# time (GNU time) measures peak memory in bench/check.sh; debootstrap
+# makes the trixie chroot that builds the module for Debian's newest
+# kernels (built with gcc-14, which bookworm lacks).
 PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
-libc6-dev time"
+libc6-dev time debootstrap"
 # Go 1.21 and 1.23 are the checkers of record; both come from backports.
 GO_PKGS="golang-1.21-go golang-1.23-go"
 

@@ -35,5 +35,5 @@ cat > "$GT_OUT/hotplug.expect" <<EOT
 gt_ping create == 1
 gt_pong create == 1
 gt_ping block:chan_receive+syscall:sys_read >= 100
-gt_ping syscall:sys_write == 100
+gt_ping block:chan_send+syscall:sys_write == 100
 EOT

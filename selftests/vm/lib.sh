@@ -12,13 +12,45 @@ GT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 GT_CACHE=${GT_CACHE:-$GT_ROOT/.cache}
 GT_VM=$GT_ROOT/selftests/vm
 
+# Builds that take minutes and change rarely (the debug kernel, the
+# trixie chroot) and the downloaded kernels go to $GT_STORE: the cache by
+# default; CI points it outside its fresh clone (.ci/run) to reuse them.
+GT_STORE=${GT_STORE:-$GT_CACHE}
+
 gt_log() { printf '%s\n' "$*" >&2; }
 gt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Kernel names: the three series of Debian 12 (bookworm), "newest" and
+# "newest-rt" (the highest release that trixie, trixie-backports or sid
+# offer today, resolved at every run), and "debug" (built here, see
+# build-debug-kernel.sh).
+GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
+# What make check runs: every Debian kernel and two boot configurations
+# (8 vCPUs; more possible CPUs than online ones).  The debug kernel is
+# not in it yet: its configuration has never run the whole suite (make
+# check-debug runs it; Documentation/testing.rst).
+GT_KERNELS_DEFAULT="6.1 6.12 6.12-rt newest newest-rt 6.12@8cpus
+newest@maxcpus64"
+
+# shellcheck source=newer-suites.sh
+. "$GT_VM/newer-suites.sh"
+
+# gt_apt CMD ARGS...: apt-get or apt-cache for kernel NAME's suites:
+# the host's own sources, or the private state of newer-suites.sh when
+# GT_APT_NEWER is set (gt_kernel_fetch sets it for the newest kernels).
+GT_APT_NEWER=
+gt_apt() {
+	if [ -n "$GT_APT_NEWER" ]; then
+		gt_newer_apt "$@"
+	else
+		"$@"
+	fi
+}
 
 # apt-get download as root drops to _apt, which cannot write everywhere:
 # keep the download as the caller.
 gt_apt_download() {
-	apt-get download -q -o APT::Sandbox::User=root "$@" >/dev/null
+	gt_apt apt-get download -q -o APT::Sandbox::User=root "$@" >/dev/null
 }
 
 # Ask the archive again once if a name cannot be resolved or fetched: the
@@ -28,7 +60,9 @@ gt_apt_refresh() {
 	[ -n "$gt_apt_refreshed" ] && return 1
 	gt_apt_refreshed=1
 	gt_log "refreshing the package lists"
-	if [ "$(id -u)" -eq 0 ]; then
+	if [ -n "$GT_APT_NEWER" ]; then
+		gt_newer_update force
+	elif [ "$(id -u)" -eq 0 ]; then
 		apt-get update -qq >/dev/null
 	else
 		sudo apt-get update -qq >/dev/null
@@ -37,8 +71,10 @@ gt_apt_refresh() {
 
 # gt_resolve_release NAME -> the kernel release the archive has today, e.g.
 # 6.1 -> 6.1.0-56-amd64, 6.12 -> 6.12.117+deb12-amd64, 6.12-rt ->
-# 6.12.117+deb12-rt-amd64.  The meta packages name the current ABI in their
-# Depends; the highest release of the wanted series wins.
+# 6.12.117+deb12-rt-amd64, newest -> 7.3.4+deb13-amd64.  The meta packages
+# name the current ABI in their Depends; the highest release of the wanted
+# series wins (for the newest, across every version of the meta package
+# the newer suites hold).
 gt_resolve_release() {
 	local name=$1 meta pattern
 	case $name in
@@ -47,28 +83,74 @@ gt_resolve_release() {
 		pattern='linux-image-6\.12\.[0-9]*+deb12-amd64' ;;
 	6.12-rt) meta=linux-image-6.12-rt-amd64
 		pattern='linux-image-6\.12\.[0-9]*+deb12-rt-amd64' ;;
-	*)	gt_die "unknown kernel '$name' (known: 6.1 6.12 6.12-rt)" ;;
+	newest)	meta=linux-image-amd64
+		pattern='linux-image-[0-9][0-9.]*+deb[0-9]*-amd64' ;;
+	newest-rt) meta=linux-image-rt-amd64
+		pattern='linux-image-[0-9][0-9.]*+deb[0-9]*-rt-amd64' ;;
+	*)	gt_die "unknown kernel '$name' (known: $GT_KERNEL_NAMES)" ;;
 	esac
-	apt-cache show "$meta" 2>/dev/null | sed -n 's/^Depends: //p' |
+	gt_apt apt-cache show "$meta" 2>/dev/null | sed -n 's/^Depends: //p' |
 		tr ',' '\n' | grep -o "$pattern" | sed 's/^linux-image-//' |
 		sort -V | tail -n 1
 }
 
+# gt_image_packages REL: the packages that hold the bootable image and
+# the modules of REL.  Up to 6.x, linux-image-<rel>; from 7.x Debian
+# splits it: linux-image-<rel> is an empty wrapper, the image is in
+# linux-binary-unsigned-<rel>, System.map and modules.builtin in
+# linux-base-<rel>, the modules in linux-modules-<rel>.
+gt_image_packages() {
+	local rel=$1
+	if gt_apt apt-cache show "linux-binary-unsigned-$rel" >/dev/null 2>&1; then
+		echo "linux-binary-unsigned-$rel linux-base-$rel linux-modules-$rel"
+	else
+		echo "linux-image-$rel"
+	fi
+}
+
+# gt_kernel_paths DIR: set KROOT, KHDR, KIMAGE and KCC for the release
+# KREL unpacked in DIR.  KCC is the compiler the kernel was built with
+# (its headers' .kernelvariables); KIMAGE is where the package put the
+# image (/boot up to 6.x, /usr/lib/modules/<rel>/ from 7.x).
+gt_kernel_paths() {
+	local dir=$1 f
+	KROOT=$dir/root
+	KHDR=$KROOT/usr/src/linux-headers-$KREL
+	KIMAGE=
+	for f in "$KROOT/boot/vmlinuz-$KREL" \
+		 "$KROOT/usr/lib/modules/$KREL/vmlinuz.unsigned" \
+		 "$KROOT/usr/lib/modules/$KREL/vmlinuz"; do
+		[ -f "$f" ] && { KIMAGE=$f; break; }
+	done
+	KCC=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/x86_64-linux-gnu-\1/p' \
+		"$KHDR/.kernelvariables" 2>/dev/null)
+	KCC=${KCC:-gcc}
+}
+
 # gt_kernel_fetch NAME: make sure the image, headers and modules of the
 # current release of NAME are unpacked in the cache.  Sets KREL (release),
-# KROOT (unpacked root), KHDR (headers dir for M= builds), KIMAGE (vmlinuz).
+# KROOT (unpacked root), KHDR (headers dir for M= builds), KIMAGE (the
+# image to boot) and KCC (the compiler of the kernel).
 gt_kernel_fetch() {
-	local name=$1 dir tmp pkgs p hdr_makefile common
+	local name=$1 dir tmp pkgs p hdr_makefile common checker
+	if [ "$name" = debug ]; then
+		gt_debug_kernel_fetch
+		return
+	fi
+	GT_APT_NEWER=
+	case $name in
+	newest|newest-rt) GT_APT_NEWER=1; gt_newer_update ;;
+	esac
 	KREL=$(gt_resolve_release "$name")
 	if [ -z "$KREL" ] && gt_apt_refresh; then
 		KREL=$(gt_resolve_release "$name")
 	fi
 	[ -n "$KREL" ] || gt_die "no current Debian package for kernel $name"
-	dir=$GT_CACHE/kernels/$KREL
-	KROOT=$dir/root
-	KHDR=$KROOT/usr/src/linux-headers-$KREL
-	KIMAGE=$KROOT/boot/vmlinuz-$KREL
-	[ -f "$dir/.ready" ] && return 0
+	dir=$GT_STORE/kernels/$KREL
+	if [ -f "$dir/.ready" ]; then
+		gt_kernel_paths "$dir"
+		return 0
+	fi
 
 	gt_log "fetching kernel $KREL"
 	rm -rf "$dir"
@@ -76,26 +158,67 @@ gt_kernel_fetch() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp/debs" "$tmp/root"
 	# The headers package names its -common tree and kbuild tools.
-	pkgs="linux-image-$KREL linux-headers-$KREL"
-	pkgs="$pkgs $(apt-cache depends "linux-headers-$KREL" |
+	pkgs="$(gt_image_packages "$KREL") linux-headers-$KREL"
+	pkgs="$pkgs $(gt_apt apt-cache depends "linux-headers-$KREL" |
 		sed -n 's/^ *Depends: \(linux-\(headers-.*-common\(-rt\)\?\|kbuild-.*\)\)$/\1/p' |
 		tr '\n' ' ')"
+	# shellcheck disable=SC2086
 	( cd "$tmp/debs" && gt_apt_download $pkgs ) ||
 		{ gt_apt_refresh && ( cd "$tmp/debs" && gt_apt_download $pkgs ); } ||
 		gt_die "cannot download $pkgs"
 	for p in "$tmp"/debs/*.deb; do
 		dpkg -x "$p" "$tmp/root"
 	done
-	# The headers Makefile includes its -common tree by absolute path.
+	# The headers Makefile names the -common tree by absolute path (and
+	# from 7.x its own tree too, in KBUILD_OUTPUT=): point every
+	# /usr/src/ of it into the cache.
 	hdr_makefile=$tmp/root/usr/src/linux-headers-$KREL/Makefile
 	common=$(sed -n 's|^include /usr/src/\(.*\)/Makefile$|\1|p' "$hdr_makefile")
 	[ -n "$common" ] || gt_die "unexpected $hdr_makefile"
-	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$hdr_makefile"
+	sed -i "s|/usr/src/|$dir/root/usr/src/|g" "$hdr_makefile"
+	# From 6.16 the Makefile asks scripts/checker-valid.sh whether sparse
+	# works, and the headers package lacks that script: C=1 would check
+	# nothing.  Ours answers the same question: does the checker run?
+	checker=$tmp/root/usr/src/$common/scripts/checker-valid.sh
+	if grep -q checker-valid.sh "$tmp/root/usr/src/$common/Makefile" &&
+	   [ ! -e "$checker" ]; then
+		printf '%s\n' '#!/bin/sh' \
+			'"$@" -E -x c /dev/null >/dev/null 2>&1 && echo 1' \
+			> "$checker"
+		chmod +x "$checker"
+	fi
+	# 7.x installs modules under /usr/lib only; depmod and modprobe -d
+	# look in <root>/lib.
+	if [ ! -e "$tmp/root/lib" ] && [ -d "$tmp/root/usr/lib/modules" ]; then
+		ln -s usr/lib "$tmp/root/lib"
+	fi
 	# The package ships no modules.dep; modprobe needs it to order loads.
 	depmod -b "$tmp/root" "$KREL"
 	rm -rf "$tmp/debs"
 	mv "$tmp" "$dir"
 	touch "$dir/.ready"
+	gt_kernel_paths "$dir"
+	[ -n "$KIMAGE" ] || gt_die "no kernel image in $pkgs"
+}
+
+# gt_debug_kernel_fetch: the debug kernel, built once per configuration
+# (build-debug-kernel.sh).  Its build tree serves as KHDR.
+gt_debug_kernel_fetch() {
+	local dir
+	GT_APT_NEWER=
+	dir=$(gt_debug_kernel_dir)
+	mkdir -p "$(dirname "$dir")"
+	# One build at a time: another run (CI, a second worktree) waits for
+	# it and then uses it.
+	(
+		flock 9
+		[ -f "$dir/.ready" ] || "$GT_VM/build-debug-kernel.sh" "$dir"
+	) 9> "$dir.lock" || gt_die "cannot build the debug kernel"
+	KREL=$(cat "$dir/release")
+	KROOT=$dir/root
+	KHDR=$dir/obj
+	KIMAGE=$KROOT/boot/vmlinuz-$KREL
+	KCC=gcc
 }
 
 # gt_linux_source: kselftest headers and checkpatch from Debian's
@@ -133,25 +256,44 @@ gt_linux_source() {
 
 # gt_build_module NAME: build kmod/gotrace.ko for kernel NAME out of tree,
 # from a copy of the sources in its own build dir, with W=1 and sparse;
-# any compiler or sparse warning fails.  Sets KMOD to the built module.
+# any compiler or sparse warning fails.  A kernel built with a compiler
+# the host lacks (gcc-14 for the newest) is built for in the trixie
+# chroot, with that chroot's sparse.  Sets KMOD to the built module.
 gt_build_module() {
-	local name=$1 bdir log check=
+	local name=$1 bdir log check=C=1 where=host
 	gt_kernel_fetch "$name"
 	bdir=$GT_CACHE/build/$KREL
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$bdir/"
-	command -v sparse >/dev/null && check=C=1
 	log=$bdir/build.log
-	if ! make -s -C "$KHDR" M="$bdir" W=1 $check modules >"$log" 2>&1; then
+	# KASAN's redzones grow stack frames: the 2048-byte warning of
+	# Debian's kernels (checked there) becomes 3072 on the debug kernel.
+	local kcflags=
+	[ "$name" = debug ] && kcflags=-Wframe-larger-than=3072
+	if command -v "$KCC" >/dev/null; then
+		command -v sparse >/dev/null || check=
+		make -s -C "$KHDR" M="$bdir" W=1 $check KCFLAGS="$kcflags" \
+			modules >"$log" 2>&1 || where=failed
+	else
+		where="trixie chroot ($KCC)"
+		gt_chroot_compiler "$KCC"
+		gt_chroot_run "$(dirname "$KROOT")" "$bdir" -- \
+			make -s -C "$KHDR" M="$bdir" W=1 $check modules \
+			>"$log" 2>&1 || where=failed
+	fi
+	if [ "$where" = failed ]; then
 		cat "$log" >&2
 		gt_die "module build failed for $KREL"
 	fi
-	if grep -E 'warning:|error:' "$log" >&2; then
+	# Kbuild turns C=1 off with a message if sparse does not run.
+	if grep -E 'warning:|error:|not available or not up to date' "$log" >&2
+	then
 		gt_die "module build for $KREL is not warning-free"
 	fi
 	KMOD=$bdir/kmod/gotrace.ko
 	[ -f "$KMOD" ] || gt_die "no $KMOD"
+	[ "$where" = host ] || gt_log "built gotrace.ko for $KREL in the $where"
 }
 
 # gt_initramfs_base ROOT INIT: a busybox root in ROOT with INIT as /init
@@ -192,6 +334,10 @@ gt_initramfs_pack() {
 # unpacked into WORK/out.  Sets GT_QEMU_RC to QEMU's exit status: the
 # guest's verdict N written to the isa-debug-exit port is (N << 1) | 1,
 # 124 a timeout.
+# no_timer_check: on a loaded host, emulation can be too slow for the
+# kernel's boot-time check that the IO-APIC timer ticks, which then
+# panics ("IO-APIC + timer doesn't work!"; seen on 7.3 under load).
+# Warnings reach the console too (loglevel=5) for kernel-reports.sh.
 # One host thread runs all vCPUs by default (thread=single): multi-
 # threaded TCG lets a vCPU run kernel text another vCPU is patching with
 # int3, and a stock kernel dies with "Oops: int3" when tracepoints are
@@ -208,7 +354,7 @@ gt_qemu() {
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \
 		-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 $append" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 no_timer_check $append" \
 		-device virtio-serial-pci \
 		-chardev "file,id=gtout,path=$tar" \
 		-device virtserialport,chardev=gtout,name=gtout \
@@ -218,4 +364,17 @@ gt_qemu() {
 	tr -d '\r' < "$log" > "$log.txt"
 	mkdir -p "$work/out"
 	tar -xf "$tar" -C "$work/out" 2>/dev/null || true
+}
+
+# gt_debug_kernel_dir: where the debug kernel of the current config,
+# source package version and compiler is (or will be) built.
+gt_debug_kernel_dir() {
+	local ver key
+	ver=$(apt-cache policy linux-source-6.12 2>/dev/null |
+		sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] ||
+		gt_die "no linux-source-6.12 in the archive (bookworm-backports)"
+	key=$( { cat "$GT_VM/debug-kernel.config"; echo "$ver"; gcc --version |
+		head -n 1; } | sha256sum | cut -c1-16)
+	echo "$GT_STORE/debug-kernel/6.12-$key"
 }

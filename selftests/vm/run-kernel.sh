@@ -1,15 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-kernel.sh [--demo OUT] KERNEL - build gotrace.ko for a Debian kernel
-# ("6.1", "6.12", "6.12-rt"), boot that kernel in QEMU with a busybox
-# initramfs holding the module and the tests, run the tests (TAP on the
-# console), copy the traces out and put each through both Go parsers.
+# run-kernel.sh [--demo OUT] KERNEL[@BOOT] - build gotrace.ko for a kernel
+# ("6.1", "6.12", "6.12-rt", "newest", "newest-rt", "debug": lib.sh),
+# boot that kernel in QEMU with a busybox initramfs holding the module and
+# the tests, run the tests (TAP on the console), copy the traces out and
+# put each through both Go parsers.
 #
-# Exit status 0 only if every guest test passed and every trace is valid.
-# With --demo, records the demo workload instead and writes it to OUT.
+# BOOT picks a boot configuration other than the default two vCPUs:
+#   8cpus      eight vCPUs
+#   maxcpus64  two vCPUs online, 64 possible (-smp 2,maxcpus=64)
 #
-# Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_CPUS (2),
+# Exit status 0 only if every guest test passed, every trace is valid and
+# the kernel reported nothing (kernel-reports.sh).  With --demo, records
+# the demo workload instead and writes it to OUT.
+#
+# Environment: GT_VM_TIMEOUT (seconds, default 600; 2400 on the debug
+# kernel), GT_VM_CPUS (2, or as BOOT says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
 # GT_TESTS (comma-separated names from selftests/gotrace: run only those).
@@ -23,10 +30,22 @@ if [ "${1:-}" = --demo ]; then
 	demo_out=$2
 	shift 2
 fi
-[ $# -eq 1 ] || gt_die "usage: $0 [--demo OUT] KERNEL"
+[ $# -eq 1 ] || gt_die "usage: $0 [--demo OUT] KERNEL[@BOOT]"
 name=$1
+kernel=${name%%@*}
+cpus=2
+case $name in
+*@8cpus)	cpus=8 ;;
+*@maxcpus64)	cpus=2,maxcpus=64 ;;
+*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64)" ;;
+esac
+cpus=${GT_VM_CPUS:-$cpus}
+timeout=600
+# KASAN and lockdep under emulation: everything takes several times longer.
+[ "$kernel" = debug ] && timeout=2400
+timeout=${GT_VM_TIMEOUT:-$timeout}
 
-gt_build_module "$name"
+gt_build_module "$kernel"
 gt_linux_source
 
 work=$GT_CACHE/vm/$name
@@ -47,9 +66,9 @@ gt_initramfs_pack "$root" "$work/initramfs.gz"
 mode=test
 [ -n "$demo_out" ] && mode=demo
 log=$work/console.log
-gt_log "booting $KREL ($mode)"
-gt_qemu "${GT_VM_TIMEOUT:-600}" "${GT_VM_ACCEL:-tcg,thread=single}" \
-	"${GT_VM_CPUS:-2}" "${GT_VM_MEM:-1024}" "$work" \
+gt_log "booting $KREL ($mode, -smp $cpus)"
+gt_qemu "$timeout" "${GT_VM_ACCEL:-tcg,thread=single}" \
+	"$cpus" "${GT_VM_MEM:-1024}" "$work" \
 	"GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} ${GT_VM_APPEND:-}"
 rc=$GT_QEMU_RC
 
@@ -58,7 +77,7 @@ rc=$GT_QEMU_RC
 case $rc in
 1) guest=pass ;;
 3|5|7|9) guest=fail ;;
-124) guest="timed out after ${GT_VM_TIMEOUT:-600} s" ;;
+124) guest="timed out after $timeout s" ;;
 *) guest="did not finish (qemu exit $rc)" ;;
 esac
 
@@ -79,6 +98,19 @@ fi
 passed=$(grep -c '^ok ' "$log.txt" || true)
 failed=$(grep -c '^not ok ' "$log.txt" || true)
 [ "$guest" = pass ] || [ "$failed" -gt 0 ] || failed=1
+
+# Any report of the kernel's checkers (lockdep, KASAN, UBSAN, sleeping in
+# atomic context, WARN, oops...) during the whole run fails it, whether
+# or not a test noticed.
+if "$GT_VM/kernel-reports.sh" "$log.txt" "$work/out/dmesg.txt" \
+	> "$work/reports.txt"; then
+	passed=$((passed + 1))
+	echo "[$name] ok - the kernel reported no bug, warning or sanitizer finding"
+else
+	failed=$((failed + 1))
+	echo "[$name] not ok - the kernel reported problems"
+	sed "s/^/[$name] #   /" "$work/reports.txt"
+fi
 
 # host_test WHAT LOG COMMAND...: one TAP line for a host-side check of a
 # trace, with the check's output as comments; $last: 0 if it passed, else 1.

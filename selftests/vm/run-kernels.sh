@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-kernels.sh KERNEL... - run-kernel.sh on each kernel in turn and sum
-# up; exits non-zero if anything failed on any kernel.
+# run-kernels.sh KERNEL[@BOOT]... - run-kernel.sh on each kernel in turn
+# and sum up; exits non-zero if anything failed on any kernel.  Without
+# arguments, $GT_KERNELS_DEFAULT: every kernel and boot configuration of
+# make check.
 set -uo pipefail
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-[ $# -gt 0 ] || set -- 6.1 6.12 6.12-rt
+# shellcheck disable=SC2086
+[ $# -gt 0 ] || set -- $GT_KERNELS_DEFAULT
 passed=0
 failed=0
 bad=
@@ -25,6 +28,7 @@ for k in "$@"; do
 	failed=$((failed + f))
 	echo "[$k] took $((SECONDS - start)) s"
 done
+echo "all kernels took $((SECONDS)) s"
 [ -z "$bad" ] || echo "failed on:$bad"
 echo "$passed passed, $failed failed"
 [ -z "$bad" ] && [ "$failed" -eq 0 ]

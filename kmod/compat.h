@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - the one place for the differences between the kernels
+ * gotrace builds for
+ *
+ * gotrace is built by DKMS or by hand against kernels nobody tested it
+ * on, including distribution kernels that backport API changes into an
+ * older version number.  So differences are found by testing the
+ * kernel's own declarations and configuration (feature tests), never by
+ * comparing LINUX_VERSION_CODE, and a kernel that lacks something gotrace
+ * needs stops the build here with a message saying what is missing,
+ * rather than somewhere in the middle with a compiler error.
+ *
+ * Two kinds of test, in order of preference:
+ *   - the kernel's configuration (CONFIG_*), for what it must provide;
+ *   - the kernel's declarations, inspected by the compiler with typeof()
+ *     and __builtin_types_compatible_p(), for prototypes that change:
+ *     a probe that does not fit its tracepoint fails with a message
+ *     naming the tracepoint (GT_PROBE_FITS).  Should two prototypes ever
+ *     need supporting side by side, __builtin_choose_expr() on the same
+ *     test picks the probe, still without a version number.
+ * A difference the compiler cannot see from a declaration would get a
+ * compile test in kmod/Kbuild (a small source built against the kernel,
+ * defining GT_HAVE_<feature> when it compiles); none is needed today.
+ *
+ * Known differences that need no code, and why:
+ *   - From 6.13 sys_enter/sys_exit are "faultable" tracepoints: their
+ *     probes run preemptible and may migrate.  Every model hook disables
+ *     interrupts before it looks at its CPU (hook_enter() in model.c).
+ *   - 6.16 gave sched_process_exit a second argument; gotrace does not
+ *     attach to it (the task's final switch ends its goroutine).
+ *   - 6.16 renamed tracepoints declared with DECLARE_TRACE alone to
+ *     <name>_tp; the ones gotrace uses are TRACE_EVENTs and kept theirs.
+ *
+ * Tested on Debian's 6.1, 6.12, 6.12-rt and newest (7.x, -amd64 and -rt)
+ * kernels, and on a 6.12 built with lockdep and KASAN
+ * (Documentation/testing.rst).
+ */
+#ifndef _GT_COMPAT_H
+#define _GT_COMPAT_H
+
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+
+/* ---- What the kernel must provide -------------------------------------- */
+
+#ifndef CONFIG_X86_64
+#error "gotrace supports x86-64 kernels only (its syscall tables are x86's)"
+#endif
+
+#ifndef CONFIG_TRACEPOINTS
+#error "gotrace needs CONFIG_TRACEPOINTS: the scheduler's tracepoints"
+#endif
+
+#ifndef CONFIG_HAVE_SYSCALL_TRACEPOINTS
+#error "gotrace needs CONFIG_HAVE_SYSCALL_TRACEPOINTS: sys_enter/sys_exit"
+#endif
+
+#ifndef CONFIG_STACKTRACE
+#error "gotrace needs CONFIG_STACKTRACE: stack_trace_save() for kernel stacks"
+#endif
+
+#ifndef CONFIG_CGROUPS
+#error "gotrace needs CONFIG_CGROUPS: recording by cgroup"
+#endif
+
+/* ---- Prototypes that change ------------------------------------------- */
+
+/*
+ * GT_PROBE_FITS(name, probe) - @probe has the prototype the kernel's
+ * tracepoint @name calls its probes with, checked against the kernel's
+ * own register_trace_<name>().  Nothing is evaluated.
+ */
+#define GT_PROBE_FITS(name, probe)					\
+	static_assert(__builtin_types_compatible_p(			\
+		typeof(register_trace_##name),				\
+		int (typeof(probe) *, void *)),			\
+		"the kernel's " #name " tracepoint passes arguments "	\
+		#probe "() does not take (GT_PROBE_FITS)")
+
+#endif /* _GT_COMPAT_H */

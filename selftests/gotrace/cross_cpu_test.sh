@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The paths where CPUs meet, under load; every trace goes to the host's
+# checker and the module must stay usable after each step:
+#   1. wakeups that always come from the other CPU (xcpu);
+#   2. a syscall storm on every CPU while short processes and threads
+#      preempt it: from Linux 6.13 the sys_enter/sys_exit probes run
+#      preemptible and may be preempted or migrate in the middle of an
+#      event;
+#   3. CPU 1 taken offline and brought back five times during a storm;
+#   4. a session stopped and closed while CPU 1 is offline, then CPU 1
+#      back and a new session recording on it;
+#   5. sessions stopped, and readers killed, in the middle of a storm.
+. ./lib.sh
+
+status=/sys/class/misc/gotrace/status
+cpu1=/sys/devices/system/cpu/cpu1/online
+[ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
+
+# wait_state STATE TENTHS: until the status file says "state STATE".
+wait_state() {
+	ws_i=0
+	until grep -qx "state $1" $status; do
+		[ "$ws_i" -ge "$2" ] && return 1
+		sleep 0.1
+		ws_i=$((ws_i + 1))
+	done
+}
+
+overflows() {
+	dmesg | grep -c 'out of buffer space'
+}
+
+# start_reader OUT: a reader records into OUT from now on.
+start_reader() {
+	overflows_before=$(overflows)
+	cat $GT_DEV > "$1" &
+	reader=$!
+	wait_state recording 100 || fail "no recording 10 s after the open"
+}
+
+# stop_reader OUT: stop the session and wait for the reader; a session
+# the storm already ended for lack of space must say so in the log.
+stop_reader() {
+	if ! echo stop > $GT_DEV 2>/dev/null; then
+		[ "$(overflows)" -gt "$overflows_before" ] ||
+			fail "the session ended early without an overflow report"
+		echo "$(basename "$1"): ended by overflow"
+	fi
+	wait_gone $reader 300 || fail "the reader did not end within 30 s"
+	wait $reader || fail "the reader exited with $?"
+	check_header "$1"
+	wait_state idle 100 || fail "the session was not freed: $(cat $status)"
+	echo "$(basename "$1"): $(wc -c < "$1") bytes"
+}
+
+# 1. Cross-CPU wakeups.
+out=$GT_OUT/xcpu_wake.trace
+start_reader "$out"
+./xcpu 200 || fail "xcpu failed"
+stop_reader "$out"
+cat > "${out%.trace}.expect" <<EOT
+gt_xping create == 1
+gt_xpong create == 1
+gt_xping block:chan_receive+syscall:sys_read >= 200
+gt_xpong block:chan_receive+syscall:sys_read >= 200
+gt_xpong unblocked_by:gt_xping >= 1
+gt_xping unblocked_by:gt_xpong >= 1
+EOT
+
+# 2. Preemptible syscall probes: storm and churn on every CPU at once.
+out=$GT_OUT/xcpu_preempt.trace
+start_reader "$out"
+./workload storm 3 > /tmp/storm.log &
+storm=$!
+./workload churn 3 || fail "churn failed"
+wait $storm || fail "the storm failed"
+stop_reader "$out"
+
+# 3. Hotplug during a storm.
+if [ -w $cpu1 ]; then
+	out=$GT_OUT/xcpu_hotplug.trace
+	start_reader "$out"
+	./workload storm 3 > /tmp/storm.log &
+	storm=$!
+	for i in 1 2 3 4 5; do
+		echo 0 > $cpu1 || fail "cannot take CPU 1 offline ($i)"
+		echo 1 > $cpu1 || fail "cannot bring CPU 1 back ($i)"
+	done
+	wait $storm || fail "the storm failed"
+	stop_reader "$out"
+
+	# 4. Stop and close with CPU 1 offline; CPU 1 back; a new session.
+	out=$GT_OUT/xcpu_offline_stop.trace
+	start_reader "$out"
+	echo 0 > $cpu1 || fail "cannot take CPU 1 offline"
+	./workload pingpong 50 || fail "pingpong failed"
+	stop_reader "$out"
+	echo 1 > $cpu1 || fail "cannot bring CPU 1 back"
+	out=$GT_OUT/xcpu_back.trace
+	start_reader "$out"
+	./xcpu 50 || fail "xcpu failed with CPU 1 back"
+	grep -q "^cpu1 online 1 running 1 " $status || {
+		cat $status
+		fail "CPU 1 is not recorded again"
+	}
+	stop_reader "$out"
+else
+	echo "# no CPU 1 to take offline: hotplug steps skipped"
+fi
+
+# 5. Stops and closes in the middle of a storm.
+for i in 1 2 3; do
+	./workload storm 2 > /tmp/storm.log &
+	storm=$!
+	start_reader /tmp/mid_stop.trace
+	stop_reader /tmp/mid_stop.trace
+	cat $GT_DEV > /dev/null &
+	reader=$!
+	wait_state recording 100 || fail "no recording after a stop ($i)"
+	kill -9 $reader
+	wait $reader 2>/dev/null
+	wait_state idle 100 || fail "a killed reader's session stayed: $(cat $status)"
+	wait $storm || fail "the storm failed"
+done
+mv /tmp/mid_stop.trace "$GT_OUT/xcpu_mid_stop.trace"
+exit 0

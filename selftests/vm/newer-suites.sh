@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# newer-suites.sh - Debian suites newer than the host's bookworm, for the
+# "newest" kernels: a private apt state that sees trixie, trixie-backports
+# and sid without touching the host's sources, and a trixie chroot with
+# the compiler those kernels were built with (bookworm has gcc-12 only).
+#
+# Sourced by lib.sh, never run.  Both live in $GT_STORE.
+
+GT_NEWER_SUITES=${GT_NEWER_SUITES:-trixie trixie-backports sid}
+GT_DEBIAN_MIRROR=${GT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+GT_NEWER_APT=$GT_STORE/apt-newer
+GT_CHROOT=$GT_STORE/chroot/trixie
+
+# gt_newer_apt CMD ARGS...: apt-get or apt-cache on the private state.
+# The archive's Release files of these suites are past their Valid-Until
+# date; their signatures are still checked against the host's keyring.
+gt_newer_apt() {
+	local cmd=$1 d=$GT_NEWER_APT
+	shift
+	"$cmd" -q -o Dir::State="$d/state" -o Dir::State::status=/dev/null \
+		-o Dir::Etc::SourceList="$d/sources.list" \
+		-o Dir::Etc::SourceParts=/nonexistent \
+		-o Dir::Cache="$d/cache" -o APT::Architecture=amd64 \
+		-o Acquire::Check-Valid-Until=false \
+		-o APT::Sandbox::User=root "$@"
+}
+
+# gt_newer_update [force]: fetch the package lists of the newer suites if
+# they are missing, older than 12 hours, or if asked to.
+gt_newer_update() {
+	local d=$GT_NEWER_APT s
+	mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial"
+	for s in $GT_NEWER_SUITES; do
+		echo "deb $GT_DEBIAN_MIRROR $s main"
+	done > "$d/sources.list.new"
+	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
+		mv "$d/sources.list.new" "$d/sources.list"
+		rm -f "$d/updated"
+	fi
+	rm -f "$d/sources.list.new"
+	if [ -z "${1:-}" ] && [ -f "$d/updated" ] &&
+	   [ -z "$(find "$d/updated" -mmin +720)" ]; then
+		return 0
+	fi
+	gt_log "reading the package lists of $GT_NEWER_SUITES"
+	gt_newer_apt apt-get update -qq >/dev/null ||
+		gt_die "cannot read the package lists of $GT_NEWER_SUITES"
+	touch "$d/updated"
+}
+
+# gt_chroot_sparse: the newest sparse of the newer suites in the chroot's
+# /usr/local/bin.  Headers from 6.16 on use __typeof_unqual__, which
+# trixie's sparse 0.6.4 rejects; sid's 0.6.5 reads it.  Only the sparse
+# binary is used (it needs libc alone), so it is unpacked, not installed.
+gt_chroot_sparse() {
+	local root=$1 tmp
+	[ -x "$root/usr/local/bin/sparse" ] && return 0
+	gt_newer_update
+	tmp=$(mktemp -d)
+	( cd "$tmp" && gt_newer_apt apt-get download sparse >/dev/null ) ||
+		gt_die "cannot download sparse from $GT_NEWER_SUITES"
+	rm -rf "$root/opt/sparse"
+	dpkg -x "$tmp"/sparse_*.deb "$root/opt/sparse"
+	rm -rf "$tmp"
+	ln -sf /opt/sparse/usr/bin/sparse "$root/usr/local/bin/sparse"
+}
+
+# gt_chroot_ready: a minimal trixie made with debootstrap, with what
+# building a module needs (pahole for BTF, sparse for C=1).  Its apt, for
+# compilers installed later (gt_chroot_compiler), skips Valid-Until too.
+gt_chroot_ready() {
+	local tmp=$GT_CHROOT.tmp
+	if [ -f "$GT_CHROOT/.ready" ]; then
+		gt_chroot_sparse "$GT_CHROOT"
+		return 0
+	fi
+	command -v debootstrap >/dev/null ||
+		gt_die "debootstrap is missing: run make deps"
+	gt_log "making a trixie chroot in $GT_CHROOT (minutes, once)"
+	rm -rf "$tmp"
+	mkdir -p "$(dirname "$GT_CHROOT")"
+	if ! debootstrap --variant=minbase \
+		--include=gcc-14,make,libc6-dev,libelf-dev,bc,flex,bison,libssl-dev,dwarves,kmod,xz-utils,zstd \
+		trixie "$tmp" "$GT_DEBIAN_MIRROR" > "$tmp.log" 2>&1; then
+		tail -n 20 "$tmp.log" >&2
+		gt_die "debootstrap trixie failed (log: $tmp.log)"
+	fi
+	gt_chroot_sparse "$tmp"
+	echo 'Acquire::Check-Valid-Until "false";' \
+		> "$tmp/etc/apt/apt.conf.d/90gotrace-valid-until"
+	rm -rf "$GT_CHROOT" "$tmp.log"
+	mv "$tmp" "$GT_CHROOT"
+	touch "$GT_CHROOT/.ready"
+}
+
+# gt_chroot_run DIR... -- CMD ARGS...: run CMD in the chroot with each DIR
+# bind-mounted at its own path, in a private mount namespace that
+# disappears with the command (no mount outlives a failed build).
+gt_chroot_run() {
+	local binds=() d
+	while [ "$1" != -- ]; do
+		binds+=("$(readlink -f "$1")" "$1")
+		shift
+	done
+	shift
+	# shellcheck disable=SC2016
+	unshare -m --propagation private /bin/sh -c '
+		set -e
+		root=$1
+		shift
+		mount --bind /dev "$root/dev"
+		mount -t proc proc "$root/proc"
+		while [ "$1" != -- ]; do
+			mkdir -p "$root$2"
+			mount --bind "$1" "$root$2"
+			shift 2
+		done
+		shift
+		exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \
+			HOME=/root LANG=C.UTF-8 "$@"
+	' gt-chroot "$GT_CHROOT" "${binds[@]}" -- "$@"
+}
+
+# gt_chroot_compiler CC: make sure the chroot has CC (e.g.
+# x86_64-linux-gnu-gcc-14), installing its gcc-N package if not.
+gt_chroot_compiler() {
+	local cc=$1
+	gt_chroot_ready
+	[ -x "$GT_CHROOT/usr/bin/$cc" ] && return 0
+	gt_log "installing ${cc##*-linux-gnu-} in the trixie chroot"
+	gt_chroot_run -- /bin/sh -c "apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends ${cc##*-linux-gnu-}" >/dev/null ||
+		gt_die "cannot install ${cc##*-linux-gnu-} in the chroot"
+	[ -x "$GT_CHROOT/usr/bin/$cc" ] || gt_die "no $cc in the chroot"
+}
