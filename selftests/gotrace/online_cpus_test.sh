@@ -8,6 +8,9 @@
 
 possible=$(($(sed 's/.*[-,]//' /sys/devices/system/cpu/possible) + 1))
 online=$(grep -c '^processor' /proc/cpuinfo)
+# The harness's maxcpus64 boot says how many it made possible.
+[ -z "${GT_WANT_POSSIBLE:-}" ] || [ "$possible" = "$GT_WANT_POSSIBLE" ] ||
+	fail "$possible possible CPUs, the boot asked for $GT_WANT_POSSIBLE"
 [ "$possible" -gt "$online" ] ||
 	{ echo "$possible possible CPUs, all online: nothing to test"; exit 4; }
 [ "$(cat /sys/module/gotrace/parameters/chunks)" = 0 ] ||
