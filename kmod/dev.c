@@ -159,7 +159,7 @@ static long gt_dev_get_status(void __user *arg)
 	st.size = sizeof(st);
 	st.version = GOTRACE_ABI_VERSION;
 	st.state = GOTRACE_STATE_IDLE;
-	st.nr_cpus = nr_cpu_ids;
+	st.nr_cpus = gt_session_online_ps();
 	mutex_lock(&gt_dev_lock);
 	if (gt_dev_get())
 		gt_session_status(gt_dev_get(), &st);

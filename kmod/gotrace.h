@@ -231,7 +231,6 @@ struct gt_tables;
  */
 struct gt_session {
 	/* set at creation, then read-only */
-	unsigned int nr_cpus;		/* nr_cpu_ids, for the status */
 	unsigned int nr_ps;		/* Gomaxprocs: CPUs online at start */
 	pid_t reader_pid;
 	u64 start_ns;
@@ -374,6 +373,7 @@ void gt_session_cpu_offline(struct gt_session *s);
 void gt_session_cpu_online(struct gt_session *s);
 int gt_session_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st);
 void gt_session_status(struct gt_session *s, struct gotrace_status *st);
+unsigned int gt_session_online_ps(void);
 void gt_session_halt(struct gt_session *s);
 void gt_session_chunk_queued(struct gt_session *s);
 

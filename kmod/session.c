@@ -176,7 +176,6 @@ int gt_session_create(struct gt_session **sp)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->nr_cpus = nr_cpu_ids;
 	s->reader_pid = task_tgid_vnr(current);
 	s->show_addrs = reader_sees_addrs();
 	s->state = GOTRACE_STATE_READY;
@@ -214,7 +213,7 @@ static int session_start_locked(struct gt_session *s)
 	 */
 	chunks = s->opts.chunks ? max(s->opts.chunks, 2 * online)
 				: session_chunks(online);
-	s->nr_ps = cpumask_last(cpu_online_mask) + 1;
+	s->nr_ps = gt_session_online_ps();
 	s->start_ns = ktime_get_ns();
 	ret = -ENOMEM;
 	s->cpus = alloc_percpu(struct gt_cpu);
@@ -539,6 +538,15 @@ int gt_session_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st)
 	return 0;
 }
 
+/*
+ * The Ps a session starting now would have: one per CPU number up to the
+ * highest online CPU, not nr_cpu_ids (a cloud VM may have 4 of 128).
+ */
+unsigned int gt_session_online_ps(void)
+{
+	return cpumask_last(cpu_online_mask) + 1;
+}
+
 /* Fill @st (zeroed by the caller).  Context: process context. */
 void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 {
@@ -549,7 +557,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->stop_reason = s->stop_reason;
 	started = s->cpus;
 	mutex_unlock(&s->lock);
-	st->nr_cpus = s->nr_cpus;
+	st->nr_cpus = started ? s->nr_ps : gt_session_online_ps();
 	st->reader_pid = s->reader_pid;
 	st->bytes_read = atomic64_read(&s->bytes_read);
 	if (!started)

@@ -143,13 +143,17 @@ wait_exit $rec
 [ "$total" = 48 ] || fail "--buffer-size 3M: $total chunks, want 48"
 
 echo "# out of buffers: the summary says so, the status stays 0"
-./workload churn 3 &
-load=$!
-bg="$bg $load"
-./gotrace record --buffer-size 64K -d 30 -o "$GT_OUT/cmd-overflow.trace" \
-	2> /tmp/overflow.err
-rc=$?
-wait $load
+# The recorder writes into a pipe nobody reads until the storm is over:
+# it blocks in write(), the device is not read, and the smallest pool
+# fills (a reader that keeps up would let the session go on).
+rm -f /tmp/overflow.rc
+{ ./gotrace record --buffer-size 64K -d 30 -o - 2> /tmp/overflow.err
+  echo $? > /tmp/overflow.rc; } |
+	{ wait_until 'state_is recording' 100 &&
+		./workload storm 1 &&
+		cat > "$GT_OUT/cmd-overflow.trace"; } ||
+	fail "the storm under a stalled recorder failed"
+rc=$(cat /tmp/overflow.rc)
 cat /tmp/overflow.err
 [ $rc -eq 0 ] || fail "record after an overflow exited with $rc, want 0"
 grep -q "stopped: out of buffer space (module: overflow), [1-9][0-9]* lost" \

@@ -113,7 +113,8 @@ enum gotrace_event {
  * @version:		GOTRACE_ABI_VERSION
  * @state:		GOTRACE_STATE_*
  * @stop_reason:	GOTRACE_STOP_*
- * @nr_cpus:		number of Ps in the trace (nr_cpu_ids)
+ * @nr_cpus:		number of Ps in the trace (the highest CPU online when
+ *			the session started, plus one; before: as if now)
  * @reader_pid:		pid of the process that opened the session, or 0
  * @start_ns:		CLOCK_MONOTONIC time the session started, in ns
  * @events:		events written so far
