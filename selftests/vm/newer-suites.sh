@@ -19,7 +19,7 @@ GT_CHROOT=$GT_STORE/chroot/trixie
 gt_newer_apt() {
 	local cmd=$1 d=$GT_NEWER_APT
 	shift
-	"$cmd" -q -o Dir::State="$d/state" -o Dir::State::status=/dev/null \
+	"$cmd" -q -o Dir::State="$d/state" -o Dir::State::status="$d/state/status" \
 		-o Dir::Etc::SourceList="$d/sources.list" \
 		-o Dir::Etc::SourceParts=/nonexistent \
 		-o Dir::Cache="$d/cache" -o APT::Architecture=amd64 \
@@ -32,6 +32,9 @@ gt_newer_apt() {
 gt_newer_update() {
 	local d=$GT_NEWER_APT s
 	mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial"
+	# No package is installed in this state: an empty dpkg status of its
+	# own (apt refuses to parse /dev/null when it is not the device).
+	[ -f "$d/state/status" ] || : > "$d/state/status"
 	for s in $GT_NEWER_SUITES; do
 		echo "deb $GT_DEBIAN_MIRROR $s main"
 	done > "$d/sources.list.new"
