@@ -14,6 +14,8 @@ mkfifo $fifo || fail "mkfifo"
 ./corner gate $fifo 1000 &
 gated=$!
 cleanup_on_exit $gated
+# Recorded under the name it gives itself, not its file's.
+wait_comm $gated gt_gated
 ./gotrace record -q -o "$out" -p $gated &
 rec=$!
 cleanup_on_exit $rec
