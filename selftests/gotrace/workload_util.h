@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workload_util.h - what the guest workload programs (workload.c,
- * corner.c) share: dying with the failed call's name, naming the
- * calling thread, and reading a numeric argument.
+ * corner.c, xcpu.c) share: dying with the failed call's name, naming
+ * the calling thread, and reading a numeric argument.
  */
 #ifndef GT_WORKLOAD_UTIL_H
 #define GT_WORKLOAD_UTIL_H

@@ -13,15 +13,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
+#include "workload_util.h"
 
 /* Pin the caller to @cpu and name it @name. */
 static void become(int cpu, const char *name)
@@ -32,8 +27,7 @@ static void become(int cpu, const char *name)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
-	if (prctl(PR_SET_NAME, name, 0, 0, 0))
-		die("prctl");
+	name_self(name);
 }
 
 /*
