@@ -145,13 +145,18 @@ wait_exit $rec
 echo "# out of buffers: the summary says so, the status stays 0"
 # The recorder writes into a pipe nobody reads for two seconds of storm:
 # it blocks in write(), the device is not read, and the smallest pool
-# fills (a reader that keeps up would let the session go on).  It may
-# fill before the storm even starts, from the periodic flushes alone
-# (newest-rt): either way the session must end by overflow.
+# fills (a reader that keeps up would let the session go on).  The storm
+# starts once the session has started (on 8 vCPUs it would otherwise
+# starve the recorder until it is over); the session may also fill from
+# its periodic flushes alone and end before the check sees it recording
+# (newest-rt): either way it must end by overflow.
 rm -f /tmp/overflow.rc
 { ./gotrace record --buffer-size 64K -d 30 -o - 2> /tmp/overflow.err
   echo $? > /tmp/overflow.rc; } |
-	{ ./workload storm 2 && cat > "$GT_OUT/cmd-overflow.trace"; } ||
+	{ wait_until '! state_is idle && ! state_is ready ||
+		[ -e /tmp/overflow.rc ]' 100 &&
+		./workload storm 2 &&
+		cat > "$GT_OUT/cmd-overflow.trace"; } ||
 	fail "the storm under a stalled recorder failed"
 rc=$(cat /tmp/overflow.rc)
 cat /tmp/overflow.err
