@@ -8,7 +8,7 @@
 
 knob=/proc/sys/kernel/kptr_restrict
 old=$(cat $knob)
-trap 'echo $old > $knob; gt_cleanup' EXIT
+on_exit 'echo $old > $knob'
 echo 1 > $knob || fail "cannot set kptr_restrict"
 out=$GT_OUT/addrs-at-open.trace
 # Opened here, with CAP_SYSLOG and kptr_restrict 1; read from later.

@@ -11,29 +11,10 @@
 CPU1=/sys/devices/system/cpu/cpu1/online
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 
-# Background processes to kill if a check fails half-way, so that the
-# guest goes on to the next test instead of hanging.
-bg=
-cleanup() {
-	for p in $bg; do
-		kill -9 "$p" 2>/dev/null
-	done
-	[ -w $CPU1 ] && echo 1 > $CPU1 2>/dev/null
-	exec 3<&- 2>/dev/null
-	return 0
-}
-trap cleanup EXIT
-
-# wait_until 'CONDITION' TENTHS: until CONDITION holds, at most TENTHS
-# tenths of a second.
-wait_until() {
-	i=0
-	until eval "$1"; do
-		[ "$i" -ge "$2" ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+# What the test leaves behind if a check fails half-way: the CPU it took
+# offline, the stalled pipe it holds open.
+on_exit '[ -w $CPU1 ] && echo 1 > $CPU1 2>/dev/null'
+on_exit 'exec 3<&- 2>/dev/null'
 
 # wait_exit PID: wait for gotrace PID, its exit status in $rc; after 30 s
 # it is killed and rc=255, so a gotrace that hangs fails the test instead
@@ -84,7 +65,7 @@ record_bg() {
 	shift
 	./gotrace record "$@" 2> "$err" &
 	rec=$!
-	bg="$bg $rec"
+	cleanup_on_exit $rec
 	wait_until 'state_is recording' 100 ||
 		fail "gotrace record $* never started recording: $(cat "$err")"
 }
@@ -184,7 +165,7 @@ mount -t tmpfs -o size=8k tmpfs /tmp/small || fail "cannot mount a tmpfs"
 echo previous > /tmp/small/t.trace
 ./workload churn 2 &
 load=$!
-bg="$bg $load"
+cleanup_on_exit $load
 ./gotrace record -q -o /tmp/small/t.trace -d 3 2> /tmp/small.err
 rc=$?
 wait $load
@@ -203,10 +184,10 @@ mkfifo /tmp/stall
 exec 3<> /tmp/stall
 ./workload churn 8 &
 load=$!
-bg="$bg $load"
+cleanup_on_exit $load
 ./gotrace record -o - > /tmp/stall 2> /tmp/stall.err &
 rec=$!
-bg="$bg $rec"
+cleanup_on_exit $rec
 # Syscall 1 is write(2): the pipe is full, nothing reads it.
 wait_until '[ "$(cut -d" " -f1 /proc/$rec/syscall)" = 1 ]' 300 ||
 	fail "record never blocked on the stalled pipe"
@@ -244,7 +225,7 @@ rm -f /tmp/ab.trace*
 echo "# --tid: one thread of a process"
 ./workload mutex 3 3000 &
 mx=$!
-bg="$bg $mx"
+cleanup_on_exit $mx
 wait_until '[ "$(ls /proc/$mx/task | wc -l)" -eq 4 ]' 100 ||
 	fail "workload mutex did not start its threads"
 tid=$(ls /proc/$mx/task | grep -vx "$mx" | head -n 1)
@@ -265,7 +246,7 @@ grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
 	mount -t cgroup2 none /sys/fs/cgroup || fail "cannot mount cgroup2"
 ./workload sleep 400 20 &
 sl=$!
-bg="$bg $sl"
+cleanup_on_exit $sl
 direct=/sys/fs/cgroup/system.slice/gt_direct.service
 mkdir -p $direct || fail "cannot create $direct"
 echo $sl > $direct/cgroup.procs || fail "cannot move the sleeper"

@@ -14,18 +14,12 @@
 #   5. sessions stopped, and readers killed, in the middle of a storm.
 . ./lib.sh
 
-status=/sys/class/misc/gotrace/status
 cpu1=/sys/devices/system/cpu/cpu1/online
 [ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
 
-# wait_state STATE TENTHS: until the status file says "state STATE".
-wait_state() {
-	ws_i=0
-	until grep -qx "state $1" $status; do
-		[ "$ws_i" -ge "$2" ] && return 1
-		sleep 0.1
-		ws_i=$((ws_i + 1))
-	done
+# in_state STATE: the status file says "state STATE".
+in_state() {
+	grep -qx "state $1" $GT_STATUS
 }
 
 overflows() {
@@ -37,7 +31,7 @@ start_reader() {
 	overflows_before=$(overflows)
 	cat $GT_DEV > "$1" &
 	reader=$!
-	wait_state recording 100 || fail "no recording 10 s after the open"
+	wait_until 'in_state recording' 100 || fail "no recording 10 s after the open"
 }
 
 # stop_reader OUT: stop the session and wait for the reader; a session
@@ -51,7 +45,7 @@ stop_reader() {
 	wait_gone $reader 300 || fail "the reader did not end within 30 s"
 	wait $reader || fail "the reader exited with $?"
 	check_header "$1"
-	wait_state idle 100 || fail "the session was not freed: $(cat $status)"
+	wait_until 'in_state idle' 100 || fail "the session was not freed: $(cat $GT_STATUS)"
 	echo "$(basename "$1"): $(wc -c < "$1") bytes"
 }
 
@@ -101,8 +95,8 @@ if [ -w $cpu1 ]; then
 	out=$GT_OUT/xcpu_back.trace
 	start_reader "$out"
 	./xcpu 50 || fail "xcpu failed with CPU 1 back"
-	grep -q "^cpu1 online 1 running 1 " $status || {
-		cat $status
+	grep -q "^cpu1 online 1 running 1 " $GT_STATUS || {
+		cat $GT_STATUS
 		fail "CPU 1 is not recorded again"
 	}
 	stop_reader "$out"
@@ -118,10 +112,10 @@ for i in 1 2 3; do
 	stop_reader /tmp/mid_stop.trace
 	cat $GT_DEV > /dev/null &
 	reader=$!
-	wait_state recording 100 || fail "no recording after a stop ($i)"
+	wait_until 'in_state recording' 100 || fail "no recording after a stop ($i)"
 	kill -9 $reader
 	wait $reader 2>/dev/null
-	wait_state idle 100 || fail "a killed reader's session stayed: $(cat $status)"
+	wait_until 'in_state idle' 100 || fail "a killed reader's session stayed: $(cat $GT_STATUS)"
 	wait $storm || fail "the storm failed"
 done
 mv /tmp/mid_stop.trace "$GT_OUT/xcpu_mid_stop.trace"

@@ -12,7 +12,7 @@ restore() {
 	echo 0 > $params/chunks
 	echo 500 > $params/flush_ms
 }
-trap 'restore; gt_cleanup' EXIT
+on_exit restore
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 echo $((2 * ncpu)) > $params/chunks || fail "cannot set chunks"
 echo 20 > $params/flush_ms || fail "cannot set flush_ms"

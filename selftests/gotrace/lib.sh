@@ -5,20 +5,34 @@
 # kselftest: 0 pass, 1 fail, 4 skip.
 #
 # A test waits on what the device reports (the status file), never for a
-# fixed time.  Whatever it started in the background and registered with
-# cleanup_on_exit is stopped when it exits, failed or not: a reader left
-# reading would keep the session, and its console, open until the VM
-# times out.
+# fixed time: every wait is wait_until, bounded.  Whatever it started in
+# the background and registered with cleanup_on_exit is stopped when it
+# exits, failed or not, and what it registered with on_exit is undone: a
+# reader left reading would keep the session, and its console, open until
+# the VM times out.
 
 GT_DEV=/dev/gotrace
 GT_STATUS=/sys/class/misc/gotrace/status
 GT_OUT=${GT_OUT:-/out}
 GT_HEADER_HEX=676f20312e3131207472616365000000
 gt_cleanup_pids=
+gt_exit_cmds=
 
 fail() {
 	echo "FAIL: $*"
 	exit 1
+}
+
+# wait_until 'CONDITION' TENTHS: until the shell command CONDITION
+# succeeds, at most TENTHS tenths of a second; 1 if it never did.
+wait_until() {
+	wu_i=0
+	until eval "$1"; do
+		[ "$wu_i" -ge "$2" ] && return 1
+		sleep 0.1
+		wu_i=$((wu_i + 1))
+	done
+	return 0
 }
 
 # cleanup_on_exit PID...: stop these when the test exits.  A session is
@@ -27,18 +41,28 @@ cleanup_on_exit() {
 	gt_cleanup_pids="$gt_cleanup_pids $*"
 }
 
+# on_exit 'COMMAND': run COMMAND when the test exits, after the processes
+# of cleanup_on_exit are gone (to put back a knob or a CPU).
+on_exit() {
+	gt_exit_cmds="$gt_exit_cmds
+$1"
+}
+
 gt_cleanup() {
 	left=
 	for p in $gt_cleanup_pids; do
 		kill -0 "$p" 2>/dev/null && left="$left $p"
 	done
-	[ -n "$left" ] || return 0
-	echo stop > $GT_DEV 2>/dev/null
-	for p in $left; do
-		wait_gone "$p" 50 || kill -9 "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	echo "# stopped what the test left running:$left"
+	if [ -n "$left" ]; then
+		echo stop > $GT_DEV 2>/dev/null
+		for p in $left; do
+			wait_gone "$p" 50 || kill -9 "$p" 2>/dev/null
+			wait "$p" 2>/dev/null
+		done
+		echo "# stopped what the test left running:$left"
+	fi
+	eval "$gt_exit_cmds"
+	return 0
 }
 trap gt_cleanup EXIT
 
@@ -50,25 +74,14 @@ check_header() {
 
 # Wait up to $2 tenths of a second for process $1 to end.
 wait_gone() {
-	i=0
-	while kill -0 "$1" 2>/dev/null; do
-		[ "$i" -ge "$2" ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 0
+	wait_until "! kill -0 $1 2>/dev/null" "$2"
 }
 
 # wait_state STATE: wait up to 30 s for the session to be in STATE
 # ("recording", "idle", ...) as the status file says.
 wait_state() {
-	i=0
-	until grep -qx "state $1" $GT_STATUS; do
-		[ "$i" -ge 300 ] && fail "the session is not $1 after 30 s:" \
-			"$(grep '^state' $GT_STATUS)"
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until "grep -qx 'state $1' $GT_STATUS" 300 ||
+		fail "the session is not $1 after 30 s: $(grep '^state' $GT_STATUS)"
 }
 
 # status_of KEY: the value of KEY in the status file.
@@ -78,12 +91,7 @@ status_of() {
 
 # wait_file FILE: wait up to 30 s until FILE exists.
 wait_file() {
-	i=0
-	until [ -e "$1" ]; do
-		[ "$i" -ge 300 ] && fail "$1 did not appear within 30 s"
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until "[ -e '$1' ]" 300 || fail "$1 did not appear within 30 s"
 }
 
 # still_recording WHEN: the session must still be recording, having lost
@@ -98,14 +106,13 @@ still_recording() {
 
 # wait_comm PID COMM: wait up to 30 s for process PID to call itself COMM.
 wait_comm() {
-	i=0
-	until [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]; do
-		kill -0 "$1" 2>/dev/null ||
-			fail "process $1 ended before it called itself $2"
-		[ "$i" -ge 300 ] && fail "process $1 is not $2 after 30 s"
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until "comm_is $1 '$2' || ! kill -0 $1 2>/dev/null" 300 ||
+		fail "process $1 is not $2 after 30 s"
+	comm_is "$1" "$2" || fail "process $1 ended before it called itself $2"
+}
+
+comm_is() {
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
 }
 
 # cpu_events: "cpuN EVENTS" for every online CPU, from the status file.
@@ -123,17 +130,18 @@ settle() {
 	for cpu in $(echo "$before" | awk '{ print substr($1, 4) }'); do
 		taskset -c "$cpu" true || fail "cannot run on CPU $cpu"
 	done
-	i=0
-	until cpu_events | awk -v before="$before" '
+	wait_until 'cpus_moved_on "$before"' 300 ||
+		fail "a CPU recorded nothing for 30 s: $(cpu_events | tr '\n' ' ')"
+}
+
+# cpus_moved_on BEFORE: every online CPU has recorded events since
+# cpu_events printed BEFORE.
+cpus_moved_on() {
+	cpu_events | awk -v before="$1" '
 		BEGIN { n = split(before, b, "\n")
 			for (k = 1; k <= n; k++) { split(b[k], f, " "); was[f[1]] = f[2] } }
 		!($1 in was) || $2 <= was[$1] { stale = 1 }
-		END { exit stale }'; do
-		[ "$i" -ge 300 ] && fail "a CPU recorded nothing for 30 s:" \
-			"$(cpu_events | tr '\n' ' ')"
-		sleep 0.1
-		i=$((i + 1))
-	done
+		END { exit stale }'
 }
 
 # record_while OUT COMMAND...: record into OUT while COMMAND runs, the

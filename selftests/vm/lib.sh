@@ -256,15 +256,17 @@ gt_linux_source() {
 	rm -rf "$tmp"
 }
 
-# gt_build_module NAME: build kmod/gotrace.ko for kernel NAME out of tree,
-# from a copy of the sources in its own build dir, with W=1 and sparse;
+# gt_build_module NAME [RUN]: build kmod/gotrace.ko for kernel NAME out of
+# tree, from a copy of the sources in the build dir of RUN (NAME by
+# default; run-kernel.sh passes KERNEL@BOOT, so that two boots of one
+# kernel running at once build apart), with W=1 and sparse;
 # any compiler or sparse warning fails.  A kernel built with a compiler
 # the host lacks (gcc-14 for the newest) is built for in the trixie
 # chroot, with that chroot's sparse.  Sets KMOD to the built module.
 gt_build_module() {
 	local name=$1 bdir log check=C=1 where=host
 	gt_kernel_fetch "$name"
-	bdir=$GT_CACHE/build/$KREL
+	bdir=$GT_CACHE/build/${2:-$name}
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$bdir/"

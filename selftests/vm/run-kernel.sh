@@ -49,12 +49,18 @@ timeout=600
 [ "$kernel" = debug ] && timeout=2400
 timeout=${GT_VM_TIMEOUT:-$timeout}
 
-gt_build_module "$kernel"
-gt_linux_source
-
 work=$GT_CACHE/vm/$name
 rm -rf "$work"
 mkdir -p "$work"
+
+# Preparing (downloads, the trixie chroot, builds) is done by one run at a
+# time: run-kernels.sh boots several kernels at once, and they share the
+# apt state, the chroot, the debug kernel's build and user/.
+exec 8> "$GT_CACHE/vm/.prepare.lock"
+flock 8
+gt_build_module "$kernel" "$name"
+gt_linux_source
+make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 
 # The tests: static binaries, so the initramfs needs no libc.
 make -s -C "$GT_ROOT/selftests/gotrace" O="$work/tests" \
@@ -66,6 +72,8 @@ gt_initramfs_base "$root" "$GT_VM/guest-init"
 cp "$KMOD" "$root/gotrace.ko"
 cp -r "$work/tests" "$root/tests"
 gt_initramfs_pack "$root" "$work/initramfs.gz"
+flock -u 8
+exec 8>&-
 
 mode=test
 [ -n "$demo_out" ] && mode=demo
@@ -143,7 +151,6 @@ check_agrees() {
 	return 1
 }
 
-make -s -C "$GT_ROOT/user" >/dev/null || failed=$((failed + 1))
 # The checker of record and every profile on every trace; the web UIs on
 # the first workload's; the ground truth where the guest wrote one.
 for t in "$work"/out/*.trace; do

@@ -1,10 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-kernels.sh KERNEL[@BOOT]... - run-kernel.sh on each kernel in turn
-# and sum up; exits non-zero if anything failed on any kernel.  Without
-# arguments, $GT_KERNELS_DEFAULT: every kernel and boot configuration of
-# make check.
+# run-kernels.sh KERNEL[@BOOT]... - run-kernel.sh on each kernel and sum
+# up; exits non-zero if anything failed on any kernel.  Without arguments,
+# $GT_KERNELS_DEFAULT: every kernel and boot configuration of make check.
+#
+# Up to GT_VM_JOBS kernels (default: 2 on a host with 2 or more CPUs, else
+# 1) run at once, in the order given; the default list puts the slowest
+# first.  A guest under single-threaded TCG keeps one host CPU busy, and
+# the runs take turns for their preparation (run-kernel.sh), so two of
+# them take about half the time of one after the other.  Each run's
+# output is printed in one piece when it ends, then every failed test
+# again at the bottom, so that the end of a long log says what failed.
 set -uo pipefail
 
 # shellcheck source=lib.sh
@@ -12,23 +19,73 @@ set -uo pipefail
 
 # shellcheck disable=SC2086
 [ $# -gt 0 ] || set -- $GT_KERNELS_DEFAULT
+jobs=${GT_VM_JOBS:-$(($(nproc) >= 2 ? 2 : 1))}
+logs=$GT_CACHE/vm/logs
+rm -rf "$logs"
+mkdir -p "$logs"
+
+# run_one K: run-kernel.sh K into $logs/K.log; its wall time in K.seconds.
+run_one() {
+	local k=$1 start=$SECONDS
+	rm -f "$GT_CACHE/vm/$k/counts"
+	"$GT_VM/run-kernel.sh" "$k" > "$logs/$k.log" 2>&1
+	echo $? > "$logs/$k.rc"
+	echo $((SECONDS - start)) > "$logs/$k.seconds"
+}
+
+# report K: print K's log once it has ended.
+report() {
+	local k=$1
+	cat "$logs/$k.log"
+	echo "[$k] took $(cat "$logs/$k.seconds") s"
+}
+
+declare -A pid_of
+pending=("$@")
+running=0
+while [ ${#pending[@]} -gt 0 ] || [ "$running" -gt 0 ]; do
+	if [ ${#pending[@]} -gt 0 ] && [ "$running" -lt "$jobs" ]; then
+		k=${pending[0]}
+		pending=("${pending[@]:1}")
+		echo "[$k] started ($((running + 1)) of $jobs running)"
+		run_one "$k" &
+		pid_of[$k]=$!
+		running=$((running + 1))
+		continue
+	fi
+	wait -n
+	for k in "${!pid_of[@]}"; do
+		kill -0 "${pid_of[$k]}" 2>/dev/null && continue
+		wait "${pid_of[$k]}"
+		unset "pid_of[$k]"
+		running=$((running - 1))
+		report "$k"
+	done
+done
+
 passed=0
 failed=0
 bad=
+echo
+echo "kernel              passed failed seconds"
 for k in "$@"; do
-	start=$SECONDS
-	rm -f "$GT_CACHE/vm/$k/counts"
-	"$GT_VM/run-kernel.sh" "$k" || bad="$bad $k"
 	if [ -f "$GT_CACHE/vm/$k/counts" ]; then
 		read -r p f < "$GT_CACHE/vm/$k/counts"
 	else
 		p=0 f=1
 	fi
+	[ "$(cat "$logs/$k.rc")" = 0 ] && [ "$f" -eq 0 ] || bad="$bad $k"
+	printf '%-19s %6d %6d %7d\n' "$k" "$p" "$f" "$(cat "$logs/$k.seconds")"
 	passed=$((passed + p))
 	failed=$((failed + f))
-	echo "[$k] took $((SECONDS - start)) s"
 done
-echo "all kernels took $((SECONDS)) s"
-[ -z "$bad" ] || echo "failed on:$bad"
+echo "all kernels took $SECONDS s ($jobs at a time)"
+if [ -n "$bad" ]; then
+	echo "failed on:$bad"
+	for k in $bad; do
+		grep -h -e '^\[[^]]*\] not ok' -e '^error:' "$logs/$k.log" |
+			sed "s/^error:/[$k] error:/"
+	done
+fi
 echo "$passed passed, $failed failed"
 [ -z "$bad" ] && [ "$failed" -eq 0 ]
