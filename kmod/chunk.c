@@ -38,7 +38,8 @@
  * @nr:		chunks in all
  * @reserve:	chunks only the stop path may take (one per CPU), so that
  *		every CPU can close its P even after the probes emptied
- *		the pool
+ *		the pool; also the number of CPUs, none of which holds a
+ *		chunk yet
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
@@ -53,6 +54,7 @@ int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve)
 	pool->stopped = false;
 	pool->nr = nr;
 	pool->reserve = reserve;
+	pool->nr_idle = reserve;
 	pool->chunks = kcalloc(nr, sizeof(*pool->chunks), GFP_KERNEL);
 	pool->area = vmalloc(array_size(nr, GT_CHUNK_SIZE));
 	if (!pool->chunks || !pool->area) {
@@ -75,8 +77,22 @@ void gt_pool_free(struct gt_pool *pool)
 	pool->chunks = NULL;
 }
 
+/* The first free chunk, if more than @keep are free.  Pool lock held. */
+static struct gt_chunk *pool_take(struct gt_pool *pool, unsigned int keep)
+{
+	struct gt_chunk *chunk;
+
+	if (pool->nr_free <= keep)
+		return NULL;
+	chunk = list_first_entry(&pool->free, struct gt_chunk, node);
+	list_del_init(&chunk->node);
+	pool->nr_free--;
+	chunk->len = 0;
+	return chunk;
+}
+
 /**
- * gt_pool_get() - take a free chunk
+ * gt_pool_get() - take a free chunk for a CPU that holds none
  * @pool:	the pool
  * @use_reserve: the caller closes the trace and may take reserved chunks
  *
@@ -85,18 +101,42 @@ void gt_pool_free(struct gt_pool *pool)
  */
 struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve)
 {
-	struct gt_chunk *chunk = NULL;
+	struct gt_chunk *chunk;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
-	if (pool->nr_free > (use_reserve ? 0 : pool->reserve)) {
-		chunk = list_first_entry(&pool->free, struct gt_chunk, node);
-		list_del_init(&chunk->node);
-		pool->nr_free--;
-	}
+	chunk = pool_take(pool, use_reserve ? 0 : pool->reserve);
+	if (chunk && pool->nr_idle)
+		pool->nr_idle--;
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	return chunk;
+}
+
+/**
+ * gt_pool_swap() - queue @old for the reader and take a free chunk in its
+ * place, if that leaves a chunk for every CPU that holds none
+ * @pool:	the pool
+ * @old:	the caller's chunk, partly written (@old->len set)
+ *
+ * For the periodic flush, which must never take from another CPU the
+ * chunk it needs for its next event: a CPU that has not written yet (the
+ * pool is at its smallest, two chunks per CPU, and some CPU has been
+ * idle since the start), or one that went offline, would then find the
+ * pool empty and end the session.
+ *
+ * Context: any, O(1).
+ * Return: the new chunk, or NULL: then @old stays the caller's.
+ */
+struct gt_chunk *gt_pool_swap(struct gt_pool *pool, struct gt_chunk *old)
+{
+	struct gt_chunk *chunk;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pool->lock, flags);
+	chunk = pool_take(pool, pool->reserve + pool->nr_idle);
 	if (chunk)
-		chunk->len = 0;
+		list_add_tail(&old->node, &pool->full);
+	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	return chunk;
 }
 
@@ -111,13 +151,17 @@ void gt_pool_put(struct gt_pool *pool, struct gt_chunk *chunk)
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
-/* Queue a written chunk (chunk->len set) for the reader.  Context: any. */
+/*
+ * Queue a written chunk (chunk->len set) for the reader; the CPU that
+ * wrote it holds none now.  Context: any.
+ */
 void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
 	list_add_tail(&chunk->node, &pool->full);
+	pool->nr_idle++;
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 }
 
@@ -168,14 +212,16 @@ void gt_pool_mark_stopped(struct gt_pool *pool)
 }
 
 /*
- * One more chunk kept for closing the trace, for a CPU that came online
- * after the start, while the pool has chunks to spare.  Context: any.
+ * A CPU that came online after the start joins the pool: it holds no
+ * chunk yet, and one more chunk is kept for closing its P while the pool
+ * has chunks to spare.  Context: any.
  */
 void gt_pool_reserve_more(struct gt_pool *pool)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pool->lock, flags);
+	pool->nr_idle++;
 	if (pool->reserve < pool->nr / 2)
 		pool->reserve++;
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
@@ -214,6 +260,26 @@ static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
 }
 
 /*
+ * The periodic flush: hand the CPU's chunk to the reader if a spare chunk
+ * can take its place (gt_pool_swap()).  False if none can: the CPU keeps
+ * writing into its chunk, which still has room.
+ */
+static bool cpu_flush(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
+		      unsigned long flush)
+{
+	struct gt_chunk *old = c->chunk, *next;
+
+	old->len = c->enc.len;
+	next = gt_pool_swap(&s->pool, old);
+	if (!next)
+		return false;
+	atomic64_add(old->len, &s->bytes_produced);
+	gt_session_chunk_queued(s);
+	cpu_chunk_start(c, next, cpu, ts, flush);
+	return true;
+}
+
+/*
  * Make sure the CPU's chunk has @need bytes free (plus the close reserve
  * unless @closing), starting a new chunk and batch when needed.  A chunk
  * started before the last periodic flush request is handed over first,
@@ -236,14 +302,9 @@ bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 				c->flush_seq = flush;
 				return true;
 			}
-			next = gt_pool_get(&s->pool, false);
-			if (!next) {
-				/* Try again at the next flush. */
+			/* If it cannot, try again at the next flush. */
+			if (!cpu_flush(s, c, cpu, ts, flush))
 				c->flush_seq = flush;
-				return true;
-			}
-			gt_cpu_handover(s, c, true);
-			cpu_chunk_start(c, next, cpu, ts, flush);
 			return true;
 		}
 		if (!has_events && gt_enc_room(&c->enc) >= need)

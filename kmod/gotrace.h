@@ -201,6 +201,8 @@ struct gt_chunk {
  * @free:	chunks nobody uses
  * @full:	chunks waiting for the reader, oldest first
  * @nr_free:	length of @free
+ * @nr_idle:	CPUs of the session that hold no chunk: each needs one for
+ *		its next event, which a periodic flush must leave free
  * @reserve:	chunks of @free kept for closing the trace at stop
  * @stopped:	the last chunks of every CPU are queued: after @full, only
  *		the footer is left
@@ -213,6 +215,7 @@ struct gt_pool {
 	struct list_head free;
 	struct list_head full;
 	unsigned int nr_free;
+	unsigned int nr_idle;
 	unsigned int reserve;
 	bool stopped;
 	struct gt_chunk *chunks;
@@ -293,6 +296,7 @@ bool gt_syscall_selected(const struct gotrace_options *o, long nr,
 int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve);
 void gt_pool_free(struct gt_pool *pool);
 struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve);
+struct gt_chunk *gt_pool_swap(struct gt_pool *pool, struct gt_chunk *old);
 void gt_pool_put(struct gt_pool *pool, struct gt_chunk *chunk);
 void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk);
 struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped);
