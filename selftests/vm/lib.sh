@@ -34,6 +34,10 @@ GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
 GT_KERNELS_DEFAULT="6.1 6.12 6.12-rt newest newest-rt 6.12@8cpus
 6.1@maxcpus64"
 
+# The guest tests of the @mttcg boot (run-kernel.sh): those whose load
+# makes CPUs meet in the model's cross-CPU paths.
+GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh
+
 # shellcheck source=newer-suites.sh
 . "$GT_VM/newer-suites.sh"
 

@@ -12,6 +12,13 @@
 #   maxcpus64  two vCPUs online, 64 possible (-smp 2,maxcpus=64, and
 #              possible_cpus=64: SeaBIOS lists only present CPUs); the
 #              guest's online_cpus_test.sh then must see 64 possible
+#   mttcg      four vCPUs on as many host threads (multi-threaded TCG),
+#              so that CPUs really run at once; only the tests that hammer
+#              cross-CPU paths ($GT_MTTCG_TESTS).  A guest that dies of
+#              an int3 oops at a text-patching site (int3-at-patch-site.sh),
+#              which multi-threaded TCG causes by itself, is booted again,
+#              at most GT_MTTCG_RETRIES (3) times, and the retries are
+#              counted in the output
 #
 # Exit status 0 only if every guest test passed, every trace is valid and
 # the kernel reported nothing (kernel-reports.sh).  With --demo, records
@@ -37,11 +44,17 @@ name=$1
 kernel=${name%%@*}
 cpus=2
 boot_append=
+accel=${GT_VM_ACCEL:-tcg,thread=single}
+retries=0
 case $name in
 *@8cpus)	cpus=8 ;;
 *@maxcpus64)	cpus=2,maxcpus=64
 		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64" ;;
-*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64)" ;;
+*@mttcg)	cpus=4
+		accel=tcg,thread=multi
+		retries=${GT_MTTCG_RETRIES:-3}
+		GT_TESTS=${GT_TESTS:-$GT_MTTCG_TESTS} ;;
+*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg)" ;;
 esac
 cpus=${GT_VM_CPUS:-$cpus}
 timeout=600
@@ -78,11 +91,24 @@ exec 8>&-
 mode=test
 [ -n "$demo_out" ] && mode=demo
 log=$work/console.log
-gt_log "booting $KREL ($mode, -smp $cpus)"
-gt_qemu "$timeout" "${GT_VM_ACCEL:-tcg,thread=single}" \
-	"$cpus" "${GT_VM_MEM:-1024}" "$work" \
-	"GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
-rc=$GT_QEMU_RC
+retried=0
+while :; do
+	gt_log "booting $KREL ($mode, -smp $cpus, $accel)"
+	rm -rf "$work/out"
+	gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
+		"GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+	rc=$GT_QEMU_RC
+	# A guest that did not finish, killed by multi-threaded TCG itself.
+	case $rc in 1|3|5|7|9|124) break ;; esac
+	[ "$retried" -lt "$retries" ] || break
+	"$GT_VM/int3-at-patch-site.sh" "$log.txt" || break
+	retried=$((retried + 1))
+	echo "[$name] # retry $retried: $(grep -m1 -A 12 'Oops: int3' "$log.txt" |
+		grep -m1 'RIP:')"
+	cp "$log.txt" "$work/console-int3-$retried.txt"
+done
+[ "$retries" -eq 0 ] ||
+	echo "[$name] # multi-threaded TCG: $retried boots retried after an int3 oops at a text-patching site"
 
 # The guest's verdict: it writes 0 (pass) or 1 to the exit port, which
 # QEMU turns into (N << 1) | 1.  Anything else is a crash or a hang.
