@@ -18,6 +18,8 @@
 #   * 'gotrace check --repair' trims every cut file to a file that Go and
 #     'gotrace check' accept and that is a prefix of the recording, and
 #     leaves a file it cannot repair unchanged.
+#   * with GOTRACE_PLAIN (a build without sanitizers), check and stat
+#     read a 40 MB file of 1001 generations in 32 MiB of address space.
 # What each Go version says about each damaged file is printed as TAP
 # comments.  GO123 and GO127 name the go binaries.  TAP on stdout.
 set -u
@@ -190,6 +192,20 @@ for v in 1.23 1.27; do
 		not_ok "--repair of corrupt-$v.trace changed it or left a temporary file"
 	fi
 done
+
+# Memory bounded by a generation: a 40 MB file of 1001 generations in 32
+# MiB of address space (ASan cannot run there: the plain build, if given).
+if [ -n "${GOTRACE_PLAIN:-}" ]; then
+	"$O/v2trace-1.27" repeat 1000 "$O/rec-1.27.trace" "$O/big.trace"
+	size=$(stat -c %s "$O/big.trace")
+	if (ulimit -v 32768 && "$GOTRACE_PLAIN" check -q "$O/big.trace" &&
+	    "$GOTRACE_PLAIN" stat "$O/big.trace" > /dev/null); then
+		ok "gotrace check and stat of $size bytes in 1001 generations in 32 MiB of address space"
+	else
+		not_ok "gotrace check or stat of $size bytes in 1001 generations does not fit 32 MiB"
+	fi
+	rm -f "$O/big.trace"
+fi
 
 echo "1..$n"
 exit $failed

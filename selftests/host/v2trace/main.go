@@ -7,6 +7,7 @@
 //
 //	v2trace record FILE          a workload traced into FILE
 //	v2trace cut MODE IN OUT      a damaged copy of IN
+//	v2trace repeat N IN OUT      IN with its second generation N times
 //
 // The workload runs long enough for several generations (the runtime ends
 // one about every second): goroutines that block on channels, a mutex, a
@@ -21,10 +22,17 @@
 //	middle-gen     stop in the middle of a batch of the second generation
 //	corrupt        the first event batch's first event type becomes 0x7f
 //	               (no event has that type)
+//
+// repeat makes a large file of many generations for the memory bound of
+// a reader that keeps one generation: the header, the first generation,
+// then the second one N times, numbered on, then nothing else.  Only the
+// structure is valid: the copies repeat statuses that no longer hold,
+// which Go's readers refuse.
 package main
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"runtime/trace"
@@ -118,6 +126,7 @@ func record(path string) {
 type batch struct {
 	off, end int    // bytes [off, end) of the file
 	gen      uint64 // generation
+	m, time  uint64 // its M and base time
 	data     int    // offset of its first data byte
 	eog      bool   // the end-of-generation byte
 }
@@ -149,11 +158,13 @@ func walk(b []byte) []batch {
 			die("no batch at offset %d", off)
 		}
 		p := off + 1
+		var m, ts uint64
 		gen, p = uvarint(b, p)
-		_, p = uvarint(b, p) // m
-		_, p = uvarint(b, p) // time
+		m, p = uvarint(b, p)
+		ts, p = uvarint(b, p)
 		size, p := uvarint(b, p)
-		bs = append(bs, batch{off: off, end: p + int(size), gen: gen, data: p})
+		bs = append(bs, batch{off: off, end: p + int(size), gen: gen,
+			m: m, time: ts, data: p})
 		off = p + int(size)
 	}
 	return bs
@@ -217,13 +228,67 @@ func cut(mode, in, out string) {
 	}
 }
 
+func repeat(count, in, out string) {
+	var n int
+	if _, err := fmt.Sscan(count, &n); err != nil || n < 1 {
+		die("bad count %q", count)
+	}
+	b, err := os.ReadFile(in)
+	if err != nil {
+		die("%v", err)
+	}
+	bs := walk(b)
+	first := bs[0].gen
+	var second []batch
+	end := 0
+	for _, x := range bs {
+		if x.gen == first {
+			end = x.end
+		} else if x.gen == first+1 {
+			second = append(second, x)
+		}
+	}
+	if len(second) == 0 {
+		die("%s has one generation: nothing to repeat", in)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		die("%v", err)
+	}
+	w := bufio.NewWriter(f)
+	w.Write(b[:end])
+	for i := 0; i < n; i++ {
+		for _, x := range second {
+			if x.eog {
+				w.WriteByte(0x34)
+				continue
+			}
+			h := []byte{0x01}
+			h = binary.AppendUvarint(h, first+1+uint64(i))
+			h = binary.AppendUvarint(h, x.m)
+			h = binary.AppendUvarint(h, x.time)
+			h = binary.AppendUvarint(h, uint64(x.end-x.data))
+			w.Write(h)
+			w.Write(b[x.data:x.end])
+		}
+	}
+	if err := w.Flush(); err != nil {
+		die("%s: %v", out, err)
+	}
+	if err := f.Close(); err != nil {
+		die("%s: %v", out, err)
+	}
+}
+
 func main() {
 	switch {
 	case len(os.Args) == 3 && os.Args[1] == "record":
 		record(os.Args[2])
 	case len(os.Args) == 5 && os.Args[1] == "cut":
 		cut(os.Args[2], os.Args[3], os.Args[4])
+	case len(os.Args) == 5 && os.Args[1] == "repeat":
+		repeat(os.Args[2], os.Args[3], os.Args[4])
 	default:
-		die("usage: v2trace record FILE | v2trace cut MODE IN OUT")
+		die("usage: v2trace record FILE | v2trace cut MODE IN OUT | v2trace repeat N IN OUT")
 	}
 }
