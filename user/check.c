@@ -38,7 +38,8 @@ static void check_usage(FILE *f)
 		"in order and end where the format says, each has its frequency\n"
 		"(and clock snapshot) and defines every stack and string its events\n"
 		"use.  Prints what it counted.\n\n"
-		"  -q, --quiet    print nothing when the file is fine\n"
+		"  -q, --quiet    print nothing when the file is fine (or\n"
+		"                 repaired)\n"
 		"  -r, --repair   a damaged generational trace: keep its complete\n"
 		"                 generations, in place (through a temporary file\n"
 		"                 and a rename) or into OUT\n"
@@ -101,7 +102,7 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 	int ret;
 
 	if (!gt_v2_check(src, &in, &err)) {
-		if (repair)
+		if (repair && !quiet)
 			printf("%s: nothing to repair\n", path);
 		else if (!quiet)
 			check_print_v2(path, &in);
@@ -120,9 +121,10 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 		       out, strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
-	printf("%s: repaired into %s: kept %" PRIu64 " generations, %" PRIu64
-	       " of %" PRIu64 " bytes\n", path, out, in.good_generations,
-	       in.good_end, in.bytes);
+	if (!quiet)
+		printf("%s: repaired into %s: kept %" PRIu64 " generations, %"
+		       PRIu64 " of %" PRIu64 " bytes\n", path, out,
+		       in.good_generations, in.good_end, in.bytes);
 	return GT_EXIT_OK;
 }
 
