@@ -19,7 +19,8 @@
 #     'gotrace check' accept and that is a prefix of the recording, and
 #     leaves a file it cannot repair unchanged.
 #   * with GOTRACE_PLAIN (a build without sanitizers), check and stat
-#     read a 40 MB file of 1001 generations in 32 MiB of address space.
+#     read a file of 1001 generations (40 to 70 MB) in 32 MiB of address
+#     space.
 # What each Go version says about each damaged file is printed as TAP
 # comments.  GO123 and GO127 name the go binaries.  TAP on stdout.
 set -u
@@ -193,8 +194,9 @@ for v in 1.23 1.27; do
 	fi
 done
 
-# Memory bounded by a generation: a 40 MB file of 1001 generations in 32
-# MiB of address space (ASan cannot run there: the plain build, if given).
+# Memory bounded by a generation: a file of 1001 generations, larger than
+# 32 MiB, in 32 MiB of address space (ASan cannot run there: the plain
+# build, if given).
 if [ -n "${GOTRACE_PLAIN:-}" ]; then
 	"$O/v2trace-1.27" repeat 1000 "$O/rec-1.27.trace" "$O/big.trace"
 	size=$(stat -c %s "$O/big.trace")
