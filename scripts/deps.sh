@@ -16,7 +16,8 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap"
-# Go 1.21 and 1.23 are the checkers of record; both come from backports.
+# Go 1.21 and 1.23 are checkers of record; both come from backports
+# (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"
 
 SUDO=
@@ -29,7 +30,16 @@ for p in $PKGS $GO_PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 		grep -q '^install ok installed$' || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# Go 1.27 reads the generational formats Go 1.23 refuses: not in
+# bookworm, so it is unpacked from trixie-backports into the cache.
+go127() {
+	"$(dirname "$0")/go127.sh"
+}
+
+if [ -z "$missing" ]; then
+	go127
+	exit 0
+fi
 
 if [ ! -f "$BACKPORTS" ]; then
 	$SUDO tee "$BACKPORTS" >/dev/null <<'SRC'
@@ -46,3 +56,4 @@ $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
 	--no-install-recommends $missing >/dev/null
+go127

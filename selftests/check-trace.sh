@@ -3,37 +3,48 @@
 #
 # check-trace.sh [--web] [--pprof] TRACE... - the checker of record.
 #
-# A trace is valid only if Go's own tools accept it:
-#   * `go tool trace -d FILE` of Go 1.21 (its strict parser of the
+# A trace is valid only if Go's own tools accept it.  Which tools depends
+# on the trace's 16-byte header:
+#   * "go 1.11 trace" (and anything that is not a generational header):
+#     `go tool trace -d FILE` of Go 1.21 (its strict parser of the
 #     "go 1.11 trace" format; -d is a boolean flag there), and
-#   * `go tool trace -d=1 FILE` of Go 1.23 (-d is an integer there: a bare
+#     `go tool trace -d=1 FILE` of Go 1.23 (-d is an integer there: a bare
 #     -d would swallow FILE), which converts the trace to the new model.
+#     (Go 1.27 reads this format too, through the same conversion; it is
+#     not part of the check.)
+#   * "go 1.22 trace", "go 1.23 trace" (the generational format): Go 1.23
+#     (-d=1) and Go 1.27 (`go tool trace -d=parsed FILE`).
+#   * "go 1.25 trace", "go 1.26 trace": Go 1.27 only (Go 1.23 refuses
+#     them: "unknown or unsupported trace version").
 # A run fails on a non-zero exit, on a panic or parse error message on
 # stdout, and on any stderr line that is not one of the tools' progress
 # messages (Go 1.23's web UI and profiles go on after some errors and
 # only log them).
 #
 # --pprof: `go tool trace -pprof=TYPE FILE` for sched, sync, syscall and
-#   net with both versions must exit 0 with no error message.  An empty
-#   profile is fine: both versions then still write a valid (small)
-#   gzipped pprof profile and exit 0.
+#   net with every version of the format must exit 0 with no error
+#   message.  An empty profile is fine: the tools then still write a
+#   valid (small) gzipped pprof profile and exit 0.
 # --web: each version serves the trace (`go tool trace -http=127.0.0.1:0`,
 #   the kernel picks a free port, read back from the tool's "listening on"
 #   line); every main page must answer HTTP 200 with a body, and so must
 #   the goroutine pages linked from /goroutines (1.21 /goroutine?id=PC,
-#   1.23 /goroutine?name=NAME), the per-goroutine timelines they link to
-#   (/jsontrace?goid=N) and the time ranges the main page links to; the
-#   server log must stay free of errors and panics.  Servers are stopped
-#   at the end, also on failure or interrupt.
+#   1.23 and 1.27 /goroutine?name=NAME), the per-goroutine timelines they
+#   link to (/jsontrace?goid=N) and the time ranges the main page links
+#   to; the server log must stay free of errors and panics.  Servers are
+#   stopped at the end, also on failure or interrupt.
 #
-# Prints "ok TRACE (go1.21, go1.23[, web][, pprof])" per trace; exits 1 at
-# the first failure, naming the trace and the Go version, with the last
-# lines the tool printed.  GO121 and GO123 override the go binaries.
+# Prints "ok TRACE (go1.21, go1.23[, web][, pprof])" per trace (the Go
+# versions that read it); exits 1 at the first failure, naming the trace
+# and the Go version, with the last lines the tool printed.  GO121, GO123
+# and GO127 override the go binaries; Go 1.27 is the one scripts/go127.sh
+# unpacked into $GT_STORE (default: the repository's .cache/).
 set -eu
 set -o pipefail
 
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
 # go tool trace -http opens a browser: let it run `true` instead.
@@ -91,11 +102,37 @@ fail() {
 	exit 1
 }
 
-for go in "$GO121" "$GO123"; do
-	[ -x "$go" ] || { echo "FAIL: no go binary at $go (set GO121/GO123)" >&2; exit 1; }
-done
-v121=$("$GO121" env GOVERSION)
-v123=$("$GO123" env GOVERSION)
+# The go binary, its version and its dump flag, per checker tag.
+declare -A gobin=([121]=$GO121 [123]=$GO123 [127]=$GO127)
+declare -A dflag=([121]=-d [123]=-d=1 [127]=-d=parsed)
+declare -A goversion=()
+
+# use_go TAG: check the binary once, remember its version.  Go 1.27 has
+# no prebuilt `go tool trace`: the first call builds it into GOCACHE
+# (about a minute), once, before runs in parallel would each build it.
+use_go() {
+	local tag=$1
+	[ -z "${goversion[$tag]:-}" ] || return 0
+	[ -x "${gobin[$tag]}" ] || {
+		echo "FAIL: no go binary at ${gobin[$tag]} (set GO$tag${2:+; $2})" >&2
+		exit 1
+	}
+	goversion[$tag]=$("${gobin[$tag]}" env GOVERSION)
+	if [ "$tag" = 127 ]; then
+		"${gobin[$tag]}" tool trace -h > /dev/null 2>&1 || true
+	fi
+}
+
+# readers TRACE: the checker tags for the trace's header.
+readers() {
+	local header
+	header=$(head -c 16 "$1" | tr -d '\0')
+	case $header in
+	"go 1.22 trace" | "go 1.23 trace") echo "123 127" ;;
+	"go 1.25 trace" | "go 1.26 trace") echo "127" ;;
+	*) echo "121 123" ;;
+	esac
+}
 
 # Stderr lines the tools print when all is well (after the log prefix).
 benign='^(Parsing trace\.\.\.|Splitting trace( for viewer)?\.\.\.|Preparing trace for viewer\.\.\.|Opening browser\. Trace viewer is listening on http://[^ ]+|[0-9.]+ [KMGT]?i?B of [0-9.]+ [KMGT]?i?B \([0-9.]+%\) processed\.\.\.)$'
@@ -144,17 +181,20 @@ wait_all() {
 	jobs_pids=
 }
 
-# profiles TRACE: every profile of both versions, the two versions of a
-# kind at once (a profile re-reads the whole trace: on a 6 MB trace one
+# profiles TRACE TAG...: every profile of every version, the versions of
+# a kind at once (a profile re-reads the whole trace: on a 6 MB trace one
 # takes several seconds and up to 1 GB).
 profiles() {
-	local trace=$1 kind
+	local trace=$1 kind tag
+	shift
 	for kind in sched sync syscall net; do
-		start p121 "$GO121" "$trace" -pprof="$kind"
-		start p123 "$GO123" "$trace" -pprof="$kind"
+		for tag in "$@"; do
+			start "p$tag" "${gobin[$tag]}" "$trace" -pprof="$kind"
+		done
 		wait_all
-		finish p121 "$trace" "$v121" -pprof="$kind"
-		finish p123 "$trace" "$v123" -pprof="$kind"
+		for tag in "$@"; do
+			finish "p$tag" "$trace" "${goversion[$tag]}" -pprof="$kind"
+		done
 	done
 }
 
@@ -206,7 +246,7 @@ webui() {
 		    /syscall?raw=1 /sched?raw=1; do
 		page "$trace" "$version" "$base" "$path"
 	done
-	if [ "$go" = "$GO123" ]; then
+	if [ "$go" != "$GO121" ]; then
 		page "$trace" "$version" "$base" '/jsontrace?view=thread'
 	fi
 	# The time ranges of the main page (large traces are split).
@@ -241,20 +281,29 @@ webui() {
 
 for trace in "$@"; do
 	[ -f "$trace" ] && [ -r "$trace" ] || fail "$trace" "-" "cannot read it"
-	# Both parsers at once: a 10 MB trace takes seconds, not minutes.
-	start d121 "$GO121" "$trace" -d
-	start d123 "$GO123" "$trace" -d=1
+	tags=$(readers "$trace")
+	what=
+	for tag in $tags; do
+		use_go "$tag" "$([ "$tag" != 127 ] || echo 'make deps unpacks it')"
+		what="${what:+$what, }go1.${tag#1}"
+	done
+	# The parsers at once: a 10 MB trace takes seconds, not minutes.
+	for tag in $tags; do
+		start "d$tag" "${gobin[$tag]}" "$trace" "${dflag[$tag]}"
+	done
 	wait_all
-	finish d121 "$trace" "$v121" -d
-	finish d123 "$trace" "$v123" -d=1
-	what="go1.21, go1.23"
+	for tag in $tags; do
+		finish "d$tag" "$trace" "${goversion[$tag]}" "${dflag[$tag]}"
+	done
 	if [ -n "$web" ]; then
-		webui "$trace" "$v121" "$GO121"
-		webui "$trace" "$v123" "$GO123"
+		for tag in $tags; do
+			webui "$trace" "${goversion[$tag]}" "${gobin[$tag]}"
+		done
 		what="$what, web"
 	fi
 	if [ -n "$pprof" ]; then
-		profiles "$trace"
+		# shellcheck disable=SC2086
+		profiles "$trace" $tags
 		what="$what, pprof"
 	fi
 	echo "ok $trace ($what)"

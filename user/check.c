@@ -2,10 +2,14 @@
 /*
  * check.c - gotrace check: structure and scheduler states of a trace file
  *
- * Needs no Go: decodes every record (tracecheck.c), merges the Ps and
- * replays the goroutine and P states as Go 1.21 does (tracedec.c), and
- * prints what it counted.  Streams: memory does not grow with the file.  Exits 1 naming the offset of the first
- * malformed record or impossible transition.
+ * Needs no Go.  A "go 1.11 trace": decodes every record (tracecheck.c),
+ * merges the Ps and replays the goroutine and P states as Go 1.21 does
+ * (tracedec.c).  A generational trace ("go 1.22" to "go 1.26"): reads it
+ * one generation at a time as Go's reader does (tracev2_check.c), and
+ * with --repair trims a damaged one to its last complete generation.
+ * Prints what it counted.  Streams: memory does not grow with the file.
+ * Exits 1 naming the offset of the first malformed record or impossible
+ * transition.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,19 +19,31 @@
 
 #include "subcommands.h"
 #include "tracedec.h"
+#include "tracev2_check.h"
+#include "tracev2_in.h"
+#include "tracev2_repair.h"
 #include "util.h"
 
 static void check_usage(FILE *f)
 {
-	fprintf(f, "usage: gotrace check [-q] FILE\n\n"
-		"Check that FILE (- = stdin) is a well-formed \"go 1.11 trace\":\n"
-		"every record decodes, the file ends on a record boundary, there\n"
-		"is a Frequency record, every stack, string and goroutine an\n"
-		"event uses is defined, the Ps merge into one consistent order,\n"
-		"and every goroutine and P transition is possible (as in Go 1.21's\n"
-		"parser, plus GoSysBlock+ProcStop pairs and ProcStart before\n"
-		"GoStart).  Prints what it counted.\n\n"
-		"  -q, --quiet   print nothing when the file is fine\n");
+	fprintf(f, "usage: gotrace check [-q] [--repair [-o OUT]] FILE\n\n"
+		"Check that FILE (- = stdin) is a well-formed Go execution trace.\n"
+		"A \"go 1.11 trace\": every record decodes, the file ends on a record\n"
+		"boundary, there is a Frequency record, every stack, string and\n"
+		"goroutine an event uses is defined, the Ps merge into one\n"
+		"consistent order, and every goroutine and P transition is possible\n"
+		"(as in Go 1.21's parser, plus GoSysBlock+ProcStop pairs and\n"
+		"ProcStart before GoStart).  A generational trace (\"go 1.22\" to\n"
+		"\"go 1.26 trace\"): every batch and event decodes, generations come\n"
+		"in order and end where the format says, each has its frequency\n"
+		"(and clock snapshot) and defines every stack and string its events\n"
+		"use.  Prints what it counted.\n\n"
+		"  -q, --quiet    print nothing when the file is fine (or\n"
+		"                 repaired)\n"
+		"  -r, --repair   a damaged generational trace: keep its complete\n"
+		"                 generations, in place (through a temporary file\n"
+		"                 and a rename) or into OUT\n"
+		"  -o, --output OUT  with --repair: write there, not over FILE\n");
 }
 
 static void check_print(const char *path, const struct gt_trace_info *in)
@@ -54,26 +70,94 @@ static void check_print(const char *path, const struct gt_trace_info *in)
 			       in->by_type[t]);
 }
 
+static void check_print_v2(const char *path, const struct gt_v2_info *in)
+{
+	char b[32];
+
+	printf("%s: ok, %s (%" PRIu64 " bytes), go 1.%d trace\n", path,
+	       gt_fmt_bytes(in->bytes, b, sizeof(b)), in->bytes, in->version);
+	printf("  duration    %.6f s\n",
+	       (double)(in->max_ts - in->min_ts) / 1e9);
+	printf("  generations %" PRIu64 "\n", in->generations);
+	printf("  events      %" PRIu64 " in %" PRIu64 " batches\n",
+	       in->events, in->batches);
+	printf("  Ms          %" PRIu64 "\n", in->ms);
+	printf("  Ps          %" PRIu64 "\n", in->ps);
+	printf("  goroutines  %" PRIu64 "\n", in->goroutines);
+	printf("  strings     %" PRIu64 " (over all generations)\n", in->strings);
+	printf("  stacks      %" PRIu64 " (over all generations)\n", in->stacks);
+	printf("  events by type:\n");
+	for (unsigned int t = 1; t < GT_V2_NR_TYPES; t++)
+		if (in->by_type[t])
+			printf("    %-20s %" PRIu64 "\n", gt_v2_type_name(t),
+			       in->by_type[t]);
+}
+
+/* gotrace check of a generational trace, and its repair. */
+static int check_v2(const char *path, struct gt_src *src, bool quiet,
+		    bool repair, const char *out)
+{
+	struct gt_trace_error err;
+	struct gt_v2_info in;
+	int ret;
+
+	if (!gt_v2_check(src, &in, &err)) {
+		if (repair && !quiet)
+			printf("%s: nothing to repair\n", path);
+		else if (!quiet)
+			check_print_v2(path, &in);
+		return GT_EXIT_OK;
+	}
+	gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off, err.msg);
+	if (!repair)
+		return GT_EXIT_FAIL;
+	if (!in.good_generations) {
+		gt_err("%s: no complete generation to keep: not repaired", path);
+		return GT_EXIT_FAIL;
+	}
+	ret = gt_v2_write_prefix(src, in.good_end, out);
+	if (ret) {
+		gt_err("%s: cannot write %s: %s (the input is unchanged)", path,
+		       out, strerror(-ret));
+		return GT_EXIT_FAIL;
+	}
+	if (!quiet)
+		printf("%s: repaired into %s: kept %" PRIu64 " generations, %"
+		       PRIu64 " of %" PRIu64 " bytes\n", path, out,
+		       in.good_generations, in.good_end, in.bytes);
+	return GT_EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "help",	no_argument,	NULL, 'h' },
-		{ "quiet",	no_argument,	NULL, 'q' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "repair",	no_argument,		NULL, 'r' },
+		{ "output",	required_argument,	NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct gt_trace_error err;
+	const char *path, *out = NULL;
+	bool quiet = false, repair = false;
+	uint8_t hdr[16] = { 0 };
 	struct gt_trace t;
-	bool quiet = false;
-	const char *path;
+	struct gt_src src;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+hq", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hqro:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			check_usage(stdout);
 			return GT_EXIT_OK;
 		case 'q':
 			quiet = true;
+			break;
+		case 'r':
+			repair = true;
+			break;
+		case 'o':
+			out = optarg;
 			break;
 		default:
 			gt_usage_hint("check");
@@ -86,12 +170,35 @@ int cmd_check(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];
+	if (out && !repair) {
+		gt_err("check: -o is for --repair");
+		gt_usage_hint("check");
+		return GT_EXIT_USAGE;
+	}
+	if (repair && !out && !strcmp(path, "-")) {
+		gt_err("check: --repair of stdin needs -o OUT");
+		gt_usage_hint("check");
+		return GT_EXIT_USAGE;
+	}
 
-	ret = gt_trace_open_path(&t, path, &err);
-	if (ret > 0) {
-		gt_err("cannot read %s: %s", path, strerror(ret));
+	ret = gt_src_open(&src, path);
+	if (ret) {
+		gt_err("cannot read %s: %s", path, strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
+	gt_src_read(&src, 0, hdr, sizeof(hdr));
+	if (gt_v2_header(hdr, sizeof(hdr))) {
+		ret = check_v2(path, &src, quiet, repair, out ? out : path);
+		gt_src_close(&src);
+		return ret;
+	}
+	if (repair) {
+		gt_err("%s: --repair reads generational traces (go 1.22 to 1.26) only",
+		       path);
+		gt_src_close(&src);
+		return GT_EXIT_FAIL;
+	}
+	ret = gt_trace_open(&t, &src, &err);
 	if (!ret)
 		ret = gt_trace_replay(&t, NULL, NULL, &err);
 	if (ret) {

@@ -17,6 +17,8 @@
 #include "subcommands.h"
 #include "statjson.h"
 #include "tracestat.h"
+#include "tracev2_in.h"
+#include "tracev2_stat.h"
 #include "util.h"
 
 static void stat_usage(FILE *f)
@@ -118,7 +120,7 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 				b2, sizeof(b2)));
 }
 
-static void print_stats(const char *path, const struct gt_trace *t,
+static void print_stats(const char *path, uint64_t bytes,
 			struct gt_stats *s, size_t want)
 {
 	uint64_t span = s->end - s->start, tasks = 0;
@@ -126,8 +128,8 @@ static void print_stats(const char *path, const struct gt_trace *t,
 
 	for (size_t i = 0; i < s->ntasks; i++)
 		tasks += s->tasks[i].g != 0;
-	printf("%s: go 1.11 trace, %s (%zu bytes)\n", path,
-	       gt_fmt_bytes(t->info.bytes, b, sizeof(b)), (size_t)t->info.bytes);
+	printf("%s: go 1.%d trace, %s (%zu bytes)\n", path, s->version,
+	       gt_fmt_bytes(bytes, b, sizeof(b)), (size_t)bytes);
 	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
 	       secs(s, span), s->frequency);
 	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
@@ -146,9 +148,9 @@ static void print_stats(const char *path, const struct gt_trace *t,
 	       "              and 'gotrace status' report lost events and overflows\n");
 
 	printf("\nevents by type:\n");
-	for (unsigned int i = 1; i < GT_TRACE_NR_TYPES; i++)
+	for (unsigned int i = 1; i < s->nr_types; i++)
 		if (s->by_type[i])
-			printf("  %-18s %10" PRIu64 "\n", gt_trace_type_name(i),
+			printf("  %-18s %10" PRIu64 "\n", s->type_name(i),
 			       s->by_type[i]);
 
 	printf("\ntask names by run time:\n");
@@ -179,7 +181,10 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct gt_trace_error err;
 	struct gt_stats s;
+	uint8_t hdr[16] = { 0 };
 	struct gt_trace t;
+	struct gt_src src;
+	uint64_t bytes;
 	size_t want = 10;
 	bool json = false;
 	const char *path;
@@ -215,24 +220,32 @@ int cmd_stat(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 	path = argv[optind];
-	ret = gt_trace_open_path(&t, path, &err);
-	if (ret > 0) {
-		gt_err("cannot read %s: %s", path, strerror(ret));
+	ret = gt_src_open(&src, path);
+	if (ret) {
+		gt_err("cannot read %s: %s", path, strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
-	if (!ret && gt_stats_compute(&t, &s, &err))
-		ret = -1;
+	bytes = src.len;
+	gt_src_read(&src, 0, hdr, sizeof(hdr));
+	if (gt_v2_header(hdr, sizeof(hdr))) {
+		ret = gt_v2_stats(&src, &s, &err);
+		gt_src_close(&src);
+	} else {
+		/* The trace owns the source from here on. */
+		ret = gt_trace_open(&t, &src, &err);
+		if (!ret && gt_stats_compute(&t, &s, &err))
+			ret = -1;
+		gt_trace_close(&t);
+	}
 	if (ret) {
 		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
 		       err.msg);
-		gt_trace_close(&t);
 		return GT_EXIT_FAIL;
 	}
 	if (json)
-		gt_stat_json(stdout, path, t.info.bytes, &s, want);
+		gt_stat_json(stdout, path, bytes, &s, want);
 	else
-		print_stats(path, &t, &s, want);
+		print_stats(path, bytes, &s, want);
 	gt_stats_free(&s);
-	gt_trace_close(&t);
 	return GT_EXIT_OK;
 }

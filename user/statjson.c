@@ -109,12 +109,12 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 			s->at_end[i], i < 4 ? "," : "");
 	fprintf(f, "  },\n  \"events_by_type\": {\n");
 	k = 0;
-	for (unsigned int i = 1; i < GT_TRACE_NR_TYPES; i++)
+	for (unsigned int i = 1; i < s->nr_types; i++)
 		k += s->by_type[i] != 0;
-	for (unsigned int i = 1; i < GT_TRACE_NR_TYPES; i++)
+	for (unsigned int i = 1; i < s->nr_types; i++)
 		if (s->by_type[i])
 			fprintf(f, "    \"%s\": %" PRIu64 "%s\n",
-				gt_trace_type_name(i), s->by_type[i],
+				s->type_name(i), s->by_type[i],
 				--k ? "," : "");
 
 	fprintf(f, "  },\n  \"names_by_run\": [\n");

@@ -25,8 +25,6 @@ struct stat_ctx {
 	struct u64map gidx;	/* g -> task index */
 	struct gaux *aux;
 	size_t tcap;
-	struct u64map nameidx;	/* FNV-1a of a name -> name index */
-	size_t ncap;
 	struct u64map sysidx;	/* func string id -> syscall index */
 	size_t scap;
 	struct u64map stkidx;	/* GoSysCall stack id -> syscall index + 1 */
@@ -270,6 +268,50 @@ static int stat_cb(void *arg, const struct gt_event *e)
 	return stat_event(arg, e);
 }
 
+/* Tasks grouped by name into s->names (the goroutine 0 pseudo task aside). */
+int gt_stats_by_name(struct gt_stats *s)
+{
+	struct u64map nameidx = { 0 };
+	size_t ncap = 0;
+
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct gt_stat_task *tk = &s->tasks[i];
+		struct gt_stat_name *n = NULL;
+
+		if (tk->g == 0)
+			continue;
+		uint64_t h = 0xcbf29ce484222325ULL, *slot;
+		bool added;
+
+		for (const char *p = tk->name; *p; p++)
+			h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+		slot = u64map_get(&nameidx, h);
+		if (slot && !strcmp(s->names[*slot].name, tk->name))
+			n = &s->names[*slot];
+		for (size_t j = 0; !n && slot && j < s->nnames; j++)
+			if (!strcmp(s->names[j].name, tk->name))
+				n = &s->names[j];
+		if (!n) {
+			if (!u64map_put(&nameidx, h, s->nnames, &added))
+				goto fail;
+			if (grow((void **)&s->names, &ncap, s->nnames + 1,
+				 sizeof(*s->names)))
+				goto fail;
+			n = &s->names[s->nnames++];
+			strcpy(n->name, tk->name);
+		}
+		n->tasks++;
+		n->run += tk->run;
+		n->latency += tk->latency;
+		n->starts += tk->starts;
+	}
+	u64map_free(&nameidx);
+	return 0;
+fail:
+	u64map_free(&nameidx);
+	return -1;
+}
+
 int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 		     struct gt_trace_error *err)
 {
@@ -280,6 +322,9 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 
 	memset(s, 0, sizeof(*s));
 	s->frequency = t->frequency;
+	s->version = 11;
+	s->nr_types = GT_TRACE_NR_TYPES;
+	s->type_name = gt_trace_type_name;
 	s->ps = t->info.ps;
 	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
 	if (gt_trace_replay(t, stat_cb, &c, err))
@@ -301,42 +346,11 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 	while (u64map_next(&c.pstate, &it, &k, &v))
 		s->ps_running_at_end += v;
 
-	/* Group by name (the goroutine 0 pseudo task aside). */
-	for (size_t i = 0; i < s->ntasks; i++) {
-		struct gt_stat_task *tk = &s->tasks[i];
-		struct gt_stat_name *n = NULL;
-
-		if (tk->g == 0)
-			continue;
-		uint64_t h = 0xcbf29ce484222325ULL, *slot;
-		bool added;
-
-		for (const char *p = tk->name; *p; p++)
-			h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
-		slot = u64map_get(&c.nameidx, h);
-		if (slot && !strcmp(s->names[*slot].name, tk->name))
-			n = &s->names[*slot];
-		for (size_t j = 0; !n && slot && j < s->nnames; j++)
-			if (!strcmp(s->names[j].name, tk->name))
-				n = &s->names[j];
-		if (!n) {
-			if (!u64map_put(&c.nameidx, h, s->nnames, &added))
-				goto out;
-			if (grow((void **)&s->names, &c.ncap, s->nnames + 1,
-				 sizeof(*s->names)))
-				goto out;
-			n = &s->names[s->nnames++];
-			strcpy(n->name, tk->name);
-		}
-		n->tasks++;
-		n->run += tk->run;
-		n->latency += tk->latency;
-		n->starts += tk->starts;
-	}
+	if (gt_stats_by_name(s))
+		goto out;
 	ret = 0;
 out:
 	u64map_free(&c.gidx);
-	u64map_free(&c.nameidx);
 	u64map_free(&c.sysidx);
 	u64map_free(&c.stkidx);
 	u64map_free(&c.pstate);

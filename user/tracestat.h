@@ -48,6 +48,10 @@ struct gt_stat_syscall {
 };
 
 struct gt_stats {
+	int version;		/* N of the header "go 1.N trace" */
+	/* Event types: by_type[1..nr_types - 1], named by type_name(). */
+	unsigned int nr_types;
+	const char *(*type_name)(unsigned int type);
 	uint64_t frequency;
 	uint64_t start, end;	/* first and last event time */
 	uint64_t ps;		/* Ps with events */
@@ -70,6 +74,8 @@ struct gt_stats {
 int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 		     struct gt_trace_error *err);
 void gt_stats_free(struct gt_stats *s);
+/* Fill s->names from s->tasks.  0, or -1 when out of memory. */
+int gt_stats_by_name(struct gt_stats *s);
 
 /* qsort() orders, largest first; ties by goroutine id or by name. */
 int gt_stat_task_by_run(const void *a, const void *b);
