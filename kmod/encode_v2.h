@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * encode_v2.h - the writer of Go's generational trace format ("go 1.22
+ * trace" to "go 1.26 trace")
+ *
+ * Like encode.h for "go 1.11 trace": pure functions that append to a
+ * caller-owned buffer, no allocation, no locking, built into the module
+ * and into the host tests.  Every append writes its whole record or
+ * nothing and returns false.
+ *
+ * A trace is the 16-byte header, then generations.  A generation is a set
+ * of batches that all carry its number: one event batch per M and run of
+ * that M (several if one overflows), the string and stack tables of the
+ * generation (ids are per generation), one sync batch (the frequency, and
+ * from 1.25 a clock snapshot) and, from 1.26, a closing end-of-generation
+ * byte.  Every batch starts with a header (batch byte, generation, M,
+ * base timestamp, data size); the size is written as a three-byte padded
+ * LEB128 value, filled in when the batch is closed, so that a batch can
+ * be written in one pass (Go's runtime pads the same way, and its reader
+ * accepts any LEB128 encoding).  See Documentation/trace-format.rst.
+ *
+ * Context: any; the caller serialises access to one struct gt_enc2.
+ */
+#ifndef _GT_ENCODE_V2_H
+#define _GT_ENCODE_V2_H
+
+#include "encode.h"
+
+/* Event and batch kinds the writer uses (the first byte of a record). */
+enum gt_e2_type {
+	GT_E2_EVENT_BATCH = 1,
+	GT_E2_STACKS = 2,
+	GT_E2_STACK = 3,
+	GT_E2_STRINGS = 4,
+	GT_E2_STRING = 5,
+	GT_E2_FREQUENCY = 8,
+	GT_E2_PROC_START = 10,		/* P, P seq */
+	GT_E2_PROC_STOP = 11,		/* - */
+	GT_E2_PROC_STEAL = 12,		/* P, P seq, M */
+	GT_E2_PROC_STATUS = 13,		/* P, status */
+	GT_E2_GO_CREATE = 14,		/* G, stack, start stack */
+	GT_E2_GO_START = 16,		/* G, G seq */
+	GT_E2_GO_DESTROY = 17,		/* - */
+	GT_E2_GO_STOP = 19,		/* reason string, stack */
+	GT_E2_GO_BLOCK = 20,		/* reason string, stack */
+	GT_E2_GO_UNBLOCK = 21,		/* G, G seq, stack */
+	GT_E2_GO_SYSCALL_BEGIN = 22,	/* P seq, stack */
+	GT_E2_GO_SYSCALL_END = 23,	/* - */
+	GT_E2_GO_SYSCALL_END_BLOCKED = 24, /* - */
+	GT_E2_GO_STATUS = 25,		/* G, M, status */
+	GT_E2_SYNC = 50,
+	GT_E2_CLOCK_SNAPSHOT = 51,
+	GT_E2_END_OF_GENERATION = 52,
+};
+
+/* Versions of the format: the N of "go 1.N trace". */
+enum {
+	GT_E2_GO122 = 22,
+	GT_E2_GO123 = 23,
+	GT_E2_GO125 = 25,
+	GT_E2_GO126 = 26,
+};
+
+/* Statuses of ProcStatus and GoStatus. */
+enum { GT_E2_P_RUNNING = 1, GT_E2_P_IDLE = 2, GT_E2_P_SYSCALL = 3 };
+enum {
+	GT_E2_G_RUNNABLE = 1,
+	GT_E2_G_RUNNING = 2,
+	GT_E2_G_SYSCALL = 3,
+	GT_E2_G_WAITING = 4,
+};
+
+/* The M of batches no thread wrote (tables, sync): Go's "no thread". */
+#define GT_E2_NO_M		(~0ULL)
+/* Go's readers refuse a batch with more data than this. */
+#define GT_E2_BATCH_DATA_MAX	65536
+/* The size field: three padded LEB128 bytes hold up to 2^21 - 1. */
+#define GT_E2_SIZE_BYTES	3
+/* Batch byte, generation, M, time, size. */
+#define GT_E2_BATCH_HDR_MAX	(1 + 3 * GT_LEB_MAX + GT_E2_SIZE_BYTES)
+/* Values after the type byte of the longest event: delta and 3 args. */
+#define GT_E2_ARGS_MAX		3
+#define GT_E2_EV_MAX_BYTES	(1 + (1 + GT_E2_ARGS_MAX) * GT_LEB_MAX)
+/* Go 1.22+ readers refuse longer strings and deeper stacks. */
+#define GT_E2_STRING_MAX	1024
+#define GT_E2_STACK_MAX_FRAMES	128
+#define GT_E2_HEADER_BYTES	16
+
+/**
+ * struct gt_enc2 - one buffer of generational trace being written
+ * @buf:	the caller's buffer
+ * @cap:	its size
+ * @len:	bytes written
+ * @limit:	end of the open batch's data room (its 64 KiB cap), or @cap
+ * @size_at:	offset of the open batch's size field, 0 if none is open
+ * @last_ts:	timestamp of the open batch's last event (deltas are from it)
+ */
+struct gt_enc2 {
+	u8 *buf;
+	u32 cap;
+	u32 len;
+	u32 limit;
+	u32 size_at;
+	u64 last_ts;
+};
+
+struct gt_e2_clock {
+	u64 ts;		/* trace clock, in the batch's ticks */
+	u64 mono;	/* monotonic clock, ns */
+	u64 sec;	/* wall clock */
+	u64 nsec;
+};
+
+static inline void gt_enc2_init(struct gt_enc2 *e, void *buf, u32 cap)
+{
+	e->buf = buf;
+	e->cap = cap;
+	e->len = 0;
+	e->limit = cap;
+	e->size_at = 0;
+	e->last_ts = 0;
+}
+
+static inline u32 gt_enc2_room(const struct gt_enc2 *e)
+{
+	return e->limit - e->len;
+}
+
+bool gt_enc2_header(struct gt_enc2 *e, unsigned int version);
+bool gt_enc2_batch(struct gt_enc2 *e, u64 gen, u64 m, u64 ts);
+u32 gt_enc2_batch_end(struct gt_enc2 *e);
+void gt_enc2_batch_cancel(struct gt_enc2 *e, u32 start);
+bool gt_enc2_event(struct gt_enc2 *e, unsigned int type, u64 ts,
+		   const u64 *args, unsigned int nargs);
+bool gt_enc2_strings(struct gt_enc2 *e, u64 gen);
+bool gt_enc2_string(struct gt_enc2 *e, u64 id, const char *s, u32 len);
+bool gt_enc2_stacks(struct gt_enc2 *e, u64 gen);
+bool gt_enc2_stack(struct gt_enc2 *e, u64 id, const struct gt_frame *frames,
+		   unsigned int n);
+bool gt_enc2_sync(struct gt_enc2 *e, unsigned int version, u64 gen,
+		  u64 ticks_per_second, const struct gt_e2_clock *clock);
+bool gt_enc2_end_of_generation(struct gt_enc2 *e, unsigned int version);
+
+/* Shorthands for the scheduling events. */
+static inline bool gt_enc2_ev0(struct gt_enc2 *e, unsigned int type, u64 ts)
+{
+	return gt_enc2_event(e, type, ts, NULL, 0);
+}
+
+static inline bool gt_enc2_ev1(struct gt_enc2 *e, unsigned int type, u64 ts,
+			       u64 a)
+{
+	return gt_enc2_event(e, type, ts, &a, 1);
+}
+
+static inline bool gt_enc2_ev2(struct gt_enc2 *e, unsigned int type, u64 ts,
+			       u64 a, u64 b)
+{
+	u64 v[2] = { a, b };
+
+	return gt_enc2_event(e, type, ts, v, 2);
+}
+
+static inline bool gt_enc2_ev3(struct gt_enc2 *e, unsigned int type, u64 ts,
+			       u64 a, u64 b, u64 c)
+{
+	u64 v[3] = { a, b, c };
+
+	return gt_enc2_event(e, type, ts, v, 3);
+}
+
+#endif /* _GT_ENCODE_V2_H */
