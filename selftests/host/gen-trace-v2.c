@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen-trace-v2.c - synthetic generational traces written with the
+ * module's encoder (kmod/encode_v2.c), for Go's own readers to judge.
+ *
+ *   gen-trace-v2 KIND FILE
+ *
+ * A small scheduler is simulated step by step: three Ms, each with its
+ * own P (the third stops its P when it has nothing to run and starts it
+ * again later), goroutines created by a main goroutine, started from a
+ * shared run queue, blocked with reason strings, unblocked by others,
+ * preempted, in short syscalls, destroyed.  Every generation restates the
+ * status of every P and live goroutine, as Go's runtime does, so that
+ * the sequence numbers start again in each one.
+ *
+ * KIND: small (go 1.23, 3 generations), busy (go 1.23, 8 generations
+ * whose M batches overflow 64 KiB and are split), v126 (go 1.26: sync
+ * batch with clock snapshot and end-of-generation bytes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode_v2.h"
+
+#define NM		3
+#define MAX_G		4096
+#define STEP		1000	/* ticks (ns) between simulated steps */
+#define MBUF		(GT_E2_BATCH_HDR_MAX + GT_E2_BATCH_DATA_MAX)
+
+enum { S_NONE, S_RUNNABLE, S_RUNNING, S_WAITING, S_DEAD };
+
+/* String ids of a generation (the tables are restated in each one). */
+enum { STR_CHAN = 1, STR_SELECT, STR_MUTEX, STR_SLEEP, STR_PREEMPT,
+       STR_MAIN, STR_WORKER, STR_READ, STR_FILE, NR_STR };
+static const char *const strs[NR_STR] = {
+	[STR_CHAN] = "chan receive", [STR_SELECT] = "select",
+	[STR_MUTEX] = "sync.Mutex.Lock", [STR_SLEEP] = "sleep",
+	[STR_PREEMPT] = "preempted", [STR_MAIN] = "main.main",
+	[STR_WORKER] = "main.worker", [STR_READ] = "syscall.read",
+	[STR_FILE] = "/src/main.go",
+};
+
+/* Stack ids: 1 main.main, 2 main.worker (a start PC), 3 worker > read. */
+enum { STK_MAIN = 1, STK_WORKER, STK_READ };
+
+struct g {
+	int state;
+	u64 seq;
+};
+
+struct m {
+	u64 id;
+	u64 p;
+	bool has_p;
+	u64 pseq;
+	int g;			/* running goroutine, 0 if none */
+	struct gt_enc2 e;
+	u8 *buf;
+};
+
+static struct g gs[MAX_G];
+static int ng = 1;		/* goroutine ids 1..ng-1 exist */
+static int runq[MAX_G], rq_head, rq_len;
+static struct m ms[NM];
+static unsigned int version;
+static u64 gen, now = 1000000;
+static u64 rng = 0x9e3779b97f4a7c15ULL;
+static FILE *out;
+static unsigned long nevents, nbatches;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "gen-trace-v2: %s\n", what);
+	exit(1);
+}
+
+static unsigned int rnd(unsigned int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned int)(rng % n);
+}
+
+static void put(const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, out) != n)
+		die("write failed");
+}
+
+static void flush_m(struct m *m)
+{
+	if (gt_enc2_batch_end(&m->e)) {
+		put(m->e.buf, m->e.len);
+		nbatches++;
+	}
+	gt_enc2_init(&m->e, m->buf, MBUF);
+}
+
+/* One event of M @m; a full batch is written out and a new one opened. */
+static void ev(struct m *m, unsigned int type, const u64 *a, unsigned int n)
+{
+	if (!gt_enc2_event(&m->e, type, now, a, n)) {
+		u64 base = m->e.last_ts;
+
+		flush_m(m);
+		if (!gt_enc2_batch(&m->e, gen, m->id, base) ||
+		    !gt_enc2_event(&m->e, type, now, a, n))
+			die("an event does not fit an empty batch");
+	}
+	nevents++;
+}
+
+#define EV(m, type, ...) do {						\
+	const u64 a_[] = { 0, ##__VA_ARGS__ };				\
+	ev(m, type, a_ + 1, sizeof(a_) / sizeof(a_[0]) - 1);		\
+} while (0)
+
+static void enqueue(int g)
+{
+	runq[(rq_head + rq_len++) % MAX_G] = g;
+	gs[g].state = S_RUNNABLE;
+}
+
+static int dequeue(void)
+{
+	int g;
+
+	if (!rq_len)
+		return 0;
+	g = runq[rq_head];
+	rq_head = (rq_head + 1) % MAX_G;
+	rq_len--;
+	return g;
+}
+
+/* Open the generation: batches, then the statuses Go's runtime restates. */
+static void gen_begin(void)
+{
+	gen++;
+	for (int i = 0; i < NM; i++) {
+		struct m *m = &ms[i];
+
+		gt_enc2_init(&m->e, m->buf, MBUF);
+		if (!gt_enc2_batch(&m->e, gen, m->id, now))
+			die("batch header");
+		m->pseq = 0;
+		if (m->has_p)
+			EV(m, GT_E2_PROC_STATUS, m->p, GT_E2_P_RUNNING);
+		else
+			EV(&ms[0], GT_E2_PROC_STATUS, m->p, GT_E2_P_IDLE);
+		if (m->g)
+			EV(m, GT_E2_GO_STATUS, m->g, m->id, GT_E2_G_RUNNING);
+	}
+	for (int g = 1; g < ng; g++) {
+		gs[g].seq = 0;
+		if (gs[g].state == S_RUNNABLE)
+			EV(&ms[0], GT_E2_GO_STATUS, g, GT_E2_NO_M,
+			   GT_E2_G_RUNNABLE);
+		else if (gs[g].state == S_WAITING)
+			EV(&ms[0], GT_E2_GO_STATUS, g, GT_E2_NO_M,
+			   GT_E2_G_WAITING);
+	}
+}
+
+static void tables(void)
+{
+	static u8 buf[MBUF];
+	const struct gt_frame f_main = { 0x401000, STR_MAIN, STR_FILE, 10 };
+	const struct gt_frame f_worker = { 0x402000, STR_WORKER, STR_FILE, 20 };
+	const struct gt_frame f_read[2] = {
+		{ 0x403000, STR_READ, STR_FILE, 30 }, f_worker,
+	};
+	struct gt_enc2 e;
+
+	gt_enc2_init(&e, buf, sizeof(buf));
+	if (!gt_enc2_strings(&e, gen))
+		die("string batch");
+	for (int i = 1; i < NR_STR; i++)
+		if (!gt_enc2_string(&e, i, strs[i], strlen(strs[i])))
+			die("string");
+	gt_enc2_batch_end(&e);
+	if (!gt_enc2_stacks(&e, gen) ||
+	    !gt_enc2_stack(&e, STK_MAIN, &f_main, 1) ||
+	    !gt_enc2_stack(&e, STK_WORKER, &f_worker, 1) ||
+	    !gt_enc2_stack(&e, STK_READ, f_read, 2))
+		die("stacks");
+	gt_enc2_batch_end(&e);
+	put(e.buf, e.len);
+	nbatches += 2;
+}
+
+static void gen_end(void)
+{
+	struct gt_e2_clock clock = {
+		.ts = now, .mono = now, .sec = 1700000000 + now / 1000000000,
+		.nsec = now % 1000000000,
+	};
+	static u8 buf[64];
+	struct gt_enc2 e;
+
+	for (int i = 0; i < NM; i++)
+		flush_m(&ms[i]);
+	tables();
+	gt_enc2_init(&e, buf, sizeof(buf));
+	if (!gt_enc2_sync(&e, version, gen, 1000000000, &clock) ||
+	    !gt_enc2_end_of_generation(&e, version))
+		die("sync batch");
+	put(e.buf, e.len);
+	nbatches++;
+}
+
+/* Unblock a waiting goroutine (from the first one at a random id). */
+static bool unblock_one(struct m *m)
+{
+	int from = 1 + rnd(ng - 1);
+
+	for (int k = 0; k < ng - 1; k++) {
+		int w = 1 + (from - 1 + k) % (ng - 1);
+
+		if (gs[w].state == S_WAITING) {
+			EV(m, GT_E2_GO_UNBLOCK, w, ++gs[w].seq, STK_WORKER);
+			enqueue(w);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void step_m(struct m *m)
+{
+	static const u64 reasons[] = { STR_CHAN, STR_SELECT, STR_MUTEX,
+				       STR_SLEEP };
+	int g = m->g;
+
+	if (!m->has_p) {
+		if (!rq_len)
+			return;
+		m->has_p = true;
+		EV(m, GT_E2_PROC_START, m->p, ++m->pseq);
+	}
+	if (!g) {
+		g = dequeue();
+		if (!g && unblock_one(m))
+			return;
+		if (!g) {
+			if (m == &ms[NM - 1]) {	/* the third M lets its P go */
+				EV(m, GT_E2_PROC_STOP);
+				m->has_p = false;
+			}
+			return;
+		}
+		EV(m, GT_E2_GO_START, g, ++gs[g].seq);
+		gs[g].state = S_RUNNING;
+		m->g = g;
+		return;
+	}
+	switch (g == 1 ? 0 : rnd(8)) {
+	case 0:		/* create (main does little else) */
+		if (ng < MAX_G && rq_len < 8) {
+			EV(m, GT_E2_GO_CREATE, ng, STK_MAIN, STK_WORKER);
+			gs[ng].seq = 0;
+			enqueue(ng++);
+			break;
+		}
+		/* fall through */
+	case 1:		/* unblock someone */
+		if (unblock_one(m))
+			break;
+		/* fall through */
+	case 2:		/* block */
+		EV(m, GT_E2_GO_BLOCK, reasons[rnd(4)], STK_WORKER);
+		gs[g].state = S_WAITING;
+		m->g = 0;
+		break;
+	case 3:		/* a short syscall */
+		EV(m, GT_E2_GO_SYSCALL_BEGIN, ++m->pseq, STK_READ);
+		now += STEP / 4;
+		EV(m, GT_E2_GO_SYSCALL_END);
+		break;
+	case 4:		/* preempted */
+		EV(m, GT_E2_GO_STOP, STR_PREEMPT, STK_WORKER);
+		enqueue(g);
+		m->g = 0;
+		break;
+	case 5:		/* ends, unless it is main */
+		if (g != 1) {
+			EV(m, GT_E2_GO_DESTROY);
+			gs[g].state = S_DEAD;
+			m->g = 0;
+		}
+		break;
+	default:	/* runs on */
+		break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int ngen, steps;
+	u8 hdr[GT_E2_HEADER_BYTES];
+	struct gt_enc2 e;
+
+	if (argc != 3)
+		die("usage: gen-trace-v2 small|busy|v126 FILE");
+	if (!strcmp(argv[1], "small")) {
+		version = GT_E2_GO123, ngen = 3, steps = 300;
+	} else if (!strcmp(argv[1], "busy")) {
+		version = GT_E2_GO123, ngen = 8, steps = 40000;
+	} else if (!strcmp(argv[1], "v126")) {
+		version = GT_E2_GO126, ngen = 3, steps = 300;
+	} else {
+		die("unknown kind");
+	}
+	out = fopen(argv[2], "wb");
+	if (!out)
+		die("cannot create the file");
+	gt_enc2_init(&e, hdr, sizeof(hdr));
+	if (!gt_enc2_header(&e, version))
+		die("header");
+	put(hdr, sizeof(hdr));
+
+	for (int i = 0; i < NM; i++) {
+		ms[i] = (struct m){ .id = 101 + i, .p = i, .has_p = true };
+		ms[i].buf = malloc(MBUF);
+		if (!ms[i].buf)
+			die("out of memory");
+	}
+	/* main runs on the first M from the start. */
+	gs[ng].state = S_RUNNING;
+	ms[0].g = ng++;
+
+	for (unsigned int k = 0; k < ngen; k++) {
+		gen_begin();
+		for (unsigned int s = 0; s < steps; s++) {
+			now += STEP;
+			step_m(&ms[s % NM]);
+		}
+		now += STEP;
+		gen_end();
+	}
+	for (int i = 0; i < NM; i++)
+		free(ms[i].buf);
+	if (fclose(out))
+		die("write failed");
+	fprintf(stderr, "gen-trace-v2 %s: %u generations, %lu batches, %lu events, %d goroutines\n",
+		argv[1], ngen, nbatches, nevents, ng - 1);
+	return 0;
+}
