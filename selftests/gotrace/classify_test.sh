@@ -29,18 +29,28 @@ mkfifo /tmp/uffd.fifo || fail "mkfifo"
 ./corner uffd /tmp/uffd.ready /tmp/uffd.fifo 50 &
 load=$!
 cleanup_on_exit $load
-wait_file /tmp/uffd.ready
+wait_until "[ -e /tmp/uffd.ready ] || ! kill -0 $load 2>/dev/null" 300 ||
+	fail "/tmp/uffd.ready did not appear within 30 s"
 faults() {
 	echo go > /tmp/uffd.fifo && wait $load
 }
-record pagefault faults
-# A write fault's error code (6) is lstat's number, a read fault's (4)
-# stat's.  Most of the 50 faults sleep; one whose reply comes from the
-# other CPU before the faulter reaches schedule() does not (49 seen).
-cat > "$GT_OUT/pagefault.expect" <<EOT
+if [ -e /tmp/uffd.ready ]; then
+	record pagefault faults
+	# A write fault's error code (6) is lstat's number, a read fault's
+	# (4) stat's.  Most of the 50 faults sleep; one whose reply comes
+	# from the other CPU before the faulter reaches schedule() does not
+	# (49 seen).
+	cat > "$GT_OUT/pagefault.expect" <<EOT
 gt_faulter block:none >= 25
 gt_faulter syscall:sys_lstat+syscall:sys_stat == 0
 EOT
+else
+	wait $load
+	rc=$?
+	[ $rc -eq 4 ] || fail "corner uffd exited with $rc"
+	# The kernel lacks CONFIG_USERFAULTFD (the debug kernel does).
+	echo "# page faults: no userfaultfd in this kernel, not tested here"
+fi
 
 rm -f /tmp/uring.fifo
 mkfifo /tmp/uring.fifo || fail "mkfifo"
