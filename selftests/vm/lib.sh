@@ -25,18 +25,22 @@ gt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # offer today, resolved at every run), and "debug" (built here, see
 # build-debug-kernel.sh).
 GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
-# What make check runs: every Debian kernel and two boot configurations
-# (8 vCPUs; more possible CPUs than online ones).  The debug kernel is
-# not in it yet: its configuration has never run the whole suite (make
-# check-debug runs it; Documentation/testing.rst).
-# possible_cpus= makes CPUs possible on 6.1 only: later kernels size the
-# possible mask from the firmware's tables alone, which list 2.
-GT_KERNELS_DEFAULT="6.1 6.12 6.12-rt newest newest-rt 6.12@8cpus
-6.1@maxcpus64"
+# What make check runs: every Debian kernel, the debug kernel and three
+# boot configurations (8 vCPUs; more possible CPUs than online ones;
+# multi-threaded TCG), the slowest first, since run-kernels.sh boots two
+# at a time in this order.  possible_cpus= makes CPUs possible on 6.1
+# only: later kernels size the possible mask from the firmware's tables
+# alone, which list 2.
+GT_KERNELS_DEFAULT="debug newest newest-rt 6.12@8cpus 6.12-rt 6.1 6.12
+6.1@maxcpus64 6.12@mttcg"
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths.
 GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh
+# The guest tests of the @maxcpus64 boot: those where the number of
+# possible, online and recorded CPUs matters.
+GT_MAXCPUS_TESTS=device_test,sched_test.sh,command_test.sh,hotplug_test.sh,\
+cross_cpu_test.sh,flush_reserve_test.sh,online_cpus_test.sh,dmesg_clean_test.sh
 
 # shellcheck source=newer-suites.sh
 . "$GT_VM/newer-suites.sh"

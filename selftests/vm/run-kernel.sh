@@ -11,7 +11,9 @@
 #   8cpus      eight vCPUs
 #   maxcpus64  two vCPUs online, 64 possible (-smp 2,maxcpus=64, and
 #              possible_cpus=64: SeaBIOS lists only present CPUs); the
-#              guest's online_cpus_test.sh then must see 64 possible
+#              guest's online_cpus_test.sh then must see 64 possible;
+#              only the tests where the CPU count matters
+#              ($GT_MAXCPUS_TESTS)
 #   mttcg      four vCPUs on as many host threads (multi-threaded TCG),
 #              so that CPUs really run at once; only the tests that hammer
 #              cross-CPU paths ($GT_MTTCG_TESTS).  A guest that dies of
@@ -49,7 +51,8 @@ retries=0
 case $name in
 *@8cpus)	cpus=8 ;;
 *@maxcpus64)	cpus=2,maxcpus=64
-		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64" ;;
+		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64"
+		GT_TESTS=${GT_TESTS:-$GT_MAXCPUS_TESTS} ;;
 *@mttcg)	cpus=4
 		accel=tcg,thread=multi
 		retries=${GT_MTTCG_RETRIES:-3}
