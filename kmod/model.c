@@ -950,8 +950,8 @@ void gt_model_halt(struct gt_model *m)
  * gt_model_snapshot_begin() - the start of the trace: Gomaxprocs
  * @m:	the model, hooks not armed
  * @ev:	its CPU is the P the snapshot is written on (the module: this
- *	CPU, migration disabled until gt_model_snapshot_end()); its time
- *	the snapshot's
+ *	CPU, migration disabled until the last gt_model_snapshot_task());
+ *	its time the snapshot's
  *
  * Gomaxprocs is the unique earliest event, which the Go 1.23 converter
  * needs first.  Until the session is armed no hook and no hotplug

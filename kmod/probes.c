@@ -335,7 +335,7 @@ int gt_probes_register(struct gt_session *s)
  *
  * The walk stays on one CPU (migration disabled), where the model writes
  * the snapshot; the model disables interrupts only while it writes one
- * task.
+ * task.  The hooks are armed after the walk.
  *
  * Context: process context.
  * Return: 0, or -ENOSPC if the pools are too small for the tasks.
@@ -361,8 +361,13 @@ int gt_probes_snapshot(struct gt_session *s)
 		ret = gt_model_snapshot_task(&s->model, &snap);
 	}
 	rcu_read_unlock();
+	/*
+	 * Armed only once the walk may migrate again, as before the model
+	 * was split out: armed earlier, on 6.12 and 7.x the smallest pool
+	 * (flush_reserve_test.sh) ran out at its first flush, every time.
+	 */
+	migrate_enable();
 	if (!ret)
 		ret = gt_model_snapshot_end(&s->model);
-	migrate_enable();
 	return ret;
 }
