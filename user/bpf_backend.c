@@ -294,3 +294,29 @@ void gt_bpf_close(struct gt_bpf *b)
 	gt_merge_free(b->merge);
 	free(b);
 }
+
+int gt_bpf_sessions(void)
+{
+	/* The name of gt_switch() in bpf/gotrace.bpf.c. */
+	static const char name[] = "gt_switch";
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strncmp(info.name, name, sizeof(info.name)))
+			n++;
+		close(fd);
+	}
+	if (errno != ENOENT) {
+		gt_err("cannot list the BPF programs: %s", strerror(errno));
+		return -1;
+	}
+	return n;
+}

@@ -50,4 +50,11 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);
 
+/*
+ * BPF sessions recording now, by any process: the loaded programs named
+ * like this backend's sched_switch program.  -1 after saying why (it
+ * takes CAP_SYS_ADMIN to list programs).
+ */
+int gt_bpf_sessions(void);
+
 #endif /* GOTRACE_BPF_BACKEND_H */

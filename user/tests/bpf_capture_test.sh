@@ -104,6 +104,31 @@ run bpf-dump -s --ring-size 4096 -c bpf_workload --children -- \
 check "a one-page ring drops records and counts them" \
 	'grep -q "drops=[1-9]" "$T/err"'
 
+# --- gotrace status sees a BPF session ------------------------------
+if [ ! -e /dev/gotrace ]; then
+	"$GOTRACE" bpf-dump -s -- sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done" \
+		>/dev/null 2>&1 &
+	dumper=$!
+	# Until the session is attached (10 s at most): polls the state.
+	i=0
+	until "$GOTRACE" status >"$T/out" 2>"$T/err" && has "backend: *bpf" "$T/out"; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || break
+		sleep 0.05
+	done
+	check "status: recording with the BPF backend" \
+		'has "^state: *recording" "$T/out" && has "^backend: *bpf" "$T/out"'
+	"$GOTRACE" status --json >"$T/out" 2>"$T/err"
+	check "status --json: backend bpf" 'has "\"backend\": \"bpf\"" "$T/out"'
+	: >"$T/go"
+	wait $dumper
+	run status
+	check "status after the session: no BPF session, the module's error" \
+		'[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+else
+	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: status shows the module"
+fi
+
 # --- clear errors --------------------------------------------------
 if command -v setpriv >/dev/null; then
 	run_as() {
