@@ -16,52 +16,50 @@
  * hands a full or flushed one over, gt_cpu_handover()).
  *
  * Context:
- *   gt_pool_get(), gt_pool_queue(): probe context, irqs off; O(1).
- *   gt_cpu_room(), gt_cpu_handover(): the CPU's own probes, irqs off, or
- *   the stop path once every probe is detached.
+ *   gt_pool_get(), gt_pool_queue(): hook context, irqs off; O(1).
+ *   gt_cpu_room(), gt_cpu_handover(): the CPU's own hooks, irqs off, or
+ *   the stop path once every hook is done.
  *   gt_pool_next_full(), gt_pool_put(): reader, any context.
  * Locking:
- *   pool->lock, a raw spinlock (probes run with the runqueue lock held,
- *   where a sleeping lock is not allowed, also on PREEMPT_RT), taken with
- *   irqsave; it nests inside task bucket locks and nothing nests inside it.
+ *   pool->lock (in the module a raw spinlock: probes run with the
+ *   runqueue lock held, where a sleeping lock is not allowed, also on
+ *   PREEMPT_RT), taken with irqsave; it nests inside task bucket locks
+ *   and nothing nests inside it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/slab.h>
-#include <linux/vmalloc.h>
-
-#include "gotrace.h"
+#include "model_state.h"
 
 /**
  * gt_pool_init() - allocate @nr chunks
  * @pool:	the pool
  * @nr:		chunks in all
  * @reserve:	chunks only the stop path may take (one per CPU), so that
- *		every CPU can close its P even after the probes emptied
+ *		every CPU can close its P even after the hooks emptied
  *		the pool
  *
- * Context: process context, may sleep.
+ * Context: session start.
  * Return: 0 or -ENOMEM.
  */
 int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve)
 {
 	unsigned int i;
 
-	raw_spin_lock_init(&pool->lock);
-	INIT_LIST_HEAD(&pool->free);
-	INIT_LIST_HEAD(&pool->full);
+	gt_lock_init(&pool->lock);
+	pool->free = NULL;
+	pool->full = NULL;
+	pool->full_tail = &pool->full;
 	pool->stopped = false;
 	pool->nr = nr;
 	pool->reserve = reserve;
-	pool->chunks = kcalloc(nr, sizeof(*pool->chunks), GFP_KERNEL);
-	pool->area = vmalloc(array_size(nr, GT_CHUNK_SIZE));
+	pool->chunks = gt_env_zalloc(nr, sizeof(*pool->chunks));
+	pool->area = gt_env_big_alloc((size_t)nr * GT_CHUNK_SIZE);
 	if (!pool->chunks || !pool->area) {
 		gt_pool_free(pool);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nr; i++) {
-		pool->chunks[i].data = pool->area + (size_t)i * GT_CHUNK_SIZE;
-		list_add_tail(&pool->chunks[i].node, &pool->free);
+	for (i = nr; i-- > 0;) {
+		pool->chunks[i].data = (u8 *)pool->area + (size_t)i * GT_CHUNK_SIZE;
+		pool->chunks[i].next = pool->free;
+		pool->free = &pool->chunks[i];
 	}
 	pool->nr_free = nr;
 	return 0;
@@ -69,8 +67,8 @@ int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve)
 
 void gt_pool_free(struct gt_pool *pool)
 {
-	vfree(pool->area);
-	kfree(pool->chunks);
+	gt_env_big_free(pool->area);
+	gt_env_free(pool->chunks);
 	pool->area = NULL;
 	pool->chunks = NULL;
 }
@@ -86,15 +84,16 @@ void gt_pool_free(struct gt_pool *pool)
 struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve)
 {
 	struct gt_chunk *chunk = NULL;
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
+	gt_lock_irqsave(&pool->lock, flags);
 	if (pool->nr_free > (use_reserve ? 0 : pool->reserve)) {
-		chunk = list_first_entry(&pool->free, struct gt_chunk, node);
-		list_del_init(&chunk->node);
+		chunk = pool->free;
+		pool->free = chunk->next;
+		chunk->next = NULL;
 		pool->nr_free--;
 	}
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_unlock_irqrestore(&pool->lock, flags);
 	if (chunk)
 		chunk->len = 0;
 	return chunk;
@@ -103,22 +102,25 @@ struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve)
 /* Give a chunk back to the free list.  Context: any. */
 void gt_pool_put(struct gt_pool *pool, struct gt_chunk *chunk)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
-	list_add(&chunk->node, &pool->free);
+	gt_lock_irqsave(&pool->lock, flags);
+	chunk->next = pool->free;
+	pool->free = chunk;
 	pool->nr_free++;
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_unlock_irqrestore(&pool->lock, flags);
 }
 
 /* Queue a written chunk (chunk->len set) for the reader.  Context: any. */
 void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
-	list_add_tail(&chunk->node, &pool->full);
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_lock_irqsave(&pool->lock, flags);
+	chunk->next = NULL;
+	*pool->full_tail = chunk;
+	pool->full_tail = &chunk->next;
+	gt_unlock_irqrestore(&pool->lock, flags);
 }
 
 /**
@@ -135,36 +137,40 @@ void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk)
 struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped)
 {
 	struct gt_chunk *chunk;
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
-	chunk = list_first_entry_or_null(&pool->full, struct gt_chunk, node);
-	if (chunk)
-		list_del_init(&chunk->node);
+	gt_lock_irqsave(&pool->lock, flags);
+	chunk = pool->full;
+	if (chunk) {
+		pool->full = chunk->next;
+		if (!pool->full)
+			pool->full_tail = &pool->full;
+		chunk->next = NULL;
+	}
 	*stopped = !chunk && pool->stopped;
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_unlock_irqrestore(&pool->lock, flags);
 	return chunk;
 }
 
 bool gt_pool_has_full(struct gt_pool *pool)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 	bool ret;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
-	ret = !list_empty(&pool->full) || pool->stopped;
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_lock_irqsave(&pool->lock, flags);
+	ret = pool->full || pool->stopped;
+	gt_unlock_irqrestore(&pool->lock, flags);
 	return ret;
 }
 
 /* Every CPU's last chunk is queued: nothing else will be. */
 void gt_pool_mark_stopped(struct gt_pool *pool)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
+	gt_lock_irqsave(&pool->lock, flags);
 	pool->stopped = true;
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_unlock_irqrestore(&pool->lock, flags);
 }
 
 /*
@@ -173,12 +179,12 @@ void gt_pool_mark_stopped(struct gt_pool *pool)
  */
 void gt_pool_reserve_more(struct gt_pool *pool)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	raw_spin_lock_irqsave(&pool->lock, flags);
+	gt_lock_irqsave(&pool->lock, flags);
 	if (pool->reserve < pool->nr / 2)
 		pool->reserve++;
-	raw_spin_unlock_irqrestore(&pool->lock, flags);
+	gt_unlock_irqrestore(&pool->lock, flags);
 }
 
 unsigned int gt_pool_in_use(struct gt_pool *pool)
@@ -192,23 +198,23 @@ unsigned int gt_pool_in_use(struct gt_pool *pool)
  * Hand the CPU's chunk to the reader; @wake: and wake it (deferred, for
  * probes; the stop and hotplug paths wake it themselves).
  */
-void gt_cpu_handover(struct gt_session *s, struct gt_cpu *c, bool wake)
+void gt_cpu_handover(struct gt_model *m, struct gt_cpu *c, bool wake)
 {
 	c->chunk->len = c->enc.len;
-	atomic64_add(c->chunk->len, &s->bytes_produced);
-	gt_pool_queue(&s->pool, c->chunk);
+	gt_atomic64_add(c->chunk->len, &m->bytes_produced);
+	gt_pool_queue(&m->pool, c->chunk);
 	c->chunk = NULL;
 	if (wake)
-		gt_session_chunk_queued(s);
+		gt_env_chunk_queued(m);
 }
 
 /* Make @chunk the CPU's current one, starting its batch at @ts. */
-static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
-			    u64 ts, unsigned long flush)
+static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, u64 ts,
+			    unsigned long flush)
 {
 	c->chunk = chunk;
 	gt_enc_init(&c->enc, chunk->data, GT_CHUNK_SIZE);
-	gt_enc_batch(&c->enc, cpu, ts);
+	gt_enc_batch(&c->enc, c->id, ts);
 	c->chunk_hdr = c->enc.len;
 	c->flush_seq = flush;
 }
@@ -221,10 +227,10 @@ static void cpu_chunk_start(struct gt_cpu *c, struct gt_chunk *chunk, int cpu,
  * spare chunk takes its place: a flush never ends a session whose CPU
  * still has room.
  */
-bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
-		 u32 need, bool closing)
+bool gt_cpu_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
+		 bool closing)
 {
-	unsigned long flush = READ_ONCE(s->flush_seq);
+	unsigned long flush = READ_ONCE(m->flush_seq);
 	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;
 	struct gt_chunk *next;
 
@@ -236,26 +242,26 @@ bool gt_cpu_room(struct gt_session *s, struct gt_cpu *c, int cpu, u64 ts,
 				c->flush_seq = flush;
 				return true;
 			}
-			next = gt_pool_get(&s->pool, false);
+			next = gt_pool_get(&m->pool, false);
 			if (!next) {
 				/* Try again at the next flush. */
 				c->flush_seq = flush;
 				return true;
 			}
-			gt_cpu_handover(s, c, true);
-			cpu_chunk_start(c, next, cpu, ts, flush);
+			gt_cpu_handover(m, c, true);
+			cpu_chunk_start(c, next, ts, flush);
 			return true;
 		}
 		if (!has_events && gt_enc_room(&c->enc) >= need)
 			return true;
-		gt_cpu_handover(s, c, true);
+		gt_cpu_handover(m, c, true);
 	}
-	next = gt_pool_get(&s->pool, closing);
+	next = gt_pool_get(&m->pool, closing);
 	if (!next) {
-		atomic64_inc(&s->chunk_overflows);
+		gt_atomic64_inc(&m->chunk_overflows);
 		c->chunk_overflows++;
 		return false;
 	}
-	cpu_chunk_start(c, next, cpu, ts, flush);
+	cpu_chunk_start(c, next, ts, flush);
 	return true;
 }

@@ -17,17 +17,7 @@
 #ifndef _GT_ENCODE_H
 #define _GT_ENCODE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-/* The compiler's own names of uint8_t, uint32_t and uint64_t. */
-typedef __UINT8_TYPE__ u8;
-typedef __UINT32_TYPE__ u32;
-typedef __UINT64_TYPE__ u64;
-#endif
+#include "model_types.h"
 
 #include "../include/uapi/linux/gotrace.h"
 

@@ -18,14 +18,42 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/compat.h>
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
 #include "compat.h"
 #include "gotrace.h"
+
+/*
+ * The probes translate the tracepoints' arguments into the model's input
+ * events (model_input.h), on their stack: this file and env_kernel.h are
+ * where the model's view of a task_struct is read.  Time and CPU are left
+ * to the environment, which reads them once interrupts are off.  A
+ * session not armed yet (or any more) costs one load.
+ */
+static __always_inline void probe_task(struct gt_in_task *t,
+				       struct task_struct *p)
+{
+	t->key = (unsigned long)p;
+	t->start_time = p->start_time;
+	t->tid = p->pid;
+	t->tgid = p->tgid;
+	t->flags = (p->flags & PF_KTHREAD ? GT_IN_KTHREAD : 0) |
+		   (p->pid ? 0 : GT_IN_IDLE);
+	t->comm = p->comm;
+	t->ctx = p;
+}
+
+static __always_inline bool probe_armed(struct gt_session *s)
+{
+	return READ_ONCE(s->model.armed);
+}
 
 /*
  * sched_switch: @prev leaves the CPU, @next runs.  In __schedule(), with
@@ -36,7 +64,21 @@ static void gt_probe_sched_switch(void *data, bool preempt,
 				  struct task_struct *next,
 				  unsigned int prev_state)
 {
-	gt_model_switch(data, preempt, prev, next, prev_state);
+	struct gt_session *s = data;
+	struct gt_in_task in_prev, in_next;
+	struct gt_in_switch in = {
+		.ev.cur = &in_prev, .prev = &in_prev, .next = &in_next,
+		.preempt = preempt,
+		.prev_state = prev_state & TASK_DEAD ? GT_IN_DEAD :
+			      prev_state == TASK_RUNNING ? GT_IN_RUNNABLE :
+			      GT_IN_SLEEP,
+	};
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&in_prev, prev);
+	probe_task(&in_next, next);
+	gt_model_switch(&s->model, &in);
 }
 
 /*
@@ -47,7 +89,15 @@ static void gt_probe_sched_switch(void *data, bool preempt,
  */
 static void gt_probe_sched_waking(void *data, struct task_struct *p)
 {
-	gt_model_waking(data, p);
+	struct gt_session *s = data;
+	struct gt_in_task cur, task;
+	struct gt_in_wake in = { .ev.cur = &cur, .task = &task };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, current);
+	probe_task(&task, p);
+	gt_model_waking(&s->model, &in);
 }
 
 /*
@@ -59,7 +109,15 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	gt_model_wakeup(data, p);
+	struct gt_session *s = data;
+	struct gt_in_task cur, task;
+	struct gt_in_wake in = { .ev.cur = &cur, .task = &task };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, current);
+	probe_task(&task, p);
+	gt_model_wakeup(&s->model, &in);
 }
 
 /*
@@ -69,14 +127,22 @@ static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
  */
 static void gt_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
-	gt_model_wakeup(data, p);
+	gt_probe_sched_wakeup(data, p);
 }
 
 /* sched_process_fork: @child exists, not yet running.  Process context. */
 static void gt_probe_sched_process_fork(void *data, struct task_struct *parent,
 					struct task_struct *child)
 {
-	gt_model_fork(data, parent, child);
+	struct gt_session *s = data;
+	struct gt_in_task cur, task;
+	struct gt_in_fork in = { .ev.cur = &cur, .child = &task };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, parent);
+	probe_task(&task, child);
+	gt_model_fork(&s->model, &in);
 }
 
 /* sched_process_exec: @p (current) runs a new program.  Process context. */
@@ -84,7 +150,14 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
 					pid_t old_pid,
 					struct linux_binprm *bprm)
 {
-	gt_model_exec(data, p);
+	struct gt_session *s = data;
+	struct gt_in_task cur;
+	struct gt_in_exec in = { .ev.cur = &cur };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, p);
+	gt_model_exec(&s->model, &in);
 }
 
 /*
@@ -94,12 +167,28 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
  */
 static void gt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	gt_model_sys_enter(data, id);
+	struct gt_session *s = data;
+	struct gt_in_task cur;
+	struct gt_in_sys_enter in = {
+		.ev.cur = &cur, .nr = id, .compat = in_compat_syscall(),
+	};
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, current);
+	gt_model_sys_enter(&s->model, &in);
 }
 
 static void gt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	gt_model_sys_exit(data);
+	struct gt_session *s = data;
+	struct gt_in_task cur;
+	struct gt_in_sys_exit in = { .ev.cur = &cur };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, current);
+	gt_model_sys_exit(&s->model, &in);
 }
 
 struct gt_probe {
@@ -238,4 +327,42 @@ int gt_probes_register(struct gt_session *s)
 		gt_probes[i].on = true;
 	}
 	return 0;
+}
+
+/**
+ * gt_probes_snapshot() - tell the model every existing task, then arm it
+ * @s:	session, probes registered but not armed
+ *
+ * The walk stays on one CPU (migration disabled), where the model writes
+ * the snapshot; the model disables interrupts only while it writes one
+ * task.
+ *
+ * Context: process context.
+ * Return: 0, or -ENOSPC if the pools are too small for the tasks.
+ */
+int gt_probes_snapshot(struct gt_session *s)
+{
+	struct gt_in_snap_task snap;
+	struct task_struct *g, *p;
+	struct gt_in_task task;
+	struct gt_in_ev ev = { .cur = &task };
+	int ret;
+
+	migrate_disable();
+	probe_task(&task, current);
+	ret = gt_model_snapshot_begin(&s->model, &ev);
+	snap.task = &task;
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		if (ret)
+			break;
+		probe_task(&task, p);
+		snap.sleeping = !task_is_running(p);
+		ret = gt_model_snapshot_task(&s->model, &snap);
+	}
+	rcu_read_unlock();
+	if (!ret)
+		ret = gt_model_snapshot_end(&s->model);
+	migrate_enable();
+	return ret;
 }

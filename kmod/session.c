@@ -16,8 +16,9 @@
  * (duration), the stop work (queued through an irq_work when a probe found
  * a pool empty), or the reader's close().
  *
- * Context: process context, may sleep, except gt_session_halt() and
- * gt_session_chunk_queued(), which probes call in any context.
+ * Context: process context, may sleep, except
+ * gt_session_model_halted() and gt_session_model_chunk_queued(), which the
+ * model calls from probes, in any context.
  * Locking:
  *   s->lock (mutex) serialises start, stop and the state; it nests inside
  *   gt_dev_lock (dev.c) and the tracepoint mutex nests inside it.
@@ -60,7 +61,7 @@ static void session_wake_work(struct irq_work *w)
 	struct gt_session *s = container_of(w, struct gt_session, wake_work);
 
 	wake_up_interruptible(&s->wait);
-	if (READ_ONCE(s->halted))
+	if (READ_ONCE(s->model.halted))
 		schedule_work(&s->stop_work);
 }
 
@@ -86,7 +87,7 @@ static void session_tick_work(struct work_struct *w)
 		gt_session_stop(s, GOTRACE_STOP_DURATION);
 		return;
 	}
-	WRITE_ONCE(s->flush_seq, s->flush_seq + 1);
+	WRITE_ONCE(s->model.flush_seq, s->model.flush_seq + 1);
 	if (s->deadline)
 		next = min(next, s->deadline - jiffies);
 	mutex_lock(&s->lock);
@@ -95,41 +96,41 @@ static void session_tick_work(struct work_struct *w)
 	mutex_unlock(&s->lock);
 }
 
-/* Called by probes: a chunk is queued, wake the reader (deferred). */
-void gt_session_chunk_queued(struct gt_session *s)
+/*
+ * The model's environment (env_kernel.h): a chunk is queued, wake the
+ * reader; the model halted (it had no room for an event), stop the
+ * session.  Both deferred: probes run under the runqueue lock.
+ */
+void gt_session_model_chunk_queued(struct gt_model *m)
 {
+	struct gt_session *s = container_of(m, struct gt_session, model);
+
 	irq_work_queue(&s->wake_work);
 }
 
-/*
- * Called by probes when an event cannot be recorded: from now on the
- * probes write nothing and the session stops as soon as a work item can
- * run.  The trace stays valid up to this point.
- */
-void gt_session_halt(struct gt_session *s)
+void gt_session_model_halted(struct gt_model *m)
 {
-	if (READ_ONCE(s->halted))
-		return;
-	WRITE_ONCE(s->halted, true);
+	struct gt_session *s = container_of(m, struct gt_session, model);
+
 	irq_work_queue(&s->wake_work);
 }
 
 /* Free what session_start_locked() allocated; safe on a partial start. */
 static void session_free_buffers(struct gt_session *s)
 {
-	gt_tables_free(s->tables);
-	s->tables = NULL;
-	gt_tasks_free(s);
-	gt_pool_free(&s->pool);
-	free_percpu(s->cpus);
-	s->cpus = NULL;
+	gt_tables_free(s->model.tables);
+	s->model.tables = NULL;
+	gt_tasks_free(&s->model);
+	gt_pool_free(&s->model.pool);
+	free_percpu(s->model.cpus);
+	s->model.cpus = NULL;
 }
 
 static void session_free(struct gt_session *s)
 {
 	if (s->rchunk)
-		gt_pool_put(&s->pool, s->rchunk);
-	kvfree(s->footer);
+		gt_pool_put(&s->model.pool, s->rchunk);
+	gt_env_free(s->footer);
 	session_free_buffers(s);
 	kfree(s);
 }
@@ -179,14 +180,14 @@ int gt_session_create(struct gt_session **sp)
 	s->reader_pid = task_tgid_vnr(current);
 	s->show_addrs = reader_sees_addrs();
 	s->state = GOTRACE_STATE_READY;
-	s->opts.size = sizeof(s->opts);
-	s->opts.syscalls = READ_ONCE(gt_param_syscalls);
+	s->model.opts.size = sizeof(s->model.opts);
+	s->model.opts.syscalls = READ_ONCE(gt_param_syscalls);
 	if (!READ_ONCE(gt_param_kstacks))
-		s->opts.flags |= GOTRACE_OPT_NO_KSTACKS;
-	atomic64_set(&s->bytes_produced, GOTRACE_HEADER_LEN);
+		s->model.opts.flags |= GOTRACE_OPT_NO_KSTACKS;
+	atomic64_set(&s->model.bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);
-	raw_spin_lock_init(&s->close_lock);
+	gt_lock_init(&s->model.close_lock);
 	init_waitqueue_head(&s->wait);
 	init_irq_work(&s->wake_work, session_wake_work);
 	INIT_WORK(&s->stop_work, session_stop_work);
@@ -211,26 +212,31 @@ static int session_start_locked(struct gt_session *s)
 	 * (a cloud VM may have 4 of 128): a CPU that comes online later
 	 * grows the pool's reserve (gt_model_cpu_online()).
 	 */
-	chunks = s->opts.chunks ? max(s->opts.chunks, 2 * online)
+	chunks = s->model.opts.chunks ? max(s->model.opts.chunks, 2 * online)
 				: session_chunks(online);
-	s->nr_ps = gt_session_online_ps();
+	s->model.nr_ps = gt_session_online_ps();
 	s->start_ns = ktime_get_ns();
 	ret = -ENOMEM;
-	s->cpus = alloc_percpu(struct gt_cpu);
-	if (!s->cpus)
+	s->model.cpus = alloc_percpu(struct gt_cpu);
+	if (!s->model.cpus)
 		goto err_free;
+	gt_model_init(&s->model);
 	for_each_online_cpu(cpu)
-		per_cpu_ptr(s->cpus, cpu)->in_pool = true;
-	ret = gt_pool_init(&s->pool, chunks, online);
+		per_cpu_ptr(s->model.cpus, cpu)->in_pool = true;
+	ret = gt_pool_init(&s->model.pool, chunks, online);
 	if (ret)
 		goto err_free;
-	ret = gt_tasks_init(s, session_max_tasks());
+	/*
+	 * pid_max is not exported to modules: the tid bitmap covers every
+	 * tid possible (512 KiB on 64-bit).
+	 */
+	ret = gt_tasks_init(&s->model, session_max_tasks(), PID_MAX_LIMIT);
 	if (ret)
 		goto err_free;
 	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
 		       GT_STACKS_MAX);
-	s->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
-	if (!s->tables) {
+	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
+	if (!s->model.tables) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -238,7 +244,7 @@ static int session_start_locked(struct gt_session *s)
 	ret = gt_probes_register(s);
 	if (ret)
 		goto err_free;
-	ret = gt_model_snapshot(s);
+	ret = gt_probes_snapshot(s);
 	if (ret) {
 		pr_err("snapshot of the running tasks does not fit: %d\n", ret);
 		goto err_probes;
@@ -251,7 +257,7 @@ static int session_start_locked(struct gt_session *s)
 	return 0;
 
 err_probes:
-	gt_model_disarm(s);
+	gt_model_disarm(&s->model);
 	gt_probes_unregister(s);
 err_free:
 	/* Work items queued meanwhile find no recording; destroy syncs them. */
@@ -305,7 +311,7 @@ int gt_session_set_options(struct gt_session *s,
 
 	mutex_lock(&s->lock);
 	if (s->state == GOTRACE_STATE_READY)
-		s->opts = *opts;
+		s->model.opts = *opts;
 	else
 		ret = -EBUSY;
 	mutex_unlock(&s->lock);
@@ -335,29 +341,30 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 	 * Probes detach one tracepoint at a time: disarm them all first, or
 	 * the trace could get an exec without the switch that preceded it.
 	 */
-	gt_model_disarm(s);
+	gt_model_disarm(&s->model);
 	gt_probes_unregister(s);
-	gt_model_close(s);
+	gt_model_close(&s->model, 0);
 
-	if (READ_ONCE(s->halted) && reason != GOTRACE_STOP_ABORT)
+	if (READ_ONCE(s->model.halted) && reason != GOTRACE_STOP_ABORT)
 		reason = GOTRACE_STOP_OVERFLOW;
 	if (reason == GOTRACE_STOP_OVERFLOW)
 		pr_warn("out of buffer space: trace ended after %llu events, %llu not recorded (chunks %lld, tasks %lld, stacks %lld)\n",
-			gt_model_count(s, false), gt_model_count(s, true),
-			atomic64_read(&s->chunk_overflows),
-			atomic64_read(&s->task_overflows),
-			atomic64_read(&s->stack_overflows));
+			gt_model_count(&s->model, false),
+			gt_model_count(&s->model, true),
+			atomic64_read(&s->model.chunk_overflows),
+			atomic64_read(&s->model.task_overflows),
+			atomic64_read(&s->model.stack_overflows));
 	if (reason != GOTRACE_STOP_ABORT) {
-		ret = gt_tables_footer(s->tables, gt_model_last_ts(s),
+		ret = gt_tables_footer(&s->model, gt_model_last_ts(&s->model),
 				       s->show_addrs, &s->footer,
 				       &s->footer_len);
 		if (ret)
 			pr_err("cannot build the trace footer: %d\n", ret);
-		atomic64_add(s->footer_len, &s->bytes_produced);
+		atomic64_add(s->footer_len, &s->model.bytes_produced);
 	}
 	s->stop_reason = reason;
 	s->state = GOTRACE_STATE_STOPPED;
-	gt_pool_mark_stopped(&s->pool);
+	gt_pool_mark_stopped(&s->model.pool);
 	wake_up_interruptible(&s->wait);
 out:
 	mutex_unlock(&s->lock);
@@ -407,7 +414,7 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	}
 
 	if (!s->rchunk) {
-		s->rchunk = gt_pool_next_full(&s->pool, &stopped);
+		s->rchunk = gt_pool_next_full(&s->model.pool, &stopped);
 		s->rpos = 0;
 		if (!s->rchunk && !stopped)
 			return 0;
@@ -418,7 +425,7 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 		if (n > 0)
 			s->rpos += n;
 		if (s->rpos == s->rchunk->len) {
-			gt_pool_put(&s->pool, s->rchunk);
+			gt_pool_put(&s->model.pool, s->rchunk);
 			s->rchunk = NULL;
 		}
 		return n;
@@ -482,7 +489,7 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 		}
 		mutex_unlock(&s->read_lock);
 		if (wait_event_interruptible(s->wait,
-					     gt_pool_has_full(&s->pool)))
+					     gt_pool_has_full(&s->model.pool)))
 			return -ERESTARTSYS;
 		if (mutex_lock_interruptible(&s->read_lock))
 			return -ERESTARTSYS;
@@ -503,7 +510,7 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 		return EPOLLERR;
 	poll_wait(file, &s->wait, wait);
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN ||
-	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->pool))
+	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->model.pool))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
@@ -518,22 +525,26 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
  */
 void gt_session_cpu_offline(struct gt_session *s)
 {
-	gt_model_cpu_offline(s);
+	struct gt_in_ev ev = { };
+
+	gt_model_cpu_offline(&s->model, &ev);
 	wake_up_interruptible(&s->wait);
 }
 
 /* The calling CPU came online.  Context: as gt_session_cpu_offline(). */
 void gt_session_cpu_online(struct gt_session *s)
 {
-	gt_model_cpu_online(s);
+	struct gt_in_ev ev = { };
+
+	gt_model_cpu_online(&s->model, &ev);
 }
 
 /* Fill the counters of @st->cpu (checked).  Context: process context. */
 int gt_session_cpu_status(struct gt_session *s, struct gotrace_cpu_status *st)
 {
 	mutex_lock(&s->lock);
-	if (s->cpus)
-		gt_model_cpu_status(s, st);
+	if (s->model.cpus)
+		gt_model_cpu_status(&s->model, st);
 	mutex_unlock(&s->lock);
 	return 0;
 }
@@ -555,20 +566,20 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	mutex_lock(&s->lock);
 	st->state = s->state;
 	st->stop_reason = s->stop_reason;
-	started = s->cpus;
+	started = s->model.cpus;
 	mutex_unlock(&s->lock);
-	st->nr_cpus = started ? s->nr_ps : gt_session_online_ps();
+	st->nr_cpus = started ? s->model.nr_ps : gt_session_online_ps();
 	st->reader_pid = s->reader_pid;
 	st->bytes_read = atomic64_read(&s->bytes_read);
 	if (!started)
 		return;
 	st->start_ns = s->start_ns;
-	st->events = gt_model_count(s, false);
-	st->lost_events = gt_model_count(s, true);
-	st->chunks_total = s->pool.nr;
-	st->chunks_in_use = gt_pool_in_use(&s->pool);
-	st->bytes_produced = atomic64_read(&s->bytes_produced);
-	st->chunk_overflows = atomic64_read(&s->chunk_overflows);
-	st->task_overflows = atomic64_read(&s->task_overflows);
-	st->stack_overflows = atomic64_read(&s->stack_overflows);
+	st->events = gt_model_count(&s->model, false);
+	st->lost_events = gt_model_count(&s->model, true);
+	st->chunks_total = s->model.pool.nr;
+	st->chunks_in_use = gt_pool_in_use(&s->model.pool);
+	st->bytes_produced = atomic64_read(&s->model.bytes_produced);
+	st->chunk_overflows = atomic64_read(&s->model.chunk_overflows);
+	st->task_overflows = atomic64_read(&s->model.task_overflows);
+	st->stack_overflows = atomic64_read(&s->model.stack_overflows);
 }

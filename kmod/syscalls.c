@@ -10,10 +10,7 @@
  *
  * Context: any; nothing here sleeps or takes a lock.
  */
-#include <linux/kernel.h>
-#include <linux/types.h>
-
-#include "gotrace.h"
+#include "model_state.h"
 #include "syscall_names.h"
 
 #define GT_SYS_PC_BASE		0x30000000ULL

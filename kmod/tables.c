@@ -6,8 +6,8 @@
  * frames name) are written once, in the footer, as Go's runtime does.
  * A stack is an array of PCs, innermost first.  Two kinds of PC exist:
  *
- *   kernel PCs, from stack_trace_save(), symbolised with kallsyms only
- *   when the footer is built (process context);
+ *   kernel PCs, from the environment's stack capture, symbolised (in
+ *   the module with kallsyms) only when the footer is built;
  *
  *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm): the
  *   frame that names a task.  A task's goroutine is created with a
@@ -30,17 +30,7 @@
  *   t->lock (raw spinlock, irqsave) guards all tables; it nests inside
  *   task bucket locks and nothing nests inside it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/jhash.h>
-#include <linux/kallsyms.h>
-#include <linux/log2.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/vmalloc.h>
-
-#include "gotrace.h"
+#include "model_state.h"
 
 /* Synthetic PCs: far below any kernel text address, never zero. */
 #define GT_COMM_PC_BASE		0x10000000ULL
@@ -57,7 +47,7 @@ struct gt_stack_ent {
 };
 
 struct gt_tables {
-	raw_spinlock_t lock;
+	gt_lock_t lock;
 
 	struct gt_stack_ent *stacks;	/* stack id = index + 1 */
 	u32 nr_stacks;
@@ -68,7 +58,7 @@ struct gt_tables {
 	u32 nr_pcs;
 	u32 max_pcs;
 
-	char (*comms)[TASK_COMM_LEN];	/* comm PC index -> name */
+	char (*comms)[GT_IN_COMM_LEN];	/* comm PC index -> name */
 	u32 *comm_stack;		/* comm index -> its stack id */
 	u32 nr_comms;
 	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
@@ -77,20 +67,20 @@ struct gt_tables {
 
 static void *tables_zalloc(size_t n, size_t size)
 {
-	return kvcalloc(n, size, GFP_KERNEL);
+	return gt_env_zalloc(n, size);
 }
 
 void gt_tables_free(struct gt_tables *t)
 {
 	if (!t)
 		return;
-	kvfree(t->stacks);
-	kvfree(t->stack_slots);
-	kvfree(t->pcs);
-	kvfree(t->comms);
-	kvfree(t->comm_stack);
-	kvfree(t->comm_slots);
-	kfree(t);
+	gt_env_free(t->stacks);
+	gt_env_free(t->stack_slots);
+	gt_env_free(t->pcs);
+	gt_env_free(t->comms);
+	gt_env_free(t->comm_stack);
+	gt_env_free(t->comm_slots);
+	gt_env_free(t);
 }
 
 /**
@@ -98,18 +88,18 @@ void gt_tables_free(struct gt_tables *t)
  * @max_stacks:	distinct stacks
  * @max_pcs:	PCs over all distinct stacks
  *
- * Context: process context, may sleep.
+ * Context: session start.
  * Return: the tables, or NULL.
  */
 struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 {
-	struct gt_tables *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	struct gt_tables *t = gt_env_zalloc(1, sizeof(*t));
 	u32 slots = roundup_pow_of_two(max_stacks * 2);
 	u32 cslots = roundup_pow_of_two(GT_MAX_COMMS * 2);
 
 	if (!t)
 		return NULL;
-	raw_spin_lock_init(&t->lock);
+	gt_lock_init(&t->lock);
 	t->max_stacks = max_stacks;
 	t->max_pcs = max_pcs;
 	t->stack_mask = slots - 1;
@@ -117,7 +107,7 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 	t->stacks = tables_zalloc(max_stacks, sizeof(*t->stacks));
 	t->stack_slots = tables_zalloc(slots, sizeof(u32));
 	t->pcs = tables_zalloc(max_pcs, sizeof(u64));
-	t->comms = tables_zalloc(GT_MAX_COMMS, TASK_COMM_LEN);
+	t->comms = tables_zalloc(GT_MAX_COMMS, GT_IN_COMM_LEN);
 	t->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
 	t->comm_slots = tables_zalloc(cslots, sizeof(u32));
 	if (!t->stacks || !t->stack_slots || !t->pcs || !t->comms ||
@@ -126,7 +116,7 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 		return NULL;
 	}
 	/* Comm index 0 is "?", for tasks beyond GT_MAX_COMMS. */
-	strscpy(t->comms[0], "?", TASK_COMM_LEN);
+	t->comms[0][0] = '?';
 	t->nr_comms = 1;
 	return t;
 }
@@ -135,12 +125,12 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
 			       unsigned int n, bool is_comm)
 {
-	u32 hash = jhash(pcs, n * sizeof(u64), n);
+	u32 hash = gt_env_jhash(pcs, n * sizeof(u64), n);
 	u32 i = hash & t->stack_mask;
 	struct gt_stack_ent *e;
 	u32 id, limit;
 
-	lockdep_assert_held(&t->lock);
+	gt_lockdep_assert_held(&t->lock);
 	for (;;) {
 		id = t->stack_slots[i];
 		if (!id)
@@ -177,24 +167,25 @@ static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
  */
 u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 	u32 id;
 
-	raw_spin_lock_irqsave(&t->lock, flags);
+	gt_lock_irqsave(&t->lock, flags);
 	id = tables_stack_locked(t, pcs, n, false);
-	raw_spin_unlock_irqrestore(&t->lock, flags);
+	gt_unlock_irqrestore(&t->lock, flags);
 	return id;
 }
 
 /* Index of @comm in the comm table, added if new; t->lock held. */
 static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
 {
-	char name[TASK_COMM_LEN] = {};
+	char name[GT_IN_COMM_LEN] = { 0 };
 	u32 i, idx;
 
-	lockdep_assert_held(&t->lock);
-	strscpy(name, comm, sizeof(name));
-	i = jhash(name, sizeof(name), 0) & t->comm_mask;
+	gt_lockdep_assert_held(&t->lock);
+	/* Up to its NUL, at most GT_IN_COMM_LEN - 1 bytes, as strscpy(). */
+	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
+	i = gt_env_jhash(name, sizeof(name), 0) & t->comm_mask;
 	for (;;) {
 		idx = t->comm_slots[i];
 		if (!idx)
@@ -214,12 +205,12 @@ static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
 /* The synthetic PC of the frame that names @comm.  Context: any. */
 u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 	u32 idx;
 
-	raw_spin_lock_irqsave(&t->lock, flags);
+	gt_lock_irqsave(&t->lock, flags);
 	idx = tables_comm_locked(t, comm);
-	raw_spin_unlock_irqrestore(&t->lock, flags);
+	gt_unlock_irqrestore(&t->lock, flags);
 	return GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
 }
 
@@ -233,11 +224,11 @@ u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm)
  */
 u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 	u32 idx, id;
 	u64 pc;
 
-	raw_spin_lock_irqsave(&t->lock, flags);
+	gt_lock_irqsave(&t->lock, flags);
 	idx = tables_comm_locked(t, comm);
 	id = t->comm_stack[idx];
 	if (!id) {
@@ -245,7 +236,7 @@ u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm)
 		id = tables_stack_locked(t, &pc, 1, true);
 		t->comm_stack[idx] = id;
 	}
-	raw_spin_unlock_irqrestore(&t->lock, flags);
+	gt_unlock_irqrestore(&t->lock, flags);
 	return id;
 }
 
@@ -271,6 +262,7 @@ struct footer_pc {
 };
 
 struct footer {
+	struct gt_model *m;
 	struct gt_tables *t;
 	bool show_addrs;
 	struct gt_enc strings;		/* EvString records */
@@ -295,12 +287,12 @@ static int footer_grow(struct gt_enc *e, u32 need)
 		return 0;
 	while (cap - e->len < need)
 		cap *= 2;
-	buf = kvmalloc(cap, GFP_KERNEL);
+	buf = gt_env_alloc(cap);
 	if (!buf)
 		return -ENOMEM;
 	if (e->len)
 		memcpy(buf, e->buf, e->len);
-	kvfree(e->buf);
+	gt_env_free(e->buf);
 	e->buf = buf;
 	e->cap = cap;
 	return 0;
@@ -309,7 +301,7 @@ static int footer_grow(struct gt_enc *e, u32 need)
 /* String id of @s (@len bytes), written as an EvString if new; 0 on error. */
 static u32 footer_string(struct footer *f, const char *s, u32 len)
 {
-	u32 i = jhash(s, len, 0) & f->str_mask;
+	u32 i = gt_env_jhash(s, len, 0) & f->str_mask;
 	struct footer_str *e;
 	char *copy;
 
@@ -321,11 +313,12 @@ static u32 footer_string(struct footer *f, const char *s, u32 len)
 			return e->id;
 		i = (i + 1) & f->str_mask;
 	}
-	copy = kmemdup(s, len, GFP_KERNEL);
+	copy = gt_env_alloc(len);
 	if (!copy || footer_grow(&f->strings, gt_enc_string_size(~0U, len))) {
-		kfree(copy);
+		gt_env_free(copy);
 		return 0;
 	}
+	memcpy(copy, s, len);
 	e->s = copy;
 	e->len = len;
 	e->id = ++f->nr_strs;
@@ -336,18 +329,18 @@ static u32 footer_string(struct footer *f, const char *s, u32 len)
 /* Turn "func+0x1c/0x80 [mod]" into a frame. */
 static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 {
-	char sym[KSYM_SYMBOL_LEN];
+	char sym[GT_ENV_SYM_LEN];
 	char *plus, *mod, *end;
 	unsigned long off = 0;
 
-	sprint_symbol(sym, (unsigned long)pc);
+	gt_env_symbolise(f->m, pc, sym);
 	/*
 	 * Without a symbol (code gone by now, as a module unloaded during
 	 * the recording) sprint_symbol() prints the address itself: not a
 	 * name to show where addresses are hidden.
 	 */
 	if (!f->show_addrs && !strncmp(sym, "0x", 2))
-		strscpy(sym, "[unknown]", sizeof(sym));
+		snprintf(sym, sizeof(sym), "[unknown]");
 	mod = strstr(sym, " [");
 	if (mod) {
 		*mod = '\0';
@@ -361,7 +354,7 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 		end = strchr(plus, '/');
 		if (end)
 			*end = '\0';
-		if (kstrtoul(plus + 1, 0, &off))
+		if (gt_env_strtoul(plus + 1, 0, &off))
 			off = 0;
 		*plus = '\0';
 	}
@@ -395,13 +388,13 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 	    !(idx % GT_PC_STEP)) {
 		comm = f->t->comms[idx / GT_PC_STEP];
 		fr->pc = pc;
-		fr->func = footer_string(f, comm, strnlen(comm, TASK_COMM_LEN));
+		fr->func = footer_string(f, comm, strnlen(comm, GT_IN_COMM_LEN));
 		fr->file = f->file_comm;
 		fr->line = 0;
 		return fr->func ? 0 : -ENOMEM;
 	}
 
-	i = hash_64(pc, ilog2(f->pc_mask + 1));
+	i = gt_env_hash64(pc, ilog2(f->pc_mask + 1));
 	for (;;) {
 		e = &f->pcs[i];
 		if (!e->pc)
@@ -425,30 +418,31 @@ static void footer_release(struct footer *f)
 
 	if (f->strs)
 		for (i = 0; i <= f->str_mask; i++)
-			kfree(f->strs[i].s);
-	kvfree(f->strs);
-	kvfree(f->pcs);
-	kvfree(f->strings.buf);
+			gt_env_free((void *)f->strs[i].s);
+	gt_env_free(f->strs);
+	gt_env_free(f->pcs);
+	gt_env_free(f->strings.buf);
 }
 
 /**
  * gt_tables_footer() - build the footer of the trace
- * @t:		tables, no longer written to
+ * @m:		the model, whose tables are no longer written to
  * @ts:		base timestamp of the footer batch (P 0): not earlier than
  *		any event of P 0
  * @show_addrs:	write real kernel addresses (else synthetic ones)
- * @out:	set to a kvmalloc()ed buffer the caller frees with kvfree()
+ * @out:	set to a buffer the caller frees with gt_env_free()
  * @len:	set to its length
  *
- * Context: process context, may sleep.
+ * Context: session end (in the module: process context, may sleep).
  * Return: 0 or -ENOMEM.
  */
-int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
+int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len)
 {
+	struct gt_tables *t = m->tables;
 	struct gt_frame *frames;
-	struct footer f = { .t = t, .show_addrs = show_addrs };
-	struct gt_enc stacks = {}, head;
+	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
+	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
 	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
 	u32 i, j, n;
@@ -457,10 +451,10 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	BUILD_BUG_ON(GT_STACK_PCS > GT_STACK_MAX_FRAMES);
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
 	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
-	f.strs = kvcalloc(f.str_mask + 1, sizeof(*f.strs), GFP_KERNEL);
-	f.pcs = kvcalloc(f.pc_mask + 1, sizeof(*f.pcs), GFP_KERNEL);
+	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
+	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
 	/* Off the stack: GT_STACK_PCS frames exceed a kernel frame's limit. */
-	frames = kcalloc(GT_STACK_PCS, sizeof(*frames), GFP_KERNEL);
+	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
 	if (!f.strs || !f.pcs || !frames)
 		goto out;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
@@ -487,7 +481,7 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	gt_enc_frequency(&head, GOTRACE_FREQUENCY);
 
 	*len = head.len + f.strings.len + stacks.len;
-	*out = kvmalloc(*len, GFP_KERNEL);
+	*out = gt_env_alloc(*len);
 	if (!*out)
 		goto out;
 	memcpy(*out, head.buf, head.len);
@@ -495,8 +489,8 @@ int gt_tables_footer(struct gt_tables *t, u64 ts, bool show_addrs,
 	memcpy(*out + head.len + f.strings.len, stacks.buf, stacks.len);
 	ret = 0;
 out:
-	kfree(frames);
-	kvfree(stacks.buf);
+	gt_env_free(frames);
+	gt_env_free(stacks.buf);
 	footer_release(&f);
 	return ret;
 }

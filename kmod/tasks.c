@@ -4,105 +4,81 @@
  *
  * Every task the session meets (in the snapshot, at its fork, at its
  * first event) takes an entry from a free list allocated at the start,
- * found again by its task_struct in a hash table; the entry says whether
- * the task filters record it and, if so, which goroutine it is (model.c
+ * found again by its key in a hash table; the entry says whether the
+ * task filters record it and, if so, which goroutine it is (model.c
  * writes the rest).  Every entry goes back to the free list at its
  * task's final switch, recorded or hidden, so the table holds the living
  * tasks only.  Goroutine ids are allocated here too.
  *
- * Context: gt_tasks_init() and gt_tasks_free(): process context; the
- * rest: probe context, interrupts off.
- * Locking: an entry is guarded by the raw spinlock of its bucket;
- * s->task_free_lock, which guards the free list, nests inside it.
+ * Context: gt_tasks_init() and gt_tasks_free(): session start and end;
+ * the rest: hooks, interrupts off.
+ * Locking: an entry is guarded by the lock of its bucket;
+ * m->task_free_lock, which guards the free list, nests inside it.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include "model_state.h"
 
-#include <linux/cgroup.h>
-#include <linux/hash.h>
-#include <linux/log2.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/threads.h>
-
-#include "gotrace.h"
-
-int gt_tasks_init(struct gt_session *s, unsigned int max_tasks)
+/**
+ * gt_tasks_init() - the task table of a session
+ * @m:		the model
+ * @max_tasks:	entries (living tasks the session may see at once)
+ * @tid_max:	tids are below this; larger ones get generated goroutine ids
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int gt_tasks_init(struct gt_model *m, unsigned int max_tasks,
+		  unsigned int tid_max)
 {
 	unsigned int i, nbuckets;
 
-	s->bucket_bits = ilog2(roundup_pow_of_two(max(max_tasks / 4, 64U)));
-	nbuckets = 1U << s->bucket_bits;
-	s->buckets = kvcalloc(nbuckets, sizeof(*s->buckets), GFP_KERNEL);
-	s->tasks = kvcalloc(max_tasks, sizeof(*s->tasks), GFP_KERNEL);
-	/*
-	 * pid_max is not exported to modules: the bitmap covers every tid
-	 * possible (512 KiB on 64-bit), so it is allocated with kvzalloc.
-	 */
-	s->tid_max = PID_MAX_LIMIT;
-	s->tid_seen = kvcalloc(BITS_TO_LONGS(s->tid_max), sizeof(long),
-			       GFP_KERNEL);
-	if (!s->buckets || !s->tasks || !s->tid_seen) {
-		gt_tasks_free(s);
+	m->bucket_bits = ilog2(roundup_pow_of_two(max(max_tasks / 4, 64U)));
+	nbuckets = 1U << m->bucket_bits;
+	m->buckets = gt_env_zalloc(nbuckets, sizeof(*m->buckets));
+	m->tasks = gt_env_zalloc(max_tasks, sizeof(*m->tasks));
+	m->tid_max = tid_max;
+	m->tid_seen = gt_env_zalloc(BITS_TO_LONGS(m->tid_max), sizeof(long));
+	if (!m->buckets || !m->tasks || !m->tid_seen) {
+		gt_tasks_free(m);
 		return -ENOMEM;
 	}
 	for (i = 0; i < nbuckets; i++) {
-		raw_spin_lock_init(&s->buckets[i].lock);
-		INIT_HLIST_HEAD(&s->buckets[i].head);
+		gt_lock_init(&m->buckets[i].lock);
+		m->buckets[i].head.first = NULL;
 	}
-	raw_spin_lock_init(&s->task_free_lock);
-	INIT_HLIST_HEAD(&s->task_free);
+	gt_lock_init(&m->task_free_lock);
+	m->task_free.first = NULL;
 	for (i = 0; i < max_tasks; i++)
-		hlist_add_head(&s->tasks[i].node, &s->task_free);
-	atomic64_set(&s->goid_gen, 0);
+		gt_hlist_add_head(&m->tasks[i].node, &m->task_free);
+	gt_atomic64_set(&m->goid_gen, 0);
 	return 0;
 }
 
-void gt_tasks_free(struct gt_session *s)
+void gt_tasks_free(struct gt_model *m)
 {
-	kvfree(s->buckets);
-	kvfree(s->tasks);
-	kvfree(s->tid_seen);
-	s->buckets = NULL;
-	s->tasks = NULL;
-	s->tid_seen = NULL;
+	gt_env_free(m->buckets);
+	gt_env_free(m->tasks);
+	gt_env_free(m->tid_seen);
+	m->buckets = NULL;
+	m->tasks = NULL;
+	m->tid_seen = NULL;
 }
 
-struct gt_task_bucket *gt_tasks_bucket(struct gt_session *s,
-				       const struct task_struct *p)
+struct gt_task_bucket *gt_tasks_bucket(struct gt_model *m, u64 key)
 {
-	return &s->buckets[hash_ptr(p, s->bucket_bits)];
-}
-
-/* Is @p in cgroup v2 @id or below it?  Context: any, irqs off. */
-static bool tasks_in_cgroup(const struct task_struct *p, u64 id)
-{
-	struct cgroup *cgrp;
-	bool in = false;
-
-	rcu_read_lock();
-	for (cgrp = task_dfl_cgroup((struct task_struct *)p); cgrp;
-	     cgrp = cgroup_parent(cgrp)) {
-		if (cgroup_id(cgrp) == id) {
-			in = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return in;
+	return &m->buckets[gt_env_hash64(key, m->bucket_bits)];
 }
 
 /*
  * Does @p pass the session's task filters (every one given: pids, comm,
- * cgroup)?  Decided once, when the session first sees the task.
+ * cgroup)?  Decided when the session first sees the task, and again at
+ * exec and comm changes.
  */
-bool gt_tasks_match(struct gt_session *s, const struct task_struct *p)
+bool gt_tasks_match(struct gt_model *m, const struct gt_in_task *p)
 {
-	const struct gotrace_options *o = &s->opts;
+	const struct gotrace_options *o = &m->opts;
 	unsigned int i;
 
 	if (o->nr_pids) {
-		pid_t id = o->flags & GOTRACE_OPT_TGID ? p->tgid : p->pid;
+		s32 id = o->flags & GOTRACE_OPT_TGID ? p->tgid : p->tid;
 
 		for (i = 0; i < o->nr_pids; i++)
 			if (o->pids[i] == id)
@@ -110,68 +86,75 @@ bool gt_tasks_match(struct gt_session *s, const struct task_struct *p)
 		if (i == o->nr_pids)
 			return false;
 	}
-	if (o->comm[0] && strncmp(p->comm, o->comm, sizeof(o->comm)))
+	if (o->comm[0] && strncmp(p->comm, o->comm, GT_IN_COMM_LEN))
 		return false;
-	if (o->cgroup_id && !tasks_in_cgroup(p, o->cgroup_id))
+	if (o->cgroup_id && !gt_env_in_cgroup(p, o->cgroup_id))
 		return false;
 	return true;
 }
 
+static struct gt_task *tasks_of(struct gt_hnode *n)
+{
+	return container_of(n, struct gt_task, node);
+}
+
 /*
- * The entry of @p, or NULL.  An entry for the same task_struct but
- * another start_time belongs to a task that died while the model was not
+ * The entry of @p, or NULL.  An entry for the same key but another
+ * start_time belongs to a task that died while the model was not
  * looking (before the snapshot was armed): its goroutine is left to the
  * trace as it was, and the entry goes back to the free list, unless the
  * trace has it running, where a P still points at it (then it is only
  * unlinked).
  */
-struct gt_task *gt_tasks_find(struct gt_session *s, struct gt_task_bucket *b,
-			      const struct task_struct *p)
+struct gt_task *gt_tasks_find(struct gt_model *m, struct gt_task_bucket *b,
+			      const struct gt_in_task *p)
 {
+	struct gt_hnode *n;
 	struct gt_task *t;
 
-	lockdep_assert_held(&b->lock);
-	hlist_for_each_entry(t, &b->head, node) {
-		if (t->key != p)
+	gt_lockdep_assert_held(&b->lock);
+	for (n = b->head.first; n; n = n->next) {
+		t = tasks_of(n);
+		if (t->key != p->key)
 			continue;
 		if (t->start_time == p->start_time)
 			return t;
 		if (t->state == GT_G_RUNNING)
-			hlist_del_init(&t->node);
+			gt_hlist_del(&t->node);
 		else
-			gt_tasks_release(s, t);
+			gt_tasks_release(m, t);
 		return NULL;
 	}
 	return NULL;
 }
 
 /* A new entry for @p in bucket @b, not yet in the trace; NULL when full. */
-static struct gt_task *tasks_add(struct gt_session *s, struct gt_task_bucket *b,
-				 const struct task_struct *p, bool adopt)
+static struct gt_task *tasks_add(struct gt_model *m, struct gt_task_bucket *b,
+				 const struct gt_in_task *p, bool adopt)
 {
 	struct gt_task *t = NULL;
 
-	lockdep_assert_held(&b->lock);
-	raw_spin_lock(&s->task_free_lock);
-	if (!hlist_empty(&s->task_free)) {
-		t = hlist_entry(s->task_free.first, struct gt_task, node);
-		hlist_del(&t->node);
+	gt_lockdep_assert_held(&b->lock);
+	gt_lock(&m->task_free_lock);
+	if (m->task_free.first) {
+		t = tasks_of(m->task_free.first);
+		gt_hlist_del(&t->node);
 	}
-	raw_spin_unlock(&s->task_free_lock);
+	gt_unlock(&m->task_free_lock);
 	if (!t) {
-		atomic64_inc(&s->task_overflows);
-		gt_session_halt(s);
+		gt_atomic64_inc(&m->task_overflows);
+		gt_model_halt(m);
 		return NULL;
 	}
 	memset(t, 0, sizeof(*t));
-	t->key = p;
+	t->key = p->key;
 	t->start_time = p->start_time;
 	t->state = GT_G_NONE;
-	t->sys_nr = p->flags & PF_KTHREAD ? -1 : GT_SYS_UNKNOWN;
+	t->sys_nr = p->flags & GT_IN_KTHREAD ? -1 : GT_SYS_UNKNOWN;
 	t->adopted = adopt;
-	t->hidden = !adopt && !gt_tasks_match(s, p);
+	t->hidden = !adopt && !gt_tasks_match(m, p);
 	memcpy(t->comm, p->comm, sizeof(t->comm));
-	hlist_add_head(&t->node, &b->head);
+	gt_hlist_add_head(&t->node, &b->head);
 	return t;
 }
 
@@ -179,19 +162,19 @@ static struct gt_task *tasks_add(struct gt_session *s, struct gt_task_bucket *b,
  * The entry of @p, recorded or hidden, added if new (@adopt: recorded
  * whatever the filters say); NULL if the table is full.
  */
-struct gt_task *gt_tasks_entry(struct gt_session *s, struct gt_task_bucket *b,
-			       const struct task_struct *p, bool adopt)
+struct gt_task *gt_tasks_entry(struct gt_model *m, struct gt_task_bucket *b,
+			       const struct gt_in_task *p, bool adopt)
 {
-	struct gt_task *t = gt_tasks_find(s, b, p);
+	struct gt_task *t = gt_tasks_find(m, b, p);
 
-	return t ? t : tasks_add(s, b, p, adopt);
+	return t ? t : tasks_add(m, b, p, adopt);
 }
 
 /* The entry of @p if the trace records it, added if new; else NULL. */
-struct gt_task *gt_tasks_get(struct gt_session *s, struct gt_task_bucket *b,
-			     const struct task_struct *p)
+struct gt_task *gt_tasks_get(struct gt_model *m, struct gt_task_bucket *b,
+			     const struct gt_in_task *p)
 {
-	struct gt_task *t = gt_tasks_entry(s, b, p, false);
+	struct gt_task *t = gt_tasks_entry(m, b, p, false);
 
 	return t && !t->hidden ? t : NULL;
 }
@@ -200,12 +183,13 @@ struct gt_task *gt_tasks_get(struct gt_session *s, struct gt_task_bucket *b,
  * An entry goes back to the free list: its task died, or died unseen.
  * Its bucket's lock held.
  */
-void gt_tasks_release(struct gt_session *s, struct gt_task *t)
+void gt_tasks_release(struct gt_model *m, struct gt_task *t)
 {
-	hlist_del(&t->node);
-	raw_spin_lock(&s->task_free_lock);
-	hlist_add_head(&t->node, &s->task_free);
-	raw_spin_unlock(&s->task_free_lock);
+	if (t->node.pprev)
+		gt_hlist_del(&t->node);
+	gt_lock(&m->task_free_lock);
+	gt_hlist_add_head(&t->node, &m->task_free);
+	gt_unlock(&m->task_free_lock);
 }
 
 /*
@@ -213,9 +197,10 @@ void gt_tasks_release(struct gt_session *s, struct gt_task *t)
  * GoCreate of an id).  The first goroutine of a tid gets the tid itself,
  * later ones (tid reuse, exec) a fresh generation in the high 32 bits.
  */
-u64 gt_tasks_goid(struct gt_session *s, pid_t tid)
+u64 gt_tasks_goid(struct gt_model *m, s32 tid)
 {
-	if ((unsigned int)tid < s->tid_max && !test_and_set_bit(tid, s->tid_seen))
+	if ((u32)tid < m->tid_max &&
+	    !gt_test_and_set_bit(tid, m->tid_seen))
 		return tid;
-	return (u64)atomic64_inc_return(&s->goid_gen) << 32 | (u32)tid;
+	return (u64)gt_atomic64_inc_return(&m->goid_gen) << 32 | (u32)tid;
 }

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * env_kernel.h - the model's environment in the module (model_env.h)
+ *
+ * Everything is a macro or a static inline over the kernel's own
+ * primitive, so a hook costs what it cost before the model was made
+ * portable: no function pointer, no extra call.  Hooks run with
+ * interrupts off (gt_env_irq_save()) on the CPU of their event; locks
+ * are raw spinlocks, which PREEMPT_RT keeps spinning, since the
+ * scheduler's tracepoints fire under the runqueue lock.
+ *
+ * This file, probes.c, session.c, dev.c and main.c are the only ones
+ * that read Linux's structures; the lazy queries of model_input.h are
+ * answered here from gt_in_task.ctx, the task_struct.
+ */
+#ifndef _GT_ENV_KERNEL_H
+#define _GT_ENV_KERNEL_H
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/cgroup.h>
+#include <linux/compiler.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/irqflags.h>
+#include <linux/jhash.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include <asm/syscall.h>
+
+/* ---- Locks, atomics, ordering ----------------------------------------- */
+
+#define gt_lock_t			raw_spinlock_t
+#define gt_lock_init(l)			raw_spin_lock_init(l)
+#define gt_lock(l)			raw_spin_lock(l)
+#define gt_unlock(l)			raw_spin_unlock(l)
+#define gt_lock_irqsave(l, f)		raw_spin_lock_irqsave(l, f)
+#define gt_unlock_irqrestore(l, f)	raw_spin_unlock_irqrestore(l, f)
+#define gt_lockdep_assert_held(l)	lockdep_assert_held(l)
+#define gt_lockdep_assert_irqs_disabled() lockdep_assert_irqs_disabled()
+
+#define gt_atomic64_t			atomic64_t
+#define gt_atomic64_set(a, v)		atomic64_set(a, v)
+#define gt_atomic64_read(a)		atomic64_read(a)
+#define gt_atomic64_inc(a)		atomic64_inc(a)
+#define gt_atomic64_add(v, a)		atomic64_add(v, a)
+#define gt_atomic64_inc_return(a)	atomic64_inc_return(a)
+#define gt_test_and_set_bit(nr, p)	test_and_set_bit(nr, p)
+
+/*
+ * Publication of the snapshot (gt_model.armed): the hooks' acquire pairs
+ * with the release of gt_model_snapshot_end() and gt_model_disarm().
+ */
+#define gt_load_acquire(p)		smp_load_acquire(p)
+/* The release side of gt_load_acquire(): see there. */
+#define gt_store_release(p, v)		smp_store_release(p, v)
+
+/* ---- Per-CPU state ---------------------------------------------------- */
+
+#define GT_PERCPU			__percpu
+#define gt_env_cpu_ptr(cpus, cpu)	per_cpu_ptr(cpus, cpu)
+#define gt_env_for_each_cpu(cpu, m)	for_each_possible_cpu(cpu)
+/* The hook's CPU is this one: the probe runs on the CPU of its event. */
+#define gt_env_hook_cpu(m, ev)		this_cpu_ptr((m)->cpus)
+#define gt_env_irq_save(flags)		local_irq_save(flags)
+#define gt_env_irq_restore(flags)	local_irq_restore(flags)
+
+/* Nothing the module's model keeps of its own. */
+struct gt_env_model {
+};
+
+/* ---- Time ------------------------------------------------------------- */
+
+/* NMI-safe, and cheap enough to read at every event. */
+#define gt_env_now(c)			ktime_get_mono_fast_ns()
+
+/* ---- Memory (session start and end only) ------------------------------ */
+
+#define gt_env_zalloc(n, size)		kvcalloc(n, size, GFP_KERNEL)
+#define gt_env_alloc(size)		kvmalloc(size, GFP_KERNEL)
+#define gt_env_free(p)			kvfree(p)
+#define gt_env_big_alloc(size)		vmalloc(size)
+#define gt_env_big_free(p)		vfree(p)
+
+/* ---- Hashing ---------------------------------------------------------- */
+
+#define gt_env_hash64(v, bits)		hash_64(v, bits)
+#define gt_env_hash32(v, bits)		hash_32(v, bits)
+#define gt_env_jhash(p, len, seed)	jhash(p, len, seed)
+
+/* ---- Lazy queries ----------------------------------------------------- */
+
+bool gt_probes_is_iterator(unsigned long addr);
+
+/*
+ * The kernel stack of the code that hit the tracepoint, into @pcs (at
+ * most @max PCs, innermost first): this module's frames and the
+ * tracepoint's iterator are dropped, so that every stack starts where
+ * the kernel was (__schedule, try_to_wake_up, ...), however the compiler
+ * inlined our functions.
+ */
+static inline unsigned int gt_env_kstack(const void *c, u64 *pcs,
+					 unsigned int max)
+{
+	unsigned long *p = (unsigned long *)pcs;
+	unsigned int n, i = 0;
+
+	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
+	n = stack_trace_save(p, max, 0);
+	while (i < n && within_module(p[i], THIS_MODULE))
+		i++;
+	if (i < n && gt_probes_is_iterator(p[i]))
+		i++;
+	memmove(p, p + i, (n - i) * sizeof(*p));
+	return n - i;
+}
+
+/* Is the task in cgroup v2 @id or below it?  Context: any, irqs off. */
+static inline bool gt_env_in_cgroup(const struct gt_in_task *p, u64 id)
+{
+	struct task_struct *task = (struct task_struct *)p->ctx;
+	struct cgroup *cgrp;
+	bool in = false;
+
+	rcu_read_lock();
+	for (cgrp = task_dfl_cgroup(task); cgrp; cgrp = cgroup_parent(cgrp)) {
+		if (cgroup_id(cgrp) == id) {
+			in = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return in;
+}
+
+/*
+ * What the read or write that @in->prev (current) sleeps in waits for:
+ * the file behind its first argument, still in its saved user registers.
+ * syscall_get_arguments() always writes all six arguments.
+ */
+static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
+{
+	struct task_struct *p = (struct task_struct *)in->prev->ctx;
+	unsigned int kind = GT_IN_FD_UNKNOWN;
+	unsigned long args[6];
+	struct file *f;
+	umode_t mode;
+
+	syscall_get_arguments(p, task_pt_regs(p), args);
+	if (!p->files || args[0] > INT_MAX)
+		return kind;
+	rcu_read_lock();
+	f = files_lookup_fd_raw(p->files, args[0]);
+	if (f) {
+		mode = file_inode(f)->i_mode;
+		kind = S_ISFIFO(mode) ? GT_IN_FD_PIPE :
+		       S_ISSOCK(mode) ? GT_IN_FD_SOCKET : GT_IN_FD_OTHER;
+	}
+	rcu_read_unlock();
+	return kind;
+}
+
+/* "func+0x1c/0x80 [mod]" of a kernel PC; process context. */
+#define GT_ENV_SYM_LEN			KSYM_SYMBOL_LEN
+#define gt_env_symbolise(m, pc, buf)	sprint_symbol(buf, (unsigned long)(pc))
+#define gt_env_strtoul(s, base, res)	kstrtoul(s, base, res)
+
+/* ---- The session ------------------------------------------------------ */
+
+struct gt_model;
+/* session.c: stop the session soon (deferred: hooks hold the rq lock). */
+void gt_session_model_halted(struct gt_model *m);
+/* session.c: a chunk is queued; wake the reader (deferred). */
+void gt_session_model_chunk_queued(struct gt_model *m);
+#define gt_env_halted(m)		gt_session_model_halted(m)
+#define gt_env_chunk_queued(m)		gt_session_model_chunk_queued(m)
+
+#endif /* _GT_ENV_KERNEL_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model_env.h - what the model needs from where it runs
+ *
+ * The portable files (model.c, tasks.c, classify.c, chunk.c, tables.c,
+ * encode.c, syscalls.c) include this header and nothing of Linux or libc
+ * beyond it.  It picks the environment at compile time: env_kernel.h in
+ * the module, env_user.h (user/model/) in user space.  Every function is
+ * static inline there, so the kernel's hot path calls no function
+ * pointer and costs what it cost before the split.
+ *
+ * An environment provides:
+ *
+ * Types and locking
+ *   gt_lock_t                  a raw spinlock (kernel) / nothing (user
+ *                              space: one thread feeds the model)
+ *   gt_lock_init(l), gt_lock(l), gt_unlock(l)
+ *                              for callers with interrupts off
+ *   gt_lock_irqsave(l, flags), gt_unlock_irqrestore(l, flags)
+ *   gt_lockdep_assert_held(l), gt_lockdep_assert_irqs_disabled()
+ *   gt_atomic64_t, gt_atomic64_set/read/inc/add/inc_return()
+ *   GT_READ_ONCE(x), GT_WRITE_ONCE(x, v)
+ *   gt_load_acquire(p), gt_store_release(p, v)
+ *   GT_PERCPU                  the __percpu address space (sparse)
+ *
+ * Per-CPU state
+ *   gt_env_cpus_alloc(nr), gt_env_cpus_free(p), gt_env_cpu_ptr(p, cpu)
+ *   gt_env_for_each_cpu(cpu, m)
+ *                              every CPU a session may have
+ *   gt_env_hook_enter(m, ev, &flags)
+ *                              the CPU of @ev with interrupts off (the
+ *                              kernel: this CPU, whatever @ev says;
+ *                              user space: @ev->cpu, NULL if out of
+ *                              range)
+ *   gt_env_hook_exit(flags)
+ *
+ * Time
+ *   gt_env_now(c)              the kernel: ktime_get_mono_fast_ns();
+ *                              user space: the time of the event being
+ *                              handled on CPU @c
+ *
+ * Memory (session start and end only, never in a hook)
+ *   gt_env_zalloc(n, size), gt_env_free(p), gt_env_big_alloc(size),
+ *   gt_env_big_free(p), gt_env_memdup(p, n)
+ *
+ * Hashing
+ *   gt_env_hash_ptr(key, bits), gt_env_hash32(v, bits),
+ *   gt_env_jhash(p, len, seed)
+ *
+ * Lazy queries about Linux (model_input.h)
+ *   gt_env_kstack(m, c, pcs, max)   kernel stack of the code that hit the
+ *                                   tracepoint (innermost first)
+ *   gt_env_in_cgroup(task, id)      task in cgroup @id or below it
+ *   gt_env_fd_kind(in, write)       enum gt_in_fd_kind of the file a
+ *                                   sleeping read/write waits on
+ *   gt_env_symbolise(m, pc, buf, len)
+ *                                   "func+0xoff/0xsize [mod]" of a kernel
+ *                                   PC, for the footer
+ *
+ * Session
+ *   gt_env_halted(m)           the model ran out of space: the session is
+ *                              to stop (the kernel defers it: hooks run
+ *                              under the runqueue lock)
+ *   gt_env_chunk_queued(m)     a chunk is ready for the reader
+ */
+#ifndef _GT_MODEL_ENV_H
+#define _GT_MODEL_ENV_H
+
+#include "model_input.h"
+
+#ifdef __KERNEL__
+#include "env_kernel.h"
+#else
+#include "env_user.h"
+#endif
+
+#endif /* _GT_MODEL_ENV_H */

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model_input.h - what the Linux -> Go model is told: plain input events
+ *
+ * The model (model.c and the files it uses) never looks at a kernel
+ * type.  A capture backend translates what Linux reports into the events
+ * below and hands them to the gt_model_*() hooks (model.h):
+ *
+ *   - the module: kmod/probes.c, from the tracepoint arguments, in the
+ *     probe itself (the event lives on the probe's stack);
+ *   - user space (the BPF backend's reader, the host tests): from its
+ *     records, merged in timestamp order, one event at a time.
+ *
+ * Every event has a header (struct gt_in_ev): the CPU it happened on, its
+ * time, the task running there (current) and, in user space, the kernel
+ * stack of the code that hit the tracepoint.  What the model needs from
+ * Linux only sometimes (the stack, whether a task is in the filtered
+ * cgroup, what kind of file a sleeping read waits on) is a lazy query of
+ * the environment (model_env.h): the module answers it from @ctx, the
+ * live task_struct, only when the model asks; user space answers it from
+ * the eager fields below, which its backend filled in.
+ *
+ * Nothing here is kept by the model after the hook returns: pointers in
+ * an event need only live as long as the call.
+ */
+#ifndef _GT_MODEL_INPUT_H
+#define _GT_MODEL_INPUT_H
+
+#include "model_types.h"
+
+/* Bytes of a task's comm, as Linux's TASK_COMM_LEN. */
+#define GT_IN_COMM_LEN		16
+
+/* struct gt_in_task.flags */
+#define GT_IN_KTHREAD		0x1	/* a kernel thread (PF_KTHREAD) */
+#define GT_IN_IDLE		0x2	/* a CPU's idle task (pid 0) */
+/*
+ * User space only: the task is in the session's cgroup (or below it).
+ * The backend decides it, as the module decides it from the task's
+ * css_set; without a cgroup filter it is ignored.
+ */
+#define GT_IN_IN_CGROUP		0x4
+
+/**
+ * struct gt_in_task - a task as the model sees it
+ * @key:	identity of the task while it lives: the task_struct's
+ *		address (the module; the BPF backend reads the same
+ *		address).  Compared only, never dereferenced.
+ * @start_time:	task->start_time (ns since boot): tells a reused @key (a
+ *		freed and reallocated task_struct) from the task it held
+ * @tid:	task->pid (thread id); 0 for the idle tasks
+ * @tgid:	task->tgid (process id)
+ * @flags:	GT_IN_*
+ * @comm:	the task's comm: GT_IN_COMM_LEN bytes, NUL-padded, maybe not
+ *		NUL-terminated (the module points at task->comm itself,
+ *		which a rename may change while it is read: the model
+ *		notices at the next event)
+ * @ctx:	the backend's handle for lazy queries: the task_struct in
+ *		the module; NULL in user space
+ */
+struct gt_in_task {
+	u64 key;
+	u64 start_time;
+	s32 tid;
+	s32 tgid;
+	u32 flags;
+	const char *comm;
+	const void *ctx;
+};
+
+/**
+ * struct gt_in_ev - what every input event has
+ * @ts:		when it happened, ns of the session's clock
+ *		(CLOCK_MONOTONIC; the module's ktime_get_mono_fast_ns()).
+ *		The module leaves it 0: the environment reads the clock
+ *		when the model stamps an event.  Timestamps of different
+ *		CPUs may be out of order; the model clamps them.
+ * @cpu:	the CPU it happened on, below the session's CPU count.  The
+ *		module leaves it to the environment (the probe may still
+ *		migrate on kernels whose syscall tracepoints are
+ *		preemptible).
+ * @cur:	the task running on @cpu (current): the waker of a wakeup,
+ *		the parent of a fork, the task of an exec or a syscall,
+ *		@prev of a switch.  Never NULL: the idle task has
+ *		GT_IN_IDLE.
+ * @pcs:	user space: the kernel stack of the code that hit the
+ *		tracepoint, innermost first, without the tracer's own
+ *		frames; NULL (the module captures it when asked)
+ * @nr_pcs:	PCs in @pcs
+ */
+struct gt_in_ev {
+	u64 ts;
+	u32 cpu;
+	u32 nr_pcs;
+	const struct gt_in_task *cur;
+	const u64 *pcs;
+};
+
+/* struct gt_in_switch.prev_state: how @prev leaves its CPU. */
+enum gt_in_prev_state {
+	GT_IN_RUNNABLE,		/* preempted or yielding: still runnable */
+	GT_IN_SLEEP,		/* going to sleep (any sleep state) */
+	GT_IN_DEAD,		/* its final switch (TASK_DEAD) */
+};
+
+/*
+ * struct gt_in_switch.fd_kind: for a task going to sleep inside a read
+ * or write family syscall, the kind of file its first argument names.
+ */
+enum gt_in_fd_kind {
+	GT_IN_FD_UNKNOWN,	/* not looked at, or no such fd */
+	GT_IN_FD_OTHER,		/* a regular file, a tty, ... */
+	GT_IN_FD_PIPE,		/* a FIFO (S_ISFIFO) */
+	GT_IN_FD_SOCKET,	/* a socket (S_ISSOCK) */
+};
+
+/**
+ * struct gt_in_switch - sched_switch: @prev leaves the CPU, @next runs
+ * @ev:		header; @ev.cur is @prev
+ * @prev:	the task leaving (may be an idle task)
+ * @next:	the task coming in (may be an idle task)
+ * @preempt:	@prev was preempted (even if it had set a sleep state)
+ * @prev_state:	enum gt_in_prev_state
+ * @fd_kind:	user space, when @prev_state is GT_IN_SLEEP: the kind of
+ *		file behind the first argument of the syscall @prev sleeps
+ *		in (enum gt_in_fd_kind); the module reads it from the
+ *		task's registers when the model asks
+ */
+struct gt_in_switch {
+	struct gt_in_ev ev;
+	const struct gt_in_task *prev;
+	const struct gt_in_task *next;
+	u8 preempt;
+	u8 prev_state;
+	u8 fd_kind;
+};
+
+/**
+ * struct gt_in_wake - sched_waking, sched_wakeup, sched_wakeup_new
+ * @ev:		header; @ev.cur is the waker on sched_waking, whatever runs
+ *		on @ev.cpu otherwise
+ * @task:	the task woken
+ */
+struct gt_in_wake {
+	struct gt_in_ev ev;
+	const struct gt_in_task *task;
+};
+
+/**
+ * struct gt_in_fork - sched_process_fork: @child exists, not yet running
+ * @ev:		header; @ev.cur is the parent
+ * @child:	the new task
+ */
+struct gt_in_fork {
+	struct gt_in_ev ev;
+	const struct gt_in_task *child;
+};
+
+/**
+ * struct gt_in_exec - sched_process_exec: @ev.cur runs a new program
+ * @ev:		header; @ev.cur already carries the new comm
+ */
+struct gt_in_exec {
+	struct gt_in_ev ev;
+};
+
+/**
+ * struct gt_in_sys_enter - sys_enter: @ev.cur enters syscall @nr
+ * @ev:		header
+ * @nr:		syscall number of the task's ABI
+ * @compat:	the syscall is of the 32-bit ABI (in_compat_syscall())
+ */
+struct gt_in_sys_enter {
+	struct gt_in_ev ev;
+	s32 nr;
+	u8 compat;
+};
+
+/**
+ * struct gt_in_sys_exit - sys_exit: @ev.cur leaves its syscall
+ * @ev:		header
+ */
+struct gt_in_sys_exit {
+	struct gt_in_ev ev;
+};
+
+/**
+ * struct gt_in_snap_task - one existing task, told at the session's start
+ * @task:	the task
+ * @sleeping:	it is not runnable (the trace shows it waiting)
+ *
+ * The snapshot is not an event of a CPU: gt_model_snapshot_task() writes
+ * it on the P the snapshot started on.
+ */
+struct gt_in_snap_task {
+	const struct gt_in_task *task;
+	u8 sleeping;
+};
+
+#endif /* _GT_MODEL_INPUT_H */

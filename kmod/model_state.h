@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model_state.h - the state of the Linux -> Go model, shared by its files
+ *
+ * A struct gt_model is what the hooks of one session touch:
+ *   - a pool of fixed-size chunks (chunk.c): every CPU writes its events
+ *     into its own current chunk; full chunks are queued for the reader;
+ *   - the task table (tasks.c): every task is a goroutine (struct
+ *     gt_task, in a hash table), every CPU a P (struct gt_cpu);
+ *   - the string and stack tables (tables.c), written in the footer.
+ *
+ * Everything a hook touches is allocated when the session starts and
+ * freed when it ends: hooks never allocate.  Nothing here is a kernel
+ * type: the environment (model_env.h) supplies locks, atomics, per-CPU
+ * storage and the lazy queries, so the same files build into the module
+ * and into user space (user/model/).
+ */
+#ifndef _GT_MODEL_STATE_H
+#define _GT_MODEL_STATE_H
+
+#include "../include/uapi/linux/gotrace.h"
+#include "encode.h"
+#include "model.h"
+#include "model_env.h"
+
+/*
+ * Go's runtime used 64 KiB buffers; the same size keeps the number of
+ * batch headers (about 3 bytes each) negligible and a chunk copy short.
+ */
+#define GT_CHUNK_SIZE		(64 * 1024)
+
+/*
+ * Room a CPU keeps free at the end of its chunk for the events that close
+ * the trace (GoPreempt and ProcStop), so a session that ran out of chunks
+ * can still end with every goroutine and P closed.
+ */
+#define GT_CLOSE_RESERVE	(4 * GT_EV_MAX_BYTES)
+
+/* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
+#define GT_KSTACK_MAX		32
+
+/*
+ * PCs of the largest stack an event carries: the kernel frames, then the
+ * syscall frame and the comm frame (a blocking syscall's).  Every buffer
+ * that holds a stack is this long.
+ */
+#define GT_STACK_PCS		(GT_KSTACK_MAX + 2)
+
+/*
+ * Bounds of max_stacks: a table holds at least the stacks that name a
+ * few tasks, and at most what keeps its PCs (GT_STACK_AVG_PCS per stack
+ * on average) within 256 MiB and every size computed from it in a u32.
+ */
+#define GT_STACKS_MIN		64U
+#define GT_STACKS_MAX		(4U * 1024 * 1024)
+#define GT_STACK_AVG_PCS	8
+
+/*
+ * gt_task.sys_nr of a user task of which no syscall entry or exit was
+ * seen yet (it was in a syscall or in user space when the session
+ * started, or it is new).  Its blocks are plain blocks: its registers
+ * cannot tell, since io_uring or vhost workers carry the registers of
+ * the syscall that created them.
+ */
+#define GT_SYS_UNKNOWN		(-2)
+
+/* Goroutine states of the model (what the trace says, not what Linux says). */
+enum gt_gstate {
+	GT_G_NONE,		/* not in the trace yet */
+	GT_G_RUNNABLE,		/* created, preempted, or woken */
+	GT_G_RUNNING,		/* started on the P of its CPU */
+	GT_G_WAITING,		/* blocked (or GoWaiting at start) */
+	GT_G_SYSWAIT,		/* blocked in a syscall (GoSysBlock) */
+	GT_G_DEAD,		/* GoEnd written */
+};
+
+/* A minimal hash list, as the kernel's hlist: one pointer per head. */
+struct gt_hnode {
+	struct gt_hnode *next;
+	struct gt_hnode **pprev;
+};
+
+struct gt_hhead {
+	struct gt_hnode *first;
+};
+
+static inline void gt_hlist_add_head(struct gt_hnode *n, struct gt_hhead *h)
+{
+	n->next = h->first;
+	if (h->first)
+		h->first->pprev = &n->next;
+	h->first = n;
+	n->pprev = &h->first;
+}
+
+static inline void gt_hlist_del(struct gt_hnode *n)
+{
+	*n->pprev = n->next;
+	if (n->next)
+		n->next->pprev = n->pprev;
+	n->next = NULL;
+	n->pprev = NULL;
+}
+
+/**
+ * struct gt_task - one Linux task as a goroutine
+ * @node:	in its bucket of the task table, or on the free list
+ * @key:	gt_in_task.key; only compared
+ * @start_time:	gt_in_task.start_time, to tell a reused key apart
+ * @goid:	goroutine id, unique in the trace
+ * @seq:	sequence number of the last ordered event (format 4.3.1)
+ * @last_ts:	timestamp of the last event that changed its state
+ * @sys_enter_ts: when the current syscall started
+ * @comm_stack:	id of the one-frame stack naming the task by its comm
+ * @comm:	the comm the goroutine is named after; of a hidden task, the
+ *		comm the filters last saw
+ * @sys_nr:	syscall the task is in, -1 if none, GT_SYS_UNKNOWN if no
+ *		syscall entry or exit of it was seen
+ * @sys_compat:	the syscall number is of the 32-bit ABI
+ * @state:	enum gt_gstate
+ * @hidden:	left out by the session's task filters: not in the trace
+ *		(filters are decided again at exec and comm changes)
+ * @adopted:	recorded whatever the filters say (a child of a recorded
+ *		task, with GOTRACE_OPT_CHILDREN)
+ *
+ * Protected by the lock of its bucket; while the task runs on the P the
+ * trace has it on, its syscall fields and @last_ts are written only by
+ * that CPU.  The entry goes back to the free list at the task's final
+ * switch, whether the task is recorded or hidden.
+ */
+struct gt_task {
+	struct gt_hnode node;
+	u64 key;
+	u64 start_time;
+	u64 goid;
+	u64 seq;
+	u64 last_ts;
+	u64 sys_enter_ts;
+	u32 comm_stack;
+	char comm[GT_IN_COMM_LEN];
+	int sys_nr;
+	u8 sys_compat;
+	u8 state;
+	u8 hidden;
+	u8 adopted;
+};
+
+struct gt_task_bucket {
+	gt_lock_t lock;
+	struct gt_hhead head;
+};
+
+/*
+ * The GoSysCall of a syscall's entry, not written yet: it is written
+ * before the next event of the P, unless that event is the block of the
+ * same syscall, which then stands for the syscall (a sleep shows only as
+ * a sleep) or is written with the stack of the sleep.  Nothing written
+ * is ever taken back.
+ */
+struct gt_sys_pending {
+	struct gt_task *task;	/* NULL: nothing pending; else the P's cur */
+	u64 ts;			/* the entry's time */
+	u32 stack;		/* [syscall frame, comm frame] */
+	bool returned;		/* the syscall returned: it cannot block */
+};
+
+/* Stack ids of [syscall frame, comm frame], by comm and syscall. */
+#define GT_SYS_CACHE		64
+#define GT_SYS_CACHE_BITS	6
+struct gt_sys_cache {
+	u32 comm_stack;
+	u32 key;			/* syscall number | compat << 16, + 1 */
+	u32 id;
+};
+
+/**
+ * struct gt_cpu - one CPU as a P
+ * @chunk:	the chunk this CPU writes to, or NULL
+ * @enc:	the batch being written into @chunk
+ * @chunk_hdr:	bytes of the batch header at the start of @chunk
+ * @last_ts:	timestamp of the P's last event (the P's time never goes back)
+ * @cur:	the goroutine the trace has running on this P, or NULL
+ * @ev:		the input event being handled on this CPU (during a hook)
+ * @now:	user space: the time of @ev, or of the close
+ * @id:		the CPU's number, its P
+ * @flush_seq:	value of gt_model.flush_seq when @chunk was started
+ * @started:	the P's start step (ProcStart, GoStart of current) is done
+ * @p_started:	ProcStart written and no ProcStop since
+ * @offline:	the CPU went offline: its hooks write nothing
+ * @in_pool:	the pool's reserve holds a chunk for closing this P
+ * @events:	events written
+ * @lost:	events not written (pool empty, or after the session halted)
+ * @chunk_overflows: times this CPU found the pool empty
+ * @pcs:	scratch space for a stack being captured
+ * @sys_pending: the GoSysCall not written yet
+ * @sys_cache:	stacks of syscall events, so entries need no stack walk
+ *
+ * Written only by its CPU with interrupts off, or by the stop path once
+ * every hook is done.
+ */
+struct gt_cpu {
+	struct gt_chunk *chunk;
+	struct gt_enc enc;
+	u32 chunk_hdr;
+	u64 last_ts;
+	struct gt_task *cur;
+	const struct gt_in_ev *ev;
+	u64 now;
+	u32 id;
+	unsigned long flush_seq;
+	bool started;
+	bool p_started;
+	bool offline;
+	bool in_pool;
+	u64 events;
+	u64 lost;
+	u64 chunk_overflows;
+	u64 pcs[GT_STACK_PCS];
+	struct gt_sys_pending sys_pending;
+	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
+};
+
+/**
+ * struct gt_chunk - a piece of trace: one batch of one CPU
+ * @next:	on the free list or the full list, or NULL (owned)
+ * @data:	GT_CHUNK_SIZE bytes
+ * @len:	bytes of @data holding records
+ */
+struct gt_chunk {
+	struct gt_chunk *next;
+	u8 *data;
+	u32 len;
+};
+
+/**
+ * struct gt_pool - the session's chunks
+ * @lock:	guards the lists and counters; taken with irqs off, nests
+ *		inside task bucket locks, nothing nests inside it
+ * @free:	chunks nobody uses (a stack: the last one given back is
+ *		the first taken, still in the cache)
+ * @full:	chunks waiting for the reader, oldest first
+ * @full_tail:	where the next full chunk is linked
+ * @nr_free:	length of @free
+ * @reserve:	chunks of @free kept for closing the trace at stop
+ * @stopped:	the last chunks of every CPU are queued: after @full, only
+ *		the footer is left
+ * @chunks:	all chunk descriptors
+ * @area:	all chunk data, GT_CHUNK_SIZE each
+ * @nr:		number of chunks
+ */
+struct gt_pool {
+	gt_lock_t lock;
+	struct gt_chunk *free;
+	struct gt_chunk *full;
+	struct gt_chunk **full_tail;
+	unsigned int nr_free;
+	unsigned int reserve;
+	bool stopped;
+	struct gt_chunk *chunks;
+	void *area;
+	unsigned int nr;
+};
+
+struct gt_tables;
+
+/**
+ * struct gt_model - the model of one session
+ *
+ * Set before the snapshot, then read-only: @nr_ps, @opts, the storage.
+ * The rest is written by the hooks as each field's comment says.
+ */
+struct gt_model {
+	unsigned int nr_ps;		/* Gomaxprocs: CPUs online at start */
+	unsigned int nr_cpus;		/* user space: CPUs in @cpus */
+	struct gotrace_options opts;	/* fixed once recording starts */
+
+	GT_PERCPU struct gt_cpu *cpus;
+	struct gt_pool pool;
+	struct gt_task_bucket *buckets;
+	unsigned int bucket_bits;
+	struct gt_task *tasks;		/* task entry storage */
+	struct gt_hhead task_free;	/* unused task entries */
+	gt_lock_t task_free_lock;	/* guards task_free, nests inside buckets */
+	unsigned long *tid_seen;	/* tids that already had a goroutine */
+	unsigned int tid_max;
+	gt_atomic64_t goid_gen;		/* generation for reused tids */
+	struct gt_tables *tables;
+	bool armed;			/* snapshot written: hooks may emit */
+	gt_lock_t close_lock;		/* closing a P: stop vs CPU hotplug */
+	bool halted;			/* out of space: hooks emit nothing */
+	unsigned long flush_seq;	/* bumped to make CPUs hand over chunks */
+	gt_atomic64_t bytes_produced;	/* header, queued chunks, footer */
+	gt_atomic64_t task_overflows;
+	gt_atomic64_t chunk_overflows;
+	gt_atomic64_t stack_overflows;
+	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
+	struct gt_env_model env;	/* what the environment keeps */
+};
+
+/* syscalls.c */
+u64 gt_syscall_pc(long nr, bool compat);
+bool gt_syscall_frame_name(u64 pc, char *buf, size_t len, unsigned int *nr);
+bool gt_syscall_selected(const struct gotrace_options *o, long nr,
+			 bool compat);
+
+/* chunk.c */
+int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve);
+void gt_pool_free(struct gt_pool *pool);
+struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve);
+void gt_pool_put(struct gt_pool *pool, struct gt_chunk *chunk);
+void gt_pool_queue(struct gt_pool *pool, struct gt_chunk *chunk);
+struct gt_chunk *gt_pool_next_full(struct gt_pool *pool, bool *stopped);
+bool gt_pool_has_full(struct gt_pool *pool);
+void gt_pool_mark_stopped(struct gt_pool *pool);
+unsigned int gt_pool_in_use(struct gt_pool *pool);
+void gt_pool_reserve_more(struct gt_pool *pool);
+bool gt_cpu_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
+		 bool closing);
+void gt_cpu_handover(struct gt_model *m, struct gt_cpu *c, bool wake);
+
+/* tasks.c */
+int gt_tasks_init(struct gt_model *m, unsigned int max_tasks,
+		  unsigned int tid_max);
+void gt_tasks_free(struct gt_model *m);
+struct gt_task_bucket *gt_tasks_bucket(struct gt_model *m, u64 key);
+bool gt_tasks_match(struct gt_model *m, const struct gt_in_task *p);
+struct gt_task *gt_tasks_find(struct gt_model *m, struct gt_task_bucket *b,
+			      const struct gt_in_task *p);
+struct gt_task *gt_tasks_entry(struct gt_model *m, struct gt_task_bucket *b,
+			       const struct gt_in_task *p, bool adopt);
+struct gt_task *gt_tasks_get(struct gt_model *m, struct gt_task_bucket *b,
+			     const struct gt_in_task *p);
+void gt_tasks_release(struct gt_model *m, struct gt_task *t);
+u64 gt_tasks_goid(struct gt_model *m, s32 tid);
+
+/* classify.c */
+unsigned int gt_block_reason(const struct gt_task *t,
+			     const struct gt_in_switch *in);
+bool gt_is_sched_yield(const struct gt_task *t);
+
+/* model.c */
+int gt_model_init(struct gt_model *m);
+void gt_model_halt(struct gt_model *m);
+void gt_model_cpu_status(struct gt_model *m, struct gotrace_cpu_status *st);
+
+/* tables.c */
+struct gt_tables *gt_tables_alloc(unsigned int max_stacks,
+				  unsigned int max_pcs);
+void gt_tables_free(struct gt_tables *t);
+u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm);
+u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n);
+u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm);
+int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
+		     u8 **out, size_t *len);
+
+#endif /* _GT_MODEL_STATE_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gtmodel.h - the module's Linux -> Go model as a user-space library
+ *
+ * The same model.c, tasks.c, classify.c, chunk.c, tables.c, encode.c and
+ * syscalls.c that the module runs, built for user space (env_user.h).
+ * A backend (the host tests, the BPF backend's reader) creates a model,
+ * feeds it input events (kmod/model_input.h) in timestamp order through
+ * the hooks of kmod/model.h, takes the trace as it comes and ends it:
+ *
+ *	m = gt_umodel_create(&cfg);
+ *	gt_model_snapshot_begin(m, &ev);
+ *	gt_model_snapshot_task(m, &snap);	(per existing task)
+ *	gt_model_snapshot_end(m);
+ *	gt_model_switch(m, &sw); ...		(the events)
+ *	gt_umodel_drain(m, write, arg);		(whenever convenient)
+ *	gt_umodel_finish(m, ts, write, arg);	(close, footer)
+ *	gt_umodel_destroy(m);
+ *
+ * One thread at a time: nothing here locks.  The trace written is a
+ * whole Go 1.11 trace file: header, the Ps' batches, the footer.
+ */
+#ifndef _GT_GTMODEL_H
+#define _GT_GTMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../../include/uapi/linux/gotrace.h"
+#include "../../kmod/model.h"
+
+/**
+ * struct gt_umodel_config - what a session is
+ * @opts:	the options as the module takes them (filters, syscall
+ *		mode and set, GOTRACE_OPT_* flags); the cgroup filter is
+ *		decided by the backend (GT_IN_IN_CGROUP)
+ * @nr_cpus:	CPUs (Ps); events of a CPU >= @nr_cpus are dropped
+ * @chunks:	chunks of 64 KiB in the pool (0: 4 per CPU, at least 32)
+ * @max_tasks:	task table entries (0: the module's default)
+ * @max_stacks:	distinct stacks (0: the module's default)
+ * @show_addrs:	the footer shows real kernel addresses
+ * @symbolise:	names a kernel PC as "func+0xoff/0xsize [mod]" (as
+ *		sprint_symbol()); NULL or a false return: "0x<pc>"
+ * @arg:	passed to @symbolise
+ */
+struct gt_umodel_config {
+	struct gotrace_options opts;
+	unsigned int nr_cpus;
+	unsigned int chunks;
+	unsigned int max_tasks;
+	unsigned int max_stacks;
+	bool show_addrs;
+	bool (*symbolise)(void *arg, u64 pc, char *buf, size_t len);
+	void *arg;
+};
+
+/* Where the trace goes: returns 0, or an error that stops the drain. */
+typedef int (*gt_umodel_write_fn)(void *arg, const void *buf, size_t len);
+
+struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg);
+void gt_umodel_destroy(struct gt_model *m);
+
+/* Write the trace header (first call) and every chunk ready so far. */
+int gt_umodel_drain(struct gt_model *m, gt_umodel_write_fn write, void *arg);
+
+/* Close every P at @ts, write what is left and the footer. */
+int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
+		     void *arg);
+
+/**
+ * struct gt_umodel_stats - what a session counted
+ * @events:	events written
+ * @lost:	events not written (pool empty, or after the model halted)
+ * @task_overflows: tasks not recorded because the task table was full
+ * @chunk_overflows: times a CPU found the pool empty
+ * @stack_overflows: stacks not kept because the stack table was full
+ * @halted:	the model ran out of space and writes nothing more
+ */
+struct gt_umodel_stats {
+	u64 events;
+	u64 lost;
+	u64 task_overflows;
+	u64 chunk_overflows;
+	u64 stack_overflows;
+	bool halted;
+};
+
+void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
+
+#endif /* _GT_GTMODEL_H */

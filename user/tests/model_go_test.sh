@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# model_go_test.sh - the traces the module's model writes from the event
+# sequences of model_test.c, checked by Go's own parsers (Go 1.21 and
+# 1.23, with the pprof profiles: selftests/check-trace.sh) and by
+# 'gotrace check'.  model_test.c asserts what the traces say; this says
+# Go reads them.  Skips (ok, with a note) where the Go toolchains are
+# missing.
+#
+# $MODEL_TEST is the test binary (make check passes build/model_test).
+
+. "$(dirname "$0")/lib.sh"
+
+MODEL_TEST=${MODEL_TEST:-./build/model_test}
+CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
+
+mrc=0
+"$MODEL_TEST" "$T" >"$T/out" 2>"$T/err" || mrc=$?
+check "model_test writes its traces" '[ $mrc -eq 0 ] && ls "$T"/*.trace >/dev/null 2>&1'
+
+for f in "$T"/*.trace; do
+	name=$(basename "$f" .trace)
+	run check -q "$f"
+	check "$name: gotrace check accepts it" '[ $rc -eq 0 ]'
+done
+
+if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||
+   [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ]; then
+	ok "# SKIP Go 1.21 and 1.23 are not installed: Go's parsers not run"
+else
+	for f in "$T"/*.trace; do
+		name=$(basename "$f" .trace)
+		if bash "$CHECK_TRACE" --pprof "$f" >"$T/out" 2>"$T/err"; then
+			ok "$name: Go 1.21 and 1.23 parse it, with profiles"
+		else
+			not_ok "$name: Go 1.21 and 1.23 parse it, with profiles"
+		fi
+	done
+fi
+
+done_testing

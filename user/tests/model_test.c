@@ -1,0 +1,966 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model_test.c - the module's Linux -> Go model, fed from user space
+ *
+ * Each case feeds a sequence of input events (kmod/model_input.h) to the
+ * model built for user space (user/model/), takes the trace it writes,
+ * checks it with the replay of 'gotrace check' (tracedec.c) and asserts
+ * what the decoded trace says: which goroutines exist and under which
+ * name, how they blocked, who unblocked whom, which syscall events there
+ * are.  With a directory as argument, every case's trace is also written
+ * there as CASE.trace, for Go's own parsers (model_go_test.sh).
+ *
+ * The cases cover what the guest tests cover, and what a VM can hardly
+ * produce: a wakeup before the switch-out, an exec inside a syscall, a
+ * reused tid or task key, full tables, timestamps out of order across
+ * CPUs, a P with no events.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <asm/unistd_64.h>
+
+#include "tap.h"
+#include "tracedec.h"
+#include "model/gtmodel.h"
+
+#define MAX_CPUS	4
+#define MAX_EVENTS	200000
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* ---- A simulated machine ---------------------------------------------- */
+
+struct task {
+	struct gt_in_task in;
+	char comm[GT_IN_COMM_LEN];
+};
+
+static struct sim {
+	const char *name;
+	struct gt_model *m;
+	struct gt_umodel_config cfg;
+	unsigned int ncpu;
+	u64 ts;
+	struct task idle[MAX_CPUS];
+	struct task *cur[MAX_CPUS];	/* what Linux runs on each CPU */
+	u8 *out;
+	size_t len, cap;
+	bool drain;			/* drain after every event */
+} S;
+
+static const char *trace_dir;
+/* Task keys are never given twice, as task_struct addresses of the living. */
+static u64 next_key;
+
+static int sink(void *arg, const void *buf, size_t len)
+{
+	(void)arg;
+	if (S.len + len > S.cap) {
+		S.cap = (S.len + len) * 2;
+		S.out = realloc(S.out, S.cap);
+		if (!S.out)
+			abort();
+	}
+	memcpy(S.out + S.len, buf, len);
+	S.len += len;
+	return 0;
+}
+
+static void task_init(struct task *t, int tid, int tgid, const char *comm,
+		      u32 flags)
+{
+	memset(t, 0, sizeof(*t));
+	t->in.key = next_key += 0x1000;
+	t->in.start_time = next_key / 0x1000;
+	t->in.tid = tid;
+	t->in.tgid = tgid;
+	t->in.flags = flags;
+	strncpy(t->comm, comm, sizeof(t->comm) - 1);
+	t->in.comm = t->comm;
+}
+
+/* The tasks of one case; sim_setup() forgets them. */
+static struct task arena[128];
+static unsigned int arena_used;
+
+static struct task *task_new(int tid, int tgid, const char *comm)
+{
+	struct task *t;
+
+	if (arena_used == ARRAY_SIZE(arena))
+		abort();
+	t = &arena[arena_used++];
+	task_init(t, tid, tgid, comm, 0);
+	return t;
+}
+
+static void sim_setup(const char *name, unsigned int ncpu)
+{
+	free(S.out);
+	memset(&S, 0, sizeof(S));
+	S.name = name;
+	S.ncpu = ncpu;
+	S.ts = 1000;
+	S.drain = true;
+	S.cfg.nr_cpus = ncpu;
+	S.cfg.opts.size = sizeof(S.cfg.opts);
+	S.cfg.opts.syscalls = GOTRACE_SYSCALLS_ALL;
+	for (unsigned int i = 0; i < ncpu; i++) {
+		task_init(&S.idle[i], 0, 0, "swapper", GT_IN_IDLE | GT_IN_KTHREAD);
+		S.cur[i] = &S.idle[i];
+	}
+}
+
+static struct gt_in_ev ev(unsigned int cpu)
+{
+	S.ts += 10;
+	return (struct gt_in_ev){ .ts = S.ts, .cpu = cpu,
+				  .cur = &S.cur[cpu]->in };
+}
+
+static void drain(void)
+{
+	if (S.drain)
+		gt_umodel_drain(S.m, sink, NULL);
+}
+
+/* Start: the snapshot of @n tasks (sleeping unless running somewhere). */
+static void sim_start(struct task **tasks, unsigned int n)
+{
+	struct gt_in_ev e = ev(0);
+
+	S.m = gt_umodel_create(&S.cfg);
+	if (!S.m)
+		abort();
+	gt_model_snapshot_begin(S.m, &e);
+	for (unsigned int i = 0; i < n; i++) {
+		bool running = false;
+
+		for (unsigned int c = 0; c < S.ncpu; c++)
+			running |= S.cur[c] == tasks[i];
+		struct gt_in_snap_task snap = { .task = &tasks[i]->in,
+						.sleeping = !running };
+		gt_model_snapshot_task(S.m, &snap);
+	}
+	gt_model_snapshot_end(S.m);
+	drain();
+}
+
+static void sw_fd(unsigned int cpu, struct task *next, u8 state, bool preempt,
+		  u8 fd_kind)
+{
+	struct gt_in_switch in = { .ev = ev(cpu), .prev = &S.cur[cpu]->in,
+				   .next = &next->in, .preempt = preempt,
+				   .prev_state = state, .fd_kind = fd_kind };
+
+	gt_model_switch(S.m, &in);
+	S.cur[cpu] = next;
+	drain();
+}
+
+static void sw(unsigned int cpu, struct task *next, u8 state)
+{
+	sw_fd(cpu, next, state, false, GT_IN_FD_UNKNOWN);
+}
+
+static void waking(unsigned int cpu, struct task *t)
+{
+	struct gt_in_wake in = { .ev = ev(cpu), .task = &t->in };
+
+	gt_model_waking(S.m, &in);
+	drain();
+}
+
+static void wakeup(unsigned int cpu, struct task *t)
+{
+	struct gt_in_wake in = { .ev = ev(cpu), .task = &t->in };
+
+	gt_model_wakeup(S.m, &in);
+	drain();
+}
+
+/* A wakeup as Linux reports it: sched_waking by the waker, then sched_wakeup. */
+static void wake(unsigned int cpu, struct task *t)
+{
+	waking(cpu, t);
+	wakeup(cpu, t);
+}
+
+static void fork_task(unsigned int cpu, struct task *child)
+{
+	struct gt_in_fork in = { .ev = ev(cpu), .child = &child->in };
+
+	gt_model_fork(S.m, &in);
+	drain();
+	wakeup(cpu, child);
+}
+
+static void sys_enter(unsigned int cpu, int nr)
+{
+	struct gt_in_sys_enter in = { .ev = ev(cpu), .nr = nr };
+
+	gt_model_sys_enter(S.m, &in);
+	drain();
+}
+
+static void sys_exit(unsigned int cpu)
+{
+	struct gt_in_sys_exit in = { .ev = ev(cpu) };
+
+	gt_model_sys_exit(S.m, &in);
+	drain();
+}
+
+static void rename_task(struct task *t, const char *comm)
+{
+	memset(t->comm, 0, sizeof(t->comm));
+	strncpy(t->comm, comm, sizeof(t->comm) - 1);
+}
+
+static void exec_task(unsigned int cpu, const char *comm)
+{
+	struct gt_in_exec in = { .ev = ev(cpu) };
+
+	rename_task(S.cur[cpu], comm);
+	gt_model_exec(S.m, &in);
+	drain();
+}
+
+/* A syscall that returns without sleeping. */
+static void syscall_quick(unsigned int cpu, int nr)
+{
+	sys_enter(cpu, nr);
+	sys_exit(cpu);
+}
+
+/* ---- The trace that came out ------------------------------------------ */
+
+static struct gt_event *evs;
+static size_t nevs;
+static struct gt_trace T;
+static bool T_open;
+static struct gt_umodel_stats ST;
+
+static int collect(void *arg, const struct gt_event *e)
+{
+	(void)arg;
+	if (nevs < MAX_EVENTS)
+		evs[nevs++] = *e;
+	return 0;
+}
+
+/* End the session, check the trace and decode it; false if invalid. */
+static bool sim_finish(void)
+{
+	struct gt_trace_error err = { 0 };
+	bool valid;
+
+	gt_umodel_finish(S.m, S.ts + 10, sink, NULL);
+	gt_umodel_stats(S.m, &ST);
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
+	if (trace_dir) {
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.trace", trace_dir, S.name);
+		f = fopen(path, "w");
+		if (f) {
+			fwrite(S.out, 1, S.len, f);
+			fclose(f);
+		}
+	}
+	if (T_open)
+		gt_trace_close(&T);
+	T_open = false;
+	nevs = 0;
+	valid = !gt_trace_open_mem(&T, S.out, S.len, &err);
+	if (valid) {
+		T_open = true;
+		valid = !gt_trace_replay(&T, collect, NULL, &err);
+	}
+	diag("%s: %zu bytes, %llu events, %llu lost", S.name, S.len,
+	     (unsigned long long)ST.events, (unsigned long long)ST.lost);
+	ok(valid, "%s: the trace is valid%s%s", S.name, valid ? "" : ": ",
+	   valid ? "" : err.msg);
+	return valid;
+}
+
+/* Events of @type whose goroutine (@g: the running one) or target is @g. */
+static unsigned int count_g(unsigned int type, u64 g)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		if (evs[i].type == type && evs[i].g == g)
+			n++;
+	return n;
+}
+
+/* Events of @type whose first argument (the target goroutine) is @g. */
+static unsigned int count_arg(unsigned int type, u64 g)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		if (evs[i].type == type && evs[i].args[0] == g)
+			n++;
+	return n;
+}
+
+static unsigned int count_type(unsigned int type)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		n += evs[i].type == type;
+	return n;
+}
+
+/* The first event of @type of goroutine @g (running, or target), or NULL. */
+static const struct gt_event *find(unsigned int type, u64 g, bool target)
+{
+	for (size_t i = 0; i < nevs; i++)
+		if (evs[i].type == type &&
+		    (target ? evs[i].args[0] : evs[i].g) == g)
+			return &evs[i];
+	return NULL;
+}
+
+/* Name of function frame @idx of stack @stk ("" if none). */
+static const char *frame_name(u64 stk, size_t idx, char *buf, size_t size)
+{
+	const struct gt_frame *f;
+	size_t n;
+
+	buf[0] = '\0';
+	f = gt_trace_stack(&T, stk, &n);
+	if (f && idx < n)
+		gt_trace_string(&T, f[idx].func, buf, size);
+	return buf;
+}
+
+/* The comm a goroutine was created with, "" if it was not. */
+static const char *gname(u64 g)
+{
+	static char buf[64];
+	const struct gt_event *e = find(GOTRACE_EV_GO_CREATE, g, true);
+
+	return e ? frame_name(e->args[1], 0, buf, sizeof(buf)) : "";
+}
+
+/* Goroutines created with comm @comm. */
+static unsigned int count_named(const char *comm)
+{
+	char buf[64];
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < nevs; i++)
+		if (evs[i].type == GOTRACE_EV_GO_CREATE &&
+		    !strcmp(frame_name(evs[i].args[1], 0, buf, sizeof(buf)), comm))
+			n++;
+	return n;
+}
+
+/* The syscall frame of @e's stack ("" if none), found by its "sys_" name. */
+static bool stack_has(u64 stk, const char *func)
+{
+	char buf[128];
+	size_t n;
+
+	gt_trace_stack(&T, stk, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(frame_name(stk, i, buf, sizeof(buf)), func))
+			return true;
+	return false;
+}
+
+/* ---- Cases ------------------------------------------------------------- */
+
+/*
+ * Two CPUs: bash blocks in a futex, cat wakes it from the other CPU; a
+ * preemption; a sched_yield.
+ */
+static void test_switch_block_wakeup(void)
+{
+	struct task *bash = task_new(100, 100, "bash");
+	struct task *cat = task_new(200, 200, "cat");
+	struct task *tasks[] = { bash, cat };
+	const struct gt_event *e;
+
+	sim_setup("switch_block_wakeup", 2);
+	S.cur[0] = bash;
+	S.cur[1] = cat;
+	sim_start(tasks, 2);
+	sys_enter(0, __NR_futex);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	wake(1, bash);
+	sw(0, bash, GT_IN_RUNNABLE);
+	sys_exit(0);
+	sw_fd(1, &S.idle[1], GT_IN_SLEEP, true, 0);	/* preempted */
+	sw(1, cat, GT_IN_RUNNABLE);
+	sys_enter(1, __NR_sched_yield);
+	sw(1, &S.idle[1], GT_IN_RUNNABLE);
+	sw(1, cat, GT_IN_RUNNABLE);
+	sys_exit(1);
+	if (!sim_finish())
+		return;
+	ok(!strcmp(gname(100), "bash") && !strcmp(gname(200), "cat"),
+	   "goroutines 100 bash and 200 cat (%s, %s)", gname(100), gname(200));
+	ok(count_g(GOTRACE_EV_GO_BLOCK_SYNC, 100) == 1,
+	   "a futex sleep is GoBlockSync");
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 100) == 0,
+	   "a futex sleep is no syscall event");
+	e = find(GOTRACE_EV_GO_UNBLOCK, 100, true);
+	ok(e && e->g == 200 && e->p == 1,
+	   "cat unblocks bash on P1 (g %llu, p %llu)",
+	   e ? (unsigned long long)e->g : 0ULL,
+	   e ? (unsigned long long)e->p : 0ULL);
+	ok(count_g(GOTRACE_EV_GO_PREEMPT, 200) >= 1, "a preempted cat: GoPreempt");
+	ok(count_g(GOTRACE_EV_GO_SCHED, 200) == 1, "sched_yield: GoSched");
+	ok(count_type(GOTRACE_EV_PROC_START) == count_type(GOTRACE_EV_PROC_STOP),
+	   "every ProcStart has its ProcStop");
+}
+
+/* A fork: the child is created by the parent and ends at its death. */
+static void test_fork_exit(void)
+{
+	struct task *sh = task_new(300, 300, "sh");
+	struct task *child = task_new(301, 301, "sh");
+	struct task *tasks[] = { sh };
+	const struct gt_event *e;
+
+	sim_setup("fork_exit", 2);
+	S.cur[0] = sh;
+	sim_start(tasks, 1);
+	sys_enter(0, __NR_clone);
+	fork_task(0, child);
+	sys_exit(0);
+	sw(1, child, GT_IN_RUNNABLE);
+	syscall_quick(1, __NR_getpid);
+	sw(1, &S.idle[1], GT_IN_DEAD);
+	if (!sim_finish())
+		return;
+	e = find(GOTRACE_EV_GO_CREATE, 301, true);
+	ok(e && e->g == 300, "the child is created by its parent's goroutine");
+	ok(count_g(GOTRACE_EV_GO_END, 301) == 1, "the child's death is GoEnd");
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 301) == 1,
+	   "the child's syscall is there");
+}
+
+/* exec renames: a new goroutine of the new name; and comm changes. */
+static void test_exec_rename(void)
+{
+	struct task *sh = task_new(400, 400, "sh");
+	struct task *tasks[] = { sh };
+	unsigned int i;
+
+	sim_setup("exec_rename", 1);
+	S.cur[0] = sh;
+	sim_start(tasks, 1);
+	sys_enter(0, __NR_execve);
+	exec_task(0, "ls");
+	sys_exit(0);
+	syscall_quick(0, __NR_getpid);
+	/* prctl(PR_SET_NAME): shows at its exit */
+	sys_enter(0, __NR_prctl);
+	rename_task(sh, "ls-worker");
+	sys_exit(0);
+	/* a rename by another task: shows at the next switch */
+	rename_task(sh, "renamed");
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	if (!sim_finish())
+		return;
+	ok(!strcmp(gname(400), "sh"), "the first goroutine is sh");
+	ok(count_g(GOTRACE_EV_GO_END, 400) == 1, "exec ends it");
+	ok(count_named("ls") == 1 && count_named("ls-worker") == 1 &&
+	   count_named("renamed") == 1,
+	   "exec, prctl and a rename each start a goroutine of the new name");
+	for (i = 0; i < nevs; i++)
+		if (evs[i].type == GOTRACE_EV_GO_CREATE && evs[i].args[0] != 400 &&
+		    (u32)evs[i].args[0] != 400)
+			break;
+	ok(i == nevs, "the new goroutines keep the tid in their low bits");
+}
+
+/* -c make: a shell forks, the child execs make: recorded from the exec. */
+static void test_filter_comm_exec(void)
+{
+	struct task *sh = task_new(500, 500, "sh");
+	struct task *child = task_new(501, 501, "sh");
+	struct task *other = task_new(600, 600, "other");
+	struct task *tasks[] = { sh, other };
+
+	sim_setup("filter_comm_exec", 2);
+	strcpy(S.cfg.opts.comm, "make");
+	S.cur[0] = sh;
+	S.cur[1] = other;
+	sim_start(tasks, 2);
+	syscall_quick(1, __NR_getpid);
+	fork_task(0, child);
+	sw(0, child, GT_IN_SLEEP);
+	sys_enter(0, __NR_execve);
+	exec_task(0, "make");
+	sys_exit(0);
+	syscall_quick(0, __NR_openat);
+	sys_enter(0, __NR_execve);
+	exec_task(0, "cc");		/* stops matching: ends */
+	sys_exit(0);
+	syscall_quick(0, __NR_getpid);
+	sw(0, sh, GT_IN_DEAD);
+	if (!sim_finish())
+		return;
+	ok(count_named("make") == 1, "make is recorded from its exec");
+	ok(count_named("sh") == 0 && count_named("other") == 0 &&
+	   count_named("cc") == 0, "nothing else is");
+	ok(count_type(GOTRACE_EV_GO_END) == 1,
+	   "exec of a name that does not match ends the goroutine");
+	ok(count_type(GOTRACE_EV_GO_SYSCALL) == 2 &&
+	   count_g(GOTRACE_EV_GO_SYSCALL, 501) == 2,
+	   "only make's syscalls are: openat and the execve of cc (%u)",
+	   count_type(GOTRACE_EV_GO_SYSCALL));
+}
+
+/* -p: a pid filter, and the children of a recorded task (--children). */
+static void test_filter_pid(void)
+{
+	struct task *a = task_new(700, 700, "a");
+	struct task *a2 = task_new(701, 700, "a");
+	struct task *b = task_new(800, 800, "b");
+	struct task *kid = task_new(702, 702, "kid");
+	struct task *tasks[] = { a, a2, b };
+
+	sim_setup("filter_pid", 2);
+	S.cfg.opts.nr_pids = 1;
+	S.cfg.opts.pids[0] = 700;
+	S.cfg.opts.flags = GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN;
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 3);
+	fork_task(0, kid);
+	sw(1, kid, GT_IN_SLEEP);
+	sw(1, a2, GT_IN_DEAD);
+	sw(1, b, GT_IN_SLEEP);
+	if (!sim_finish())
+		return;
+	ok(count_named("a") == 2, "both threads of process 700");
+	ok(count_named("b") == 0, "not process 800");
+	ok(count_named("kid") == 1, "the child of a recorded task (--children)");
+}
+
+/* --cgroup: the backend says which tasks are in it. */
+static void test_filter_cgroup(void)
+{
+	struct task *in = task_new(900, 900, "in");
+	struct task *out = task_new(901, 901, "out");
+	struct task *tasks[] = { in, out };
+
+	sim_setup("filter_cgroup", 1);
+	S.cfg.opts.cgroup_id = 42;
+	in->in.flags |= GT_IN_IN_CGROUP;
+	S.cur[0] = in;
+	sim_start(tasks, 2);
+	sw(0, out, GT_IN_SLEEP);
+	sw(0, in, GT_IN_RUNNABLE);
+	if (!sim_finish())
+		return;
+	ok(count_named("in") == 1 && count_named("out") == 0,
+	   "only the task in the cgroup");
+}
+
+/* One process, every syscall mode: ALL, BLOCKING, NONE. */
+static void run_syscalls(const char *name, unsigned int mode)
+{
+	struct task *t = task_new(1000, 1000, "sys");
+	struct task *w = task_new(1001, 1001, "waker");
+	struct task *tasks[] = { t, w };
+
+	sim_setup(name, 2);
+	S.cfg.opts.syscalls = mode;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	syscall_quick(0, __NR_getpid);
+	syscall_quick(0, __NR_getppid);
+	sys_enter(0, __NR_openat);		/* sleeps in a syscall */
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	wake(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+	sys_exit(0);
+	sim_finish();
+}
+
+static void test_syscalls(void)
+{
+	const struct gt_event *e;
+
+	run_syscalls("syscalls_all", GOTRACE_SYSCALLS_ALL);
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1000) == 3,
+	   "ALL: three GoSysCall (%u)", count_g(GOTRACE_EV_GO_SYSCALL, 1000));
+	e = find(GOTRACE_EV_GO_SYSCALL, 1000, false);
+	ok(e && stack_has(e->stk, "sys_getpid"), "its stack names sys_getpid");
+	ok(count_g(GOTRACE_EV_GO_SYSBLOCK, 1000) == 1 &&
+	   count_arg(GOTRACE_EV_GO_SYSEXIT, 1000) == 1,
+	   "ALL: the sleeping openat is GoSysBlock, GoSysExit");
+
+	run_syscalls("syscalls_blocking", GOTRACE_SYSCALLS_BLOCKING);
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1000) == 1,
+	   "BLOCKING: only the sleeping syscall (%u)",
+	   count_g(GOTRACE_EV_GO_SYSCALL, 1000));
+	e = find(GOTRACE_EV_GO_SYSCALL, 1000, false);
+	ok(e && stack_has(e->stk, "sys_openat"), "its stack names sys_openat");
+
+	run_syscalls("syscalls_none", GOTRACE_SYSCALLS_NONE);
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1000) == 0 &&
+	   count_g(GOTRACE_EV_GO_BLOCK, 1000) == 1,
+	   "NONE: no syscall event, the sleep is a GoBlock");
+}
+
+/* Block classification by syscall and, for read and write, by fd kind. */
+static void test_classify(void)
+{
+	static const struct {
+		int nr;
+		u8 fd;
+		unsigned int type;
+	} cases[] = {
+		{ __NR_read, GT_IN_FD_PIPE, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_write, GT_IN_FD_PIPE, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_read, GT_IN_FD_SOCKET, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_nanosleep, 0, GOTRACE_EV_GO_SLEEP },
+		{ __NR_epoll_wait, 0, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_poll, 0, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_wait4, 0, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_futex, 0, GOTRACE_EV_GO_BLOCK_SYNC },
+		/* a regular file: a blocking syscall */
+		{ __NR_read, GT_IN_FD_OTHER, GOTRACE_EV_GO_SYSBLOCK },
+	};
+	struct task *t = task_new(1100, 1100, "cls");
+	struct task *w = task_new(1101, 1101, "waker");
+	struct task *unseen = task_new(1102, 1102, "unseen");
+	struct task *tasks[] = { t, w, unseen };
+	unsigned int i, n = ARRAY_SIZE(cases), found = 0;
+
+	sim_setup("classify", 2);
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	for (i = 0; i < n; i++) {
+		sys_enter(0, cases[i].nr);
+		sw_fd(0, &S.idle[0], GT_IN_SLEEP, false, cases[i].fd);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	/* A task whose syscall entry was never seen blocks plainly. */
+	sw(0, unseen, GT_IN_SLEEP);
+	sw_fd(0, &S.idle[0], GT_IN_SLEEP, false, GT_IN_FD_PIPE);
+	if (!sim_finish())
+		return;
+	/* The task's blocks, in order. */
+	for (size_t k = 0, c = 0; k < nevs && c < n; k++) {
+		unsigned int ty = evs[k].type;
+
+		if (evs[k].g != 1100 || ty < GOTRACE_EV_GO_SLEEP ||
+		    ty == GOTRACE_EV_GO_UNBLOCK || ty == GOTRACE_EV_GO_SYSCALL ||
+		    ty == GOTRACE_EV_GO_SYSEXIT ||
+		    (ty > GOTRACE_EV_GO_BLOCK_NET && ty != GOTRACE_EV_GO_SYSBLOCK))
+			continue;
+		ok(ty == cases[c].type, "case %zu (syscall %d, fd kind %u): event %u",
+		   c, cases[c].nr, cases[c].fd, ty);
+		found += ty == cases[c].type;
+		c++;
+	}
+	ok(found == n, "every case classified (%u of %u)", found, n);
+	ok(count_g(GOTRACE_EV_GO_BLOCK, 1102) == 1,
+	   "a task with no syscall seen blocks with a plain GoBlock");
+}
+
+/*
+ * ttwu_runnable(): woken after it set its sleep state, before it left
+ * its CPU: Linux reports waking and wakeup, and no switch.
+ */
+static void test_wakeup_before_switch(void)
+{
+	struct task *t = task_new(1200, 1200, "sleeper");
+	struct task *w = task_new(1201, 1201, "waker");
+	struct task *tasks[] = { t, w };
+
+	sim_setup("wakeup_before_switch", 2);
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	syscall_quick(0, __NR_getpid);
+	sys_enter(0, __NR_futex);
+	wake(1, t);			/* t still runs on CPU 0 */
+	sys_exit(0);
+	sw_fd(0, &S.idle[0], GT_IN_RUNNABLE, true, 0);
+	if (!sim_finish())
+		return;
+	ok(count_arg(GOTRACE_EV_GO_UNBLOCK, 1200) == 0 &&
+	   count_g(GOTRACE_EV_GO_BLOCK_SYNC, 1200) == 0,
+	   "no block and no unblock");
+	ok(count_g(GOTRACE_EV_GO_PREEMPT, 1200) == 1, "then a preemption");
+}
+
+/* exec inside the execve syscall, with its GoSysCall still pending. */
+static void test_exec_in_syscall(void)
+{
+	struct task *t = task_new(1300, 1300, "bash");
+	struct task *tasks[] = { t };
+
+	sim_setup("exec_in_syscall", 1);
+	S.cur[0] = t;
+	sim_start(tasks, 1);
+	sys_enter(0, __NR_execve);
+	exec_task(0, "true");
+	sw(0, &S.idle[0], GT_IN_SLEEP);	/* sleeps before execve returns */
+	sw(0, t, GT_IN_RUNNABLE);
+	sys_exit(0);
+	sw(0, &S.idle[0], GT_IN_DEAD);
+	if (!sim_finish())
+		return;
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1300) == 1,
+	   "bash's execve entry is written before its end");
+	ok(count_named("true") == 1, "true is the new goroutine");
+}
+
+/* A tid reused by a new task, and a task key reused with another start. */
+static void test_reuse(void)
+{
+	struct task *a = task_new(1400, 1400, "first");
+	struct task *b = task_new(1400, 1400, "second");
+	struct task *c = task_new(1401, 1401, "keyed");
+	struct task *d = task_new(1402, 1402, "rekeyed");
+	struct task *tasks[] = { a, c };
+
+	sim_setup("reuse", 1);
+	S.cur[0] = a;
+	sim_start(tasks, 2);
+	sw(0, &S.idle[0], GT_IN_DEAD);	/* a dies */
+	sw(0, b, GT_IN_RUNNABLE);		/* new task, same tid */
+	/* d takes c's task_struct: c died unseen (before a wakeup of it). */
+	d->in.key = c->in.key;
+	wake(0, d);
+	sw(0, d, GT_IN_SLEEP);
+	sw(0, &S.idle[0], GT_IN_DEAD);
+	if (!sim_finish())
+		return;
+	ok(!strcmp(gname(1400), "first") && count_named("second") == 1,
+	   "a reused tid gets a goroutine of its own");
+	ok(count_named("keyed") == 1 && count_named("rekeyed") == 1,
+	   "a reused key with another start time is another goroutine");
+}
+
+/* More living tasks than the table holds: the trace ends, valid. */
+static void test_task_table_full(void)
+{
+	struct task *t = task_new(1500, 1500, "forker");
+	struct task *tasks[] = { t };
+	struct task *kids[80];
+
+	sim_setup("task_table_full", 1);
+	S.cfg.max_tasks = 64;
+	S.cur[0] = t;
+	sim_start(tasks, 1);
+	for (int i = 0; i < 80; i++) {
+		kids[i] = task_new(1600 + i, 1600 + i, "kid");
+		fork_task(0, kids[i]);
+	}
+	if (!sim_finish())
+		return;
+	ok(ST.halted && ST.task_overflows >= 1, "halted, task overflow counted");
+	ok(count_named("kid") == 63, "the 63 kids that fit are in (%u)",
+	   count_named("kid"));
+}
+
+/* Dead tasks give their entries back: many more tasks than entries. */
+static void test_task_table_reuse(void)
+{
+	struct task *t = task_new(1700, 1700, "forker");
+	struct task *tasks[] = { t };
+	struct task kid;
+
+	sim_setup("task_table_reuse", 2);
+	S.cfg.max_tasks = 64;
+	S.cur[0] = t;
+	sim_start(tasks, 1);
+	for (int i = 0; i < 500; i++) {
+		task_init(&kid, 2000 + i, 2000 + i, "kid", 0);
+		fork_task(0, &kid);
+		sw(1, &kid, GT_IN_RUNNABLE);
+		sw(1, &S.idle[1], GT_IN_DEAD);
+	}
+	if (!sim_finish())
+		return;
+	ok(!ST.halted && count_named("kid") == 500,
+	   "500 short-lived tasks through a 64-entry table (%u)",
+	   count_named("kid"));
+}
+
+/* More distinct stacks than the table holds: counted, still valid. */
+static void test_stack_table_full(void)
+{
+	struct task *t = task_new(1800, 1800, "stacky");
+	struct task *w = task_new(1801, 1801, "waker");
+	struct task *tasks[] = { t, w };
+	u64 pcs[4];
+
+	sim_setup("stack_table_full", 2);
+	S.cfg.max_stacks = 64;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	for (int i = 0; i < 200; i++) {
+		struct gt_in_switch in;
+
+		pcs[0] = 0xffffffff81000000ULL + 16 * i;
+		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
+		sys_enter(0, __NR_futex);
+		in = (struct gt_in_switch){ .ev = ev(0), .prev = &t->in,
+					    .next = &S.idle[0].in,
+					    .prev_state = GT_IN_SLEEP };
+		in.ev.pcs = pcs;
+		in.ev.nr_pcs = 4;
+		gt_model_switch(S.m, &in);
+		S.cur[0] = &S.idle[0];
+		drain();
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	if (!sim_finish())
+		return;
+	ok(ST.stack_overflows > 0 && !ST.halted,
+	   "stack overflows counted (%llu), recording goes on",
+	   (unsigned long long)ST.stack_overflows);
+	ok(count_g(GOTRACE_EV_GO_BLOCK_SYNC, 1800) == 200, "every block is there");
+}
+
+/* The pool fills up with nobody reading: halted, valid, losses counted. */
+static void test_overflow(void)
+{
+	struct task *a = task_new(1900, 1900, "a");
+	struct task *b = task_new(1901, 1901, "b");
+	struct task *tasks[] = { a, b };
+
+	sim_setup("overflow", 2);
+	S.cfg.chunks = 4;
+	S.drain = false;
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	for (int i = 0; i < 100000; i++)
+		syscall_quick(i & 1, __NR_getpid);
+	if (!sim_finish())
+		return;
+	ok(ST.halted && ST.lost > 0 && ST.chunk_overflows > 0,
+	   "halted, %llu events lost", (unsigned long long)ST.lost);
+	ok(count_type(GOTRACE_EV_PROC_START) == count_type(GOTRACE_EV_PROC_STOP),
+	   "every P is closed");
+}
+
+/* Per-CPU clocks out of step: CPU 1's events are stamped before CPU 0's. */
+static void test_clock_skew(void)
+{
+	struct task *a = task_new(2100, 2100, "a");
+	struct task *b = task_new(2101, 2101, "b");
+	struct task *tasks[] = { a, b };
+	struct gt_in_wake wk;
+	struct gt_in_switch in;
+
+	sim_setup("clock_skew", 2);
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	sys_enter(0, __NR_futex);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	/* b wakes a "before" a slept, by b's clock */
+	wk = (struct gt_in_wake){ .ev = ev(1), .task = &a->in };
+	wk.ev.ts -= 500;
+	gt_model_waking(S.m, &wk);
+	gt_model_wakeup(S.m, &wk);
+	in = (struct gt_in_switch){ .ev = ev(0), .prev = &S.idle[0].in,
+				    .next = &a->in };
+	in.ev.ts -= 1000;
+	gt_model_switch(S.m, &in);
+	S.cur[0] = a;
+	sys_exit(0);
+	if (!sim_finish())
+		return;
+	ok(count_arg(GOTRACE_EV_GO_UNBLOCK, 2100) == 1,
+	   "the unblock is there, after the block");
+}
+
+/* Four Ps, one of them without a single event. */
+static void test_idle_p(void)
+{
+	struct task *a = task_new(2200, 2200, "a");
+	struct task *tasks[] = { a };
+	struct gt_trace_info *info = &T.info;
+
+	sim_setup("idle_p", 4);
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	syscall_quick(0, __NR_getpid);
+	sw(1, &S.idle[1], GT_IN_RUNNABLE);
+	if (!sim_finish())
+		return;
+	(void)info;
+	ok(count_type(GOTRACE_EV_PROC_START) == 2,
+	   "only the Ps with events start (%u)", count_type(GOTRACE_EV_PROC_START));
+}
+
+/* Events of a CPU the session does not have are dropped. */
+static void test_bad_cpu(void)
+{
+	struct task *a = task_new(2300, 2300, "a");
+	struct task *tasks[] = { a };
+	struct gt_in_sys_enter in;
+
+	sim_setup("bad_cpu", 1);
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = __NR_getpid };
+	in.ev.cpu = 7;
+	gt_model_sys_enter(S.m, &in);
+	syscall_quick(0, __NR_getppid);
+	if (!sim_finish())
+		return;
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 2300) == 1, "only CPU 0's syscall");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		trace_dir = argv[1];
+	evs = calloc(MAX_EVENTS, sizeof(*evs));
+	if (!evs)
+		return 1;
+	test_switch_block_wakeup();
+	test_fork_exit();
+	test_exec_rename();
+	test_filter_comm_exec();
+	test_filter_pid();
+	test_filter_cgroup();
+	test_syscalls();
+	test_classify();
+	test_wakeup_before_switch();
+	test_exec_in_syscall();
+	test_reuse();
+	test_task_table_full();
+	test_task_table_reuse();
+	test_stack_table_full();
+	test_overflow();
+	test_clock_skew();
+	test_idle_p();
+	test_bad_cpu();
+	if (T_open)
+		gt_trace_close(&T);
+	free(evs);
+	free(S.out);
+	return tap_done();
+}
