@@ -247,6 +247,35 @@ int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
 	return 0;
 }
 
+int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	struct gtb_task t;
+	size_t have = 0;
+	ssize_t n;
+	int fd;
+
+	fd = bpf_iter_create(bpf_link__fd(b->skel->links.gt_snapshot));
+	if (fd < 0) {
+		gt_err("cannot walk the tasks (BPF task iterator): %s",
+		       strerror(errno));
+		return -1;
+	}
+	/* Records may straddle two reads. */
+	while ((n = read(fd, (char *)&t + have, sizeof(t) - have)) > 0) {
+		have += n;
+		if (have == sizeof(t)) {
+			fn(&t, sizeof(t), arg);
+			have = 0;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		gt_err("walking the tasks: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 {
 	gotrace_bpf__detach(b->skel);

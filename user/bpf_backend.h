@@ -38,6 +38,12 @@ struct gt_bpf_params {
  */
 struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p);
 /*
+ * The tasks that exist now, as GTB_TASK records with their state, in
+ * the order of the kernel's task list; the filters decide them as on
+ * first sight.  Call once, right after gt_bpf_open().  0 or -1.
+ */
+int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg);
+/*
  * Wait up to @timeout_ms for a ring to fill, drain every ring, and hand
  * on the records that can no longer be overtaken.  0 or -1.
  */

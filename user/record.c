@@ -41,6 +41,9 @@
 
 #include "subcommands.h"
 #include "backend.h"
+#ifdef GT_HAVE_BPF
+#include "bpf_record.h"
+#endif
 #include "child.h"
 #include "device.h"
 #include "options.h"
@@ -171,8 +174,7 @@ static void record_usage(FILE *f)
 		"                         the lost-events warning still show)\n"
 		"      --backend B        kmod (the module, /dev/gotrace), bpf, or auto\n"
 		"                         (default): the module if /dev/gotrace exists\n"
-		"                         or 'modprobe gotrace' works, else bpf.  bpf\n"
-		"                         does not write traces yet in this version\n"
+		"                         or 'modprobe gotrace' works, else bpf\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
@@ -718,9 +720,8 @@ static void rec_wait_command(struct recorder *r)
 }
 
 /*
- * Which backend records.  A --device is the module's ABI whatever it is
- * (the tests' FIFO).  Until the BPF backend feeds the model and the
- * encoder, choosing it ends here, before any output file exists.
+ * Which backend records: -1 when it cannot be had.  A --device is the
+ * module's ABI whatever it is (the tests' FIFO).
  */
 static int rec_choose_backend(struct recorder *r)
 {
@@ -730,15 +731,32 @@ static int rec_choose_backend(struct recorder *r)
 		want = GT_BACKEND_KMOD;
 	r->backend = gt_backend_choose(want, r->dev_path,
 				       "modprobe -q gotrace 2>/dev/null");
-	if (r->backend != GT_BACKEND_BPF)
+	if (r->backend != GT_BACKEND_BPF || gt_backend_have_bpf())
 		return 0;
 	if (want == GT_BACKEND_AUTO)
-		gt_err("%s: no such device and 'modprobe gotrace' failed; the BPF backend does not write traces yet in this version: load gotrace.ko",
+		gt_err("%s: no such device, 'modprobe gotrace' failed, and this gotrace was built without the BPF backend: load gotrace.ko",
 		       r->dev_path);
 	else
-		gt_err("the BPF backend does not write traces yet in this version: use --backend kmod (load gotrace.ko)");
+		gt_err("this gotrace was built without the BPF backend (make deps, then rebuild): use --backend kmod");
 	return -1;
 }
+
+#ifdef GT_HAVE_BPF
+/* The BPF backend runs the whole session itself (bpf_record.c). */
+static int rec_run_bpf(struct recorder *r)
+{
+	struct gt_bpf_rec a = {
+		.opts = r->opts,
+		.out_path = r->out_path,
+		.duration_ns = r->duration_ns,
+		.quiet = r->quiet,
+		.cmd = r->cmd,
+		.cmd_filter = r->cmd_filter,
+	};
+
+	return gt_bpf_record(&a);
+}
+#endif
 
 int cmd_record(int argc, char **argv)
 {
@@ -762,6 +780,10 @@ int cmd_record(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
+#ifdef GT_HAVE_BPF
+	if (r.backend == GT_BACKEND_BPF)
+		return rec_run_bpf(&r);
+#endif
 	r.buf = malloc(REC_BUF_SIZE);
 	if (!r.buf) {
 		gt_err("out of memory");

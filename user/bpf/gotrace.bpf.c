@@ -31,6 +31,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define SET_EXCLUDE		2
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
+#define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
 #define S_IFMT_BITS		00170000
 #define S_IFIFO_BITS		0010000
 #define S_IFSOCK_BITS		0140000
@@ -207,17 +208,18 @@ static __always_inline void announce(struct task_struct *t)
 	r->tgid = t->tgid;
 	r->flags = t->flags;
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
-	r->pad = 0;
+	r->state = 0;
 	submit(r);
 }
 
 /*
  * Whether @t is recorded, decided the first time the session sees it
- * (its GTB_TASK record is written then).  @inherit: a child whose parent
+ * (its GTB_TASK record is written then, if @say).  @inherit: a child whose parent
  * is recorded, with OPT_CHILDREN.  A task the table has no room for is
  * decided again, and announced again, each time.
  */
-static __always_inline bool task_match(struct task_struct *t, bool inherit)
+static __always_inline bool decide(struct task_struct *t, bool inherit,
+				   bool say)
 {
 	__u64 key = (__u64)t;
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
@@ -230,9 +232,14 @@ static __always_inline bool task_match(struct task_struct *t, bool inherit)
 	v.start_time = t->start_time;
 	v.match = inherit || filters_match(t);
 	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
-	if (v.match)
+	if (v.match && say)
 		announce(t);
 	return v.match;
+}
+
+static __always_inline bool task_match(struct task_struct *t, bool inherit)
+{
+	return decide(t, inherit, true);
 }
 
 /* Decide again (a new comm from exec or prctl may match the filter). */
@@ -350,13 +357,16 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 	struct task_struct *cur = bpf_get_current_task_btf();
 	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8;
 	struct gtb_wake *r;
+	bool wm;
 
 	if (!task_match(p, false))
 		return 0;
+	wm = task_match(cur, false);
 	r = reserve(size);
 	if (!r)
 		return 0;
-	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)p, GTB_MATCH_KEY);
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)p,
+		 GTB_MATCH_KEY | (wm ? GTB_MATCH_OTHER : 0));
 	r->waker = (__u64)cur;
 	r->target_cpu = BPF_CORE_READ(p, wake_cpu);
 	r->pad = 0;
@@ -420,7 +430,7 @@ int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
 		return 0;
 	fill_hdr(&r->hdr, GTB_EXEC, sizeof(*r), (__u64)p, GTB_MATCH_KEY);
 	r->old_tid = old_pid;
-	r->pad = 0;
+	r->tid = p->pid;
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), p->comm);
 	submit(r);
 	return 0;
@@ -468,7 +478,7 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, GTB_MATCH_KEY);
 	r->val = val;
 	r->nr = nr;
-	r->pad = 0;
+	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
 	submit(r);
 	return 0;
 }
@@ -486,4 +496,35 @@ int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
 
 	/* prctl(PR_SET_NAME) may have given the task the filter's comm. */
 	return sys(GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
+}
+
+/*
+ * The snapshot: every task that exists when the session starts, decided
+ * by the filters (and remembered, as on first sight), written to the
+ * iterator's file for the reader, with its state.  Run once, after the
+ * tracepoint programs are attached.
+ */
+SEC("iter/task")
+int gt_snapshot(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct gtb_task r = {};
+
+	/* A task the tracepoints already decided keeps that decision. */
+	if (!t || !decide(t, false, false))
+		return 0;
+	r.hdr.ts = bpf_ktime_get_ns();
+	r.hdr.key = (__u64)t;
+	r.hdr.type = GTB_TASK;
+	r.hdr.size = sizeof(r);
+	r.hdr.cpu = bpf_get_smp_processor_id();
+	r.hdr.match = GTB_MATCH_KEY;
+	r.start_time = t->start_time;
+	r.tid = t->pid;
+	r.tgid = t->tgid;
+	r.flags = t->flags;
+	bpf_probe_read_kernel(r.comm, sizeof(r.comm), t->comm);
+	r.state = t->__state;
+	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));
+	return 0;
 }

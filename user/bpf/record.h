@@ -11,6 +11,10 @@
  * preceded by a GTB_TASK record that gives its identity, so the other
  * records carry only keys.  Records that carry a kernel stack end with
  * hdr.nr_frames return addresses.
+ *
+ * The snapshot of the tasks that exist when a session starts is not in
+ * the rings: the task iterator program writes one struct gtb_task per
+ * recorded task to its own file (bpf_iter), with @state set.
  */
 #ifndef GOTRACE_BPF_RECORD_H
 #define GOTRACE_BPF_RECORD_H
@@ -76,7 +80,7 @@ struct gtb_task {
 	__s32 tgid;
 	__u32 flags;		/* task->flags (PF_KTHREAD...) */
 	char comm[16];
-	__u32 pad;
+	__u32 state;		/* snapshot: task->__state (0: runnable) */
 };
 
 /* GTB_SWITCH: hdr.key is prev; GTB_MATCH_OTHER is next. */
@@ -91,7 +95,10 @@ struct gtb_switch {
 	__u64 stack[];
 };
 
-/* GTB_WAKING, GTB_WAKEUP, GTB_WAKEUP_NEW: hdr.key is the woken task. */
+/*
+ * GTB_WAKING, GTB_WAKEUP, GTB_WAKEUP_NEW: hdr.key is the woken task;
+ * GTB_MATCH_OTHER is the waker.
+ */
 struct gtb_wake {
 	struct gtb_hdr hdr;
 	__u64 waker;		/* current, the waker (may be idle) */
@@ -111,7 +118,7 @@ struct gtb_fork {
 struct gtb_exec {
 	struct gtb_hdr hdr;
 	__s32 old_tid;		/* a non-leader thread's tid before exec */
-	__u32 pad;
+	__s32 tid;		/* its tid after exec (the leader's) */
 	char comm[16];
 };
 
@@ -120,7 +127,7 @@ struct gtb_sys {
 	struct gtb_hdr hdr;
 	__s64 val;		/* enter: arg0; exit: the return value */
 	__s32 nr;
-	__u32 pad;
+	__u32 compat;		/* a 32-bit syscall (TS_COMPAT) */
 };
 
 /**

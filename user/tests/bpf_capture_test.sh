@@ -104,6 +104,29 @@ run bpf-dump -s --ring-size 4096 -c bpf_workload --children -- \
 check "a one-page ring drops records and counts them" \
 	'grep -q "drops=[1-9]" "$T/err"'
 
+# --- gotrace record --backend bpf: a trace Go accepts ------------------
+CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
+run record --backend bpf -o "$T/bpf.trace" -- "$WORKLOAD" "$T/ids" $N
+check "record --backend bpf: the workload's status, the summary names the backend" \
+	'[ "$rc" -eq 0 ] && has "backend bpf" "$T/err" && has " 0 lost" "$T/err"'
+eval "$(cat "$T/ids")"
+run check "$T/bpf.trace"
+check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
+run stat -j "$T/bpf.trace"
+check "the trace has the workload's goroutines" 'has "bpf_workload" "$T/out"'
+if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
+	"$CHECK_TRACE" "$T/bpf.trace" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "Go 1.21's and 1.23's parsers accept it" '[ "$rc" -eq 0 ]'
+else
+	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
+fi
+run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
+	-- "$WORKLOAD" "$T/ids" $N
+run stat -j "$T/filtered.trace"
+check "with -c: only the workload's goroutines" \
+	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
+
 # --- gotrace status sees a BPF session ------------------------------
 if [ ! -e /dev/gotrace ]; then
 	"$GOTRACE" bpf-dump -s -- sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done" \

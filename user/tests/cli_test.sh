@@ -25,8 +25,6 @@ run record --device "$T/nonexistent" -o "$T/never.trace"
 check "record: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err" && [ ! -e "$T/never.trace" ]'
 run record --backend foo -o "$T/never.trace"
 check "record --backend foo: exit 2, says what it wants" '[ $rc -eq 2 ] && has "invalid backend '\''foo'\'': want kmod, bpf or auto" "$T/err"'
-run record --backend bpf -o "$T/never.trace"
-check "record --backend bpf: not yet, one line, no output file" '[ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "gotrace: the BPF backend does not write traces yet" "$T/err" && [ ! -e "$T/never.trace" ]'
 run record --backend kmod --device "$T/nonexistent" -o "$T/never.trace"
 check "record --backend kmod: the module's error" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 run stop --device "$T/nonexistent"
