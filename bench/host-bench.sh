@@ -8,8 +8,10 @@
 # Configurations, for each workload:
 #   none    no tracing
 #   bpf     gotrace bpf-dump -s (the BPF backend's programs, rings and
-#           merging reader; no trace writing yet), comm filter on the
-#           workload: other tasks' events cost the programs' filter check
+#           merging reader, no trace), comm filter on the workload: other
+#           tasks' events cost the programs' filter check
+#   record  gotrace record --backend bpf with the same filter: the above,
+#           plus the model and the trace file (in $BENCH_OUT)
 #   ftrace  the same tracepoints through a tracefs instance, one cat of
 #           trace_pipe_raw per CPU into files, set_event_pid (with
 #           event-fork) on the workload
@@ -25,8 +27,9 @@
 #   ev/iter     events recorded per iteration
 #   ns/event    (ns/iter - none's ns/iter) per event recorded or dropped:
 #               what one event costs the workload
-#   B/event     bytes of buffer per event (bpf: record bytes; ftrace:
-#               page headers and committed data of trace_pipe_raw)
+#   B/event     bytes per event (bpf: record bytes; record: trace file
+#               bytes per trace event; ftrace: page headers and committed
+#               data of trace_pipe_raw)
 #   drops       events lost (bpf: full rings; ftrace: overrun + dropped)
 #
 # Environment: BENCH_MS (one run, 1000), BENCH_ROUNDS (3),
@@ -40,7 +43,7 @@ MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-3}
 RAMP=${BENCH_RAMP-1 2 4 8 16}
 WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong}
-CONFIGS=${BENCH_CONFIGS:-none bpf ftrace}
+CONFIGS=${BENCH_CONFIGS:-none bpf record ftrace}
 OUT=${BENCH_OUT:-$ROOT/.cache/bench/host}
 GOTRACE=$ROOT/user/gotrace
 PROGS=$OUT/progs
@@ -95,7 +98,7 @@ iters_ns() {
 }
 
 run_none() {
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2091,SC2046
 	$(workload "$1") > "$OUT/run.out"
 	echo "$(iters_ns "$OUT/run.out") 0 0 0"
 }
@@ -109,6 +112,22 @@ run_bpf() {
 	bytes=$(echo "$summary" | sed 's/.*bytes=\([0-9]*\).*/\1/')
 	drops=$(echo "$summary" | sed 's/.*drops=\([0-9]*\).*/\1/')
 	echo "$(iters_ns "$OUT/run.out") $rec $bytes $drops"
+}
+
+run_record() {
+	local drops size
+	# shellcheck disable=SC2046
+	"$GOTRACE" record --backend bpf -o "$OUT/record.trace" \
+		--buffer-size $((4 * NCPU))M -c "$1" -- \
+		$(workload "$1") > "$OUT/run.out" 2>&1
+	drops=$(sed -n 's/.* \([0-9]*\) lost, backend bpf$/\1/p' "$OUT/run.out")
+	# Events and bytes of the trace: what the model wrote.
+	"$GOTRACE" stat -j "$OUT/record.trace" > "$OUT/stat.json"
+	size=$(wc -c < "$OUT/record.trace")
+	rm -f "$OUT/record.trace" "$OUT/record.trace.old"
+	echo "$(iters_ns "$OUT/run.out")" \
+		"$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$OUT/stat.json" | head -n 1)" \
+		"$size" "${drops:-0}"
 }
 
 ftrace_events() {
@@ -203,10 +222,10 @@ function median(k,   i, j, t, m) {
 }
 END {
 	split("getppid pingpong", ws, " ")
-	split("none bpf ftrace", cs, " ")
+	split("none bpf record ftrace", cs, " ")
 	for (i = 1; i <= 2; i++) {
 		base = median(ws[i] " none")
-		for (j = 1; j <= 3; j++) {
+		for (j = 1; j <= 4; j++) {
 			k = ws[i] " " cs[j]
 			if (!(k in keys)) continue
 			m = median(k)
