@@ -86,6 +86,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct gt_output out = { .fd = -1 };
 	struct gt_umodel_stats st;
+	struct gt_merge_stats ms = { 0 };
 	struct gt_bpf_feed *feed = NULL;
 	struct gt_ksyms *ksyms = NULL;
 	struct gt_model *m = NULL;
@@ -165,6 +166,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	}
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
+	gt_bpf_merge_stats(b, &ms);
 	if (!sink.err)
 		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
 	if (sink.err) {
@@ -196,6 +198,11 @@ out:
 				" events found the model's buffers full)",
 				(uint64_t)st.lost + drops, drops,
 				(uint64_t)st.lost);
+		/* Handed to the model out of order: it clamps their times. */
+		if (ms.late)
+			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
+				(uint64_t)ms.late,
+				GT_BPF_REORDER_NS / 1000000);
 		ret = GT_EXIT_OK;
 	}
 	if (child.pid && stop_signal)

@@ -112,7 +112,7 @@ check "record --backend bpf: the workload's status, the summary names the backen
 eval "$(cat "$T/ids")"
 run check "$T/bpf.trace"
 check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
-run stat -j "$T/bpf.trace"
+run stat -j -n 100000 "$T/bpf.trace"
 check "the trace has the workload's goroutines" 'has "bpf_workload" "$T/out"'
 if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 	"$CHECK_TRACE" "$T/bpf.trace" >"$T/out" 2>"$T/err"
@@ -123,7 +123,7 @@ else
 fi
 run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
 	-- "$WORKLOAD" "$T/ids" $N
-run stat -j "$T/filtered.trace"
+run stat -j -n 100000 "$T/filtered.trace"
 check "with -c: only the workload's goroutines" \
 	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
 
