@@ -8,14 +8,11 @@
  * each ring stays nearly in time order.  The programs wake the reader
  * only when a ring is half full; otherwise it drains on its own timer.
  */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -48,30 +45,6 @@ static int libbpf_say(enum libbpf_print_level level, const char *fmt,
 	return debug ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* Depth below the cgroup root of the directory whose inode is @id. */
-static uint64_t want_ino;
-static int found_level;
-
-static int find_ino(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)path;
-	if (type == FTW_D && st->st_ino == want_ino) {
-		found_level = ftw->level;
-		return 1;
-	}
-	return 0;
-}
-
-static int cgroup_level(const char *root, uint64_t id)
-{
-	want_ino = id;
-	found_level = -1;
-	if (nftw(root, find_ino, 32, FTW_PHYS | FTW_MOUNT) < 0)
-		return -1;
-	return found_level;
-}
-
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct gt_bpf *b = ctx;
@@ -84,10 +57,9 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
+static void fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
 {
 	const struct gotrace_options *o = p->opts;
-	int lvl;
 
 	memset(c, 0, sizeof(*c));
 	c->flags = o->flags;
@@ -98,17 +70,6 @@ static int fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
 	memcpy(c->comm, o->comm, sizeof(c->comm));
 	memcpy(c->syscall_set, o->syscall_set, sizeof(c->syscall_set));
 	c->cgroup_id = o->cgroup_id;
-	if (o->cgroup_id) {
-		lvl = cgroup_level(p->cgroup_root ? p->cgroup_root :
-				   "/sys/fs/cgroup", o->cgroup_id);
-		if (lvl < 0) {
-			gt_err("cgroup %llu: not found under the cgroup v2 root",
-			       (unsigned long long)o->cgroup_id);
-			return -1;
-		}
-		c->cgroup_level = lvl;
-	}
-	return 0;
 }
 
 static size_t ring_size(size_t want)
@@ -188,8 +149,7 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 		gt_err("cannot open the BPF programs: %s", strerror(errno));
 		goto fail;
 	}
-	if (fill_config((struct gtb_config *)&b->skel->rodata->cfg, p))
-		goto fail;
+	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
 	b->skel->rodata->wake_bytes = bytes / 2;
 	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
 	err = make_rings(b, bytes);

@@ -30,7 +30,6 @@ struct gt_bpf;
 struct gt_bpf_params {
 	const struct gotrace_options *opts;
 	size_t ring_bytes;	/* per CPU, a power of two; 0: default */
-	const char *cgroup_root; /* where to find opts->cgroup_id's depth */
 };
 
 /* Preflight, load, attach: the session records from here.  NULL after

@@ -151,17 +151,30 @@ static __always_inline bool comm_equal(const char *a)
 	return true;
 }
 
-/* Is @t in cfg.cgroup_id's cgroup v2, or below it? */
+/* Deepest cgroup level the filter looks at (the root is level 0). */
+#define CGROUP_LEVELS	32
+
+/*
+ * Is @t in cfg.cgroup_id's cgroup v2, or below it?  The cgroup's
+ * ancestors, itself included, are in cgroup->ancestors[] by level.
+ */
 static __always_inline bool in_cgroup(struct task_struct *t)
 {
 	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
 	struct cgroup *anc;
-	__u32 lvl = cfg.cgroup_level;
+	int level;
 
-	if (!cg || BPF_CORE_READ(cg, level) < (int)lvl || lvl >= 64)
+	if (!cg)
 		return false;
-	anc = BPF_CORE_READ(cg, ancestors[lvl]);
-	return anc && BPF_CORE_READ(anc, kn, id) == cfg.cgroup_id;
+	level = BPF_CORE_READ(cg, level);
+	for (int i = 0; i < CGROUP_LEVELS; i++) {
+		if (i > level)
+			break;
+		anc = BPF_CORE_READ(cg, ancestors[i]);
+		if (anc && BPF_CORE_READ(anc, kn, id) == cfg.cgroup_id)
+			return true;
+	}
+	return false;
 }
 
 /* The filters of struct gotrace_options; idle tasks never match. */

@@ -134,8 +134,6 @@ struct gtb_sys {
  * struct gtb_config - what one session records, set before loading
  *
  * The BPF side of struct gotrace_options (include/uapi/linux/gotrace.h).
- * @cgroup_level is the depth of @cgroup_id below the root (the root is
- * level 0), found by the loader from the cgroup's path.
  */
 struct gtb_config {
 	__u32 flags;		/* GOTRACE_OPT_* */
@@ -145,8 +143,6 @@ struct gtb_config {
 	__s32 pids[64];
 	char comm[16];
 	__u64 cgroup_id;
-	__u32 cgroup_level;
-	__u32 pad;
 	__u64 syscall_set[16];
 };
 

@@ -127,6 +127,25 @@ run stat -j -n 100000 "$T/filtered.trace"
 check "with -c: only the workload's goroutines" \
 	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
 
+# --- a cgroup filter: the cgroup and the ones below it ----------------
+# The cgroup v2 hierarchy, mounted here too: /sys/fs/cgroup may be
+# something else (cgroup v1, a tmpfs).
+mkdir "$T/cg2"
+if mount -t cgroup2 none "$T/cg2" 2>/dev/null; then
+	mkdir -p "$T/cg2/gt-test/inner"
+	# shellcheck disable=SC2016
+	run record --backend bpf --cgroup "$T/cg2/gt-test" -o "$T/cg.trace" -- \
+		sh -c 'echo $$ > "$0/cgroup.procs"; exec "$1" "$2" 5' \
+		"$T/cg2/gt-test/inner" "$WORKLOAD" "$T/ids"
+	run stat -j -n 100000 "$T/cg.trace"
+	check "--cgroup: the tasks of a cgroup below it, and only them" \
+		'has "^  \"tasks\": 3,$" "$T/out" && has "bpf_workload" "$T/out"'
+	rmdir "$T/cg2/gt-test/inner" "$T/cg2/gt-test"
+	umount "$T/cg2"
+else
+	echo "ok $((n = n + 1)) # SKIP no cgroup v2"
+fi
+
 # --- gotrace status sees a BPF session ------------------------------
 if [ ! -e /dev/gotrace ]; then
 	"$GOTRACE" bpf-dump -s -- sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done" \
