@@ -486,13 +486,19 @@ static void test_exec_rename(void)
 	ok(i == nevs, "the new goroutines keep the tid in their low bits");
 }
 
-/* -c make: a shell forks, the child execs make: recorded from the exec. */
+/*
+ * -c make: a shell forks, the child execs make: recorded from the exec,
+ * not from its next event; an exec of another name ends it there.  A task
+ * that names itself make (prctl) is recorded from that syscall's exit.
+ */
 static void test_filter_comm_exec(void)
 {
 	struct task *sh = task_new(500, 500, "sh");
 	struct task *child = task_new(501, 501, "sh");
 	struct task *other = task_new(600, 600, "other");
 	struct task *tasks[] = { sh, other };
+	const struct gt_event *e;
+	u64 exec_ts, exec2_ts, prctl_ts;
 
 	sim_setup("filter_comm_exec", 2);
 	strcpy(S.cfg.opts.comm, "make");
@@ -504,24 +510,37 @@ static void test_filter_comm_exec(void)
 	sw(0, child, GT_IN_SLEEP);
 	sys_enter(0, __NR_execve);
 	exec_task(0, "make");
+	exec_ts = S.ts;
 	sys_exit(0);
 	syscall_quick(0, __NR_openat);
 	sys_enter(0, __NR_execve);
 	exec_task(0, "cc");		/* stops matching: ends */
+	exec2_ts = S.ts;
 	sys_exit(0);
 	syscall_quick(0, __NR_getpid);
 	sw(0, sh, GT_IN_DEAD);
+	sys_enter(1, __NR_prctl);
+	rename_task(other, "make");
+	sys_exit(1);
+	prctl_ts = S.ts;
+	syscall_quick(1, __NR_getppid);
 	if (!sim_finish())
 		return;
-	ok(count_named("make") == 1, "make is recorded from its exec");
+	ok(count_named("make") == 2, "make is recorded, and so is the task that took its name");
 	ok(count_named("sh") == 0 && count_named("other") == 0 &&
 	   count_named("cc") == 0, "nothing else is");
-	ok(count_type(GOTRACE_EV_GO_END) == 1,
-	   "exec of a name that does not match ends the goroutine");
-	ok(count_type(GOTRACE_EV_GO_SYSCALL) == 2 &&
-	   count_g(GOTRACE_EV_GO_SYSCALL, 501) == 2,
-	   "only make's syscalls are: openat and the execve of cc (%u)",
-	   count_type(GOTRACE_EV_GO_SYSCALL));
+	e = find(GOTRACE_EV_GO_CREATE, 501, true);
+	ok(e && e->ts <= exec_ts, "make's goroutine starts at its exec (%llu, exec %llu)",
+	   e ? (unsigned long long)e->ts : 0ULL, (unsigned long long)exec_ts);
+	e = find(GOTRACE_EV_GO_END, 501, false);
+	ok(e && e->ts <= exec2_ts && count_type(GOTRACE_EV_GO_END) == 1,
+	   "the exec of cc ends it at once");
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 501) == 2,
+	   "make's syscalls are there: openat and the execve of cc (%u)",
+	   count_g(GOTRACE_EV_GO_SYSCALL, 501));
+	e = find(GOTRACE_EV_GO_CREATE, 600, true);
+	ok(e && e->ts <= prctl_ts && count_g(GOTRACE_EV_GO_SYSCALL, 600) == 1,
+	   "a task naming itself make is recorded from its prctl's exit");
 }
 
 /* -p: a pid filter, and the children of a recorded task (--children). */
@@ -744,6 +763,7 @@ static void test_reuse(void)
 	sw(0, b, GT_IN_RUNNABLE);		/* new task, same tid */
 	/* d takes c's task_struct: c died unseen (before a wakeup of it). */
 	d->in.key = c->in.key;
+	strcpy(d->comm, "keyed");
 	wake(0, d);
 	sw(0, d, GT_IN_SLEEP);
 	sw(0, &S.idle[0], GT_IN_DEAD);
@@ -751,8 +771,8 @@ static void test_reuse(void)
 		return;
 	ok(!strcmp(gname(1400), "first") && count_named("second") == 1,
 	   "a reused tid gets a goroutine of its own");
-	ok(count_named("keyed") == 1 && count_named("rekeyed") == 1,
-	   "a reused key with another start time is another goroutine");
+	ok(count_named("keyed") == 2 && count_arg(GOTRACE_EV_GO_UNBLOCK, 1401) == 0,
+	   "a reused key with another start time is another goroutine; the dead one's is left as it was");
 }
 
 /* More living tasks than the table holds: the trace ends, valid. */
