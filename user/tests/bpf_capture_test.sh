@@ -127,6 +127,20 @@ run stat -j -n 100000 "$T/filtered.trace"
 check "with -c: only the workload's goroutines" \
 	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
 
+# --- kernel addresses hidden from the reader (kptr_restrict 2) -------
+KPTR=/proc/sys/kernel/kptr_restrict
+if old_kptr=$(cat $KPTR 2>/dev/null) && echo 2 > $KPTR 2>/dev/null; then
+	run record --backend bpf -o "$T/hidden.trace" -- "$WORKLOAD" "$T/ids" 5
+	echo "$old_kptr" > $KPTR
+	check "kptr_restrict 2: no kernel address in the trace, frames named [kernel]" \
+		'[ "$rc" -eq 0 ] && ! grep -aq "ffffffff[0-9a-f]\{8\}" "$T/hidden.trace" && grep -aq "\[kernel\]" "$T/hidden.trace"'
+	run record --backend bpf -o "$T/shown.trace" -- "$WORKLOAD" "$T/ids" 5
+	check "kptr_restrict $old_kptr: kernel functions named in the trace" \
+		'[ "$rc" -eq 0 ] && grep -aq "__schedule" "$T/shown.trace"'
+else
+	echo "ok $((n = n + 1)) # SKIP cannot set kptr_restrict"
+fi
+
 # --- a cgroup filter: the cgroup and the ones below it ----------------
 # The cgroup v2 hierarchy, mounted here too: /sys/fs/cgroup may be
 # something else (cgroup v1, a tmpfs).
