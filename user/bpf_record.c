@@ -57,18 +57,14 @@ static int sink_write(void *arg, const void *buf, size_t len)
 
 /*
  * The footer's names of kernel PCs: "func+0xoff".  Where the kernel hid
- * its addresses from this reader (kptr_restrict), no name can be found
- * and none may show the address either.
+ * its addresses from this reader (kptr_restrict) none is found, and the
+ * model names the frame "[unknown]" rather than by its address.
  */
 static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
 {
 	const char *name;
 	uint64_t off;
 
-	if (!gt_ksyms_visible(arg)) {
-		snprintf(buf, len, "[kernel]");
-		return true;
-	}
 	name = gt_ksyms_find(arg, pc, &off);
 	if (!name)
 		return false;
