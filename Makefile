@@ -22,6 +22,8 @@
 #                        after make bench-check
 #   make bench-check     host only: MB/s and peak RSS of gotrace check and
 #                        stat on a 50 M-event trace, next to Go's parsers
+#   make bench-host      host only, as root: the BPF capture backend on the
+#                        real CPU against no tracing and ftrace
 #
 # The kernel build itself is driven by ./Kbuild, so that
 # "make -C <kernel build dir> M=$(CURDIR) modules" works on its own, as
@@ -34,7 +36,7 @@ KERNELS ?=
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm check-debug \
-	checkpatch demo bench bench-check clean
+	checkpatch demo bench bench-check bench-host clean
 
 all: module user
 
@@ -73,6 +75,9 @@ bench: deps bench-check
 
 bench-check:
 	bench/check.sh
+
+bench-host:
+	bench/host-bench.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -55,6 +55,10 @@ static const struct {
 	{ "status",	cmd_status },
 	{ "check",	cmd_check },
 	{ "stat",	cmd_stat },
+#ifdef GT_HAVE_BPF
+	/* Not in the usage: the tests' and benchmark's view of the BPF backend. */
+	{ "bpf-dump",	cmd_bpf_dump },
+#endif
 };
 
 int main(int argc, char **argv)

@@ -40,6 +40,10 @@
 #include <unistd.h>
 
 #include "subcommands.h"
+#include "backend.h"
+#ifdef GT_HAVE_BPF
+#include "bpf_record.h"
+#endif
 #include "child.h"
 #include "device.h"
 #include "options.h"
@@ -111,6 +115,8 @@ struct recorder {
 	const char *out_path;		/* as given; "-" = stdout */
 	bool out_given;			/* -o was on the command line */
 	const char *dev_path;
+	bool dev_given;			/* --device: always the module's ABI */
+	enum gt_backend backend;	/* --backend, then what it meant */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
@@ -145,7 +151,8 @@ struct recorder {
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gotrace record [-o FILE] [-d TIME] [-q] [-p PID,... [--tid] [--children]]\n"
+		"usage: gotrace record [-o FILE] [-d TIME] [-q] [--backend B]\n"
+		"                      [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
@@ -165,6 +172,9 @@ static void record_usage(FILE *f)
 		"                         a unit (500ms, 2s, 5m, 1h)\n"
 		"  -q, --quiet            no progress line and no summary (errors and\n"
 		"                         the lost-events warning still show)\n"
+		"      --backend B        kmod (the module, /dev/gotrace), bpf, or auto\n"
+		"                         (default): the module if /dev/gotrace exists\n"
+		"                         or 'modprobe gotrace' works, else bpf\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
@@ -430,7 +440,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 			fprintf(stderr, " (module: %s), %" PRIu64 " lost",
 				gt_stop_reason_name(st->stop_reason),
 				(uint64_t)st->lost_events);
-		fputc('\n', stderr);
+		fprintf(stderr, ", backend %s\n", gt_backend_name(r->backend));
 		if (r->out.old)
 			fprintf(stderr, "%s: the previous %s is kept as %s\n",
 				GT_NAME, r->out.path, r->out.old);
@@ -454,7 +464,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
-	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS };
+	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -471,6 +481,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
 		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
+		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
@@ -499,6 +510,11 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			return 1;
 		case 'D':
 			r->dev_path = optarg;
+			r->dev_given = true;
+			break;
+		case O_BACKEND:
+			if (gt_backend_parse(optarg, &r->backend))
+				return -1;
 			break;
 		case 'p':
 			pids = optarg;
@@ -536,7 +552,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		}
 		if (bad)
 			return -1;
-		if (c != 'o' && c != 'd' && c != 'q' && c != 'D') {
+		if (c != 'o' && c != 'd' && c != 'q' && c != 'D' &&
+		    c != O_BACKEND) {
 			size_t n = strlen(r->opt_names);
 			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
 					   opts[idx].name;
@@ -702,6 +719,45 @@ static void rec_wait_command(struct recorder *r)
 	gt_child_reap(&r->child, true);
 }
 
+/*
+ * Which backend records: -1 when it cannot be had.  A --device is the
+ * module's ABI whatever it is (the tests' FIFO).
+ */
+static int rec_choose_backend(struct recorder *r)
+{
+	enum gt_backend want = r->backend;
+
+	if (r->dev_given && want == GT_BACKEND_AUTO)
+		want = GT_BACKEND_KMOD;
+	r->backend = gt_backend_choose(want, r->dev_path,
+				       "modprobe -q gotrace 2>/dev/null");
+	if (r->backend != GT_BACKEND_BPF || gt_backend_have_bpf())
+		return 0;
+	if (want == GT_BACKEND_AUTO)
+		gt_err("%s: no such device, 'modprobe gotrace' failed, and this gotrace was built without the BPF backend: load gotrace.ko",
+		       r->dev_path);
+	else
+		gt_err("this gotrace was built without the BPF backend (make deps, then rebuild): use --backend kmod");
+	return -1;
+}
+
+#ifdef GT_HAVE_BPF
+/* The BPF backend runs the whole session itself (bpf_record.c). */
+static int rec_run_bpf(struct recorder *r)
+{
+	struct gt_bpf_rec a = {
+		.opts = r->opts,
+		.out_path = r->out_path,
+		.duration_ns = r->duration_ns,
+		.quiet = r->quiet,
+		.cmd = r->cmd,
+		.cmd_filter = r->cmd_filter,
+	};
+
+	return gt_bpf_record(&a);
+}
+#endif
+
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r = {
@@ -722,6 +778,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (ret)
 		return GT_EXIT_USAGE;
+	if (rec_choose_backend(&r))
+		return GT_EXIT_FAIL;
+#ifdef GT_HAVE_BPF
+	if (r.backend == GT_BACKEND_BPF)
+		return rec_run_bpf(&r);
+#endif
 	r.buf = malloc(REC_BUF_SIZE);
 	if (!r.buf) {
 		gt_err("out of memory");

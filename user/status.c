@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "subcommands.h"
+#ifdef GT_HAVE_BPF
+#include "bpf_backend.h"
+#endif
 #include "device.h"
 #include "util.h"
 
@@ -32,6 +35,7 @@ static void status_print(const struct gotrace_status *st)
 	uint64_t lost = st->lost_events;
 
 	printf("state:          %s\n", gt_state_name(st->state));
+	printf("backend:        kmod\n");
 	if (st->state != GOTRACE_STATE_IDLE) {
 		printf("stop reason:    %s\n",
 		       gt_stop_reason_name(st->stop_reason));
@@ -116,6 +120,7 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 
 	printf("{\n  \"abi_version\": %u,\n  \"state\": ", st->version);
 	status_json_word(gt_state_name(st->state));
+	printf(",\n  \"backend\": \"kmod\"");
 	printf(",\n  \"stop_reason\": ");
 	status_json_word(gt_stop_reason_name(st->stop_reason));
 	printf(",\n  \"reader_pid\": %u,\n", st->reader_pid);
@@ -155,6 +160,30 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	printf("\n  ]\n}\n");
 }
 
+/*
+ * A BPF session keeps its counters in its recorder: all that can be told
+ * from here is that it records.  True when one (or more) was found.
+ */
+static bool status_bpf(bool json)
+{
+#ifdef GT_HAVE_BPF
+	int n = gt_bpf_sessions();
+
+	if (n <= 0)
+		return false;
+	if (json)
+		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d\n}\n",
+		       n);
+	else
+		printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\n",
+		       n, n > 1 ? "s" : "");
+	return true;
+#else
+	(void)json;
+	return false;
+#endif
+}
+
 int cmd_status(int argc, char **argv)
 {
 	const char *device = NULL;
@@ -189,6 +218,9 @@ int cmd_status(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 
+	/* No module: a BPF session may be recording instead. */
+	if (!device && access(GOTRACE_DEVICE_PATH, F_OK) && status_bpf(json))
+		return GT_EXIT_OK;
 	fd = gt_dev_open(device, O_WRONLY);
 	if (fd < 0)
 		return GT_EXIT_FAIL;

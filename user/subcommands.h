@@ -12,5 +12,6 @@ int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_bpf_dump(int argc, char **argv);
 
 #endif /* GOTRACE_SUBCOMMANDS_H */

@@ -23,6 +23,10 @@ run record --bogus
 check "record --bogus: exit 2" '[ $rc -eq 2 ]'
 run record --device "$T/nonexistent" -o "$T/never.trace"
 check "record: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --backend foo -o "$T/never.trace"
+check "record --backend foo: exit 2, says what it wants" '[ $rc -eq 2 ] && has "invalid backend '\''foo'\'': want kmod, bpf or auto" "$T/err"'
+run record --backend kmod --device "$T/nonexistent" -o "$T/never.trace"
+check "record --backend kmod: the module's error" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 run stop --device "$T/nonexistent"
 check "stop: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 : >"$T/plain"

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gotrace.bpf.c - the BPF capture backend: the module's probes, as
+ * tp_btf programs that write compact records (record.h) into one BPF ring
+ * buffer per CPU.
+ *
+ * Nothing here models anything: the reader in user space merges the
+ * CPUs' records in time order and feeds the same Linux->Go model as the
+ * module.  What must be read in the kernel is read here: kernel stacks,
+ * the filters (so that unrecorded tasks cost no ring space), and what a
+ * sleeping read or write waits on.
+ *
+ * Context: tracepoints, preemption or migration disabled, any context
+ * up to hard interrupts (wakeups).  No loops but bounded ones.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "record.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Values of include/uapi/linux/gotrace.h that the programs test. */
+#define OPT_TGID		(1U << 0)
+#define OPT_CHILDREN		(1U << 1)
+#define OPT_NO_KSTACKS		(1U << 2)
+#define SYSCALLS_NONE		2
+#define SET_INCLUDE		1
+#define SET_EXCLUDE		2
+
+#define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
+#define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
+#define S_IFMT_BITS		00170000
+#define S_IFIFO_BITS		0010000
+#define S_IFSOCK_BITS		0140000
+
+/* x86-64 syscalls whose sleep is classified by the kind of fd arg0. */
+#define NR_READ		0
+#define NR_WRITE	1
+#define NR_PREAD64	17
+#define NR_PWRITE64	18
+#define NR_READV	19
+#define NR_WRITEV	20
+#define NR_PRCTL	157
+#define NR_PREADV	295
+#define NR_PWRITEV	296
+#define NR_PREADV2	327
+#define NR_PWRITEV2	328
+
+/* Set by the loader before loading (rodata). */
+const volatile struct gtb_config cfg = {};
+/* Wake the reader early once a CPU's ring holds this many bytes. */
+const volatile __u64 wake_bytes = 1 << 20;
+
+/*
+ * One ring buffer per CPU, indexed by CPU: the loader creates them, sets
+ * the first as the inner map's template and inserts them all.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);		/* set to the number of CPUs */
+	__type(key, __u32);
+	__type(value, __u32);
+} rings SEC(".maps");
+
+/* Records lost because a CPU's ring was full (or missing), per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+/*
+ * What the session decided about a task the first time it saw it, keyed
+ * by its task_struct address.  start_time tells a reused address from
+ * the task it belonged to.  A preallocated hash: safe in any context.
+ */
+struct task_seen {
+	__u64 start_time;
+	__u8 match;
+	__u8 pad[7];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1 << 16);
+	__type(key, __u64);
+	__type(value, struct task_seen);
+} seen SEC(".maps");
+
+static __always_inline void count_drop(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&drops, &zero);
+
+	if (n)
+		*n += 1;
+}
+
+static __always_inline void *reserve(__u32 size)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	void *rb = bpf_map_lookup_elem(&rings, &cpu);
+	void *rec;
+
+	if (!rb) {
+		count_drop();
+		return NULL;
+	}
+	rec = bpf_ringbuf_reserve(rb, size, 0);
+	if (!rec)
+		count_drop();
+	return rec;
+}
+
+/* No wakeup per record: the reader polls, or is woken when a ring fills. */
+static __always_inline void submit(void *rec)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	void *rb = bpf_map_lookup_elem(&rings, &cpu);
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(rec, flags);
+}
+
+static __always_inline void fill_hdr(struct gtb_hdr *h, __u16 type,
+				     __u16 size, __u64 key, __u8 match)
+{
+	h->ts = bpf_ktime_get_ns();
+	h->key = key;
+	h->type = type;
+	h->size = size;
+	h->cpu = bpf_get_smp_processor_id();
+	h->match = match;
+	h->nr_frames = 0;
+}
+
+static __always_inline bool comm_equal(const char *a)
+{
+	for (int i = 0; i < 16; i++) {
+		if (a[i] != cfg.comm[i])
+			return false;
+		if (!a[i])
+			break;
+	}
+	return true;
+}
+
+/* Deepest cgroup level the filter looks at (the root is level 0). */
+#define CGROUP_LEVELS	32
+
+/*
+ * Is @t in cfg.cgroup_id's cgroup v2, or below it?  The cgroup's
+ * ancestors, itself included, are in cgroup->ancestors[] by level.
+ */
+static __always_inline bool in_cgroup(struct task_struct *t)
+{
+	struct cgroup *cg = BPF_CORE_READ(t, cgroups, dfl_cgrp);
+	struct cgroup *anc;
+	int level;
+
+	if (!cg)
+		return false;
+	level = BPF_CORE_READ(cg, level);
+	for (int i = 0; i < CGROUP_LEVELS; i++) {
+		if (i > level)
+			break;
+		anc = BPF_CORE_READ(cg, ancestors[i]);
+		if (anc && BPF_CORE_READ(anc, kn, id) == cfg.cgroup_id)
+			return true;
+	}
+	return false;
+}
+
+/* The filters of struct gotrace_options; idle tasks never match. */
+static __always_inline bool filters_match(struct task_struct *t)
+{
+	char comm[16];
+
+	if (!t->pid)
+		return false;
+	if (cfg.nr_pids) {
+		__s32 id = (cfg.flags & OPT_TGID) ? t->tgid : t->pid;
+		bool found = false;
+
+		for (int i = 0; i < 64; i++) {
+			if (i >= cfg.nr_pids)
+				break;
+			if (cfg.pids[i] == id) {
+				found = true;
+				break;
+			}
+		}
+		if (!found)
+			return false;
+	}
+	if (cfg.comm[0]) {
+		bpf_probe_read_kernel(comm, sizeof(comm), t->comm);
+		if (!comm_equal(comm))
+			return false;
+	}
+	if (cfg.cgroup_id && !in_cgroup(t))
+		return false;
+	return true;
+}
+
+static __always_inline void announce(struct task_struct *t)
+{
+	struct gtb_task *r = reserve(sizeof(*r));
+
+	if (!r)
+		return;
+	fill_hdr(&r->hdr, GTB_TASK, sizeof(*r), (__u64)t, GTB_MATCH_KEY);
+	r->start_time = t->start_time;
+	r->tid = t->pid;
+	r->tgid = t->tgid;
+	r->flags = t->flags;
+	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
+	r->state = 0;
+	submit(r);
+}
+
+/*
+ * Whether @t is recorded, decided the first time the session sees it
+ * (its GTB_TASK record is written then, if @say).  @inherit: a child whose parent
+ * is recorded, with OPT_CHILDREN.  A task the table has no room for is
+ * decided again, and announced again, each time.
+ */
+static __always_inline bool decide(struct task_struct *t, bool inherit,
+				   bool say)
+{
+	__u64 key = (__u64)t;
+	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
+	struct task_seen v = {};
+
+	if (s && s->start_time == t->start_time)
+		return s->match;
+	if (!t->pid)
+		return false;
+	v.start_time = t->start_time;
+	v.match = inherit || filters_match(t);
+	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
+	if (v.match && say)
+		announce(t);
+	return v.match;
+}
+
+static __always_inline bool task_match(struct task_struct *t, bool inherit)
+{
+	return decide(t, inherit, true);
+}
+
+/* Decide again (a new comm from exec or prctl may match the filter). */
+static __always_inline bool task_rematch(struct task_struct *t)
+{
+	__u64 key = (__u64)t;
+	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
+
+	if (!cfg.comm[0] || !s || s->match || s->start_time != t->start_time)
+		return task_match(t, false);
+	if (!filters_match(t))
+		return false;
+	s->match = 1;
+	announce(t);
+	return true;
+}
+
+/*
+ * The kernel stack of current, innermost first, without the program's
+ * own frame and bpf_trace_run*()'s (the reader drops the tracepoint's
+ * iterator, __traceiter_*, when the call went through it), so that it
+ * starts where the kernel was: __schedule, try_to_wake_up...
+ */
+#define STACK_SKIP	2
+
+static __always_inline __u8 get_stack(void *ctx, __u64 *buf)
+{
+	long n;
+
+	if (cfg.flags & OPT_NO_KSTACKS)
+		return 0;
+	n = bpf_get_stack(ctx, buf, GTB_MAX_FRAMES * sizeof(__u64),
+			  STACK_SKIP & BPF_F_SKIP_FIELD_MASK);
+	return n > 0 ? n / sizeof(__u64) : 0;
+}
+
+/* What fd @fd of @t is: the check of the module's classify.c. */
+static __always_inline __u8 fd_kind(struct task_struct *t, __u64 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds;
+	struct file *f = NULL;
+	__u32 mode;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return GTB_FD_OTHER;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_core_read(&f, sizeof(f), &fds[fd]) || !f)
+		return GTB_FD_OTHER;
+	mode = BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT_BITS;
+	if (mode == S_IFIFO_BITS)
+		return GTB_FD_PIPE;
+	if (mode == S_IFSOCK_BITS)
+		return GTB_FD_SOCKET;
+	return GTB_FD_OTHER;
+}
+
+static __always_inline bool is_rw(long nr)
+{
+	switch (nr) {
+	case NR_READ: case NR_WRITE: case NR_PREAD64: case NR_PWRITE64:
+	case NR_READV: case NR_WRITEV: case NR_PREADV: case NR_PWRITEV:
+	case NR_PREADV2: case NR_PWRITEV2:
+		return true;
+	}
+	return false;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	bool pm = task_match(prev, false);
+	bool nm = task_match(next, false);
+	__u32 size = sizeof(struct gtb_switch) + GTB_MAX_FRAMES * 8;
+	struct gtb_switch *r;
+	struct pt_regs *regs;
+	__u64 key = (__u64)prev;
+
+	if (pm || nm) {
+		r = reserve(size);
+		if (!r)
+			goto out;
+		fill_hdr(&r->hdr, GTB_SWITCH, sizeof(*r), key,
+			 (pm ? GTB_MATCH_KEY : 0) | (nm ? GTB_MATCH_OTHER : 0));
+		r->next = (__u64)next;
+		r->prev_state = prev_state;
+		r->preempt = preempt;
+		r->sys_nr = -1;
+		r->fd_kind = GTB_FD_NONE;
+		__builtin_memset(r->pad, 0, sizeof(r->pad));
+		if (pm && !(prev->flags & 0x00200000 /* PF_KTHREAD */)) {
+			regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+			r->sys_nr = BPF_CORE_READ(regs, orig_ax);
+			if (prev_state && is_rw(r->sys_nr))
+				r->fd_kind = fd_kind(prev,
+						     BPF_CORE_READ(regs, di));
+		}
+		if (pm) {
+			r->hdr.nr_frames = get_stack(ctx, r->stack);
+			r->hdr.size += r->hdr.nr_frames * 8;
+		}
+		submit(r);
+	}
+out:
+	/* The last switch of an exited task: forget it. */
+	if (prev_state & TASK_DEAD_STATE)
+		bpf_map_delete_elem(&seen, &key);
+	return 0;
+}
+
+static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
+				bool stack)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8;
+	struct gtb_wake *r;
+	bool wm;
+
+	if (!task_match(p, false))
+		return 0;
+	wm = task_match(cur, false);
+	r = reserve(size);
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)p,
+		 GTB_MATCH_KEY | (wm ? GTB_MATCH_OTHER : 0));
+	r->waker = (__u64)cur;
+	r->target_cpu = BPF_CORE_READ(p, wake_cpu);
+	r->pad = 0;
+	if (stack) {
+		r->hdr.nr_frames = get_stack(ctx, r->stack);
+		r->hdr.size += r->hdr.nr_frames * 8;
+	}
+	submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(gt_waking, struct task_struct *p)
+{
+	return wake(ctx, p, GTB_WAKING, true);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(gt_wakeup, struct task_struct *p)
+{
+	return wake(ctx, p, GTB_WAKEUP, false);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(gt_wakeup_new, struct task_struct *p)
+{
+	return wake(ctx, p, GTB_WAKEUP_NEW, true);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
+{
+	bool pm = task_match(parent, false);
+	bool cm = task_match(child, pm && (cfg.flags & OPT_CHILDREN));
+	__u32 size = sizeof(struct gtb_fork) + GTB_MAX_FRAMES * 8;
+	struct gtb_fork *r;
+
+	if (!pm && !cm)
+		return 0;
+	r = reserve(size);
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, GTB_FORK, sizeof(*r), (__u64)parent,
+		 (pm ? GTB_MATCH_KEY : 0) | (cm ? GTB_MATCH_OTHER : 0));
+	r->child = (__u64)child;
+	r->hdr.nr_frames = get_stack(ctx, r->stack);
+	r->hdr.size += r->hdr.nr_frames * 8;
+	submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
+{
+	struct gtb_exec *r;
+
+	if (!task_rematch(p))
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, GTB_EXEC, sizeof(*r), (__u64)p, GTB_MATCH_KEY);
+	r->old_tid = old_pid;
+	r->tid = p->pid;
+	bpf_probe_read_kernel(r->comm, sizeof(r->comm), p->comm);
+	submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(gt_exit, struct task_struct *p)
+{
+	struct gtb_hdr *r;
+
+	if (!task_match(p, false))
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(r, GTB_EXIT, sizeof(*r), (__u64)p, GTB_MATCH_KEY);
+	submit(r);
+	return 0;
+}
+
+static __always_inline bool syscall_wanted(long nr)
+{
+	bool in;
+
+	if (cfg.syscalls == SYSCALLS_NONE)
+		return false;
+	if (!cfg.syscall_set_mode)
+		return true;
+	in = nr >= 0 && nr < 1024 &&
+	     (cfg.syscall_set[(nr / 64) & 15] >> (nr % 64)) & 1;
+	return cfg.syscall_set_mode == SET_INCLUDE ? in : !in;
+}
+
+static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct gtb_sys *r;
+	bool m = rematch ? task_rematch(cur) : task_match(cur, false);
+
+	if (!m || !syscall_wanted(nr))
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, GTB_MATCH_KEY);
+	r->val = val;
+	r->nr = nr;
+	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
+	submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(gt_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys(GTB_SYS_ENTER, id, BPF_CORE_READ(regs, di), false);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
+{
+	long nr = BPF_CORE_READ(regs, orig_ax);
+
+	/* prctl(PR_SET_NAME) may have given the task the filter's comm. */
+	return sys(GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
+}
+
+/*
+ * The snapshot: every task that exists when the session starts, decided
+ * by the filters (and remembered, as on first sight), written to the
+ * iterator's file for the reader, with its state.  Run once, after the
+ * tracepoint programs are attached.
+ */
+SEC("iter/task")
+int gt_snapshot(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+	struct gtb_task r = {};
+
+	/* A task the tracepoints already decided keeps that decision. */
+	if (!t || !decide(t, false, false))
+		return 0;
+	r.hdr.ts = bpf_ktime_get_ns();
+	r.hdr.key = (__u64)t;
+	r.hdr.type = GTB_TASK;
+	r.hdr.size = sizeof(r);
+	r.hdr.cpu = bpf_get_smp_processor_id();
+	r.hdr.match = GTB_MATCH_KEY;
+	r.start_time = t->start_time;
+	r.tid = t->pid;
+	r.tgid = t->tgid;
+	r.flags = t->flags;
+	bpf_probe_read_kernel(r.comm, sizeof(r.comm), t->comm);
+	r.state = t->__state;
+	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record.h - what the BPF capture programs write into their ring buffers
+ *
+ * Shared by the BPF programs (gotrace.bpf.c, whose vmlinux.h has the
+ * kernel's types) and the reader in user space (<linux/types.h>).
+ *
+ * Every record starts with struct gtb_hdr.  A task is named by its key,
+ * the address of its task_struct: unique while it lives, and the same
+ * key the module's model uses.  The first record about a task is
+ * preceded by a GTB_TASK record that gives its identity, so the other
+ * records carry only keys.  Records that carry a kernel stack end with
+ * hdr.nr_frames return addresses.
+ *
+ * The snapshot of the tasks that exist when a session starts is not in
+ * the rings: the task iterator program writes one struct gtb_task per
+ * recorded task to its own file (bpf_iter), with @state set.
+ */
+#ifndef GOTRACE_BPF_RECORD_H
+#define GOTRACE_BPF_RECORD_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* Deepest kernel stack a record carries: the module's cap too. */
+#define GTB_MAX_FRAMES		32
+/* Largest record: a fork with a full stack. */
+#define GTB_MAX_RECORD		512
+
+enum gtb_type {
+	GTB_TASK = 1,		/* struct gtb_task: who hdr.key is */
+	GTB_SWITCH,		/* struct gtb_switch, stack of prev */
+	GTB_WAKING,		/* struct gtb_wake, stack of the waker */
+	GTB_WAKEUP,		/* struct gtb_wake, no stack */
+	GTB_WAKEUP_NEW,		/* struct gtb_wake, stack of the creator */
+	GTB_FORK,		/* struct gtb_fork, stack of the parent */
+	GTB_EXEC,		/* struct gtb_exec */
+	GTB_EXIT,		/* struct gtb_hdr only */
+	GTB_SYS_ENTER,		/* struct gtb_sys: nr, arg0 */
+	GTB_SYS_EXIT,		/* struct gtb_sys: nr, return value */
+	GTB_TYPE_COUNT,
+};
+
+/* hdr.match: which task of the record the filters select. */
+#define GTB_MATCH_KEY		(1U << 0)	/* hdr.key's task */
+#define GTB_MATCH_OTHER		(1U << 1)	/* next / child / waker */
+
+/* struct gtb_switch.fd_kind: what a sleeping read or write waits on. */
+#define GTB_FD_NONE		0	/* not asleep in a read or write */
+#define GTB_FD_OTHER		1	/* a file that is neither below */
+#define GTB_FD_PIPE		2	/* S_IFIFO */
+#define GTB_FD_SOCKET		3	/* S_IFSOCK */
+
+/**
+ * struct gtb_hdr - the start of every record
+ * @ts:		bpf_ktime_get_ns(): CLOCK_MONOTONIC, ns
+ * @key:	the task the record is about (see each type)
+ * @type:	enum gtb_type
+ * @size:	bytes of the whole record, stack included
+ * @cpu:	the CPU that wrote it
+ * @match:	GTB_MATCH_*
+ * @nr_frames:	return addresses after the fixed part
+ */
+struct gtb_hdr {
+	__u64 ts;
+	__u64 key;
+	__u16 type;
+	__u16 size;
+	__u16 cpu;
+	__u8 match;
+	__u8 nr_frames;
+};
+
+/* GTB_TASK: @hdr.key's identity, before the first record naming it. */
+struct gtb_task {
+	struct gtb_hdr hdr;
+	__u64 start_time;	/* task->start_time, ns */
+	__s32 tid;
+	__s32 tgid;
+	__u32 flags;		/* task->flags (PF_KTHREAD...) */
+	char comm[16];
+	__u32 state;		/* snapshot: task->__state (0: runnable) */
+};
+
+/* GTB_SWITCH: hdr.key is prev; GTB_MATCH_OTHER is next. */
+struct gtb_switch {
+	struct gtb_hdr hdr;
+	__u64 next;
+	__u32 prev_state;	/* 0: preempted, else the sleep state */
+	__s32 sys_nr;		/* prev's syscall (orig_ax), -1: none */
+	__u8 preempt;
+	__u8 fd_kind;		/* GTB_FD_* for a sleeping read/write */
+	__u8 pad[6];
+	__u64 stack[];
+};
+
+/*
+ * GTB_WAKING, GTB_WAKEUP, GTB_WAKEUP_NEW: hdr.key is the woken task;
+ * GTB_MATCH_OTHER is the waker.
+ */
+struct gtb_wake {
+	struct gtb_hdr hdr;
+	__u64 waker;		/* current, the waker (may be idle) */
+	__s32 target_cpu;
+	__u32 pad;
+	__u64 stack[];
+};
+
+/* GTB_FORK: hdr.key is the parent; GTB_MATCH_OTHER is the child. */
+struct gtb_fork {
+	struct gtb_hdr hdr;
+	__u64 child;
+	__u64 stack[];
+};
+
+/* GTB_EXEC: hdr.key's new program. */
+struct gtb_exec {
+	struct gtb_hdr hdr;
+	__s32 old_tid;		/* a non-leader thread's tid before exec */
+	__s32 tid;		/* its tid after exec (the leader's) */
+	char comm[16];
+};
+
+/* GTB_SYS_ENTER, GTB_SYS_EXIT: hdr.key is current. */
+struct gtb_sys {
+	struct gtb_hdr hdr;
+	__s64 val;		/* enter: arg0; exit: the return value */
+	__s32 nr;
+	__u32 compat;		/* a 32-bit syscall (TS_COMPAT) */
+};
+
+/**
+ * struct gtb_config - what one session records, set before loading
+ *
+ * The BPF side of struct gotrace_options (include/uapi/linux/gotrace.h).
+ */
+struct gtb_config {
+	__u32 flags;		/* GOTRACE_OPT_* */
+	__u32 syscalls;		/* GOTRACE_SYSCALLS_* */
+	__u32 syscall_set_mode;	/* GOTRACE_SET_* */
+	__u32 nr_pids;
+	__s32 pids[64];
+	char comm[16];
+	__u64 cgroup_id;
+	__u64 syscall_set[16];
+};
+
+#endif /* GOTRACE_BPF_RECORD_H */

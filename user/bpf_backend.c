@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_backend.c - load, attach and drain the BPF capture programs
+ * (bpf_backend.h)
+ *
+ * Each possible CPU gets its own ring buffer, created here and put into
+ * the programs' array of maps, so that CPUs never contend for a ring and
+ * each ring stays nearly in time order.  The programs wake the reader
+ * only when a ring is half full; otherwise it drains on its own timer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/record.h"
+#include "bpf_backend.h"
+#include "bpf_preflight.h"
+#include "gotrace.skel.h"
+#include "util.h"
+
+struct gt_bpf {
+	struct gotrace_bpf *skel;
+	struct ring_buffer *rb;
+	struct gt_merge *merge;
+	int *ring_fds;
+	unsigned int nr_cpus;
+	bool failed;		/* out of memory while merging */
+};
+
+/* libbpf's own messages only when asked for (GOTRACE_BPF_DEBUG=1). */
+static int libbpf_say(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	static int debug = -1;
+
+	(void)level;
+	if (debug < 0)
+		debug = getenv("GOTRACE_BPF_DEBUG") != NULL;
+	return debug ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct gt_bpf *b = ctx;
+	const struct gtb_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size > size)
+		return 0;
+	if (gt_merge_push(b->merge, data, h->size))
+		b->failed = true;
+	return 0;
+}
+
+static void fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
+{
+	const struct gotrace_options *o = p->opts;
+
+	memset(c, 0, sizeof(*c));
+	c->flags = o->flags;
+	c->syscalls = o->syscalls;
+	c->syscall_set_mode = o->syscall_set_mode;
+	c->nr_pids = o->nr_pids;
+	memcpy(c->pids, o->pids, sizeof(c->pids));
+	memcpy(c->comm, o->comm, sizeof(c->comm));
+	memcpy(c->syscall_set, o->syscall_set, sizeof(c->syscall_set));
+	c->cgroup_id = o->cgroup_id;
+}
+
+static size_t ring_size(size_t want)
+{
+	size_t page = sysconf(_SC_PAGESIZE), n = page;
+
+	while (n < want && n < (1UL << 30))
+		n *= 2;
+	return n;
+}
+
+/* One ring per possible CPU, before loading: the first is the template. */
+static int make_rings(struct gt_bpf *b, size_t bytes)
+{
+	b->ring_fds = calloc(b->nr_cpus, sizeof(*b->ring_fds));
+	if (!b->ring_fds)
+		return -ENOMEM;
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		b->ring_fds[c] = -1;
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		b->ring_fds[c] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gt_ring",
+						0, 0, bytes, NULL);
+		if (b->ring_fds[c] < 0)
+			return -errno;
+	}
+	return bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
+}
+
+/* After loading: each CPU's ring into the programs' array, and the reader's. */
+static int insert_rings(struct gt_bpf *b)
+{
+	int outer = bpf_map__fd(b->skel->maps.rings);
+
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		int fd = b->ring_fds[c];
+
+		if (bpf_map_update_elem(outer, &c, &fd, BPF_ANY))
+			return -errno;
+		if (!c)
+			b->rb = ring_buffer__new(fd, on_record, b, NULL);
+		else if (ring_buffer__add(b->rb, fd, on_record, b))
+			return -errno;
+		if (!b->rb)
+			return -errno;
+	}
+	return 0;
+}
+
+struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
+{
+	struct gt_bpf_caps caps;
+	struct gt_bpf *b;
+	size_t bytes = ring_size(p->ring_bytes ? p->ring_bytes :
+				 GT_BPF_RING_DEFAULT);
+	int cpus, err;
+
+	gt_bpf_caps_get(&caps);
+	if (gt_bpf_preflight(&gt_bpf_paths, &caps))
+		return NULL;
+	libbpf_set_print(libbpf_say);
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
+		gt_err("this kernel has no BPF ring buffers (Linux 5.8 or later): the BPF backend cannot run, use the module");
+		return NULL;
+	}
+	cpus = libbpf_num_possible_cpus();
+	if (cpus <= 0) {
+		gt_err("cannot count the possible CPUs: %s", strerror(-cpus));
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->nr_cpus = cpus;
+	b->merge = gt_merge_new(cpus);
+	b->skel = gotrace_bpf__open();
+	if (!b->merge || !b->skel) {
+		gt_err("cannot open the BPF programs: %s", strerror(errno));
+		goto fail;
+	}
+	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
+	b->skel->rodata->wake_bytes = bytes / 2;
+	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
+	err = make_rings(b, bytes);
+	if (err) {
+		gt_err("cannot create %u ring buffers of %zu bytes: %s",
+		       b->nr_cpus, bytes, strerror(-err));
+		goto fail;
+	}
+	err = gotrace_bpf__load(b->skel);
+	if (err) {
+		gt_err("the kernel refused the BPF programs: %s (GOTRACE_BPF_DEBUG=1 shows the verifier's log)",
+		       strerror(-err));
+		goto fail;
+	}
+	err = insert_rings(b);
+	if (err) {
+		gt_err("cannot set up the ring buffers: %s", strerror(-err));
+		goto fail;
+	}
+	err = gotrace_bpf__attach(b->skel);
+	if (err) {
+		gt_err("cannot attach the BPF programs: %s", strerror(-err));
+		goto fail;
+	}
+	return b;
+fail:
+	gt_bpf_close(b);
+	return NULL;
+}
+
+int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
+{
+	uint64_t now;
+	int n;
+
+	n = ring_buffer__poll(b->rb, timeout_ms);
+	if (n < 0 && n != -EINTR) {
+		gt_err("polling the BPF ring buffers: %s", strerror(-n));
+		return -1;
+	}
+	/* Records stamped before @now are in the rings from here on... */
+	now = gt_now_ns();
+	n = ring_buffer__consume(b->rb);
+	if (n < 0) {
+		gt_err("reading the BPF ring buffers: %s", strerror(-n));
+		return -1;
+	}
+	if (b->failed) {
+		gt_err("out of memory merging the BPF records");
+		return -1;
+	}
+	/* ...unless a program took longer than the window to write one. */
+	if (now > GT_BPF_REORDER_NS)
+		gt_merge_emit(b->merge, now - GT_BPF_REORDER_NS, fn, arg);
+	return 0;
+}
+
+int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	struct gtb_task t;
+	size_t have = 0;
+	ssize_t n;
+	int fd;
+
+	fd = bpf_iter_create(bpf_link__fd(b->skel->links.gt_snapshot));
+	if (fd < 0) {
+		gt_err("cannot walk the tasks (BPF task iterator): %s",
+		       strerror(errno));
+		return -1;
+	}
+	/* Records may straddle two reads. */
+	while ((n = read(fd, (char *)&t + have, sizeof(t) - have)) > 0) {
+		have += n;
+		if (have == sizeof(t)) {
+			fn(&t, sizeof(t), arg);
+			have = 0;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		gt_err("walking the tasks: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	gotrace_bpf__detach(b->skel);
+	ring_buffer__consume(b->rb);
+	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
+}
+
+unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)
+{
+	return b->nr_cpus;
+}
+
+uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
+{
+	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = 0;
+	uint32_t zero = 0;
+
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.drops), &zero, v))
+		for (unsigned int c = 0; c < b->nr_cpus; c++) {
+			sum += v[c];
+			if (per_cpu)
+				per_cpu[c] = v[c];
+		}
+	free(v);
+	return sum;
+}
+
+void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s)
+{
+	gt_merge_stats(b->merge, s);
+}
+
+void gt_bpf_close(struct gt_bpf *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	gotrace_bpf__destroy(b->skel);
+	for (unsigned int c = 0; b->ring_fds && c < b->nr_cpus; c++)
+		if (b->ring_fds[c] >= 0)
+			close(b->ring_fds[c]);
+	free(b->ring_fds);
+	gt_merge_free(b->merge);
+	free(b);
+}
+
+int gt_bpf_sessions(void)
+{
+	/* The name of gt_switch() in bpf/gotrace.bpf.c. */
+	static const char name[] = "gt_switch";
+	__u32 id = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strncmp(info.name, name, sizeof(info.name)))
+			n++;
+		close(fd);
+	}
+	if (errno != ENOENT) {
+		gt_err("cannot list the BPF programs: %s", strerror(errno));
+		return -1;
+	}
+	return n;
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_feed.c - BPF records into the model's hooks (bpf_feed.h)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+
+#include "bpf/record.h"
+#include "bpf_feed.h"
+#include "model/gtmodel.h"
+#include "u64map.h"
+
+/* A task of the table: what its task record said, kept up to date. */
+struct ftask {
+	struct gt_in_task in;
+	char comm[GT_IN_COMM_LEN];
+};
+
+struct gt_bpf_feed {
+	struct gt_model *m;
+	const struct gt_ksyms *ksyms;
+	struct u64map tasks;		/* key -> struct ftask * */
+	struct gt_in_task unknown[2];	/* tasks named by key only */
+	struct ftask **snap;		/* the snapshot, in order */
+	unsigned char *snap_sleeping;
+	size_t nr_snap, snap_cap;
+	uint64_t start;			/* records before: table only */
+	bool started;
+};
+
+/* sched_switch's prev_state: TASK_DEAD. */
+#define STATE_DEAD	0x80
+
+struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
+				    const struct gt_ksyms *ksyms)
+{
+	struct gt_bpf_feed *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->m = m;
+	f->ksyms = ksyms;
+	for (int i = 0; i < 2; i++) {
+		f->unknown[i].flags = GT_IN_IDLE;
+		f->unknown[i].comm = "";
+	}
+	return f;
+}
+
+void gt_bpf_feed_free(struct gt_bpf_feed *f)
+{
+	size_t i = 0;
+	uint64_t key, val;
+
+	if (!f)
+		return;
+	while (u64map_next(&f->tasks, &i, &key, &val))
+		free((struct ftask *)(uintptr_t)val);
+	u64map_free(&f->tasks);
+	free(f->snap);
+	free(f->snap_sleeping);
+	free(f);
+}
+
+/* The table's task for a task record: new, or the key's reuse. */
+static struct ftask *task_update(struct gt_bpf_feed *f,
+				 const struct gtb_task *r)
+{
+	uint64_t *slot;
+	struct ftask *t;
+	bool added;
+
+	slot = u64map_put(&f->tasks, r->hdr.key, 0, &added);
+	if (!slot)
+		return NULL;
+	if (added) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		*slot = (uintptr_t)t;
+	}
+	t = (struct ftask *)(uintptr_t)*slot;
+	t->in.key = r->hdr.key;
+	t->in.start_time = r->start_time;
+	t->in.tid = r->tid;
+	t->in.tgid = r->tgid;
+	t->in.flags = r->flags & 0x00200000 /* PF_KTHREAD */ ? GT_IN_KTHREAD : 0;
+	memcpy(t->comm, r->comm, sizeof(t->comm));
+	t->in.comm = t->comm;
+	return t;
+}
+
+/* The task of @key, or an idle stand-in (slot @i of two). */
+static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
+					bool recorded, int i)
+{
+	uint64_t *slot = recorded ? u64map_get(&f->tasks, key) : NULL;
+
+	if (slot)
+		return &((struct ftask *)(uintptr_t)*slot)->in;
+	f->unknown[i].key = key;
+	return &f->unknown[i];
+}
+
+void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg)
+{
+	const struct gtb_task *r = rec;
+	struct gt_bpf_feed *f = arg;
+	struct ftask *t;
+
+	if (len < sizeof(*r) || r->hdr.type != GTB_TASK)
+		return;
+	t = task_update(f, r);
+	if (!t)
+		return;
+	if (f->nr_snap == f->snap_cap) {
+		size_t cap = f->snap_cap ? 2 * f->snap_cap : 1024;
+		struct ftask **v = realloc(f->snap, cap * sizeof(*v));
+		unsigned char *s = realloc(f->snap_sleeping, cap);
+
+		if (v)
+			f->snap = v;
+		if (s)
+			f->snap_sleeping = s;
+		if (!v || !s)
+			return;
+		f->snap_cap = cap;
+	}
+	f->snap[f->nr_snap] = t;
+	f->snap_sleeping[f->nr_snap++] = r->state != 0;
+}
+
+int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu)
+{
+	struct gt_in_task cur = { .flags = GT_IN_IDLE, .comm = "" };
+	struct gt_in_ev ev = { .ts = ts, .cpu = cpu, .cur = &cur };
+	int ret;
+
+	ret = gt_model_snapshot_begin(f->m, &ev);
+	for (size_t i = 0; !ret && i < f->nr_snap; i++) {
+		struct gt_in_snap_task snap = {
+			.task = &f->snap[i]->in,
+			.sleeping = f->snap_sleeping[i],
+		};
+
+		ret = gt_model_snapshot_task(f->m, &snap);
+	}
+	if (!ret)
+		ret = gt_model_snapshot_end(f->m);
+	f->start = ts;
+	f->started = true;
+	return ret;
+}
+
+/* The header every input event has; @pcs: the record's stack, or NULL. */
+static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			     const struct gt_in_task *cur, const __u64 *pcs)
+{
+	struct gt_in_ev ev = { .ts = h->ts, .cpu = h->cpu, .cur = cur };
+	unsigned int n = h->nr_frames, skip;
+
+	if (pcs && n) {
+		skip = f->ksyms ? gt_ksyms_tracing_frames(f->ksyms,
+				(const uint64_t *)pcs, n) : 0;
+		ev.pcs = (const u64 *)pcs + skip;
+		ev.nr_pcs = n - skip;
+	}
+	return ev;
+}
+
+static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
+{
+	const struct gt_in_task *prev, *next;
+	struct gt_in_switch in = { 0 };
+
+	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
+	in.ev = in_ev(f, &r->hdr, prev, r->stack);
+	in.prev = prev;
+	in.next = next;
+	in.preempt = r->preempt;
+	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
+			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
+	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
+		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
+		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
+		     GT_IN_FD_UNKNOWN;
+	gt_model_switch(f->m, &in);
+}
+
+static void feed_wake(struct gt_bpf_feed *f, const struct gtb_wake *r)
+{
+	const struct gt_in_task *cur;
+	struct gt_in_wake in;
+
+	cur = task_of(f, r->waker, r->hdr.match & GTB_MATCH_OTHER, 0);
+	in.ev = in_ev(f, &r->hdr, cur, r->stack);
+	in.task = task_of(f, r->hdr.key, true, 1);
+	if (r->hdr.type == GTB_WAKING)
+		gt_model_waking(f->m, &in);
+	else
+		gt_model_wakeup(f->m, &in);
+}
+
+static void feed_fork(struct gt_bpf_feed *f, const struct gtb_fork *r)
+{
+	const struct gt_in_task *parent;
+	struct gt_in_fork in;
+
+	parent = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	in.ev = in_ev(f, &r->hdr, parent, r->stack);
+	in.child = task_of(f, r->child, r->hdr.match & GTB_MATCH_OTHER, 1);
+	gt_model_fork(f->m, &in);
+}
+
+static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
+{
+	uint64_t *slot = u64map_get(&f->tasks, r->hdr.key);
+	struct ftask *t;
+	struct gt_in_exec in;
+
+	if (!slot)
+		return;
+	/* The model reads the new comm (and tid) from ev.cur. */
+	t = (struct ftask *)(uintptr_t)*slot;
+	memcpy(t->comm, r->comm, sizeof(t->comm));
+	t->in.tid = r->tid;
+	in.ev = in_ev(f, &r->hdr, &t->in, NULL);
+	gt_model_exec(f->m, &in);
+}
+
+static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
+{
+	const struct gt_in_task *cur = task_of(f, r->hdr.key, true, 0);
+
+	if (r->hdr.type == GTB_SYS_ENTER) {
+		struct gt_in_sys_enter in = {
+			.ev = in_ev(f, &r->hdr, cur, NULL),
+			.nr = r->nr,
+			.compat = r->compat,
+		};
+
+		gt_model_sys_enter(f->m, &in);
+	} else {
+		struct gt_in_sys_exit in = {
+			.ev = in_ev(f, &r->hdr, cur, NULL),
+		};
+
+		gt_model_sys_exit(f->m, &in);
+	}
+}
+
+void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
+{
+	const struct gtb_hdr *h = rec;
+	struct gt_bpf_feed *f = arg;
+
+	if (len < sizeof(*h) || len < h->size)
+		return;
+	if (h->type == GTB_TASK) {
+		if (len >= sizeof(struct gtb_task))
+			task_update(f, rec);
+		return;
+	}
+	if (!f->started || h->ts < f->start)
+		return;
+	switch (h->type) {
+	case GTB_SWITCH:
+		feed_switch(f, rec);
+		break;
+	case GTB_WAKING:
+	case GTB_WAKEUP:
+	case GTB_WAKEUP_NEW:
+		feed_wake(f, rec);
+		break;
+	case GTB_FORK:
+		feed_fork(f, rec);
+		break;
+	case GTB_EXEC:
+		feed_exec(f, rec);
+		break;
+	case GTB_SYS_ENTER:
+	case GTB_SYS_EXIT:
+		feed_sys(f, rec);
+		break;
+	default:
+		break;		/* GTB_EXIT: the final switch says it */
+	}
+}

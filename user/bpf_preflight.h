@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_preflight.h - can this machine run the BPF backend?  One clear
+ * line for each reason it cannot, before libbpf says something obscure.
+ */
+#ifndef GOTRACE_BPF_PREFLIGHT_H
+#define GOTRACE_BPF_PREFLIGHT_H
+
+#include <stdbool.h>
+
+/* Where the kernel says what it has; tests point them at files of theirs. */
+struct gt_bpf_paths {
+	const char *btf;	/* /sys/kernel/btf/vmlinux */
+	const char *lockdown;	/* /sys/kernel/security/lockdown */
+};
+
+extern const struct gt_bpf_paths gt_bpf_paths;
+
+/* The capabilities that matter, as the caller has them (effective). */
+struct gt_bpf_caps {
+	bool root;		/* euid 0 */
+	bool bpf, perfmon, sys_admin;
+};
+
+/* The calling process's. */
+void gt_bpf_caps_get(struct gt_bpf_caps *c);
+
+/*
+ * 0 when the BPF backend may try to load, else -1 after one "gotrace:"
+ * line on stderr: not root, root without CAP_BPF/CAP_PERFMON, no BTF,
+ * lockdown=confidentiality.  (Ring buffer support is asked of the kernel
+ * when loading.)
+ */
+int gt_bpf_preflight(const struct gt_bpf_paths *p, const struct gt_bpf_caps *c);
+
+/* Does this /sys/kernel/security/lockdown text select confidentiality? */
+bool gt_lockdown_confidential(const char *text);
+
+#endif /* GOTRACE_BPF_PREFLIGHT_H */

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_record.c - 'gotrace record --backend bpf' (bpf_record.h)
+ *
+ * The BPF programs capture (bpf_backend.c), their records are merged in
+ * time order and fed to the module's Linux -> Go model built for user
+ * space (bpf_feed.c, user/model/), which writes the same trace the
+ * module would; this file runs the session: output file, COMMAND,
+ * signals, duration, the start-up snapshot, the drain loop, the end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf_backend.h"
+#include "bpf_feed.h"
+#include "bpf_record.h"
+#include "child.h"
+#include "ksyms.h"
+#include "model/gtmodel.h"
+#include "output.h"
+#include "util.h"
+
+/* How often the reader drains when no ring is half full. */
+#define POLL_MS		100
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+struct sink {
+	int fd;
+	uint64_t bytes;
+	int err;
+};
+
+static int sink_write(void *arg, const void *buf, size_t len)
+{
+	struct sink *s = arg;
+	int ret = gt_write_all(s->fd, buf, len);
+
+	if (ret) {
+		s->err = -ret;
+		return ret;
+	}
+	s->bytes += len;
+	return 0;
+}
+
+/*
+ * The footer's names of kernel PCs: "func+0xoff".  Where the kernel hid
+ * its addresses from this reader (kptr_restrict) none is found, and the
+ * model names the frame "[unknown]" rather than by its address.
+ */
+static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	const char *name;
+	uint64_t off;
+
+	name = gt_ksyms_find(arg, pc, &off);
+	if (!name)
+		return false;
+	snprintf(buf, len, "%s+0x%" PRIx64, name, off);
+	return true;
+}
+
+/* A ring per CPU from the module's buffer size (64 KiB chunks in all). */
+static size_t ring_bytes(const struct gotrace_options *o)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (!o->chunks || cpus <= 0)
+		return 0;
+	return (size_t)o->chunks * 65536 / cpus;
+}
+
+int gt_bpf_record(struct gt_bpf_rec *a)
+{
+	struct gt_umodel_config cfg = { 0 };
+	struct gt_bpf_params p = { .opts = &a->opts };
+	struct gt_child child = { .go_fd = -1, .err_fd = -1 };
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct gt_output out = { .fd = -1 };
+	struct gt_umodel_stats st;
+	struct gt_merge_stats ms = { 0 };
+	struct gt_bpf_feed *feed = NULL;
+	struct gt_ksyms *ksyms = NULL;
+	struct gt_model *m = NULL;
+	struct gt_bpf *b = NULL;
+	struct sink sink = { 0 };
+	const char *why = "interrupted";
+	uint64_t start, drops = 0;
+	sigset_t none;
+	bool ok = false;
+	int ret = GT_EXIT_FAIL, cpu;
+	char sz[32];
+
+	if (gt_output_open(&out, a->out_path))
+		return GT_EXIT_FAIL;
+	sink.fd = out.fd;
+	sigemptyset(&none);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (a->cmd_filter) {
+		if (gt_child_fork(&child, a->cmd, &none, out.fd == STDOUT_FILENO))
+			goto out;
+		a->opts.pids[0] = child.pid;
+		a->opts.nr_pids = 1;
+	}
+	p.ring_bytes = ring_bytes(&a->opts);
+	b = gt_bpf_open(&p);
+	if (!b)
+		goto out;
+	ksyms = gt_ksyms_load(NULL);
+	/* The filters ran in BPF: the model records what it is given. */
+	cfg.opts = a->opts;
+	cfg.opts.nr_pids = 0;
+	cfg.opts.comm[0] = '\0';
+	cfg.opts.cgroup_id = 0;
+	cfg.opts.flags &= ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN);
+	cfg.nr_cpus = gt_bpf_nr_cpus(b);
+	cfg.show_addrs = ksyms && gt_ksyms_visible(ksyms);
+	cfg.symbolise = ksyms ? symbolise : NULL;
+	cfg.arg = ksyms;
+	m = gt_umodel_create(&cfg);
+	feed = m ? gt_bpf_feed_new(m, ksyms) : NULL;
+	if (!feed) {
+		gt_err("out of memory for the model");
+		goto out;
+	}
+	start = gt_now_ns();
+	cpu = sched_getcpu();
+	if (gt_bpf_snapshot(b, gt_bpf_feed_snap_task, feed))
+		goto out;
+	if (gt_bpf_feed_start(feed, start, cpu < 0 ? 0 : cpu)) {
+		gt_err("the tasks do not fit the model's buffers");
+		goto out;
+	}
+	if (child.pid ? gt_child_exec(&child) :
+	    a->cmd && gt_child_start(&child, a->cmd, &none,
+				     out.fd == STDOUT_FILENO))
+		goto out;
+	for (;;) {
+		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
+			goto out;
+		if (gt_umodel_drain(m, sink_write, &sink))
+			break;
+		if (stop_signal)
+			break;
+		if (a->duration_ns && gt_now_ns() - start >= a->duration_ns) {
+			why = "duration elapsed";
+			break;
+		}
+		if (a->cmd) {
+			gt_child_reap(&child, false);
+			if (!child.pid) {
+				why = "command exited";
+				break;
+			}
+		}
+	}
+	gt_bpf_finish(b, gt_bpf_feed_record, feed);
+	drops = gt_bpf_drops(b, NULL);
+	gt_bpf_merge_stats(b, &ms);
+	if (!sink.err)
+		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
+	if (sink.err) {
+		gt_err("writing %s: %s", gt_output_name(&out),
+		       strerror(sink.err));
+		why = "output error";
+	} else {
+		ok = true;
+	}
+out:
+	if (ok && gt_output_commit(&out))
+		ok = false;
+	if (!ok)
+		gt_output_abandon(&out, sink.bytes > 0);
+	if (ok) {
+		gt_umodel_stats(m, &st);
+		if (!a->quiet)
+			fprintf(stderr,
+				"%s: %s (%" PRIu64 " bytes) written to %s, %" PRIu64
+				" events, %.2f s, stopped: %s, %" PRIu64
+				" lost, backend bpf\n", GT_NAME,
+				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
+				sink.bytes, out.path, (uint64_t)st.events,
+				(double)(gt_now_ns() - start) / 1e9, why,
+				(uint64_t)st.lost + drops);
+		if (drops || st.lost)
+			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
+				" records found their BPF ring full, %" PRIu64
+				" events found the model's buffers full)",
+				(uint64_t)st.lost + drops, drops,
+				(uint64_t)st.lost);
+		/* Handed to the model out of order: it clamps their times. */
+		if (ms.late)
+			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
+				(uint64_t)ms.late,
+				GT_BPF_REORDER_NS / 1000000);
+		ret = GT_EXIT_OK;
+	}
+	if (child.pid && stop_signal)
+		kill(child.pid, stop_signal);
+	if (child.pid || child.ran) {
+		gt_child_reap(&child, true);
+		if (child.ran && ok)
+			ret = gt_child_exit_code(&child);
+	}
+	gt_output_free(&out);
+	gt_bpf_feed_free(feed);
+	gt_umodel_destroy(m);
+	gt_ksyms_free(ksyms);
+	gt_bpf_close(b);
+	return ret;
+}

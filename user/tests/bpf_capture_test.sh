@@ -1,0 +1,206 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bpf_capture_test.sh - the BPF capture backend on this host's kernel
+#
+# 'gotrace bpf-dump' captures a known workload (bpf_workload.c): a child
+# forked and exec'd that makes N getpgid(31354) calls, sleeps, and wakes
+# a reader asleep in read() on a pipe.  The records must say exactly
+# that.  Skips (TAP SKIP) where this host cannot run BPF: not root, no
+# BTF, or a gotrace built without the backend.
+
+. "$(dirname "$0")/lib.sh"
+
+WORKLOAD=$(cd "$(dirname "$0")/../build" && pwd)/bpf_workload
+N=100
+MAGIC=31354
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+[ "$(id -u)" -eq 0 ] || skip_all "not root: the BPF backend needs root"
+[ -r /sys/kernel/btf/vmlinux ] || skip_all "this kernel has no BTF"
+"$GOTRACE" bpf-dump -h >/dev/null 2>&1 ||
+	skip_all "gotrace was built without the BPF backend"
+
+# field NAME: the value of NAME=... in the awk record $0.
+FIELD='function field(name,   i, kv) {
+	for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == name)
+			return substr($i, length(name) + 2)
+	}
+	return ""
+}'
+
+# count AWK_CONDITION: records of $T/out for which it holds.
+count() {
+	awk "$FIELD"' '"$1"' { n++ } END { print n + 0 }' "$T/out"
+}
+
+# key TID: the task key of TID, from its task record.
+key() {
+	awk "$FIELD"' field("type") == "task" && field("tid") == '"$1"' {
+		print field("key"); exit }' "$T/out"
+}
+
+# --- the workload, every task of it, nothing else -------------------
+run bpf-dump -c bpf_workload --children -- "$WORKLOAD" "$T/ids" $N
+check "bpf-dump ran the workload (status 0)" '[ "$rc" -eq 0 ]'
+eval "$(cat "$T/ids")"
+check "the workload wrote its ids" '[ -n "$parent" ] && [ -n "$child" ]'
+pk=$(key "$parent"); ck=$(key "$child"); rk=$(key "$reader")
+check "task records for the parent, the reader and the child" \
+	'[ -n "$pk" ] && [ -n "$ck" ] && [ -n "$rk" ]'
+check "the comm filter kept every other task out" \
+	'[ "$(count "field(\"type\") == \"task\" && field(\"tgid\") != $parent && field(\"tgid\") != $reader && field(\"tgid\") != $child")" -eq 0 ]'
+check "fork of the child by the parent" \
+	'[ "$(count "field(\"type\") == \"fork\" && field(\"key\") == \"$pk\" && field(\"child\") == \"$ck\"")" -eq 1 ]'
+check "fork records carry a kernel stack" \
+	'[ "$(count "field(\"type\") == \"fork\" && field(\"frames\") > 1")" -ge 1 ]'
+check "exec of the child" \
+	'[ "$(count "field(\"type\") == \"exec\" && field(\"key\") == \"$ck\" && field(\"old_tid\") == $child")" -eq 1 ]'
+check "exit of the child, after its exec" \
+	'awk "$FIELD"" field(\"key\") == \"$ck\" && field(\"type\") == \"exec\" { e = 1 } e && field(\"key\") == \"$ck\" && field(\"type\") == \"exit\" { x++ } END { exit x != 1 }" "$T/out"'
+check "$N getpgid($MAGIC) entries by the child" \
+	'[ "$(count "field(\"type\") == \"sys_enter\" && field(\"key\") == \"$ck\" && field(\"nr\") == 121 && field(\"val\") == $MAGIC")" -eq $N ]'
+check "$N getpgid exits by the child, each failing with ESRCH" \
+	'[ "$(count "field(\"type\") == \"sys_exit\" && field(\"key\") == \"$ck\" && field(\"nr\") == 121 && field(\"val\") == -3")" -eq $N ]'
+# glibc's nanosleep() is clock_nanosleep (230); nanosleep is 35.
+SLEEPING="field(\"type\") == \"switch\" && field(\"key\") == \"$ck\" && field(\"state\") % 2 == 1 && (field(\"sys\") == 230 || field(\"sys\") == 35)"
+check "the child switched out asleep (TASK_INTERRUPTIBLE) in nanosleep" \
+	'[ "$(count "$SLEEPING")" -ge 1 ]'
+check "that switch carries a kernel stack of more than one frame" \
+	'[ "$(count "$SLEEPING && field(\"frames\") > 1")" -ge 1 ]'
+check "the reader switched out asleep in read() on a pipe" \
+	'[ "$(count "field(\"type\") == \"switch\" && field(\"key\") == \"$rk\" && field(\"sys\") == 0 && field(\"fd\") == \"pipe\" && field(\"state\") % 2 == 1")" -ge 1 ]'
+check "the child's write woke the reader" \
+	'[ "$(count "field(\"type\") == \"waking\" && field(\"key\") == \"$rk\" && field(\"waker\") == \"$ck\"")" -ge 1 ]'
+check "the new child's wakeup names it" \
+	'[ "$(count "field(\"type\") == \"wakeup_new\" && field(\"key\") == \"$ck\"")" -eq 1 ]'
+check "timestamps never decrease after the merge" \
+	'awk "$FIELD"" { t = field(\"ts\") + 0; if (t < last) bad++; last = t } END { exit bad > 0 }" "$T/out"'
+check "every task is announced before its first record" \
+	'awk "$FIELD"" field(\"type\") == \"task\" { seen[field(\"key\")] = 1; next } field(\"match\") % 2 == 1 && !seen[field(\"key\")] { bad++ } END { exit bad > 0 }" "$T/out"'
+check "no record dropped, none merged late" \
+	'has "drops=0 late=0" "$T/err"'
+
+# --- a pid filter: only the tasks of the process given --------------
+yes >/dev/null &
+busy=$!
+run bpf-dump -p $busy -d 0.3
+kill $busy
+bk=$(key $busy)
+check "--pid of a busy process: its task record only" \
+	'[ -n "$bk" ] && [ "$(count "field(\"type\") == \"task\"")" -eq 1 ]'
+check "--pid: its syscalls, and nobody else's" \
+	'[ "$(count "field(\"type\") == \"sys_enter\"")" -gt 0 ] && [ "$(count "field(\"type\") ~ /^sys_/ && field(\"key\") != \"$bk\"")" -eq 0 ]'
+
+# --- a ring of one page overflows, and says so ----------------------
+run bpf-dump -s --ring-size 4096 -c bpf_workload --children -- \
+	"$WORKLOAD" "$T/ids" 5000
+check "a one-page ring drops records and counts them" \
+	'grep -q "drops=[1-9]" "$T/err"'
+
+# --- gotrace record --backend bpf: a trace Go accepts ------------------
+CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
+run record --backend bpf -o "$T/bpf.trace" -- "$WORKLOAD" "$T/ids" $N
+check "record --backend bpf: the workload's status, the summary names the backend" \
+	'[ "$rc" -eq 0 ] && has "backend bpf" "$T/err" && has " 0 lost" "$T/err"'
+eval "$(cat "$T/ids")"
+run check "$T/bpf.trace"
+check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
+run stat -j -n 100000 "$T/bpf.trace"
+check "the trace has the workload's goroutines" 'has "bpf_workload" "$T/out"'
+if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
+	"$CHECK_TRACE" "$T/bpf.trace" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "Go 1.21's and 1.23's parsers accept it" '[ "$rc" -eq 0 ]'
+else
+	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
+fi
+run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
+	-- "$WORKLOAD" "$T/ids" $N
+run stat -j -n 100000 "$T/filtered.trace"
+check "with -c: only the workload's goroutines" \
+	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
+
+# --- kernel addresses hidden from the reader (kptr_restrict 2) -------
+KPTR=/proc/sys/kernel/kptr_restrict
+if old_kptr=$(cat $KPTR 2>/dev/null) && echo 2 > $KPTR 2>/dev/null; then
+	run record --backend bpf -o "$T/hidden.trace" -- "$WORKLOAD" "$T/ids" 5
+	echo "$old_kptr" > $KPTR
+	check "kptr_restrict 2: no kernel address in the trace, frames [unknown]" \
+		'[ "$rc" -eq 0 ] && ! grep -aq "ffffffff[0-9a-f]\{8\}" "$T/hidden.trace" && grep -aq "\[unknown\]" "$T/hidden.trace" && ! grep -aq "__schedule" "$T/hidden.trace"'
+	run record --backend bpf -o "$T/shown.trace" -- "$WORKLOAD" "$T/ids" 5
+	check "kptr_restrict $old_kptr: kernel functions named in the trace" \
+		'[ "$rc" -eq 0 ] && grep -aq "__schedule" "$T/shown.trace"'
+else
+	echo "ok $((n = n + 1)) # SKIP cannot set kptr_restrict"
+fi
+
+# --- a cgroup filter: the cgroup and the ones below it ----------------
+# The cgroup v2 hierarchy, mounted here too: /sys/fs/cgroup may be
+# something else (cgroup v1, a tmpfs).
+mkdir "$T/cg2"
+if mount -t cgroup2 none "$T/cg2" 2>/dev/null; then
+	mkdir -p "$T/cg2/gt-test/inner"
+	# shellcheck disable=SC2016
+	run record --backend bpf --cgroup "$T/cg2/gt-test" -o "$T/cg.trace" -- \
+		sh -c 'echo $$ > "$0/cgroup.procs"; exec "$1" "$2" 5' \
+		"$T/cg2/gt-test/inner" "$WORKLOAD" "$T/ids"
+	run stat -j -n 100000 "$T/cg.trace"
+	check "--cgroup: the tasks of a cgroup below it, and only them" \
+		'has "^  \"tasks\": 3,$" "$T/out" && has "bpf_workload" "$T/out"'
+	rmdir "$T/cg2/gt-test/inner" "$T/cg2/gt-test"
+	umount "$T/cg2"
+else
+	echo "ok $((n = n + 1)) # SKIP no cgroup v2"
+fi
+
+# --- gotrace status sees a BPF session ------------------------------
+if [ ! -e /dev/gotrace ]; then
+	"$GOTRACE" bpf-dump -s -- sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done" \
+		>/dev/null 2>&1 &
+	dumper=$!
+	# Until the session is attached (10 s at most): polls the state.
+	i=0
+	until "$GOTRACE" status >"$T/out" 2>"$T/err" && has "backend: *bpf" "$T/out"; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || break
+		sleep 0.05
+	done
+	check "status: recording with the BPF backend" \
+		'has "^state: *recording" "$T/out" && has "^backend: *bpf" "$T/out"'
+	"$GOTRACE" status --json >"$T/out" 2>"$T/err"
+	check "status --json: backend bpf" 'has "\"backend\": \"bpf\"" "$T/out"'
+	: >"$T/go"
+	wait $dumper
+	run status
+	check "status after the session: no BPF session, the module's error" \
+		'[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+else
+	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: status shows the module"
+fi
+
+# --- clear errors --------------------------------------------------
+if command -v setpriv >/dev/null; then
+	run_as() {
+		setpriv "$@" -- "$GOTRACE" bpf-dump -d 0.1 >"$T/out" 2>"$T/err"
+		rc=$?
+	}
+	run_as --bounding-set=-bpf,-perfmon,-sys_admin --inh-caps=-all
+	check "root without CAP_BPF/CAP_PERFMON: one clear line" \
+		'[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "gotrace: root without CAP_BPF and CAP_PERFMON" "$T/err"'
+	# The test's binary must be reachable by nobody.
+	cp "$GOTRACE" "$T/gotrace" && chmod 755 "$T" "$T/gotrace"
+	GOTRACE=$T/gotrace run_as --reuid=65534 --regid=65534 --clear-groups
+	check "an unprivileged user: one clear line" \
+		'[ "$rc" -eq 1 ] && has "gotrace: the BPF backend needs root" "$T/err"'
+else
+	echo "ok $((n = n + 1)) # SKIP setpriv missing"
+fi
+
+done_testing
