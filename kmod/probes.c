@@ -82,14 +82,13 @@ static void gt_probe_sched_switch(void *data, bool preempt,
 }
 
 /*
- * sched_waking: the waker (current) starts waking @p.  In
- * try_to_wake_up(), @p's pi_lock held, interrupts off, always on the
- * waker's CPU: the one place that knows who woke whom, since the wakeup
- * itself may be completed later on @p's CPU.
+ * A wakeup's event: @p, and the task running here (the waker, for
+ * sched_waking).  Inlined into each probe, so that the hook is a direct
+ * call.
  */
-static void gt_probe_sched_waking(void *data, struct task_struct *p)
+static __always_inline void probe_wake(struct gt_session *s,
+				       struct task_struct *p, bool waking)
 {
-	struct gt_session *s = data;
 	struct gt_in_task cur, task;
 	struct gt_in_wake in = { .ev.cur = &cur, .task = &task };
 
@@ -97,7 +96,21 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
 		return;
 	probe_task(&cur, current);
 	probe_task(&task, p);
-	gt_model_waking(&s->model, &in);
+	if (waking)
+		gt_model_waking(&s->model, &in);
+	else
+		gt_model_wakeup(&s->model, &in);
+}
+
+/*
+ * sched_waking: the waker (current) starts waking @p.  In
+ * try_to_wake_up(), @p's pi_lock held, interrupts off, always on the
+ * waker's CPU: the one place that knows who woke whom, since the wakeup
+ * itself may be completed later on @p's CPU.
+ */
+static void gt_probe_sched_waking(void *data, struct task_struct *p)
+{
+	probe_wake(data, p, true);
 }
 
 /*
@@ -109,15 +122,7 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	struct gt_session *s = data;
-	struct gt_in_task cur, task;
-	struct gt_in_wake in = { .ev.cur = &cur, .task = &task };
-
-	if (!probe_armed(s))
-		return;
-	probe_task(&cur, current);
-	probe_task(&task, p);
-	gt_model_wakeup(&s->model, &in);
+	probe_wake(data, p, false);
 }
 
 /*

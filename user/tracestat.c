@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tracestat.h"
+#include "util.h"
 
 struct gaux {
 	uint64_t since;		/* time the current state began */
@@ -67,25 +68,6 @@ static void copy_name(const struct gt_trace *t, uint64_t id, char *out)
 		strcpy(out, "?");
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	void *n;
-	size_t nc;
-
-	if (need <= *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 64;
-	while (nc < need)
-		nc *= 2;
-	n = realloc(*arr, nc * size);
-	if (!n)
-		return -1;
-	memset((char *)n + *cap * size, 0, (nc - *cap) * size);
-	*arr = n;
-	*cap = nc;
-	return 0;
-}
-
 static int64_t syscall_of(struct stat_ctx *c, uint64_t func)
 {
 	struct gt_stats *s = c->s;
@@ -96,7 +78,7 @@ static int64_t syscall_of(struct stat_ctx *c, uint64_t func)
 	if (!v)
 		return -1;
 	if (added) {
-		if (grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
+		if (gt_grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
 			 sizeof(*s->syscalls)))
 			return -1;
 		copy_name(c->t, func, s->syscalls[s->nsyscalls++].name);
@@ -133,9 +115,9 @@ static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
 	if (added) {
 		size_t cap = c->tcap;
 
-		if (grow((void **)&s->tasks, &cap, s->ntasks + 1,
+		if (gt_grow((void **)&s->tasks, &cap, s->ntasks + 1,
 			 sizeof(*s->tasks)) ||
-		    grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
+		    gt_grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
 			 sizeof(*c->aux)))
 			return NULL;
 		s->tasks[s->ntasks].g = g;
@@ -294,7 +276,7 @@ int gt_stats_by_name(struct gt_stats *s)
 		if (!n) {
 			if (!u64map_put(&nameidx, h, s->nnames, &added))
 				goto fail;
-			if (grow((void **)&s->names, &ncap, s->nnames + 1,
+			if (gt_grow((void **)&s->names, &ncap, s->nnames + 1,
 				 sizeof(*s->names)))
 				goto fail;
 			n = &s->names[s->nnames++];

@@ -15,6 +15,7 @@
 #include "tracev2_in.h"
 #include "tracev2_stat.h"
 #include "tracev2_walk.h"
+#include "util.h"
 #include "u64map.h"
 
 struct gstate {
@@ -33,24 +34,6 @@ struct ctx {
 	struct u64map ps;	/* P -> 1 if running (or in a syscall) */
 	struct u64map sysidx;	/* FNV-1a of a syscall name -> index */
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t nc = *cap ? *cap * 2 : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need)
-		nc *= 2;
-	n = realloc(*arr, nc * size);
-	if (!n)
-		return -1;
-	memset((char *)n + *cap * size, 0, (nc - *cap) * size);
-	*arr = n;
-	*cap = nc;
-	return 0;
-}
 
 /* Function name of frame @outer ? outermost : innermost of stack @stk. */
 static void frame_name(const struct gt_v2_gen *g, uint64_t stk, bool outer,
@@ -83,10 +66,10 @@ static struct gt_stat_task *task(struct ctx *c, uint64_t g, int state,
 	if (!v)
 		return NULL;
 	if (*added) {
-		if (grow((void **)&s->tasks, &c->tcap, s->ntasks + 1,
+		if (gt_grow((void **)&s->tasks, &c->tcap, s->ntasks + 1,
 			 sizeof(*s->tasks)))
 			return NULL;
-		if (grow((void **)&c->gs, &c->gcap, s->ntasks + 1,
+		if (gt_grow((void **)&c->gs, &c->gcap, s->ntasks + 1,
 			 sizeof(*c->gs)))
 			return NULL;
 		s->tasks[s->ntasks] = (struct gt_stat_task){ .g = g,
@@ -119,7 +102,7 @@ static int64_t syscall_index(struct ctx *c, const char *name)
 		if (!strcmp(s->syscalls[i].name, name))
 			return (int64_t)i;
 	if (!u64map_put(&c->sysidx, h, s->nsyscalls, &added) ||
-	    grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
+	    gt_grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
 		 sizeof(*s->syscalls)))
 		return -1;
 	strcpy(s->syscalls[s->nsyscalls].name, name);

@@ -132,3 +132,21 @@ uint64_t gt_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
+
+int gt_grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t nc = *cap ? *cap * 2 : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	n = realloc(*arr, nc * size);
+	if (!n)
+		return -1;
+	memset((char *)n + *cap * size, 0, (nc - *cap) * size);
+	*arr = n;
+	*cap = nc;
+	return 0;
+}

@@ -36,6 +36,12 @@ void gt_usage_hint(const char *cmd);
 int gt_write_all(int fd, const void *buf, size_t len);
 
 /*
+ * Make the array *@arr of *@cap elements of @size bytes hold at least
+ * @need, doubling it, the new elements zeroed; 0, or -1 out of memory.
+ */
+int gt_grow(void **arr, size_t *cap, size_t need, size_t size);
+
+/*
  * Parse a duration into nanoseconds: a non-negative decimal number
  * ("10", "0.5") of seconds, or followed by a unit: ms, s, m or h
  * ("500ms", "2s", "1.5m").  Returns false for anything else, for zero
