@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # CPU 1 goes offline and comes back during a recording: its P stops and
-# starts again, the trace stays valid, the work on it is not lost.
+# starts again, the trace stays valid, the work on it is not lost.  Then
+# a CPU that was offline when the session started comes online: the
+# session grows a P for it (and keeps a chunk for closing it).
 . ./lib.sh
 
 cpu1=/sys/devices/system/cpu/cpu1/online
@@ -36,4 +38,23 @@ gt_ping create == 1
 gt_pong create == 1
 gt_ping block:chan_receive+syscall:sys_read >= 100
 gt_ping block:chan_send+syscall:sys_write == 100
+EOT
+
+# CPU 1 offline before the start: the session has one P; CPU 1 comes
+# online while it records and runs half of a ping-pong.
+on_exit "echo 1 > $cpu1"
+echo 0 > $cpu1 || fail "cannot take CPU 1 offline"
+new_cpu() {
+	echo 1 > $cpu1 || return 1
+	wait_until "grep -q '^cpu1 online 1 ' $status" 100 || {
+		cat $status
+		return 1
+	}
+	taskset -c 1 ./workload pingpong 50
+}
+record_while "$GT_OUT/hotplug-new.trace" new_cpu
+cat > "$GT_OUT/hotplug-new.expect" <<EOT
+ps 2
+gt_ping create == 1
+gt_ping block:chan_receive+syscall:sys_read >= 50
 EOT
