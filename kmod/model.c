@@ -494,6 +494,10 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
 	struct gt_task *t;
 
 	c->started = true;
+	/* A P above the Gomaxprocs written so far: the trace grows first. */
+	if (c->procs_due &&
+	    model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, c->procs_due, 0))
+		c->procs_due = 0;
 	if (!p_start(m, c) || is_idle(p))
 		return;
 	b = gt_tasks_bucket(m, p->key);
@@ -970,6 +974,7 @@ int gt_model_snapshot_begin(struct gt_model *m, const struct gt_in_ev *ev)
 	c = gt_env_hook_cpu(m, ev);
 	if (c) {
 		c->now = ev->ts;
+		m->procs = m->nr_ps;
 		if (!model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, m->nr_ps, 0))
 			ret = -ENOSPC;
 	} else {
@@ -1132,7 +1137,11 @@ void gt_model_cpu_offline(struct gt_model *m, const struct gt_in_ev *ev)
  * @ev:	the CPU (the module: this one)
  *
  * A CPU that was not online when the session started also grows the
- * reserve of chunks kept for closing the trace.
+ * reserve of chunks kept for closing the trace and, if its number is at
+ * or above the Ps of the trace, Gomaxprocs: its first event writes the
+ * new count before its ProcStart.  The chunks themselves do not grow:
+ * this runs where nothing may be allocated, and the new P shares the
+ * pool.
  *
  * Context: the CPU hotplug thread of the CPU coming up.
  */
@@ -1151,6 +1160,10 @@ void gt_model_cpu_online(struct gt_model *m, const struct gt_in_ev *ev)
 			if (!c->in_pool) {
 				c->in_pool = true;
 				gt_pool_reserve_more(&m->pool);
+				if (c->id >= m->procs) {
+					m->procs = c->id + 1;
+					c->procs_due = m->procs;
+				}
 			}
 		}
 	}

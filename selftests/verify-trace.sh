@@ -8,7 +8,8 @@
 #   pprof TYPE NAME          e.g.  pprof sync gt_mutex
 #   nopprof TYPE NAME        e.g.  nopprof syscall gt_sleeper
 #   names NAME,...           every goroutine is named one of these
-#   gomaxprocs N             every Gomaxprocs event says N
+#   gomaxprocs N[,N...]      the Gomaxprocs events say these values and
+#                            no other (a CPU new to the session adds one)
 #   ps N                     N distinct Ps start in the trace
 #   kernel_pcs shown|hidden|none
 #                            kernel frames carry real addresses, or
@@ -197,7 +198,7 @@ while read -r a b c d; do
 			got=$(awk '$2 == "ProcStart" { print $3 }' "$tmp/d121" |
 				sort -u | wc -l)
 		fi
-		if [ "$(echo $got)" = "$b" ]; then
+		if [ "$(echo $got)" = "$(echo "$b" | tr , ' ')" ]; then
 			echo "ok $a $b"
 		else
 			echo "FAIL $a $b (got ${got:-none})"

@@ -54,6 +54,7 @@ new_cpu() {
 }
 record_while "$GT_OUT/hotplug-new.trace" new_cpu
 cat > "$GT_OUT/hotplug-new.expect" <<EOT
+gomaxprocs 1,2
 ps 2
 gt_ping create == 1
 gt_ping block:chan_receive+syscall:sys_read >= 50
