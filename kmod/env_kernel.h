@@ -158,16 +158,25 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 	struct task_struct *p = (struct task_struct *)in->prev->ctx;
 	unsigned int kind = GT_IN_FD_UNKNOWN;
 	unsigned long args[6];
+	struct inode *inode;
 	struct file *f;
 	umode_t mode;
 
 	syscall_get_arguments(p, task_pt_regs(p), args);
 	if (!p->files || args[0] > INT_MAX)
 		return kind;
+	/*
+	 * No reference is taken: another thread may close the fd meanwhile,
+	 * and struct file is SLAB_TYPESAFE_BY_RCU (6.7+), so the memory may
+	 * already hold a file being set up.  Its inode pointer is read once
+	 * and may be NULL; inodes themselves are freed after a grace period.
+	 * A wrong guess only misnames one block.
+	 */
 	rcu_read_lock();
 	f = files_lookup_fd_raw(p->files, args[0]);
-	if (f) {
-		mode = file_inode(f)->i_mode;
+	inode = f ? READ_ONCE(f->f_inode) : NULL;
+	if (inode) {
+		mode = READ_ONCE(inode->i_mode);
 		kind = S_ISFIFO(mode) ? GT_IN_FD_PIPE :
 		       S_ISSOCK(mode) ? GT_IN_FD_SOCKET : GT_IN_FD_OTHER;
 	}
