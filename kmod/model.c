@@ -511,7 +511,9 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
 /*
  * The trace has another goroutine on this P than Linux runs: a switch
  * was not seen.  Take it off the P, as Go's parsers demand, under its
- * bucket lock, before the hook takes any other.
+ * bucket lock, before the hook takes any other.  If its task died unseen
+ * and another task took its key (gt_tasks_find() unlinked the entry but
+ * left it to this P), the entry goes back to the free list now.
  */
 static void cpu_put_stale(struct gt_model *m, struct gt_cpu *c)
 {
@@ -522,8 +524,16 @@ static void cpu_put_stale(struct gt_model *m, struct gt_cpu *c)
 	if (model_emit1(m, c, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack)) {
 		t->state = GT_G_RUNNABLE;
 		c->cur = NULL;
+		if (!t->node.pprev)
+			gt_tasks_release(m, t);
 	}
 	gt_unlock(&b->lock);
+}
+
+/* Is @t, on this P, another task than @cur (a reused key included)? */
+static bool cpu_cur_stale(const struct gt_task *t, const struct gt_in_task *cur)
+{
+	return t->key != cur->key || t->start_time != cur->start_time;
 }
 
 /*
@@ -554,7 +564,7 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	c->now = ev->ts;
 	if (unlikely(!c->started))
 		cpu_start(m, c);
-	else if (unlikely(c->cur && c->cur->key != ev->cur->key))
+	else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur)))
 		cpu_put_stale(m, c);
 	return c;
 }

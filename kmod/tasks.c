@@ -103,8 +103,9 @@ static struct gt_task *tasks_of(struct gt_hnode *n)
  * start_time belongs to a task that died while the model was not
  * looking (before the snapshot was armed): its goroutine is left to the
  * trace as it was, and the entry goes back to the free list, unless the
- * trace has it running, where a P still points at it (then it is only
- * unlinked).
+ * trace has it running, where a P still points at it: then it is only
+ * unlinked, and that P gives it back when it takes the goroutine off
+ * (cpu_put_stale() in model.c).
  */
 struct gt_task *gt_tasks_find(struct gt_model *m, struct gt_task_bucket *b,
 			      const struct gt_in_task *p)

@@ -775,6 +775,45 @@ static void test_reuse(void)
 	   "a reused key with another start time is another goroutine; the dead one's is left as it was");
 }
 
+/*
+ * A task dies unseen while the trace has it running on a P, and a new
+ * task gets its task_struct (its key) and runs there: the P's goroutine
+ * is stale although the keys are equal.  It is preempted, and its entry,
+ * unlinked when the new task was first seen, goes back to the free list:
+ * 100 such tasks pass through a 64-entry table.
+ */
+static void test_reuse_running(void)
+{
+	struct task *t = task_new(1450, 1450, "forker");
+	struct task *tasks[] = { t };
+	struct task ghost, heir;
+	unsigned int i;
+
+	sim_setup("reuse_running", 2);
+	S.cfg.max_tasks = 64;
+	S.cur[0] = t;
+	sim_start(tasks, 1);
+	for (i = 0; i < 100; i++) {
+		task_init(&ghost, 3000 + i, 3000 + i, "ghost", 0);
+		task_init(&heir, 3500 + i, 3500 + i, "heir", 0);
+		heir.in.key = ghost.in.key;
+		fork_task(0, &ghost);
+		sw(0, &ghost, GT_IN_RUNNABLE);	/* ghost runs on CPU 0 */
+		wake(1, &heir);			/* ghost died unseen */
+		S.cur[0] = &heir;		/* its switches were not seen */
+		syscall_quick(0, __NR_getpid);
+		sw(0, t, GT_IN_DEAD);		/* heir ends, forker runs */
+	}
+	if (!sim_finish())
+		return;
+	ok(!ST.halted, "not halted: the stale goroutine left its P");
+	ok(count_named("ghost") == 100 && count_named("heir") == 100,
+	   "100 ghosts and 100 heirs through a 64-entry table (%u, %u)",
+	   count_named("ghost"), count_named("heir"));
+	ok(count_g(GOTRACE_EV_GO_PREEMPT, 3000) == 1,
+	   "the ghost is preempted when the heir is seen on its P");
+}
+
 /* More living tasks than the table holds: the trace ends, valid. */
 static void test_task_table_full(void)
 {
@@ -971,6 +1010,7 @@ int main(int argc, char **argv)
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
+	test_reuse_running();
 	test_task_table_full();
 	test_task_table_reuse();
 	test_stack_table_full();
