@@ -483,6 +483,25 @@ static bool is_idle(const struct gt_in_task *p)
 }
 
 /*
+ * A CPU that was offline when the session started, numbered at or above
+ * its Ps, is starting its P: Gomaxprocs grows first.  Its first events
+ * come before the hotplug callback of gt_model_cpu_online() (the idle
+ * task runs before the CPU is fully online), so this is decided here.
+ * m->procs only grows; two CPUs growing it at once may write their counts
+ * in either order.
+ */
+static void cpu_grow_procs(struct gt_model *m, struct gt_cpu *c)
+{
+	unsigned int procs;
+
+	gt_lock(&m->close_lock);
+	procs = max(m->procs, c->id + 1);
+	WRITE_ONCE(m->procs, procs);
+	gt_unlock(&m->close_lock);
+	model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, procs, 0);
+}
+
+/*
  * A CPU's first event after the snapshot: ProcStart, then GoStart of the
  * task it is running (if not idle), so that its goroutine is running in
  * the trace before the event being handled.
@@ -494,10 +513,8 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
 	struct gt_task *t;
 
 	c->started = true;
-	/* A P above the Gomaxprocs written so far: the trace grows first. */
-	if (c->procs_due &&
-	    model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, c->procs_due, 0))
-		c->procs_due = 0;
+	if (unlikely(c->id >= READ_ONCE(m->procs)))
+		cpu_grow_procs(m, c);
 	if (!p_start(m, c) || is_idle(p))
 		return;
 	b = gt_tasks_bucket(m, p->key);
@@ -1147,11 +1164,10 @@ void gt_model_cpu_offline(struct gt_model *m, const struct gt_in_ev *ev)
  * @ev:	the CPU (the module: this one)
  *
  * A CPU that was not online when the session started also grows the
- * reserve of chunks kept for closing the trace and, if its number is at
- * or above the Ps of the trace, Gomaxprocs: its first event writes the
- * new count before its ProcStart.  The chunks themselves do not grow:
- * this runs where nothing may be allocated, and the new P shares the
- * pool.
+ * reserve of chunks kept for closing the trace (its P and Gomaxprocs
+ * grow at its first event, cpu_grow_procs()).  The chunks themselves do
+ * not grow: this runs where nothing may be allocated, and the new P
+ * shares the pool.
  *
  * Context: the CPU hotplug thread of the CPU coming up.
  */
@@ -1170,10 +1186,6 @@ void gt_model_cpu_online(struct gt_model *m, const struct gt_in_ev *ev)
 			if (!c->in_pool) {
 				c->in_pool = true;
 				gt_pool_reserve_more(&m->pool);
-				if (c->id >= m->procs) {
-					m->procs = c->id + 1;
-					c->procs_due = m->procs;
-				}
 			}
 		}
 	}

@@ -188,9 +188,6 @@ struct gt_sys_cache {
  * @p_started:	ProcStart written and no ProcStop since
  * @offline:	the CPU went offline: its hooks write nothing
  * @in_pool:	the pool's reserve holds a chunk for closing this P
- * @procs_due:	a Gomaxprocs this P writes before its ProcStart (its CPU
- *		came online after the start with a number at or above
- *		the session's Ps), or 0
  * @events:	events written
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
@@ -215,7 +212,6 @@ struct gt_cpu {
 	bool p_started;
 	bool offline;
 	bool in_pool;
-	u32 procs_due;
 	u64 events;
 	u64 lost;
 	u64 chunk_overflows;
@@ -278,7 +274,7 @@ struct gt_tables;
  */
 struct gt_model {
 	unsigned int nr_ps;		/* Gomaxprocs: CPUs online at start */
-	unsigned int procs;		/* the last Gomaxprocs, under close_lock */
+	unsigned int procs;		/* Gomaxprocs now; grows under close_lock */
 	unsigned int nr_cpus;		/* user space: CPUs in @cpus */
 	struct gotrace_options opts;	/* fixed once recording starts */
 
