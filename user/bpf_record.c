@@ -209,6 +209,9 @@ out:
 				GT_BPF_REORDER_NS / 1000000);
 		ret = GT_EXIT_OK;
 	}
+	/* COMMAND forked but never let go: EOF on its pipe ends it. */
+	if (child.go_fd >= 0)
+		gt_child_cancel(&child);
 	if (child.pid && stop_signal)
 		kill(child.pid, stop_signal);
 	if (child.pid || child.ran) {

@@ -199,6 +199,15 @@ if command -v setpriv >/dev/null; then
 	GOTRACE=$T/gotrace run_as --reuid=65534 --regid=65534 --clear-groups
 	check "an unprivileged user: one clear line" \
 		'[ "$rc" -eq 1 ] && has "gotrace: the BPF backend needs root" "$T/err"'
+	# COMMAND forked, held until the session runs: the error must let
+	# it go, not wait for it forever (timeout: the test's bound only).
+	mkdir "$T/w" && chmod 777 "$T/w"
+	timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$T/gotrace" record --backend bpf --children -o "$T/w/never.trace" \
+		-- true >"$T/out" 2>"$T/err"
+	rc=$?
+	check "record --backend bpf --children -- true, unprivileged: exits with the error" \
+		'[ "$rc" -eq 1 ] && has "gotrace: the BPF backend needs root" "$T/err"'
 else
 	echo "ok $((n = n + 1)) # SKIP setpriv missing"
 fi
