@@ -209,12 +209,13 @@ static __always_inline bool filters_match(struct task_struct *t)
 	return true;
 }
 
-static __always_inline void announce(struct task_struct *t)
+/* False when the ring had no room (the drop is counted). */
+static __always_inline bool announce(struct task_struct *t)
 {
 	struct gtb_task *r = reserve(sizeof(*r));
 
 	if (!r)
-		return;
+		return false;
 	fill_hdr(&r->hdr, GTB_TASK, sizeof(*r), (__u64)t, GTB_MATCH_KEY);
 	r->start_time = t->start_time;
 	r->tid = t->pid;
@@ -223,13 +224,17 @@ static __always_inline void announce(struct task_struct *t)
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	r->state = 0;
 	submit(r);
+	return true;
 }
 
 /*
  * Whether @t is recorded, decided the first time the session sees it
  * (its GTB_TASK record is written then, if @say).  @inherit: a child whose parent
  * is recorded, with OPT_CHILDREN.  A task the table has no room for is
- * decided again, and announced again, each time.
+ * decided again, and announced again, each time; so is one whose
+ * announcement found the ring full, and nothing is recorded of it until
+ * it is announced: the reader never sees a record of a task it does
+ * not know.
  */
 static __always_inline bool decide(struct task_struct *t, bool inherit,
 				   bool say)
@@ -245,8 +250,10 @@ static __always_inline bool decide(struct task_struct *t, bool inherit,
 	v.start_time = t->start_time;
 	v.match = inherit || filters_match(t);
 	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
-	if (v.match && say)
-		announce(t);
+	if (v.match && say && !announce(t)) {
+		bpf_map_delete_elem(&seen, &key);
+		return false;
+	}
 	return v.match;
 }
 
@@ -263,10 +270,9 @@ static __always_inline bool task_rematch(struct task_struct *t)
 
 	if (!cfg.comm[0] || !s || s->match || s->start_time != t->start_time)
 		return task_match(t, false);
-	if (!filters_match(t))
+	if (!filters_match(t) || !announce(t))
 		return false;
 	s->match = 1;
-	announce(t);
 	return true;
 }
 

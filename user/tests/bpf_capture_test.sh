@@ -103,6 +103,12 @@ run bpf-dump -s --ring-size 4096 -c bpf_workload --children -- \
 	"$WORKLOAD" "$T/ids" 5000
 check "a one-page ring drops records and counts them" \
 	'grep -q "drops=[1-9]" "$T/err"'
+# Tasks born while their CPU's ring is full: an announcement that finds
+# no room must not leave the task recorded but never announced.
+run bpf-dump --ring-size 4096 --children -- \
+	sh -c 'for i in $(seq 300); do /bin/true; done'
+check "full one-page rings: still no record of a task never announced" \
+	'grep -q "drops=[1-9]" "$T/err" && awk "$FIELD"" field(\"type\") == \"task\" { seen[field(\"key\")] = 1; next } field(\"match\") % 2 == 1 && !seen[field(\"key\")] { bad++ } END { exit bad > 0 }" "$T/out"'
 
 # --- gotrace record --backend bpf: a trace Go accepts ------------------
 CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
