@@ -96,8 +96,9 @@ static __always_inline void count_drop(void)
 	__u32 zero = 0;
 	__u64 *n = bpf_map_lookup_elem(&drops, &zero);
 
+	/* Atomic: a wakeup's program may nest in this CPU's switch's. */
 	if (n)
-		*n += 1;
+		__sync_fetch_and_add(n, 1);
 }
 
 static __always_inline void *reserve(__u32 size)
