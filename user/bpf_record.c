@@ -72,10 +72,13 @@ static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
 	return true;
 }
 
-/* A ring per CPU from the module's buffer size (64 KiB chunks in all). */
+/*
+ * A ring per online CPU from the module's buffer size (64 KiB chunks in
+ * all); the CPUs offline get one page (bpf_backend.c).
+ */
 static size_t ring_bytes(const struct gotrace_options *o)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (!o->chunks || cpus <= 0)
 		return 0;
