@@ -277,10 +277,27 @@ int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	return 0;
 }
 
+/*
+ * A program that began before the detach may still be writing a record
+ * it reserved: the reader stops at such a record, and all after it in
+ * that ring.  The same window the merge allows a program to write one
+ * (GT_BPF_REORDER_NS), then the rings drained to the end.
+ */
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 {
+	uint64_t until;
+	int64_t left;
+	int n;
+
 	gotrace_bpf__detach(b->skel);
-	ring_buffer__consume(b->rb);
+	until = gt_now_ns() + GT_BPF_REORDER_NS;
+	while ((left = (int64_t)(until - gt_now_ns())) > 0) {
+		n = ring_buffer__poll(b->rb, (int)(left / 1000000) + 1);
+		if (n < 0 && n != -EINTR)
+			break;
+	}
+	while (ring_buffer__consume(b->rb) > 0)
+		;
 	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
 }
 
