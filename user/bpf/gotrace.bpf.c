@@ -26,9 +26,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_TGID		(1U << 0)
 #define OPT_CHILDREN		(1U << 1)
 #define OPT_NO_KSTACKS		(1U << 2)
-#define SYSCALLS_NONE		2
-#define SET_INCLUDE		1
-#define SET_EXCLUDE		2
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
 #define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
@@ -471,26 +468,19 @@ int BPF_PROG(gt_exit, struct task_struct *p)
 	return 0;
 }
 
-static __always_inline bool syscall_wanted(long nr)
-{
-	bool in;
-
-	if (cfg.syscalls == SYSCALLS_NONE)
-		return false;
-	if (!cfg.syscall_set_mode)
-		return true;
-	in = nr >= 0 && nr < 1024 &&
-	     (cfg.syscall_set[(nr / 64) & 15] >> (nr % 64)) & 1;
-	return cfg.syscall_set_mode == SET_INCLUDE ? in : !in;
-}
-
+/*
+ * Every syscall of a recorded task, whatever --syscalls selects: the
+ * model keeps the number of the one a task is in, which classifies its
+ * sleeps (futex: sync, nanosleep: sleep, read of a pipe: chan receive),
+ * and applies the selection to the events it writes, as in the module.
+ */
 static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct gtb_sys *r;
 	bool m = rematch ? task_rematch(cur) : task_match(cur, false);
 
-	if (!m || !syscall_wanted(nr))
+	if (!m)
 		return 0;
 	r = reserve(sizeof(*r));
 	if (!r)

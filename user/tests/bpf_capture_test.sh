@@ -127,6 +127,13 @@ if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 else
 	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
 fi
+# No syscall events, but the model still knows which syscall a task
+# sleeps in: nanosleep stays a sleep, the pipe read a chan receive.
+run record --backend bpf -c bpf_workload --children --syscalls none \
+	-o "$T/nosys.trace" -- "$WORKLOAD" "$T/ids" 5
+run stat -j -n 100000 "$T/nosys.trace"
+check "--syscalls none: no syscall event, sleeps still sleep and chan receive" \
+	'! has "\"GoSysCall\"" "$T/out" && has "\"GoSleep\": [1-9]" "$T/out" && has "\"GoBlockRecv\": [1-9]" "$T/out"'
 run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
 	-- "$WORKLOAD" "$T/ids" $N
 run stat -j -n 100000 "$T/filtered.trace"
