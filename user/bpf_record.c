@@ -157,6 +157,11 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 			goto out;
 		if (gt_umodel_drain(m, sink_write, &sink))
 			break;
+		/* It writes nothing more: recording on would hide that. */
+		if (gt_umodel_halted(m)) {
+			why = "events lost, the trace ends early";
+			break;
+		}
 		if (stop_signal)
 			break;
 		if (a->duration_ns && gt_now_ns() - start >= a->duration_ns) {
@@ -199,12 +204,14 @@ out:
 				sink.bytes, out.path, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
 				(uint64_t)st.lost + drops);
-		if (drops || st.lost)
+		if (drops || st.lost || st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
 				" records found their BPF ring full, %" PRIu64
 				" events found the model's buffers full)",
 				(uint64_t)st.lost + drops, drops,
 				(uint64_t)st.lost);
+		if (st.halted)
+			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
 		/* Handed to the model out of order: it clamps their times. */
 		if (ms.late)
 			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
