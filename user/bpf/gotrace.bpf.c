@@ -225,14 +225,20 @@ static __always_inline bool announce(struct task_struct *t)
 	return true;
 }
 
+/* task_seen.match */
+#define SEEN_NO		0
+#define SEEN_YES	1
+#define SEEN_UNSAID	2	/* recorded, its task record not written yet */
+
 /*
  * Whether @t is recorded, decided the first time the session sees it
  * (its GTB_TASK record is written then, if @say).  @inherit: a child whose parent
  * is recorded, with OPT_CHILDREN.  A task the table has no room for is
- * decided again, and announced again, each time; so is one whose
- * announcement found the ring full, and nothing is recorded of it until
- * it is announced: the reader never sees a record of a task it does
- * not know.
+ * decided again, and announced again, each time.  A recorded task whose
+ * announcement found the ring full keeps its decision (an inherited one
+ * too) and is announced again at its next record: nothing is recorded
+ * of it until then, so the reader never sees a record of a task it does
+ * not know.  (The snapshot, !@say, writes the task record itself.)
  */
 static __always_inline bool decide(struct task_struct *t, bool inherit,
 				   bool say)
@@ -241,18 +247,22 @@ static __always_inline bool decide(struct task_struct *t, bool inherit,
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
 	struct task_seen v = {};
 
-	if (s && s->start_time == t->start_time)
-		return s->match;
+	if (s && s->start_time == t->start_time) {
+		if (s->match != SEEN_UNSAID)
+			return s->match == SEEN_YES;
+		if (say && !announce(t))
+			return false;
+		s->match = SEEN_YES;
+		return true;
+	}
 	if (!t->pid)
 		return false;
 	v.start_time = t->start_time;
-	v.match = inherit || filters_match(t);
+	v.match = inherit || filters_match(t) ? SEEN_YES : SEEN_NO;
+	if (v.match == SEEN_YES && say && !announce(t))
+		v.match = SEEN_UNSAID;
 	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
-	if (v.match && say && !announce(t)) {
-		bpf_map_delete_elem(&seen, &key);
-		return false;
-	}
-	return v.match;
+	return v.match == SEEN_YES;
 }
 
 static __always_inline bool task_match(struct task_struct *t, bool inherit)
@@ -266,12 +276,13 @@ static __always_inline bool task_rematch(struct task_struct *t)
 	__u64 key = (__u64)t;
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
 
-	if (!cfg.comm[0] || !s || s->match || s->start_time != t->start_time)
+	if (!cfg.comm[0] || !s || s->match != SEEN_NO ||
+	    s->start_time != t->start_time)
 		return task_match(t, false);
-	if (!filters_match(t) || !announce(t))
+	if (!filters_match(t))
 		return false;
-	s->match = 1;
-	return true;
+	s->match = announce(t) ? SEEN_YES : SEEN_UNSAID;
+	return s->match == SEEN_YES;
 }
 
 /*
