@@ -5,10 +5,14 @@
  *
  * Each possible CPU gets its own ring buffer, created here and put into
  * the programs' array of maps, so that CPUs never contend for a ring and
- * each ring stays nearly in time order.  The programs wake the reader
+ * each ring stays nearly in time order.  Only the CPUs online at the
+ * start get the size asked for; the others (128 possible CPUs for 4
+ * online is common) one page each, as the module allocates its buffers
+ * for online CPUs only.  The programs wake the reader
  * only when a ring is half full; otherwise it drains on its own timer.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,20 +85,57 @@ static size_t ring_size(size_t want)
 	return n;
 }
 
-/* One ring per possible CPU, before loading: the first is the template. */
+/* The CPUs online now, in @online; all of them if the kernel won't say. */
+static void online_cpus(bool *online, unsigned int n)
+{
+	char text[4096];
+	ssize_t len = -1;
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		len = read(fd, text, sizeof(text) - 1);
+		close(fd);
+	}
+	if (len > 0) {
+		text[len] = '\0';
+		if (gt_parse_cpu_list(text, online, n) > 0)
+			return;
+	}
+	for (unsigned int c = 0; c < n; c++)
+		online[c] = true;
+}
+
+/*
+ * One ring per possible CPU, before loading: @bytes for those online,
+ * one page for the others; the first is the template.
+ */
 static int make_rings(struct gt_bpf *b, size_t bytes)
 {
+	size_t page = sysconf(_SC_PAGESIZE);
+	bool *online;
+	int err = 0;
+
 	b->ring_fds = calloc(b->nr_cpus, sizeof(*b->ring_fds));
 	if (!b->ring_fds)
 		return -ENOMEM;
 	for (unsigned int c = 0; c < b->nr_cpus; c++)
 		b->ring_fds[c] = -1;
+	online = calloc(b->nr_cpus, sizeof(*online));
+	if (!online)
+		return -ENOMEM;
+	online_cpus(online, b->nr_cpus);
 	for (unsigned int c = 0; c < b->nr_cpus; c++) {
 		b->ring_fds[c] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gt_ring",
-						0, 0, bytes, NULL);
-		if (b->ring_fds[c] < 0)
-			return -errno;
+						0, 0, online[c] ? bytes : page,
+						NULL);
+		if (b->ring_fds[c] < 0) {
+			err = -errno;
+			break;
+		}
 	}
+	free(online);
+	if (err)
+		return err;
 	return bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
 }
 
@@ -236,10 +277,27 @@ int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	return 0;
 }
 
+/*
+ * A program that began before the detach may still be writing a record
+ * it reserved: the reader stops at such a record, and all after it in
+ * that ring.  The same window the merge allows a program to write one
+ * (GT_BPF_REORDER_NS), then the rings drained to the end.
+ */
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 {
+	uint64_t until;
+	int64_t left;
+	int n;
+
 	gotrace_bpf__detach(b->skel);
-	ring_buffer__consume(b->rb);
+	until = gt_now_ns() + GT_BPF_REORDER_NS;
+	while ((left = (int64_t)(until - gt_now_ns())) > 0) {
+		n = ring_buffer__poll(b->rb, (int)(left / 1000000) + 1);
+		if (n < 0 && n != -EINTR)
+			break;
+	}
+	while (ring_buffer__consume(b->rb) > 0)
+		;
 	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
 }
 

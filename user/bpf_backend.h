@@ -47,7 +47,7 @@ int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg);
  * on the records that can no longer be overtaken.  0 or -1.
  */
 int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg);
-/* Detach, drain, and hand on everything left. */
+/* Detach, wait GT_BPF_REORDER_NS, drain, and hand on everything left. */
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
 /* Records lost to full rings: the total, and per CPU into @per_cpu. */

@@ -22,7 +22,7 @@ struct ftask {
 struct gt_bpf_feed {
 	struct gt_model *m;
 	const struct gt_ksyms *ksyms;
-	struct u64map tasks;		/* key -> struct ftask * */
+	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown[2];	/* tasks named by key only */
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
@@ -76,7 +76,8 @@ static struct ftask *task_update(struct gt_bpf_feed *f,
 	slot = u64map_put(&f->tasks, r->hdr.key, 0, &added);
 	if (!slot)
 		return NULL;
-	if (added) {
+	/* 0: added, or left so by a calloc() that failed. */
+	if (!*slot) {
 		t = calloc(1, sizeof(*t));
 		if (!t)
 			return NULL;
@@ -99,7 +100,7 @@ static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
 {
 	uint64_t *slot = recorded ? u64map_get(&f->tasks, key) : NULL;
 
-	if (slot)
+	if (slot && *slot)
 		return &((struct ftask *)(uintptr_t)*slot)->in;
 	f->unknown[i].key = key;
 	return &f->unknown[i];
@@ -222,7 +223,7 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 	struct ftask *t;
 	struct gt_in_exec in;
 
-	if (!slot)
+	if (!slot || !*slot)
 		return;
 	/* The model reads the new comm (and tid) from ev.cur. */
 	t = (struct ftask *)(uintptr_t)*slot;

@@ -72,10 +72,13 @@ static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
 	return true;
 }
 
-/* A ring per CPU from the module's buffer size (64 KiB chunks in all). */
+/*
+ * A ring per online CPU from the module's buffer size (64 KiB chunks in
+ * all); the CPUs offline get one page (bpf_backend.c).
+ */
 static size_t ring_bytes(const struct gotrace_options *o)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (!o->chunks || cpus <= 0)
 		return 0;
@@ -154,6 +157,11 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 			goto out;
 		if (gt_umodel_drain(m, sink_write, &sink))
 			break;
+		/* It writes nothing more: recording on would hide that. */
+		if (gt_umodel_halted(m)) {
+			why = "events lost, the trace ends early";
+			break;
+		}
 		if (stop_signal)
 			break;
 		if (a->duration_ns && gt_now_ns() - start >= a->duration_ns) {
@@ -196,12 +204,14 @@ out:
 				sink.bytes, out.path, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
 				(uint64_t)st.lost + drops);
-		if (drops || st.lost)
+		if (drops || st.lost || st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
 				" records found their BPF ring full, %" PRIu64
 				" events found the model's buffers full)",
 				(uint64_t)st.lost + drops, drops,
 				(uint64_t)st.lost);
+		if (st.halted)
+			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
 		/* Handed to the model out of order: it clamps their times. */
 		if (ms.late)
 			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
@@ -209,6 +219,9 @@ out:
 				GT_BPF_REORDER_NS / 1000000);
 		ret = GT_EXIT_OK;
 	}
+	/* COMMAND forked but never let go: EOF on its pipe ends it. */
+	if (child.go_fd >= 0)
+		gt_child_cancel(&child);
 	if (child.pid && stop_signal)
 		kill(child.pid, stop_signal);
 	if (child.pid || child.ran) {

@@ -34,7 +34,6 @@ static const char *const usage_msg[] = {
 	"      --children        and the tasks they create",
 	"  -c, --comm NAME       only tasks with this command name",
 	"      --cgroup PATH     only tasks in this cgroup v2 or below",
-	"      --syscalls MODE   all, blocking or none",
 	"      --no-stacks       no kernel stacks",
 	"      --ring-size SIZE  each CPU's ring buffer (default 4M)",
 	"  -s, --summary         print only the counts",
@@ -165,7 +164,7 @@ static void print_record(const void *rec, size_t len, void *arg)
 static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
-	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_SYSCALLS, O_NO_STACKS,
+	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS,
 	       O_RING };
 	static const struct option opts[] = {
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -174,7 +173,6 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		{ "children",	no_argument,		NULL, O_CHILDREN },
 		{ "comm",	required_argument,	NULL, 'c' },
 		{ "cgroup",	required_argument,	NULL, O_CGROUP },
-		{ "syscalls",	required_argument,	NULL, O_SYSCALLS },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "ring-size",	required_argument,	NULL, O_RING },
 		{ "summary",	no_argument,		NULL, 's' },
@@ -209,10 +207,6 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 			break;
 		case O_CGROUP:
 			if (gt_opts_cgroup(o, optarg, &gt_cgroupfs))
-				return -1;
-			break;
-		case O_SYSCALLS:
-			if (gt_opts_syscalls(o, optarg))
 				return -1;
 			break;
 		case O_NO_STACKS:

@@ -52,6 +52,13 @@ bool gt_parse_duration(const char *s, uint64_t *ns);
 /* "1.2 MiB" style size for messages; returns @buf. */
 const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size);
 
+/*
+ * Mark in @set (@n flags, cleared first) the CPUs of a kernel CPU list
+ * such as /sys/devices/system/cpu/online: "0-3,8,10-11\n".  Returns how
+ * many are set, or -1 for a malformed list; CPUs >= @n are ignored.
+ */
+int gt_parse_cpu_list(const char *text, bool *set, unsigned int n);
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t gt_now_ns(void);
 

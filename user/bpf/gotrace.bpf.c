@@ -26,9 +26,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_TGID		(1U << 0)
 #define OPT_CHILDREN		(1U << 1)
 #define OPT_NO_KSTACKS		(1U << 2)
-#define SYSCALLS_NONE		2
-#define SET_INCLUDE		1
-#define SET_EXCLUDE		2
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
 #define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
@@ -96,8 +93,9 @@ static __always_inline void count_drop(void)
 	__u32 zero = 0;
 	__u64 *n = bpf_map_lookup_elem(&drops, &zero);
 
+	/* Atomic: a wakeup's program may nest in this CPU's switch's. */
 	if (n)
-		*n += 1;
+		__sync_fetch_and_add(n, 1);
 }
 
 static __always_inline void *reserve(__u32 size)
@@ -209,12 +207,13 @@ static __always_inline bool filters_match(struct task_struct *t)
 	return true;
 }
 
-static __always_inline void announce(struct task_struct *t)
+/* False when the ring had no room (the drop is counted). */
+static __always_inline bool announce(struct task_struct *t)
 {
 	struct gtb_task *r = reserve(sizeof(*r));
 
 	if (!r)
-		return;
+		return false;
 	fill_hdr(&r->hdr, GTB_TASK, sizeof(*r), (__u64)t, GTB_MATCH_KEY);
 	r->start_time = t->start_time;
 	r->tid = t->pid;
@@ -223,13 +222,23 @@ static __always_inline void announce(struct task_struct *t)
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
 	r->state = 0;
 	submit(r);
+	return true;
 }
+
+/* task_seen.match */
+#define SEEN_NO		0
+#define SEEN_YES	1
+#define SEEN_UNSAID	2	/* recorded, its task record not written yet */
 
 /*
  * Whether @t is recorded, decided the first time the session sees it
  * (its GTB_TASK record is written then, if @say).  @inherit: a child whose parent
  * is recorded, with OPT_CHILDREN.  A task the table has no room for is
- * decided again, and announced again, each time.
+ * decided again, and announced again, each time.  A recorded task whose
+ * announcement found the ring full keeps its decision (an inherited one
+ * too) and is announced again at its next record: nothing is recorded
+ * of it until then, so the reader never sees a record of a task it does
+ * not know.  (The snapshot, !@say, writes the task record itself.)
  */
 static __always_inline bool decide(struct task_struct *t, bool inherit,
 				   bool say)
@@ -238,16 +247,22 @@ static __always_inline bool decide(struct task_struct *t, bool inherit,
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
 	struct task_seen v = {};
 
-	if (s && s->start_time == t->start_time)
-		return s->match;
+	if (s && s->start_time == t->start_time) {
+		if (s->match != SEEN_UNSAID)
+			return s->match == SEEN_YES;
+		if (say && !announce(t))
+			return false;
+		s->match = SEEN_YES;
+		return true;
+	}
 	if (!t->pid)
 		return false;
 	v.start_time = t->start_time;
-	v.match = inherit || filters_match(t);
+	v.match = inherit || filters_match(t) ? SEEN_YES : SEEN_NO;
+	if (v.match == SEEN_YES && say && !announce(t))
+		v.match = SEEN_UNSAID;
 	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
-	if (v.match && say)
-		announce(t);
-	return v.match;
+	return v.match == SEEN_YES;
 }
 
 static __always_inline bool task_match(struct task_struct *t, bool inherit)
@@ -261,13 +276,13 @@ static __always_inline bool task_rematch(struct task_struct *t)
 	__u64 key = (__u64)t;
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
 
-	if (!cfg.comm[0] || !s || s->match || s->start_time != t->start_time)
+	if (!cfg.comm[0] || !s || s->match != SEEN_NO ||
+	    s->start_time != t->start_time)
 		return task_match(t, false);
 	if (!filters_match(t))
 		return false;
-	s->match = 1;
-	announce(t);
-	return true;
+	s->match = announce(t) ? SEEN_YES : SEEN_UNSAID;
+	return s->match == SEEN_YES;
 }
 
 /*
@@ -464,26 +479,19 @@ int BPF_PROG(gt_exit, struct task_struct *p)
 	return 0;
 }
 
-static __always_inline bool syscall_wanted(long nr)
-{
-	bool in;
-
-	if (cfg.syscalls == SYSCALLS_NONE)
-		return false;
-	if (!cfg.syscall_set_mode)
-		return true;
-	in = nr >= 0 && nr < 1024 &&
-	     (cfg.syscall_set[(nr / 64) & 15] >> (nr % 64)) & 1;
-	return cfg.syscall_set_mode == SET_INCLUDE ? in : !in;
-}
-
+/*
+ * Every syscall of a recorded task, whatever --syscalls selects: the
+ * model keeps the number of the one a task is in, which classifies its
+ * sleeps (futex: sync, nanosleep: sleep, read of a pipe: chan receive),
+ * and applies the selection to the events it writes, as in the module.
+ */
 static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct gtb_sys *r;
 	bool m = rematch ? task_rematch(cur) : task_match(cur, false);
 
-	if (!m || !syscall_wanted(nr))
+	if (!m)
 		return 0;
 	r = reserve(sizeof(*r));
 	if (!r)

@@ -87,4 +87,11 @@ struct gt_umodel_stats {
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
 
+/*
+ * Whether the model halted: it met an event it cannot follow (a task
+ * already running on another P: a switch record was lost) or ran out of
+ * space, and writes nothing more.  Cheap, for the reader's loop.
+ */
+bool gt_umodel_halted(struct gt_model *m);
+
 #endif /* _GT_GTMODEL_H */

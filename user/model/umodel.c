@@ -123,3 +123,8 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->stack_overflows = gt_atomic64_read(&m->stack_overflows);
 	st->halted = READ_ONCE(m->halted);
 }
+
+bool gt_umodel_halted(struct gt_model *m)
+{
+	return READ_ONCE(m->halted);
+}

@@ -103,6 +103,12 @@ run bpf-dump -s --ring-size 4096 -c bpf_workload --children -- \
 	"$WORKLOAD" "$T/ids" 5000
 check "a one-page ring drops records and counts them" \
 	'grep -q "drops=[1-9]" "$T/err"'
+# Tasks born while their CPU's ring is full: an announcement that finds
+# no room must not leave the task recorded but never announced.
+run bpf-dump --ring-size 4096 --children -- \
+	sh -c 'for i in $(seq 300); do /bin/true; done'
+check "full one-page rings: still no record of a task never announced" \
+	'grep -q "drops=[1-9]" "$T/err" && awk "$FIELD"" field(\"type\") == \"task\" { seen[field(\"key\")] = 1; next } field(\"match\") % 2 == 1 && !seen[field(\"key\")] { bad++ } END { exit bad > 0 }" "$T/out"'
 
 # --- gotrace record --backend bpf: a trace Go accepts ------------------
 CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
@@ -121,6 +127,13 @@ if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 else
 	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
 fi
+# No syscall events, but the model still knows which syscall a task
+# sleeps in: nanosleep stays a sleep, the pipe read a chan receive.
+run record --backend bpf -c bpf_workload --children --syscalls none \
+	-o "$T/nosys.trace" -- "$WORKLOAD" "$T/ids" 5
+run stat -j -n 100000 "$T/nosys.trace"
+check "--syscalls none: no syscall event, sleeps still sleep and chan receive" \
+	'! has "\"GoSysCall\"" "$T/out" && has "\"GoSleep\": [1-9]" "$T/out" && has "\"GoBlockRecv\": [1-9]" "$T/out"'
 run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
 	-- "$WORKLOAD" "$T/ids" $N
 run stat -j -n 100000 "$T/filtered.trace"
@@ -198,6 +211,15 @@ if command -v setpriv >/dev/null; then
 	cp "$GOTRACE" "$T/gotrace" && chmod 755 "$T" "$T/gotrace"
 	GOTRACE=$T/gotrace run_as --reuid=65534 --regid=65534 --clear-groups
 	check "an unprivileged user: one clear line" \
+		'[ "$rc" -eq 1 ] && has "gotrace: the BPF backend needs root" "$T/err"'
+	# COMMAND forked, held until the session runs: the error must let
+	# it go, not wait for it forever (timeout: the test's bound only).
+	mkdir "$T/w" && chmod 777 "$T/w"
+	timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$T/gotrace" record --backend bpf --children -o "$T/w/never.trace" \
+		-- true >"$T/out" 2>"$T/err"
+	rc=$?
+	check "record --backend bpf --children -- true, unprivileged: exits with the error" \
 		'[ "$rc" -eq 1 ] && has "gotrace: the BPF backend needs root" "$T/err"'
 else
 	echo "ok $((n = n + 1)) # SKIP setpriv missing"

@@ -8,6 +8,7 @@
 
 #include "bpf_preflight.h"
 #include "tap.h"
+#include "util.h"
 
 static void write_file(const char *path, const char *text)
 {
@@ -59,5 +60,19 @@ int main(void)
 	unlink(btf);
 	ok(gt_bpf_preflight(&p, &root) == -1, "no BTF: refused");
 	rmdir(dir);
+
+	/* The online CPUs, which alone get a full BPF ring. */
+	bool cpus[8];
+
+	ok(gt_parse_cpu_list("0-1\n", cpus, 8) == 2 && cpus[0] && cpus[1] &&
+	   !cpus[2], "cpu list: 0-1");
+	ok(gt_parse_cpu_list("0,2-3,6\n", cpus, 8) == 4 && cpus[0] && !cpus[1] &&
+	   cpus[2] && cpus[3] && !cpus[4] && !cpus[5] && cpus[6] && !cpus[7],
+	   "cpu list: 0,2-3,6 (holes stay offline)");
+	ok(gt_parse_cpu_list("4-127", cpus, 8) == 4 && !cpus[3] && cpus[7],
+	   "cpu list: CPUs beyond the possible ones ignored");
+	ok(gt_parse_cpu_list("3-1", cpus, 8) == -1, "cpu list: 3-1 malformed");
+	ok(gt_parse_cpu_list("0-x", cpus, 8) == -1, "cpu list: 0-x malformed");
+	ok(gt_parse_cpu_list("", cpus, 8) == 0, "cpu list: empty");
 	return tap_done();
 }

@@ -992,6 +992,29 @@ static void test_bad_cpu(void)
 	ok(count_g(GOTRACE_EV_GO_SYSCALL, 2300) == 1, "only CPU 0's syscall");
 }
 
+/*
+ * A switch record lost (the BPF backend's ring was full): a still runs
+ * on P0 for the model when P1 switches to it.  The model cannot follow
+ * and halts; gt_umodel_halted() tells the reader, which then stops.
+ */
+static void test_lost_switch_halts(void)
+{
+	struct task *a = task_new(2400, 2400, "a");
+	struct task *tasks[] = { a };
+
+	sim_setup("lost_switch_halts", 2);
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	syscall_quick(0, __NR_getppid);		/* a runs on P0 */
+	ok(!gt_umodel_halted(S.m), "lost switch: the model runs at first");
+	/* CPU 0's switch from a to idle was dropped. */
+	sw(1, a, GT_IN_RUNNABLE);
+	ok(gt_umodel_halted(S.m),
+	   "lost switch: a running on two Ps halts the model");
+	sim_finish();
+	ok(ST.halted, "lost switch: its statistics say halted");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1018,6 +1041,7 @@ int main(int argc, char **argv)
 	test_clock_skew();
 	test_idle_p();
 	test_bad_cpu();
+	test_lost_switch_halts();
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);
