@@ -113,8 +113,10 @@ check "full one-page rings: still no record of a task never announced" \
 # --- gotrace record --backend bpf: a trace Go accepts ------------------
 CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
 run record --backend bpf -o "$T/bpf.trace" -- "$WORKLOAD" "$T/ids" $N
-check "record --backend bpf: the workload's status, the summary names the backend" \
-	'[ "$rc" -eq 0 ] && has "backend bpf" "$T/err" && has " 0 lost" "$T/err"'
+# Losses depend on the load of the host (the whole machine is recorded):
+# they must be counted, not absent.
+check "record --backend bpf: the workload's status, the summary names the backend and counts losses" \
+	'[ "$rc" -eq 0 ] && has "backend bpf" "$T/err" && grep -Eq " [0-9]+ lost" "$T/err"'
 eval "$(cat "$T/ids")"
 run check "$T/bpf.trace"
 check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
