@@ -315,6 +315,18 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
  * read without task_lock(), which may sleep on PREEMPT_RT: a rename torn
  * by a concurrent writer is fixed at the next check.
  */
+/*
+ * May @in->prev's comm be read now?  Not when it is preempted: it may be
+ * in the middle of writing it (exec, prctl; on PREEMPT_RT task_lock()
+ * does not keep it from being preempted there), and a torn name such as
+ * "workloadest" (device_test becoming workload) would become a
+ * goroutine.  Its next sleep, exec or syscall exit reads it again.
+ */
+static bool comm_stable(const struct gt_in_switch *in)
+{
+	return !in->preempt && in->prev_state != GT_IN_RUNNABLE;
+}
+
 static bool comm_changed(const struct gt_task *t, const struct gt_in_task *p)
 {
 	return memcmp(t->comm, p->comm, sizeof(t->comm)) != 0;
@@ -606,7 +618,8 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 
 	if (!g_ensure_running(m, c, t, prev))
 		return;
-	if (comm_changed(t, prev) && !g_refilter(m, c, t, prev))
+	if (comm_stable(in) && comm_changed(t, prev) &&
+	    !g_refilter(m, c, t, prev))
 		return;
 
 	if (in->prev_state == GT_IN_DEAD) {
@@ -656,7 +669,7 @@ static void hidden_switch_out(struct gt_model *m, struct gt_cpu *c,
 		gt_tasks_release(m, t);
 		return;
 	}
-	if (m->opts.comm[0] && comm_changed(t, in->prev) &&
+	if (m->opts.comm[0] && comm_stable(in) && comm_changed(t, in->prev) &&
 	    g_refilter(m, c, t, in->prev))
 		switch_out(m, c, t, in, false);
 }

@@ -40,22 +40,25 @@ gt_ping block:chan_receive+syscall:sys_read >= 100
 gt_ping block:chan_send+syscall:sys_write == 100
 EOT
 
-# CPU 1 offline before the start: the session has one P; CPU 1 comes
-# online while it records and runs half of a ping-pong.
-on_exit "echo 1 > $cpu1"
-echo 0 > $cpu1 || fail "cannot take CPU 1 offline"
+# The highest CPU offline before the start: the session has one P less;
+# it comes online while the session records and runs half of a
+# ping-pong.  Gomaxprocs grows by one.
+last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online)
+cpun=/sys/devices/system/cpu/cpu$last/online
+[ -w "$cpun" ] || fail "cannot take CPU $last offline"
+on_exit "echo 1 > $cpun"
+echo 0 > "$cpun" || fail "cannot take CPU $last offline"
 new_cpu() {
-	echo 1 > $cpu1 || return 1
-	wait_until "grep -q '^cpu1 online 1 ' $status" 100 || {
+	echo 1 > "$cpun" || return 1
+	wait_until "grep -q '^cpu$last online 1 ' $status" 100 || {
 		cat $status
 		return 1
 	}
-	taskset -c 1 ./workload pingpong 50
+	taskset -c "$last" ./workload pingpong 50
 }
 record_while "$GT_OUT/hotplug-new.trace" new_cpu
 cat > "$GT_OUT/hotplug-new.expect" <<EOT
-gomaxprocs 1,2
-ps 2
+gomaxprocs $last,$((last + 1))
 gt_ping create == 1
 gt_ping block:chan_receive+syscall:sys_read >= 50
 EOT
