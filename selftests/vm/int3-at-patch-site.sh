@@ -12,9 +12,13 @@
 # in which the int3 is still there after the patch is done: the handler
 # no longer knows the address and the kernel dies with "Oops: int3".
 # Such an oops says nothing about gotrace.  It is told apart by the
-# "Code:" line of the oops, which marks the byte at RIP with <..>: the
-# trapping int3 (cc) is the byte just before it, and it is not compiler
-# padding between functions (a run of cc).
+# "Code:" line of the oops, which shows the text as it is when the oops
+# is printed and marks the byte at RIP with <..>: the byte just before
+# it, where the int3 was, is now the first byte of a patched site (a jmp,
+# call or nop: eb, e9, e8, 0f, 66, 90, 2e, 3e), or still the int3 (cc)
+# of a patch in progress, but not compiler padding between functions (a
+# run of cc).  Seen on 6.12: "eb <5a>" in ttwu_do_activate(), a jump
+# label the probes' registration had just switched.
 log=$1
 grep -q 'Oops: int3' "$log" || exit 1
 code=$(grep -m1 -A 40 'Oops: int3' "$log" | sed -n 's/.*Code: //p' | head -n 1)
@@ -23,6 +27,7 @@ echo "$code" | awk '{
 	for (i = 1; i <= NF; i++)
 		if ($i ~ /^</) { at = i; break }
 	if (!at || at < 3) exit 1
-	# cc just before RIP, and no cc before that: not padding.
-	exit !($(at - 1) == "cc" && $(at - 2) != "cc")
+	b = $(at - 1)
+	if (b == "cc") exit $(at - 2) == "cc"
+	exit !(b ~ /^(eb|e9|e8|0f|66|90|2e|3e)$/)
 }'
