@@ -17,11 +17,6 @@
 cpu1=/sys/devices/system/cpu/cpu1/online
 [ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
 
-# in_state STATE: the status file says "state STATE".
-in_state() {
-	grep -qx "state $1" $GT_STATUS
-}
-
 overflows() {
 	dmesg | grep -c 'out of buffer space'
 }

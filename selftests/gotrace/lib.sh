@@ -77,10 +77,15 @@ wait_gone() {
 	wait_until "! kill -0 $1 2>/dev/null" "$2"
 }
 
+# in_state STATE: the status file says the session is in STATE.
+in_state() {
+	grep -qx "state $1" $GT_STATUS
+}
+
 # wait_state STATE: wait up to 30 s for the session to be in STATE
 # ("recording", "idle", ...) as the status file says.
 wait_state() {
-	wait_until "grep -qx 'state $1' $GT_STATUS" 300 ||
+	wait_until "in_state $1" 300 ||
 		fail "the session is not $1 after 30 s: $(grep '^state' $GT_STATUS)"
 }
 
