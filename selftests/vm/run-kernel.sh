@@ -26,7 +26,9 @@
 # the kernel reported nothing (kernel-reports.sh).  With --demo, records
 # the demo workload instead and writes it to OUT.
 #
-# Environment: GT_VM_TIMEOUT (seconds, default 600; 2400 on the debug
+# Environment: GT_VM_TIMEOUT (seconds, default 600; 1500 on the debug
+# kernel), GT_TEST_TIMEOUT (seconds one guest test may take before the
+# guest shows its blocked tasks and kills it: 240; 600 on the debug
 # kernel), GT_VM_CPUS (2, or as BOOT says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
@@ -61,9 +63,15 @@ case $name in
 esac
 cpus=${GT_VM_CPUS:-$cpus}
 timeout=600
-# KASAN and lockdep under emulation: everything takes several times longer.
-[ "$kernel" = debug ] && timeout=2400
+test_timeout=240
+# KASAN and lockdep under emulation: everything takes several times
+# longer (a whole debug run takes 400-550 s).
+if [ "$kernel" = debug ]; then
+	timeout=1500
+	test_timeout=600
+fi
 timeout=${GT_VM_TIMEOUT:-$timeout}
+test_timeout=${GT_TEST_TIMEOUT:-$test_timeout}
 
 work=$GT_CACHE/vm/$name
 rm -rf "$work"
@@ -102,7 +110,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel)"
 	rm -rf "$work/out"
 	gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
@@ -148,7 +156,7 @@ fi
 sed -n '/^TAP version/,$p' "$log.txt" | sed "s/^/[$name] /"
 if [ "$guest" != pass ] && [ "$guest" != fail ]; then
 	gt_log "[$name] the guest $guest; its console:"
-	tail -n 60 "$log.txt" >&2
+	tail -n 60 "$log.txt" | sed "s/^/[$name] console: /" >&2
 fi
 passed=$(grep -c '^ok ' "$log.txt" || true)
 failed=$(grep -c '^not ok ' "$log.txt" || true)

@@ -83,8 +83,14 @@ echo "all kernels took $SECONDS s ($jobs at a time)"
 if [ -n "$bad" ]; then
 	echo "failed on:$bad"
 	for k in $bad; do
-		grep -h -e '^\[[^]]*\] not ok' -e '^error:' "$logs/$k.log" |
+		grep -h -e '^\[[^]]*\] not ok' -e '^error:' \
+			-e '^\[[^]]*\] the guest ' "$logs/$k.log" |
 			sed "s/^error:/[$k] error:/"
+		# A test that hung: what its tasks were blocked in.
+		sed -n '/still running after [0-9]* s; blocked tasks:/,/ not ok /p' \
+			"$logs/$k.log" | head -n 60
+		# A guest that hung or crashed: the end of its console.
+		grep -h '^\[[^]]*\] console: ' "$logs/$k.log" | tail -n 25
 	done
 fi
 echo "$passed passed, $failed failed"
