@@ -26,6 +26,7 @@ start_reader() {
 	overflows_before=$(overflows)
 	cat $GT_DEV > "$1" &
 	reader=$!
+	cleanup_on_exit $reader
 	wait_until 'in_state recording' 100 || fail "no recording 10 s after the open"
 }
 
@@ -63,16 +64,19 @@ out=$GT_OUT/xcpu_preempt.trace
 start_reader "$out"
 ./workload storm 3 > /tmp/storm.log &
 storm=$!
+cleanup_on_exit $storm
 ./workload churn 3 || fail "churn failed"
 wait $storm || fail "the storm failed"
 stop_reader "$out"
 
 # 3. Hotplug during a storm.
 if [ -w $cpu1 ]; then
+	on_exit "echo 1 > $cpu1"
 	out=$GT_OUT/xcpu_hotplug.trace
 	start_reader "$out"
 	./workload storm 3 > /tmp/storm.log &
 	storm=$!
+	cleanup_on_exit $storm
 	for i in 1 2 3 4 5; do
 		echo 0 > $cpu1 || fail "cannot take CPU 1 offline ($i)"
 		echo 1 > $cpu1 || fail "cannot bring CPU 1 back ($i)"
@@ -103,10 +107,12 @@ fi
 for i in 1 2 3; do
 	./workload storm 2 > /tmp/storm.log &
 	storm=$!
+	cleanup_on_exit $storm
 	start_reader /tmp/mid_stop.trace
 	stop_reader /tmp/mid_stop.trace
 	cat $GT_DEV > /dev/null &
 	reader=$!
+	cleanup_on_exit $reader
 	wait_until 'in_state recording' 100 || fail "no recording after a stop ($i)"
 	kill -9 $reader
 	wait $reader 2>/dev/null

@@ -24,11 +24,15 @@ fail() {
 }
 
 # wait_until 'CONDITION' TENTHS: until the shell command CONDITION
-# succeeds, at most TENTHS tenths of a second; 1 if it never did.
+# succeeds, at most TENTHS tenths of a second; 1 if it never did.  On a
+# slow kernel (KASAN and lockdep under emulation, on a loaded host) the
+# VM harness sets GT_TIME_SCALE, and every bound is that many times
+# longer: a bound is there to end a hang, not to time the kernel.
 wait_until() {
 	wu_i=0
+	wu_max=$(($2 * ${GT_TIME_SCALE:-1}))
 	until eval "$1"; do
-		[ "$wu_i" -ge "$2" ] && return 1
+		[ "$wu_i" -ge "$wu_max" ] && return 1
 		sleep 0.1
 		wu_i=$((wu_i + 1))
 	done

@@ -29,7 +29,8 @@
 # Environment: GT_VM_TIMEOUT (seconds, default 600; 1500 on the debug
 # kernel), GT_TEST_TIMEOUT (seconds one guest test may take before the
 # guest shows its blocked tasks and kills it: 240; 600 on the debug
-# kernel), GT_VM_CPUS (2, or as BOOT says),
+# kernel; the tests' own waits are bounded 4 times longer there,
+# GT_TIME_SCALE), GT_VM_CPUS (2, or as BOOT says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
 # GT_TESTS (comma-separated names from selftests/gotrace: run only those).
@@ -66,12 +67,15 @@ timeout=600
 test_timeout=240
 # KASAN and lockdep under emulation: everything takes several times
 # longer (a whole debug run takes 400-550 s).
+time_scale=1
 if [ "$kernel" = debug ]; then
 	timeout=1500
 	test_timeout=600
+	time_scale=4
 fi
 timeout=${GT_VM_TIMEOUT:-$timeout}
 test_timeout=${GT_TEST_TIMEOUT:-$test_timeout}
+time_scale=${GT_TIME_SCALE:-$time_scale}
 
 work=$GT_CACHE/vm/$name
 rm -rf "$work"
@@ -110,7 +114,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel)"
 	rm -rf "$work/out"
 	gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
