@@ -13,6 +13,9 @@
 #   nostacks the same without kernel stacks (module parameter kstacks=N)
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
+#   bpf      gotrace record --backend bpf into a tmpfs file, the workload
+#            as its COMMAND (skipped, and said so, where the guest's
+#            gotrace has no BPF backend or the kernel no BTF)
 # then the ramps: gotrace sessions under more and more getppid loops, then
 # hackbench groups, then getppid loops with the reader at nice 19, each
 # until a session loses events.
@@ -26,7 +29,7 @@ OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
-CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,ftrace}" | tr , ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,ftrace,bpf}" | tr , ' ')
 KSTACKS=/sys/module/gotrace/parameters/kstacks
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
@@ -43,15 +46,31 @@ emit() {
 	echo "$*"
 }
 
+# workload_cmd W: the command line of workload W.
+workload_cmd() {
+	case $1 in
+	getppid)	echo "./getppid $MS" ;;
+	pingpong)	echo "./pingpong $MS 1 0" ;;
+	hackbench)	echo "./hackbench $MS 1 10" ;;
+	esac
+}
+
 # run_workload W: run workload W, print its "iters=N ns=M".
 run_workload() {
-	case $1 in
-	getppid)	./getppid "$MS" ;;
-	pingpong)	./pingpong "$MS" 1 0 ;;
-	hackbench)	./hackbench "$MS" 1 10 ;;
-	*)		false ;;
-	esac | sed 's/^[^ ]* //'
+	rw_cmd=$(workload_cmd "$1")
+	[ -n "$rw_cmd" ] || return 1
+	$rw_cmd | sed 's/^[^ ]* //'
 }
+
+# The BPF backend needs BTF and a gotrace built with it.
+case " $CONFIGS " in
+*" bpf "*)
+	if [ ! -r /sys/kernel/btf/vmlinux ] ||
+	   ! ./gotrace bpf-dump -h > /dev/null 2>&1; then
+		echo "# bpf skipped: no BTF, or a gotrace without the BPF backend"
+		CONFIGS=$(echo " $CONFIGS " | sed 's/ bpf / /; s/^ //; s/ $//')
+	fi ;;
+esac
 
 [ -d $T/events ] || mount -t tracefs tracefs $T ||
 	{ echo "# cannot mount tracefs"; exit 1; }
@@ -128,6 +147,22 @@ run_config() {
 			"file=$(cat /tmp/ftrace.* | wc -c)" "$(ftrace_stats)" \
 			"$(./ftpages /tmp/ftrace.*)"
 		rm -f /tmp/ftrace.*
+		;;
+	bpf)
+		# The workload is the recording's COMMAND: it starts once the
+		# programs are loaded and attached, and its end stops the
+		# recording.  The summary line gives the events and the losses.
+		# shellcheck disable=SC2046
+		res=$(./gotrace record --backend bpf -o /tmp/bpf.trace -- \
+			$(workload_cmd "$w") 2> /tmp/bpf.err |
+			sed 's/^[^ ]* //')
+		sum=$(grep 'backend bpf' /tmp/bpf.err)
+		[ -n "$sum" ] || { cat /tmp/bpf.err; return 1; }
+		emit "bpf round=$r workload=$w" \
+			"file=$(wc -c < /tmp/bpf.trace)" \
+			"events=$(echo "$sum" | sed 's/.* \([0-9]*\) events,.*/\1/')" \
+			"lost=$(echo "$sum" | sed 's/.* \([0-9]*\) lost,.*/\1/')"
+		rm -f /tmp/bpf.trace
 		;;
 	esac
 	emit "run round=$r config=$c workload=$w $res"

@@ -77,6 +77,13 @@ $1 == "gotrace" || $1 == "nostacks" {
 		f["stack_overflows"]
 }
 
+# A BPF recording: its file and summary line.
+$1 == "bpf" {
+	kv()
+	w = f["workload"]
+	bfile[w] += f["file"]; bev[w] += f["events"]; blost[w] += f["lost"]
+}
+
 $1 == "ftrace" {
 	kv()
 	w = f["workload"]
@@ -103,7 +110,7 @@ $1 == "ramp" {
 }
 
 END {
-	ncl = split("none empty gotrace nostacks ftrace", cl, " ")
+	ncl = split("none empty gotrace nostacks ftrace bpf", cl, " ")
 	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
 		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
 
@@ -134,8 +141,10 @@ END {
 		for (r = 1; r <= rounds; r++)
 			if (((w, r) in hits) && it["empty", w, r] > 0)
 				hl = hl " " hits[w, r] / it["empty", w, r]
-		for (j = 3; j <= 4; j++) {
+		for (j = 3; j <= ncl; j++) {
 			c = cl[j]
+			if (c == "ftrace")
+				continue
 			if (!((c, w) in med))
 				continue
 			g = med[c, w] - base
@@ -145,8 +154,9 @@ END {
 				(hl != "") ? sprintf("%.2f", median(hl)) : "-"
 		}
 	}
-	printf "(added cost of gotrace, and of gotrace without kernel stacks, " \
-		"over ftrace's and\n the empty probes'; added cost = median " \
+	printf "(added cost of gotrace, of gotrace without kernel stacks and " \
+		"of the BPF backend\n over ftrace's and the empty probes'; " \
+		"added cost = median " \
 		"ns/iter minus no tracing's;\n tp hits = tracepoint calls " \
 		"counted by the empty probes)\n"
 
@@ -180,6 +190,25 @@ END {
 		"disk = file bytes (pages padded by cat's\n reads), data = " \
 		"page headers + committed bytes; lost: gotrace lost events\n " \
 		"and overflows, ftrace overruns + drops)\n"
+
+	nb = 0
+	for (w in bev)
+		nb++
+	if (nb) {
+		printf "\n%-10s %8s %9s %5s\n", "workload", "bpf", "events", "lost"
+		printf "%-10s %8s\n", "", "B/event"
+		for (i = 1; i <= nw; i++) {
+			w = wl[i]
+			if (!(w in bev))
+				continue
+			printf "%-10s %8s %9d %5d\n", w, (bev[w] > 0) ? \
+				sprintf("%.2f", bfile[w] / bev[w]) : "-", \
+				bev[w], blost[w]
+		}
+		printf "(all rounds summed; bpf: trace bytes / events of " \
+			"gotrace record's summary;\n lost: records its rings " \
+			"dropped and events its model had no room for)\n"
+	}
 
 	if (nr) {
 		printf "\nramp: gotrace sessions, default pool (%d chunks of " \

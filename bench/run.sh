@@ -13,7 +13,7 @@
 #
 # Environment: BENCH_MS (one run, default 1000), BENCH_ROUNDS (5),
 # BENCH_WORKLOADS (getppid,pingpong,hackbench), BENCH_CONFIGS
-# (none,empty,gotrace,nostacks,ftrace), BENCH_RAMP_GETPPID (getppid processes:
+# (none,empty,gotrace,nostacks,ftrace,bpf), BENCH_RAMP_GETPPID (getppid processes:
 # 1,2,4,8,16,32,64), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
 # BENCH_RAMP_STARVED (getppid processes, reader at nice 19:
 # 1,2,4,8,16,32,64,128; "none" skips a ramp),
@@ -40,6 +40,8 @@ for m in gotrace emptyprobe; do
 		{ cat "$work/$m.log" >&2; gt_die "cannot build $m for $KREL"; }
 done
 make -s -C "$BENCH" O="$work/progs" >&2
+# gotrace itself, static, for the bpf configuration.
+make -s -C "$GT_ROOT/user" static O="$work/progs" >&2
 
 root=$work/rootfs
 gt_initramfs_base "$root" "$BENCH/guest-init"

@@ -197,6 +197,8 @@ void gt_session_model_halted(struct gt_model *m);
 /* session.c: a chunk is queued; wake the reader (deferred). */
 void gt_session_model_chunk_queued(struct gt_model *m);
 #define gt_env_halted(m)		gt_session_model_halted(m)
+/* Each CPU's hook writes its own P only, under the runqueue lock. */
+#define gt_env_may_write_other_p()	false
 #define gt_env_chunk_queued(m)		gt_session_model_chunk_queued(m)
 
 #endif /* _GT_ENV_KERNEL_H */

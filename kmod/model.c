@@ -279,9 +279,39 @@ static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 }
 
 /*
+ * @t runs on another P for the model, but Linux runs it here: its switch
+ * away from that P was lost (the BPF backend's ring was full).  Where one
+ * thread feeds every CPU (user space), take it off that P, preempted at
+ * that P's last event, as cpu_put_stale() does on its own P.  In the
+ * module each P is written by its own CPU only: false, and the caller
+ * ends the trace.
+ */
+static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
+				struct gt_task *t)
+{
+	struct gt_cpu *o;
+	int cpu;
+
+	if (!gt_env_may_write_other_p())
+		return false;
+	gt_env_for_each_cpu(cpu, m) {
+		o = gt_env_cpu_ptr(m->cpus, cpu);
+		if (o == c || o->cur != t)
+			continue;
+		if (!model_emit1(m, o, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack))
+			return false;
+		t->state = GT_G_RUNNABLE;
+		o->cur = NULL;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Bring @t to "running on this P", writing whatever transitions the model
  * missed.  A task the model has running on another P means events were
- * lost there: the trace cannot go on consistently, so it ends.
+ * lost there: where that P cannot be written from here, the trace cannot
+ * go on consistently, so it ends.
  */
 static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 			     struct gt_task *t, const struct gt_in_task *p)
@@ -300,6 +330,8 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 			return false;
 		break;
 	case GT_G_RUNNING:
+		if (g_take_from_other_p(m, c, t))
+			break;
 		gt_model_halt(m);
 		return false;
 	}

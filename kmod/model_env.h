@@ -62,6 +62,8 @@
  *                              to stop (the kernel defers it: hooks run
  *                              under the runqueue lock)
  *   gt_env_chunk_queued(m)     a chunk is ready for the reader
+ *   gt_env_may_write_other_p() whether a hook may write another CPU's P
+ *                              (user space: one thread feeds them all)
  */
 #ifndef _GT_MODEL_ENV_H
 #define _GT_MODEL_ENV_H

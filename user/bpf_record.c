@@ -124,12 +124,17 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	if (!b)
 		goto out;
 	ksyms = gt_ksyms_load(NULL);
-	/* The filters ran in BPF: the model records what it is given. */
+	/*
+	 * The filters ran in BPF: the model records what it is given.  It
+	 * keeps the comm filter, with --children, which exempts the tasks it
+	 * adopts from it: a recorded task that executes another program or
+	 * renames itself is decided again there, and its goroutine ends if
+	 * its new comm does not match, as with the module.
+	 */
 	cfg.opts = a->opts;
 	cfg.opts.nr_pids = 0;
-	cfg.opts.comm[0] = '\0';
 	cfg.opts.cgroup_id = 0;
-	cfg.opts.flags &= ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN);
+	cfg.opts.flags &= ~GOTRACE_OPT_TGID;
 	cfg.nr_cpus = gt_bpf_nr_cpus(b);
 	cfg.show_addrs = ksyms && gt_ksyms_visible(ksyms);
 	cfg.symbolise = ksyms ? symbolise : NULL;

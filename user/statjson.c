@@ -57,10 +57,12 @@ static void tasks_json(FILE *f, const struct gt_stats *s,
 		fprintf(f, ", \"run_ns\": %" PRIu64 ", \"starts\": %" PRIu64
 			", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64
 			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+			", \"blocks\": %" PRIu64 ", \"unblocks\": %" PRIu64
 			", \"state_at_end\": \"%s\" }%s\n",
 			ns(s, tk[i].run), tk[i].starts, ns(s, tk[i].latency),
 			ns(s, tk[i].max_latency), tk[i].syscalls,
-			ns(s, tk[i].blocked), state_keys[tk[i].state],
+			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
+			state_keys[tk[i].state],
 			i + 1 < n ? "," : "");
 	}
 }

@@ -175,6 +175,7 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		k = task_of(c, e->args[0], &a);
 		if (!k)
 			return -1;
+		k->unblocks++;
 		make_runnable(k, a, e->ts);
 		return 0;
 	default:
@@ -238,8 +239,10 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		make_runnable(k, a, e->ts);
 		break;
 	default:
-		if (gt_trace_type_is_block(e->type))
+		if (gt_trace_type_is_block(e->type)) {
+			k->blocks++;
 			stop_running(k, a, e->ts, GT_STAT_G_WAITING);
+		}
 		break;
 	}
 	return 0;

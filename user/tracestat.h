@@ -26,6 +26,8 @@ struct gt_stat_task {
 	uint64_t max_latency;	/* longest such wait */
 	uint64_t syscalls;	/* GoSysCall events */
 	uint64_t blocked;	/* time waiting (block or syscall) */
+	uint64_t blocks;	/* block events (sleeps too; not syscalls') */
+	uint64_t unblocks;	/* GoUnblock events of this goroutine */
 	int state;		/* at the end: GT_STAT_G_* */
 };
 

@@ -333,6 +333,8 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 		i = on_m(c, ev->m);
 		if (i >= 0)
 			name_task(g, &s->tasks[i], ev->args[2]);
+		if (i >= 0 && ev->type == GT_V2_EV_GO_BLOCK)
+			s->tasks[i].blocks++;
 		ret = leave(c, ev->m, ev->ts, ev->type == GT_V2_EV_GO_STOP ?
 			    GT_STAT_G_RUNNABLE : GT_STAT_G_WAITING);
 		break;
@@ -347,6 +349,7 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 			break;
 		}
 		i = tk - s->tasks;
+		tk->unblocks++;
 		if (tk->state == GT_STAT_G_WAITING && ev->ts >= c->gs[i].since)
 			tk->blocked += ev->ts - c->gs[i].since;
 		tk->state = GT_STAT_G_RUNNABLE;

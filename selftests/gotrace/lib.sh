@@ -18,6 +18,17 @@ GT_HEADER_HEX=676f20312e3131207472616365000000
 gt_cleanup_pids=
 gt_exit_cmds=
 
+# GT_BACKEND: what records the ground-truth workloads of record_while:
+# kmod (the default: cat reads the device) or bpf (gotrace record
+# --backend bpf).  The guest's init sets it for the tests its list names
+# bpf:NAME; their traces go to $GT_OUT/bpf, where the host checks them
+# against their ground truth as it checks the module's.  A guest where
+# the BPF backend cannot run (no BTF, a gotrace built without it, bpf()
+# refused) skips them, and says why.
+GT_BACKEND=${GT_BACKEND:-kmod}
+# Options of the BPF recordings (set_syscalls).
+GT_BPF_OPTS=
+
 fail() {
 	echo "FAIL: $*"
 	exit 1
@@ -59,6 +70,8 @@ gt_cleanup() {
 	done
 	if [ -n "$left" ]; then
 		echo stop > $GT_DEV 2>/dev/null
+		# A BPF recording stops at its signal.
+		[ "$GT_BACKEND" = bpf ] && kill -INT $left 2>/dev/null
 		for p in $left; do
 			wait_gone "$p" 50 || kill -9 "$p" 2>/dev/null
 			wait "$p" 2>/dev/null
@@ -130,11 +143,67 @@ cpu_events() {
 		$GT_STATUS
 }
 
+# bpf_skip_reason: why the BPF backend cannot record here (nothing if
+# it can).  The first call tries a short recording; later ones, in the
+# same boot, read its verdict.
+bpf_skip_reason() {
+	if [ ! -e /tmp/bpf-usable ]; then
+		if [ ! -r /sys/kernel/btf/vmlinux ]; then
+			echo "this kernel has no BTF (/sys/kernel/btf/vmlinux)"
+		elif ! ./gotrace bpf-dump -h >/dev/null 2>&1; then
+			echo "the guest's gotrace was built without the BPF backend"
+		elif ! ./gotrace record --backend bpf -q -d 0.1 \
+				-o /tmp/bpf-probe.trace >/tmp/bpf-probe.err 2>&1; then
+			echo "gotrace record --backend bpf fails here: $(head -n 3 /tmp/bpf-probe.err)"
+		fi > /tmp/bpf-usable
+	fi
+	cat /tmp/bpf-usable
+}
+
+if [ "$GT_BACKEND" = bpf ]; then
+	gt_why=$(bpf_skip_reason)
+	if [ -n "$gt_why" ]; then
+		echo "SKIP: $gt_why"
+		exit 4
+	fi
+	GT_OUT=$GT_OUT/bpf
+	mkdir -p "$GT_OUT" || fail "cannot create $GT_OUT"
+fi
+
+# set_syscalls MODE: the syscalls of the next recordings (all, blocking,
+# none): the module's parameter, or the BPF recording's --syscalls.
+set_syscalls() {
+	if [ "$GT_BACKEND" = bpf ]; then
+		GT_BPF_OPTS="--syscalls $1"
+		return
+	fi
+	echo "$1" > /sys/module/gotrace/parameters/syscalls ||
+		fail "cannot set syscalls=$1"
+	[ "$(cat /sys/module/gotrace/parameters/syscalls)" = "$1" ] ||
+		fail "syscalls reads back '$(cat /sys/module/gotrace/parameters/syscalls)'"
+}
+
+# online_cpus: the numbers of the online CPUs.
+online_cpus() {
+	for oc_d in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ "$(cat "$oc_d/online" 2>/dev/null)" = 0 ] && continue
+		echo "${oc_d##*/cpu}"
+	done
+}
+
 # settle: every online CPU has switched to another task, and recorded
 # that, since the command before ended.  A task its parent has reaped may
 # not have made its last switch yet (its GoEnd); once its CPU has run
 # something else, it has.
 settle() {
+	# The BPF programs write each switch as it happens: once a CPU ran
+	# something else, its record is in that CPU's ring.
+	if [ "$GT_BACKEND" = bpf ]; then
+		for cpu in $(online_cpus); do
+			taskset -c "$cpu" true || fail "cannot run on CPU $cpu"
+		done
+		return
+	fi
 	before=$(cpu_events)
 	for cpu in $(echo "$before" | awk '{ print substr($1, 4) }'); do
 		taskset -c "$cpu" true || fail "cannot run on CPU $cpu"
@@ -159,6 +228,10 @@ cpus_moved_on() {
 record_while() {
 	rw_out=$1
 	shift
+	if [ "$GT_BACKEND" = bpf ]; then
+		record_while_bpf "$rw_out" "$@"
+		return
+	fi
 	cat $GT_DEV > "$rw_out" &
 	rw_reader=$!
 	cleanup_on_exit $rw_reader
@@ -168,6 +241,37 @@ record_while() {
 	echo stop > $GT_DEV || fail "echo stop failed"
 	wait_gone $rw_reader 300 || fail "cat did not end within 30 s of stop"
 	wait $rw_reader || fail "cat exited with $?"
+	check_header "$rw_out"
+	echo "$(basename "$rw_out"): $(wc -c < "$rw_out") bytes"
+}
+
+# record_while_bpf OUT COMMAND...: record_while with the BPF backend.
+# gotrace record runs a shell that says it started, which it does once
+# the recording has, and waits on a FIFO; once COMMAND has ended and the
+# CPUs settled, a write to the FIFO ends that shell, and with it the
+# recording.
+record_while_bpf() {
+	rw_out=$1
+	shift
+	rm -f /tmp/rw.up /tmp/rw.fifo
+	mkfifo /tmp/rw.fifo || fail "mkfifo"
+	# shellcheck disable=SC2086
+	./gotrace record --backend bpf $GT_BPF_OPTS -o "$rw_out" -- \
+		sh -c ': > /tmp/rw.up; read -r _ < /tmp/rw.fifo' \
+		> /tmp/rw.err 2>&1 &
+	rw_reader=$!
+	cleanup_on_exit $rw_reader
+	wait_until "[ -e /tmp/rw.up ] || ! kill -0 $rw_reader 2>/dev/null" 300 ||
+		fail "gotrace record --backend bpf did not start within 30 s"
+	[ -e /tmp/rw.up ] ||
+		fail "gotrace record --backend bpf ended: $(cat /tmp/rw.err)"
+	"$@" || fail "'$*' failed"
+	settle
+	echo > /tmp/rw.fifo || fail "cannot end the recording's command"
+	wait_gone $rw_reader 300 ||
+		fail "gotrace record did not end within 30 s of its command"
+	wait $rw_reader || fail "gotrace record exited with $?: $(cat /tmp/rw.err)"
+	cat /tmp/rw.err
 	check_header "$rw_out"
 	echo "$(basename "$rw_out"): $(wc -c < "$rw_out") bytes"
 }

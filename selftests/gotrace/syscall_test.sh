@@ -27,17 +27,18 @@ EOT
 getppid_then_sigwait() {
 	./workload getppid 1000 && ./workload sigwait 10
 }
-echo blocking > $param || fail "cannot set syscalls=blocking"
-[ "$(cat $param)" = blocking ] || fail "syscalls reads back '$(cat $param)'"
+set_syscalls blocking
 record getppid-blocking getppid_then_sigwait
-echo all > $param
+set_syscalls all
 cat > "$GT_OUT/getppid-blocking.expect" <<EOT
 gt_getppid syscall:sys_getppid == 0
 gt_signaller syscall:sys_kill == 0
 gt_sigwait sysblock:sys_rt_sigtimedwait >= 9
 gt_sigwait sysblock:sys_rt_sigtimedwait <= 10
 EOT
-echo bogus > $param 2>/dev/null && fail "syscalls=bogus accepted"
+if [ "$GT_BACKEND" = kmod ] && echo bogus > $param 2>/dev/null; then
+	fail "syscalls=bogus accepted"
+fi
 
 # A wait no block event classifies: rt_sigtimedwait, woken by a signal
 # from another process 20 ms later, 10 times; the first wait may find
@@ -65,6 +66,9 @@ pprof net gt_sock_a
 pprof net gt_sock_b
 nopprof syscall gt_sock_a
 EOT
+
+# The storm measures how the module's session ends when it overflows.
+[ "$GT_BACKEND" = bpf ] && exit 0
 
 # The storm: getppid on every CPU.  It may outrun the buffers: then the
 # session ends by itself, cleanly, and says so in the kernel log.

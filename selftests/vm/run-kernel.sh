@@ -208,9 +208,14 @@ check_agrees() {
 
 # The checker of record and every profile on every trace; the web UIs on
 # the first workload's; the ground truth where the guest wrote one.
-for t in "$work"/out/*.trace; do
-	[ -e "$t" ] || { failed=$((failed + 1)); gt_log "[$name] no trace came out"; break; }
-	base=$(basename "$t" .trace)
+# The BPF backend's traces are in out/bpf/, named bpf/NAME.
+for t in "$work"/out/*.trace "$work"/out/bpf/*.trace; do
+	case $t in
+	*/bpf/\*.trace) continue ;;
+	*/\*.trace) failed=$((failed + 1)); gt_log "[$name] no trace came out"; continue ;;
+	esac
+	base=${t#"$work"/out/}
+	base=${base%.trace}
 	opts=--pprof
 	[ "$base" = pingpong ] && opts="--web --pprof"
 	# shellcheck disable=SC2086

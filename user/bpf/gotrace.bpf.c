@@ -73,10 +73,12 @@ struct {
 /*
  * What the session decided about a task the first time it saw it, keyed
  * by its task_struct address.  start_time tells a reused address from
- * the task it belonged to.  A preallocated hash: safe in any context.
+ * the task it belonged to; comm is the name its last task record gave.
+ * A preallocated hash: safe in any context.
  */
 struct task_seen {
 	__u64 start_time;
+	__u64 comm[2];
 	__u8 match;
 	__u8 pad[7];
 };
@@ -207,8 +209,12 @@ static __always_inline bool filters_match(struct task_struct *t)
 	return true;
 }
 
-/* False when the ring had no room (the drop is counted). */
-static __always_inline bool announce(struct task_struct *t)
+/*
+ * Write @t's task record; its comm goes to @comm too (the name the
+ * reader now knows it by).  False when the ring had no room (the drop is
+ * counted).
+ */
+static __always_inline bool announce(struct task_struct *t, __u64 *comm)
 {
 	struct gtb_task *r = reserve(sizeof(*r));
 
@@ -220,6 +226,7 @@ static __always_inline bool announce(struct task_struct *t)
 	r->tgid = t->tgid;
 	r->flags = t->flags;
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), t->comm);
+	__builtin_memcpy(comm, r->comm, 16);
 	r->state = 0;
 	submit(r);
 	return true;
@@ -250,7 +257,7 @@ static __always_inline bool decide(struct task_struct *t, bool inherit,
 	if (s && s->start_time == t->start_time) {
 		if (s->match != SEEN_UNSAID)
 			return s->match == SEEN_YES;
-		if (say && !announce(t))
+		if (say && !announce(t, s->comm))
 			return false;
 		s->match = SEEN_YES;
 		return true;
@@ -258,8 +265,9 @@ static __always_inline bool decide(struct task_struct *t, bool inherit,
 	if (!t->pid)
 		return false;
 	v.start_time = t->start_time;
+	bpf_probe_read_kernel(v.comm, sizeof(v.comm), t->comm);
 	v.match = inherit || filters_match(t) ? SEEN_YES : SEEN_NO;
-	if (v.match == SEEN_YES && say && !announce(t))
+	if (v.match == SEEN_YES && say && !announce(t, v.comm))
 		v.match = SEEN_UNSAID;
 	bpf_map_update_elem(&seen, &key, &v, BPF_ANY);
 	return v.match == SEEN_YES;
@@ -281,8 +289,30 @@ static __always_inline bool task_rematch(struct task_struct *t)
 		return task_match(t, false);
 	if (!filters_match(t))
 		return false;
-	s->match = announce(t) ? SEEN_YES : SEEN_UNSAID;
+	s->match = announce(t, s->comm) ? SEEN_YES : SEEN_UNSAID;
 	return s->match == SEEN_YES;
+}
+
+/*
+ * @t, recorded, may have renamed itself since its last task record
+ * (prctl(PR_SET_NAME), a write to /proc/<pid>/comm): the model names a
+ * goroutine after its task's comm and looks for a new one where the
+ * module does, at a syscall exit and at a switch-out that is not a
+ * preemption (a preempted task may be half-way through writing it).  A
+ * new comm is told by a new task record, before the record of that
+ * event; if it finds the ring full, the next such event tries again.
+ */
+static __always_inline void comm_check(struct task_struct *t)
+{
+	__u64 key = (__u64)t;
+	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
+	__u64 comm[2];
+
+	if (!s || s->match != SEEN_YES || s->start_time != t->start_time)
+		return;
+	bpf_probe_read_kernel(comm, sizeof(comm), t->comm);
+	if (comm[0] != s->comm[0] || comm[1] != s->comm[1])
+		announce(t, s->comm);
 }
 
 /*
@@ -347,6 +377,8 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 	struct pt_regs *regs;
 	__u64 key = (__u64)prev;
 
+	if (pm && !preempt && prev_state)
+		comm_check(prev);
 	if (pm || nm) {
 		r = reserve(size);
 		if (!r)
@@ -449,7 +481,9 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
 {
+	struct task_seen *s;
 	struct gtb_exec *r;
+	__u64 key = (__u64)p;
 
 	if (!task_rematch(p))
 		return 0;
@@ -460,6 +494,10 @@ int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
 	r->old_tid = old_pid;
 	r->tid = p->pid;
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), p->comm);
+	/* The reader takes the new comm from this record. */
+	s = bpf_map_lookup_elem(&seen, &key);
+	if (s)
+		__builtin_memcpy(s->comm, r->comm, sizeof(s->comm));
 	submit(r);
 	return 0;
 }
@@ -493,6 +531,8 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 
 	if (!m)
 		return 0;
+	if (type == GTB_SYS_EXIT)
+		comm_check(cur);
 	r = reserve(sizeof(*r));
 	if (!r)
 		return 0;

@@ -201,6 +201,8 @@ static inline int gt_env_strtoul(const char *s, unsigned int base,
 
 /* Nothing to wake: the feeding thread drains between events. */
 #define gt_env_halted(m)		((void)(m))
+/* One thread feeds every CPU's events: any P may be written. */
+#define gt_env_may_write_other_p()	true
 #define gt_env_chunk_queued(m)		((void)(m))
 
 #endif /* _GT_ENV_USER_H */

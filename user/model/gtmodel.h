@@ -88,9 +88,9 @@ struct gt_umodel_stats {
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
 
 /*
- * Whether the model halted: it met an event it cannot follow (a task
- * already running on another P: a switch record was lost) or ran out of
- * space, and writes nothing more.  Cheap, for the reader's loop.
+ * Whether the model halted: it ran out of space (a task already running
+ * on another P, a lost switch record, is taken off that P here, not
+ * halted on), and writes nothing more.  Cheap, for the reader's loop.
  */
 bool gt_umodel_halted(struct gt_model *m);
 

@@ -994,25 +994,46 @@ static void test_bad_cpu(void)
 
 /*
  * A switch record lost (the BPF backend's ring was full): a still runs
- * on P0 for the model when P1 switches to it.  The model cannot follow
- * and halts; gt_umodel_halted() tells the reader, which then stops.
+ * on P0 for the model when P1 switches to it.  In user space one thread
+ * feeds every P: a is preempted on P0 at P0's last event and starts on
+ * P1, the trace goes on, valid, and a's later events are in it.
  */
-static void test_lost_switch_halts(void)
+static void test_lost_switch(void)
 {
 	struct task *a = task_new(2400, 2400, "a");
-	struct task *tasks[] = { a };
+	struct task *b = task_new(2401, 2401, "b");
+	struct task *tasks[] = { a, b };
+	size_t off_p0 = 0, on_p1 = 0;
 
-	sim_setup("lost_switch_halts", 2);
+	sim_setup("lost_switch", 2);
 	S.cur[0] = a;
-	sim_start(tasks, 1);
+	sim_start(tasks, 2);
 	syscall_quick(0, __NR_getppid);		/* a runs on P0 */
-	ok(!gt_umodel_halted(S.m), "lost switch: the model runs at first");
-	/* CPU 0's switch from a to idle was dropped. */
+	/* CPU 0 switched from a to idle; its record was dropped. */
+	S.cur[0] = &S.idle[0];
 	sw(1, a, GT_IN_RUNNABLE);
-	ok(gt_umodel_halted(S.m),
-	   "lost switch: a running on two Ps halts the model");
-	sim_finish();
-	ok(ST.halted, "lost switch: its statistics say halted");
+	ok(!gt_umodel_halted(S.m),
+	   "lost switch: a running on two Ps does not halt the model");
+	syscall_quick(1, __NR_getpid);		/* a, now on P1 */
+	sw(0, b, GT_IN_RUNNABLE);		/* P0 runs b */
+	syscall_quick(0, __NR_getppid);
+	if (!sim_finish())
+		return;
+	ok(!ST.halted, "lost switch: its statistics do not say halted");
+	for (size_t i = 0; i < nevs; i++) {
+		if (evs[i].g != 2400)
+			continue;
+		if (evs[i].type == GOTRACE_EV_GO_PREEMPT && evs[i].p == 0)
+			off_p0 = i + 1;
+		if (evs[i].type == GOTRACE_EV_GO_START && evs[i].p == 1)
+			on_p1 = i + 1;
+	}
+	ok(off_p0 && on_p1 > off_p0,
+	   "a is preempted on P0, then started on P1 (events %zu, %zu)",
+	   off_p0, on_p1);
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 2400) == 2 &&
+	   count_g(GOTRACE_EV_GO_SYSCALL, 2401) == 1,
+	   "the syscalls after the lost switch are in the trace");
 }
 
 int main(int argc, char **argv)
@@ -1041,7 +1062,7 @@ int main(int argc, char **argv)
 	test_clock_skew();
 	test_idle_p();
 	test_bad_cpu();
-	test_lost_switch_halts();
+	test_lost_switch();
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);

@@ -173,6 +173,9 @@ static void json_figures(struct gt_stats *s)
 		"\n    \"ended\": 2,\n", "\n    \"GoStart\": 4,\n",
 		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 290, \"starts\": 2, \"latency_ns\": 30, \"max_latency_ns\": 20,",
 		"{ \"name\": \"sys_read\", \"count\": 2, \"blocks\": 1, \"blocked_ns\": 480 }",
+		/* cat's block and wakeup; bash's syscall block is not one. */
+		"\"blocked_ns\": 480, \"blocks\": 0, \"unblocks\": 0, ",
+		"\"blocked_ns\": 300, \"blocks\": 1, \"unblocks\": 1, ",
 	};
 	static const char head[] = "{\n  \"file\": \"t\\\"1\",\n";
 	char *buf = NULL;
