@@ -25,7 +25,8 @@
  *   workload getppid K      gt_getppid makes exactly K getppid calls
  *   workload sigwait N      gt_sigwait waits N times in rt_sigtimedwait for
  *                           a SIGUSR1 that gt_signaller sends 20 ms later,
- *                           then sleeps 1 ms
+ *                           then says so over a pipe and sleeps 1 ms;
+ *                           gt_signaller sends the next one only then
  *   workload sock N         gt_sock_a and gt_sock_b pass a byte over a
  *                           socketpair N times each way
  *   workload storm S        gt_storm calls getppid on every CPU for S
@@ -295,8 +296,8 @@ static int getppids(long k)
 static int sigwaiter(long n)
 {
 	struct timespec gap = { 0, 20 * 1000000L };
+	int status, sig, got[2];
 	sigset_t set;
-	int status, sig;
 	pid_t pid;
 	long i;
 
@@ -305,6 +306,8 @@ static int sigwaiter(long n)
 	/* Blocked before the fork: no signal can be lost before the wait. */
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		die("sigprocmask");
+	if (pipe(got))
+		die("pipe");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -312,18 +315,27 @@ static int sigwaiter(long n)
 		struct timespec pause = { 0, 1000000L };
 
 		name_self("gt_sigwait");
+		close(got[0]);
 		for (i = 0; i < n; i++) {
 			if (sigwait(&set, &sig))
 				_exit(1);
+			xwrite(got[1], 's');
 			/* Go 1.23 ends a syscall's time at the next block. */
 			nanosleep(&pause, NULL);
 		}
 		_exit(0);
 	}
 	name_self("gt_signaller");
+	close(got[1]);		/* its end of file if the waiter dies */
+	/*
+	 * SIGUSR1 does not queue: two sent before the waiter took the first
+	 * would be one, and it would wait for good (it did, on a loaded
+	 * host).  So the next goes only after the last was taken.
+	 */
 	for (i = 0; i < n; i++) {
 		nanosleep(&gap, NULL);
 		kill(pid, SIGUSR1);
+		xread(got[0]);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
