@@ -7,7 +7,8 @@
 # tree, so the tree is copied to OUT/src/gotrace-VERSION first (the
 # files git knows, committed or not, and new ones it does not ignore)
 # and the packages land in OUT/src, then are moved to OUT.  Lintian
-# checks them when it is installed; its output is OUT/lintian.txt.
+# checks them when it is installed (its output is OUT/lintian.txt), then
+# selftests/pkg/deb_test.sh what they hold.
 set -eu
 
 out=$1
@@ -35,3 +36,4 @@ if command -v lintian >/dev/null; then
 		{ cat "$out/lintian.txt" >&2; exit 1; }
 	cat "$out/lintian.txt"
 fi
+"$top/selftests/pkg/deb_test.sh" "$out"
