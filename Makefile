@@ -11,11 +11,18 @@
 #   make check KERNELS=6.12       narrow the VM tests to some kernels
 #                        (6.1 6.12 6.12-rt newest newest-rt debug, each
 #                        with @8cpus or @maxcpus64 for those boots)
-#   make check-host      host unit tests (ASan/UBSan) only
+#   make check-host      host unit tests (ASan/UBSan) only, and
+#                        selftests/pkg (make install, the units)
 #   make check-vm        VM tests only
 #   make check-debug     VM tests on the debug kernel only (lockdep, KASAN,
 #                        UBSAN...; built once, then cached)
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
+#   make install         the command, its man page, the systemd units and
+#                        the module's source for DKMS (PREFIX=/usr/local,
+#                        DESTDIR, BINDIR, MANDIR, LIBEXECDIR, UNITDIR,
+#                        DKMSDIR=/usr/src); builds the command first
+#   make deb             Debian packages gotrace and gotrace-dkms into
+#                        .cache/deb/ (dpkg-buildpackage, debian/)
 #   make demo            record a demo workload in the VM into ./trace.out
 #                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
 #   make bench           benchmarks on 6.12 (never part of make check),
@@ -36,7 +43,25 @@ KERNELS ?=
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm check-debug \
-	checkpatch demo bench bench-check bench-host clean
+	checkpatch demo bench bench-check bench-host clean install deb
+
+# make install.  The DKMS source goes to /usr/src whatever PREFIX is:
+# that is where DKMS looks.  The units name the installed command.
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+LIBEXECDIR ?= $(PREFIX)/libexec/gotrace
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DKMSDIR ?= /usr/src
+DESTDIR ?=
+INSTALL ?= install
+# The module's source as DKMS builds it: ./Kbuild, kmod/, the uapi header.
+DKMS_SRCS := Kbuild $(filter-out kmod/syscall_names.h kmod/%.mod.c,\
+	$(wildcard kmod/*.c kmod/*.h)) kmod/Kbuild kmod/gen_syscall_names.sh \
+	include/uapi/linux/gotrace.h
+UNITS := gotrace-module.service gotrace-boot.service \
+	gotrace-boot-done.service gotrace@.service
 
 all: module user
 
@@ -57,6 +82,7 @@ check: deps
 check-host:
 	$(MAKE) -C selftests/host run
 	$(MAKE) -C user check
+	selftests/pkg/install_test.sh
 
 check-vm:
 	selftests/vm/run-kernels.sh $(KERNELS)
@@ -78,6 +104,41 @@ bench-check:
 
 bench-host:
 	bench/host-bench.sh
+
+# Type=notify where the command speaks sd_notify (built with libsystemd),
+# else Type=exec: systemd would wait in vain for READY=1.
+install: user
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(DKMSDIR)/gotrace-$(VERSION)
+	$(INSTALL) -m 0755 user/gotrace $(DESTDIR)$(BINDIR)/gotrace
+	$(INSTALL) -m 0644 Documentation/gotrace.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0755 systemd/gotrace-keep-boots $(DESTDIR)$(LIBEXECDIR)/
+	type=$$(user/gotrace --version | grep -q sd_notify && echo notify || \
+		echo exec); \
+	for u in $(UNITS); do \
+		sed -e "s|@BINDIR@|$(BINDIR)|g" \
+		    -e "s|@LIBEXECDIR@|$(LIBEXECDIR)|g" \
+		    -e "s|@TYPE@|$$type|g" systemd/$$u.in \
+			>$(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.tmp && \
+		mv $(DESTDIR)$(UNITDIR)/$$u.tmp $(DESTDIR)$(UNITDIR)/$$u || \
+		exit 1; \
+	done
+	for f in $(DKMS_SRCS); do \
+		$(INSTALL) -D -m 0644 $$f \
+			$(DESTDIR)$(DKMSDIR)/gotrace-$(VERSION)/$$f || exit 1; \
+	done
+	sed "s|@VERSION@|$(VERSION)|" dkms.conf.in \
+		>$(DESTDIR)$(DKMSDIR)/gotrace-$(VERSION)/dkms.conf
+	chmod 0644 $(DESTDIR)$(DKMSDIR)/gotrace-$(VERSION)/dkms.conf
+
+# Debian packages, built outside the sources' parent directory (which
+# dpkg-buildpackage writes its results to): a copy of the tree in
+# .cache/deb/src.
+DEB_OUT := $(CURDIR)/.cache/deb
+deb:
+	scripts/build-deb.sh $(DEB_OUT)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -16,10 +16,14 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # libbpf-dev and bpftool build the BPF capture backend (user/bpf/): clang
 # compiles the programs, bpftool writes vmlinux.h and the skeleton,
 # libbpf loads them; zlib1g-dev's libz.a (with libbpf.a and libelf.a)
-# links it into the test VM's static gotrace.
+# links it into the test VM's static gotrace.  libsystemd-dev and pkgconf
+# give the command sd_notify for the systemd units; dpkg-dev, debhelper,
+# dh-dkms and fakeroot build the Debian packages (make deb), lintian
+# checks them, dkms builds their module against a kernel's headers.
 PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
-libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev"
+libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
+libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"

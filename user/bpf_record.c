@@ -23,11 +23,13 @@
 #include "child.h"
 #include "ksyms.h"
 #include "model/gtmodel.h"
+#include "notify.h"
 #include "output.h"
 #include "util.h"
 
 /* How often the reader drains when no ring is half full. */
 #define POLL_MS		100
+#define STATUS_NS	1000000000ULL	/* systemd's STATUS= period */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -100,7 +102,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_bpf *b = NULL;
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
-	uint64_t start, drops = 0;
+	uint64_t start, next_status, drops = 0;
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
@@ -157,7 +159,21 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	    a->cmd && gt_child_start(&child, a->cmd, &none,
 				     out.fd == STDOUT_FILENO))
 		goto out;
+	gt_notify_ready();
+	next_status = start + STATUS_NS;
 	for (;;) {
+		uint64_t now = gt_now_ns();
+
+		if (now >= next_status && gt_notify_enabled()) {
+			gt_umodel_stats(m, &st);
+			gt_notify_status("recording %.0f s: %s written, %" PRIu64
+					 " events, %" PRIu64 " lost (bpf)",
+					 (double)(now - start) / 1e9,
+					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
+					 (uint64_t)st.events,
+					 (uint64_t)st.lost + gt_bpf_drops(b, NULL));
+			next_status = now + STATUS_NS;
+		}
 		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
 			goto out;
 		if (gt_umodel_drain(m, sink_write, &sink))
@@ -181,6 +197,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 			}
 		}
 	}
+	gt_notify_stopping();
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
 	gt_bpf_merge_stats(b, &ms);

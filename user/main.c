@@ -10,10 +10,11 @@
 
 #include <linux/gotrace.h>
 
+#include "notify.h"
 #include "subcommands.h"
 #include "util.h"
 
-/* The Makefile passes the version (git describe); a bare build has none. */
+/* The Makefile passes the version (../VERSION); a bare build has none. */
 #ifndef GT_VERSION
 #define GT_VERSION "unknown"
 #endif
@@ -76,8 +77,10 @@ int main(int argc, char **argv)
 		return GT_EXIT_OK;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("%s %s (device ABI version %d)\n", GT_NAME, GT_VERSION,
-		       GOTRACE_ABI_VERSION);
+		const char *f = gt_notify_feature();
+
+		printf("%s %s (device ABI version %d%s%s)\n", GT_NAME,
+		       GT_VERSION, GOTRACE_ABI_VERSION, *f ? ", " : "", f);
 		return GT_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

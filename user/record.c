@@ -46,6 +46,7 @@
 #endif
 #include "child.h"
 #include "device.h"
+#include "notify.h"
 #include "options.h"
 #include "output.h"
 #include "util.h"
@@ -126,6 +127,7 @@ struct recorder {
 	int in;
 	struct gt_output out;
 	bool progress;			/* stderr is a tty and not -q */
+	bool notify;			/* systemd wants STATUS= lines */
 	bool progress_shown;
 	uint64_t start_ns;
 	uint64_t deadline_ns;		/* 0: none */
@@ -217,32 +219,51 @@ static void rec_clear_progress(struct recorder *r)
 	}
 }
 
-static void rec_show_progress(struct recorder *r, uint64_t now)
+/*
+ * The progress line's text, for the terminal and for systemd's STATUS=:
+ * time, bytes written and, from the module's status, the event rate
+ * since the last line.
+ */
+static void rec_progress_text(struct recorder *r, uint64_t now, char *s,
+			      size_t len)
 {
 	struct gotrace_status st;
+	uint64_t dt, rate = 0;
 	char b[32];
+	int n;
 
-	fprintf(stderr, "\r\033[K%s: %s%.0f s: %s written", GT_NAME,
-		r->stop_sent ? "stopping, " : "recording ",
-		rec_secs(now - r->start_ns),
-		gt_fmt_bytes(r->bytes, b, sizeof(b)));
-	if (!gt_dev_status(r->in, &st)) {
-		uint64_t dt = now - r->progress_ns, rate = 0;
+	n = snprintf(s, len, "%s%.0f s: %s written",
+		     r->stop_sent ? "stopping, " : "recording ",
+		     rec_secs(now - r->start_ns),
+		     gt_fmt_bytes(r->bytes, b, sizeof(b)));
+	if (n < 0 || (size_t)n >= len || gt_dev_status(r->in, &st))
+		return;
+	dt = now - r->progress_ns;
+	if (r->progress_ns && dt && st.events >= r->progress_events)
+		rate = (uint64_t)((double)(st.events - r->progress_events) *
+				  1e9 / (double)dt);
+	else if (now > r->start_ns)
+		rate = (uint64_t)((double)st.events * 1e9 /
+				  (double)(now - r->start_ns));
+	r->progress_ns = now;
+	r->progress_events = st.events;
+	snprintf(s + n, len - (size_t)n, ", %" PRIu64 " events (%" PRIu64
+		 "/s), %" PRIu64 " lost, %" PRIu64 " overflows",
+		 (uint64_t)st.events, rate, (uint64_t)st.lost_events,
+		 (uint64_t)(st.chunk_overflows + st.task_overflows +
+			    st.stack_overflows));
+}
 
-		if (r->progress_ns && dt && st.events >= r->progress_events)
-			rate = (uint64_t)((double)(st.events - r->progress_events) *
-					  1e9 / (double)dt);
-		else if (now > r->start_ns)
-			rate = (uint64_t)((double)st.events * 1e9 /
-					  (double)(now - r->start_ns));
-		r->progress_ns = now;
-		r->progress_events = st.events;
-		fprintf(stderr, ", %" PRIu64 " events (%" PRIu64 "/s), %"
-			PRIu64 " lost, %" PRIu64 " overflows",
-			(uint64_t)st.events, rate, (uint64_t)st.lost_events,
-			(uint64_t)(st.chunk_overflows + st.task_overflows +
-				   st.stack_overflows));
-	}
+static void rec_show_progress(struct recorder *r, uint64_t now)
+{
+	char line[256];
+
+	rec_progress_text(r, now, line, sizeof(line));
+	if (r->notify)
+		gt_notify_status("%s", line);
+	if (!r->progress)
+		return;
+	fprintf(stderr, "\r\033[K%s: %s", GT_NAME, line);
 	r->progress_shown = true;
 }
 
@@ -261,6 +282,7 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 		return 0;
 	r->stop_sent = true;
 	r->reason = reason;
+	gt_notify_stopping();
 	if (reason == REC_SIGNAL)
 		r->progress_shown = false;	/* the handler said why */
 	ret = gt_dev_stop(r->in);
@@ -360,7 +382,7 @@ static struct timespec *rec_timeout(struct recorder *r, uint64_t now,
 {
 	uint64_t next = UINT64_MAX;
 
-	if (r->progress)
+	if (r->progress || r->notify)
 		next = r->next_progress_ns;
 	if (r->deadline_ns && !r->stop_sent && r->deadline_ns < next)
 		next = r->deadline_ns;
@@ -386,7 +408,8 @@ static int rec_loop(struct recorder *r)
 			return -1;
 		if (r->eof)
 			break;
-		if (r->progress && now >= r->next_progress_ns) {
+		if ((r->progress || r->notify) &&
+		    now >= r->next_progress_ns) {
 			rec_show_progress(r, now);
 			r->next_progress_ns = now + REC_PROGRESS_NS;
 		}
@@ -794,6 +817,7 @@ int cmd_record(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	r.progress = !r.quiet && isatty(STDERR_FILENO);
+	r.notify = gt_notify_enabled();
 	rec_quiet = r.quiet;
 	rec_tty = r.progress;
 	rec_install_signals(&r);
@@ -842,6 +866,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	rec_child_pid = r.child.pid;
+	/* The session records (and COMMAND runs): a unit's start is done. */
+	gt_notify_ready();
 
 	ret = rec_loop(&r);
 	rec_clear_progress(&r);

@@ -8,8 +8,9 @@
 
 abi=$(sed -n 's/^#define GOTRACE_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' \
 	"$(dirname "$0")/../../include/uapi/linux/gotrace.h")
+version=$(cat "$(dirname "$0")/../../VERSION")
 run --version
-check "--version: the version and the device ABI, exit 0" '[ $rc -eq 0 ] && [ -n "$abi" ] && grep -qx "gotrace [^ ][^ ]* (device ABI version $abi)" "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ]'
+check "--version: ../VERSION and the device ABI (and sd_notify if built with it), exit 0" '[ $rc -eq 0 ] && [ -n "$abi" ] && grep -qx "gotrace $version (device ABI version $abi\(, sd_notify\)\{0,1\})" "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ]'
 
 for cmd in record stop status check stat; do
 	run $cmd --bogus
