@@ -65,20 +65,16 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 		c->lost++;
 		return false;
 	}
-	if (m->format == GT_FORMAT_GO123) {
-		/* The generational format: its own buffers (model_v2.c). */
-		if (!gt_v2_write(m, c, t, type, args, nargs, ts)) {
-			c->lost++;
-			gt_model_halt(m);
-			return false;
-		}
-	} else if (!gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
+	/* The generational format has its own buffers (model_v2.c). */
+	if (m->format == GT_FORMAT_GO123 ?
+	    !gt_v2_write(m, c, t, type, args, nargs, ts) :
+	    !gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
 		c->lost++;
 		gt_model_halt(m);
 		return false;
-	} else {
-		gt_enc_event(&c->enc, type, ts, args, nargs);
 	}
+	if (m->format == GT_FORMAT_GO111)
+		gt_enc_event(&c->enc, type, ts, args, nargs);
 	c->last_ts = ts;
 	if (t)
 		t->last_ts = ts;
