@@ -9,8 +9,8 @@
  * then a fixed number of LEB128 values that the type defines; no length
  * byte.  Table records (strings, stacks) carry no timestamp.
  *
- * Not part of the module yet: it joins it when the model writes this
- * format; until then the host tests build it (selftests/host).
+ * The model writes this format through it (model_v2.c); the host tests
+ * build it too (selftests/host).
  *
  * Context: any; see encode_v2.h.
  */

@@ -65,12 +65,16 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 		c->lost++;
 		return false;
 	}
-	if (!gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
+	/* The generational format has its own buffers (model_v2.c). */
+	if (m->format == GT_FORMAT_GO123 ?
+	    !gt_v2_write(m, c, t, type, args, nargs, ts) :
+	    !gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
 		c->lost++;
 		gt_model_halt(m);
 		return false;
 	}
-	gt_enc_event(&c->enc, type, ts, args, nargs);
+	if (m->format == GT_FORMAT_GO111)
+		gt_enc_event(&c->enc, type, ts, args, nargs);
 	c->last_ts = ts;
 	if (t)
 		t->last_ts = ts;
@@ -486,7 +490,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 	u64 id;
 
 	/* Room for the three events, so no chunk boundary splits them. */
-	if (!READ_ONCE(m->halted) &&
+	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
 	    !gt_cpu_room(m, c, max(gt_env_now(c), c->last_ts),
 			 3 * GT_EV_MAX_BYTES, false)) {
 		c->lost++;
@@ -1117,6 +1121,9 @@ int gt_model_snapshot_end(struct gt_model *m)
 	now = c->last_ts + 1;
 	gt_env_for_each_cpu(cpu, m)
 		gt_env_cpu_ptr(m->cpus, cpu)->last_ts = now;
+	/* The generational format states every P at a generation's start. */
+	if (m->format == GT_FORMAT_GO123)
+		gt_v2_gen_start(m);
 	/*
 	 * Publish the snapshot; pairs with gt_load_acquire() in hook_enter():
 	 * a hook that sees the session armed also sees the writes above.

@@ -22,6 +22,7 @@
 #include "encode.h"
 #include "model.h"
 #include "model_env.h"
+#include "model_v2.h"
 
 /*
  * Go's runtime used 64 KiB buffers; the same size keeps the number of
@@ -122,6 +123,7 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		(filters are decided again at exec and comm changes)
  * @adopted:	recorded whatever the filters say (a child of a recorded
  *		task, with GOTRACE_OPT_CHILDREN)
+ * @v2:		what the generational format wrote of it (model_v2.c)
  *
  * Protected by the lock of its bucket; while the task runs on the P the
  * trace has it on, its syscall fields and @last_ts are written only by
@@ -143,6 +145,7 @@ struct gt_task {
 	u8 state;
 	u8 hidden;
 	u8 adopted;
+	struct gt_v2_task v2;
 };
 
 struct gt_task_bucket {
@@ -298,6 +301,8 @@ struct gt_model {
 	gt_atomic64_t chunk_overflows;
 	gt_atomic64_t stack_overflows;
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
+	unsigned int format;		/* enum gt_format, fixed at start */
+	struct gt_v2 v2;		/* GT_FORMAT_GO123: model_v2.c */
 	struct gt_env_model env;	/* what the environment keeps */
 };
 
@@ -357,5 +362,7 @@ u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n);
 u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm);
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len);
+int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
+		 size_t *len);
 
 #endif /* _GT_MODEL_STATE_H */

@@ -494,3 +494,128 @@ out:
 	footer_release(&f);
 	return ret;
 }
+
+/*
+ * The tables of one generation of the generational format
+ *
+ * The same strings and frames as the footer, written as that format's
+ * string and stack table batches (several of each when one would pass
+ * the readers' 64 KiB).  The reasons of GoStop and GoBlock are the first
+ * strings, with ids 1 to GT_V2_NR_REASONS (model_v2.c names them so).
+ * Every generation carries the whole table of the session so far: the
+ * model's stack ids are the session's.
+ */
+
+/* Make room for @need more bytes in a growing generational buffer. */
+static int v2_grow(struct gt_enc2 *e, u32 need)
+{
+	u32 cap = e->cap ? e->cap : 64 * 1024;
+	u8 *buf;
+
+	if (e->cap - e->len >= need)
+		return 0;
+	while (cap - e->len < need)
+		cap *= 2;
+	buf = gt_env_alloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	if (e->len)
+		memcpy(buf, e->buf, e->len);
+	gt_env_free(e->buf);
+	e->buf = buf;
+	e->cap = cap;
+	e->limit = e->size_at ?
+		min_t(u32, e->size_at + GT_E2_SIZE_BYTES + GT_E2_BATCH_DATA_MAX,
+		      cap) : cap;
+	return 0;
+}
+
+/* A table batch of @kind (GT_E2_STRINGS or GT_E2_STACKS) with room. */
+static int v2_table_room(struct gt_enc2 *e, u64 gen, u8 kind, u32 need)
+{
+	if (v2_grow(e, need + GT_E2_BATCH_HDR_MAX + 1))
+		return -ENOMEM;
+	if (e->size_at && gt_enc2_room(e) >= need)
+		return 0;
+	gt_enc2_batch_end(e);
+	if (v2_grow(e, need + GT_E2_BATCH_HDR_MAX + 1))
+		return -ENOMEM;
+	if (!(kind == GT_E2_STRINGS ? gt_enc2_strings(e, gen) :
+				      gt_enc2_stacks(e, gen)))
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * gt_tables_v2() - the string and stack tables, for generation @gen
+ * @m:		the model, between hooks
+ * @gen:	the generation the batches belong to
+ * @show_addrs:	write real kernel addresses (else synthetic ones)
+ * @out:	set to a buffer the caller frees with gt_env_free()
+ * @len:	set to its length
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
+		 size_t *len)
+{
+	struct gt_tables *t = m->tables;
+	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
+	struct gt_enc2 e = { 0 };
+	struct gt_frame *frames;
+	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4 + GT_V2_NR_REASONS;
+	u32 i, j, n, need;
+	int ret = -ENOMEM;
+
+	f.str_mask = roundup_pow_of_two(nstr) - 1;
+	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
+	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
+	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
+	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
+	if (!f.strs || !f.pcs || !frames)
+		goto out;
+	for (i = 0; i < GT_V2_NR_REASONS; i++)
+		if (footer_string(&f, gt_v2_reasons[i],
+				  strlen(gt_v2_reasons[i])) != i + 1)
+			goto out;
+	f.file_kernel = footer_string(&f, "[kernel]", 8);
+	f.file_comm = footer_string(&f, "[comm]", 6);
+	f.file_syscall = footer_string(&f, "[syscall]", 9);
+	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
+		goto out;
+
+	for (i = 0; i < t->nr_stacks; i++) {
+		const struct gt_stack_ent *s = &t->stacks[i];
+
+		n = min_t(u32, s->n, GT_STACK_PCS);
+		for (j = 0; j < n; j++)
+			if (footer_frame(&f, t->pcs[s->off + j], &frames[j]))
+				goto out;
+		need = 1 + 2 * GT_LEB_MAX + n * 4 * GT_LEB_MAX;
+		if (v2_table_room(&e, gen, GT_E2_STACKS, need) ||
+		    !gt_enc2_stack(&e, i + 1, frames, n))
+			goto out;
+	}
+	gt_enc2_batch_end(&e);
+
+	for (i = 0; i <= f.str_mask; i++) {
+		const struct footer_str *s = &f.strs[i];
+
+		if (!s->s)
+			continue;
+		need = 1 + 2 * GT_LEB_MAX + s->len;
+		if (v2_table_room(&e, gen, GT_E2_STRINGS, need) ||
+		    !gt_enc2_string(&e, s->id, s->s, s->len))
+			goto out;
+	}
+	gt_enc2_batch_end(&e);
+	*out = e.buf;
+	*len = e.len;
+	e.buf = NULL;
+	ret = 0;
+out:
+	gt_env_free(e.buf);
+	gt_env_free(frames);
+	footer_release(&f);
+	return ret;
+}

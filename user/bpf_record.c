@@ -141,6 +141,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	cfg.show_addrs = ksyms && gt_ksyms_visible(ksyms);
 	cfg.symbolise = ksyms ? symbolise : NULL;
 	cfg.arg = ksyms;
+	cfg.format = a->format_v2 ? GT_UMODEL_GO123 : GT_UMODEL_GO111;
 	m = gt_umodel_create(&cfg);
 	feed = m ? gt_bpf_feed_new(m, ksyms) : NULL;
 	if (!feed) {

@@ -20,6 +20,7 @@
  * @cmd:	COMMAND and its arguments, or NULL
  * @cmd_filter:	record only COMMAND and its descendants (its pid, once
  *		forked, is the pid filter)
+ * @format_v2:	write "go 1.23 trace" (generations), not "go 1.11 trace"
  */
 struct gt_bpf_rec {
 	struct gotrace_options opts;
@@ -28,6 +29,7 @@ struct gt_bpf_rec {
 	bool quiet;
 	char **cmd;
 	bool cmd_filter;
+	bool format_v2;
 };
 
 /* Record; returns the exit status of 'gotrace record'. */

@@ -118,6 +118,7 @@ struct recorder {
 	const char *dev_path;
 	bool dev_given;			/* --device: always the module's ABI */
 	enum gt_backend backend;	/* --backend, then what it meant */
+	bool format_v2;			/* --format go1.23 */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
@@ -153,7 +154,7 @@ struct recorder {
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gotrace record [-o FILE] [-d TIME] [-q] [--backend B]\n"
+		"usage: gotrace record [-o FILE] [-d TIME] [-q] [--backend B] [--format F]\n"
 		"                      [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
@@ -177,6 +178,8 @@ static void record_usage(FILE *f)
 		"      --backend B        kmod (the module, /dev/gotrace), bpf, or auto\n"
 		"                         (default): the module if /dev/gotrace exists\n"
 		"                         or 'modprobe gotrace' works, else bpf\n"
+		"      --format F         go1.11 (default) or go1.23 (generations, Go\n"
+		"                         1.23 and later; --backend bpf only for now)\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
@@ -487,7 +490,8 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
-	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND };
+	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND,
+	       O_FORMAT };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -505,6 +509,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
+		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
@@ -538,6 +543,17 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_BACKEND:
 			if (gt_backend_parse(optarg, &r->backend))
 				return -1;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "go1.23")) {
+				r->format_v2 = true;
+			} else if (!strcmp(optarg, "go1.11")) {
+				r->format_v2 = false;
+			} else {
+				gt_err("invalid format '%s': want go1.11 or go1.23",
+				       optarg);
+				return -1;
+			}
 			break;
 		case 'p':
 			pids = optarg;
@@ -775,11 +791,19 @@ static int rec_run_bpf(struct recorder *r)
 		.quiet = r->quiet,
 		.cmd = r->cmd,
 		.cmd_filter = r->cmd_filter,
+		.format_v2 = r->format_v2,
 	};
 
 	return gt_bpf_record(&a);
 }
 #endif
+
+/* The module writes "go 1.11 trace" only, for now. */
+static int rec_format_unsupported(void)
+{
+	gt_err("--format go1.23: the module writes go1.11 only for now; use --backend bpf");
+	return GT_EXIT_USAGE;
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -801,8 +825,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (ret)
 		return GT_EXIT_USAGE;
+	/* Asked for the module, or given it by --backend auto. */
+	if (r.format_v2 && (r.backend == GT_BACKEND_KMOD || r.dev_given))
+		return rec_format_unsupported();
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
+	if (r.format_v2 && r.backend != GT_BACKEND_BPF)
+		return rec_format_unsupported();
 #ifdef GT_HAVE_BPF
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);

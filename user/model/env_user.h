@@ -104,13 +104,18 @@ static inline bool gt_test_and_set_bit(unsigned long nr, unsigned long *p)
 /*
  * What the user-space model keeps of its own: the footer's symboliser,
  * whether the footer shows real addresses, whether the trace header was
- * written.
+ * written; in the generational format, how long a generation lasts and
+ * how many were written.
  */
 struct gt_env_model {
 	bool (*symbolise)(void *arg, u64 pc, char *buf, size_t len);
 	void *arg;
 	bool show_addrs;
 	bool header_done;
+	u64 generation_ns;
+	u64 generations;
+	u64 gen_bytes_max;
+	u64 gen_bytes_sum;
 };
 
 /* ---- Time ------------------------------------------------------------- */

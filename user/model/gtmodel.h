@@ -18,7 +18,9 @@
  *	gt_umodel_destroy(m);
  *
  * One thread at a time: nothing here locks.  The trace written is a
- * whole Go 1.11 trace file: header, the Ps' batches, the footer.
+ * whole Go 1.11 trace file (header, the Ps' batches, the footer) or,
+ * with GT_UMODEL_GO123, a "go 1.23 trace" of generations: each drain
+ * ends the current generation when it is due and writes it.
  */
 #ifndef _GT_GTMODEL_H
 #define _GT_GTMODEL_H
@@ -42,6 +44,13 @@
  * @symbolise:	names a kernel PC as "func+0xoff/0xsize [mod]" (as
  *		sprint_symbol()); NULL or a false return: "0x<pc>"
  * @arg:	passed to @symbolise
+ * @format:	GT_UMODEL_GO111 ("go 1.11 trace", the default) or
+ *		GT_UMODEL_GO123 ("go 1.23 trace": generations)
+ * @generation_ms: GT_UMODEL_GO123: trace time a generation covers at
+ *		most (0: 1000); one also ends when a CPU's buffer is half
+ *		full
+ * @cpu_bytes:	GT_UMODEL_GO123: each CPU's buffer for one generation
+ *		(0: 4 MiB)
  */
 struct gt_umodel_config {
 	struct gotrace_options opts;
@@ -52,7 +61,13 @@ struct gt_umodel_config {
 	bool show_addrs;
 	bool (*symbolise)(void *arg, u64 pc, char *buf, size_t len);
 	void *arg;
+	unsigned int format;
+	unsigned int generation_ms;
+	unsigned int cpu_bytes;
 };
+
+/* Trace formats (kmod/model_v2.h: enum gt_format). */
+enum { GT_UMODEL_GO111, GT_UMODEL_GO123 };
 
 /* Where the trace goes: returns 0, or an error that stops the drain. */
 typedef int (*gt_umodel_write_fn)(void *arg, const void *buf, size_t len);
@@ -60,7 +75,11 @@ typedef int (*gt_umodel_write_fn)(void *arg, const void *buf, size_t len);
 struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg);
 void gt_umodel_destroy(struct gt_model *m);
 
-/* Write the trace header (first call) and every chunk ready so far. */
+/*
+ * Write the trace header (first call) and every chunk ready so far; in
+ * the generational format, every generation ended so far (the current
+ * one is ended first if it is due).
+ */
 int gt_umodel_drain(struct gt_model *m, gt_umodel_write_fn write, void *arg);
 
 /* Close every P at @ts, write what is left and the footer. */
@@ -74,6 +93,9 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
  * @task_overflows: tasks not recorded because the task table was full
  * @chunk_overflows: times a CPU found the pool empty
  * @stack_overflows: stacks not kept because the stack table was full
+ * @generations: generations written (the generational format)
+ * @gen_events_max: bytes of the CPUs' buffers of its largest generation
+ * @gen_events_avg: the same, on average over the generations
  * @halted:	the model ran out of space and writes nothing more
  */
 struct gt_umodel_stats {
@@ -82,10 +104,16 @@ struct gt_umodel_stats {
 	u64 task_overflows;
 	u64 chunk_overflows;
 	u64 stack_overflows;
+	u64 generations;
+	u64 gen_events_max;
+	u64 gen_events_avg;
 	bool halted;
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
+
+/* The generational format: end a generation every @ns of trace time. */
+void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 
 /*
  * Whether the model halted: it ran out of space (a task already running

@@ -17,6 +17,12 @@
 #define UMODEL_MAX_STACKS	65536U
 /* Linux's PID_MAX_LIMIT on 64-bit: every tid is below it. */
 #define UMODEL_TID_MAX		(4U * 1024 * 1024)
+/* The generational format: Go's runtime ends a generation every second. */
+#define UMODEL_GENERATION_MS	1000U
+#define UMODEL_CPU_BYTES	(4U * 1024 * 1024)
+#define UMODEL_CPU_BYTES_MIN	(64U * 1024)
+
+static const char umodel_v2_header[GOTRACE_HEADER_LEN] = "go 1.23 trace";
 
 struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 {
@@ -53,6 +59,17 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 	m->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
 	if (!m->tables)
 		goto err;
+	if (cfg->format == GT_UMODEL_GO123) {
+		m->format = GT_FORMAT_GO123;
+		m->env.generation_ns = 1000000ULL * (cfg->generation_ms ?
+				       cfg->generation_ms : UMODEL_GENERATION_MS);
+		m->v2.show_addrs = cfg->show_addrs;
+		if (gt_v2_init(m, max(cfg->cpu_bytes ? cfg->cpu_bytes :
+				      UMODEL_CPU_BYTES, UMODEL_CPU_BYTES_MIN)))
+			goto err;
+	} else if (cfg->format != GT_UMODEL_GO111) {
+		goto err;
+	}
 	return m;
 err:
 	gt_umodel_destroy(m);
@@ -63,11 +80,52 @@ void gt_umodel_destroy(struct gt_model *m)
 {
 	if (!m)
 		return;
+	gt_v2_free(m);
 	gt_tables_free(m->tables);
 	gt_tasks_free(m);
 	gt_pool_free(&m->pool);
 	free(m->cpus);
 	free(m);
+}
+
+/*
+ * The generational format: end the current generation when it is due (or
+ * when the trace ends, @last), then hand every byte written to @write.
+ */
+static int umodel_v2_drain(struct gt_model *m, bool last,
+			   gt_umodel_write_fn write, void *arg)
+{
+	struct gt_v2 *v = &m->v2;
+	int ret;
+
+	if (!m->env.header_done) {
+		ret = write(arg, umodel_v2_header, GOTRACE_HEADER_LEN);
+		if (ret)
+			return ret;
+		m->env.header_done = true;
+	}
+	if (m->armed || last) {
+		if (last || gt_v2_gen_due(m, gt_model_last_ts(m),
+					  m->env.generation_ns)) {
+			u64 bytes = 0;
+			unsigned int cpu;
+
+			for (cpu = 0; cpu < m->nr_cpus; cpu++)
+				bytes += v->cpus[cpu].enc.len;
+			ret = gt_v2_gen_end(m, last);
+			if (ret)
+				return ret;
+			m->env.generations++;
+			m->env.gen_bytes_sum += bytes;
+			m->env.gen_bytes_max = max(m->env.gen_bytes_max, bytes);
+		}
+	}
+	if (!v->out_len)
+		return 0;
+	gt_atomic64_add(v->out_len, &m->bytes_produced);
+	ret = write(arg, v->out, v->out_len);
+	v->out_len = 0;
+	return ret;
 }
 
 int gt_umodel_drain(struct gt_model *m, gt_umodel_write_fn write, void *arg)
@@ -76,6 +134,8 @@ int gt_umodel_drain(struct gt_model *m, gt_umodel_write_fn write, void *arg)
 	bool stopped;
 	int ret;
 
+	if (m->format == GT_FORMAT_GO123)
+		return umodel_v2_drain(m, false, write, arg);
 	if (!m->env.header_done) {
 		ret = write(arg, GOTRACE_HEADER, GOTRACE_HEADER_LEN);
 		if (ret)
@@ -100,6 +160,8 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
 
 	gt_model_disarm(m);
 	gt_model_close(m, ts);
+	if (m->format == GT_FORMAT_GO123)
+		return umodel_v2_drain(m, true, write, arg);
 	gt_pool_mark_stopped(&m->pool);
 	ret = gt_umodel_drain(m, write, arg);
 	if (ret)
@@ -121,10 +183,19 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->task_overflows = gt_atomic64_read(&m->task_overflows);
 	st->chunk_overflows = gt_atomic64_read(&m->chunk_overflows);
 	st->stack_overflows = gt_atomic64_read(&m->stack_overflows);
+	st->generations = m->env.generations;
+	st->gen_events_max = m->env.gen_bytes_max;
+	st->gen_events_avg = m->env.generations ?
+		m->env.gen_bytes_sum / m->env.generations : 0;
 	st->halted = READ_ONCE(m->halted);
 }
 
 bool gt_umodel_halted(struct gt_model *m)
 {
 	return READ_ONCE(m->halted);
+}
+
+void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns)
+{
+	m->env.generation_ns = ns;
 }

@@ -129,6 +129,27 @@ if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 else
 	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
 fi
+# --format go1.23: the same model writes generations (Go 1.23 and 1.27).
+GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/../.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GO127
+run record --backend bpf --format go1.23 -o "$T/v2.trace" -- \
+	"$WORKLOAD" "$T/ids" $N
+check "record --backend bpf --format go1.23: the workload's status" \
+	'[ "$rc" -eq 0 ] && [ "$(head -c 13 "$T/v2.trace")" = "go 1.23 trace" ]'
+run check "$T/v2.trace"
+check "gotrace check accepts the go 1.23 trace" \
+	'[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
+if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
+	"$CHECK_TRACE" --pprof "$T/v2.trace" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "Go 1.23's and 1.27's parsers accept the go 1.23 trace, with profiles" \
+		'[ "$rc" -eq 0 ]'
+else
+	echo "ok $((n = n + 1)) # SKIP Go 1.23 or 1.27 missing (make deps)"
+fi
+run record --backend kmod --format go1.23 -d 0.1 -o "$T/never.trace"
+check "record --backend kmod --format go1.23: a one-line error, no trace" \
+	'[ "$rc" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "use --backend bpf" "$T/err" && [ ! -e "$T/never.trace" ]'
 # No syscall events, but the model still knows which syscall a task
 # sleeps in: nanosleep stays a sleep, the pipe read a chan receive.
 run record --backend bpf -c bpf_workload --children --syscalls none \

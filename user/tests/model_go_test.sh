@@ -4,9 +4,11 @@
 # model_go_test.sh - the traces the module's model writes from the event
 # sequences of model_test.c, checked by Go's own parsers (Go 1.21 and
 # 1.23, with the pprof profiles: selftests/check-trace.sh) and by
-# 'gotrace check'.  model_test.c asserts what the traces say; this says
-# Go reads them.  Skips (ok, with a note) where the Go toolchains are
-# missing.
+# 'gotrace check'; each case's "go 1.23 trace" twin (CASE.v2.trace) by
+# Go 1.23 and Go 1.27 (check-trace.sh picks them by the header; Go 1.27
+# is $GO127, or the one scripts/go127.sh unpacked into $GT_STORE).
+# model_test.c asserts what the traces say; this says Go reads them.
+# Skips (ok, with a note) where the Go toolchains are missing.
 #
 # $MODEL_TEST is the test binary (make check passes build/model_test).
 
@@ -18,6 +20,7 @@ CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
 mrc=0
 "$MODEL_TEST" "$T" >"$T/out" 2>"$T/err" || mrc=$?
 check "model_test writes its traces" '[ $mrc -eq 0 ] && ls "$T"/*.trace >/dev/null 2>&1'
+check "model_test writes go 1.23 twins" 'ls "$T"/*.v2.trace >/dev/null 2>&1'
 
 for f in "$T"/*.trace; do
 	name=$(basename "$f" .trace)
@@ -25,16 +28,33 @@ for f in "$T"/*.trace; do
 	check "$name: gotrace check accepts it" '[ $rc -eq 0 ]'
 done
 
+GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GO127
 if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||
    [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ]; then
 	ok "# SKIP Go 1.21 and 1.23 are not installed: Go's parsers not run"
 else
 	for f in "$T"/*.trace; do
+		case $f in *.v2.trace) continue ;; esac
 		name=$(basename "$f" .trace)
 		if bash "$CHECK_TRACE" --pprof "$f" >"$T/out" 2>"$T/err"; then
 			ok "$name: Go 1.21 and 1.23 parse it, with profiles"
 		else
 			not_ok "$name: Go 1.21 and 1.23 parse it, with profiles"
+		fi
+	done
+fi
+
+if [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ] || [ ! -x "$GO127" ]; then
+	ok "# SKIP Go 1.23 or 1.27 missing (make deps): go 1.23 twins not run"
+else
+	for f in "$T"/*.v2.trace; do
+		name=$(basename "$f" .v2.trace)
+		if bash "$CHECK_TRACE" --pprof "$f" >"$T/out" 2>"$T/err"; then
+			ok "$name (go 1.23): Go 1.23 and 1.27 parse it, with profiles"
+		else
+			not_ok "$name (go 1.23): Go 1.23 and 1.27 parse it, with profiles"
+			sed 's/^/# /' "$T/out" "$T/err" | tail -5
 		fi
 	done
 fi

@@ -14,6 +14,12 @@
  * produce: a wakeup before the switch-out, an exec inside a syscall, a
  * reused tid or task key, full tables, timestamps out of order across
  * CPUs, a P with no events.
+ *
+ * Every case is fed twice, to a model writing "go 1.11 trace" (whose
+ * trace the assertions read) and to one writing "go 1.23 trace", whose
+ * trace 'gotrace check' must accept (and Go, model_go_test.sh: it is
+ * written as CASE.v2.trace); the second one's generations last 1 ms of
+ * the simulated time, so that long cases span several.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +30,8 @@
 
 #include "tap.h"
 #include "tracedec.h"
+#include "tracein.h"
+#include "tracev2_check.h"
 #include "model/gtmodel.h"
 
 #define MAX_CPUS	4
@@ -48,11 +56,35 @@ static struct sim {
 	u8 *out;
 	size_t len, cap;
 	bool drain;			/* drain after every event */
+	struct gt_model *m2;		/* the same, writing go 1.23 */
+	u8 *out2;
+	size_t len2, cap2;
 } S;
+
+/* Feed one input event to both models. */
+#define FEED(hook, in) do {			\
+		hook(S.m, in);			\
+		if (S.m2)			\
+			hook(S.m2, in);		\
+	} while (0)
 
 static const char *trace_dir;
 /* Task keys are never given twice, as task_struct addresses of the living. */
 static u64 next_key;
+
+static int sink2(void *arg, const void *buf, size_t len)
+{
+	(void)arg;
+	if (S.len2 + len > S.cap2) {
+		S.cap2 = (S.len2 + len) * 2;
+		S.out2 = realloc(S.out2, S.cap2);
+		if (!S.out2)
+			abort();
+	}
+	memcpy(S.out2 + S.len2, buf, len);
+	S.len2 += len;
+	return 0;
+}
 
 static int sink(void *arg, const void *buf, size_t len)
 {
@@ -99,6 +131,7 @@ static struct task *task_new(int tid, int tgid, const char *comm)
 static void sim_setup(const char *name, unsigned int ncpu)
 {
 	free(S.out);
+	free(S.out2);
 	memset(&S, 0, sizeof(S));
 	S.name = name;
 	S.ncpu = ncpu;
@@ -122,8 +155,11 @@ static struct gt_in_ev ev(unsigned int cpu)
 
 static void drain(void)
 {
-	if (S.drain)
+	if (S.drain) {
 		gt_umodel_drain(S.m, sink, NULL);
+		if (S.m2)
+			gt_umodel_drain(S.m2, sink2, NULL);
+	}
 }
 
 /* Start: the snapshot of @n tasks (sleeping unless running somewhere). */
@@ -131,10 +167,17 @@ static void sim_start(struct task **tasks, unsigned int n)
 {
 	struct gt_in_ev e = ev(0);
 
+	struct gt_umodel_config cfg2 = S.cfg;
+
 	S.m = gt_umodel_create(&S.cfg);
-	if (!S.m)
+	cfg2.format = GT_UMODEL_GO123;
+	cfg2.generation_ms = 0;
+	S.m2 = gt_umodel_create(&cfg2);
+	if (!S.m || !S.m2)
 		abort();
-	gt_model_snapshot_begin(S.m, &e);
+	/* Generations of 1 ms of simulated time (events are 10 ns apart). */
+	gt_umodel_set_generation_ns(S.m2, 1000000);
+	FEED(gt_model_snapshot_begin, &e);
 	for (unsigned int i = 0; i < n; i++) {
 		bool running = false;
 
@@ -142,9 +185,10 @@ static void sim_start(struct task **tasks, unsigned int n)
 			running |= S.cur[c] == tasks[i];
 		struct gt_in_snap_task snap = { .task = &tasks[i]->in,
 						.sleeping = !running };
-		gt_model_snapshot_task(S.m, &snap);
+		FEED(gt_model_snapshot_task, &snap);
 	}
 	gt_model_snapshot_end(S.m);
+	gt_model_snapshot_end(S.m2);
 	drain();
 }
 
@@ -155,7 +199,7 @@ static void sw_fd(unsigned int cpu, struct task *next, u8 state, bool preempt,
 				   .next = &next->in, .preempt = preempt,
 				   .prev_state = state, .fd_kind = fd_kind };
 
-	gt_model_switch(S.m, &in);
+	FEED(gt_model_switch, &in);
 	S.cur[cpu] = next;
 	drain();
 }
@@ -169,7 +213,7 @@ static void waking(unsigned int cpu, struct task *t)
 {
 	struct gt_in_wake in = { .ev = ev(cpu), .task = &t->in };
 
-	gt_model_waking(S.m, &in);
+	FEED(gt_model_waking, &in);
 	drain();
 }
 
@@ -177,7 +221,7 @@ static void wakeup(unsigned int cpu, struct task *t)
 {
 	struct gt_in_wake in = { .ev = ev(cpu), .task = &t->in };
 
-	gt_model_wakeup(S.m, &in);
+	FEED(gt_model_wakeup, &in);
 	drain();
 }
 
@@ -192,7 +236,7 @@ static void fork_task(unsigned int cpu, struct task *child)
 {
 	struct gt_in_fork in = { .ev = ev(cpu), .child = &child->in };
 
-	gt_model_fork(S.m, &in);
+	FEED(gt_model_fork, &in);
 	drain();
 	wakeup(cpu, child);
 }
@@ -201,7 +245,7 @@ static void sys_enter(unsigned int cpu, int nr)
 {
 	struct gt_in_sys_enter in = { .ev = ev(cpu), .nr = nr };
 
-	gt_model_sys_enter(S.m, &in);
+	FEED(gt_model_sys_enter, &in);
 	drain();
 }
 
@@ -209,7 +253,7 @@ static void sys_exit(unsigned int cpu)
 {
 	struct gt_in_sys_exit in = { .ev = ev(cpu) };
 
-	gt_model_sys_exit(S.m, &in);
+	FEED(gt_model_sys_exit, &in);
 	drain();
 }
 
@@ -224,7 +268,7 @@ static void exec_task(unsigned int cpu, const char *comm)
 	struct gt_in_exec in = { .ev = ev(cpu) };
 
 	rename_task(S.cur[cpu], comm);
-	gt_model_exec(S.m, &in);
+	FEED(gt_model_exec, &in);
 	drain();
 }
 
@@ -251,6 +295,50 @@ static int collect(void *arg, const struct gt_event *e)
 	return 0;
 }
 
+/* Write @buf as DIR/@name@suffix, for Go's parsers. */
+static void save(const char *suffix, const u8 *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	if (!trace_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s%s", trace_dir, S.name, suffix);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(buf, 1, len, f);
+		fclose(f);
+	}
+}
+
+/* The go 1.23 twin: ended, checked by gotrace's generational reader. */
+static void finish_v2(void)
+{
+	struct gt_trace_error err = { 0 };
+	struct gt_umodel_stats st;
+	struct gt_v2_info info;
+	struct gt_src src;
+	bool valid;
+
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_stats(S.m2, &st);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	memset(&info, 0, sizeof(info));
+	gt_src_mem(&src, S.out2, S.len2);
+	valid = !gt_v2_check(&src, &info, &err);
+	diag("%s (go 1.23): %zu bytes, %llu events (%.2f bytes/event), "
+	     "%llu lost, %llu generations", S.name, S.len2,
+	     (unsigned long long)st.events,
+	     st.events ? (double)S.len2 / st.events : 0.0,
+	     (unsigned long long)st.lost, (unsigned long long)info.generations);
+	ok(valid && info.generations == st.generations,
+	   "%s (go 1.23): gotrace check reads its %llu generations%s%s",
+	   S.name, (unsigned long long)st.generations, valid ? "" : ": ",
+	   valid ? "" : err.msg);
+}
+
 /* End the session, check the trace and decode it; false if invalid. */
 static bool sim_finish(void)
 {
@@ -261,6 +349,7 @@ static bool sim_finish(void)
 	gt_umodel_stats(S.m, &ST);
 	gt_umodel_destroy(S.m);
 	S.m = NULL;
+	finish_v2();
 	arena_used = 0;
 	if (trace_dir) {
 		char path[512];
@@ -423,6 +512,120 @@ static void test_switch_block_wakeup(void)
 	ok(count_g(GOTRACE_EV_GO_SCHED, 200) == 1, "sched_yield: GoSched");
 	ok(count_type(GOTRACE_EV_PROC_START) == count_type(GOTRACE_EV_PROC_STOP),
 	   "every ProcStart has its ProcStop");
+}
+
+/*
+ * A long run of four CPUs and eight tasks (futex sleeps and wakeups from
+ * other CPUs, preemptions, fast and blocking syscalls, exits and forks),
+ * generations of 20 us in the go 1.23 twin: it spans many, each one
+ * restating what the previous left, and each no larger than the others
+ * (the CPUs' buffers start empty in every generation).  Also the bytes
+ * per event of both formats for the same input.
+ */
+static void test_generations(void)
+{
+	enum { NT = 8, STEPS = 30000 };
+	struct task *t[NT];
+	bool asleep[NT] = { 0 }, running[NT] = { 0 };
+	struct gt_umodel_stats st2;
+	u32 rnd = 12345;
+	int tid = 1000;
+
+	struct task *sleeper, *all[NT + 1];
+
+	sim_setup("generations", 4);
+	for (int i = 0; i < NT; i++)
+		all[i] = t[i] = task_new(tid++, 1000,
+					 i & 1 ? "worker" : "server");
+	/* Asleep from the start to the end: only the sweeps state it. */
+	all[NT] = sleeper = task_new(tid++, 1000, "sleeper");
+	for (int c = 0; c < 4; c++) {
+		S.cur[c] = t[c];
+		running[c] = true;
+	}
+	sim_start(all, NT + 1);
+	gt_umodel_set_generation_ns(S.m2, 20000);
+	for (int step = 0; step < STEPS; step++) {
+		unsigned int cpu, i, act;
+		int me = -1, next = -1;
+
+		rnd = rnd * 1103515245 + 12345;
+		cpu = (rnd >> 8) % 4;
+		act = (rnd >> 16) % 8;
+		for (i = 0; i < NT; i++)
+			if (S.cur[cpu] == t[i])
+				me = i;
+		for (i = 0; i < NT; i++) {
+			unsigned int j = (i + (rnd >> 20)) % NT;
+
+			if (!asleep[j] && !running[j]) {
+				next = j;
+				break;
+			}
+		}
+		if (act == 0 || act == 1) {		/* wake a sleeper */
+			for (i = 0; i < NT; i++) {
+				if (asleep[i]) {
+					wake(cpu, t[i]);
+					asleep[i] = false;
+					break;
+				}
+			}
+		} else if (me >= 0 && act == 2) {	/* futex sleep */
+			sys_enter(cpu, __NR_futex);
+			running[me] = false;
+			asleep[me] = true;
+			sw(cpu, next >= 0 ? t[next] : &S.idle[cpu], GT_IN_SLEEP);
+			if (next >= 0)
+				running[next] = true;
+		} else if (me >= 0 && act == 3) {	/* sleep in pread64 */
+			sys_enter(cpu, __NR_pread64);
+			running[me] = false;
+			asleep[me] = true;
+			sw(cpu, next >= 0 ? t[next] : &S.idle[cpu], GT_IN_SLEEP);
+			if (next >= 0)
+				running[next] = true;
+		} else if (me >= 0 && act == 4 && next >= 0) {	/* preempt */
+			sw_fd(cpu, t[next], GT_IN_RUNNABLE, true, 0);
+			running[me] = false;
+			running[next] = true;
+		} else if (me >= 0 && act == 5) {
+			syscall_quick(cpu, __NR_getpid);
+		} else if (me >= 0 && act == 6 && (rnd >> 24) % 16 == 0 &&
+			   arena_used < ARRAY_SIZE(arena)) {
+			/* exit; a fork of another task takes its place */
+			struct task *child = task_new(tid++, 1000, "child");
+
+			fork_task(cpu, child);
+			running[me] = false;
+			sw(cpu, child, GT_IN_DEAD);
+			t[me] = child;
+			running[me] = true;
+		} else if (me < 0 && next >= 0) {	/* idle CPU picks one */
+			sw(cpu, t[next], GT_IN_RUNNABLE);
+			running[next] = true;
+		} else if (me >= 0) {
+			sys_exit(cpu);
+		}
+	}
+	wake(1, sleeper);
+	sw_fd(0, sleeper, GT_IN_RUNNABLE, true, 0);	/* preempts CPU 0's */
+	gt_umodel_stats(S.m2, &st2);
+	if (!sim_finish())
+		return;
+	ok(count_g(GOTRACE_EV_GO_START, sleeper->in.tid) == 1,
+	   "generations: the sleeper runs at the end");
+	diag("generations: go 1.11 %zu bytes for %llu events (%.2f bytes/event)",
+	     S.len, (unsigned long long)ST.events, (double)S.len / ST.events);
+	ok(st2.generations >= 10,
+	   "generations: %llu generations of 20 us before the end",
+	   (unsigned long long)st2.generations);
+	ok(st2.gen_events_max <= 3 * st2.gen_events_avg,
+	   "generations: the largest generation's events take %llu bytes, "
+	   "the average %llu: the CPU buffers start empty each time",
+	   (unsigned long long)st2.gen_events_max,
+	   (unsigned long long)st2.gen_events_avg);
+	ok(ST.lost == 0 && !ST.halted, "generations: nothing lost");
 }
 
 /* A fork: the child is created by the parent and ends at its death. */
@@ -884,7 +1087,7 @@ static void test_stack_table_full(void)
 					    .prev_state = GT_IN_SLEEP };
 		in.ev.pcs = pcs;
 		in.ev.nr_pcs = 4;
-		gt_model_switch(S.m, &in);
+		FEED(gt_model_switch, &in);
 		S.cur[0] = &S.idle[0];
 		drain();
 		wake(1, t);
@@ -940,12 +1143,12 @@ static void test_clock_skew(void)
 	/* b wakes a "before" a slept, by b's clock */
 	wk = (struct gt_in_wake){ .ev = ev(1), .task = &a->in };
 	wk.ev.ts -= 500;
-	gt_model_waking(S.m, &wk);
-	gt_model_wakeup(S.m, &wk);
+	FEED(gt_model_waking, &wk);
+	FEED(gt_model_wakeup, &wk);
 	in = (struct gt_in_switch){ .ev = ev(0), .prev = &S.idle[0].in,
 				    .next = &a->in };
 	in.ev.ts -= 1000;
-	gt_model_switch(S.m, &in);
+	FEED(gt_model_switch, &in);
 	S.cur[0] = a;
 	sys_exit(0);
 	if (!sim_finish())
@@ -985,7 +1188,7 @@ static void test_bad_cpu(void)
 	sim_start(tasks, 1);
 	in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = __NR_getpid };
 	in.ev.cpu = 7;
-	gt_model_sys_enter(S.m, &in);
+	FEED(gt_model_sys_enter, &in);
 	syscall_quick(0, __NR_getppid);
 	if (!sim_finish())
 		return;
@@ -1063,6 +1266,7 @@ int main(int argc, char **argv)
 	test_idle_p();
 	test_bad_cpu();
 	test_lost_switch();
+	test_generations();
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);

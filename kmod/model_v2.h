@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model_v2.h - the model's output in Go's generational format
+ *
+ * The model (model.c) decides every transition the same way for both
+ * formats and hands each one, as the "go 1.11 trace" event that describes
+ * it, to model_event_write().  For a session writing "go 1.23 trace"
+ * that event goes to gt_v2_write() instead of the 1.11 chunk: this file
+ * and model_v2.c are the only places where the two formats differ
+ * (Documentation/model.rst, "The generational format").
+ *
+ * The trace's threads (Ms) are the tasks, its Ps the CPUs, as in 1.11.
+ * Every CPU writes batches into its own buffer for the current
+ * generation; gt_v2_gen_end() merges the CPUs' batches by their start
+ * time, appends the status sweep, the frequency and the tables, and
+ * starts the next generation, restating every P and every running
+ * goroutine.
+ *
+ * Context: gt_v2_write() as model_event_write(); the rest between hooks
+ * (user space: the thread that feeds the model).
+ */
+#ifndef _GT_MODEL_V2_H
+#define _GT_MODEL_V2_H
+
+#include "encode_v2.h"
+
+struct gt_model;
+struct gt_cpu;
+struct gt_task;
+
+/* Trace formats a session may write. */
+enum gt_format {
+	GT_FORMAT_GO111,	/* "go 1.11 trace": one generation, chunks */
+	GT_FORMAT_GO123,	/* "go 1.23 trace": generations */
+};
+
+/* Reasons of GoStop and GoBlock: the first string ids of each generation. */
+enum gt_v2_reason {
+	GT_V2_R_PREEMPTED,
+	GT_V2_R_YIELD,
+	GT_V2_R_BLOCKED,
+	GT_V2_R_SLEEP,
+	GT_V2_R_SEND,
+	GT_V2_R_RECV,
+	GT_V2_R_SELECT,
+	GT_V2_R_SYNC,
+	GT_V2_R_COND,
+	GT_V2_R_NET,
+	GT_V2_NR_REASONS
+};
+
+extern const char *const gt_v2_reasons[GT_V2_NR_REASONS];
+
+/* The M of CPU c's idle task: above every Linux tid (PID_MAX_LIMIT). */
+#define GT_V2_IDLE_M_BASE	(4U * 1024 * 1024)
+
+/**
+ * struct gt_v2_task - what the generational trace says of one task
+ * @gen:	generation its status and @seq belong to (0: none yet)
+ * @seq:	its goroutine sequence number in @gen
+ * @batch:	1 + the CPU and (<< 32) the batch number of the last batch
+ *		of its M, anywhere: its M may append only to that batch
+ */
+struct gt_v2_task {
+	u64 gen;
+	u64 seq;
+	u64 batch;
+};
+
+/**
+ * struct gt_v2_batch - where one batch of a CPU's buffer starts
+ * @off:	offset in the buffer
+ * @ts:		its base time (the merge key)
+ */
+struct gt_v2_batch {
+	u32 off;
+	u64 ts;
+};
+
+/**
+ * struct gt_v2_cpu - one CPU's part of the current generation
+ * @enc:	its buffer; the open batch is the last one
+ * @batches:	where each batch starts
+ * @nr_batches:	batches in @enc
+ * @max_batches: room of @batches
+ * @batch_m:	the M of the open batch (0: none open)
+ * @p_m:	the M that holds this CPU's P in the trace (0: the P is idle)
+ * @p_seq:	the P's sequence number in this generation
+ * @sys:	the task whose GoSyscallBegin has no end yet (fast syscalls
+ *		end at the P's next event, unless the syscall blocks)
+ * @sys_ts:	the time of that GoSyscallBegin, which its end repeats
+ * @last_ts:	time of this CPU's last v2 event
+ */
+struct gt_v2_cpu {
+	struct gt_enc2 enc;
+	struct gt_v2_batch *batches;
+	u32 nr_batches;
+	u32 max_batches;
+	u64 batch_m;
+	u64 p_m;
+	u64 p_seq;
+	struct gt_task *sys;
+	u64 sys_ts;
+	u64 last_ts;
+};
+
+/**
+ * struct gt_v2 - the generational state of a session
+ * @gen:	the current generation, from 1
+ * @cpus:	per CPU, nr_cpus of them
+ * @sweep:	the generation's M-less batch of statuses (gt_v2_gen_end())
+ * @out:	the generations written so far, for the reader
+ * @out_len:	bytes in @out
+ * @out_cap:	its size
+ * @gen_start:	trace time the current generation started at
+ * @cpu_bytes:	size of each CPU buffer
+ * @show_addrs:	the tables show real kernel addresses
+ */
+struct gt_v2 {
+	u64 gen;
+	struct gt_v2_cpu *cpus;
+	struct gt_enc2 sweep;
+	u8 *out;
+	size_t out_len;
+	size_t out_cap;
+	u64 gen_start;
+	u32 cpu_bytes;
+	bool show_addrs;
+};
+
+int gt_v2_init(struct gt_model *m, u32 cpu_bytes);
+void gt_v2_free(struct gt_model *m);
+bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		 unsigned int type, const u64 *args, unsigned int nargs,
+		 u64 ts);
+void gt_v2_gen_start(struct gt_model *m);
+int gt_v2_gen_end(struct gt_model *m, bool last);
+bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);
+
+#endif /* _GT_MODEL_V2_H */
