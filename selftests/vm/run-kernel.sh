@@ -30,7 +30,9 @@
 # kernel), GT_TEST_TIMEOUT (seconds one guest test may take before the
 # guest shows its blocked tasks and kills it: 240; 600 on the debug
 # kernel; the tests' own waits are bounded 4 times longer there,
-# GT_TIME_SCALE), GT_VM_CPUS (2, or as BOOT says),
+# GT_TIME_SCALE), GT_BPF_TESTS (1 runs the BPF backend's guest tests:
+# the default on 6.1, 6.12 and newest only), GT_VM_CPUS (2, or as BOOT
+# says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
 # GT_TESTS (comma-separated names from selftests/gotrace: run only those).
@@ -76,6 +78,13 @@ fi
 timeout=${GT_VM_TIMEOUT:-$timeout}
 test_timeout=${GT_TEST_TIMEOUT:-$test_timeout}
 time_scale=${GT_TIME_SCALE:-$time_scale}
+# The BPF backend's guest tests (bpf:NAME, backends_test.sh) on the
+# kernels with BTF that users run most; the other boots skip them.
+bpf_tests=0
+case $name in
+6.1|6.12|newest) bpf_tests=1 ;;
+esac
+bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 
 work=$GT_CACHE/vm/$name
 rm -rf "$work"
@@ -114,7 +123,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel)"
 	rm -rf "$work/out"
 	gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
