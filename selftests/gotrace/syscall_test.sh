@@ -45,9 +45,9 @@ fi
 # the signal already pending.  Its 1 ms sleeps are sleeps, shown only as
 # such, unless the task was kept off the CPU for longer than that just
 # before it slept (then the sleep ends before it begins): allow two.
-# On PREEMPT_RT the signal lock is a sleeping lock: a woken wait that
-# finds the sender still holding it blocks once more in the same syscall
-# (seen with the BPF backend, whose programs run under that lock).
+# On PREEMPT_RT a wait was seen to end early and be made again (glibc's
+# sigwait() retries rt_sigtimedwait on EINTR): newest-rt's trace had 11
+# calls of it, each a block, for the 10 signals.
 record sigwait ./workload sigwait 10
 waits=10
 uname -v | grep -q PREEMPT_RT && waits=20
