@@ -8,24 +8,9 @@
 # depends on dkms.  Run by 'make deb' after the build.
 
 set -u
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 DIR=$1
 V=$(cat "$TOP/VERSION")
-T=$(mktemp -d "${TMPDIR:-/tmp}/gotrace-deb.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-	fi
-	return 0
-}
 
 CMD=$DIR/gotrace_${V}_amd64.deb
 DKMS=$DIR/gotrace-dkms_${V}_all.deb

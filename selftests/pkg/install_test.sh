@@ -9,28 +9,7 @@
 # checks are skipped where systemd-analyze is missing.
 
 set -u
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/gotrace-pkg.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-
-check() {
-	n=$((n + 1))
-	if eval "$2"; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		[ -s "$T/log" ] && sed 's/^/# /' "$T/log" | head -30
-	fi
-	return 0
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
+. "$(dirname "$0")/lib.sh"
 
 P=$T/usr
 V=$(cat "$TOP/VERSION")
