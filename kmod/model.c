@@ -100,6 +100,8 @@ static void sys_pending_write(struct gt_model *m, struct gt_cpu *c,
 	if (t == c->cur)
 		model_event_write(m, c, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
 				  sp->ts, closing);
+	else
+		c->lost++;	/* never expected: counted if it happens */
 }
 
 /*

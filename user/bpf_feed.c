@@ -23,12 +23,19 @@ struct gt_bpf_feed {
 	struct gt_model *m;
 	const struct gt_ksyms *ksyms;
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
-	struct gt_in_task unknown[2];	/* tasks named by key only */
+	struct gt_in_task unknown_task[2];	/* tasks named by key only */
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
 	uint64_t start;			/* records before: table only */
 	bool started;
+	/*
+	 * Events of recorded tasks the table does not know: a task record
+	 * the reader could not keep (no memory), or one that never came
+	 * before its task's first record.  The model is told of them as of
+	 * an idle task, so they are lost: counted, never silent.
+	 */
+	uint64_t unknown;
 };
 
 /* sched_switch's prev_state: TASK_DEAD. */
@@ -44,8 +51,8 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 	f->m = m;
 	f->ksyms = ksyms;
 	for (int i = 0; i < 2; i++) {
-		f->unknown[i].flags = GT_IN_IDLE;
-		f->unknown[i].comm = "";
+		f->unknown_task[i].flags = GT_IN_IDLE;
+		f->unknown_task[i].comm = "";
 	}
 	return f;
 }
@@ -94,7 +101,11 @@ static struct ftask *task_update(struct gt_bpf_feed *f,
 	return t;
 }
 
-/* The task of @key, or an idle stand-in (slot @i of two). */
+/*
+ * The task of @key, or an idle stand-in (slot @i of two): for a task the
+ * filters left out (!@recorded), and, counted as a loss, for a recorded
+ * one the table does not know.
+ */
 static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
 					bool recorded, int i)
 {
@@ -102,8 +113,15 @@ static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
 
 	if (slot && *slot)
 		return &((struct ftask *)(uintptr_t)*slot)->in;
-	f->unknown[i].key = key;
-	return &f->unknown[i];
+	if (recorded)
+		f->unknown++;
+	f->unknown_task[i].key = key;
+	return &f->unknown_task[i];
+}
+
+uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f)
+{
+	return f->unknown;
 }
 
 void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg)
@@ -223,8 +241,10 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 	struct ftask *t;
 	struct gt_in_exec in;
 
-	if (!slot || !*slot)
+	if (!slot || !*slot) {
+		f->unknown++;
 		return;
+	}
 	/* The model reads the new comm (and tid) from ev.cur. */
 	t = (struct ftask *)(uintptr_t)*slot;
 	memcpy(t->comm, r->comm, sizeof(t->comm));

@@ -7,7 +7,10 @@
  * and the model is given no filter of its own.  A task the records name
  * only by key (left out by the filters, an idle task, or a task record
  * lost to a full ring) is given to the model as an idle task, so its CPU
- * looks idle, as the module shows tasks its filters leave out.
+ * looks idle, as the module shows tasks its filters leave out.  The
+ * events of a recorded task that the table does not know (its task
+ * record could not be kept) are lost that way: gt_bpf_feed_unknown()
+ * counts them.
  */
 #ifndef GOTRACE_BPF_FEED_H
 #define GOTRACE_BPF_FEED_H
@@ -33,5 +36,7 @@ void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg);
 int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu);
 /* A gt_merge_fn: one record, in time order. */
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
+/* Records of recorded tasks the table did not know, so lost. */
+uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 
 #endif /* GOTRACE_BPF_FEED_H */

@@ -102,7 +102,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_bpf *b = NULL;
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
-	uint64_t start, next_status, drops = 0;
+	uint64_t start, next_status, drops = 0, unknown = 0;
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
@@ -172,7 +172,8 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 					 (double)(now - start) / 1e9,
 					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 					 (uint64_t)st.events,
-					 (uint64_t)st.lost + gt_bpf_drops(b, NULL));
+					 (uint64_t)st.lost + gt_bpf_drops(b, NULL) +
+					 gt_bpf_feed_unknown(feed));
 			next_status = now + STATUS_NS;
 		}
 		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
@@ -201,6 +202,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	gt_notify_stopping();
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
+	unknown = gt_bpf_feed_unknown(feed);
 	gt_bpf_merge_stats(b, &ms);
 	if (!sink.err)
 		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
@@ -226,13 +228,14 @@ out:
 				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 				sink.bytes, out.path, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
-				(uint64_t)st.lost + drops);
-		if (drops || st.lost || st.halted)
+				(uint64_t)st.lost + drops + unknown);
+		if (drops || unknown || st.lost || st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
 				" records found their BPF ring full, %" PRIu64
+				" named a task the reader did not know, %" PRIu64
 				" events found the model's buffers full)",
-				(uint64_t)st.lost + drops, drops,
-				(uint64_t)st.lost);
+				(uint64_t)st.lost + drops + unknown, drops,
+				unknown, (uint64_t)st.lost);
 		if (st.halted)
 			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
 		/* Handed to the model out of order: it clamps their times. */

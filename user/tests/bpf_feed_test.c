@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_feed_test.c - the BPF backend's records into the model: a record
+ * of a recorded task is written, or counted as lost; never dropped
+ * silently.  A record of a task the filters left out is neither.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/record.h"
+#include "bpf_feed.h"
+#include "model/gtmodel.h"
+#include "tap.h"
+
+#define KEY_KNOWN	0x1000
+#define KEY_UNSAID	0x2000	/* recorded, its task record never came */
+#define KEY_OTHER	0x3000	/* left out by the filters */
+
+static uint64_t now = 1000;
+
+static struct gtb_hdr hdr(uint16_t type, uint16_t size, uint64_t key,
+			  uint8_t match)
+{
+	now += 10;
+	return (struct gtb_hdr){ .ts = now, .key = key, .type = type,
+				 .size = size, .cpu = 0, .match = match };
+}
+
+static void task_record(struct gt_bpf_feed *f, uint64_t key, int tid)
+{
+	struct gtb_task r = { 0 };
+
+	r.hdr = hdr(GTB_TASK, sizeof(r), key, GTB_MATCH_KEY);
+	r.start_time = key;
+	r.tid = tid;
+	r.tgid = tid;
+	strcpy(r.comm, "gt_feed");
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void switch_to(struct gt_bpf_feed *f, uint64_t prev, uint64_t next,
+		      uint8_t match)
+{
+	struct gtb_switch r = { 0 };
+
+	r.hdr = hdr(GTB_SWITCH, sizeof(r), prev, match);
+	r.next = next;
+	r.sys_nr = -1;
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void sys_enter(struct gt_bpf_feed *f, uint64_t key, uint8_t match)
+{
+	struct gtb_sys r = { 0 };
+
+	r.hdr = hdr(GTB_SYS_ENTER, sizeof(r), key, match);
+	r.nr = 110;	/* getppid */
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void exec_record(struct gt_bpf_feed *f, uint64_t key)
+{
+	struct gtb_exec r = { 0 };
+
+	r.hdr = hdr(GTB_EXEC, sizeof(r), key, GTB_MATCH_KEY);
+	r.tid = 7;
+	strcpy(r.comm, "gt_exec");
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static uint64_t events(struct gt_model *m)
+{
+	struct gt_umodel_stats st;
+
+	gt_umodel_stats(m, &st);
+	return st.events;
+}
+
+int main(void)
+{
+	struct gt_umodel_config cfg = { 0 };
+	struct gt_bpf_feed *f;
+	struct gt_model *m;
+	uint64_t before;
+
+	cfg.nr_cpus = 1;
+	cfg.opts.size = sizeof(cfg.opts);
+	cfg.opts.syscalls = GOTRACE_SYSCALLS_ALL;
+	m = gt_umodel_create(&cfg);
+	f = m ? gt_bpf_feed_new(m, NULL) : NULL;
+	if (!ok(f != NULL, "a model and its BPF feed"))
+		return tap_done();
+	task_record(f, KEY_KNOWN, 5);
+	ok(gt_bpf_feed_start(f, now, 0) == 0, "the trace starts");
+
+	diag("a recorded task whose task record came first");
+	before = events(m);
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	ok(events(m) > before, "the switch to it is written");
+	before = events(m);
+	/* A syscall is written at the CPU's next event (with its end). */
+	sys_enter(f, KEY_KNOWN, GTB_MATCH_KEY);
+	sys_enter(f, KEY_KNOWN, GTB_MATCH_KEY);
+	ok(events(m) > before, "its syscall is written (%llu events more)",
+	   (unsigned long long)(events(m) - before));
+	ok(gt_bpf_feed_unknown(f) == 0, "nothing counted lost");
+
+	diag("a task the filters left out (BPF writes none of its records)");
+	switch_to(f, KEY_KNOWN, KEY_OTHER, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unknown(f) == 0,
+	   "the switch to it is not counted lost: it is not recorded");
+
+	diag("a recorded task whose task record never came");
+	switch_to(f, KEY_OTHER, KEY_UNSAID, GTB_MATCH_OTHER);
+	ok(gt_bpf_feed_unknown(f) == 1,
+	   "the switch to it is counted lost (%llu)",
+	   (unsigned long long)gt_bpf_feed_unknown(f));
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unknown(f) == 2, "so is its syscall (%llu)",
+	   (unsigned long long)gt_bpf_feed_unknown(f));
+	exec_record(f, KEY_UNSAID);
+	ok(gt_bpf_feed_unknown(f) == 3, "and its exec (%llu)",
+	   (unsigned long long)gt_bpf_feed_unknown(f));
+
+	diag("its task record arrives late: from then on, it is known");
+	task_record(f, KEY_UNSAID, 6);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unknown(f) == 3, "no more counted lost (%llu)",
+	   (unsigned long long)gt_bpf_feed_unknown(f));
+
+	gt_bpf_feed_free(f);
+	gt_umodel_destroy(m);
+	return tap_done();
+}
