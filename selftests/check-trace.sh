@@ -26,9 +26,11 @@
 #   message.  An empty profile is fine: the tools then still write a
 #   valid (small) gzipped pprof profile and exit 0.  A trace larger than
 #   GT_PPROF_ALL_MAX bytes (2 MiB: the storms of the VM tests, 4 to 8 MB)
-#   gets its profiles from the newest reader of its format only; every
-#   reader still parses it.  Each profile of such a trace takes 5 to 15 s
-#   and they made up a third of a kernel's checking time.
+#   gets only the two profiles the storms are about (sched: scheduler
+#   latency; syscall), from the newest reader of its format; every reader
+#   still parses it, and every smaller trace gets every profile of every
+#   reader.  Each profile of such a trace takes 5 to 15 s: on 6.12 the
+#   three storms took half of the host's checking time.
 # --web: each version serves the trace (`go tool trace -http=127.0.0.1:0`,
 #   the kernel picks a free port, read back from the tool's "listening on"
 #   line); every main page must answer HTTP 200 with a body, and so must
@@ -185,13 +187,13 @@ wait_all() {
 	jobs_pids=
 }
 
-# profiles TRACE TAG...: every profile of every version, the versions of
-# a kind at once (a profile re-reads the whole trace: on a 6 MB trace one
-# takes several seconds and up to 1 GB).
+# profiles TRACE TAG...: the profiles $kinds of every version, the
+# versions of a kind at once (a profile re-reads the whole trace: on a
+# 6 MB trace one takes several seconds and up to 1 GB).
 profiles() {
 	local trace=$1 kind tag
 	shift
-	for kind in sched sync syscall net; do
+	for kind in $kinds; do
 		for tag in "$@"; do
 			start "p$tag" "${gobin[$tag]}" "$trace" -pprof="$kind"
 		done
@@ -308,9 +310,11 @@ for trace in "$@"; do
 	if [ -n "$pprof" ]; then
 		if [ "$(stat -c %s "$trace")" -gt "${GT_PPROF_ALL_MAX:-2097152}" ]; then
 			newest=${tags##* }
+			kinds="sched syscall"
 			profiles "$trace" "$newest"
-			what="$what, pprof go1.${newest#1}"
+			what="$what, pprof sched+syscall go1.${newest#1}"
 		else
+			kinds="sched sync syscall net"
 			# shellcheck disable=SC2086
 			profiles "$trace" $tags
 			what="$what, pprof"
