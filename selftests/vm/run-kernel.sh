@@ -8,7 +8,8 @@
 # put each through both Go parsers.
 #
 # BOOT picks a boot configuration other than the default two vCPUs:
-#   8cpus      eight vCPUs
+#   8cpus      eight vCPUs; the tests whose load spreads over the CPUs
+#              ($GT_8CPUS_TESTS)
 #   maxcpus64  two vCPUs online, 64 possible (-smp 2,maxcpus=64, and
 #              possible_cpus=64: SeaBIOS lists only present CPUs); the
 #              guest's online_cpus_test.sh then must see 64 possible;
@@ -54,7 +55,8 @@ boot_append=
 accel=${GT_VM_ACCEL:-tcg,thread=single}
 retries=0
 case $name in
-*@8cpus)	cpus=8 ;;
+*@8cpus)	cpus=8
+		GT_TESTS=${GT_TESTS:-$GT_8CPUS_TESTS} ;;
 *@maxcpus64)	cpus=2,maxcpus=64
 		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64"
 		GT_TESTS=${GT_TESTS:-$GT_MAXCPUS_TESTS} ;;
