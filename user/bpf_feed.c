@@ -28,6 +28,7 @@ struct gt_bpf_feed {
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
 	uint64_t start;			/* records before: table only */
+	uint64_t end;			/* records after: none (0: not yet) */
 	bool started;
 	/*
 	 * Events of recorded tasks the table does not know: a task record
@@ -36,6 +37,16 @@ struct gt_bpf_feed {
 	 * an idle task, so they are lost: counted, never silent.
 	 */
 	uint64_t unknown;
+	/*
+	 * The task each CPU's switch records put on it (0: none known
+	 * yet), and the times a recorded task's syscall record came from a
+	 * CPU that no switch record had given it: a switch lost on its way
+	 * (see Documentation/bpf-backend.rst), counted once per CPU and
+	 * switch.
+	 */
+	uint64_t *on_cpu;
+	unsigned int nr_on_cpu;
+	uint64_t unswitched;
 };
 
 /* sched_switch's prev_state: TASK_DEAD. */
@@ -69,6 +80,7 @@ void gt_bpf_feed_free(struct gt_bpf_feed *f)
 	u64map_free(&f->tasks);
 	free(f->snap);
 	free(f->snap_sleeping);
+	free(f->on_cpu);
 	free(f);
 }
 
@@ -119,9 +131,35 @@ static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
 	return &f->unknown_task[i];
 }
 
+void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts)
+{
+	f->end = ts;
+}
+
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f)
 {
 	return f->unknown;
+}
+
+uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f)
+{
+	return f->unswitched;
+}
+
+/* The slot of @cpu's running task, or NULL when it cannot be had. */
+static uint64_t *on_cpu(struct gt_bpf_feed *f, unsigned int cpu)
+{
+	if (cpu >= f->nr_on_cpu) {
+		unsigned int n = cpu + 64;
+		uint64_t *v = realloc(f->on_cpu, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + f->nr_on_cpu, 0, (n - f->nr_on_cpu) * sizeof(*v));
+		f->on_cpu = v;
+		f->nr_on_cpu = n;
+	}
+	return &f->on_cpu[cpu];
 }
 
 void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg)
@@ -194,6 +232,7 @@ static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 {
 	const struct gt_in_task *prev, *next;
 	struct gt_in_switch in = { 0 };
+	uint64_t *slot;
 
 	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
 	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
@@ -203,10 +242,36 @@ static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 	in.preempt = r->preempt;
 	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
 			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
+	slot = on_cpu(f, r->hdr.cpu);
+	if (slot)
+		*slot = r->next;
 	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
 		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
 		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
 		     GT_IN_FD_UNKNOWN;
+	gt_model_switch(f->m, &in);
+}
+
+/*
+ * A syscall record of @cur, on a CPU where the switch records left
+ * @was: the switch between them never reached the reader.  It is counted
+ * as lost and written as a preemption at the record's time, so that the
+ * syscalls that follow are @cur's, not dropped as those of a task the
+ * trace does not show running.
+ */
+static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			  uint64_t was, const struct gt_in_task *cur)
+{
+	uint64_t *known = u64map_get(&f->tasks, was);
+	struct gt_in_switch in = { 0 };
+
+	f->unswitched++;
+	in.prev = task_of(f, was, known && *known, 1);
+	in.next = cur;
+	in.ev = in_ev(f, h, in.prev, NULL);
+	in.preempt = true;
+	in.prev_state = GT_IN_RUNNABLE;
+	in.fd_kind = GT_IN_FD_UNKNOWN;
 	gt_model_switch(f->m, &in);
 }
 
@@ -256,7 +321,14 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 {
 	const struct gt_in_task *cur = task_of(f, r->hdr.key, true, 0);
+	uint64_t *slot = on_cpu(f, r->hdr.cpu);
 
+	/* Only current makes syscalls: was a switch to it missed? */
+	if (slot && *slot != r->hdr.key) {
+		if (*slot)
+			switch_missed(f, &r->hdr, *slot, cur);
+		*slot = r->hdr.key;
+	}
 	if (r->hdr.type == GTB_SYS_ENTER) {
 		struct gt_in_sys_enter in = {
 			.ev = in_ev(f, &r->hdr, cur, NULL),
@@ -286,7 +358,7 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 			task_update(f, rec);
 		return;
 	}
-	if (!f->started || h->ts < f->start)
+	if (!f->started || h->ts < f->start || (f->end && h->ts > f->end))
 		return;
 	switch (h->type) {
 	case GTB_SWITCH:

@@ -34,9 +34,20 @@ void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg);
  * older than @ts only update the task table.  0 or -ENOSPC.
  */
 int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu);
+/*
+ * The session ends at @ts: later records are not given to the model.
+ * The programs are detached one after the other, so the records of the
+ * last moments would otherwise show syscalls without their switches.
+ */
+void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts);
 /* A gt_merge_fn: one record, in time order. */
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
+/*
+ * Switches the records missed: a syscall record of a task that no
+ * switch record had put on its CPU.
+ */
+uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f);
 
 #endif /* GOTRACE_BPF_FEED_H */

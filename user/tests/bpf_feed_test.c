@@ -129,6 +129,21 @@ int main(void)
 	ok(gt_bpf_feed_unknown(f) == 3, "no more counted lost (%llu)",
 	   (unsigned long long)gt_bpf_feed_unknown(f));
 
+	diag("a syscall of a task no switch record put on the CPU");
+	switch_to(f, KEY_UNSAID, KEY_KNOWN, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	task_record(f, KEY_OTHER, 8);
+	ok(gt_bpf_feed_unswitched(f) == 0, "none missed while the switches agree");
+	before = events(m);
+	sys_enter(f, KEY_OTHER, GTB_MATCH_KEY);
+	sys_enter(f, KEY_OTHER, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 1,
+	   "the missed switch is counted once (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	ok(events(m) >= before + 3,
+	   "written as a preemption and a start, and the syscall is written (%llu events)",
+	   (unsigned long long)(events(m) - before));
+	ok(gt_bpf_feed_unknown(f) == 3, "nothing else counted lost");
+
 	gt_bpf_feed_free(f);
 	gt_umodel_destroy(m);
 	return tap_done();
