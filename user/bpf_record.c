@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "model/gtmodel.h"
 #include "notify.h"
 #include "output.h"
+#include "rotate.h"
 #include "util.h"
 
 /* How often the reader drains when no ring is half full. */
@@ -40,6 +42,7 @@ static void on_stop(int sig)
 
 struct sink {
 	int fd;
+	struct gt_rotate *rot;		/* --rotate: the files, not @fd */
 	uint64_t bytes;
 	int err;
 };
@@ -47,7 +50,8 @@ struct sink {
 static int sink_write(void *arg, const void *buf, size_t len)
 {
 	struct sink *s = arg;
-	int ret = gt_write_all(s->fd, buf, len);
+	int ret = s->rot ? gt_rotate_write(s->rot, buf, len) :
+			   gt_write_all(s->fd, buf, len);
 
 	if (ret) {
 		s->err = -ret;
@@ -94,6 +98,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_child child = { .go_fd = -1, .err_fd = -1 };
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct gt_output out = { .fd = -1 };
+	struct gt_rotate rot = { .fd = -1 };
 	struct gt_umodel_stats st;
 	struct gt_merge_stats ms = { 0 };
 	struct gt_bpf_feed *feed = NULL;
@@ -102,14 +107,20 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_bpf *b = NULL;
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
-	uint64_t start, next_status, drops = 0, unknown = 0;
+	uint64_t start, next_status, drops = 0, unknown = 0, unswitched = 0;
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
-	char sz[32];
+	char sz[32], where[PATH_MAX + 64];
 
-	if (gt_output_open(&out, a->out_path))
+	if (a->rotate) {
+		if (gt_rotate_open(&rot, a->rotate))
+			return GT_EXIT_FAIL;
+		sink.rot = &rot;
+		out.path = a->rotate->dir;
+	} else if (gt_output_open(&out, a->out_path)) {
 		return GT_EXIT_FAIL;
+	}
 	sink.fd = out.fd;
 	sigemptyset(&none);
 	sigaction(SIGINT, &sa, NULL);
@@ -173,7 +184,8 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 					 (uint64_t)st.events,
 					 (uint64_t)st.lost + gt_bpf_drops(b, NULL) +
-					 gt_bpf_feed_unknown(feed));
+					 gt_bpf_feed_unknown(feed) +
+					 gt_bpf_feed_unswitched(feed));
 			next_status = now + STATUS_NS;
 		}
 		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
@@ -200,9 +212,11 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 		}
 	}
 	gt_notify_stopping();
+	gt_bpf_feed_end(feed, gt_now_ns());
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
 	unknown = gt_bpf_feed_unknown(feed);
+	unswitched = gt_bpf_feed_unswitched(feed);
 	gt_bpf_merge_stats(b, &ms);
 	if (!sink.err)
 		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
@@ -214,10 +228,22 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 		ok = true;
 	}
 out:
-	if (ok && gt_output_commit(&out))
-		ok = false;
-	if (!ok)
-		gt_output_abandon(&out, sink.bytes > 0);
+	if (a->rotate) {
+		if (gt_rotate_close(&rot, ok) && ok) {
+			gt_err("writing into %s: %s", a->rotate->dir,
+			       strerror(rot.err));
+			ok = false;
+		}
+		snprintf(where, sizeof(where), "%" PRIu64 " files in %s%s",
+			 rot.committed, a->rotate->dir, rot.removed ?
+			 " (the oldest removed by --keep)" : "");
+	} else {
+		if (ok && gt_output_commit(&out))
+			ok = false;
+		if (!ok)
+			gt_output_abandon(&out, sink.bytes > 0);
+		snprintf(where, sizeof(where), "%s", out.path);
+	}
 	if (ok) {
 		gt_umodel_stats(m, &st);
 		if (!a->quiet)
@@ -226,16 +252,17 @@ out:
 				" events, %.2f s, stopped: %s, %" PRIu64
 				" lost, backend bpf\n", GT_NAME,
 				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
-				sink.bytes, out.path, (uint64_t)st.events,
+				sink.bytes, where, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
-				(uint64_t)st.lost + drops + unknown);
-		if (drops || unknown || st.lost || st.halted)
+				(uint64_t)st.lost + drops + unknown + unswitched);
+		if (drops || unknown || unswitched || st.lost || st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
 				" records found their BPF ring full, %" PRIu64
 				" named a task the reader did not know, %" PRIu64
+				" switches never reached the reader, %" PRIu64
 				" events found the model's buffers full)",
-				(uint64_t)st.lost + drops + unknown, drops,
-				unknown, (uint64_t)st.lost);
+				(uint64_t)st.lost + drops + unknown + unswitched,
+				drops, unknown, unswitched, (uint64_t)st.lost);
 		if (st.halted)
 			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
 		/* Handed to the model out of order: it clamps their times. */
@@ -255,7 +282,10 @@ out:
 		if (child.ran && ok)
 			ret = gt_child_exit_code(&child);
 	}
-	gt_output_free(&out);
+	if (a->rotate)
+		gt_rotate_free(&rot);
+	else
+		gt_output_free(&out);
 	gt_bpf_feed_free(feed);
 	gt_umodel_destroy(m);
 	gt_ksyms_free(ksyms);

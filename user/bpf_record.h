@@ -11,6 +11,8 @@
 
 #include <linux/gotrace.h>
 
+struct gt_rotate_cfg;
+
 /**
  * struct gt_bpf_rec - what record.c parsed
  * @opts:	the options, as the module would take them
@@ -21,6 +23,7 @@
  * @cmd_filter:	record only COMMAND and its descendants (its pid, once
  *		forked, is the pid filter)
  * @format_v2:	write "go 1.23 trace" (generations), not "go 1.11 trace"
+ * @rotate:	--rotate (with @format_v2): the files, not @out_path; or NULL
  */
 struct gt_bpf_rec {
 	struct gotrace_options opts;
@@ -30,6 +33,7 @@ struct gt_bpf_rec {
 	char **cmd;
 	bool cmd_filter;
 	bool format_v2;
+	const struct gt_rotate_cfg *rotate;
 };
 
 /* Record; returns the exit status of 'gotrace record'. */

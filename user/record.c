@@ -49,6 +49,7 @@
 #include "notify.h"
 #include "options.h"
 #include "output.h"
+#include "rotate.h"
 #include "util.h"
 
 #define REC_BUF_SIZE		(64 * 1024)
@@ -119,6 +120,8 @@ struct recorder {
 	bool dev_given;			/* --device: always the module's ABI */
 	enum gt_backend backend;	/* --backend, then what it meant */
 	bool format_v2;			/* --format go1.23 */
+	struct gt_rotate_cfg rotate;	/* --rotate, --keep */
+	bool rotating;
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
@@ -180,6 +183,11 @@ static void record_usage(FILE *f)
 		"                         or 'modprobe gotrace' works, else bpf\n"
 		"      --format F         go1.11 (default) or go1.23 (generations, Go\n"
 		"                         1.23 and later; --backend bpf only for now)\n"
+		"      --rotate WHEN      (go1.23) write -o DIR/gotrace-TIME-N.trace files,\n"
+		"                         a new one at the first generation after WHEN:\n"
+		"                         a time (2s, 1m) or a size (512M); each file is\n"
+		"                         a complete trace, together they hold every event\n"
+		"      --keep N           with --rotate: only the newest N files stay\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
@@ -483,6 +491,41 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	}
 }
 
+/* --keep N: 1 to 1000000 files. */
+static bool parse_keep(const char *s, unsigned int *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || !v || v > 1000000 || *s == '-')
+		return false;
+	*n = (unsigned int)v;
+	return true;
+}
+
+/* --rotate and --keep: what they need, said in one line. */
+static int rec_check_rotate(struct recorder *r)
+{
+	if (r->rotate.keep && !r->rotating) {
+		gt_err("--keep goes with --rotate");
+		return -1;
+	}
+	if (!r->rotating)
+		return 0;
+	if (!r->format_v2) {
+		gt_err("--rotate cuts the trace between generations: it needs --format go1.23");
+		return -1;
+	}
+	if (!r->out_given || !strcmp(r->out_path, "-")) {
+		gt_err("--rotate writes its files into a directory: name it with -o DIR");
+		return -1;
+	}
+	r->rotate.dir = r->out_path;
+	return 0;
+}
+
 /*
  * Parse the options into @r; returns 1 for -h, -1 on a usage error,
  * which is said in one line (and a pointer to -h for an unknown option).
@@ -491,7 +534,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND,
-	       O_FORMAT };
+	       O_FORMAT, O_ROTATE, O_KEEP };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -510,6 +553,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
+		{ "rotate",	required_argument,	NULL, O_ROTATE },
+		{ "keep",	required_argument,	NULL, O_KEEP },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
@@ -555,6 +600,21 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 				return -1;
 			}
 			break;
+		case O_ROTATE:
+			if (gt_rotate_parse(optarg, &r->rotate)) {
+				gt_err("invalid rotation '%s': want a time (2s, 1m, 1h) or a size (512M, 1G)",
+				       optarg);
+				return -1;
+			}
+			r->rotating = true;
+			break;
+		case O_KEEP:
+			if (!parse_keep(optarg, &r->rotate.keep)) {
+				gt_err("invalid --keep '%s': want a number of files, at least 1",
+				       optarg);
+				return -1;
+			}
+			break;
 		case 'p':
 			pids = optarg;
 			break;
@@ -592,7 +652,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		if (bad)
 			return -1;
 		if (c != 'o' && c != 'd' && c != 'q' && c != 'D' &&
-		    c != O_BACKEND) {
+		    c != O_BACKEND && c != O_ROTATE && c != O_KEEP) {
 			size_t n = strlen(r->opt_names);
 			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
 					   opts[idx].name;
@@ -634,7 +694,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		gt_err("empty output file name");
 		return -1;
 	}
-	return 0;
+	return rec_check_rotate(r);
 }
 
 /* Send the options, before anything is read: reading starts recording. */
@@ -792,6 +852,7 @@ static int rec_run_bpf(struct recorder *r)
 		.cmd = r->cmd,
 		.cmd_filter = r->cmd_filter,
 		.format_v2 = r->format_v2,
+		.rotate = r->rotating ? &r->rotate : NULL,
 	};
 
 	return gt_bpf_record(&a);
