@@ -147,6 +147,53 @@ if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
 else
 	echo "ok $((n = n + 1)) # SKIP Go 1.23 or 1.27 missing (make deps)"
 fi
+# --rotate: complete files, cut between generations, that together hold
+# every event: the child's getpgid() calls of five runs, summed over the
+# files, are all there, once.
+run record --backend bpf --format go1.23 --rotate 1s -o "$T/rot" \
+	-c bpf_workload --children -- sh -c 'for i in 1 2 3 4 5; do
+		"$0" "$1" 2000 || exit 1; sleep 0.6; done' "$WORKLOAD" "$T/ids"
+check "record --rotate 1s: the command's status, the files named" \
+	'[ "$rc" -eq 0 ] && has "written to [0-9]* files in $T/rot" "$T/err"'
+files=$(ls "$T"/rot/gotrace-*.trace 2>/dev/null)
+check "at least 2 complete files, no temporary one" \
+	'[ "$(echo "$files" | wc -w)" -ge 2 ] && ! ls "$T"/rot/*.tmp >/dev/null 2>&1'
+getpgid=0
+for f in $files; do
+	"$GOTRACE" stat -j -n 0 "$f" >"$T/out" 2>&1
+	c=$(awk '/"name": "sys_getpgid"/ { sub(/.*"count": /, ""); sub(/,.*/, ""); print; exit }' "$T/out")
+	getpgid=$((getpgid + ${c:-0}))
+done
+check "the files hold the 5 x 2000 getpgid() calls once ($getpgid)" \
+	'[ "$getpgid" -eq 10000 ]'
+bad=
+for f in $files; do "$GOTRACE" check -q "$f" || bad="$bad $f"; done
+check "gotrace check accepts every file" '[ -z "$bad" ]'
+if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
+	# shellcheck disable=SC2086
+	"$CHECK_TRACE" $files >"$T/out" 2>"$T/err"
+	rc=$?
+	check "Go 1.23's and 1.27's parsers accept every file" '[ "$rc" -eq 0 ]'
+else
+	echo "ok $((n = n + 1)) # SKIP Go 1.23 or 1.27 missing (make deps)"
+fi
+# Killed while rotating: what has a .trace name is complete.
+"$GOTRACE" record --backend bpf --format go1.23 --rotate 1s --keep 2 \
+	-d 30 -o "$T/killed" >/dev/null 2>&1 &
+rec=$!
+for i in $(seq 1 100); do
+	[ "$(ls "$T"/killed/*.trace 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+kill -9 $rec
+wait $rec 2>/dev/null
+bad=
+for f in "$T"/killed/*.trace; do "$GOTRACE" check -q "$f" || bad="$bad $f"; done
+check "SIGKILL while rotating: --keep 2 kept 2 files, both complete; at most one .tmp" \
+	'[ "$(ls "$T"/killed/*.trace | wc -l)" -eq 2 ] && [ -z "$bad" ] && [ "$(ls "$T"/killed/ | grep -c "\.tmp$")" -le 1 ]'
+run record --backend bpf --rotate 1s -o "$T/rot11"
+check "--rotate without --format go1.23: a one-line error" \
+	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "needs --format go1.23" "$T/err"'
 run record --backend kmod --format go1.23 -d 0.1 -o "$T/never.trace"
 check "record --backend kmod --format go1.23: a one-line error, no trace" \
 	'[ "$rc" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "use --backend bpf" "$T/err" && [ ! -e "$T/never.trace" ]'
