@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "leb128.h"
 #include "tracev2_walk.h"
@@ -142,13 +143,60 @@ static int by_m(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+static int by_time(const void *x, const void *y)
+{
+	const struct cursor *a = *(struct cursor *const *)x;
+	const struct cursor *b = *(struct cursor *const *)y;
+
+	return a->ev.ts < b->ev.ts ? -1 : a->ev.ts > b->ev.ts;
+}
+
+/*
+ * The event at the head of the heap does not fit yet: try the other Ms'
+ * next events in time order, as Go's reader does.  0 with *@at the heap
+ * index of the one applied, 1 if none fits, -1 on an error.
+ */
+static int try_others(struct cursor **heap, size_t n, struct cursor **sorted,
+		      size_t *at, gt_v2_event_fn fn, void *ctx,
+		      const struct gt_v2_gen *g, struct gt_trace_error *err)
+{
+	memcpy(sorted, heap, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_time);
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (sorted[i] == heap[0])
+			continue;
+		r = fn(ctx, g, &sorted[i]->ev, err);
+		if (r <= 0) {
+			for (*at = 0; heap[*at] != sorted[i]; (*at)++)
+				;
+			return r;
+		}
+	}
+	return 1;
+}
+
+/* No M's next event fits: Go's "failed to advance". */
+static int stuck(struct walk *w, struct cursor **heap, size_t n)
+{
+	const struct cursor *c = heap[0];
+
+	w->err->off = (size_t)c->ev.off;
+	snprintf(w->err->msg, sizeof(w->err->msg),
+		 "generation %llu: broken trace: failed to advance: no event of the %zu Ms fits, the first is %s of M %lld at %llu ns",
+		 (unsigned long long)w->g->gen, n, gt_v2_type_name(c->ev.type),
+		 (long long)c->ev.m, (unsigned long long)c->ev.ts);
+	return -1;
+}
+
 int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	       struct gt_trace_error *err)
 {
 	struct walk w = { .g = g, .err = err,
 			  .ns_per_tick = 1e9 / (double)g->freq };
 	const struct gt_v2_batch **order;
-	struct cursor *cs, **heap;
+	struct cursor *cs, **heap, **sorted = NULL;
 	size_t ncs = 0, n = 0;
 	int ret = 0;
 
@@ -157,7 +205,8 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	order = malloc(g->nbatches * sizeof(*order));
 	cs = calloc(g->nbatches, sizeof(*cs));
 	heap = malloc(g->nbatches * sizeof(*heap));
-	if (!order || !cs || !heap) {
+	sorted = malloc(g->nbatches * sizeof(*sorted));
+	if (!order || !cs || !heap || !sorted) {
 		err->off = (size_t)g->off;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		ret = -1;
@@ -184,24 +233,34 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		sift_down(heap, n, i);
 	ret = 0;
 	while (n) {
-		struct cursor *c = heap[0];
+		size_t at = 0;	/* the cursor whose event was applied */
+		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
 
-		if (fn) {
-			ret = fn(ctx, g, &c->ev, err);
-			if (ret)
-				break;
+		if (r > 0) {
+			r = try_others(heap, n, sorted, &at, fn, ctx, g, err);
+			if (r > 0)
+				r = stuck(&w, heap, n);
 		}
-		ret = next_event(&w, c);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		ret = next_event(&w, heap[at]);
 		if (ret < 0)
 			break;
 		if (!ret)
-			heap[0] = heap[--n];
-		sift_down(heap, n, 0);
+			heap[at] = heap[--n];
+		if (at)		/* rare: rebuild the heap */
+			for (size_t i = n / 2; i-- > 0;)
+				sift_down(heap, n, i);
+		else
+			sift_down(heap, n, 0);
 		ret = 0;
 	}
 out:
 	free(order);
 	free(cs);
 	free(heap);
+	free(sorted);
 	return ret ? -1 : 0;
 }
