@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "leb128.h"
 #include "tracev2_walk.h"
@@ -143,38 +142,46 @@ static int by_m(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int by_time(const void *x, const void *y)
+static void sift_up(struct cursor **h, size_t i)
 {
-	const struct cursor *a = *(struct cursor *const *)x;
-	const struct cursor *b = *(struct cursor *const *)y;
+	while (i && earlier(h[i], h[(i - 1) / 2])) {
+		struct cursor *t = h[i];
 
-	return a->ev.ts < b->ev.ts ? -1 : a->ev.ts > b->ev.ts;
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
 }
 
 /*
  * The event at the head of the heap does not fit yet: try the other Ms'
- * next events in time order, as Go's reader does.  0 with *@at the heap
- * index of the one applied, 1 if none fits, -1 on an error.
+ * next events in time order, as Go's reader does, by setting aside the
+ * heads that do not fit (in @aside, *@naside of them) until one does.
+ * 0 or -1 as @fn says, with the one applied at the head; 1 if none fits.
  */
-static int try_others(struct cursor **heap, size_t n, struct cursor **sorted,
-		      size_t *at, gt_v2_event_fn fn, void *ctx,
+static int try_others(struct cursor **heap, size_t *n, struct cursor **aside,
+		      size_t *naside, gt_v2_event_fn fn, void *ctx,
 		      const struct gt_v2_gen *g, struct gt_trace_error *err)
 {
-	memcpy(sorted, heap, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), by_time);
-	for (size_t i = 0; i < n; i++) {
-		int r;
+	int r = 1;
 
-		if (sorted[i] == heap[0])
-			continue;
-		r = fn(ctx, g, &sorted[i]->ev, err);
-		if (r <= 0) {
-			for (*at = 0; heap[*at] != sorted[i]; (*at)++)
-				;
-			return r;
-		}
+	while (r > 0 && *n > 1) {
+		aside[(*naside)++] = heap[0];
+		heap[0] = heap[--*n];
+		sift_down(heap, *n, 0);
+		r = fn(ctx, g, &heap[0]->ev, err);
 	}
-	return 1;
+	return r;
+}
+
+/* Put the heads set aside back into the heap. */
+static void put_back(struct cursor **heap, size_t *n, struct cursor **aside,
+		     size_t *naside)
+{
+	while (*naside) {
+		heap[(*n)++] = aside[--*naside];
+		sift_up(heap, *n - 1);
+	}
 }
 
 /* No M's next event fits: Go's "failed to advance". */
@@ -196,7 +203,7 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	struct walk w = { .g = g, .err = err,
 			  .ns_per_tick = 1e9 / (double)g->freq };
 	const struct gt_v2_batch **order;
-	struct cursor *cs, **heap, **sorted = NULL;
+	struct cursor *cs, **heap, **aside = NULL;
 	size_t ncs = 0, n = 0;
 	int ret = 0;
 
@@ -205,8 +212,8 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	order = malloc(g->nbatches * sizeof(*order));
 	cs = calloc(g->nbatches, sizeof(*cs));
 	heap = malloc(g->nbatches * sizeof(*heap));
-	sorted = malloc(g->nbatches * sizeof(*sorted));
-	if (!order || !cs || !heap || !sorted) {
+	aside = malloc(g->nbatches * sizeof(*aside));
+	if (!order || !cs || !heap || !aside) {
 		err->off = (size_t)g->off;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		ret = -1;
@@ -233,34 +240,34 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		sift_down(heap, n, i);
 	ret = 0;
 	while (n) {
-		size_t at = 0;	/* the cursor whose event was applied */
+		size_t naside = 0;
 		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
 
 		if (r > 0) {
-			r = try_others(heap, n, sorted, &at, fn, ctx, g, err);
-			if (r > 0)
+			r = try_others(heap, &n, aside, &naside, fn, ctx, g, err);
+			if (r > 0) {
+				put_back(heap, &n, aside, &naside);
 				r = stuck(&w, heap, n);
+			}
 		}
 		if (r < 0) {
 			ret = -1;
 			break;
 		}
-		ret = next_event(&w, heap[at]);
+		/* The event applied is at the head. */
+		ret = next_event(&w, heap[0]);
 		if (ret < 0)
 			break;
 		if (!ret)
-			heap[at] = heap[--n];
-		if (at)		/* rare: rebuild the heap */
-			for (size_t i = n / 2; i-- > 0;)
-				sift_down(heap, n, i);
-		else
-			sift_down(heap, n, 0);
+			heap[0] = heap[--n];
+		sift_down(heap, n, 0);
+		put_back(heap, &n, aside, &naside);
 		ret = 0;
 	}
 out:
 	free(order);
 	free(cs);
 	free(heap);
-	free(sorted);
+	free(aside);
 	return ret ? -1 : 0;
 }
