@@ -407,6 +407,11 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 		if (ret < 0 && r->version < GT_V2_GO126 && any) {
 			/* Go checks what it has, then reports the error. */
 			r->pending = true;
+			/*
+			 * A cut inside the first batch of the next generation,
+			 * after its number: this one ended before it.
+			 */
+			g->complete = b.gen == g->gen + 1;
 			fail(&r->pending_err, why.off, g->gen, "%s", why.msg);
 			break;
 		}

@@ -142,13 +142,68 @@ static int by_m(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+static void sift_up(struct cursor **h, size_t i)
+{
+	while (i && earlier(h[i], h[(i - 1) / 2])) {
+		struct cursor *t = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/*
+ * The event at the head of the heap does not fit yet: try the other Ms'
+ * next events in time order, as Go's reader does, by setting aside the
+ * heads that do not fit (in @aside, *@naside of them) until one does.
+ * 0 or -1 as @fn says, with the one applied at the head; 1 if none fits.
+ */
+static int try_others(struct cursor **heap, size_t *n, struct cursor **aside,
+		      size_t *naside, gt_v2_event_fn fn, void *ctx,
+		      const struct gt_v2_gen *g, struct gt_trace_error *err)
+{
+	int r = 1;
+
+	while (r > 0 && *n > 1) {
+		aside[(*naside)++] = heap[0];
+		heap[0] = heap[--*n];
+		sift_down(heap, *n, 0);
+		r = fn(ctx, g, &heap[0]->ev, err);
+	}
+	return r;
+}
+
+/* Put the heads set aside back into the heap. */
+static void put_back(struct cursor **heap, size_t *n, struct cursor **aside,
+		     size_t *naside)
+{
+	while (*naside) {
+		heap[(*n)++] = aside[--*naside];
+		sift_up(heap, *n - 1);
+	}
+}
+
+/* No M's next event fits: Go's "failed to advance". */
+static int stuck(struct walk *w, struct cursor **heap, size_t n)
+{
+	const struct cursor *c = heap[0];
+
+	w->err->off = (size_t)c->ev.off;
+	snprintf(w->err->msg, sizeof(w->err->msg),
+		 "generation %llu: broken trace: failed to advance: no event of the %zu Ms fits, the first is %s of M %lld at %llu ns",
+		 (unsigned long long)w->g->gen, n, gt_v2_type_name(c->ev.type),
+		 (long long)c->ev.m, (unsigned long long)c->ev.ts);
+	return -1;
+}
+
 int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	       struct gt_trace_error *err)
 {
 	struct walk w = { .g = g, .err = err,
 			  .ns_per_tick = 1e9 / (double)g->freq };
 	const struct gt_v2_batch **order;
-	struct cursor *cs, **heap;
+	struct cursor *cs, **heap, **aside = NULL;
 	size_t ncs = 0, n = 0;
 	int ret = 0;
 
@@ -157,7 +212,8 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	order = malloc(g->nbatches * sizeof(*order));
 	cs = calloc(g->nbatches, sizeof(*cs));
 	heap = malloc(g->nbatches * sizeof(*heap));
-	if (!order || !cs || !heap) {
+	aside = malloc(g->nbatches * sizeof(*aside));
+	if (!order || !cs || !heap || !aside) {
 		err->off = (size_t)g->off;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		ret = -1;
@@ -184,24 +240,34 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		sift_down(heap, n, i);
 	ret = 0;
 	while (n) {
-		struct cursor *c = heap[0];
+		size_t naside = 0;
+		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
 
-		if (fn) {
-			ret = fn(ctx, g, &c->ev, err);
-			if (ret)
-				break;
+		if (r > 0) {
+			r = try_others(heap, &n, aside, &naside, fn, ctx, g, err);
+			if (r > 0) {
+				put_back(heap, &n, aside, &naside);
+				r = stuck(&w, heap, n);
+			}
 		}
-		ret = next_event(&w, c);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		/* The event applied is at the head. */
+		ret = next_event(&w, heap[0]);
 		if (ret < 0)
 			break;
 		if (!ret)
 			heap[0] = heap[--n];
 		sift_down(heap, n, 0);
+		put_back(heap, &n, aside, &naside);
 		ret = 0;
 	}
 out:
 	free(order);
 	free(cs);
 	free(heap);
+	free(aside);
 	return ret ? -1 : 0;
 }

@@ -6,9 +6,8 @@
  * every stack and string id an event names must be in the generation's
  * tables, as Go's reader requires.  The batches of each M are read in
  * file order (the order the format gives them) and the Ms are merged by
- * event time, as Go's reader tries them.  The partial order (sequence
- * numbers, goroutine and P states) is not replayed: see
- * Documentation/trace-format.rst.
+ * event time, as Go's reader tries them; the callback decides whether an
+ * event fits (tracev2_order.c replays Go's states).
  */
 #ifndef GOTRACE_TRACEV2_WALK_H
 #define GOTRACE_TRACEV2_WALK_H
@@ -24,7 +23,12 @@ struct gt_v2_event {
 	uint64_t off;			/* file offset of its batch */
 };
 
-/* Called for every event; a non-zero return stops the walk with it. */
+/*
+ * Called for the next event in time order.  0: it is taken; -1: stop the
+ * walk with @err; 1: it does not fit yet, as Go's reader says of an event
+ * whose sequence number or state is not reached: the walk offers the
+ * other Ms' next events, in time order, and fails if none is taken.
+ */
 typedef int (*gt_v2_event_fn)(void *ctx, const struct gt_v2_gen *g,
 			      const struct gt_v2_event *ev,
 			      struct gt_trace_error *err);

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * v2mutate.c - derive broken generational traces from a valid one
+ *
+ *   v2mutate list                 the mutations, one a line
+ *   v2mutate MUTATION[,...] IN OUT  write IN with the MUTATIONs applied
+ *                                 in turn to OUT
+ *   v2mutate cuts IN              offsets worth cutting IN at: inside the
+ *                                 first and last batch of every generation
+ *                                 and exactly at every generation's end
+ *
+ * Each mutation is a bug a writer of the format could have (v2verdict_
+ * test.sh says which and what Go makes of it).  The trace is decoded into
+ * generations, batches and events, changed, and encoded again; a mutation
+ * that finds nothing to change exits 3 (the test then skips that case).
+ * Mutations act on generation 2 (the first whose statuses must agree
+ * with an earlier generation) unless they say otherwise.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leb128.h"
+#include "tracev2.h"
+
+#define NONE	UINT64_MAX
+
+struct ev {
+	uint8_t type;
+	uint64_t a[GT_V2_ARGS_MAX];
+	uint8_t n;
+	bool drop;
+};
+
+struct batch {
+	uint64_t gen, m, time;
+	uint8_t *data;		/* raw data (tables, sync) */
+	size_t size;
+	bool events;		/* an event batch: evs, not data */
+	struct ev *evs;
+	size_t nev;
+	bool drop;
+	size_t end;		/* file offset of its end */
+	size_t start;
+};
+
+static uint8_t *in;
+static size_t inlen;
+static struct batch *bs;
+static size_t nb, bcap;
+static char hdr[16];
+
+static void die(const char *m)
+{
+	fprintf(stderr, "v2mutate: %s\n", m);
+	exit(2);
+}
+
+static uint64_t get(size_t *at, size_t end)
+{
+	uint64_t v;
+	int k = gt_leb_get(in + *at, end - *at, &v);
+
+	if (k <= 0)
+		die("bad value");
+	*at += (size_t)k;
+	return v;
+}
+
+static void parse(void)
+{
+	size_t at = 16;
+
+	memcpy(hdr, in, 16);
+	if (memcmp(in, "go 1.22 trace", 14) && memcmp(in, "go 1.23 trace", 14))
+		die("not a go 1.22 or go 1.23 trace");
+	while (at < inlen) {
+		struct batch b = { .start = at };
+		size_t p, end;
+
+		if (in[at++] != GT_V2_EV_BATCH)
+			die("not a batch");
+		b.gen = get(&at, inlen);
+		b.m = get(&at, inlen);
+		b.time = get(&at, inlen);
+		b.size = get(&at, inlen);
+		b.data = in + at;
+		end = at + b.size;
+		b.end = end;
+		p = at;
+		at = end;
+		if (b.size && in[p] != GT_V2_EV_STACKS && in[p] != GT_V2_EV_STRINGS &&
+		    in[p] != GT_V2_EV_FREQUENCY && in[p] != GT_V2_EV_CPU_SAMPLES) {
+			b.events = true;
+			b.evs = calloc(b.size, sizeof(*b.evs));	/* >= 1 byte each */
+			if (!b.evs)
+				die("out of memory");
+			while (p < end) {
+				struct ev *e = &b.evs[b.nev++];
+				const struct gt_v2_spec *s = gt_v2_spec(in[p]);
+
+				if (!s)
+					die("unknown event");
+				e->type = in[p++];
+				e->n = s->nargs;
+				for (int i = 0; i < s->nargs; i++)
+					e->a[i] = get(&p, end);
+			}
+		}
+		if (nb == bcap) {
+			bcap = bcap ? 2 * bcap : 256;
+			bs = realloc(bs, bcap * sizeof(*bs));
+			if (!bs)
+				die("out of memory");
+		}
+		bs[nb++] = b;
+	}
+}
+
+static void put(FILE *f, uint64_t v)
+{
+	uint8_t b[GT_LEB_BYTES_MAX];
+	int n = 0;
+
+	do {
+		b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	fwrite(b, 1, (size_t)n, f);
+}
+
+static size_t leblen(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v > 0x7f) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static void emit(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		die("cannot write");
+	fwrite(hdr, 1, 16, f);
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t size = 0;
+
+		if (b->drop)
+			continue;
+		if (b->events) {
+			for (size_t k = 0; k < b->nev; k++) {
+				if (b->evs[k].drop)
+					continue;
+				size++;
+				for (int j = 0; j < b->evs[k].n; j++)
+					size += leblen(b->evs[k].a[j]);
+			}
+		} else {
+			size = b->size;
+		}
+		fputc(GT_V2_EV_BATCH, f);
+		put(f, b->gen);
+		put(f, b->m);
+		put(f, b->time);
+		put(f, size);
+		if (!b->events) {
+			fwrite(b->data, 1, b->size, f);
+			continue;
+		}
+		for (size_t k = 0; k < b->nev; k++) {
+			if (b->evs[k].drop)
+				continue;
+			fputc(b->evs[k].type, f);
+			for (int j = 0; j < b->evs[k].n; j++)
+				put(f, b->evs[k].a[j]);
+		}
+	}
+	if (fclose(f))
+		die("cannot write");
+}
+
+/* The first event of generation @gen of one of the types (0-ended). */
+static struct ev *find(uint64_t gen, bool sweep, const uint8_t *types,
+		       struct batch **in_batch)
+{
+	for (size_t i = 0; i < nb; i++) {
+		if (bs[i].gen != gen || !bs[i].events || (bs[i].m == NONE) != sweep)
+			continue;
+		for (size_t k = 0; k < bs[i].nev; k++)
+			for (const uint8_t *t = types; *t; t++)
+				if (bs[i].evs[k].type == *t) {
+					if (in_batch)
+						*in_batch = &bs[i];
+					return &bs[i].evs[k];
+				}
+	}
+	return NULL;
+}
+
+static const uint8_t go_status[] = { GT_V2_EV_GO_STATUS,
+				     GT_V2_EV_GO_STATUS_STACK, 0 };
+
+/* Each returns true if it changed something. */
+static bool m_drop_gostatus(void)
+{
+	struct ev *e = find(2, false, go_status, NULL);
+
+	return e && (e->drop = true);
+}
+
+static bool m_status_contradicts(void)
+{
+	struct ev *e = find(2, false, go_status, NULL);
+
+	if (!e)
+		e = find(2, true, go_status, NULL);
+	if (!e)
+		return false;
+	e->a[3] = e->a[3] == GT_V2_G_WAITING ? GT_V2_G_RUNNABLE : GT_V2_G_WAITING;
+	return true;
+}
+
+static bool m_no_sweep(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].events && bs[i].m == NONE && bs[i].gen >= 2)
+			for (size_t k = 0; k < bs[i].nev; k++)
+				if (bs[i].evs[k].type == GT_V2_EV_GO_STATUS ||
+				    bs[i].evs[k].type == GT_V2_EV_GO_STATUS_STACK)
+					any = bs[i].drop = true;
+	return any;
+}
+
+static bool m_drop_procstatus(void)
+{
+	static const uint8_t t[] = { GT_V2_EV_PROC_STATUS, 0 };
+	struct ev *e = find(2, false, t, NULL);
+
+	return e && (e->drop = true);
+}
+
+static bool m_seq_skip(void)
+{
+	static const uint8_t t[] = { GT_V2_EV_GO_START, GT_V2_EV_GO_UNBLOCK, 0 };
+	struct ev *e = find(2, false, t, NULL);
+
+	return e && ++e->a[2];
+}
+
+/* Sequence numbers of generation 2 go on from generation 1's. */
+static bool m_seq_not_restarted(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++)
+		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
+			struct ev *e = &bs[i].evs[k];
+
+			if (e->type == GT_V2_EV_GO_START || e->type == GT_V2_EV_GO_UNBLOCK ||
+			    e->type == GT_V2_EV_PROC_START) {
+				e->a[2] += 100;
+				any = true;
+			} else if (e->type == GT_V2_EV_GO_SYSCALL_BEGIN) {
+				e->a[1] += 100;
+				any = true;
+			}
+		}
+	return any;
+}
+
+static bool m_p_seq_skip(void)
+{
+	static const uint8_t t[] = { GT_V2_EV_PROC_START, 0 };
+	struct ev *e = find(2, false, t, NULL);
+
+	return e && ++e->a[2];
+}
+
+static bool m_m_batch_order(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = i + 1; j < nb && bs[j].gen == bs[i].gen; j++)
+			if (bs[i].events && bs[j].events && bs[i].m == bs[j].m &&
+			    bs[i].m != NONE && bs[i].gen >= 2) {
+				struct batch t = bs[i];
+
+				bs[i] = bs[j];
+				bs[j] = t;
+				return true;
+			}
+	return false;
+}
+
+static bool m_bad_stack_id(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
+			const struct gt_v2_spec *s = gt_v2_spec(bs[i].evs[k].type);
+
+			for (int j = 1; j < s->nargs; j++)
+				if ((s->stack_args & (1u << j)) && bs[i].evs[k].a[j]) {
+					bs[i].evs[k].a[j] = 999999;
+					return true;
+				}
+		}
+	return false;
+}
+
+static bool m_bad_string_id(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
+			const struct gt_v2_spec *s = gt_v2_spec(bs[i].evs[k].type);
+
+			for (int j = 1; j < s->nargs; j++)
+				if ((s->string_args & (1u << j)) && bs[i].evs[k].a[j]) {
+					bs[i].evs[k].a[j] = 999999;
+					return true;
+				}
+		}
+	return false;
+}
+
+static bool table_batch(const struct batch *b, uint8_t kind)
+{
+	return !b->events && b->size && b->data[0] == kind;
+}
+
+static bool m_no_frequency(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].gen == 2 && table_batch(&bs[i], GT_V2_EV_FREQUENCY))
+			return bs[i].drop = true;
+	return false;
+}
+
+/* Generation 2's stack and string batches from another generation. */
+static bool m_tables_of_gen1(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].gen == 2 && (table_batch(&bs[i], GT_V2_EV_STACKS) ||
+				       table_batch(&bs[i], GT_V2_EV_STRINGS)))
+			any = bs[i].drop = true;
+	return any;
+}
+
+/* Every generation's frequency and tables before its events. */
+static bool m_tables_first(void)
+{
+	struct batch *out = malloc(nb * sizeof(*out));
+	size_t n = 0;
+
+	for (size_t i = 0; i < nb;) {
+		size_t j = i;
+
+		while (j < nb && bs[j].gen == bs[i].gen)
+			j++;
+		for (size_t k = i; k < j; k++)
+			if (!bs[k].events)
+				out[n++] = bs[k];
+		for (size_t k = i; k < j; k++)
+			if (bs[k].events)
+				out[n++] = bs[k];
+		i = j;
+	}
+	memcpy(bs, out, nb * sizeof(*bs));
+	free(out);
+	return true;
+}
+
+/* A delta computed as "now - last" with now < last: a huge value. */
+static bool m_time_backwards(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].gen == 2 && bs[i].events && bs[i].m != NONE && bs[i].nev > 2) {
+			bs[i].evs[1].a[0] = (uint64_t)-1000;
+			return true;
+		}
+	return false;
+}
+
+static bool m_gen_gap(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].gen >= 3) {
+			bs[i].gen++;
+			any = true;
+		}
+	return any;
+}
+
+/* A flight-recorder style cut that dropped a middle generation. */
+static bool m_drop_gen2(void)
+{
+	bool any = false, later = false;
+
+	for (size_t i = 0; i < nb; i++) {
+		if (bs[i].gen == 2)
+			any = bs[i].drop = true;
+		later |= bs[i].gen > 2;
+	}
+	return any && later;
+}
+
+/* The oldest generation dropped: valid, the next one is initial. */
+static bool m_drop_gen1(void)
+{
+	bool any = false, later = false;
+
+	for (size_t i = 0; i < nb; i++) {
+		if (bs[i].gen == 1)
+			any = bs[i].drop = true;
+		later |= bs[i].gen > 1;
+	}
+	return any && later;
+}
+
+/* The valid trace itself, re-encoded: the control case. */
+static bool m_unchanged(void)
+{
+	return true;
+}
+
+/* Generations 1 to 4 only: a valid, smaller trace (a cut at a boundary). */
+static bool m_first4(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++)
+		if (bs[i].gen > 4)
+			any = bs[i].drop = true;
+	return any;
+}
+
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} muts[] = {
+	{ "unchanged", m_unchanged },
+	{ "first4", m_first4 },
+	{ "drop-gostatus", m_drop_gostatus },
+	{ "status-contradicts", m_status_contradicts },
+	{ "no-sweep", m_no_sweep },
+	{ "drop-procstatus", m_drop_procstatus },
+	{ "seq-skip", m_seq_skip },
+	{ "seq-not-restarted", m_seq_not_restarted },
+	{ "p-seq-skip", m_p_seq_skip },
+	{ "m-batch-order", m_m_batch_order },
+	{ "bad-stack-id", m_bad_stack_id },
+	{ "bad-string-id", m_bad_string_id },
+	{ "tables-of-gen1", m_tables_of_gen1 },
+	{ "no-frequency", m_no_frequency },
+	{ "tables-first", m_tables_first },
+	{ "time-backwards", m_time_backwards },
+	{ "gen-gap", m_gen_gap },
+	{ "drop-gen2", m_drop_gen2 },
+	{ "drop-gen1", m_drop_gen1 },
+};
+
+static void load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 16 ||
+	    fseek(f, 0, SEEK_SET))
+		die("cannot read the input");
+	inlen = (size_t)n;
+	in = malloc(inlen);
+	if (fread(in, 1, inlen, f) != inlen)
+		die("cannot read the input");
+	fclose(f);
+	parse();
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "list")) {
+		for (size_t i = 0; i < sizeof(muts) / sizeof(muts[0]); i++)
+			puts(muts[i].name);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "cuts")) {
+		load(argv[2]);
+		for (size_t i = 0; i < nb; i++) {
+			bool first = !i || bs[i - 1].gen != bs[i].gen;
+			bool last = i + 1 == nb || bs[i + 1].gen != bs[i].gen;
+
+			if (first || last)	/* inside the batch */
+				printf("%zu inside-batch gen=%llu\n",
+				       (bs[i].start + bs[i].end) / 2,
+				       (unsigned long long)bs[i].gen);
+			if (first && i)		/* between batches */
+				printf("%zu after-first-batch gen=%llu\n", bs[i].end,
+				       (unsigned long long)bs[i].gen);
+			if (last)
+				printf("%zu gen-end gen=%llu\n", bs[i].end,
+				       (unsigned long long)bs[i].gen);
+		}
+		return 0;
+	}
+	if (argc != 4)
+		die("usage: v2mutate list | cuts IN | MUTATION IN OUT");
+	/* MUTATION may be several, comma-separated, applied in turn. */
+	load(argv[2]);
+	for (char *name = strtok(argv[1], ","); name; name = strtok(NULL, ",")) {
+		size_t i = 0;
+
+		while (i < sizeof(muts) / sizeof(muts[0]) && strcmp(name, muts[i].name))
+			i++;
+		if (i == sizeof(muts) / sizeof(muts[0]))
+			die("unknown mutation");
+		if (!muts[i].fn())
+			return 3;
+	}
+	emit(argv[3]);
+	return 0;
+}

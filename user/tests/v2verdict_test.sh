@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# v2verdict_test.sh - 'gotrace check' gives Go's verdict on generational
+# traces, and 'gotrace check --repair' makes every truncated one readable
+#
+# The valid trace is the first four generations of model_test's
+# "generations" case (a go 1.23 trace: tasks asleep throughout, syscalls,
+# wakeups, sweeps).  From it, v2mutate derives the traces a writer bug
+# would give (tests/v2mutate.c says what each mutation does) and cuts it
+# at every generation's end, inside the first and last batch of every
+# generation, between its first batches, and at a few other offsets.  For
+# each, Go 1.23 (`go tool trace -d=1`) and Go 1.27 (`-d=parsed`) give
+# accept (exit 0) or reject; where they agree, gotrace check must say the
+# same.  Where they differ, the case is listed (none known today:
+# Documentation/trace-format.rst, "What gotrace check checks").  Each cut
+# that a checker rejects is then repaired, and the repaired file must be
+# accepted by gotrace check and both Gos.
+#
+# Skips with a reason where Go 1.23 or 1.27 is missing.
+# $MODEL_TEST and $V2MUTATE are the binaries (make check passes them).
+
+. "$(dirname "$0")/lib.sh"
+
+MODEL_TEST=${MODEL_TEST:-./build/model_test}
+V2MUTATE=${V2MUTATE:-./build/v2mutate}
+GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GOTOOLCHAIN=local
+export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
+
+if [ ! -x "$GO123" ] || [ ! -x "$GO127" ]; then
+	ok "# SKIP Go 1.23 ($GO123) or Go 1.27 ($GO127) missing (make deps): no verdict to compare with"
+	done_testing
+	exit
+fi
+
+mkdir "$T/model"
+"$MODEL_TEST" "$T/model" >/dev/null 2>&1
+"$V2MUTATE" first4 "$T/model/generations.v2.trace" "$T/base.trace"
+check "the valid trace: 4 generations of model_test's generations case" \
+	'[ -s "$T/base.trace" ]'
+
+# verdict FILE: "accept" or "reject" from each checker, in $gt $g123 $g127
+verdict() {
+	"$GOTRACE" check -q "$1" >/dev/null 2>"$T/gt.err" && gt=accept || gt=reject
+	"$GO123" tool trace -d=1 "$1" >"$T/go123.out" 2>&1 && g123=accept || g123=reject
+	"$GO127" tool trace -d=parsed "$1" >"$T/go127.out" 2>&1 && g127=accept || g127=reject
+	# A panic is never an answer.
+	if grep -q '^panic' "$T/go123.out" "$T/go127.out"; then
+		g123=panic
+	fi
+}
+
+# agree NAME: gotrace check's verdict is Go's
+agree() {
+	if [ "$g123" != "$g127" ]; then
+		ok "$1: # Go 1.23 says $g123, Go 1.27 says $g127; gotrace check says $gt"
+		return
+	fi
+	if [ "$gt" = "$g123" ]; then
+		ok "$1: Go 1.23, Go 1.27 and gotrace check $gt it"
+	else
+		not_ok "$1: Go 1.23 and 1.27 $g123 it, gotrace check says $gt"
+		sed 's/^/# gotrace: /' "$T/gt.err"
+		grep -m1 -i 'error\|broken\|found\|failed' "$T/go123.out" |
+			sed 's/^/# go 1.23: /'
+	fi
+}
+
+for m in $("$V2MUTATE" list); do
+	case $m in first4) continue ;; esac
+	rc=0
+	"$V2MUTATE" "$m" "$T/base.trace" "$T/m.trace" 2>"$T/err" || rc=$?
+	if [ $rc -eq 3 ]; then
+		ok "$m: # SKIP nothing to mutate in this trace"
+		continue
+	fi
+	verdict "$T/m.trace"
+	agree "$m"
+done
+
+# The sweep (statuses of the tasks a generation did not name) matters
+# once the trace starts late: in the whole 22-generation trace, dropping
+# the first generation (a flight-recorder cut) leaves a task asleep
+# throughout first named by a status in generation 22.
+for m in no-sweep drop-gen1 no-sweep,drop-gen1; do
+	"$V2MUTATE" "$m" "$T/model/generations.v2.trace" "$T/m.trace"
+	verdict "$T/m.trace"
+	agree "$m (22 generations)"
+done
+
+# Truncation, and repair.
+size=$(wc -c <"$T/base.trace")
+cuts=$("$V2MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
+for c in $cuts 17:in-the-first-batch-header 20:in-the-first-batch-header \
+	 5000:mid-generation 20000:mid-generation 35000:mid-generation \
+	 $((size - 1)):one-byte-short; do
+	off=${c%%:*}
+	what=$(echo "${c#*:}" | tr ':' ' ')
+	[ "$off" -lt "$size" ] || continue
+	head -c "$off" "$T/base.trace" >"$T/cut.trace"
+	verdict "$T/cut.trace"
+	agree "cut at $off ($what)"
+	[ "$gt$g123$g127" = acceptacceptaccept ] && continue
+	rc=0
+	"$GOTRACE" check --repair -o "$T/fixed.trace" "$T/cut.trace" \
+		>"$T/out" 2>"$T/err" || rc=$?
+	if [ $rc -ne 0 ]; then
+		# Nothing complete to keep: only right for a cut in generation 1.
+		check "cut at $off ($what): not repaired, generation 1 is incomplete" \
+			'[ "$off" -lt "$("$V2MUTATE" cuts "$T/base.trace" | awk "/gen-end gen=1/ { print \$1 }")" ]'
+		continue
+	fi
+	verdict "$T/fixed.trace"
+	check "cut at $off ($what): repaired to $(wc -c <"$T/fixed.trace") bytes, accepted by gotrace check, Go 1.23 and 1.27 ($gt $g123 $g127)" \
+		'[ "$gt$g123$g127" = acceptacceptaccept ]'
+	check "cut at $off ($what): the repair keeps every complete generation" \
+		'"$V2MUTATE" cuts "$T/base.trace" | awk -v off="$off" -v got="$(wc -c <"$T/fixed.trace")" \
+			"/gen-end/ && \$1 <= off { want = \$1 } END { exit !(want == got) }"'
+done
+
+done_testing
