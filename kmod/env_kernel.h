@@ -61,6 +61,8 @@
 #define gt_atomic64_add(v, a)		atomic64_add(v, a)
 #define gt_atomic64_inc_return(a)	atomic64_inc_return(a)
 #define gt_test_and_set_bit(nr, p)	test_and_set_bit(nr, p)
+#define gt_test_bit(nr, p)		test_bit(nr, p)
+#define gt_set_bit(nr, p)		set_bit(nr, p)
 
 /*
  * Publication of the snapshot (gt_model.armed): the hooks' acquire pairs

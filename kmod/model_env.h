@@ -19,6 +19,8 @@
  *   gt_lock_irqsave(l, flags), gt_unlock_irqrestore(l, flags)
  *   gt_lockdep_assert_held(l), gt_lockdep_assert_irqs_disabled()
  *   gt_atomic64_t, gt_atomic64_set/read/inc/add/inc_return()
+ *   gt_test_and_set_bit(), gt_test_bit(), gt_set_bit()
+ *                              atomic in the kernel
  *   GT_READ_ONCE(x), GT_WRITE_ONCE(x, v)
  *   gt_load_acquire(p), gt_store_release(p, v)
  *   GT_PERCPU                  the __percpu address space (sparse)

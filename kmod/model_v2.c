@@ -108,11 +108,17 @@ static struct gt_v2_cpu *v2_cpu(struct gt_model *m, const struct gt_cpu *c)
 	return &m->v2.cpus[c->id];
 }
 
+/* The buffer of the generation the CPU writes. */
+static struct gt_v2_set *v2_set(struct gt_v2_cpu *vc)
+{
+	return &vc->set[vc->gen & 1];
+}
+
 /* Close the CPU's open batch, if any. */
 static void batch_close(struct gt_v2_cpu *vc)
 {
 	if (vc->batch_m) {
-		gt_enc2_batch_end(&vc->enc);
+		gt_enc2_batch_end(&v2_set(vc)->enc);
 		vc->batch_m = 0;
 	}
 }
@@ -126,24 +132,25 @@ static bool batch_for(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      u64 mid, u64 ts)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	u64 here = (u64)vc->nr_batches << 32 | (c->id + 1);
+	struct gt_v2_set *set = v2_set(vc);
+	u64 here = (u64)set->nr_batches << 32 | (c->id + 1);
 	struct gt_v2_batch *b;
 
 	if (vc->batch_m == mid && (!t || t->v2.batch == here) &&
-	    gt_enc2_room(&vc->enc) >= V2_EVENT_ROOM)
+	    gt_enc2_room(&set->enc) >= V2_EVENT_ROOM)
 		return true;
 	batch_close(vc);
-	if (vc->nr_batches == vc->max_batches)
+	if (set->nr_batches == vc->max_batches)
 		return false;
-	b = &vc->batches[vc->nr_batches];
-	b->off = vc->enc.len;
+	b = &set->batches[set->nr_batches];
+	b->off = set->enc.len;
 	b->ts = ts;
-	if (!gt_enc2_batch(&vc->enc, m->v2.gen, mid, ts))
+	if (!gt_enc2_batch(&set->enc, vc->gen, mid, ts))
 		return false;
-	vc->nr_batches++;
+	set->nr_batches++;
 	vc->batch_m = mid;
 	if (t)
-		t->v2.batch = (u64)vc->nr_batches << 32 | (c->id + 1);
+		t->v2.batch = (u64)set->nr_batches << 32 | (c->id + 1);
 	return true;
 }
 
@@ -152,13 +159,13 @@ static bool ev(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	       u64 mid, unsigned int type, u64 ts, const u64 *args,
 	       unsigned int nargs)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_v2_set *set = v2_set(v2_cpu(m, c));
 
 	if (!batch_for(m, c, t, mid, ts))
 		return false;
-	if (!gt_enc2_event(&vc->enc, type, ts, args, nargs))
+	if (!gt_enc2_event(&set->enc, type, ts, args, nargs))
 		return false;
-	vc->last_ts = max(vc->last_ts, ts);
+	set->last_ts = max(set->last_ts, ts);
 	return true;
 }
 
@@ -201,22 +208,32 @@ static unsigned int g_status(const struct gt_task *t)
 	}
 }
 
+/* @t is mentioned in generation @gen, where its status is @st. */
+static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
+{
+	t->v2.prev_gen = t->v2.gen;
+	t->v2.gen = gen;
+	t->v2.gen_status = st;
+	t->v2.seq = 0;
+}
+
 /*
- * Before the first event of this generation that involves @t: its
+ * Before the first event of this CPU's generation that involves @t: its
  * status, on its own M (a running or syscall status binds it there).
+ * The task's bucket lock is held, or it runs on this P.
  */
 static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      u64 ts)
 {
+	u64 gen = v2_cpu(m, c)->gen;
 	unsigned int st = g_status(t);
 
-	if (t->v2.gen == m->v2.gen)
+	if (t->v2.gen == gen)
 		return true;
 	if (st && !ev3(m, c, t, task_m(t), GT_E2_GO_STATUS, ts, t->goid,
 		       task_m(t), st))
 		return false;
-	t->v2.gen = m->v2.gen;
-	t->v2.seq = 0;
+	g_mentioned(t, gen, st);
 	return true;
 }
 
@@ -282,10 +299,11 @@ static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	/* The snapshot: the first mention in the generation states it. */
 	if (!m->armed) {
 		t->v2.gen = 0;
+		t->v2.prev_gen = 0;
 		return true;
 	}
-	t->v2.gen = m->v2.gen;
-	t->v2.seq = 0;
+	/* New in this generation: no status, the sweep before has none. */
+	g_mentioned(t, v2_cpu(m, c)->gen, 0);
 	if (w && w != t)
 		return ev(m, c, w, task_m(w), GT_E2_GO_CREATE, ts, v, 3);
 	/* No goroutine runs here: the new one's M creates it. */
@@ -339,6 +357,36 @@ static bool v2_unblock(struct gt_model *m, struct gt_cpu *c,
 	return true;
 }
 
+/*
+ * The stacks the 1.11 event @type names (@args), which the generation's
+ * tables then hold.
+ */
+static void stacks_named(struct gt_model *m, const struct gt_v2_cpu *vc,
+			 unsigned int type, const u64 *args)
+{
+	switch (type) {
+	case GOTRACE_EV_GOMAXPROCS:
+	case GOTRACE_EV_PROC_START:
+	case GOTRACE_EV_PROC_STOP:
+	case GOTRACE_EV_GO_WAITING:
+	case GOTRACE_EV_GO_START:
+	case GOTRACE_EV_GO_SYSEXIT:
+	case GOTRACE_EV_GO_END:
+	case GOTRACE_EV_GO_SYSBLOCK:
+		return;
+	case GOTRACE_EV_GO_CREATE:
+		gt_tables_mark(m->tables, vc->gen, args[1]);
+		gt_tables_mark(m->tables, vc->gen, args[2]);
+		return;
+	case GOTRACE_EV_GO_UNBLOCK:
+		gt_tables_mark(m->tables, vc->gen, args[2]);
+		return;
+	default:
+		/* GoSysCall, GoPreempt, GoSched and the blocks: args[0]. */
+		gt_tables_mark(m->tables, vc->gen, args[0]);
+	}
+}
+
 /* The translation; see the table at the top of this file. */
 static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, unsigned int type,
@@ -346,6 +394,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
 
+	stacks_named(m, vc, type, args);
 	switch (type) {
 	case GOTRACE_EV_GOMAXPROCS:
 	case GOTRACE_EV_PROC_START:
@@ -390,6 +439,45 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 	}
 }
 
+/*
+ * The status of CPU @c's P, once per generation, before anything else
+ * involves it: running, on the M of the goroutine it runs, with that
+ * goroutine's status; or idle.  A CPU that is no P of the trace (yet:
+ * it came online after the start, and its first event grows Gomaxprocs)
+ * states nothing.
+ */
+static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
+{
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_task *t = c->cur;
+
+	if (vc->p_stated || c->id >= READ_ONCE(m->procs) || c->offline) {
+		if (!vc->p_stated)
+			vc->p_m = 0;
+		return;
+	}
+	vc->p_stated = true;
+	ts = max(ts, c->last_ts);
+	c->last_ts = ts;
+	if (vc->p_m && t) {
+		ev2(m, c, t, task_m(t), GT_E2_PROC_STATUS, ts, c->id,
+		    GT_E2_P_RUNNING);
+		g_mention(m, c, t, ts);
+		t->last_ts = max(t->last_ts, ts);
+	} else {
+		vc->p_m = 0;
+		ev2(m, c, NULL, idle_m(c), GT_E2_PROC_STATUS, ts, c->id,
+		    GT_E2_P_IDLE);
+	}
+}
+
+/* Does CPU @c's set need the reader: half full, in bytes or batches? */
+static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *set)
+{
+	return set->enc.len > set->enc.cap / 2 ||
+	       set->nr_batches > vc->max_batches / 2;
+}
+
 /**
  * gt_v2_write() - write one transition of the model in the generational
  * format
@@ -401,6 +489,11 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
  * @nargs:	their number
  * @ts:		its time, clamped by the caller
  *
+ * The CPU first catches up with the session's generation, read here,
+ * inside the critical section that orders the task's events (its bucket
+ * lock, or its running on this P): a task's events reach the trace in
+ * the order of its generations.
+ *
  * Return: false if the CPU's buffer had no room: nothing was written
  * (the caller counts the loss and halts, as for a full 1.11 chunk).
  */
@@ -409,22 +502,41 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 u64 ts)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	u32 len = vc->enc.len, nr = vc->nr_batches;
-	u64 batch_m = vc->batch_m;
+	struct gt_v2_set *set;
+	u64 batch_m;
+	u32 len, nr;
 
 	(void)nargs;
-	if (vc->enc.cap - vc->enc.len < 2 * V2_EVENT_ROOM ||
-	    vc->nr_batches + 4 > vc->max_batches)
+	gt_v2_cpu_catch_up(m, c);
+	/* A P new to the trace since the catch-up (Gomaxprocs grew). */
+	if (unlikely(!vc->p_stated))
+		p_state(m, c, ts);
+	set = v2_set(vc);
+	len = set->enc.len;
+	nr = set->nr_batches;
+	batch_m = vc->batch_m;
+	/*
+	 * Keep room for one more transition: the catch-up that closes this
+	 * generation on this CPU (a syscall's end) must always fit.
+	 */
+	if (set->enc.cap - set->enc.len < 2 * V2_EVENT_ROOM ||
+	    set->nr_batches + 4 > vc->max_batches)
 		return false;
 	/* A fast syscall ends at the P's next event, but its own block. */
 	if (type != GOTRACE_EV_GO_SYSBLOCK && !sys_end(m, c, ts))
 		goto undo;
-	if (v2_transition(m, c, t, type, args, ts))
-		return true;
+	if (!v2_transition(m, c, t, type, args, ts))
+		goto undo;
+	if (unlikely(!vc->asked && set_half_full(vc, set))) {
+		vc->asked = true;
+		WRITE_ONCE(m->v2.due, true);
+		gt_env_chunk_queued(m);
+	}
+	return true;
 undo:
 	/* Unreachable with the room checked above; keep the buffer whole. */
-	vc->enc.len = len;
-	vc->nr_batches = nr;
+	set->enc.len = len;
+	set->nr_batches = nr;
 	vc->batch_m = batch_m;
 	return false;
 }
@@ -433,15 +545,16 @@ undo:
 
 /**
  * gt_v2_init() - the generational state of a model writing go 1.23
- * @m:		the model, its CPUs allocated
- * @cpu_bytes:	size of each CPU's buffer for one generation
+ * @m:		the model, its CPUs allocated and m->nr_cpus set
+ * @cpu_bytes:	size of each CPU's buffer for one generation (a CPU has
+ *		two: the one it writes, the one the reader writes out)
  *
  * Return: 0 or -ENOMEM.
  */
 int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 {
 	struct gt_v2 *v = &m->v2;
-	unsigned int cpu;
+	unsigned int cpu, i;
 
 	v->cpu_bytes = cpu_bytes;
 	v->cpus = gt_env_zalloc(m->nr_cpus, sizeof(*v->cpus));
@@ -449,17 +562,21 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct gt_v2_cpu *vc = &v->cpus[cpu];
-		void *buf = gt_env_big_alloc(cpu_bytes);
 
 		/* A batch takes at least a header and one event. */
 		vc->max_batches = cpu_bytes / 8;
-		vc->batches = gt_env_zalloc(vc->max_batches,
-					    sizeof(*vc->batches));
-		if (!buf || !vc->batches) {
-			gt_env_big_free(buf);
-			return -ENOMEM;
+		for (i = 0; i < 2; i++) {
+			struct gt_v2_set *set = &vc->set[i];
+			void *buf = gt_env_big_alloc(cpu_bytes);
+
+			set->batches = gt_env_zalloc(vc->max_batches,
+						     sizeof(*set->batches));
+			if (!buf || !set->batches) {
+				gt_env_big_free(buf);
+				return -ENOMEM;
+			}
+			gt_enc2_init(&set->enc, buf, cpu_bytes);
 		}
-		gt_enc2_init(&vc->enc, buf, cpu_bytes);
 	}
 	v->gen = 1;
 	return 0;
@@ -468,18 +585,21 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 void gt_v2_free(struct gt_model *m)
 {
 	struct gt_v2 *v = &m->v2;
-	unsigned int cpu;
+	unsigned int cpu, i;
 
 	if (v->cpus) {
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			gt_env_big_free(v->cpus[cpu].enc.buf);
-			gt_env_free(v->cpus[cpu].batches);
+			for (i = 0; i < 2; i++) {
+				gt_env_big_free(v->cpus[cpu].set[i].enc.buf);
+				gt_env_free(v->cpus[cpu].set[i].batches);
+			}
 		}
 	}
 	gt_env_free(v->cpus);
 	gt_env_free(v->sweep.buf);
 	gt_env_free(v->out);
 	v->cpus = NULL;
+	v->sweep.buf = NULL;
 	v->out = NULL;
 }
 
@@ -506,48 +626,130 @@ static int out_put(struct gt_v2 *v, const void *p, size_t n)
 	return 0;
 }
 
+/**
+ * gt_v2_cpu_catch_up() - move CPU @c to the session's generation
+ * @m:	the model
+ * @c:	the CPU: this one with interrupts off, or one on which no hook can
+ *	run (user space; the module's offline CPUs, hotplug held off)
+ *
+ * If the session's generation has moved on, the CPU ends its part of the
+ * old one (the open fast syscall, the open batch) and starts the new
+ * one: its P's status (p_state()) and its P sequence restarted.  The
+ * running goroutine is this CPU's: its entry needs no lock here.
+ */
+void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c)
+{
+	/*
+	 * Pairs with the release of gt_v2_advance(): the new generation's set
+	 * was emptied by the gt_v2_gen_write() before it.
+	 */
+	u64 gen = gt_load_acquire(&m->v2.gen);
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	u64 ts;
+
+	if (likely(vc->gen == gen))
+		return;
+	ts = max(v2_set(vc)->last_ts, c->last_ts) + 1;
+	if (vc->gen) {
+		sys_end(m, c, ts);
+		batch_close(vc);
+	}
+	vc->gen = gen;
+	vc->p_seq = 0;
+	vc->p_stated = false;
+	vc->asked = false;
+	p_state(m, c, ts);
+}
+
 /*
- * The start of generation m->v2.gen: every P's status, and the running
- * goroutine of every busy P on its M (its status binds them).  The
- * sequence numbers of Ps start again.
+ * The start of the trace's first generation: every P's status, written
+ * on behalf of its CPU before any hook is armed.
  */
 void gt_v2_gen_start(struct gt_model *m)
 {
 	unsigned int cpu;
 
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_cpu *c = gt_env_cpu_ptr(m->cpus, cpu);
-		struct gt_v2_cpu *vc = v2_cpu(m, c);
-		struct gt_task *t = c->cur;
-		u64 ts = max(vc->last_ts, c->last_ts) + 1;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		gt_v2_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
+}
 
-		c->last_ts = ts;
-		vc->p_seq = 0;
-		if (vc->p_m && t) {
-			ev2(m, c, t, task_m(t), GT_E2_PROC_STATUS, ts, c->id,
-			    GT_E2_P_RUNNING);
-			g_mention(m, c, t, ts);
-			t->last_ts = max(t->last_ts, ts);
-		} else {
-			vc->p_m = 0;
-			ev2(m, c, NULL, idle_m(c), GT_E2_PROC_STATUS, ts, c->id,
-			    GT_E2_P_IDLE);
-		}
-	}
+/**
+ * gt_v2_advance() - start the next generation
+ * @m:	the model; the generation before the current one is written out
+ *
+ * CPUs switch to it at their next event; the caller makes the others
+ * catch up (gt_v2_cpu_catch_up()) before it writes the old one out.
+ */
+void gt_v2_advance(struct gt_model *m)
+{
+	WRITE_ONCE(m->v2.due, false);
+	/* Pairs with the acquire of gt_v2_cpu_catch_up(). */
+	gt_store_release(&m->v2.gen, m->v2.gen + 1);
 }
 
 /*
- * The sweep of the ending generation: the status of every goroutine the
- * trace has alive that it did not mention, so that the next generation
- * may mention it (Go's reader knows only goroutines it was told of).
+ * The status the sweep of generation @gen gives @t (0: none), a task of
+ * the trace alive now.  One that the next generation mentions already
+ * had, at the end of @gen, the status written there; one that no
+ * generation since its last mention did, its state now.  The task's
+ * bucket lock is held.
  */
-static int sweep(struct gt_model *m, u64 ts)
+static unsigned int sweep_status(const struct gt_task *t, u64 gen)
+{
+	if (t->hidden || t->v2.gen == gen)
+		return 0;
+	if (t->v2.gen > gen)
+		return t->v2.prev_gen == gen ? 0 : t->v2.gen_status;
+	return g_status(t);
+}
+
+/* @t was stated by the sweep of generation @gen. */
+static void sweep_mark(struct gt_task *t, u64 gen)
+{
+	if (t->v2.gen > gen)
+		t->v2.prev_gen = gen;
+	else
+		g_mentioned(t, gen, g_status(t));
+}
+
+/* Add one status to the sweep batch; false if it is full. */
+static bool sweep_put(struct gt_v2 *v, u64 gen, const struct gt_task *t,
+		      unsigned int st, u64 ts)
+{
+	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
+		return false;
+	return gt_enc2_ev3(&v->sweep, GT_E2_GO_STATUS, ts, t->goid, task_m(t),
+			   st);
+}
+
+/* Write the sweep batch out and start an empty one. */
+static int sweep_flush(struct gt_v2 *v)
+{
+	int ret = 0;
+
+	if (v->sweep.size_at) {
+		gt_enc2_batch_end(&v->sweep);
+		ret = out_put(v, v->sweep.buf, v->sweep.len);
+	}
+	gt_enc2_init(&v->sweep, v->sweep.buf, v->sweep.cap);
+	return ret;
+}
+
+/*
+ * The sweep of generation @gen, whose events are all written: the status
+ * of every goroutine alive that it did not mention, so that the next
+ * generation may mention it (Go's readers know only goroutines they were
+ * told of).  Hooks may be running: each bucket is read under its lock,
+ * and the batch is written out with no lock held, the bucket then read
+ * again (what it stated is marked and not stated twice).
+ */
+static int sweep(struct gt_model *m, u64 gen, u64 ts)
 {
 	struct gt_v2 *v = &m->v2;
 	unsigned int i, nb = 1U << m->bucket_bits, st;
-	struct gt_hnode *n;
+	unsigned long flags = 0;
 	u32 cap = 64 * 1024;
-	u32 start;
+	int ret;
 
 	if (!v->sweep.buf) {
 		void *buf = gt_env_alloc(cap);
@@ -556,45 +758,42 @@ static int sweep(struct gt_model *m, u64 ts)
 			return -ENOMEM;
 		gt_enc2_init(&v->sweep, buf, cap);
 	}
-	v->sweep.len = 0;
-	start = 0;
+	gt_enc2_init(&v->sweep, v->sweep.buf, v->sweep.cap);
 	for (i = 0; i < nb; i++) {
-		for (n = m->buckets[i].head.first; n; n = n->next) {
+		struct gt_task_bucket *b = &m->buckets[i];
+		bool full = false;
+		struct gt_hnode *n;
+
+		gt_lock_irqsave(&b->lock, flags);
+		for (n = b->head.first; n; n = n->next) {
 			struct gt_task *t = container_of(n, struct gt_task,
 							 node);
 
-			st = g_status(t);
-			if (t->hidden || !st || t->v2.gen == v->gen)
+			st = sweep_status(t, gen);
+			if (!st)
 				continue;
-			if (!v->sweep.size_at &&
-			    !gt_enc2_batch(&v->sweep, v->gen, V2_NO_M, ts))
-				return -ENOMEM;
-			if (!gt_enc2_ev3(&v->sweep, GT_E2_GO_STATUS, ts,
-					 t->goid, task_m(t), st)) {
-				/* Full batch: write it, start another. */
-				gt_enc2_batch_end(&v->sweep);
-				if (out_put(v, v->sweep.buf, v->sweep.len))
-					return -ENOMEM;
-				v->sweep.len = start;
-				if (!gt_enc2_batch(&v->sweep, v->gen, V2_NO_M,
-						   ts) ||
-				    !gt_enc2_ev3(&v->sweep, GT_E2_GO_STATUS, ts,
-						 t->goid, task_m(t), st))
-					return -ENOMEM;
+			if (!sweep_put(v, gen, t, st, ts)) {
+				full = true;
+				break;
 			}
-			t->v2.gen = v->gen;
+			sweep_mark(t, gen);
+		}
+		gt_unlock_irqrestore(&b->lock, flags);
+		if (full) {
+			/* An empty batch holds a status: this ends. */
+			if (!v->sweep.size_at)
+				return -ENOMEM;
+			ret = sweep_flush(v);
+			if (ret)
+				return ret;
+			i--;
 		}
 	}
-	if (v->sweep.size_at) {
-		gt_enc2_batch_end(&v->sweep);
-		if (out_put(v, v->sweep.buf, v->sweep.len))
-			return -ENOMEM;
-	}
-	return 0;
+	return sweep_flush(v);
 }
 
-/* Every CPU's batches, merged by start time (each CPU's are in order). */
-static int merge(struct gt_model *m)
+/* Every CPU's batches of set @par, merged by start time. */
+static int merge(struct gt_model *m, unsigned int par)
 {
 	struct gt_v2 *v = &m->v2;
 	unsigned int cpu, best;
@@ -605,26 +804,26 @@ static int merge(struct gt_model *m)
 	if (!next)
 		return -ENOMEM;
 	for (;;) {
-		struct gt_v2_cpu *vc, *bc = NULL;
-		u32 end;
+		struct gt_v2_set *set, *bs = NULL;
+		u32 end, off;
 
 		best = 0;
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			vc = &v->cpus[cpu];
-			if (next[cpu] == vc->nr_batches)
+			set = &v->cpus[cpu].set[par];
+			if (next[cpu] == set->nr_batches)
 				continue;
-			if (!bc || vc->batches[next[cpu]].ts <
-				   bc->batches[next[best]].ts) {
-				bc = vc;
+			if (!bs || set->batches[next[cpu]].ts <
+				   bs->batches[next[best]].ts) {
+				bs = set;
 				best = cpu;
 			}
 		}
-		if (!bc)
+		if (!bs)
 			break;
-		end = next[best] + 1 < bc->nr_batches ?
-			bc->batches[next[best] + 1].off : bc->enc.len;
-		ret = out_put(v, bc->enc.buf + bc->batches[next[best]].off,
-			      end - bc->batches[next[best]].off);
+		off = bs->batches[next[best]].off;
+		end = next[best] + 1 < bs->nr_batches ?
+			bs->batches[next[best] + 1].off : bs->enc.len;
+		ret = out_put(v, bs->enc.buf + off, end - off);
 		if (ret)
 			break;
 		next[best]++;
@@ -634,46 +833,53 @@ static int merge(struct gt_model *m)
 }
 
 /**
- * gt_v2_gen_end() - write the current generation out and start the next
- * @m:		the model, between hooks
- * @last:	the trace ends: no next generation
+ * gt_v2_gen_write() - write a generation out for the reader
+ * @m:		the model
+ * @last:	the trace ends: write the current generation (every hook is
+ *		done and every P closed); else the one before it, which
+ *		every CPU has left (gt_v2_cpu_catch_up())
  *
  * The generation's bytes are appended to m->v2.out: the CPUs' batches
- * merged, the sweep, the frequency, the tables.  Go's readers take the
- * frequency and the tables after the events, which is what makes a cut
- * generation detectable (they are missing).
+ * merged, the sweep, the frequency, the tables; then its buffers are
+ * emptied for the generation after the current one.  Go's readers take
+ * the frequency and the tables after the events, which is what makes a
+ * cut generation detectable (they are missing).
  *
+ * Context: the reader; process context in the module.
  * Return: 0, or -ENOMEM (the trace ends there).
  */
-int gt_v2_gen_end(struct gt_model *m, bool last)
+int gt_v2_gen_write(struct gt_model *m, bool last)
 {
 	struct gt_v2 *v = &m->v2;
+	u64 gen = last ? v->gen : v->gen - 1;
 	u8 sync[GT_E2_BATCH_HDR_MAX + 1 + GT_LEB_MAX];
+	unsigned int cpu, par = gen & 1;
 	struct gt_enc2 e;
-	unsigned int cpu;
 	u64 ts = 1;
 	size_t len;
 	u8 *tables;
 	int ret;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_cpu *c = gt_env_cpu_ptr(m->cpus, cpu);
+		struct gt_v2_cpu *vc = &v->cpus[cpu];
 
-		sys_end(m, c, max(v->cpus[cpu].last_ts, c->last_ts));
-		batch_close(&v->cpus[cpu]);
-		ts = max(ts, max(v->cpus[cpu].last_ts, c->last_ts));
+		if (last && vc->gen == gen) {
+			sys_end(m, gt_env_cpu_ptr(m->cpus, cpu), 0);
+			batch_close(vc);
+		}
+		ts = max(ts, vc->set[par].last_ts);
 	}
-	ret = merge(m);
+	ret = merge(m, par);
 	if (!ret)
-		ret = sweep(m, ts);
+		ret = sweep(m, gen, ts);
 	if (ret)
 		return ret;
 	gt_enc2_init(&e, sync, sizeof(sync));
-	gt_enc2_sync(&e, GT_E2_GO123, v->gen, GOTRACE_FREQUENCY, NULL);
+	gt_enc2_sync(&e, GT_E2_GO123, gen, GOTRACE_FREQUENCY, NULL);
 	ret = out_put(v, e.buf, e.len);
 	if (ret)
 		return ret;
-	ret = gt_tables_v2(m, v->gen, v->show_addrs, &tables, &len);
+	ret = gt_tables_v2(m, gen, v->show_addrs, &tables, &len);
 	if (ret)
 		return ret;
 	ret = out_put(v, tables, len);
@@ -682,16 +888,33 @@ int gt_v2_gen_end(struct gt_model *m, bool last)
 		return ret;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_v2_cpu *vc = &v->cpus[cpu];
+		struct gt_v2_set *set = &v->cpus[cpu].set[par];
 
-		vc->enc.len = 0;
-		vc->nr_batches = 0;
+		set->enc.len = 0;
+		set->nr_batches = 0;
+		set->last_ts = 0;
 	}
-	v->gen++;
 	v->gen_start = ts;
-	if (!last)
-		gt_v2_gen_start(m);
 	return 0;
+}
+
+/**
+ * gt_v2_gen_end() - end the current generation and write it out
+ * @m:		the model, between hooks (user space)
+ * @last:	the trace ends: no next generation
+ *
+ * Return: 0, or -ENOMEM (the trace ends there).
+ */
+int gt_v2_gen_end(struct gt_model *m, bool last)
+{
+	unsigned int cpu;
+
+	if (!last) {
+		gt_v2_advance(m);
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			gt_v2_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
+	}
+	return gt_v2_gen_write(m, last);
 }
 
 /*
@@ -701,13 +924,8 @@ int gt_v2_gen_end(struct gt_model *m, bool last)
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns)
 {
 	struct gt_v2 *v = &m->v2;
-	unsigned int cpu;
 
 	if (period_ns && now >= v->gen_start + period_ns)
 		return true;
-	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		if (v->cpus[cpu].enc.len > v->cpu_bytes / 2 ||
-		    v->cpus[cpu].nr_batches > v->cpus[cpu].max_batches / 2)
-			return true;
-	return false;
+	return READ_ONCE(v->due);
 }

@@ -10,14 +10,19 @@
  * (Documentation/model.rst, "The generational format").
  *
  * The trace's threads (Ms) are the tasks, its Ps the CPUs, as in 1.11.
- * Every CPU writes batches into its own buffer for the current
- * generation; gt_v2_gen_end() merges the CPUs' batches by their start
- * time, appends the status sweep, the frequency and the tables, and
- * starts the next generation, restating every P and every running
- * goroutine.
+ * Every CPU writes batches into its own buffer for its generation, one
+ * of two by the generation's parity.  A generation ends in two steps:
+ * gt_v2_advance() advances the session's generation, and each CPU, at its
+ * next event or when asked (gt_v2_cpu_catch_up()), closes its batches
+ * of the old one and restates its P and its running goroutine in the
+ * new one; once every CPU has, gt_v2_gen_write() merges the old
+ * generation's batches by their start time and appends the status
+ * sweep, the frequency and the tables.  gt_v2_gen_end() does both at
+ * once, for a caller between hooks (user space).
  *
- * Context: gt_v2_write() as model_event_write(); the rest between hooks
- * (user space: the thread that feeds the model).
+ * Context: gt_v2_write() and gt_v2_cpu_catch_up() as model_event_write(),
+ * on the CPU's own state; the rest by the reader (user space: the thread
+ * that feeds the model), process context in the module.
  */
 #ifndef _GT_MODEL_V2_H
 #define _GT_MODEL_V2_H
@@ -56,15 +61,22 @@ extern const char *const gt_v2_reasons[GT_V2_NR_REASONS];
 
 /**
  * struct gt_v2_task - what the generational trace says of one task
- * @gen:	generation its status and @seq belong to (0: none yet)
+ * @gen:	the last generation that mentioned it (its status and @seq
+ *		belong to it; 0: none yet)
+ * @prev_gen:	the generation that mentioned it before @gen
+ * @gen_status:	the status written where @gen first mentioned it (0: none,
+ *		it was created there); the sweep of the generation before
+ *		@gen states it with that status, when it did not mention it
  * @seq:	its goroutine sequence number in @gen
  * @batch:	1 + the CPU and (<< 32) the batch number of the last batch
  *		of its M, anywhere: its M may append only to that batch
  */
 struct gt_v2_task {
 	u64 gen;
+	u64 prev_gen;
 	u64 seq;
 	u64 batch;
+	u8 gen_status;
 };
 
 /**
@@ -78,46 +90,68 @@ struct gt_v2_batch {
 };
 
 /**
- * struct gt_v2_cpu - one CPU's part of the current generation
- * @enc:	its buffer; the open batch is the last one
+ * struct gt_v2_set - one CPU's buffer for one generation
+ * @enc:	the events; the open batch is the last one
  * @batches:	where each batch starts
  * @nr_batches:	batches in @enc
- * @max_batches: room of @batches
- * @batch_m:	the M of the open batch (0: none open)
- * @p_m:	the M that holds this CPU's P in the trace (0: the P is idle)
- * @p_seq:	the P's sequence number in this generation
- * @sys:	the task whose GoSyscallBegin has no end yet (fast syscalls
- *		end at the P's next event, unless the syscall blocks)
- * @sys_ts:	the time of that GoSyscallBegin, which its end repeats
- * @last_ts:	time of this CPU's last v2 event
+ * @last_ts:	time of its last event
  */
-struct gt_v2_cpu {
+struct gt_v2_set {
 	struct gt_enc2 enc;
 	struct gt_v2_batch *batches;
 	u32 nr_batches;
+	u64 last_ts;
+};
+
+/**
+ * struct gt_v2_cpu - one CPU's part of the trace
+ * @set:	its buffers, by the parity of the generation they hold: the
+ *		CPU writes set[@gen & 1] while the reader writes out the
+ *		other one, the previous generation
+ * @gen:	the generation this CPU writes (0: none yet)
+ * @max_batches: room of each set's @batches
+ * @batch_m:	the M of the open batch (0: none open)
+ * @p_m:	the M that holds this CPU's P in the trace (0: the P is idle)
+ * @p_seq:	the P's sequence number in @gen
+ * @sys:	the task whose GoSyscallBegin has no end yet (fast syscalls
+ *		end at the P's next event, unless the syscall blocks)
+ * @sys_ts:	the time of that GoSyscallBegin, which its end repeats
+ * @p_stated:	the P's status is written in @gen
+ * @asked:	this CPU asked for the end of @gen (its set is half full)
+ */
+struct gt_v2_cpu {
+	struct gt_v2_set set[2];
+	u64 gen;
 	u32 max_batches;
 	u64 batch_m;
 	u64 p_m;
 	u64 p_seq;
 	struct gt_task *sys;
 	u64 sys_ts;
-	u64 last_ts;
+	bool p_stated;
+	bool asked;
 };
 
 /**
  * struct gt_v2 - the generational state of a session
- * @gen:	the current generation, from 1
+ * @gen:	the current generation, from 1: the one CPUs switch to at
+ *		their next event (gt_v2_advance() advances it)
+ * @due:	a CPU's set is half full: end the generation soon
  * @cpus:	per CPU, nr_cpus of them
- * @sweep:	the generation's M-less batch of statuses (gt_v2_gen_end())
+ * @sweep:	the generation's M-less batch of statuses
  * @out:	the generations written so far, for the reader
  * @out_len:	bytes in @out
  * @out_cap:	its size
  * @gen_start:	trace time the current generation started at
  * @cpu_bytes:	size of each CPU buffer
  * @show_addrs:	the tables show real kernel addresses
+ *
+ * @gen is written by the reader and read by every hook; @out, @sweep
+ * and the sets of generations before @gen are the reader's.
  */
 struct gt_v2 {
 	u64 gen;
+	bool due;
 	struct gt_v2_cpu *cpus;
 	struct gt_enc2 sweep;
 	u8 *out;
@@ -134,6 +168,9 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 unsigned int type, const u64 *args, unsigned int nargs,
 		 u64 ts);
 void gt_v2_gen_start(struct gt_model *m);
+void gt_v2_advance(struct gt_model *m);
+void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
+int gt_v2_gen_write(struct gt_model *m, bool last);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);
 

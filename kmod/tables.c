@@ -63,6 +63,13 @@ struct gt_tables {
 	u32 nr_comms;
 	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
 	u32 comm_mask;
+
+	/*
+	 * The generational format: the stack ids the events of a
+	 * generation name, by the generation's parity; its tables hold
+	 * only those (gt_tables_v2()).
+	 */
+	unsigned long *used[2];
 };
 
 static void *tables_zalloc(size_t n, size_t size)
@@ -80,6 +87,8 @@ void gt_tables_free(struct gt_tables *t)
 	gt_env_free(t->comms);
 	gt_env_free(t->comm_stack);
 	gt_env_free(t->comm_slots);
+	gt_env_free(t->used[0]);
+	gt_env_free(t->used[1]);
 	gt_env_free(t);
 }
 
@@ -110,8 +119,10 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 	t->comms = tables_zalloc(GT_MAX_COMMS, GT_IN_COMM_LEN);
 	t->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
 	t->comm_slots = tables_zalloc(cslots, sizeof(u32));
+	t->used[0] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
+	t->used[1] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
 	if (!t->stacks || !t->stack_slots || !t->pcs || !t->comms ||
-	    !t->comm_stack || !t->comm_slots) {
+	    !t->comm_stack || !t->comm_slots || !t->used[0] || !t->used[1]) {
 		gt_tables_free(t);
 		return NULL;
 	}
@@ -146,14 +157,21 @@ static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
 	limit = is_comm ? t->max_stacks : t->max_stacks - t->max_stacks / 10;
 	if (t->nr_stacks >= limit || t->max_pcs - t->nr_pcs < n)
 		return 0;
-	e = &t->stacks[t->nr_stacks++];
+	id = t->nr_stacks + 1;
+	e = &t->stacks[id - 1];
 	e->hash = hash;
 	e->n = n;
 	e->off = t->nr_pcs;
 	memcpy(&t->pcs[t->nr_pcs], pcs, n * sizeof(u64));
-	t->nr_pcs += n;
-	t->stack_slots[i] = t->nr_stacks;
-	return t->nr_stacks;
+	WRITE_ONCE(t->nr_pcs, t->nr_pcs + n);
+	t->stack_slots[i] = id;
+	/*
+	 * Publish the entry, its PCs and the comms they name: the tables of
+	 * a generation are written while hooks add stacks, without the lock
+	 * (gt_tables_v2()).
+	 */
+	gt_store_release(&t->nr_stacks, id);
+	return id;
 }
 
 /**
@@ -196,10 +214,29 @@ static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
 	}
 	if (t->nr_comms >= GT_MAX_COMMS)
 		return 0;
-	idx = t->nr_comms++;
+	idx = t->nr_comms;
 	memcpy(t->comms[idx], name, sizeof(name));
+	/* Read without the lock by gt_tables_v2(), as a bound only. */
+	WRITE_ONCE(t->nr_comms, idx + 1);
 	t->comm_slots[i] = idx + 1;
 	return idx;
+}
+
+/**
+ * gt_tables_mark() - an event of generation @gen names stack @id
+ * @t:		tables
+ * @gen:	the generation the event is written in
+ * @id:		its stack id, 0 for none
+ *
+ * Context: any (a hook, on its CPU's generation).
+ */
+void gt_tables_mark(struct gt_tables *t, u64 gen, u32 id)
+{
+	unsigned long *used = t->used[gen & 1];
+
+	/* Most events name a stack already named: no write then. */
+	if (id && id <= t->max_stacks && !gt_test_bit(id, used))
+		gt_set_bit(id, used);
 }
 
 /* The synthetic PC of the frame that names @comm.  Context: any. */
@@ -264,6 +301,7 @@ struct footer_pc {
 struct footer {
 	struct gt_model *m;
 	struct gt_tables *t;
+	u32 nr_comms;			/* comms the stacks written may name */
 	bool show_addrs;
 	struct gt_enc strings;		/* EvString records */
 	struct footer_str *strs;	/* hash set of strings, by content */
@@ -384,7 +422,7 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 		return fr->func ? 0 : -ENOMEM;
 	}
 
-	if (pc >= GT_COMM_PC_BASE && idx / GT_PC_STEP < f->t->nr_comms &&
+	if (pc >= GT_COMM_PC_BASE && idx / GT_PC_STEP < f->nr_comms &&
 	    !(idx % GT_PC_STEP)) {
 		comm = f->t->comms[idx / GT_PC_STEP];
 		fr->pc = pc;
@@ -441,7 +479,8 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 {
 	struct gt_tables *t = m->tables;
 	struct gt_frame *frames;
-	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
+	struct footer f = { .m = m, .t = t, .nr_comms = t->nr_comms,
+			    .show_addrs = show_addrs };
 	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
 	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
@@ -502,8 +541,11 @@ out:
  * string and stack table batches (several of each when one would pass
  * the readers' 64 KiB).  The reasons of GoStop and GoBlock are the first
  * strings, with ids 1 to GT_V2_NR_REASONS (model_v2.c names them so).
- * Every generation carries the whole table of the session so far: the
- * model's stack ids are the session's.
+ * The model's stack ids are the session's; a generation carries the
+ * stacks its events name (gt_tables_mark()), and the strings of their
+ * frames, so that its tables grow with what it holds, not with the
+ * session.  Hooks may be adding stacks meanwhile: every stack an event
+ * of the generation names was published before the event was written.
  */
 
 /* Make room for @need more bytes in a growing generational buffer. */
@@ -548,7 +590,7 @@ static int v2_table_room(struct gt_enc2 *e, u64 gen, u8 kind, u32 need)
 
 /**
  * gt_tables_v2() - the string and stack tables, for generation @gen
- * @m:		the model, between hooks
+ * @m:		the model; hooks may run
  * @gen:	the generation the batches belong to
  * @show_addrs:	write real kernel addresses (else synthetic ones)
  * @out:	set to a buffer the caller frees with gt_env_free()
@@ -561,14 +603,20 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 {
 	struct gt_tables *t = m->tables;
 	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
+	/* Pairs with the release in tables_stack_locked(). */
+	u32 nr_stacks = gt_load_acquire(&t->nr_stacks);
+	u32 nr_pcs = READ_ONCE(t->nr_pcs);
+	unsigned long *used = t->used[gen & 1];
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
-	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4 + GT_V2_NR_REASONS;
-	u32 i, j, n, need;
+	u32 i, j, n, need, nstr;
 	int ret = -ENOMEM;
 
+	/* At least what the published stacks use; more is only room. */
+	f.nr_comms = READ_ONCE(t->nr_comms);
+	nstr = 2 * (nr_pcs + f.nr_comms) + 4 + GT_V2_NR_REASONS;
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
-	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
+	f.pc_mask = roundup_pow_of_two(2 * nr_pcs + 2) - 1;
 	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
 	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
@@ -584,9 +632,11 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
 
-	for (i = 0; i < t->nr_stacks; i++) {
+	for (i = 0; i < nr_stacks; i++) {
 		const struct gt_stack_ent *s = &t->stacks[i];
 
+		if (!gt_test_bit(i + 1, used))
+			continue;
 		n = min_t(u32, s->n, GT_STACK_PCS);
 		for (j = 0; j < n; j++)
 			if (footer_frame(&f, t->pcs[s->off + j], &frames[j]))
@@ -612,6 +662,8 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	*out = e.buf;
 	*len = e.len;
 	e.buf = NULL;
+	/* The generation after the next one starts with none named. */
+	memset(used, 0, BITS_TO_LONGS(t->max_stacks + 1) * sizeof(long));
 	ret = 0;
 out:
 	gt_env_free(e.buf);

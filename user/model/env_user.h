@@ -87,6 +87,16 @@ static inline bool gt_test_and_set_bit(unsigned long nr, unsigned long *p)
 	return old;
 }
 
+static inline bool gt_test_bit(unsigned long nr, const unsigned long *p)
+{
+	return p[nr / BITS_PER_LONG] & 1UL << (nr % BITS_PER_LONG);
+}
+
+static inline void gt_set_bit(unsigned long nr, unsigned long *p)
+{
+	p[nr / BITS_PER_LONG] |= 1UL << (nr % BITS_PER_LONG);
+}
+
 #define gt_load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define gt_store_release(p, v)		__atomic_store_n(p, v, __ATOMIC_RELEASE)
 

@@ -111,7 +111,7 @@ static int umodel_v2_drain(struct gt_model *m, bool last,
 			unsigned int cpu;
 
 			for (cpu = 0; cpu < m->nr_cpus; cpu++)
-				bytes += v->cpus[cpu].enc.len;
+				bytes += v->cpus[cpu].set[v->gen & 1].enc.len;
 			ret = gt_v2_gen_end(m, last);
 			if (ret)
 				return ret;
