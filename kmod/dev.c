@@ -209,7 +209,11 @@ static int gt_options_check(const struct gotrace_options *o)
 	    o->chunks > GT_MAX_CHUNKS || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
-	    !memchr(o->comm, '\0', sizeof(o->comm)))
+	    !memchr(o->comm, '\0', sizeof(o->comm)) ||
+	    o->format > GOTRACE_FORMAT_GO123 ||
+	    (o->generation_ms &&
+	     (o->generation_ms < GT_GENERATION_MS_MIN ||
+	      o->generation_ms > GT_GENERATION_MS_MAX)))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(o->reserved); i++)
 		if (o->reserved[i])
@@ -304,13 +308,15 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 	if (s)
 		gt_session_status(s, &st);
 	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\n",
+			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\n",
 			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
 			 gt_stop_names[st.stop_reason], st.reader_pid,
 			 st.start_ns, st.events, st.lost_events,
 			 st.bytes_produced, st.bytes_read, st.chunks_total,
 			 st.chunks_in_use, st.chunk_overflows,
-			 st.task_overflows, st.stack_overflows);
+			 st.task_overflows, st.stack_overflows,
+			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
+			 st.format ? "go1.11" : "-", st.generations);
 	for_each_possible_cpu(cpu) {
 		memset(&cs, 0, sizeof(cs));
 		cs.cpu = cpu;

@@ -67,6 +67,18 @@ struct gt_session {
 	size_t footer_len;
 	size_t footer_pos;
 	atomic64_t bytes_read;
+
+	/*
+	 * The generational format: the reader ends each generation
+	 * (session_v2_advance()) and streams it from model.v2.out; guarded
+	 * by read_lock, and by lock where they change the session.
+	 */
+	unsigned long gen_deadline;	/* jiffies when the generation is due */
+	unsigned int generation_ms;
+	size_t out_pos;			/* bytes of model.v2.out read */
+	bool v2_last;			/* the last generation is written */
+	int v2_err;			/* a generation could not be written */
+	u64 generations;		/* generations written */
 };
 
 /* probes.c */
@@ -100,6 +112,12 @@ extern unsigned int gt_param_syscalls;
 extern bool gt_param_kstacks;
 extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
+extern unsigned int gt_param_format;
+extern unsigned int gt_param_generation_ms;
+
+/* Bounds of generation_ms, the parameter and the session option. */
+#define GT_GENERATION_MS_MIN	10U
+#define GT_GENERATION_MS_MAX	60000U
 
 /* dev.c */
 int gt_dev_init(void);

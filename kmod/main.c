@@ -89,6 +89,53 @@ module_param_cb(syscalls, &gt_syscalls_ops, NULL, 0644);
 MODULE_PARM_DESC(syscalls,
 		 "Syscalls a session records unless told otherwise: all, blocking or none");
 
+unsigned int gt_param_format = GOTRACE_FORMAT_GO111;
+
+/* Indexed by GOTRACE_FORMAT_* (the default is never stored). */
+static const char * const gt_formats[] = { "", "go1.11", "go1.23" };
+
+static int gt_format_set(const char *val, const struct kernel_param *kp)
+{
+	int format = sysfs_match_string(gt_formats, val);
+
+	if (format <= GOTRACE_FORMAT_DEFAULT)
+		return -EINVAL;
+	WRITE_ONCE(gt_param_format, format);
+	return 0;
+}
+
+static int gt_format_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", gt_formats[READ_ONCE(gt_param_format)]);
+}
+
+static const struct kernel_param_ops gt_format_ops = {
+	.set = gt_format_set,
+	.get = gt_format_get,
+};
+
+module_param_cb(format, &gt_format_ops, NULL, 0644);
+MODULE_PARM_DESC(format,
+		 "Trace format of a session unless its options say otherwise: go1.11 or go1.23");
+
+unsigned int gt_param_generation_ms = 1000;
+
+static int gt_generation_ms_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, GT_GENERATION_MS_MIN,
+				     GT_GENERATION_MS_MAX);
+}
+
+static const struct kernel_param_ops gt_generation_ms_ops = {
+	.set = gt_generation_ms_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(generation_ms, &gt_generation_ms_ops, &gt_param_generation_ms,
+		0644);
+MODULE_PARM_DESC(generation_ms,
+		 "go1.23 format: longest generation, in ms (10 to 60000; sooner when a CPU's buffer is half full)");
+
 static int __init gt_init(void)
 {
 	int ret;

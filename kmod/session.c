@@ -5,7 +5,10 @@
  * The stream follows Go's ReadTrace: the 16-byte header, then chunks as
  * CPUs fill them (oldest first), then, once the session stopped and every
  * CPU's last chunk was read, the footer (frequency, strings, stacks), then
- * end of file.
+ * end of file.  A session writing the generational format ("go 1.23
+ * trace") streams generations instead: the reader ends one every
+ * generation_ms, or sooner when a CPU's buffer is half full, and reads
+ * it whole; the last one once the session stopped; then end of file.
  *
  *   RECORDING --stop: user, duration, overflow, abort--> STOPPED --footer
  *   read--> DONE
@@ -27,11 +30,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -88,6 +94,12 @@ static void session_tick_work(struct work_struct *w)
 		return;
 	}
 	WRITE_ONCE(s->model.flush_seq, s->model.flush_seq + 1);
+	/* A reader in poll() learns that a generation is due. */
+	if (s->model.format == GT_FORMAT_GO123) {
+		if (time_after_eq(jiffies, READ_ONCE(s->gen_deadline)))
+			wake_up_interruptible(&s->wait);
+		next = min(next, msecs_to_jiffies(s->generation_ms));
+	}
 	if (s->deadline)
 		next = min(next, s->deadline - jiffies);
 	mutex_lock(&s->lock);
@@ -118,6 +130,7 @@ void gt_session_model_halted(struct gt_model *m)
 /* Free what session_start_locked() allocated; safe on a partial start. */
 static void session_free_buffers(struct gt_session *s)
 {
+	gt_v2_free(&s->model);
 	gt_tables_free(s->model.tables);
 	s->model.tables = NULL;
 	gt_tasks_free(&s->model);
@@ -197,6 +210,29 @@ int gt_session_create(struct gt_session **sp)
 }
 
 /*
+ * A session writing the generational format: two buffers per possible
+ * CPU (the one it writes, the one the reader writes out), which take the
+ * memory the 1.11 format gives its chunks (the chunk pool then only
+ * keeps its minimum).  @chunks: the session's chunks.
+ */
+static int session_v2_init(struct gt_session *s, unsigned int chunks,
+			   unsigned int online)
+{
+	struct gt_model *m = &s->model;
+	u32 cpu_bytes;
+
+	m->format = GT_FORMAT_GO123;
+	m->nr_cpus = nr_cpu_ids;
+	m->v2.show_addrs = s->show_addrs;
+	cpu_bytes = max_t(u64, (u64)chunks * GT_CHUNK_SIZE / (2 * online),
+			  GT_CHUNK_SIZE);
+	s->generation_ms = m->opts.generation_ms ?:
+			   READ_ONCE(gt_param_generation_ms);
+	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
+	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M));
+}
+
+/*
  * Allocate every pool, attach the probes, write the snapshot of the
  * existing tasks and arm the probes.  On failure everything allocated
  * here is freed again and the session is over: every read returns the
@@ -214,6 +250,8 @@ static int session_start_locked(struct gt_session *s)
 	 */
 	chunks = s->model.opts.chunks ? max(s->model.opts.chunks, 2 * online)
 				: session_chunks(online);
+	if (!s->model.opts.format)
+		s->model.opts.format = READ_ONCE(gt_param_format);
 	s->model.nr_ps = gt_session_online_ps();
 	s->start_ns = ktime_get_ns();
 	ret = -ENOMEM;
@@ -223,6 +261,12 @@ static int session_start_locked(struct gt_session *s)
 	gt_model_init(&s->model);
 	for_each_online_cpu(cpu)
 		per_cpu_ptr(s->model.cpus, cpu)->in_pool = true;
+	if (s->model.opts.format == GOTRACE_FORMAT_GO123) {
+		ret = session_v2_init(s, chunks, online);
+		if (ret)
+			goto err_free;
+		chunks = 2 * online;
+	}
 	ret = gt_pool_init(&s->model.pool, chunks, online);
 	if (ret)
 		goto err_free;
@@ -354,7 +398,9 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 			atomic64_read(&s->model.chunk_overflows),
 			atomic64_read(&s->model.task_overflows),
 			atomic64_read(&s->model.stack_overflows));
-	if (reason != GOTRACE_STOP_ABORT) {
+	/* The reader writes a generational session's last generation. */
+	if (reason != GOTRACE_STOP_ABORT &&
+	    s->model.format == GT_FORMAT_GO111) {
 		ret = gt_tables_footer(&s->model, gt_model_last_ts(&s->model),
 				       s->show_addrs, &s->footer,
 				       &s->footer_len);
@@ -397,21 +443,117 @@ static ssize_t read_copy(char __user *dst, const void *src, size_t n)
 	return left == n ? -EFAULT : (ssize_t)(n - left);
 }
 
+static void session_v2_catch_up(void *arg)
+{
+	struct gt_model *m = arg;
+
+	gt_v2_cpu_catch_up(m, this_cpu_ptr(m->cpus));
+}
+
+/* Is it time to end the generation?  Or has the session stopped? */
+static bool session_v2_due(struct gt_session *s)
+{
+	return READ_ONCE(s->model.v2.due) ||
+	       time_after_eq(jiffies, READ_ONCE(s->gen_deadline)) ||
+	       READ_ONCE(s->state) != GOTRACE_STATE_RECORDING;
+}
+
+/*
+ * End the current generation while the probes run, and write it out:
+ * every CPU moves to the next one, at its next event or at the latest
+ * in the IPI sent here, with interrupts off, as its hooks run; the CPUs
+ * that are offline (CPU hotplug is held off meanwhile) are moved on
+ * their behalf.  Once all have, nothing writes the old generation any
+ * more.  s->lock and s->read_lock held, the session recording.
+ */
+static int session_v2_advance(struct gt_session *s)
+{
+	struct gt_model *m = &s->model;
+	unsigned int cpu;
+
+	cpus_read_lock();
+	gt_v2_advance(m);
+	on_each_cpu(session_v2_catch_up, m, 1);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			gt_v2_cpu_catch_up(m, per_cpu_ptr(m->cpus, cpu));
+	cpus_read_unlock();
+	WRITE_ONCE(s->gen_deadline,
+		   jiffies + msecs_to_jiffies(s->generation_ms));
+	return gt_v2_gen_write(m, false);
+}
+
+/*
+ * The generational stream after the header: the generation being read,
+ * else the next one if it is due (the last one once the session
+ * stopped), else nothing yet (0) or, once the last was read, end of file.
+ */
+static ssize_t read_v2(struct gt_session *s, char __user *buf, size_t count,
+		       bool *eof)
+{
+	struct gt_v2 *v = &s->model.v2;
+	ssize_t n;
+	int ret = 0;
+
+	if (s->v2_err)
+		return s->v2_err;
+	if (s->out_pos == v->out_len) {
+		v->out_len = 0;
+		s->out_pos = 0;
+		mutex_lock(&s->lock);
+		if (s->state == GOTRACE_STATE_RECORDING) {
+			if (session_v2_due(s))
+				ret = session_v2_advance(s);
+		} else if (!s->v2_last) {
+			/* Stopped: every hook is done, every P closed. */
+			ret = gt_v2_gen_write(&s->model, true);
+			s->v2_last = true;
+		} else {
+			s->state = GOTRACE_STATE_DONE;
+			*eof = true;
+		}
+		if (!ret && v->out_len) {
+			s->generations++;
+			atomic64_add(v->out_len, &s->model.bytes_produced);
+		}
+		mutex_unlock(&s->lock);
+		if (ret) {
+			/* A generation cut short would end the trace there. */
+			pr_err("cannot write generation %llu: %d\n",
+			       s->generations + 1, ret);
+			v->out_len = 0;
+			s->v2_err = ret;
+			return ret;
+		}
+		if (!v->out_len)
+			return 0;
+	}
+	n = read_copy(buf, v->out + s->out_pos,
+		      min_t(size_t, count, v->out_len - s->out_pos));
+	if (n > 0)
+		s->out_pos += n;
+	return n;
+}
+
 /* Next bytes of the stream into @buf; 0 if nothing is ready, <0 on error. */
 static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 			 bool *eof)
 {
+	bool v2 = s->model.format == GT_FORMAT_GO123;
 	bool stopped;
 	ssize_t n;
 
 	if (s->header_pos < GOTRACE_HEADER_LEN) {
-		n = read_copy(buf, GOTRACE_HEADER + s->header_pos,
+		n = read_copy(buf, (v2 ? GOTRACE_HEADER_V2 : GOTRACE_HEADER) +
+				   s->header_pos,
 			      min_t(size_t, count,
 				    GOTRACE_HEADER_LEN - s->header_pos));
 		if (n > 0)
 			s->header_pos += n;
 		return n;
 	}
+	if (v2)
+		return read_v2(s, buf, count, eof);
 
 	if (!s->rchunk) {
 		s->rchunk = gt_pool_next_full(&s->model.pool, &stopped);
@@ -446,6 +588,24 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	if (n > 0)
 		s->footer_pos += n;
 	return n;
+}
+
+/*
+ * Wait until the next read may find something: a queued chunk (or the
+ * stop), or for the generational format a generation due.  Returns
+ * -ERESTARTSYS on a signal.
+ */
+static int session_wait(struct gt_session *s)
+{
+	long left;
+
+	if (s->model.format == GT_FORMAT_GO111)
+		return wait_event_interruptible(s->wait,
+						gt_pool_has_full(&s->model.pool));
+	left = (long)(READ_ONCE(s->gen_deadline) - jiffies);
+	left = wait_event_interruptible_timeout(s->wait, session_v2_due(s),
+						max(left, 1L));
+	return left < 0 ? (int)left : 0;
 }
 
 /**
@@ -488,8 +648,7 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 			break;
 		}
 		mutex_unlock(&s->read_lock);
-		if (wait_event_interruptible(s->wait,
-					     gt_pool_has_full(&s->model.pool)))
+		if (session_wait(s))
 			return -ERESTARTSYS;
 		if (mutex_lock_interruptible(&s->read_lock))
 			return -ERESTARTSYS;
@@ -509,8 +668,15 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 	if (gt_session_start(s))
 		return EPOLLERR;
 	poll_wait(file, &s->wait, wait);
-	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN ||
-	    READ_ONCE(s->rchunk) || gt_pool_has_full(&s->model.pool))
+	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN)
+		return EPOLLIN | EPOLLRDNORM;
+	if (s->model.format == GT_FORMAT_GO123) {
+		if (READ_ONCE(s->out_pos) < READ_ONCE(s->model.v2.out_len) ||
+		    session_v2_due(s))
+			return EPOLLIN | EPOLLRDNORM;
+		return 0;
+	}
+	if (READ_ONCE(s->rchunk) || gt_pool_has_full(&s->model.pool))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
@@ -582,4 +748,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->chunk_overflows = atomic64_read(&s->model.chunk_overflows);
 	st->task_overflows = atomic64_read(&s->model.task_overflows);
 	st->stack_overflows = atomic64_read(&s->model.stack_overflows);
+	st->format = s->model.format == GT_FORMAT_GO123 ?
+		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
+	st->generations = READ_ONCE(s->generations);
 }

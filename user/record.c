@@ -592,8 +592,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_FORMAT:
 			if (!strcmp(optarg, "go1.23")) {
 				r->format_v2 = true;
+				r->opts.format = GOTRACE_FORMAT_GO123;
 			} else if (!strcmp(optarg, "go1.11")) {
 				r->format_v2 = false;
+				r->opts.format = GOTRACE_FORMAT_GO111;
 			} else {
 				gt_err("invalid format '%s': want go1.11 or go1.23",
 				       optarg);
@@ -859,10 +861,10 @@ static int rec_run_bpf(struct recorder *r)
 }
 #endif
 
-/* The module writes "go 1.11 trace" only, for now. */
-static int rec_format_unsupported(void)
+/* The module's stream is written as it comes: one file, not rotated yet. */
+static int rec_rotate_unsupported(void)
 {
-	gt_err("--format go1.23: the module writes go1.11 only for now; use --backend bpf");
+	gt_err("--rotate: only the BPF backend rotates for now; use --backend bpf");
 	return GT_EXIT_USAGE;
 }
 
@@ -887,12 +889,12 @@ int cmd_record(int argc, char **argv)
 	if (ret)
 		return GT_EXIT_USAGE;
 	/* Asked for the module, or given it by --backend auto. */
-	if (r.format_v2 && (r.backend == GT_BACKEND_KMOD || r.dev_given))
-		return rec_format_unsupported();
+	if (r.rotating && (r.backend == GT_BACKEND_KMOD || r.dev_given))
+		return rec_rotate_unsupported();
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
-	if (r.format_v2 && r.backend != GT_BACKEND_BPF)
-		return rec_format_unsupported();
+	if (r.rotating && r.backend != GT_BACKEND_BPF)
+		return rec_rotate_unsupported();
 #ifdef GT_HAVE_BPF
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);

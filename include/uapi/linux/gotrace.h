@@ -3,9 +3,13 @@
  * gotrace.h - the ABI of /dev/gotrace, shared by the module and userspace
  *
  * /dev/gotrace serves the whole machine's scheduling as a Go execution
- * trace ("go 1.11 trace" format): read() returns the 16-byte header, then
- * per-CPU batches of events as they fill, then, once the session stopped,
- * the footer (frequency, strings, stacks) and end of file.
+ * trace.  In the "go 1.11 trace" format (the default), read() returns the
+ * 16-byte header, then per-CPU batches of events as they fill, then, once
+ * the session stopped, the footer (frequency, strings, stacks) and end of
+ * file.  In the "go 1.23 trace" format (GOTRACE_FORMAT_GO123), read()
+ * returns the header, then one complete generation after another (every
+ * generation_ms, or sooner when a CPU's buffer is half full), the last one
+ * once the session stopped, then end of file.
  *
  * Opening for reading starts a session (one reader at a time).  Opening
  * for writing only gives a control handle: it never starts a session and
@@ -26,7 +30,15 @@
 
 /* The stream starts with these 16 bytes (13 characters, 3 NULs). */
 #define GOTRACE_HEADER		"go 1.11 trace\0\0"
+#define GOTRACE_HEADER_V2	"go 1.23 trace\0\0"
 #define GOTRACE_HEADER_LEN	16
+
+/* Trace formats (struct gotrace_options.format). */
+#define GOTRACE_FORMAT_DEFAULT	0	/* the module's format parameter */
+#define GOTRACE_FORMAT_GO111	1	/* "go 1.11 trace": one generation */
+#define GOTRACE_FORMAT_GO123	2	/* "go 1.23 trace": generations, read
+					 * by Go 1.23 and later
+					 */
 
 /* Timestamps are nanoseconds; the footer's EvFrequency says so. */
 #define GOTRACE_FREQUENCY	1000000000ULL
@@ -127,6 +139,8 @@ enum gotrace_event {
  * @chunk_overflows:	times a CPU found the chunk pool empty
  * @task_overflows:	times the task table was full
  * @stack_overflows:	times the stack table was full
+ * @format:		GOTRACE_FORMAT_GO111 or _GO123 (0 before the start)
+ * @generations:	generations written so far (format GO123)
  * @reserved:		zero
  */
 struct gotrace_status {
@@ -146,7 +160,10 @@ struct gotrace_status {
 	__u64 chunk_overflows;
 	__u64 task_overflows;
 	__u64 stack_overflows;
-	__u64 reserved[6];
+	__u32 format;
+	__u32 reserved32;
+	__u64 generations;
+	__u64 reserved[4];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -194,6 +211,9 @@ struct gotrace_status {
  *			directory
  * @syscall_set:	bitmap of x86-64 syscall numbers, for
  *			@syscall_set_mode
+ * @format:		GOTRACE_FORMAT_*
+ * @generation_ms:	with GOTRACE_FORMAT_GO123, how long a generation
+ *			lasts at most (0: the module's generation_ms)
  * @reserved:		zero
  *
  * A task is recorded when it matches every filter given (pids, comm,
@@ -211,7 +231,9 @@ struct gotrace_options {
 	char comm[16];
 	__u64 cgroup_id;
 	__u64 syscall_set[GOTRACE_SYSCALL_MAX / 64];
-	__u64 reserved[4];
+	__u32 format;
+	__u32 generation_ms;
+	__u64 reserved[3];
 };
 
 /**
