@@ -468,6 +468,9 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		if (have_st)
 			fprintf(stderr, ", %" PRIu64 " events",
 				(uint64_t)st->events);
+		if (have_st && st->format == GOTRACE_FORMAT_GO123)
+			fprintf(stderr, " in %" PRIu64 " generations",
+				(uint64_t)st->generations);
 		fprintf(stderr, ", %.2f s, stopped: %s", rec_secs(gt_now_ns() -
 			r->start_ns), reason);
 		if (have_st)

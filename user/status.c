@@ -29,6 +29,13 @@ static void status_usage(FILE *f)
 		"      --json             one JSON object: the same fields, per CPU in \"cpus\"\n");
 }
 
+/* The trace format of a started session (0: a module too old to say). */
+static const char *status_format_name(uint32_t format)
+{
+	return format == GOTRACE_FORMAT_GO123 ? "go1.23" :
+	       format == GOTRACE_FORMAT_GO111 ? "go1.11" : "unknown";
+}
+
 static void status_print(const struct gotrace_status *st)
 {
 	char b1[32], b2[32];
@@ -51,6 +58,10 @@ static void status_print(const struct gotrace_status *st)
 	printf("cpus (Ps):      %u\n", st->nr_cpus);
 	if (st->state == GOTRACE_STATE_IDLE)
 		return;
+	if (st->format)
+		printf("format:         %s, %" PRIu64 " generations\n",
+		       status_format_name(st->format),
+		       (uint64_t)st->generations);
 	printf("events:         %" PRIu64 "\n", (uint64_t)st->events);
 	printf("bytes produced: %" PRIu64 " (%s)\n",
 	       (uint64_t)st->bytes_produced,
@@ -143,6 +154,10 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       (uint64_t)st->task_overflows);
 	printf("  \"stack_overflows\": %" PRIu64 ",\n",
 	       (uint64_t)st->stack_overflows);
+	printf("  \"format\": \"%s\",\n", st->format ?
+	       status_format_name(st->format) : "");
+	printf("  \"generations\": %" PRIu64 ",\n",
+	       (uint64_t)st->generations);
 	printf("  \"cpus\": [");
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {
