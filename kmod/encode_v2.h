@@ -48,6 +48,7 @@ enum gt_e2_type {
 	GT_E2_GO_SYSCALL_END = 23,	/* - */
 	GT_E2_GO_SYSCALL_END_BLOCKED = 24, /* - */
 	GT_E2_GO_STATUS = 25,		/* G, M, status */
+	GT_E2_USER_LOG = 44,		/* task, key string, value, stack */
 	GT_E2_SYNC = 50,
 	GT_E2_CLOCK_SNAPSHOT = 51,
 	GT_E2_END_OF_GENERATION = 52,
@@ -78,8 +79,8 @@ enum {
 #define GT_E2_SIZE_BYTES	3
 /* Batch byte, generation, M, time, size. */
 #define GT_E2_BATCH_HDR_MAX	(1 + 3 * GT_LEB_MAX + GT_E2_SIZE_BYTES)
-/* Values after the type byte of the longest event: delta and 3 args. */
-#define GT_E2_ARGS_MAX		3
+/* Values after the type byte of the longest event: delta and 4 args (UserLog). */
+#define GT_E2_ARGS_MAX		4
 #define GT_E2_EV_MAX_BYTES	(1 + (1 + GT_E2_ARGS_MAX) * GT_LEB_MAX)
 /* Go 1.22+ readers refuse longer strings and deeper stacks. */
 #define GT_E2_STRING_MAX	1024

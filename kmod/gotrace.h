@@ -86,6 +86,7 @@ int gt_probes_register(struct gt_session *s);
 void gt_probes_unregister(struct gt_session *s);
 int gt_probes_check(void);
 int gt_probes_snapshot(struct gt_session *s);
+void gt_probes_catch_up(struct gt_session *s);
 
 /* session.c */
 int gt_session_create(struct gt_session **sp);

@@ -44,6 +44,23 @@
 #include "model_state.h"
 
 /*
+ * An event of this CPU that cannot be written (no room, or a transition
+ * the model missed and cannot repair here).  The 1.11 format ends the
+ * trace there: its readers take no gap.  A generational session goes on
+ * (gt_v2_lost()): nothing is written for it, the model keeps what the
+ * trace says, and later events write the transitions that bring the
+ * trace back to Linux's state.  Counted either way.
+ */
+static void model_lost(struct gt_model *m, struct gt_cpu *c)
+{
+	c->lost++;
+	if (m->format == GT_FORMAT_GO123)
+		gt_v2_lost(m, c);
+	else
+		gt_model_halt(m);
+}
+
+/*
  * Stamp and append one event on the P of CPU @cpu (@c), at @when or, to
  * keep time going forward on the P and for the task, just after their
  * last event.  @t, if not NULL, is the task whose state the event changes
@@ -69,8 +86,7 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 	if (m->format == GT_FORMAT_GO123 ?
 	    !gt_v2_write(m, c, t, type, args, nargs, ts) :
 	    !gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
-		c->lost++;
-		gt_model_halt(m);
+		model_lost(m, c);
 		return false;
 	}
 	if (m->format == GT_FORMAT_GO111)
@@ -270,10 +286,11 @@ static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 	 * hook_enter() took any goroutine Linux does not run off this P, and
 	 * every path that takes a goroutine off it clears c->cur: another
 	 * one here means a missed transition.  The caller holds @t's bucket
-	 * lock and may not wait for a second one, so the trace ends.
+	 * lock and may not wait for a second one: lost (model_lost()); a
+	 * generational trace takes @old off at this P's next hook.
 	 */
 	if (old && old != t) {
-		gt_model_halt(m);
+		model_lost(m, c);
 		return false;
 	}
 	if (!model_emit2(m, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1))
@@ -338,7 +355,8 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 	case GT_G_RUNNING:
 		if (g_take_from_other_p(m, c, t))
 			break;
-		gt_model_halt(m);
+		/* A generational trace goes on: that P's next hook repairs. */
+		model_lost(m, c);
 		return false;
 	}
 	return g_start(m, c, t);
@@ -989,6 +1007,36 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 		sys_exit_unhidden(m, c);
 	}
 	hook_exit(c, flags);
+}
+
+/* ---- Generations ------------------------------------------------------- */
+
+/**
+ * gt_model_catch_up() - this CPU moves to the session's generation now
+ * @m:	the model, writing the generational format, armed
+ * @ev:	this CPU, and the task Linux runs on it
+ *
+ * What a hook does first, and the generation's start (gt_v2_cpu_catch_up())
+ * for a CPU that has had no event since the generation began: an idle
+ * CPU's P is stated, and a goroutine the trace still has on it that
+ * Linux does not run (its switch away was lost) is taken off.
+ *
+ * Context: the reader's IPI, interrupts off.
+ */
+void gt_model_catch_up(struct gt_model *m, const struct gt_in_ev *ev)
+{
+	unsigned long flags = 0;
+	struct gt_cpu *c = hook_enter(m, ev, &flags);
+
+	if (c) {
+		gt_v2_cpu_catch_up(m, c);
+		hook_exit(c, flags);
+		return;
+	}
+	/* Offline (no hook writes there), or the session is stopping. */
+	c = gt_env_hook_cpu(m, ev);
+	if (c)
+		gt_v2_cpu_catch_up(m, c);
 }
 
 /* ---- Start and stop ---------------------------------------------------- */

@@ -44,6 +44,9 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in);
 void gt_model_cpu_offline(struct gt_model *m, const struct gt_in_ev *ev);
 void gt_model_cpu_online(struct gt_model *m, const struct gt_in_ev *ev);
 
+/* The generational format: @ev.cpu moves to the next generation now. */
+void gt_model_catch_up(struct gt_model *m, const struct gt_in_ev *ev);
+
 /*
  * The end: every P closed at @ts (the module passes 0: now), every CPU's
  * last chunk queued for the reader.  Only once no hook runs any more.

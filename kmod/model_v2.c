@@ -52,7 +52,7 @@
  * String ids the tables give first, in this order (gt_tables_v2()), so
  * that events can name them without a lookup.
  */
-const char *const gt_v2_reasons[GT_V2_NR_REASONS] = {
+const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
 	[GT_V2_R_PREEMPTED] = "preempted",
 	[GT_V2_R_YIELD] = "yield",
 	[GT_V2_R_BLOCKED] = "blocked",
@@ -63,6 +63,8 @@ const char *const gt_v2_reasons[GT_V2_NR_REASONS] = {
 	[GT_V2_R_SYNC] = "sync",
 	[GT_V2_R_COND] = "sync.Cond",
 	[GT_V2_R_NET] = "network",
+	[GT_V2_S_LOG_KEY] = "gotrace",
+	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
 };
 
 static u64 reason_id(unsigned int r)
@@ -358,6 +360,20 @@ static bool v2_unblock(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
+ * Where events were lost on this P, the next goroutine started here says
+ * so: a user log, which the viewers show as an instant on the P's row.
+ */
+static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *t, u64 ts)
+{
+	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(GT_V2_S_LOST),
+		     0 };
+
+	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
+		v2_cpu(m, c)->lost = false;
+}
+
+/*
  * The stacks the 1.11 event @type names (@args), which the generation's
  * tables then hold.
  */
@@ -406,7 +422,11 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 	case GOTRACE_EV_GO_WAITING:
 		return true;
 	case GOTRACE_EV_GO_START:
-		return v2_start(m, c, t, ts);
+		if (!v2_start(m, c, t, ts))
+			return false;
+		if (vc->lost)
+			v2_lost_log(m, c, t, ts);
+		return true;
 	case GOTRACE_EV_GO_UNBLOCK:
 		return v2_unblock(m, c, t, args[2], ts);
 	case GOTRACE_EV_GO_SYSEXIT:
@@ -539,6 +559,20 @@ undo:
 	set->nr_batches = nr;
 	vc->batch_m = batch_m;
 	return false;
+}
+
+/**
+ * gt_v2_lost() - an event of CPU @c was not written
+ * @m:	the model
+ * @c:	this CPU, interrupts off
+ *
+ * The session goes on: the model keeps what the trace says, and later
+ * events write the transitions that bring it back to Linux's state.  The
+ * next goroutine started on this P marks the place.
+ */
+void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
+{
+	v2_cpu(m, c)->lost = true;
 }
 
 /* ---- Generations ------------------------------------------------------- */

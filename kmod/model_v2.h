@@ -39,8 +39,11 @@ enum gt_format {
 	GT_FORMAT_GO123,	/* "go 1.23 trace": generations */
 };
 
-/* Reasons of GoStop and GoBlock: the first string ids of each generation. */
-enum gt_v2_reason {
+/*
+ * Strings every generation has, its first string ids: the reasons of
+ * GoStop and GoBlock, and the user log that marks lost events.
+ */
+enum gt_v2_string {
 	GT_V2_R_PREEMPTED,
 	GT_V2_R_YIELD,
 	GT_V2_R_BLOCKED,
@@ -51,10 +54,12 @@ enum gt_v2_reason {
 	GT_V2_R_SYNC,
 	GT_V2_R_COND,
 	GT_V2_R_NET,
-	GT_V2_NR_REASONS
+	GT_V2_S_LOG_KEY,
+	GT_V2_S_LOST,
+	GT_V2_NR_STRINGS
 };
 
-extern const char *const gt_v2_reasons[GT_V2_NR_REASONS];
+extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
 
 /* The M of CPU c's idle task: above every Linux tid (PID_MAX_LIMIT). */
 #define GT_V2_IDLE_M_BASE	(4U * 1024 * 1024)
@@ -117,6 +122,7 @@ struct gt_v2_set {
  *		end at the P's next event, unless the syscall blocks)
  * @sys_ts:	the time of that GoSyscallBegin, which its end repeats
  * @p_stated:	the P's status is written in @gen
+ * @lost:	events were lost here since the last user log saying so
  * @asked:	this CPU asked for the end of @gen (its set is half full)
  */
 struct gt_v2_cpu {
@@ -129,6 +135,7 @@ struct gt_v2_cpu {
 	struct gt_task *sys;
 	u64 sys_ts;
 	bool p_stated;
+	bool lost;
 	bool asked;
 };
 
@@ -170,6 +177,7 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 void gt_v2_gen_start(struct gt_model *m);
 void gt_v2_advance(struct gt_model *m);
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
+void gt_v2_lost(struct gt_model *m, struct gt_cpu *c);
 int gt_v2_gen_write(struct gt_model *m, bool last);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);

@@ -196,6 +196,19 @@ static void gt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	gt_model_sys_exit(&s->model, &in);
 }
 
+/*
+ * The reader's IPI at the end of a generation: this CPU moves to the next
+ * one now, as its next event would move it (gt_model_catch_up()).
+ */
+void gt_probes_catch_up(struct gt_session *s)
+{
+	struct gt_in_task cur;
+	struct gt_in_ev ev = { .cur = &cur };
+
+	probe_task(&cur, current);
+	gt_model_catch_up(&s->model, &ev);
+}
+
 struct gt_probe {
 	const char *name;
 	void *func;

@@ -398,6 +398,10 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 			atomic64_read(&s->model.chunk_overflows),
 			atomic64_read(&s->model.task_overflows),
 			atomic64_read(&s->model.stack_overflows));
+	if (s->model.format == GT_FORMAT_GO123 &&
+	    reason != GOTRACE_STOP_ABORT && gt_model_count(&s->model, true))
+		pr_warn("%llu events not recorded, the buffers being full: the trace marks where (per CPU: the status)\n",
+			gt_model_count(&s->model, true));
 	/* The reader writes a generational session's last generation. */
 	if (reason != GOTRACE_STOP_ABORT &&
 	    s->model.format == GT_FORMAT_GO111) {
@@ -445,9 +449,7 @@ static ssize_t read_copy(char __user *dst, const void *src, size_t n)
 
 static void session_v2_catch_up(void *arg)
 {
-	struct gt_model *m = arg;
-
-	gt_v2_cpu_catch_up(m, this_cpu_ptr(m->cpus));
+	gt_probes_catch_up(arg);
 }
 
 /* Is it time to end the generation?  Or has the session stopped? */
@@ -473,7 +475,7 @@ static int session_v2_advance(struct gt_session *s)
 
 	cpus_read_lock();
 	gt_v2_advance(m);
-	on_each_cpu(session_v2_catch_up, m, 1);
+	on_each_cpu(session_v2_catch_up, s, 1);
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
 			gt_v2_cpu_catch_up(m, per_cpu_ptr(m->cpus, cpu));

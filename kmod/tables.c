@@ -540,7 +540,8 @@ out:
  * The same strings and frames as the footer, written as that format's
  * string and stack table batches (several of each when one would pass
  * the readers' 64 KiB).  The reasons of GoStop and GoBlock are the first
- * strings, with ids 1 to GT_V2_NR_REASONS (model_v2.c names them so).
+ * strings, with ids 1 to GT_V2_NR_STRINGS (model_v2.c names them so),
+ * with the user log that marks lost events.
  * The model's stack ids are the session's; a generation carries the
  * stacks its events name (gt_tables_mark()), and the strings of their
  * frames, so that its tables grow with what it holds, not with the
@@ -614,7 +615,7 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 
 	/* At least what the published stacks use; more is only room. */
 	f.nr_comms = READ_ONCE(t->nr_comms);
-	nstr = 2 * (nr_pcs + f.nr_comms) + 4 + GT_V2_NR_REASONS;
+	nstr = 2 * (nr_pcs + f.nr_comms) + 4 + GT_V2_NR_STRINGS;
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
 	f.pc_mask = roundup_pow_of_two(2 * nr_pcs + 2) - 1;
 	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
@@ -622,9 +623,9 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
 	if (!f.strs || !f.pcs || !frames)
 		goto out;
-	for (i = 0; i < GT_V2_NR_REASONS; i++)
-		if (footer_string(&f, gt_v2_reasons[i],
-				  strlen(gt_v2_reasons[i])) != i + 1)
+	for (i = 0; i < GT_V2_NR_STRINGS; i++)
+		if (footer_string(&f, gt_v2_strings[i],
+				  strlen(gt_v2_strings[i])) != i + 1)
 			goto out;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);

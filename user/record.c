@@ -490,7 +490,10 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 			(uint64_t)st->lost_events, (uint64_t)st->chunk_overflows,
 			(uint64_t)st->task_overflows,
 			(uint64_t)st->stack_overflows);
-		gt_warn("the trace ends where the first event was lost; raise the module's chunks, max_tasks or max_stacks parameters, or record for less time");
+		if (st->format == GOTRACE_FORMAT_GO123)
+			gt_warn("the trace goes on past them, marked '[gotrace] events lost here' where they were lost; raise the module's chunks parameter or --buffer-size");
+		else
+			gt_warn("the trace ends where the first event was lost; raise the module's chunks, max_tasks or max_stacks parameters, or record for less time");
 	}
 }
 

@@ -286,6 +286,9 @@ static size_t nevs;
 static struct gt_trace T;
 static bool T_open;
 static struct gt_umodel_stats ST;
+/* The go 1.23 twin's statistics, and what gotrace check read of it. */
+static struct gt_umodel_stats ST2;
+static struct gt_v2_info INFO2;
 
 static int collect(void *arg, const struct gt_event *e)
 {
@@ -322,6 +325,7 @@ static void finish_v2(void)
 
 	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
 	gt_umodel_stats(S.m2, &st);
+	ST2 = st;
 	gt_umodel_destroy(S.m2);
 	S.m2 = NULL;
 	save(".v2.trace", S.out2, S.len2);
@@ -333,6 +337,7 @@ static void finish_v2(void)
 	     (unsigned long long)st.events,
 	     st.events ? (double)S.len2 / st.events : 0.0,
 	     (unsigned long long)st.lost, (unsigned long long)info.generations);
+	INFO2 = info;
 	ok(valid && info.generations == st.generations,
 	   "%s (go 1.23): gotrace check reads its %llu generations%s%s",
 	   S.name, (unsigned long long)st.generations, valid ? "" : ": ",
@@ -1125,6 +1130,58 @@ static void test_overflow(void)
 	   "every P is closed");
 }
 
+/*
+ * The generational format when a CPU's buffer fills with nobody reading:
+ * the events that find no room are lost and counted, and the session
+ * goes on; once a generation is written out, the next one records again,
+ * the model writing ordinary transitions back to what Linux did, and the
+ * first goroutine started on a P that lost events carries a user log
+ * saying so.  The 1.11 twin halts, as in test_overflow().
+ */
+static void test_overflow_v2(void)
+{
+	struct task *a = task_new(1950, 1950, "a");
+	struct task *b = task_new(1951, 1951, "b");
+	struct task *tasks[] = { a, b };
+	uint64_t begins;
+
+	sim_setup("overflow_v2", 2);
+	S.cfg.cpu_bytes = 64 * 1024;
+	S.drain = false;
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	/* a blocks and is woken while its CPU's buffer is full. */
+	for (int i = 0; i < 40000; i++)
+		syscall_quick(i & 1, __NR_getpid);
+	sys_enter(0, __NR_nanosleep);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	wake(1, a);
+	/* Read again: the generation ends, the next one has room. */
+	S.drain = true;
+	drain();
+	sw(0, a, GT_IN_RUNNABLE);
+	sys_exit(0);
+	for (int i = 0; i < 100; i++)
+		syscall_quick(0, __NR_getppid);
+	sim_finish();
+	begins = INFO2.by_type[GT_V2_EV_GO_SYSCALL_BEGIN];
+	diag("overflow_v2 (go 1.23): %llu events, %llu lost, %llu syscalls",
+	     (unsigned long long)ST2.events, (unsigned long long)ST2.lost,
+	     (unsigned long long)begins);
+	ok(ST2.lost > 0 && !ST2.halted && ST2.generations >= 2,
+	   "overflow_v2 (go 1.23): %llu events lost, the session goes on",
+	   (unsigned long long)ST2.lost);
+	/*
+	 * A generation's tables name only the stacks its events name: the
+	 * getppid frame is there only if the syscalls after the loss are.
+	 */
+	ok(begins >= 100 && memmem(S.out2, S.len2, "getppid", 7),
+	   "overflow_v2 (go 1.23): the syscalls after the loss are there");
+	ok(INFO2.by_type[GT_V2_EV_USER_LOG] >= 1,
+	   "overflow_v2 (go 1.23): a user log marks where events were lost");
+}
+
 /* Per-CPU clocks out of step: CPU 1's events are stamped before CPU 0's. */
 static void test_clock_skew(void)
 {
@@ -1262,6 +1319,7 @@ int main(int argc, char **argv)
 	test_task_table_reuse();
 	test_stack_table_full();
 	test_overflow();
+	test_overflow_v2();
 	test_clock_skew();
 	test_idle_p();
 	test_bad_cpu();
