@@ -49,6 +49,7 @@ enum gt_e2_type {
 	GT_E2_GO_SYSCALL_END_BLOCKED = 24, /* - */
 	GT_E2_GO_STATUS = 25,		/* G, M, status */
 	GT_E2_USER_LOG = 44,		/* task, key string, value, stack */
+	GT_E2_GO_STATUS_STACK = 48,	/* G, M, status, stack (1.23) */
 	GT_E2_SYNC = 50,
 	GT_E2_CLOCK_SNAPSHOT = 51,
 	GT_E2_END_OF_GENERATION = 52,

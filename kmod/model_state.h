@@ -361,6 +361,8 @@ u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm);
 u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n);
 u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm);
 void gt_tables_mark(struct gt_tables *t, u64 gen, u32 id);
+u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
+		     int nr, bool compat);
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len);
 int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,

@@ -95,6 +95,23 @@ static unsigned int block_reason(unsigned int type)
 	}
 }
 
+/*
+ * The reason string of a 1.11 block event of @t: its class, and where
+ * the task sleeps in a syscall that syscall too ("sync: futex", "chan
+ * receive: read"), which keeps the class's profile (the profiles match
+ * by substring).  "network" stays exact: the net profile wants it so.
+ */
+static u64 block_reason_id(struct gt_model *m, const struct gt_v2_cpu *vc,
+			   const struct gt_task *t, unsigned int type)
+{
+	unsigned int r = block_reason(type);
+
+	if (r == GT_V2_R_NET || t->sys_nr < 0)
+		return reason_id(r);
+	return gt_tables_reason(m->tables, vc->gen, r, t->sys_nr,
+				t->sys_compat);
+}
+
 static u64 task_m(const struct gt_task *t)
 {
 	return t->goid;
@@ -221,20 +238,25 @@ static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 
 /*
  * Before the first event of this CPU's generation that involves @t: its
- * status, on its own M (a running or syscall status binds it there).
- * The task's bucket lock is held, or it runs on this P.
+ * status, on its own M (a running or syscall status binds it there),
+ * with the stack that names the task (GoStatusStack): a task the trace
+ * did not see created (it existed at the start) is named by it.  The
+ * task's bucket lock is held, or it runs on this P.
  */
 static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      u64 ts)
 {
 	u64 gen = v2_cpu(m, c)->gen;
 	unsigned int st = g_status(t);
+	u64 v[4] = { t->goid, task_m(t), st, t->comm_stack };
 
 	if (t->v2.gen == gen)
 		return true;
-	if (st && !ev3(m, c, t, task_m(t), GT_E2_GO_STATUS, ts, t->goid,
-		       task_m(t), st))
-		return false;
+	if (st) {
+		gt_tables_mark(m->tables, gen, t->comm_stack);
+		if (!ev(m, c, t, task_m(t), GT_E2_GO_STATUS_STACK, ts, v, 4))
+			return false;
+	}
 	g_mentioned(t, gen, st);
 	return true;
 }
@@ -331,15 +353,14 @@ static bool v2_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 
 /* GoStop or GoBlock with @reason, or GoDestroy; then the P is free. */
 static bool v2_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		     unsigned int type, unsigned int reason, u64 stack, u64 ts)
+		     unsigned int type, u64 reason, u64 stack, u64 ts)
 {
 	if (!g_mention(m, c, t, ts))
 		return false;
 	if (type == GT_E2_GO_DESTROY) {
 		if (!ev0(m, c, t, task_m(t), type, ts))
 			return false;
-	} else if (!ev2(m, c, t, task_m(t), type, ts, reason_id(reason),
-			stack)) {
+	} else if (!ev2(m, c, t, task_m(t), type, ts, reason, stack)) {
 		return false;
 	}
 	return p_drop(m, c, t, ts);
@@ -433,10 +454,11 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		return g_mention(m, c, t, ts) &&
 		       ev0(m, c, t, task_m(t), GT_E2_GO_SYSCALL_END_BLOCKED, ts);
 	case GOTRACE_EV_GO_PREEMPT:
-		return v2_leave(m, c, t, GT_E2_GO_STOP, GT_V2_R_PREEMPTED,
+		return v2_leave(m, c, t, GT_E2_GO_STOP,
+				reason_id(GT_V2_R_PREEMPTED),
 				args[0], ts);
 	case GOTRACE_EV_GO_SCHED:
-		return v2_leave(m, c, t, GT_E2_GO_STOP, GT_V2_R_YIELD,
+		return v2_leave(m, c, t, GT_E2_GO_STOP, reason_id(GT_V2_R_YIELD),
 				args[0], ts);
 	case GOTRACE_EV_GO_END:
 		return v2_leave(m, c, t, GT_E2_GO_DESTROY, 0, 0, ts);
@@ -454,7 +476,8 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		vc->sys = NULL;
 		return true;
 	default:
-		return v2_leave(m, c, t, GT_E2_GO_BLOCK, block_reason(type),
+		return v2_leave(m, c, t, GT_E2_GO_BLOCK,
+				block_reason_id(m, vc, t, type),
 				args[0], ts);
 	}
 }
@@ -746,14 +769,19 @@ static void sweep_mark(struct gt_task *t, u64 gen)
 		g_mentioned(t, gen, g_status(t));
 }
 
-/* Add one status to the sweep batch; false if it is full. */
-static bool sweep_put(struct gt_v2 *v, u64 gen, const struct gt_task *t,
+/* Add one status, with its naming stack, to the sweep batch; false if full. */
+static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		      unsigned int st, u64 ts)
 {
+	struct gt_v2 *v = &m->v2;
+	u64 a[4] = { t->goid, task_m(t), st, t->comm_stack };
+
 	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
 		return false;
-	return gt_enc2_ev3(&v->sweep, GT_E2_GO_STATUS, ts, t->goid, task_m(t),
-			   st);
+	if (!gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4))
+		return false;
+	gt_tables_mark(m->tables, gen, t->comm_stack);
+	return true;
 }
 
 /* Write the sweep batch out and start an empty one. */
@@ -806,7 +834,7 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 			st = sweep_status(t, gen);
 			if (!st)
 				continue;
-			if (!sweep_put(v, gen, t, st, ts)) {
+			if (!sweep_put(m, gen, t, st, ts)) {
 				full = true;
 				break;
 			}

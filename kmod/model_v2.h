@@ -61,6 +61,15 @@ enum gt_v2_string {
 
 extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
 
+/*
+ * Block reasons that name the syscall too, "<reason>: <syscall>": the
+ * string ids after those of gt_v2_strings, one per reason before
+ * "network" and syscall slot (native numbers, then the 32-bit ABI's),
+ * written in the tables of the generations that use them.
+ */
+#define GT_V2_SYS_SLOTS		(2 * GOTRACE_SYSCALL_MAX)
+#define GT_V2_NR_SYS_REASONS	(GT_V2_R_NET * GT_V2_SYS_SLOTS)
+
 /* The M of CPU c's idle task: above every Linux tid (PID_MAX_LIMIT). */
 #define GT_V2_IDLE_M_BASE	(4U * 1024 * 1024)
 

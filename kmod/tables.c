@@ -67,9 +67,11 @@ struct gt_tables {
 	/*
 	 * The generational format: the stack ids the events of a
 	 * generation name, by the generation's parity; its tables hold
-	 * only those (gt_tables_v2()).
+	 * only those (gt_tables_v2()); likewise the block reasons that
+	 * name a syscall (GT_V2_NR_SYS_REASONS).
 	 */
 	unsigned long *used[2];
+	unsigned long *reasons_used[2];
 };
 
 static void *tables_zalloc(size_t n, size_t size)
@@ -89,6 +91,8 @@ void gt_tables_free(struct gt_tables *t)
 	gt_env_free(t->comm_slots);
 	gt_env_free(t->used[0]);
 	gt_env_free(t->used[1]);
+	gt_env_free(t->reasons_used[0]);
+	gt_env_free(t->reasons_used[1]);
 	gt_env_free(t);
 }
 
@@ -121,8 +125,13 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
 	t->comm_slots = tables_zalloc(cslots, sizeof(u32));
 	t->used[0] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
 	t->used[1] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
+	t->reasons_used[0] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
+					   sizeof(long));
+	t->reasons_used[1] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
+					   sizeof(long));
 	if (!t->stacks || !t->stack_slots || !t->pcs || !t->comms ||
-	    !t->comm_stack || !t->comm_slots || !t->used[0] || !t->used[1]) {
+	    !t->comm_stack || !t->comm_slots || !t->used[0] || !t->used[1] ||
+	    !t->reasons_used[0] || !t->reasons_used[1]) {
 		gt_tables_free(t);
 		return NULL;
 	}
@@ -237,6 +246,31 @@ void gt_tables_mark(struct gt_tables *t, u64 gen, u32 id)
 	/* Most events name a stack already named: no write then. */
 	if (id && id <= t->max_stacks && !gt_test_bit(id, used))
 		gt_set_bit(id, used);
+}
+
+/**
+ * gt_tables_reason() - the string id of "<reason>: <syscall>"
+ * @t:		tables
+ * @gen:	the generation the block event is written in
+ * @reason:	enum gt_v2_string, a reason before GT_V2_R_NET
+ * @nr:		the syscall the task sleeps in
+ * @compat:	of the 32-bit ABI
+ *
+ * Context: any (a hook, on its CPU's generation).
+ * Return: the id, whose string the generation's tables then hold.
+ */
+u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
+		     int nr, bool compat)
+{
+	unsigned long *used = t->reasons_used[gen & 1];
+	u32 slot = (nr >= 0 && nr < GOTRACE_SYSCALL_MAX ? nr :
+		    GOTRACE_SYSCALL_MAX - 1) +
+		   (compat ? GOTRACE_SYSCALL_MAX : 0);
+	u32 i = reason * GT_V2_SYS_SLOTS + slot;
+
+	if (!gt_test_bit(i, used))
+		gt_set_bit(i, used);
+	return GT_V2_NR_STRINGS + 1 + i;
 }
 
 /* The synthetic PC of the frame that names @comm.  Context: any. */
@@ -589,6 +623,36 @@ static int v2_table_room(struct gt_enc2 *e, u64 gen, u8 kind, u32 need)
 	return 0;
 }
 
+/* The strings of the reasons that name a syscall, @used of them. */
+static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
+{
+	char name[64], s[96];
+	unsigned int nr;
+	u32 i, len;
+
+	for (i = 0; i < GT_V2_NR_SYS_REASONS; i++) {
+		u32 slot = i % GT_V2_SYS_SLOTS;
+		bool compat = slot >= GOTRACE_SYSCALL_MAX;
+
+		if (!gt_test_bit(i, used))
+			continue;
+		if (!gt_syscall_frame_name(gt_syscall_pc(slot % GOTRACE_SYSCALL_MAX,
+							 compat),
+					   name, sizeof(name), &nr))
+			return -EINVAL;
+		/* "sys_read" reads "read" there; "compat_sys_read" stays. */
+		len = snprintf(s, sizeof(s), "%s: %s",
+			       gt_v2_strings[i / GT_V2_SYS_SLOTS],
+			       strncmp(name, "sys_", 4) ? name : name + 4);
+		len = min_t(u32, len, sizeof(s) - 1);
+		if (v2_table_room(e, gen, GT_E2_STRINGS,
+				  1 + 2 * GT_LEB_MAX + len) ||
+		    !gt_enc2_string(e, GT_V2_NR_STRINGS + 1 + i, s, len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * gt_tables_v2() - the string and stack tables, for generation @gen
  * @m:		the model; hooks may run
@@ -627,6 +691,8 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (footer_string(&f, gt_v2_strings[i],
 				  strlen(gt_v2_strings[i])) != i + 1)
 			goto out;
+	/* The ids of the reasons that name a syscall come next. */
+	f.nr_strs = GT_V2_NR_STRINGS + GT_V2_NR_SYS_REASONS;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -659,12 +725,16 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		    !gt_enc2_string(&e, s->id, s->s, s->len))
 			goto out;
 	}
+	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]))
+		goto out;
 	gt_enc2_batch_end(&e);
 	*out = e.buf;
 	*len = e.len;
 	e.buf = NULL;
 	/* The generation after the next one starts with none named. */
 	memset(used, 0, BITS_TO_LONGS(t->max_stacks + 1) * sizeof(long));
+	memset(t->reasons_used[gen & 1], 0,
+	       BITS_TO_LONGS(GT_V2_NR_SYS_REASONS) * sizeof(long));
 	ret = 0;
 out:
 	gt_env_free(e.buf);

@@ -58,7 +58,7 @@ static void test_batch_layout(void)
 	static u8 buf[1024];
 	const u8 *p, *end;
 	struct gt_enc2 e;
-	u64 args[3] = { 7, 300, UINT64_MAX };
+	u64 args[5] = { 7, 300, UINT64_MAX, 1, 2 };
 	bool ok = true;
 	u32 size;
 
@@ -70,8 +70,8 @@ static void test_batch_layout(void)
 	       "a batch opens, a second one cannot while it is open");
 	ok = gt_enc2_event(&e, GT_E2_GO_STATUS, 1000100, args, 3) &&
 	     gt_enc2_ev0(&e, GT_E2_PROC_STOP, 1000050) &&
-	     !gt_enc2_event(&e, GT_E2_GO_STATUS, 1000200, args, 4);
-	TAP_OK(ok, "events of up to three values; four refused");
+	     !gt_enc2_event(&e, GT_E2_USER_LOG, 1000200, args, 5);
+	TAP_OK(ok, "events of up to four values (UserLog); five refused");
 	size = gt_enc2_batch_end(&e);
 
 	p = buf;
