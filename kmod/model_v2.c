@@ -514,6 +514,37 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	}
 }
 
+/*
+ * gt_v2_cpu_catch_up(), from a write at @now: the time of the first
+ * status of a CPU that has written nothing yet (the snapshot's CPU), not
+ * the start of the clock.
+ */
+static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
+{
+	/*
+	 * Pairs with the release of gt_v2_advance(): the new generation's set
+	 * was emptied by the gt_v2_gen_write() before it.
+	 */
+	u64 gen = gt_load_acquire(&m->v2.gen);
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	u64 ts;
+
+	if (likely(vc->gen == gen))
+		return;
+	ts = max(v2_set(vc)->last_ts, c->last_ts) + 1;
+	if (ts == 1)
+		ts = max(now, ts);
+	if (vc->gen) {
+		sys_end(m, c, ts);
+		batch_close(vc);
+	}
+	vc->gen = gen;
+	vc->p_seq = 0;
+	vc->p_stated = false;
+	vc->asked = false;
+	p_state(m, c, ts);
+}
+
 /* Does CPU @c's set need the reader: half full, in bytes or batches? */
 static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *set)
 {
@@ -550,7 +581,7 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	u32 len, nr;
 
 	(void)nargs;
-	gt_v2_cpu_catch_up(m, c);
+	cpu_catch_up(m, c, ts);
 	/* A P new to the trace since the catch-up (Gomaxprocs grew). */
 	if (unlikely(!vc->p_stated))
 		p_state(m, c, ts);
@@ -696,26 +727,7 @@ static int out_put(struct gt_v2 *v, const void *p, size_t n)
  */
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c)
 {
-	/*
-	 * Pairs with the release of gt_v2_advance(): the new generation's set
-	 * was emptied by the gt_v2_gen_write() before it.
-	 */
-	u64 gen = gt_load_acquire(&m->v2.gen);
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	u64 ts;
-
-	if (likely(vc->gen == gen))
-		return;
-	ts = max(v2_set(vc)->last_ts, c->last_ts) + 1;
-	if (vc->gen) {
-		sys_end(m, c, ts);
-		batch_close(vc);
-	}
-	vc->gen = gen;
-	vc->p_seq = 0;
-	vc->p_stated = false;
-	vc->asked = false;
-	p_state(m, c, ts);
+	cpu_catch_up(m, c, 0);
 }
 
 /*

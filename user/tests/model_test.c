@@ -338,6 +338,10 @@ static void finish_v2(void)
 	     st.events ? (double)S.len2 / st.events : 0.0,
 	     (unsigned long long)st.lost, (unsigned long long)info.generations);
 	INFO2 = info;
+	/* Its first event is no earlier than the first input (ts 1000). */
+	ok(valid && info.min_ts >= 1000,
+	   "%s (go 1.23): starts at %llu ns, not before the recording",
+	   S.name, (unsigned long long)info.min_ts);
 	ok(valid && info.generations == st.generations,
 	   "%s (go 1.23): gotrace check reads its %llu generations%s%s",
 	   S.name, (unsigned long long)st.generations, valid ? "" : ": ",
