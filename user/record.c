@@ -122,6 +122,7 @@ struct recorder {
 	bool format_v2;			/* --format go1.23 */
 	struct gt_rotate_cfg rotate;	/* --rotate, --keep */
 	bool rotating;
+	struct gt_rotate rot;		/* --rotate: the files, not @out */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
@@ -323,7 +324,8 @@ static int rec_write(struct recorder *r, size_t len)
 	int ret;
 
 	sigprocmask(SIG_SETMASK, &r->oldmask, &blocked);
-	ret = gt_write_all(r->out.fd, r->buf, len);
+	ret = r->rotating ? gt_rotate_write(&r->rot, r->buf, len) :
+			    gt_write_all(r->out.fd, r->buf, len);
 	sigprocmask(SIG_SETMASK, &blocked, NULL);
 	return ret;
 }
@@ -461,10 +463,18 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	else
 		reason = "end of file";
 
-	if (!r->quiet) {
+	if (!r->quiet && r->rotating) {
+		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %" PRIu64
+			" files in %s%s", GT_NAME,
+			gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
+			r->rot.committed, r->rotate.dir, r->rot.removed ?
+			" (the oldest removed by --keep)" : "");
+	} else if (!r->quiet) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %s",
 			GT_NAME, gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
 			gt_output_name(&r->out));
+	}
+	if (!r->quiet) {
 		if (have_st)
 			fprintf(stderr, ", %" PRIu64 " events",
 				(uint64_t)st->events);
@@ -737,6 +747,18 @@ static int rec_open_output(struct recorder *r)
 {
 	int n;
 
+	if (r->rotating) {
+		/* The module's stream, cut where its generations begin. */
+		if (gt_rotate_open(&r->rot, &r->rotate))
+			return -1;
+		r->out.path = r->rotate.dir;
+		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
+			     "%s: aborted: the last file in %s keeps its .tmp name\n",
+			     GT_NAME, r->rotate.dir);
+		rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
+				(size_t)n : strlen(rec_abort_msg);
+		return 0;
+	}
 	if (gt_output_open(&r->out, r->out_path))
 		return -1;
 	if (r->out.tmp)
@@ -758,6 +780,14 @@ static int rec_open_output(struct recorder *r)
  */
 static void rec_finish_output(struct recorder *r, bool complete)
 {
+	if (r->rotating) {
+		if (gt_rotate_close(&r->rot, complete) && complete) {
+			gt_err("writing into %s: %s", r->rotate.dir,
+			       strerror(r->rot.err));
+			r->failed = true;
+		}
+		return;
+	}
 	if (complete) {
 		if (gt_output_commit(&r->out))
 			r->failed = true;
@@ -867,12 +897,6 @@ static int rec_run_bpf(struct recorder *r)
 }
 #endif
 
-/* The module's stream is written as it comes: one file, not rotated yet. */
-static int rec_rotate_unsupported(void)
-{
-	gt_err("--rotate: only the BPF backend rotates for now; use --backend bpf");
-	return GT_EXIT_USAGE;
-}
 
 int cmd_record(int argc, char **argv)
 {
@@ -881,6 +905,7 @@ int cmd_record(int argc, char **argv)
 		.dev_path = GOTRACE_DEVICE_PATH,
 		.in = -1,
 		.out = { .fd = -1 },
+		.rot = { .fd = -1 },
 		.child = { .go_fd = -1, .err_fd = -1 },
 	};
 	struct gotrace_status st;
@@ -894,13 +919,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (ret)
 		return GT_EXIT_USAGE;
-	/* Asked for the module, or given it by --backend auto. */
-	if (r.rotating && (r.backend == GT_BACKEND_KMOD || r.dev_given))
-		return rec_rotate_unsupported();
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
-	if (r.rotating && r.backend != GT_BACKEND_BPF)
-		return rec_rotate_unsupported();
 #ifdef GT_HAVE_BPF
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);
@@ -978,14 +998,20 @@ int cmd_record(int argc, char **argv)
 	goto out;
 fail:
 	/* Nothing was recorded: FILE stays as it was. */
-	gt_output_abandon(&r.out, false);
+	if (r.rotating)
+		gt_rotate_close(&r.rot, false);
+	else
+		gt_output_abandon(&r.out, false);
 	code = GT_EXIT_FAIL;
 out:
 	if (r.child.go_fd >= 0)
 		gt_child_cancel(&r.child);	/* held, never let go */
 	if (r.in >= 0)
 		close(r.in);
-	gt_output_free(&r.out);
+	if (r.rotating)
+		gt_rotate_free(&r.rot);
+	else
+		gt_output_free(&r.out);
 	free(r.buf);
 	return code;
 }

@@ -194,9 +194,6 @@ check "SIGKILL while rotating: --keep 2 kept 2 files, both complete; at most one
 run record --backend bpf --rotate 1s -o "$T/rot11"
 check "--rotate without --format go1.23: a one-line error" \
 	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "needs --format go1.23" "$T/err"'
-run record --backend kmod --format go1.23 --rotate 1s -d 0.1 -o "$T/never"
-check "record --backend kmod --rotate: a one-line error, no file" \
-	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && has "use --backend bpf" "$T/err" && [ ! -e "$T/never" ]'
 # No syscall events, but the model still knows which syscall a task
 # sleeps in: nanosleep stays a sleep, the pipe read a chan receive.
 run record --backend bpf -c bpf_workload --children --syscalls none \
