@@ -39,8 +39,9 @@ struct gt_bpf_feed {
 	uint64_t unknown;
 	/*
 	 * The task each CPU's switch records put on it (0: none known
-	 * yet), and the times a recorded task's syscall record came from a
-	 * CPU that no switch record had given it: a switch lost on its way
+	 * yet), and the times a record of a recorded task current on its
+	 * CPU (a syscall, a switch-out, a wakeup, a fork, an exec) came from
+	 * a CPU that no switch record had given it: a switch lost on its way
 	 * (see Documentation/bpf-backend.rst), counted once per CPU and
 	 * switch.
 	 */
@@ -228,36 +229,14 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	return ev;
 }
 
-static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
-{
-	const struct gt_in_task *prev, *next;
-	struct gt_in_switch in = { 0 };
-	uint64_t *slot;
-
-	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
-	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
-	in.ev = in_ev(f, &r->hdr, prev, r->stack);
-	in.prev = prev;
-	in.next = next;
-	in.preempt = r->preempt;
-	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
-			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
-	slot = on_cpu(f, r->hdr.cpu);
-	if (slot)
-		*slot = r->next;
-	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
-		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
-		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
-		     GT_IN_FD_UNKNOWN;
-	gt_model_switch(f->m, &in);
-}
-
 /*
- * A syscall record of @cur, on a CPU where the switch records left
+ * A record of @cur, current on a CPU where the switch records left
  * @was: the switch between them never reached the reader.  It is counted
  * as lost and written as a preemption at the record's time, so that the
- * syscalls that follow are @cur's, not dropped as those of a task the
- * trace does not show running.
+ * record and those that follow are @cur's.  Otherwise the model drops
+ * a syscall of a task it does not show running, writes a switch-out as
+ * of a task that ran for no time, and takes a wakeup or a fork for one
+ * by a task it does not show (--children then leaves the child out).
  */
 static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 			  uint64_t was, const struct gt_in_task *cur)
@@ -275,12 +254,59 @@ static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	gt_model_switch(f->m, &in);
 }
 
+/*
+ * @h is a record of @key, a recorded task that is current on h->cpu (a
+ * switch's prev, a waker, a parent, a task in exec or a syscall): if the
+ * switch records put another task there, the switch to @key was missed
+ * (see switch_missed()).  Only recorded tasks are checked: a switch
+ * between two tasks the filters leave out has no record.
+ */
+static void current_check(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			  uint64_t key, const struct gt_in_task *cur)
+{
+	uint64_t *slot = on_cpu(f, h->cpu);
+
+	if (!slot || *slot == key)
+		return;
+	if (*slot)
+		switch_missed(f, h, *slot, cur);
+	*slot = key;
+}
+
+static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
+{
+	const struct gt_in_task *prev, *next;
+	struct gt_in_switch in = { 0 };
+	uint64_t *slot;
+
+	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	if (r->hdr.match & GTB_MATCH_KEY)
+		current_check(f, &r->hdr, r->hdr.key, prev);
+	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
+	in.ev = in_ev(f, &r->hdr, prev, r->stack);
+	in.prev = prev;
+	in.next = next;
+	in.preempt = r->preempt;
+	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
+			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
+	slot = on_cpu(f, r->hdr.cpu);
+	if (slot)
+		*slot = r->next;
+	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
+		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
+		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
+		     GT_IN_FD_UNKNOWN;
+	gt_model_switch(f->m, &in);
+}
+
 static void feed_wake(struct gt_bpf_feed *f, const struct gtb_wake *r)
 {
 	const struct gt_in_task *cur;
 	struct gt_in_wake in;
 
 	cur = task_of(f, r->waker, r->hdr.match & GTB_MATCH_OTHER, 0);
+	if (r->hdr.match & GTB_MATCH_OTHER)
+		current_check(f, &r->hdr, r->waker, cur);
 	in.ev = in_ev(f, &r->hdr, cur, r->stack);
 	in.task = task_of(f, r->hdr.key, true, 1);
 	if (r->hdr.type == GTB_WAKING)
@@ -295,6 +321,8 @@ static void feed_fork(struct gt_bpf_feed *f, const struct gtb_fork *r)
 	struct gt_in_fork in;
 
 	parent = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	if (r->hdr.match & GTB_MATCH_KEY)
+		current_check(f, &r->hdr, r->hdr.key, parent);
 	in.ev = in_ev(f, &r->hdr, parent, r->stack);
 	in.child = task_of(f, r->child, r->hdr.match & GTB_MATCH_OTHER, 1);
 	gt_model_fork(f->m, &in);
@@ -310,8 +338,10 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 		f->unknown++;
 		return;
 	}
-	/* The model reads the new comm (and tid) from ev.cur. */
 	t = (struct ftask *)(uintptr_t)*slot;
+	/* A switch to it that was missed happened under its old comm. */
+	current_check(f, &r->hdr, r->hdr.key, &t->in);
+	/* The model reads the new comm (and tid) from ev.cur. */
 	memcpy(t->comm, r->comm, sizeof(t->comm));
 	t->in.tid = r->tid;
 	in.ev = in_ev(f, &r->hdr, &t->in, NULL);
@@ -321,14 +351,9 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 {
 	const struct gt_in_task *cur = task_of(f, r->hdr.key, true, 0);
-	uint64_t *slot = on_cpu(f, r->hdr.cpu);
 
 	/* Only current makes syscalls: was a switch to it missed? */
-	if (slot && *slot != r->hdr.key) {
-		if (*slot)
-			switch_missed(f, &r->hdr, *slot, cur);
-		*slot = r->hdr.key;
-	}
+	current_check(f, &r->hdr, r->hdr.key, cur);
 	if (r->hdr.type == GTB_SYS_ENTER) {
 		struct gt_in_sys_enter in = {
 			.ev = in_ev(f, &r->hdr, cur, NULL),

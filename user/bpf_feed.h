@@ -45,8 +45,9 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 /*
- * Switches the records missed: a syscall record of a task that no
- * switch record had put on its CPU.
+ * Switches the records missed: a record of a recorded task current on
+ * its CPU (a syscall, a switch-out, a wakeup, a fork, an exec) that no
+ * switch record had put there.
  */
 uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f);
 

@@ -16,6 +16,8 @@
 #define KEY_KNOWN	0x1000
 #define KEY_UNSAID	0x2000	/* recorded, its task record never came */
 #define KEY_OTHER	0x3000	/* left out by the filters */
+#define KEY_LEFT	0x4000	/* left out by the filters, and so... */
+#define KEY_LEFT2	0x5000	/* ...: no record of a switch between them */
 
 static uint64_t now = 1000;
 
@@ -27,7 +29,8 @@ static struct gtb_hdr hdr(uint16_t type, uint16_t size, uint64_t key,
 				 .size = size, .cpu = 0, .match = match };
 }
 
-static void task_record(struct gt_bpf_feed *f, uint64_t key, int tid)
+static void task_named(struct gt_bpf_feed *f, uint64_t key, int tid,
+		       const char *comm)
 {
 	struct gtb_task r = { 0 };
 
@@ -35,8 +38,13 @@ static void task_record(struct gt_bpf_feed *f, uint64_t key, int tid)
 	r.start_time = key;
 	r.tid = tid;
 	r.tgid = tid;
-	strcpy(r.comm, "gt_feed");
+	strcpy(r.comm, comm);
 	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void task_record(struct gt_bpf_feed *f, uint64_t key, int tid)
+{
+	task_named(f, key, tid, "gt_feed");
 }
 
 static void switch_to(struct gt_bpf_feed *f, uint64_t prev, uint64_t next,
@@ -56,6 +64,26 @@ static void sys_enter(struct gt_bpf_feed *f, uint64_t key, uint8_t match)
 
 	r.hdr = hdr(GTB_SYS_ENTER, sizeof(r), key, match);
 	r.nr = 110;	/* getppid */
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void wake_record(struct gt_bpf_feed *f, uint64_t key, uint64_t waker,
+			uint8_t match)
+{
+	struct gtb_wake r = { 0 };
+
+	r.hdr = hdr(GTB_WAKING, sizeof(r), key, match);
+	r.waker = waker;
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void fork_record(struct gt_bpf_feed *f, uint64_t parent, uint64_t child,
+			uint8_t match)
+{
+	struct gtb_fork r = { 0 };
+
+	r.hdr = hdr(GTB_FORK, sizeof(r), parent, match);
+	r.child = child;
 	gt_bpf_feed_record(&r, sizeof(r), f);
 }
 
@@ -142,7 +170,56 @@ int main(void)
 	ok(events(m) >= before + 3,
 	   "written as a preemption and a start, and the syscall is written (%llu events)",
 	   (unsigned long long)(events(m) - before));
+
+	diag("a current task's other records check the switches too");
+	/* KEY_OTHER's syscalls put it on the CPU. */
+	switch_to(f, KEY_KNOWN, 1, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 2,
+	   "its switch-out: the switch to it is counted (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	wake_record(f, KEY_UNSAID, KEY_KNOWN, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	ok(gt_bpf_feed_unswitched(f) == 3, "its wakeup of another (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	switch_to(f, KEY_KNOWN, KEY_LEFT, GTB_MATCH_KEY);
+	wake_record(f, KEY_UNSAID, KEY_LEFT2, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 3,
+	   "not a wakeup by a task the filters left out: its switch has no record");
+	exec_record(f, KEY_UNSAID);
+	ok(gt_bpf_feed_unswitched(f) == 4, "its exec (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	fork_record(f, KEY_KNOWN, KEY_OTHER, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 5, "its fork (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
 	ok(gt_bpf_feed_unknown(f) == 3, "nothing else counted lost");
+
+	gt_bpf_feed_free(f);
+	gt_umodel_destroy(m);
+
+	/*
+	 * -c gt_feed --children: the model adopts a child whose parent it
+	 * shows running.  A missed switch to the parent must not lose it.
+	 */
+	diag("--children: a fork right after a missed switch to the parent");
+	strcpy(cfg.opts.comm, "gt_feed");
+	cfg.opts.flags = GOTRACE_OPT_CHILDREN;
+	m = gt_umodel_create(&cfg);
+	f = m ? gt_bpf_feed_new(m, NULL) : NULL;
+	if (!ok(f != NULL, "a model with a comm filter and its feed"))
+		return tap_done();
+	task_record(f, KEY_KNOWN, 5);
+	ok(gt_bpf_feed_start(f, now, 0) == 0, "the trace starts");
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	switch_to(f, KEY_KNOWN, KEY_LEFT, GTB_MATCH_KEY);
+	/* KEY_LEFT -> KEY_KNOWN never reached the reader. */
+	task_named(f, KEY_UNSAID, 6, "gt_child");
+	fork_record(f, KEY_KNOWN, KEY_UNSAID, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	switch_to(f, KEY_KNOWN, KEY_UNSAID, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	before = events(m);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	ok(events(m) > before, "the child is recorded: its syscall is written");
+	ok(gt_bpf_feed_unswitched(f) == 1, "the missed switch is counted (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
 
 	gt_bpf_feed_free(f);
 	gt_umodel_destroy(m);
