@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct gt_bpf {
 	int *ring_fds;
 	unsigned int nr_cpus;
 	bool failed;		/* out of memory while merging */
+	uint64_t unread;	/* records dropped here: counted with drops */
 };
 
 /* libbpf's own messages only when asked for (GOTRACE_BPF_DEBUG=1). */
@@ -54,10 +56,14 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct gt_bpf *b = ctx;
 	const struct gtb_hdr *h = data;
 
-	if (size < sizeof(*h) || h->size > size)
+	if (size < sizeof(*h) || h->size > size) {
+		b->unread++;
 		return 0;
-	if (gt_merge_push(b->merge, data, h->size))
+	}
+	if (gt_merge_push(b->merge, data, h->size)) {
+		b->unread++;
 		b->failed = true;
+	}
 	return 0;
 }
 
@@ -298,6 +304,10 @@ void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	}
 	while (ring_buffer__consume(b->rb) > 0)
 		;
+	/* The loop has ended: what could not be merged is counted. */
+	if (b->failed)
+		gt_err("out of memory merging the BPF records: %" PRIu64
+		       " records lost (counted)", b->unread);
 	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
 }
 
@@ -308,11 +318,11 @@ unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)
 
 uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
 {
-	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = 0;
+	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = b->unread;
 	uint32_t zero = 0;
 
 	if (!v)
-		return 0;
+		return sum;
 	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.drops), &zero, v))
 		for (unsigned int c = 0; c < b->nr_cpus; c++) {
 			sum += v[c];

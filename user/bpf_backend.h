@@ -50,7 +50,10 @@ int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg);
 /* Detach, wait GT_BPF_REORDER_NS, drain, and hand on everything left. */
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
-/* Records lost to full rings: the total, and per CPU into @per_cpu. */
+/*
+ * Records lost: to full rings (per CPU into @per_cpu), and in the reader
+ * (short records, out of memory merging), in the total only.
+ */
 uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);

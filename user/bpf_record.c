@@ -265,6 +265,10 @@ out:
 				drops, unknown, unswitched, (uint64_t)st.lost);
 		if (st.halted)
 			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
+		/* Written, with the task's own frame for a stack. */
+		if (st.stack_overflows)
+			gt_warn("%" PRIu64 " kernel stacks not kept: the stack table was full",
+				(uint64_t)st.stack_overflows);
 		/* Handed to the model out of order: it clamps their times. */
 		if (ms.late)
 			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
