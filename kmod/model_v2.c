@@ -651,8 +651,12 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct gt_v2_cpu *vc = &v->cpus[cpu];
 
-		/* A batch takes at least a header and one event. */
-		vc->max_batches = cpu_bytes / 8;
+		/*
+		 * A batch takes a header (6 bytes at least) and an event; the
+		 * index is then as large as the buffer.  A CPU that uses half
+		 * of it asks for the generation's end, as for half the bytes.
+		 */
+		vc->max_batches = cpu_bytes / 16;
 		for (i = 0; i < 2; i++) {
 			struct gt_v2_set *set = &vc->set[i];
 			void *buf = gt_env_big_alloc(cpu_bytes);

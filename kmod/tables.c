@@ -670,16 +670,23 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
 	/* Pairs with the release in tables_stack_locked(). */
 	u32 nr_stacks = gt_load_acquire(&t->nr_stacks);
-	u32 nr_pcs = READ_ONCE(t->nr_pcs);
 	unsigned long *used = t->used[gen & 1];
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
-	u32 i, j, n, need, nstr;
+	u32 i, j, n, need, nstr, nr_pcs = 0;
 	int ret = -ENOMEM;
 
-	/* At least what the published stacks use; more is only room. */
+	/*
+	 * The scratch maps (strings, symbolised PCs) are sized by the PCs of
+	 * the stacks this generation names, not by the session's table: a
+	 * long session would otherwise allocate and clear tens of MiB at
+	 * every generation.
+	 */
+	for (i = 0; i < nr_stacks; i++)
+		if (gt_test_bit(i + 1, used))
+			nr_pcs += min_t(u32, t->stacks[i].n, GT_STACK_PCS);
 	f.nr_comms = READ_ONCE(t->nr_comms);
-	nstr = 2 * (nr_pcs + f.nr_comms) + 4 + GT_V2_NR_STRINGS;
+	nstr = 2 * nr_pcs + 8 + GT_V2_NR_STRINGS;
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
 	f.pc_mask = roundup_pow_of_two(2 * nr_pcs + 2) - 1;
 	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
