@@ -27,6 +27,8 @@
 #                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
 #   make bench           benchmarks on 6.12 (never part of make check),
 #                        after make bench-check
+#   make bench-memory    the memory curve of a 5-minute go 1.23 session
+#                        under task churn, in the VM on 6.12 (BENCH_MEM_S)
 #   make bench-check     host only: MB/s and peak RSS of gotrace check and
 #                        stat on a 50 M-event trace, next to Go's parsers
 #   make bench-host      host only, as root: the BPF capture backend on the
@@ -43,7 +45,8 @@ KERNELS ?=
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
 .PHONY: all module user deps check check-host check-vm check-debug \
-	checkpatch demo bench bench-check bench-host clean install deb
+	checkpatch demo bench bench-memory bench-check bench-host clean \
+	install deb
 
 # make install.  The DKMS source goes to /usr/src whatever PREFIX is:
 # that is where DKMS looks.  The units name the installed command.
@@ -98,6 +101,9 @@ demo: deps
 
 bench: deps bench-check
 	bench/run.sh $(DEMO_KERNEL)
+
+bench-memory: deps
+	bench/run.sh --memory $(DEMO_KERNEL)
 
 bench-check:
 	bench/check.sh

@@ -10,7 +10,8 @@
  *   gtctl status     print the current status (from a control handle)
  *
  * Status is one line of key=value words: events bytes lost overflows
- * task_overflows stack_overflows stop state cpus chunks.
+ * task_overflows stack_overflows stop state cpus chunks format (1: go
+ * 1.11, 2: go 1.23, 0: not started) generations.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,12 +35,13 @@ static int print_status(int fd)
 	printf("events=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64
 	       " overflows=%" PRIu64 " task_overflows=%" PRIu64
 	       " stack_overflows=%" PRIu64 " stop=%u state=%u cpus=%u chunks=%"
-	       PRIu64 "\n",
+	       PRIu64 " format=%u generations=%" PRIu64 "\n",
 	       (uint64_t)st.events, (uint64_t)st.bytes_produced,
 	       (uint64_t)st.lost_events, (uint64_t)st.chunk_overflows,
 	       (uint64_t)st.task_overflows, (uint64_t)st.stack_overflows,
 	       st.stop_reason, st.state, st.nr_cpus,
-	       (uint64_t)st.chunks_total);
+	       (uint64_t)st.chunks_total, st.format,
+	       (uint64_t)st.generations);
 	fflush(stdout);
 	return 0;
 }

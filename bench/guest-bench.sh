@@ -11,6 +11,8 @@
 #   empty    emptyprobe.ko loaded: counting probes on gotrace's tracepoints
 #   gotrace  a gotrace session read into a tmpfs file (gtctl rec, i.e. cat)
 #   nostacks the same without kernel stacks (module parameter kstacks=N)
+#   gotrace-v2 the gotrace session in Go's generational format, "go 1.23
+#            trace" (module parameter format=go1.23, default generation_ms)
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
 #   bpf      gotrace record --backend bpf into a tmpfs file, the workload
@@ -29,8 +31,9 @@ OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
-CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,ftrace,bpf}" | tr , ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ftrace,bpf}" | tr , ' ')
 KSTACKS=/sys/module/gotrace/parameters/kstacks
+FORMAT=/sys/module/gotrace/parameters/format
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
 RAMP_STARVED=$(echo "${BENCH_RAMP_STARVED:-1,2,4,8,16,32,64,128}" | tr , ' ')
@@ -106,10 +109,13 @@ run_config() {
 			tail -n 1)
 		emit "empty round=$r workload=$w hits=$hits"
 		;;
-	gotrace|nostacks)
+	gotrace|nostacks|gotrace-v2)
 		# nostacks: the same session without kernel stacks (the
-		# module's kstacks parameter, which gtctl's session takes).
+		# module's kstacks parameter, which gtctl's session takes);
+		# gotrace-v2: in the go 1.23 format (the format parameter,
+		# read when the reader opens the device).
 		[ "$c" = nostacks ] && echo N > $KSTACKS
+		[ "$c" = gotrace-v2 ] && { echo go1.23 > $FORMAT || return 1; }
 		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
@@ -117,6 +123,7 @@ run_config() {
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
 		echo Y > $KSTACKS
+		echo go1.11 > $FORMAT
 		emit "$c round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
 			"$(cat /tmp/gotrace.status)"
@@ -172,7 +179,9 @@ emit "info release=$(uname -r) cpus=$NCPU ms=$MS rounds=$ROUNDS" \
 	"ftrace_buffer_kb=$(sed 's/.*expanded: \([0-9]*\).*/\1/' \
 		$T/buffer_size_kb)" \
 	"gotrace_chunks=$(cat /sys/module/gotrace/parameters/chunks)" \
-	"gotrace_flush_ms=$(cat /sys/module/gotrace/parameters/flush_ms)"
+	"gotrace_flush_ms=$(cat /sys/module/gotrace/parameters/flush_ms)" \
+	"gotrace_generation_ms=$(cat \
+		/sys/module/gotrace/parameters/generation_ms 2>/dev/null)"
 
 r=1
 while [ $r -le "$ROUNDS" ]; do

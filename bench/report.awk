@@ -6,9 +6,10 @@
 # Per workload and configuration: the median over the rounds of ns per
 # iteration, and its ratio to the median without tracing.  Then gotrace's
 # added cost (its median minus no tracing's) over ftrace's and over the
-# empty probes', the bytes per event each tracer wrote to its files, and
-# the ramp: events per second per CPU of each gotrace session under more
-# and more hackbench groups, and the highest one that lost nothing.
+# empty probes', the bytes per event each tracer wrote to its files, the
+# two trace formats side by side (gotrace: go 1.11, gotrace-v2: go 1.23),
+# and the ramp: events per second per CPU of each gotrace session under
+# more and more hackbench groups, and the highest one that lost nothing.
 
 function kv(    i, p) {
 	delete f
@@ -50,6 +51,7 @@ $1 == "info" {
 	release = f["release"]; cpus = f["cpus"]; ms = f["ms"]
 	rounds = f["rounds"]; fbuf = f["ftrace_buffer_kb"]
 	chunks = f["gotrace_chunks"]; flush = f["gotrace_flush_ms"]
+	genms = f["gotrace_generation_ms"]
 }
 
 $1 == "run" {
@@ -68,13 +70,16 @@ $1 == "empty" {
 	hits[f["workload"], f["round"]] = f["hits"]
 }
 
-# A gotrace session, with or without kernel stacks: its file and status.
-$1 == "gotrace" || $1 == "nostacks" {
+# A gotrace session, with or without kernel stacks, in either format: its
+# file and status.
+$1 == "gotrace" || $1 == "nostacks" || $1 == "gotrace-v2" {
 	kv()
 	k = $1 SUBSEP f["workload"]
 	gfile[k] += f["file"]; gev[k] += f["events"]
 	glost[k] += f["lost"] + f["overflows"] + f["task_overflows"] + \
 		f["stack_overflows"]
+	ggen[k] += f["generations"]
+	gruns[k]++
 }
 
 # A BPF recording: its file and summary line.
@@ -110,11 +115,12 @@ $1 == "ramp" {
 }
 
 END {
-	ncl = split("none empty gotrace nostacks ftrace bpf", cl, " ")
+	ncl = split("none empty gotrace nostacks gotrace-v2 ftrace bpf", cl, " ")
+	ngc = split("gotrace nostacks gotrace-v2", gc, " ")
 	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
 		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
 
-	printf "%-10s %-8s %12s %9s %6s\n", "workload", "config", \
+	printf "%-10s %-10s %12s %9s %6s\n", "workload", "config", \
 		"ns/iter", "x none", "runs"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
@@ -125,12 +131,12 @@ END {
 				continue
 			m = median(v[c, w])
 			med[c, w] = m
-			printf "%-10s %-8s %12.1f %9s %6d\n", w, c, m, \
+			printf "%-10s %-10s %12.1f %9s %6d\n", w, c, m, \
 				ratio(m, base), nruns[c, w]
 		}
 	}
 
-	printf "\n%-10s %-9s %15s %15s %15s\n", "workload", "config", \
+	printf "\n%-10s %-10s %15s %15s %15s\n", "workload", "config", \
 		"/ftrace", "/empty", "tp hits/iter"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
@@ -148,48 +154,103 @@ END {
 			if (!((c, w) in med))
 				continue
 			g = med[c, w] - base
-			printf "%-10s %-9s %15s %15s %15s\n", w, c, \
+			printf "%-10s %-10s %15s %15s %15s\n", w, c, \
 				(ft > 0) ? sprintf("%.2f", g / ft) : "-", \
 				(e > 0) ? sprintf("%.2f", g / e) : "-", \
 				(hl != "") ? sprintf("%.2f", median(hl)) : "-"
 		}
 	}
-	printf "(added cost of gotrace, of gotrace without kernel stacks and " \
-		"of the BPF backend\n over ftrace's and the empty probes'; " \
-		"added cost = median " \
-		"ns/iter minus no tracing's;\n tp hits = tracepoint calls " \
-		"counted by the empty probes)\n"
+	printf "(added cost of gotrace, of gotrace without kernel stacks, of " \
+		"gotrace in the go 1.23\n format and of the BPF backend " \
+		"over ftrace's and the empty probes'; added cost\n = median " \
+		"ns/iter minus no tracing's; tp hits = tracepoint calls " \
+		"counted by\n the empty probes)\n"
 
-	printf "\n%-10s %8s %9s %5s | %8s %5s | %9s %9s %9s %7s\n", \
-		"workload", "gotrace", "events", "lost", "nostacks", "lost", \
-		"ftrace", "ftrace", "events", "lost"
-	printf "%-10s %8s %9s %5s | %8s %5s | %9s %9s\n", "", "B/event", \
-		"", "", "B/event", "", "B/ev disk", "B/ev data"
+	printf "\n%-10s %-10s %8s %9s %5s %6s\n", "workload", "config", \
+		"B/event", "events", "lost", "gens"
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
-		g = "gotrace" SUBSEP w
-		n = "nostacks" SUBSEP w
-		printf "%-10s %8s %9d %5d | %8s %5d | %9s %9s %9d %7d\n", w, \
-			(gev[g] > 0) ? sprintf("%.2f", gfile[g] / gev[g]) : "-", \
-			gev[g], glost[g], \
-			(gev[n] > 0) ? sprintf("%.2f", gfile[n] / gev[n]) : "-", \
-			glost[n], \
-			(fev[w] > 0) ? sprintf("%.1f", ffile[w] / fev[w]) : "-", \
-			(fev[w] > 0) ? sprintf("%.1f", fpay[w] / fev[w]) : "-", \
-			fev[w], flost[w]
-		tgf += gfile[g]; tge += gev[g]; tff += ffile[w]; tfe += fev[w]
-		tfp += fpay[w]; tnf += gfile[n]; tne += gev[n]
+		for (j = 1; j <= ngc; j++) {
+			c = gc[j]
+			k = c SUBSEP w
+			if (!(k in gruns))
+				continue
+			printf "%-10s %-10s %8s %9d %5d %6s\n", w, c, \
+				(gev[k] > 0) ? sprintf("%.2f", gfile[k] / gev[k]) : "-", \
+				gev[k], glost[k], \
+				(c == "gotrace-v2") ? ggen[k] : "-"
+			tgf[c] += gfile[k]; tge[c] += gev[k]; tgl[c] += glost[k]
+			tgg[c] += ggen[k]; tgr[c] = 1
+		}
 	}
-	printf "%-10s %8s %9d %5s | %8s %5s | %9s %9s %9d\n", "all", \
-		(tge > 0) ? sprintf("%.2f", tgf / tge) : "-", tge, "", \
-		(tne > 0) ? sprintf("%.2f", tnf / tne) : "-", "", \
-		(tfe > 0) ? sprintf("%.1f", tff / tfe) : "-", \
-		(tfe > 0) ? sprintf("%.1f", tfp / tfe) : "-", tfe
-	printf "(all rounds summed; gotrace, nostacks: file bytes / events " \
-		"of its status; ftrace:\n events counted in the raw pages, " \
-		"disk = file bytes (pages padded by cat's\n reads), data = " \
-		"page headers + committed bytes; lost: gotrace lost events\n " \
-		"and overflows, ftrace overruns + drops)\n"
+	for (j = 1; j <= ngc; j++) {
+		c = gc[j]
+		if (!(c in tgr))
+			continue
+		printf "%-10s %-10s %8s %9d %5d %6s\n", "all", c, \
+			(tge[c] > 0) ? sprintf("%.2f", tgf[c] / tge[c]) : "-", \
+			tge[c], tgl[c], (c == "gotrace-v2") ? tgg[c] : "-"
+	}
+	printf "(all rounds summed; file bytes / events of the session's " \
+		"status; lost: lost events\n and chunk, task and stack " \
+		"overflows; gens: generations of the go 1.23 sessions)\n"
+
+	nf = 0
+	for (w in fev)
+		nf++
+	if (nf) {
+		printf "\n%-10s %9s %9s %9s %7s\n", "workload", "ftrace", \
+			"ftrace", "events", "lost"
+		printf "%-10s %9s %9s\n", "", "B/ev disk", "B/ev data"
+		for (i = 1; i <= nw; i++) {
+			w = wl[i]
+			if (!(w in fev))
+				continue
+			printf "%-10s %9s %9s %9d %7d\n", w, \
+				(fev[w] > 0) ? sprintf("%.1f", ffile[w] / fev[w]) : "-", \
+				(fev[w] > 0) ? sprintf("%.1f", fpay[w] / fev[w]) : "-", \
+				fev[w], flost[w]
+			tff += ffile[w]; tfe += fev[w]; tfp += fpay[w]
+		}
+		printf "%-10s %9s %9s %9d\n", "all", \
+			(tfe > 0) ? sprintf("%.1f", tff / tfe) : "-", \
+			(tfe > 0) ? sprintf("%.1f", tfp / tfe) : "-", tfe
+		printf "(all rounds summed; events counted in the raw pages, " \
+			"disk = file bytes (pages\n padded by cat's reads), " \
+			"data = page headers + committed bytes; lost:\n " \
+			"overruns + drops)\n"
+	}
+
+	# The two formats side by side: added cost and bytes per event.
+	nv = 0
+	for (i = 1; i <= nw; i++)
+		if ((("gotrace", wl[i]) in med) && (("gotrace-v2", wl[i]) in med))
+			nv++
+	if (nv) {
+		printf "\n%-10s %12s %12s %8s | %8s %8s\n", "workload", \
+			"go1.11 added", "go1.23 added", "ratio", "go1.11", \
+			"go1.23"
+		printf "%-10s %12s %12s %8s | %8s %8s\n", "", "ns/iter", \
+			"ns/iter", "", "B/event", "B/event"
+		for (i = 1; i <= nw; i++) {
+			w = wl[i]
+			if (!((("gotrace", w) in med) && (("gotrace-v2", w) in med)))
+				continue
+			base = med["none", w]
+			a = med["gotrace", w] - base
+			b = med["gotrace-v2", w] - base
+			k = "gotrace" SUBSEP w
+			k2 = "gotrace-v2" SUBSEP w
+			printf "%-10s %12.1f %12.1f %8s | %8s %8s\n", w, a, b, \
+				(a > 0) ? sprintf("%.2f", b / a) : "-", \
+				(gev[k] > 0) ? sprintf("%.2f", gfile[k] / gev[k]) : "-", \
+				(gev[k2] > 0) ? sprintf("%.2f", gfile[k2] / gev[k2]) : "-"
+		}
+		printf "(gotrace in its two formats: added cost = median " \
+			"ns/iter minus no tracing's,\n ratio = go 1.23's over " \
+			"go 1.11's; generations of %s ms at most)\n", \
+			genms != "" ? genms : "?"
+	}
 
 	nb = 0
 	for (w in bev)

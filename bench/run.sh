@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [KERNEL] - the gotrace benchmark on one Debian kernel ("6.1",
+# run.sh [--memory] [KERNEL] - the gotrace benchmark on one Debian kernel ("6.1",
 # "6.12" (the default), "6.12-rt") in QEMU: builds gotrace.ko and the
 # empty-probe module against that kernel's headers, the workloads as
 # static programs, a busybox initramfs; boots it (same QEMU options as
 # selftests/vm/run-kernel.sh: one host thread for all vCPUs); the guest
 # prints raw numbers (bench/guest-bench.sh), this script turns them into
 # one table (bench/report.awk).  Never part of "make check".
+#
+# With --memory, the memory curve of one long "go 1.23 trace" session
+# under a load that creates and ends tasks (bench/guest-memory.sh, table
+# by bench/memory.awk) instead, in .cache/bench/KERNEL-memory/.
 #
 # Results: .cache/bench/KERNEL/{results.txt,table.txt,console.log.txt}.
 #
@@ -19,18 +23,28 @@
 # 1,2,4,8,16,32,64,128; "none" skips a ramp),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
 # 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
+# --memory: BENCH_MEM_S (seconds of load, 300), BENCH_MEM_STEP (seconds
+# between samples, 10), BENCH_MEM_GEN_MS (generation_ms; the module's
+# default), BENCH_MEM_PROCS (churning processes; one per vCPU); the
+# timeout is then BENCH_MEM_S + 600 unless BENCH_VM_TIMEOUT says.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../selftests/vm/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../selftests/vm/lib.sh"
 BENCH=$GT_ROOT/bench
 
+mode=bench
+if [ "${1:-}" = --memory ]; then
+	mode=memory
+	shift
+fi
 name=${1:-6.12}
 gt_kernel_fetch "$name"
 
 # Our own build and work tree: the test harness's (.cache/build,
 # .cache/vm) may be in use by a parallel "make check".
 work=$GT_CACHE/bench/$name
+[ "$mode" = memory ] && work=$work-memory
 rm -rf "$work"
 mkdir -p "$work/gotrace" "$work/emptyprobe"
 cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$work/gotrace/"
@@ -48,12 +62,22 @@ gt_initramfs_base "$root" "$BENCH/guest-init"
 mkdir -p "$root/bench"
 cp "$work/gotrace/kmod/gotrace.ko" "$root/gotrace.ko"
 cp "$work/emptyprobe/emptyprobe.ko" "$BENCH/guest-bench.sh" \
+	"$BENCH/guest-memory.sh" \
 	"$work"/progs/* "$root/bench/"
 gt_initramfs_pack "$root" "$work/initramfs.gz"
 
 knobs=
-for v in BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP \
-	BENCH_RAMP_GETPPID BENCH_RAMP_STARVED; do
+timeout=${BENCH_VM_TIMEOUT:-840}
+report=$BENCH/report.awk
+vars="BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP
+	BENCH_RAMP_GETPPID BENCH_RAMP_STARVED"
+if [ "$mode" = memory ]; then
+	knobs=" BENCH_GUEST=memory"
+	timeout=${BENCH_VM_TIMEOUT:-$((${BENCH_MEM_S:-300} + 600))}
+	report=$BENCH/memory.awk
+	vars="BENCH_MEM_S BENCH_MEM_STEP BENCH_MEM_GEN_MS BENCH_MEM_PROCS"
+fi
+for v in $vars; do
 	[ -n "${!v:-}" ] && knobs="$knobs $v=${!v}"
 done
 
@@ -61,7 +85,7 @@ done
 # run-kernel.sh (multi-threaded TCG and tracepoint text patching).
 log=$work/console.log
 gt_log "booting $KREL (bench:${knobs:- defaults})"
-gt_qemu "${BENCH_VM_TIMEOUT:-840}" "${BENCH_VM_ACCEL:-tcg,thread=single}" \
+gt_qemu "$timeout" "${BENCH_VM_ACCEL:-tcg,thread=single}" \
 	"${BENCH_VM_CPUS:-2}" "${BENCH_VM_MEM:-3072}" "$work" "${knobs# }"
 rc=$GT_QEMU_RC
 results=$work/out/results.txt
@@ -70,5 +94,5 @@ if [ "$rc" -ne 1 ] || [ ! -s "$results" ]; then
 	gt_die "the benchmark on $KREL did not finish (qemu exit $rc)"
 fi
 cp "$results" "$work/results.txt"
-awk -f "$BENCH/report.awk" "$work/results.txt" | tee "$work/table.txt"
+awk -f "$report" "$work/results.txt" | tee "$work/table.txt"
 gt_log "raw numbers: $work/results.txt; table: $work/table.txt"
