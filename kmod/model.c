@@ -84,7 +84,7 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 	}
 	/* The generational format has its own buffers (model_v2.c). */
 	if (m->format == GT_FORMAT_GO123 ?
-	    !gt_v2_write(m, c, t, type, args, nargs, ts) :
+	    !gt_v2_write(m, c, t, type, args, nargs, &ts) :
 	    !gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
 		model_lost(m, c);
 		return false;

@@ -174,17 +174,31 @@ static bool batch_for(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 }
 
 /* One event on M @mid (@t its task or NULL) of this CPU's buffer. */
+/*
+ * A CPU's events never go back in time, and one of another M than the
+ * event before it comes strictly later: an event often needs the one
+ * before it on the CPU (a ProcStart the ProcStop, an unblock the status
+ * of its goroutine), and Go's readers, when an event needs another M's
+ * event of the same time, may pass over that one and take a later one
+ * first (internal/trace/reader.go sorts the Ms it tries, not stably,
+ * and skips the first), which squashes the times of all in between.
+ */
 static bool ev(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	       u64 mid, unsigned int type, u64 ts, const u64 *args,
 	       unsigned int nargs)
 {
-	struct gt_v2_set *set = v2_set(v2_cpu(m, c));
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_v2_set *set = v2_set(vc);
 
+	if (ts < vc->ev_ts || (ts == vc->ev_ts && mid != vc->ev_m))
+		ts = vc->ev_ts + (mid != vc->ev_m);
 	if (!batch_for(m, c, t, mid, ts))
 		return false;
 	if (!gt_enc2_event(&set->enc, type, ts, args, nargs))
 		return false;
 	set->last_ts = max(set->last_ts, ts);
+	vc->ev_ts = ts;
+	vc->ev_m = mid;
 	return true;
 }
 
@@ -561,7 +575,8 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  * @type:	the GOTRACE_EV_* event the 1.11 format writes for it
  * @args:	its arguments
  * @nargs:	their number
- * @ts:		its time, clamped by the caller
+ * @tsp:	its time, clamped by the caller; later when statuses had to
+ *		come first at that time (the time written)
  *
  * The CPU first catches up with the session's generation, read here,
  * inside the critical section that orders the task's events (its bucket
@@ -573,9 +588,10 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  */
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 unsigned int type, const u64 *args, unsigned int nargs,
-		 u64 ts)
+		 u64 *tsp)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	u64 ts = *tsp;
 	struct gt_v2_set *set;
 	u64 batch_m;
 	u32 len, nr;
@@ -601,6 +617,8 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		goto undo;
 	if (!v2_transition(m, c, t, type, args, ts))
 		goto undo;
+	/* The time written: later where another M's event came first. */
+	*tsp = max(ts, vc->ev_ts);
 	if (unlikely(!vc->asked && set_half_full(vc, set))) {
 		vc->asked = true;
 		WRITE_ONCE(m->v2.due, true);

@@ -130,6 +130,8 @@ struct gt_v2_set {
  * @sys:	the task whose GoSyscallBegin has no end yet (fast syscalls
  *		end at the P's next event, unless the syscall blocks)
  * @sys_ts:	the time of that GoSyscallBegin, which its end repeats
+ * @ev_ts:	the time of this CPU's last event (ev())
+ * @ev_m:	its M
  * @p_stated:	the P's status is written in @gen
  * @lost:	events were lost here since the last user log saying so
  * @asked:	this CPU asked for the end of @gen (its set is half full)
@@ -143,6 +145,8 @@ struct gt_v2_cpu {
 	u64 p_seq;
 	struct gt_task *sys;
 	u64 sys_ts;
+	u64 ev_ts;
+	u64 ev_m;
 	bool p_stated;
 	bool lost;
 	bool asked;
@@ -182,7 +186,7 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes);
 void gt_v2_free(struct gt_model *m);
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 unsigned int type, const u64 *args, unsigned int nargs,
-		 u64 ts);
+		 u64 *ts);
 void gt_v2_gen_start(struct gt_model *m);
 void gt_v2_advance(struct gt_model *m);
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);

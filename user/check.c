@@ -86,6 +86,10 @@ static void check_print_v2(const char *path, const struct gt_v2_info *in)
 	printf("  goroutines  %" PRIu64 "\n", in->goroutines);
 	printf("  strings     %" PRIu64 " (over all generations)\n", in->strings);
 	printf("  stacks      %" PRIu64 " (over all generations)\n", in->stacks);
+	/* Valid, but Go's readers may squash the times around them. */
+	if (in->ties)
+		printf("  ties        %" PRIu64 " events need another M's event of their own time: Go's readers may show the times after them squashed\n",
+		       in->ties);
 	printf("  events by type:\n");
 	for (unsigned int t = 1; t < GT_V2_NR_TYPES; t++)
 		if (in->by_type[t])

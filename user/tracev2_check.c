@@ -86,7 +86,7 @@ int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
 		info->batches += g.nbatches_all;
 		info->strings += g.strings.len;
 		info->stacks += g.stacks.len;
-		ret = gt_v2_walk(&g, count_event, &x, err);
+		ret = gt_v2_walk_ties(&g, count_event, &x, err, &info->ties);
 		if (ret)
 			break;
 		info->generations++;

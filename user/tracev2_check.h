@@ -25,6 +25,8 @@ struct gt_v2_info {
 	uint64_t goroutines, ps, ms;	/* distinct ids */
 	uint64_t strings, stacks;	/* summed over the generations */
 	uint64_t min_ts, max_ts;	/* nanoseconds */
+	/* Events that fit only after another M's event of the same time. */
+	uint64_t ties;
 	/*
 	 * End of the last generation whose end is certain and that was
 	 * read and checked whole: what --repair keeps.

@@ -200,6 +200,12 @@ static int stuck(struct walk *w, struct cursor **heap, size_t n)
 int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	       struct gt_trace_error *err)
 {
+	return gt_v2_walk_ties(g, fn, ctx, err, NULL);
+}
+
+int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+		    struct gt_trace_error *err, uint64_t *ties)
+{
 	struct walk w = { .g = g, .err = err,
 			  .ns_per_tick = 1e9 / (double)g->freq };
 	const struct gt_v2_batch **order;
@@ -248,6 +254,9 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 			if (r > 0) {
 				put_back(heap, &n, aside, &naside);
 				r = stuck(&w, heap, n);
+			} else if (!r && ties && heap[0]->ev.ts == aside[0]->ev.ts) {
+				/* The head needed an event of its own time. */
+				(*ties)++;
 			}
 		}
 		if (r < 0) {

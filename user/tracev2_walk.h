@@ -37,4 +37,14 @@ typedef int (*gt_v2_event_fn)(void *ctx, const struct gt_v2_gen *g,
 int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	       struct gt_trace_error *err);
 
+/*
+ * gt_v2_walk(), counting in *@ties the events that did not fit until
+ * another M's event of the same time was taken.  Go's readers may take
+ * a later event there instead (they sort the Ms they try, not stably,
+ * and skip the first), which squashes the times of what lies between:
+ * a writer should give the event that fits first an earlier time.
+ */
+int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+		    struct gt_trace_error *err, uint64_t *ties);
+
 #endif /* GOTRACE_TRACEV2_WALK_H */

@@ -342,6 +342,9 @@ static void finish_v2(void)
 	ok(valid && info.min_ts >= 1000,
 	   "%s (go 1.23): starts at %llu ns, not before the recording",
 	   S.name, (unsigned long long)info.min_ts);
+	/* No event needs another M's event of its own time (Go may skip it). */
+	ok(valid && !info.ties, "%s (go 1.23): %llu events wait for one of their time",
+	   S.name, (unsigned long long)info.ties);
 	ok(valid && info.generations == st.generations,
 	   "%s (go 1.23): gotrace check reads its %llu generations%s%s",
 	   S.name, (unsigned long long)st.generations, valid ? "" : ": ",
