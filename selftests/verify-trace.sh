@@ -18,7 +18,8 @@
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
-# preempt, unblock, block:REASON (Go's wait reason, spaces as "_", "none"
+# preempt, unblock, block:REASON (Go's wait reason up to a ": ", which the
+# generational format follows with the syscall, spaces as "_", "none"
 # for a plain block), unblocked_by:NAME (unblocks done by a goroutine of
 # that name), syscall:FUNC (syscall events whose syscall frame is FUNC),
 # sysblock:FUNC (those that blocked: left with GoSysExit); METRIC+METRIC
@@ -26,10 +27,13 @@
 # block:chan_receive+syscall:sys_read counts the reads).  OP is
 # one of == >= <=.  "pprof TYPE NAME" needs NAME among the functions of
 # `go tool trace -pprof=TYPE` with both Go 1.21 and 1.23; "nopprof"
-# needs it absent with Go 1.21.  (Go 1.23 counts a syscall's time until
-# the goroutine's next transition that carries a stack, run time
-# included, so any syscall made before a wait shows in its syscall
-# profile.)
+# needs it absent with Go 1.21.  (Go 1.23 counts a converted "go 1.11"
+# syscall's time until the goroutine's next transition that carries a
+# stack, run time included, so any syscall made before a wait shows in
+# its syscall profile.)  A generational trace ("go 1.22" or "go 1.23
+# trace", which Go 1.21 cannot read) has its syscalls' ends: there
+# "pprof" takes Go 1.23 and 1.27, "nopprof" Go 1.23, "ps" reads Go
+# 1.27's events, and "gomaxprocs", which reads Go 1.21's dump, fails.
 #
 # An expectation proves something only if its subject is in the trace:
 # one whose NAME no goroutine has (for nopprof: no stack frame has) fails,
@@ -43,6 +47,7 @@ set -eu
 
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
 
@@ -51,6 +56,18 @@ trace=$1
 expect=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The Go versions of pprof and nopprof, by the trace's header.
+case $(head -c 16 "$trace" | tr -d '\0') in
+"go 1.22 trace" | "go 1.23 trace")
+	generational=1
+	pprof_gos="$GO123 $GO127"
+	nopprof_gos=$GO123 ;;
+*)
+	generational=
+	pprof_gos="$GO121 $GO123"
+	nopprof_gos=$GO121 ;;
+esac
 
 "$GO123" tool trace -d=1 "$trace" > "$tmp/events" 2> "$tmp/err" || {
 	cat "$tmp/err" >&2
@@ -63,7 +80,7 @@ awk '
 function flush() {
 	if (pending != "" && pendname != "")
 		name[pending] = pendname
-	pending = ""; pendname = ""; syscall_g = ""
+	pending = ""; pendname = ""; syscall_g = ""; stackname = 0
 }
 /^M=/ {
 	flush()
@@ -72,10 +89,22 @@ function flush() {
 	g = $0; sub(/.*GoID=/, "", g); sub(/ .*/, "", g)
 	cur = $3; sub(/^G=/, "", cur)
 	reason = $0; sub(/.*Reason="/, "", reason); sub(/".*/, "", reason)
+	# "sync: futex" (the generational format names the syscall): the
+	# reason is what comes before the colon.
+	sub(/: .*/, "", reason)
+	# The plain block of the generational format ("blocked") is what the 1.11
+	# format writes without a reason.
+	if (reason == "blocked")
+		reason = ""
 	gsub(/ /, "_", reason)
 	tr = $NF
 	inframes = 0
 	if (tr == "NotExist->Runnable") { pending = g; count[g, "create"]++ }
+	# A task that existed before the trace: named by its status stack
+	# (GoStatusStack) where the generational format first states it.
+	else if (tr ~ /^Undetermined->/ && !(g in name)) {
+		pending = g; stackname = 1
+	}
 	else if (tr == "Running->NotExist") count[g, "end"]++
 	else if (tr == "Runnable->Running") count[g, "start"]++
 	else if (tr == "Running->Runnable") count[g, "preempt"]++
@@ -94,7 +123,7 @@ function flush() {
 	next
 }
 /^TransitionStack=/ { inframes = 1; next }
-/^Stack=/ { inframes = 0; next }
+/^Stack=/ { inframes = stackname; next }
 /^\t[^\t]/ {
 	if (!inframes)
 		next
@@ -188,6 +217,27 @@ while read -r a b c d; do
 		fi
 		continue ;;
 	gomaxprocs|ps)
+		if [ -n "$generational" ] && [ "$a" = ps ]; then
+			# Go 1.27's events: the Ps that go from Idle to Running.
+			got=$(GOTOOLCHAIN=local "$GO127" tool trace -d=parsed \
+				"$trace" 2>/dev/null |
+				awk '/ StateTransition / && / Idle->Running / {
+					for (i = 1; i <= NF; i++)
+						if ($i ~ /^ProcID=/) print $i }' |
+				sort -u | wc -l)
+			if [ "$got" = "$b" ]; then
+				echo "ok $a $b"
+			else
+				echo "FAIL $a $b (got $got)"
+				failed=$((failed + 1))
+			fi
+			continue
+		fi
+		if [ -n "$generational" ]; then
+			echo "FAIL $a $b: read in Go 1.21's dump, which has no generational trace (use ps)"
+			failed=$((failed + 1))
+			continue
+		fi
 		# Go 1.21's dump: the Gomaxprocs values, the distinct Ps.
 		"$GO121" tool trace -d "$trace" > "$tmp/d121" 2>/dev/null || true
 		if [ "$a" = gomaxprocs ]; then
@@ -206,8 +256,8 @@ while read -r a b c d; do
 		fi
 		continue ;;
 	pprof|nopprof)
-		gos="$GO121 $GO123"
-		[ "$a" = pprof ] || gos=$GO121
+		gos=$pprof_gos
+		[ "$a" = pprof ] || gos=$nopprof_gos
 		# Absent from a profile proves nothing if absent from the trace.
 		if [ "$a" = nopprof ] && ! grep -qxF -- "$c" "$tmp/functions"; then
 			echo "FAIL $a $b $c: no stack frame of the trace is $c"

@@ -547,7 +547,7 @@ TEST(bad_options_are_refused)
 		case 4: o.nr_pids = GOTRACE_MAX_PIDS + 1; break;
 		case 5: o.nr_pids = 1; o.pids[0] = -5; break;
 		case 6: memset(o.comm, 'x', sizeof(o.comm)); break;
-		case 7: o.reserved[3] = 1; break;
+		case 7: o.reserved[ARRAY_SIZE(o.reserved) - 1] = 1; break;
 		case 8: o.chunks = 1U << 30; break;
 		}
 		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {

@@ -57,8 +57,12 @@ new_cpu() {
 	taskset -c "$last" ./workload pingpong 50
 }
 record_while "$GT_OUT/hotplug-new.trace" new_cpu
+# Gomaxprocs grows from $last to $last + 1; the generational format has
+# no Gomaxprocs event, there the P of CPU $last starts too.
+grow="gomaxprocs $last,$((last + 1))"
+[ "$GT_FORMAT" = go1.11 ] || grow="ps $((last + 1))"
 cat > "$GT_OUT/hotplug-new.expect" <<EOT
-gomaxprocs $last,$((last + 1))
+$grow
 gt_ping create == 1
 gt_ping block:chan_receive+syscall:sys_read >= 50
 EOT

@@ -28,6 +28,13 @@ gt_exit_cmds=
 GT_BACKEND=${GT_BACKEND:-kmod}
 # Options of the BPF recordings (set_syscalls).
 GT_BPF_OPTS=
+# GT_FORMAT: the format the module writes, go1.11 (its default) or
+# go1.23 (generations).  The guest's init sets go1.23 for the tests its
+# list names v2:NAME: below, the module's format parameter is set before
+# anything is recorded and put back when the test exits, and the traces
+# go to $GT_OUT/v2, which the host checks as it checks the others.
+GT_FORMAT=${GT_FORMAT:-go1.11}
+GT_FORMAT_PARAM=/sys/module/gotrace/parameters/format
 
 fail() {
 	echo "FAIL: $*"
@@ -159,6 +166,31 @@ bpf_skip_reason() {
 	fi
 	cat /tmp/bpf-usable
 }
+
+# use_format FORMAT: the module writes FORMAT (go1.11 or go1.23) in the
+# sessions opened from now on; check_header expects its header.  Put
+# back to go1.11 when the test exits.
+use_format() {
+	case $1 in
+	go1.11) GT_HEADER_HEX=676f20312e3131207472616365000000 ;;
+	go1.23) GT_HEADER_HEX=676f20312e3233207472616365000000 ;;
+	*) fail "use_format: unknown format '$1'" ;;
+	esac
+	[ -e $GT_FORMAT_PARAM ] ||
+		fail "the module has no format parameter ($GT_FORMAT_PARAM)"
+	[ "$1" = go1.11 ] || on_exit "echo go1.11 > $GT_FORMAT_PARAM"
+	echo "$1" > $GT_FORMAT_PARAM || fail "cannot set format=$1"
+	[ "$(cat $GT_FORMAT_PARAM)" = "$1" ] ||
+		fail "format reads back '$(cat $GT_FORMAT_PARAM)', not $1"
+}
+
+if [ "$GT_FORMAT" != go1.11 ]; then
+	[ "$GT_BACKEND" = kmod ] ||
+		fail "GT_FORMAT=$GT_FORMAT is the module's: not with GT_BACKEND=$GT_BACKEND"
+	use_format "$GT_FORMAT"
+	GT_OUT=$GT_OUT/v2
+	mkdir -p "$GT_OUT" || fail "cannot create $GT_OUT"
+fi
 
 if [ "$GT_BACKEND" = bpf ]; then
 	gt_why=$(bpf_skip_reason)

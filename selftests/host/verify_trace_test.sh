@@ -8,7 +8,10 @@
 # pass on nothing now fails: a task absent from the trace under "== 0",
 # "<=" and nopprof, tasks a filter should have left out, a profile the
 # tool cannot build, a dump format the checker does not understand, an
-# empty or malformed expectation file.
+# empty or malformed expectation file.  With GEN_TRACE_V2 (and Go 1.27),
+# the same on a generational trace, which Go 1.21 cannot read: its
+# profiles must come from Go 1.23 and 1.27, and the expectations that
+# read Go 1.21's dump must fail.
 # TAP on stdout; exits 1 if any case went the wrong way.
 #
 # A Go tool that breaks on demand is a wrapper around the real one (GO121,
@@ -19,11 +22,16 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 verify=$here/../verify-trace.sh
 check=$here/../check-trace.sh
-[ $# -eq 1 ] || { echo "usage: $0 GEN_TRACE" >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: $0 GEN_TRACE [GEN_TRACE_V2]" >&2
+	exit 2
+fi
 gen=$1
+gen_v2=${2:-}
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
-export GO121 GO123
+GO127=${GO127:-${GT_STORE:-$here/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GO121 GO123 GO127
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/verify-trace-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -48,13 +56,14 @@ EOF
 }
 
 # expect_verdict WANT NAME EXPECTATIONS [ENV...]: verify-trace.sh on the
-# small trace with EXPECTATIONS (one per line) must exit WANT (0 or 1),
-# and on a failure print why.
+# small trace ($trace) with EXPECTATIONS (one per line) must exit WANT
+# (0 or 1), and on a failure print why.
+trace=$T/small.trace
 expect_verdict() {
 	want=$1 name=$2
 	printf '%s\n' "$3" > "$T/expect"
 	shift 3
-	env "$@" "$verify" "$T/small.trace" "$T/expect" > "$T/out" 2>&1
+	env "$@" "$verify" "$trace" "$T/expect" > "$T/out" 2>&1
 	rc=$?
 	n=$((n + 1))
 	if [ "$rc" -eq "$want" ]; then
@@ -91,6 +100,31 @@ expect_verdict 1 "pprof fails when Go cannot build the profile" \
 	"pprof sched task0" GO121="$(broken_go nopprof "$GO121")"
 expect_verdict 1 "nopprof fails when Go cannot build the profile" \
 	"nopprof sync task4" GO121="$(broken_go nopprof "$GO121")"
+
+# A generational trace: Go 1.23 and 1.27 build its profiles, Go 1.21
+# cannot read it.
+if [ -n "$gen_v2" ] && [ -x "$GO127" ]; then
+	trace=$T/v2-small.trace
+	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
+		{ echo "Bail out! gen-trace-v2 failed: $(cat "$T/gen.err")"; exit 1; }
+	expect_verdict 0 "go 1.23 trace: expectations that hold pass" \
+		"main.main create >= 1
+pprof sched main.worker
+nopprof net main.worker"
+	expect_verdict 1 "go 1.23 trace: a count that is off fails" \
+		"main.main create == 100000"
+	expect_verdict 1 "go 1.23 trace: pprof fails when Go 1.27 cannot build the profile" \
+		"pprof sched main.worker" GO127="$(broken_go nopprof "$GO127")"
+	expect_verdict 1 "go 1.23 trace: nopprof fails when Go 1.23 cannot build the profile" \
+		"nopprof net main.worker" GO123="$(broken_go nopprof "$GO123")"
+	expect_verdict 0 "go 1.23 trace: Go 1.21 is not asked for profiles" \
+		"pprof sched main.worker
+nopprof net main.worker" GO121=/bin/false
+	expect_verdict 1 "go 1.23 trace: gomaxprocs (Go 1.21's dump) fails" "gomaxprocs 3"
+	trace=$T/small.trace
+else
+	echo "# SKIP the generational trace's cases: no GEN_TRACE_V2 or no $GO127"
+fi
 
 # The checker of record: a profile that cannot be built fails --pprof.
 n=$((n + 1))

@@ -36,12 +36,14 @@ GT_KERNELS_DEFAULT="debug newest newest-rt 6.12@8cpus 6.12-rt 6.1 6.12
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths.
-GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh
+GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh,\
+generations_test.sh
 # The guest tests of the @8cpus boot: those whose load spreads over the
 # CPUs (storms, cross-CPU wakeups, hotplug, overflow); the others do the
 # same on 8 CPUs as on 2, four times slower under single-threaded TCG.
 GT_8CPUS_TESTS=device_test,sched_test.sh,syscall_test.sh,cross_cpu_test.sh,\
-hotplug_test.sh,overflow_test.sh,online_cpus_test.sh,dmesg_clean_test.sh
+hotplug_test.sh,overflow_test.sh,online_cpus_test.sh,generations_test.sh,\
+dmesg_clean_test.sh
 # The guest tests of the @maxcpus64 boot: those where the number of
 # possible, online and recorded CPUs matters.
 GT_MAXCPUS_TESTS=device_test,sched_test.sh,command_test.sh,hotplug_test.sh,\

@@ -217,20 +217,33 @@ check_agrees() {
 	return 1
 }
 
+# readers TRACE: the Go versions check-trace.sh reads TRACE with, by its
+# header.
+readers() {
+	case $(head -c 16 "$1" | tr -d '\0') in
+	"go 1.22 trace" | "go 1.23 trace") echo "Go 1.23 and 1.27" ;;
+	"go 1.25 trace" | "go 1.26 trace") echo "Go 1.27" ;;
+	*) echo "Go 1.21 and 1.23" ;;
+	esac
+}
+
 # The checker of record and every profile on every trace; the web UIs on
 # the first workload's; the ground truth where the guest wrote one.
-# The BPF backend's traces are in out/bpf/, named bpf/NAME.
-for t in "$work"/out/*.trace "$work"/out/bpf/*.trace; do
+# The BPF backend's traces are in out/bpf/, named bpf/NAME; those the
+# module wrote in the generational format (v2:NAME) in out/v2/, v2/NAME.
+# A run of only bpf: or v2: tests has traces there alone.
+traces=0
+for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v2/*.trace; do
 	case $t in
-	*/bpf/\*.trace) continue ;;
-	*/\*.trace) failed=$((failed + 1)); gt_log "[$name] no trace came out"; continue ;;
+	*/\*.trace) continue ;;
 	esac
+	traces=$((traces + 1))
 	base=${t#"$work"/out/}
 	base=${base%.trace}
 	opts=--pprof
 	[ "$base" = pingpong ] && opts="--web --pprof"
 	# shellcheck disable=SC2086
-	host_test "$base.trace accepted by Go 1.21 and 1.23${opts:+ ($opts)}" \
+	host_test "$base.trace accepted by $(readers "$t")${opts:+ ($opts)}" \
 		"$t.check" "$GT_ROOT/selftests/check-trace.sh" $opts "$t"
 	host_test "$base.trace: gotrace check agrees" "$t.gtcheck" \
 		check_agrees "$t" "$last"
@@ -238,6 +251,10 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace; do
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
+if [ "$traces" -eq 0 ]; then
+	failed=$((failed + 1))
+	gt_log "[$name] no trace came out"
+fi
 # The storm's figures: the event rate it reached and the bytes per event.
 storm=$work/out/storm.trace
 if [ -s "$storm" ]; then
