@@ -49,35 +49,19 @@ static uint64_t loop(uint64_t deadline)
 	return n;
 }
 
+/* One process's share: loop() for @ms from now. */
+static uint64_t body(long ms)
+{
+	return loop(now_ns() + ms * 1000000ULL);
+}
+
 int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? atol(argv[1]) : 1000;
 	int procs = argc > 2 ? atoi(argv[2]) : 0;
-	uint64_t start, end, deadline, iters = 0;
-	struct shared *sh;
-	int gate[2], i;
 
 	if (procs <= 0)
 		procs = sysconf(_SC_NPROCESSORS_ONLN);
-	sh = shared_alloc(procs);
-	if (pipe(gate))
-		die("pipe");
-	for (i = 0; i < procs; i++) {
-		if (fork())
-			continue;
-		gate_wait(gate);
-		deadline = now_ns() + ms * 1000000ULL;
-		sh->count[i] = loop(deadline);
-		_exit(0);
-	}
-	close(gate[0]);
-	start = now_ns();
-	close(gate[1]);
-	wait_all();
-	end = now_ns();
-	for (i = 0; i < procs; i++)
-		iters += sh->count[i];
-	printf("churn iters=%llu ns=%llu\n", (unsigned long long)iters,
-	       (unsigned long long)(end - start));
+	run_procs("churn", procs, ms, body);
 	return 0;
 }

@@ -82,6 +82,38 @@ static inline void wait_all(void)
 			exit(1);
 }
 
+/*
+ * @procs processes run @body(@ms) together (they wait at the gate until
+ * all exist); prints "NAME iters=N ns=M": the iterations they counted,
+ * and the time from the gate's opening to the last one's end.
+ */
+static inline void run_procs(const char *name, int procs, long ms,
+			     uint64_t (*body)(long ms))
+{
+	struct shared *sh = shared_alloc(procs);
+	uint64_t start, end, iters = 0;
+	int gate[2], i;
+
+	if (pipe(gate))
+		die("pipe");
+	for (i = 0; i < procs; i++) {
+		if (fork())
+			continue;
+		gate_wait(gate);
+		sh->count[i] = body(ms);
+		_exit(0);
+	}
+	close(gate[0]);
+	start = now_ns();
+	close(gate[1]);
+	wait_all();
+	end = now_ns();
+	for (i = 0; i < procs; i++)
+		iters += sh->count[i];
+	printf("%s iters=%llu ns=%llu\n", name, (unsigned long long)iters,
+	       (unsigned long long)(end - start));
+}
+
 static inline void pin_cpu(int cpu)
 {
 	cpu_set_t set;

@@ -26,13 +26,19 @@ static uint64_t loop(long ms, uint64_t *elapsed)
 	return iters;
 }
 
+/* One process's share of a run of several. */
+static uint64_t body(long ms)
+{
+	uint64_t elapsed;
+
+	return loop(ms, &elapsed);
+}
+
 int main(int argc, char **argv)
 {
 	long ms = argc > 1 ? atol(argv[1]) : 1000;
 	int procs = argc > 2 ? atoi(argv[2]) : 1;
-	uint64_t start, end, elapsed, iters = 0;
-	struct shared *sh;
-	int gate[2], i;
+	uint64_t elapsed, iters;
 
 	if (procs <= 1) {
 		iters = loop(ms, &elapsed);
@@ -41,24 +47,6 @@ int main(int argc, char **argv)
 		       (unsigned long long)elapsed);
 		return 0;
 	}
-	sh = shared_alloc(procs);
-	if (pipe(gate))
-		die("pipe");
-	for (i = 0; i < procs; i++) {
-		if (fork())
-			continue;
-		gate_wait(gate);
-		sh->count[i] = loop(ms, &elapsed);
-		_exit(0);
-	}
-	close(gate[0]);
-	start = now_ns();
-	close(gate[1]);
-	wait_all();
-	end = now_ns();
-	for (i = 0; i < procs; i++)
-		iters += sh->count[i];
-	printf("getppid iters=%llu ns=%llu\n", (unsigned long long)iters,
-	       (unsigned long long)(end - start));
+	run_procs("getppid", procs, ms, body);
 	return 0;
 }
