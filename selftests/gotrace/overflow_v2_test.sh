@@ -4,9 +4,10 @@
 # The generational format when the buffers run out: the session goes on.
 # Buffers far too small (chunks=4: 64 KiB per CPU and generation) and no
 # reader while a getppid storm runs, so a CPU's buffer fills and events
-# are lost; then the reader reads again, and what follows is recorded
-# whole: gt_getppid's 200 calls are all in the trace (the host checks
-# that ground truth, and the trace with Go 1.23 and 1.27).  Here: the
+# are lost; then the reader reads again, which ends that generation,
+# and what follows is recorded whole (no more event is lost):
+# gt_getppid's 200 calls are all in the trace (the host checks that
+# ground truth, and the trace with Go 1.23 and 1.27).  Here: the
 # session was still recording after the storm, it counted lost events,
 # the trace marks them with a user log, and the kernel log says so at
 # the stop.
@@ -36,8 +37,15 @@ cat <&3 >> "$out" &
 reader=$!
 exec 3<&-
 cleanup_on_exit $reader
+# The reader's first read ends the full generation: the next one has
+# room, and loses nothing more.
+wait_until '[ "$(status_of generations)" -ge 1 ]' 300 ||
+	fail "no generation written within 30 s of the reader's start"
+lost=$(status_of lost_events)
 ./workload getppid 200 || fail "workload getppid failed"
 settle
+[ "$(status_of lost_events)" = "$lost" ] ||
+	fail "events lost after the full generation was read: $lost, then $(status_of lost_events)"
 echo stop > $GT_DEV || fail "echo stop failed"
 wait_gone $reader 300 || fail "cat did not end within 30 s of stop"
 wait $reader || fail "cat exited with $?"
