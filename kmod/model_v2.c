@@ -575,8 +575,8 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  * @type:	the GOTRACE_EV_* event the 1.11 format writes for it
  * @args:	its arguments
  * @nargs:	their number
- * @tsp:	its time, clamped by the caller; later when statuses had to
- *		come first at that time (the time written)
+ * @tsp:	its time, clamped by the caller; set to the time written,
+ *		later where ev() put events of another M first
  *
  * The CPU first catches up with the session's generation, read here,
  * inside the critical section that orders the task's events (its bucket
