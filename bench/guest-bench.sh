@@ -20,12 +20,14 @@
 #            gotrace has no BPF backend or the kernel no BTF)
 # then the ramps: gotrace sessions under more and more getppid loops, then
 # hackbench groups, then getppid loops with the reader at nice 19, each
-# until a session loses events.
+# until a session loses events; once per format (BENCH_RAMP_FORMATS), the
+# go 1.23 ones named with "-v2" (getppid-v2 ...).
 #
 # Knobs (kernel command line, so environment): BENCH_MS (length of one
 # run), BENCH_ROUNDS, BENCH_WORKLOADS, BENCH_CONFIGS, BENCH_RAMP_GETPPID
 # (processes), BENCH_RAMP (hackbench groups), BENCH_RAMP_STARVED (getppid
-# processes, reader at nice 19); "none" skips a ramp.
+# processes, reader at nice 19); "none" skips a ramp; BENCH_RAMP_FORMATS
+# (go1.11,go1.23: the formats the ramps run in).
 
 OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
@@ -37,6 +39,7 @@ FORMAT=/sys/module/gotrace/parameters/format
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
 RAMP_STARVED=$(echo "${BENCH_RAMP_STARVED:-1,2,4,8,16,32,64,128}" | tr , ' ')
+RAMP_FORMATS=$(echo "${BENCH_RAMP_FORMATS:-go1.11,go1.23}" | tr , ' ')
 T=/sys/kernel/tracing
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup
 	sched/sched_wakeup_new sched/sched_process_fork
@@ -205,14 +208,20 @@ done
 # with its default pool, under more and more getppid loops (the densest
 # events) and hackbench groups, each until a session loses something.
 # "starved" is the getppid ramp with the reader at nice 19: how much load
-# the default pool absorbs when its reader barely gets a CPU.
+# the default pool absorbs when its reader barely gets a CPU.  A go 1.23
+# session does not stop when it overflows: it counts what it loses and
+# goes on, so there the first lost event ends the ramp.
 ramp() {
 	load=$1
-	shift
+	format=$2
+	shift 2
 	prio=0
 	[ "$load" = starved ] && prio=19
+	name=$load
+	[ "$format" = go1.11 ] || name=$load-v2
 	for n in "$@"; do
 		[ "$n" = none ] && return
+		echo "$format" > $FORMAT
 		./gtctl rec /tmp/gotrace.trace $prio > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
@@ -226,9 +235,10 @@ ramp() {
 		[ "${after:-0}" -ge "${before:-0}" ] || after=$before
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
+		echo go1.11 > $FORMAT
 		st=$(cat /tmp/gotrace.status)
 		rm -f /tmp/gotrace.trace
-		emit "ramp load=$load n=$n ${res#* }" \
+		emit "ramp load=$name n=$n ${res#* }" \
 			"window_events=$((after - before)) $st"
 		case $st in
 		*" lost=0 overflows=0 "*" stop=1 "*) ;;
@@ -237,10 +247,12 @@ ramp() {
 	done
 }
 
-# shellcheck disable=SC2086
-ramp getppid $RAMP_GETPPID
-# shellcheck disable=SC2086
-ramp hackbench $RAMP
-# shellcheck disable=SC2086
-ramp starved $RAMP_STARVED
+for f in $RAMP_FORMATS; do
+	# shellcheck disable=SC2086
+	ramp getppid "$f" $RAMP_GETPPID
+	# shellcheck disable=SC2086
+	ramp hackbench "$f" $RAMP
+	# shellcheck disable=SC2086
+	ramp starved "$f" $RAMP_STARVED
+done
 exit 0

@@ -20,7 +20,8 @@
 # (none,empty,gotrace,nostacks,ftrace,bpf), BENCH_RAMP_GETPPID (getppid processes:
 # 1,2,4,8,16,32,64), BENCH_RAMP (hackbench groups: 1,2,4,8,16,32),
 # BENCH_RAMP_STARVED (getppid processes, reader at nice 19:
-# 1,2,4,8,16,32,64,128; "none" skips a ramp),
+# 1,2,4,8,16,32,64,128; "none" skips a ramp), BENCH_RAMP_FORMATS
+# (go1.11,go1.23: each ramp runs in each),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
 # 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
 # --memory: BENCH_MEM_S (seconds of load, 300), BENCH_MEM_STEP (seconds
@@ -70,7 +71,7 @@ knobs=
 timeout=${BENCH_VM_TIMEOUT:-840}
 report=$BENCH/report.awk
 vars="BENCH_MS BENCH_ROUNDS BENCH_WORKLOADS BENCH_CONFIGS BENCH_RAMP
-	BENCH_RAMP_GETPPID BENCH_RAMP_STARVED"
+	BENCH_RAMP_GETPPID BENCH_RAMP_STARVED BENCH_RAMP_FORMATS"
 if [ "$mode" = memory ]; then
 	knobs=" BENCH_GUEST=memory"
 	timeout=${BENCH_VM_TIMEOUT:-$((${BENCH_MEM_S:-300} + 600))}

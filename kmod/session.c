@@ -211,9 +211,13 @@ int gt_session_create(struct gt_session **sp)
 
 /*
  * A session writing the generational format: two buffers per possible
- * CPU (the one it writes, the one the reader writes out), which take the
- * memory the 1.11 format gives its chunks (the chunk pool then only
- * keeps its minimum).  @chunks: the session's chunks.
+ * CPU (the one it writes, the one the reader writes out), each of the
+ * size the 1.11 format gives an online CPU's share of its chunks (the
+ * chunk pool then only keeps its minimum): its events take twice the
+ * bytes, and a CPU can only write its own buffer, which it must not
+ * fill before the reader, which may get little CPU, ends the generation
+ * (Documentation/performance.rst, the ramps).  @chunks: the session's
+ * chunks.
  */
 static int session_v2_init(struct gt_session *s, unsigned int chunks,
 			   unsigned int online)
@@ -224,7 +228,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 	m->format = GT_FORMAT_GO123;
 	m->nr_cpus = nr_cpu_ids;
 	m->v2.show_addrs = s->show_addrs;
-	cpu_bytes = max_t(u64, (u64)chunks * GT_CHUNK_SIZE / (2 * online),
+	cpu_bytes = max_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
 			  GT_CHUNK_SIZE);
 	s->generation_ms = m->opts.generation_ms ?:
 			   READ_ONCE(gt_param_generation_ms);
