@@ -241,6 +241,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 static int session_start_locked(struct gt_session *s)
 {
 	unsigned int online = num_online_cpus(), stacks, chunks, cpu;
+	bool v2;
 	int ret;
 
 	/*
@@ -279,7 +280,9 @@ static int session_start_locked(struct gt_session *s)
 		goto err_free;
 	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
 		       GT_STACKS_MAX);
-	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
+	v2 = s->model.format == GT_FORMAT_GO123;
+	stacks = gt_table_stacks(stacks, v2);
+	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
 	if (!s->model.tables) {
 		ret = -ENOMEM;
 		goto err_free;
