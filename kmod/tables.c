@@ -67,6 +67,18 @@
 /* Distinct comms a session names; more share the comm "?". */
 #define GT_MAX_COMMS		8192
 
+/*
+ * The comm PCs of the generational format: GT_COMM2_PC_BASE + GT_PC_STEP
+ * * a 32-bit hash of the name (its code), above the other synthetic PCs.
+ * Go 1.23's profiles name a PC once for the whole trace, so a comm keeps
+ * its PC across generations.  Two comms whose hashes meet in one
+ * generation (about once in 200 generations of 6144 comms) take the next
+ * free code; another generation may give it to the other.  The 1.11
+ * format's comm PCs are the comms' indices from GT_COMM_PC_BASE, as they
+ * always were.
+ */
+#define GT_COMM2_PC_BASE	0x100000000ULL
+
 struct gt_stack_ent {
 	u32 hash;
 	u32 off;	/* first PC in stab->pcs */
@@ -86,10 +98,12 @@ struct gt_stab {
 	u64 *pcs;
 	u32 nr_pcs;
 
-	char (*comms)[GT_IN_COMM_LEN];	/* comm PC index -> name */
+	char (*comms)[GT_IN_COMM_LEN];	/* comm index -> name */
 	u32 *comm_stack;		/* comm index -> its stack id */
+	u32 *comm_code;			/* comm index -> its comm PC's code */
 	u32 nr_comms;
 	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
+	u32 *code_slots;		/* the same, by code */
 };
 
 struct gt_tables {
@@ -132,7 +146,9 @@ static void stab_free(struct gt_stab *st)
 	gt_env_free(st->pcs);
 	gt_env_free(st->comms);
 	gt_env_free(st->comm_stack);
+	gt_env_free(st->comm_code);
 	gt_env_free(st->comm_slots);
+	gt_env_free(st->code_slots);
 }
 
 void gt_tables_free(struct gt_tables *t)
@@ -146,26 +162,37 @@ void gt_tables_free(struct gt_tables *t)
 	gt_env_free(t);
 }
 
+static u32 tables_comm_locked(struct gt_tables *t, struct gt_stab *st,
+			      const char *comm);
+
 /* Comm index 0 is "?", for tasks beyond GT_MAX_COMMS. */
-static void stab_comm_none(struct gt_stab *st)
+static void stab_comm_none(struct gt_tables *t, struct gt_stab *st)
 {
-	st->comms[0][0] = '?';
-	st->nr_comms = 1;
+	st->nr_comms = 0;
+	tables_comm_locked(t, st, "?");
 }
 
 static int stab_alloc(struct gt_tables *t, struct gt_stab *st, u64 gen)
 {
+	unsigned long flags = 0;
+
 	st->gen = gen;
 	st->stacks = tables_zalloc(t->max_stacks, sizeof(*st->stacks));
 	st->stack_slots = tables_zalloc(t->stack_mask + 1, sizeof(u32));
 	st->pcs = tables_zalloc(t->max_pcs, sizeof(u64));
 	st->comms = tables_zalloc(GT_MAX_COMMS, GT_IN_COMM_LEN);
 	st->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
+	st->comm_code = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
 	st->comm_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
+	st->code_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
 	if (!st->stacks || !st->stack_slots || !st->pcs || !st->comms ||
-	    !st->comm_stack || !st->comm_slots)
+	    !st->comm_stack || !st->comm_code || !st->comm_slots ||
+	    !st->code_slots)
 		return -ENOMEM;
-	stab_comm_none(st);
+	/* Not shared yet: for tables_comm_locked()'s assertion. */
+	gt_lock_irqsave(&t->lock, flags);
+	stab_comm_none(t, st);
+	gt_unlock_irqrestore(&t->lock, flags);
 	return 0;
 }
 
@@ -275,6 +302,35 @@ u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 	return stack_ref(gen, id);
 }
 
+/*
+ * The slot of code @code in @st->code_slots: its own, or the empty one
+ * where it would go.
+ */
+static u32 code_slot(const struct gt_tables *t, const struct gt_stab *st,
+		     u32 code)
+{
+	u32 i = code & t->comm_mask, idx;
+
+	for (;;) {
+		idx = st->code_slots[i];
+		if (!idx || st->comm_code[idx - 1] == code)
+			return i;
+		i = (i + 1) & t->comm_mask;
+	}
+}
+
+/* The first code from @hash that no comm of @st has; t->lock held. */
+static u32 tables_code_locked(const struct gt_tables *t,
+			      const struct gt_stab *st, u32 hash)
+{
+	u32 code = hash;
+
+	/* At most GT_MAX_COMMS codes are taken: this ends. */
+	while (st->code_slots[code_slot(t, st, code)])
+		code++;
+	return code;
+}
+
 /* Index of @comm in the comm table of @st, added if new; t->lock held. */
 static u32 tables_comm_locked(struct gt_tables *t, struct gt_stab *st,
 			      const char *comm)
@@ -298,27 +354,42 @@ static u32 tables_comm_locked(struct gt_tables *t, struct gt_stab *st,
 		return 0;
 	idx = st->nr_comms;
 	memcpy(st->comms[idx], name, sizeof(name));
+	st->comm_code[idx] = t->nr_tabs == 1 ? idx :
+		tables_code_locked(t, st, gt_env_jhash(name, sizeof(name), 1));
+	st->code_slots[code_slot(t, st, st->comm_code[idx])] = idx + 1;
 	/* Read without the lock by gt_tables_due(), as a bound only. */
 	WRITE_ONCE(st->nr_comms, idx + 1);
 	st->comm_slots[i] = idx + 1;
 	return idx;
 }
 
-/* The comm PC of comm index @idx. */
-static u64 comm_pc(u32 idx)
+/* Where the comm PCs of @t start. */
+static u64 comm_pc_base(const struct gt_tables *t)
 {
-	return GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
+	return t->nr_tabs == 1 ? GT_COMM_PC_BASE : GT_COMM2_PC_BASE;
 }
 
-/* Is @pc a comm PC of a table of @nr_comms comms?  Its index then in @idx. */
-static bool is_comm_pc(u32 nr_comms, u64 pc, u32 *idx)
+/* The comm PC of comm index @idx of @st. */
+static u64 comm_pc(const struct gt_tables *t, const struct gt_stab *st,
+		   u32 idx)
 {
-	u64 off = pc - GT_COMM_PC_BASE;
+	return comm_pc_base(t) + (u64)st->comm_code[idx] * GT_PC_STEP;
+}
 
-	if (pc < GT_COMM_PC_BASE || off % GT_PC_STEP ||
-	    off / GT_PC_STEP >= nr_comms)
+/* Is @pc a comm PC of @st?  Its comm index then in @idx. */
+static bool is_comm_pc(const struct gt_tables *t, const struct gt_stab *st,
+		       u64 pc, u32 *idx)
+{
+	u64 off = pc - comm_pc_base(t);
+	u32 slot;
+
+	if (pc < comm_pc_base(t) || off % GT_PC_STEP ||
+	    off / GT_PC_STEP > 0xffffffffULL)
 		return false;
-	*idx = off / GT_PC_STEP;
+	slot = st->code_slots[code_slot(t, st, off / GT_PC_STEP)];
+	if (!slot)
+		return false;
+	*idx = slot - 1;
 	return true;
 }
 
@@ -357,20 +428,21 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
  */
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm)
 {
+	struct gt_stab *st = tab_of(t, gen);
 	unsigned long flags = 0;
-	u32 idx;
+	u64 pc;
 
 	gt_lock_irqsave(&t->lock, flags);
-	idx = tables_comm_locked(t, tab_of(t, gen), comm);
+	pc = comm_pc(t, st, tables_comm_locked(t, st, comm));
 	gt_unlock_irqrestore(&t->lock, flags);
-	return comm_pc(idx);
+	return pc;
 }
 
 /* The one-frame stack of comm index @idx of @st; t->lock held. */
 static u32 tables_comm_stack_locked(struct gt_tables *t, struct gt_stab *st,
 				    u32 idx)
 {
-	u64 pc = comm_pc(idx);
+	u64 pc = comm_pc(t, st, idx);
 	u32 id = st->comm_stack[idx];
 
 	if (!id) {
@@ -434,12 +506,12 @@ u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
 		n = min_t(u32, e->n, GT_STACK_PCS);
 		for (i = 0; i < n; i++) {
 			scratch[i] = from->pcs[e->off + i];
-			if (!is_comm_pc(from->nr_comms, scratch[i], &idx))
+			if (!is_comm_pc(t, from, scratch[i], &idx))
 				continue;
 			idx = tables_comm_locked(t, to, from->comms[idx]);
-			scratch[i] = comm_pc(idx);
+			scratch[i] = comm_pc(t, to, idx);
 		}
-		if (n == 1 && is_comm_pc(to->nr_comms, scratch[0], &idx))
+		if (n == 1 && is_comm_pc(t, to, scratch[0], &idx))
 			id = tables_comm_stack_locked(t, to, idx);
 		else
 			id = tables_stack_locked(t, to, scratch, n, false);
@@ -506,6 +578,7 @@ struct footer_pc {
 
 struct footer {
 	struct gt_model *m;
+	struct gt_tables *t;
 	struct gt_stab *st;		/* the table written */
 	u32 nr_comms;			/* comms the stacks written may name */
 	bool show_addrs;
@@ -627,7 +700,7 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 		return fr->func ? 0 : -ENOMEM;
 	}
 
-	if (is_comm_pc(f->nr_comms, pc, &idx)) {
+	if (is_comm_pc(f->t, f->st, pc, &idx) && idx < f->nr_comms) {
 		comm = f->st->comms[idx];
 		fr->pc = pc;
 		fr->func = footer_string(f, comm, strnlen(comm, GT_IN_COMM_LEN));
@@ -683,8 +756,8 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 {
 	struct gt_stab *t = &m->tables->tab[0];
 	struct gt_frame *frames;
-	struct footer f = { .m = m, .st = t, .nr_comms = t->nr_comms,
-			    .show_addrs = show_addrs };
+	struct footer f = { .m = m, .t = m->tables, .st = t,
+			    .nr_comms = t->nr_comms, .show_addrs = show_addrs };
 	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
 	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
@@ -828,19 +901,23 @@ static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
  */
 static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
 {
+	unsigned long flags = 0;
 	u32 i;
 
 	for (i = 0; i < st->nr_stacks; i++)
 		st->stack_slots[st->stacks[i].slot] = 0;
 	memset(st->comm_slots, 0, (t->comm_mask + 1) * sizeof(u32));
+	memset(st->code_slots, 0, (t->comm_mask + 1) * sizeof(u32));
 	memset(st->comm_stack, 0, st->nr_comms * sizeof(u32));
 	t->peak_stacks = max(t->peak_stacks, st->nr_stacks);
 	t->peak_pcs = max(t->peak_pcs, st->nr_pcs);
 	t->peak_comms = max(t->peak_comms, st->nr_comms);
 	WRITE_ONCE(st->nr_stacks, 0);
 	WRITE_ONCE(st->nr_pcs, 0);
-	memset(st->comms[0], 0, GT_IN_COMM_LEN);
-	stab_comm_none(st);
+	/* For tables_comm_locked()'s assertion: nobody else uses @st. */
+	gt_lock_irqsave(&t->lock, flags);
+	stab_comm_none(t, st);
+	gt_unlock_irqrestore(&t->lock, flags);
 	st->gen = gen + 2;
 }
 
@@ -861,7 +938,8 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 {
 	struct gt_tables *t = m->tables;
 	struct gt_stab *st = tab_of(t, gen);
-	struct footer f = { .m = m, .st = st, .show_addrs = show_addrs };
+	struct footer f = { .m = m, .t = t, .st = st,
+			    .show_addrs = show_addrs };
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
 	u32 i, j, n, need, nstr;

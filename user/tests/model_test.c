@@ -1323,12 +1323,45 @@ static bool tg_symbolise(void *arg, u64 pc, char *buf, size_t len)
 	return true;
 }
 
+#define TG_PCS		(1U << 16)
+
 struct tg_walk {
 	unsigned int period;	/* blocks per comm */
 	unsigned int blocks;	/* blocks seen, in order */
 	unsigned int right;	/* of them naming the expected frames */
 	unsigned int creates;	/* GoCreates whose stack names a comm */
+	/* Every comm PC seen, in any generation, and the name it had. */
+	struct { u64 pc; char name[16]; } pcs[TG_PCS];
+	unsigned int conflicts;	/* PCs that named two comms */
 };
+
+/*
+ * The comm frame of @stack names the same comm in every generation:
+ * Go 1.23's profiles name a PC once for the whole trace.
+ */
+static void tg_comm_pc(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
+{
+	const struct gt_v2_frame *f;
+	const uint64_t *pcs;
+	const char *str;
+	size_t n, len;
+	unsigned int i;
+
+	if (!gt_v2_stack(g, id, &pcs, &n) || !n)
+		return;
+	f = gt_v2_frame(g, pcs[n - 1]);
+	if (!f || !gt_v2_string(g, f->func, &str, &len) || len > 15)
+		return;
+	for (i = pcs[n - 1] / 16 % TG_PCS; w->pcs[i].pc; i = (i + 1) % TG_PCS) {
+		if (w->pcs[i].pc != pcs[n - 1])
+			continue;
+		w->conflicts += strlen(w->pcs[i].name) != len ||
+				memcmp(w->pcs[i].name, str, len);
+		return;
+	}
+	w->pcs[i].pc = pcs[n - 1];
+	memcpy(w->pcs[i].name, str, len);
+}
 
 /* Function name of frame @idx of stack @id of generation @g ("" if none). */
 static const char *tg_frame(const struct gt_v2_gen *g, u64 id, size_t idx,
@@ -1356,12 +1389,14 @@ static int tg_event(void *ctx, const struct gt_v2_gen *g,
 
 	(void)err;
 	if (ev->type == GT_V2_EV_GO_CREATE) {
+		tg_comm_pc(w, g, ev->args[2]);
 		tg_frame(g, ev->args[2], 0, false, comm, sizeof(comm));
 		w->creates += comm[0] == 'c' || !strcmp(comm, "waker");
 		return 0;
 	}
 	if (ev->type != GT_V2_EV_GO_BLOCK)
 		return 0;
+	tg_comm_pc(w, g, ev->args[2]);
 	tg_frame(g, ev->args[2], 0, false, top, sizeof(top));
 	if (strncmp(top, "kfn_", 4))
 		return 0;
@@ -1404,11 +1439,13 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 	struct task *t = task_new(1900, 1900, "c0");
 	struct task *w = task_new(1901, 1901, "waker");
 	struct task *tasks[] = { t, w };
-	struct tg_walk walk = { .period = period };
+	static struct tg_walk walk;
 	bool read;
 	u64 pcs[4];
 	char comm[16];
 
+	memset(&walk, 0, sizeof(walk));
+	walk.period = period;
 	sim_setup(name, 2);
 	S.cfg.max_stacks = max_stacks;
 	S.cfg.symbolise = tg_symbolise;
@@ -1453,6 +1490,9 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 	ok(read && walk.blocks == n && walk.right == n,
 	   "%s (go 1.23): every block (%u of %u) names its own frame and comm "
 	   "(%u right)", name, walk.blocks, n, walk.right);
+	ok(read && !walk.conflicts,
+	   "%s (go 1.23): a comm PC names one comm in every generation "
+	   "(%u PCs named two)", name, walk.conflicts);
 	/* The first goroutine was in the snapshot: stated, not created. */
 	ok(read && walk.creates == n / period - 1,
 	   "%s (go 1.23): the %u goroutines created are named by their comms",
