@@ -79,6 +79,15 @@
  */
 #define GT_COMM2_PC_BASE	0x100000000ULL
 
+/*
+ * The hidden kernel PCs of the generational format, for the same reason:
+ * GT_KPC2_BASE + GT_PC_STEP * a hash of the symbol ("func+0x1c/0x80
+ * [mod]", which the frame shows anyway), below 4 GiB; the 1.11 format
+ * numbers them from GT_KPC_BASE in the order the footer meets them.
+ */
+#define GT_KPC2_BASE		0x40000000ULL
+#define GT_KPC2_CODES		((0x100000000ULL - GT_KPC2_BASE) / GT_PC_STEP)
+
 struct gt_stack_ent {
 	u32 hash;
 	u32 off;	/* first PC in stab->pcs */
@@ -589,6 +598,7 @@ struct footer {
 	struct footer_pc *pcs;		/* hash map: kernel PC -> frame */
 	u32 pc_mask;
 	u32 nr_kpcs;
+	u64 *kpcs;			/* go 1.23, hidden: the hidden PCs given */
 	u32 file_kernel;		/* string id of "[kernel]" */
 	u32 file_comm;			/* string id of "[comm]" */
 	u32 file_syscall;		/* string id of "[syscall]" */
@@ -643,6 +653,33 @@ static u32 footer_string(struct footer *f, const char *s, u32 len)
 	return e->id;
 }
 
+/*
+ * The PC that stands for a kernel PC whose symbol is @sym, where kernel
+ * addresses are hidden: in the generational format, the same in every
+ * generation, unless another symbol of this generation took it.
+ */
+static u64 footer_kpc(struct footer *f, const char *sym)
+{
+	u64 code, pc;
+	u32 i;
+
+	if (!f->kpcs)
+		return GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
+	code = gt_env_jhash(sym, strlen(sym), 2) % GT_KPC2_CODES;
+	/* It holds up to twice the kernel PCs of the generation: this ends. */
+	for (;;) {
+		pc = GT_KPC2_BASE + code * GT_PC_STEP;
+		i = gt_env_hash64(pc, ilog2(f->pc_mask + 1));
+		while (f->kpcs[i] && f->kpcs[i] != pc)
+			i = (i + 1) & f->pc_mask;
+		if (!f->kpcs[i]) {
+			f->kpcs[i] = pc;
+			return pc;
+		}
+		code = (code + 1) % GT_KPC2_CODES;
+	}
+}
+
 /* Turn "func+0x1c/0x80 [mod]" into a frame. */
 static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 {
@@ -658,6 +695,7 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 	 */
 	if (!f->show_addrs && !strncmp(sym, "0x", 2))
 		snprintf(sym, sizeof(sym), "[unknown]");
+	fr->pc = f->show_addrs ? pc : footer_kpc(f, sym);
 	mod = strstr(sym, " [");
 	if (mod) {
 		*mod = '\0';
@@ -678,7 +716,6 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 	fr->func = footer_string(f, sym, strlen(sym));
 	fr->file = mod ? footer_string(f, mod, strlen(mod)) : f->file_kernel;
 	fr->line = off;
-	fr->pc = f->show_addrs ? pc : GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
 	f->nr_kpcs++;
 	return fr->func && fr->file ? 0 : -ENOMEM;
 }
@@ -736,6 +773,7 @@ static void footer_release(struct footer *f)
 			gt_env_free((void *)f->strs[i].s);
 	gt_env_free(f->strs);
 	gt_env_free(f->pcs);
+	gt_env_free(f->kpcs);
 	gt_env_free(f->strings.buf);
 }
 
@@ -952,8 +990,10 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	f.pc_mask = roundup_pow_of_two(2 * st->nr_pcs + 2) - 1;
 	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
 	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
+	if (!show_addrs)
+		f.kpcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.kpcs));
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
-	if (!f.strs || !f.pcs || !frames)
+	if (!f.strs || !f.pcs || (!show_addrs && !f.kpcs) || !frames)
 		goto out;
 	for (i = 0; i < GT_V2_NR_STRINGS; i++)
 		if (footer_string(&f, gt_v2_strings[i],

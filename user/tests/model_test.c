@@ -1330,16 +1330,16 @@ struct tg_walk {
 	unsigned int blocks;	/* blocks seen, in order */
 	unsigned int right;	/* of them naming the expected frames */
 	unsigned int creates;	/* GoCreates whose stack names a comm */
-	/* Every comm PC seen, in any generation, and the name it had. */
-	struct { u64 pc; char name[16]; } pcs[TG_PCS];
-	unsigned int conflicts;	/* PCs that named two comms */
+	/* Every PC seen, in any generation, and the function it named. */
+	struct { u64 pc; char name[32]; } pcs[TG_PCS];
+	unsigned int conflicts;	/* PCs that named two functions */
 };
 
 /*
- * The comm frame of @stack names the same comm in every generation:
+ * The frames of @stack name the same function in every generation:
  * Go 1.23's profiles name a PC once for the whole trace.
  */
-static void tg_comm_pc(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
+static void tg_pcs(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
 {
 	const struct gt_v2_frame *f;
 	const uint64_t *pcs;
@@ -1347,20 +1347,23 @@ static void tg_comm_pc(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
 	size_t n, len;
 	unsigned int i;
 
-	if (!gt_v2_stack(g, id, &pcs, &n) || !n)
+	if (!gt_v2_stack(g, id, &pcs, &n))
 		return;
-	f = gt_v2_frame(g, pcs[n - 1]);
-	if (!f || !gt_v2_string(g, f->func, &str, &len) || len > 15)
-		return;
-	for (i = pcs[n - 1] / 16 % TG_PCS; w->pcs[i].pc; i = (i + 1) % TG_PCS) {
-		if (w->pcs[i].pc != pcs[n - 1])
+	for (size_t k = 0; k < n; k++) {
+		f = gt_v2_frame(g, pcs[k]);
+		if (!f || !gt_v2_string(g, f->func, &str, &len) || len > 31)
 			continue;
-		w->conflicts += strlen(w->pcs[i].name) != len ||
-				memcmp(w->pcs[i].name, str, len);
-		return;
+		for (i = pcs[k] / 16 % TG_PCS; w->pcs[i].pc &&
+		     w->pcs[i].pc != pcs[k]; i = (i + 1) % TG_PCS)
+			;
+		if (w->pcs[i].pc) {
+			w->conflicts += strlen(w->pcs[i].name) != len ||
+					memcmp(w->pcs[i].name, str, len);
+			continue;
+		}
+		w->pcs[i].pc = pcs[k];
+		memcpy(w->pcs[i].name, str, len);
 	}
-	w->pcs[i].pc = pcs[n - 1];
-	memcpy(w->pcs[i].name, str, len);
 }
 
 /* Function name of frame @idx of stack @id of generation @g ("" if none). */
@@ -1389,14 +1392,14 @@ static int tg_event(void *ctx, const struct gt_v2_gen *g,
 
 	(void)err;
 	if (ev->type == GT_V2_EV_GO_CREATE) {
-		tg_comm_pc(w, g, ev->args[2]);
+		tg_pcs(w, g, ev->args[2]);
 		tg_frame(g, ev->args[2], 0, false, comm, sizeof(comm));
 		w->creates += comm[0] == 'c' || !strcmp(comm, "waker");
 		return 0;
 	}
 	if (ev->type != GT_V2_EV_GO_BLOCK)
 		return 0;
-	tg_comm_pc(w, g, ev->args[2]);
+	tg_pcs(w, g, ev->args[2]);
 	tg_frame(g, ev->args[2], 0, false, top, sizeof(top));
 	if (strncmp(top, "kfn_", 4))
 		return 0;
@@ -1491,8 +1494,8 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 	   "%s (go 1.23): every block (%u of %u) names its own frame and comm "
 	   "(%u right)", name, walk.blocks, n, walk.right);
 	ok(read && !walk.conflicts,
-	   "%s (go 1.23): a comm PC names one comm in every generation "
-	   "(%u PCs named two)", name, walk.conflicts);
+	   "%s (go 1.23): a PC (comm, hidden kernel) names one function in "
+	   "every generation (%u PCs named two)", name, walk.conflicts);
 	/* The first goroutine was in the snapshot: stated, not created. */
 	ok(read && walk.creates == n / period - 1,
 	   "%s (go 1.23): the %u goroutines created are named by their comms",
