@@ -7,7 +7,8 @@
  * CPU's last chunk was read, the footer (frequency, strings, stacks), then
  * end of file.  A session writing the generational format ("go 1.23
  * trace") streams generations instead: the reader ends one every
- * generation_ms, or sooner when a CPU's buffer is half full, and reads
+ * generation_ms, or sooner when a CPU's buffer is half full (or the
+ * generation's stack table three quarters, tables.c), and reads
  * it whole; the last one once the session stopped; then end of file.
  *
  *   RECORDING --stop: user, duration, overflow, abort--> STOPPED --footer

@@ -3,14 +3,16 @@
  * tables.c - stack and comm tables, and the footer that dumps them
  *
  * Events carry stack ids; the stacks themselves (and the strings their
- * frames name) are written once, in the footer, as Go's runtime does.
- * A stack is an array of PCs, innermost first.  Two kinds of PC exist:
+ * frames name) are written once, in the footer, as Go's runtime does
+ * (1.11 format), or with each generation (go 1.23, below).  A stack is
+ * an array of PCs, innermost first.  Three kinds of PC exist:
  *
  *   kernel PCs, from the environment's stack capture, symbolised (in
  *   the module with kallsyms) only when the footer is built;
  *
- *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm): the
- *   frame that names a task.  A task's goroutine is created with a
+ *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm; in
+ *   go 1.23 GT_COMM2_PC_BASE + 16 * a hash of it): the frame that
+ *   names a task.  A task's goroutine is created with a
  *   one-frame stack holding its comm PC, and every stack of the task ends
  *   with it, so both Go readers name and group goroutines by command;
  *
