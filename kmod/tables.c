@@ -23,7 +23,9 @@
  * tables are fixed-size, open-addressed, sized when the session starts.
  * When they fill up, kernel stacks are no longer added (events then carry
  * the task's comm stack) and the miss is counted; the last tenth of the
- * stack table is kept for comm stacks, which GoCreate cannot do without.
+ * stack table is kept for comm stacks, which GoCreate cannot do without
+ * (in go 1.23, more if the last generation written had more: its sweep
+ * states every task alive with its comm stack, gt_tables_v2()).
  *
  * A "go 1.11 trace" names its stacks in one footer: one table (struct
  * gt_stab) for the whole session.  A "go 1.23 trace" names them in each
@@ -115,12 +117,14 @@ struct gt_stab {
 	u32 nr_comms;
 	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
 	u32 *code_slots;		/* the same, by code */
+	u32 nr_comm_stacks;		/* of @stacks */
 };
 
 struct gt_tables {
 	gt_lock_t lock;
 
 	u32 max_stacks;			/* of each table */
+	u32 comm_reserve;		/* of them kept for comm stacks */
 	u32 stack_mask;
 	u32 max_pcs;
 	u32 comm_mask;
@@ -227,6 +231,7 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs,
 		return NULL;
 	gt_lock_init(&t->lock);
 	t->max_stacks = max_stacks;
+	t->comm_reserve = max_stacks / 10;
 	t->max_pcs = max_pcs;
 	t->stack_mask = roundup_pow_of_two(max_stacks * 2) - 1;
 	t->comm_mask = roundup_pow_of_two(GT_MAX_COMMS * 2) - 1;
@@ -273,8 +278,8 @@ static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
 		i = (i + 1) & t->stack_mask;
 	}
 
-	/* Kernel stacks may fill nine tenths; the rest is for comm stacks. */
-	limit = is_comm ? t->max_stacks : t->max_stacks - t->max_stacks / 10;
+	/* Kernel stacks leave the comm reserve to comm stacks. */
+	limit = t->max_stacks - (is_comm ? 0 : READ_ONCE(t->comm_reserve));
 	if (st->nr_stacks >= limit || t->max_pcs - st->nr_pcs < n)
 		return 0;
 	id = st->nr_stacks + 1;
@@ -459,6 +464,7 @@ static u32 tables_comm_stack_locked(struct gt_tables *t, struct gt_stab *st,
 	if (!id) {
 		id = tables_stack_locked(t, st, &pc, 1, true);
 		st->comm_stack[idx] = id;
+		st->nr_comm_stacks += !!id;
 	}
 	return id;
 }
@@ -543,7 +549,7 @@ u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
 bool gt_tables_due(struct gt_tables *t, u64 gen)
 {
 	const struct gt_stab *st = tab_of(t, gen);
-	u32 kernel = t->max_stacks - t->max_stacks / 10;
+	u32 kernel = t->max_stacks - READ_ONCE(t->comm_reserve);
 
 	return READ_ONCE(st->nr_stacks) >= kernel / 4 * 3 ||
 	       READ_ONCE(st->nr_pcs) >= t->max_pcs / 4 * 3 ||
@@ -952,6 +958,15 @@ static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
 	t->peak_stacks = max(t->peak_stacks, st->nr_stacks);
 	t->peak_pcs = max(t->peak_pcs, st->nr_pcs);
 	t->peak_comms = max(t->peak_comms, st->nr_comms);
+	/*
+	 * A generation's table holds the comm stacks of every task its
+	 * sweep states, one per comm alive: the next generations keep room
+	 * for as many, and a quarter more, of at most half the table.
+	 */
+	WRITE_ONCE(t->comm_reserve,
+		   min(max(st->nr_comm_stacks + st->nr_comm_stacks / 4,
+			   t->max_stacks / 10), t->max_stacks / 2));
+	st->nr_comm_stacks = 0;
 	WRITE_ONCE(st->nr_stacks, 0);
 	WRITE_ONCE(st->nr_pcs, 0);
 	/* For tables_comm_locked()'s assertion: nobody else uses @st. */

@@ -1437,11 +1437,11 @@ static bool tg_walk(struct tg_walk *w)
  * a program of another name every @period blocks.
  */
 static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
-		   unsigned int period)
+		   unsigned int period, unsigned int sleepers)
 {
 	struct task *t = task_new(1900, 1900, "c0");
 	struct task *w = task_new(1901, 1901, "waker");
-	struct task *tasks[] = { t, w };
+	struct task *tasks[2 + 100] = { t, w };
 	static struct tg_walk walk;
 	bool read;
 	u64 pcs[4];
@@ -1454,7 +1454,12 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 	S.cfg.symbolise = tg_symbolise;
 	S.cur[0] = t;
 	S.cur[1] = w;
-	sim_start(tasks, 2);
+	/* Asleep throughout: every generation's sweep names each. */
+	for (unsigned int i = 0; i < sleepers && i < 100; i++) {
+		snprintf(comm, sizeof(comm), "sleeper%u", i);
+		tasks[2 + i] = task_new(2000 + i, 2000 + i, comm);
+	}
+	sim_start(tasks, 2 + (sleepers < 100 ? sleepers : 100));
 	/* Only the tables end a generation. */
 	gt_umodel_set_generation_ns(S.m2, 1000000000000ULL);
 	for (unsigned int i = 0; i < n; i++) {
@@ -1505,7 +1510,7 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 /* Many distinct stacks: the stack table ends generations. */
 static void test_table_generations_stacks(void)
 {
-	tg_run("table_gens_stacks", 256, 3000, 25);
+	tg_run("table_gens_stacks", 256, 3000, 25, 0);
 	ok(ST.stack_overflows > 0,
 	   "table_gens_stacks: the 1.11 format's one table of the same size "
 	   "overflows (%llu)", (unsigned long long)ST.stack_overflows);
@@ -1516,10 +1521,21 @@ static void test_table_generations_stacks(void)
 	   ST2.table_stacks_max);
 }
 
+/*
+ * Many distinct stacks while 60 tasks of distinct comms sleep: each
+ * generation's sweep adds their 60 comm stacks to its table, which the
+ * kernel stacks must leave room for (half the 128 of a table; a tenth
+ * is kept without the last generation's count).
+ */
+static void test_table_generations_live(void)
+{
+	tg_run("table_gens_live", 256, 1000, 25, 60);
+}
+
 /* Many distinct comms: the comm table ends generations. */
 static void test_table_generations_comms(void)
 {
-	tg_run("table_gens_comms", 65536, 20000, 1);
+	tg_run("table_gens_comms", 65536, 20000, 1, 0);
 	ok(count_named("?") > 0,
 	   "table_gens_comms: the 1.11 format's one table names %u goroutines "
 	   "'?'", count_named("?"));
@@ -1560,6 +1576,7 @@ int main(int argc, char **argv)
 	test_generations();
 	test_table_generations_stacks();
 	test_table_generations_comms();
+	test_table_generations_live();
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);
