@@ -134,7 +134,7 @@ static const struct kernel_param_ops gt_generation_ms_ops = {
 module_param_cb(generation_ms, &gt_generation_ms_ops, &gt_param_generation_ms,
 		0644);
 MODULE_PARM_DESC(generation_ms,
-		 "go1.23 format: longest generation, in ms (10 to 60000; sooner when a CPU's buffer is half full)");
+		 "go1.23 format: longest generation, in ms (10 to 60000; sooner when a CPU's buffer is half full or the tables 3/4 full)");
 
 static int __init gt_init(void)
 {

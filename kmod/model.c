@@ -99,6 +99,57 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
+ * The generation whose table a stack interned now goes to: the session's
+ * (it may end before the event is written: gt_tables_v2_id()), 0 in the
+ * 1.11 format.  Stack references of another generation kept from an
+ * earlier hook are interned again (tables.c).
+ */
+static u64 model_gen(struct gt_model *m)
+{
+	if (m->format != GT_FORMAT_GO123)
+		return 0;
+	/* Pairs with the release of gt_v2_advance(). */
+	return gt_load_acquire(&m->v2.gen);
+}
+
+/*
+ * The comm stack of @t (its bucket lock held, or it runs on this P) in
+ * the table of generation @gen; the same as ever in the 1.11 format.
+ */
+static u64 task_comm_stack(struct gt_model *m, struct gt_task *t, u64 gen)
+{
+	u64 ref;
+
+	if (likely(t->comm_stack >> 32 == gen))
+		return t->comm_stack;
+	ref = gt_tables_comm_stack(m->tables, gen, t->comm);
+	if (!ref)
+		gt_atomic64_inc(&m->stack_overflows);
+	t->comm_stack = ref;
+	return ref;
+}
+
+/*
+ * The stack of a pending GoSysCall, [syscall frame, comm frame], interned
+ * again if it is of an earlier generation than the session's.
+ */
+static u64 sys_pending_stack(struct gt_model *m, struct gt_sys_pending *sp)
+{
+	u64 gen = model_gen(m), pcs[2], ref;
+
+	if (likely(sp->stack >> 32 == gen))
+		return sp->stack;
+	pcs[0] = sp->pc;
+	pcs[1] = gt_tables_comm_pc(m->tables, gen, sp->task->comm);
+	ref = gt_tables_stack(m->tables, gen, pcs, 2);
+	if (!ref) {
+		gt_atomic64_inc(&m->stack_overflows);
+		ref = task_comm_stack(m, sp->task, gen);
+	}
+	return ref;
+}
+
+/*
  * Write the P's pending GoSysCall, if any.  Its task is the one running
  * on this P (any event that takes it off the P comes through here
  * first), so its time is written without its bucket lock.
@@ -108,10 +159,11 @@ static void sys_pending_write(struct gt_model *m, struct gt_cpu *c,
 {
 	struct gt_sys_pending *sp = &c->sys_pending;
 	struct gt_task *t = sp->task;
-	u64 stack = sp->stack;
+	u64 stack;
 
 	if (!t)
 		return;
+	stack = sys_pending_stack(m, sp);
 	sp->task = NULL;
 	if (t == c->cur)
 		model_event_write(m, c, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
@@ -202,20 +254,20 @@ static unsigned int stack_save(const struct gt_model *m, struct gt_cpu *c,
 /*
  * The stack of the running kernel code (innermost first, without the
  * probe's own frames), ending with the comm frame of @comm_of when given.
- * Returns the stack id, or @fallback when the table is full.
+ * Returns the stack reference, or @fallback when the table is full.
  */
-static u32 stack_here(struct gt_model *m, struct gt_cpu *c,
-		      const struct gt_in_task *comm_of, u32 fallback)
+static u64 stack_here(struct gt_model *m, struct gt_cpu *c,
+		      const struct gt_in_task *comm_of, u64 fallback)
 {
+	u64 gen = model_gen(m), id;
 	unsigned int n;
-	u32 id;
 
 	n = stack_save(m, c, GT_KSTACK_MAX);
 	if (comm_of)
-		c->pcs[n++] = gt_tables_comm_pc(m->tables, comm_of->comm);
+		c->pcs[n++] = gt_tables_comm_pc(m->tables, gen, comm_of->comm);
 	if (!n)
 		return fallback;
-	id = gt_tables_stack(m->tables, c->pcs, n);
+	id = gt_tables_stack(m->tables, gen, c->pcs, n);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
 		return fallback;
@@ -227,14 +279,21 @@ static u32 stack_here(struct gt_model *m, struct gt_cpu *c,
 
 /* GoCreate: @t becomes a new runnable goroutine named after @p's comm. */
 static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		     const struct gt_in_task *p, u32 creator_stack)
+		     const struct gt_in_task *p, u64 creator_stack)
 {
-	u32 comm_stack = gt_tables_comm_stack(m->tables, p->comm);
+	u64 comm_stack = gt_tables_comm_stack(m->tables, model_gen(m), p->comm);
 
 	if (!comm_stack) {
 		gt_atomic64_inc(&m->stack_overflows);
-		gt_model_halt(m);
-		return false;
+		/*
+		 * A generation's table is emptied with the generation: the
+		 * next one names the goroutine (its statuses carry its comm
+		 * stack, model_v2.c).  The 1.11 format's table never is.
+		 */
+		if (m->format != GT_FORMAT_GO123) {
+			gt_model_halt(m);
+			return false;
+		}
 	}
 	t->goid = gt_tasks_goid(m, p->tid);
 	t->comm_stack = comm_stack;
@@ -249,7 +308,7 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 
 /* GoUnblock or GoSysExit: a waiting goroutine becomes runnable. */
 static bool g_wake(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		   u32 stack)
+		   u64 stack)
 {
 	bool ok;
 
@@ -321,7 +380,8 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 		o = gt_env_cpu_ptr(m->cpus, cpu);
 		if (o == c || o->cur != t)
 			continue;
-		if (!model_emit1(m, o, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack))
+		if (!model_emit1(m, o, t, GOTRACE_EV_GO_PREEMPT,
+				 task_comm_stack(m, t, model_gen(m))))
 			return false;
 		t->state = GT_G_RUNNABLE;
 		o->cur = NULL;
@@ -448,27 +508,27 @@ static bool sys_recorded(struct gt_model *m, const struct gt_task *t)
  * from this CPU's cache, so that entering a syscall walks no stack and
  * mostly takes no lock.
  */
-static u32 sys_stack(struct gt_model *m, struct gt_cpu *c,
-		     const struct gt_task *t)
+static u64 sys_stack(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 {
 	u32 key = ((u32)t->sys_nr & 0xffff) + ((u32)t->sys_compat << 16) + 1;
+	u64 gen = model_gen(m), comm = task_comm_stack(m, t, gen);
 	struct gt_sys_cache *e;
-	u64 pcs[2];
-	u32 id;
+	u64 pcs[2], id;
 
-	e = &c->sys_cache[gt_env_hash32(t->comm_stack * 31 + key,
+	e = &c->sys_cache[gt_env_hash32((u32)comm * 31 + key,
 					GT_SYS_CACHE_BITS)];
-	if (e->key == key && e->comm_stack == t->comm_stack)
+	/* Of this generation: a comm stack of another is another key. */
+	if (e->key == key && e->comm_stack == comm && e->id >> 32 == gen)
 		return e->id;
 	pcs[0] = gt_syscall_pc(t->sys_nr, t->sys_compat);
-	pcs[1] = gt_tables_comm_pc(m->tables, t->comm);
-	id = gt_tables_stack(m->tables, pcs, 2);
+	pcs[1] = gt_tables_comm_pc(m->tables, gen, t->comm);
+	id = gt_tables_stack(m->tables, gen, pcs, 2);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
-		return t->comm_stack;
+		return comm;
 	}
 	e->key = key;
-	e->comm_stack = t->comm_stack;
+	e->comm_stack = comm;
 	e->id = id;
 	return id;
 }
@@ -488,6 +548,7 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 		return;
 	}
 	sp->stack = sys_stack(m, c, t);
+	sp->pc = gt_syscall_pc(t->sys_nr, t->sys_compat);
 	sp->ts = t->sys_enter_ts;
 	sp->returned = false;
 	sp->task = t;
@@ -505,7 +566,7 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		      struct gt_task *t, const struct gt_in_task *p)
 {
-	u64 when;
+	u64 when, gen;
 	unsigned int n;
 	u64 id;
 
@@ -525,10 +586,11 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		when = m->opts.syscalls == GOTRACE_SYSCALLS_ALL ?
 			gt_env_now(c) : t->sys_enter_ts;
 
+	gen = model_gen(m);
 	n = stack_save(m, c, GT_KSTACK_MAX);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
-	c->pcs[n++] = gt_tables_comm_pc(m->tables, p->comm);
-	id = gt_tables_stack(m->tables, c->pcs, n);
+	c->pcs[n++] = gt_tables_comm_pc(m->tables, gen, p->comm);
+	id = gt_tables_stack(m->tables, gen, c->pcs, n);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
 		id = sys_stack(m, c, t);
@@ -606,7 +668,8 @@ static void cpu_put_stale(struct gt_model *m, struct gt_cpu *c)
 	struct gt_task_bucket *b = gt_tasks_bucket(m, t->key);
 
 	gt_lock(&b->lock);
-	if (model_emit1(m, c, t, GOTRACE_EV_GO_PREEMPT, t->comm_stack)) {
+	if (model_emit1(m, c, t, GOTRACE_EV_GO_PREEMPT,
+			task_comm_stack(m, t, model_gen(m)))) {
 		t->state = GT_G_RUNNABLE;
 		c->cur = NULL;
 		if (!t->node.pprev)
@@ -669,8 +732,7 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 {
 	const struct gt_in_task *prev = in->prev;
 	unsigned int type;
-	u64 when;
-	u32 stack;
+	u64 when, stack;
 
 	if (!g_ensure_running(m, c, t, prev))
 		return;
@@ -690,7 +752,8 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 	if (preempt || in->prev_state == GT_IN_RUNNABLE) {
 		type = gt_is_sched_yield(t) ? GOTRACE_EV_GO_SCHED :
 					       GOTRACE_EV_GO_PREEMPT;
-		stack = stack_here(m, c, prev, t->comm_stack);
+		stack = stack_here(m, c, prev,
+				   task_comm_stack(m, t, model_gen(m)));
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
@@ -706,7 +769,8 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		 * would count it in the syscall profile too).
 		 */
 		sys_pending_take(c, t, &when);
-		stack = stack_here(m, c, prev, t->comm_stack);
+		stack = stack_here(m, c, prev,
+				   task_comm_stack(m, t, model_gen(m)));
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
@@ -777,7 +841,7 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
  * frames and, if the trace shows the task running here, its comm frame
  * (not for the idle task, nor for a task the filters leave out).
  */
-static u32 waker_stack(struct gt_model *m, struct gt_cpu *c)
+static u64 waker_stack(struct gt_model *m, struct gt_cpu *c)
 {
 	const struct gt_in_task *p = c->ev->cur;
 
@@ -1211,7 +1275,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 		b = gt_tasks_bucket(m, t->key);
 		gt_lock(&b->lock);
 		sys_pending_write(m, c, true);
-		v = t->comm_stack;
+		v = task_comm_stack(m, t, model_gen(m));
 		if (model_event_write(m, c, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
 				      gt_env_now(c), true)) {
 			t->state = GT_G_RUNNABLE;

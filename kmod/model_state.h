@@ -7,7 +7,8 @@
  *     into its own current chunk; full chunks are queued for the reader;
  *   - the task table (tasks.c): every task is a goroutine (struct
  *     gt_task, in a hash table), every CPU a P (struct gt_cpu);
- *   - the string and stack tables (tables.c), written in the footer.
+ *   - the string and stack tables (tables.c), written in the footer, or
+ *     per generation in the generational format.
  *
  * Everything a hook touches is allocated when the session starts and
  * freed when it ends: hooks never allocate.  Nothing here is a kernel
@@ -55,6 +56,16 @@
 #define GT_STACKS_MIN		64U
 #define GT_STACKS_MAX		(4U * 1024 * 1024)
 #define GT_STACK_AVG_PCS	8
+
+/*
+ * The stacks one table holds, of a session allowed @max_stacks: all of
+ * them in the 1.11 format; in the generational format, which has a table
+ * for each of two generations (tables.c), half, at least GT_STACKS_MIN.
+ */
+static inline unsigned int gt_table_stacks(unsigned int max_stacks, bool gens)
+{
+	return gens ? max(max_stacks / 2, GT_STACKS_MIN) : max_stacks;
+}
 
 /*
  * gt_task.sys_nr of a user task of which no syscall entry or exit was
@@ -112,7 +123,8 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * @seq:	sequence number of the last ordered event (format 4.3.1)
  * @last_ts:	timestamp of the last event that changed its state
  * @sys_enter_ts: when the current syscall started
- * @comm_stack:	id of the one-frame stack naming the task by its comm
+ * @comm_stack:	the one-frame stack naming the task by its comm (a stack
+ *		reference, tables.c: of the generation it was interned in)
  * @comm:	the comm the goroutine is named after; of a hidden task, the
  *		comm the filters last saw
  * @sys_nr:	syscall the task is in, -1 if none, GT_SYS_UNKNOWN if no
@@ -138,7 +150,7 @@ struct gt_task {
 	u64 seq;
 	u64 last_ts;
 	u64 sys_enter_ts;
-	u32 comm_stack;
+	u64 comm_stack;
 	char comm[GT_IN_COMM_LEN];
 	int sys_nr;
 	u8 sys_compat;
@@ -163,17 +175,21 @@ struct gt_task_bucket {
 struct gt_sys_pending {
 	struct gt_task *task;	/* NULL: nothing pending; else the P's cur */
 	u64 ts;			/* the entry's time */
-	u32 stack;		/* [syscall frame, comm frame] */
+	u64 stack;		/* [syscall frame, comm frame], a reference */
+	u64 pc;			/* the syscall frame, to intern it again */
 	bool returned;		/* the syscall returned: it cannot block */
 };
 
-/* Stack ids of [syscall frame, comm frame], by comm and syscall. */
+/*
+ * Stacks of [syscall frame, comm frame], by comm stack and syscall: stack
+ * references (tables.c), of the generation they were interned in.
+ */
 #define GT_SYS_CACHE		64
 #define GT_SYS_CACHE_BITS	6
 struct gt_sys_cache {
-	u32 comm_stack;
+	u64 comm_stack;
+	u64 id;
 	u32 key;			/* syscall number | compat << 16, + 1 */
-	u32 id;
 };
 
 /**
@@ -355,12 +371,15 @@ void gt_model_cpu_status(struct gt_model *m, struct gotrace_cpu_status *st);
 
 /* tables.c */
 struct gt_tables *gt_tables_alloc(unsigned int max_stacks,
-				  unsigned int max_pcs);
+				  unsigned int max_pcs, bool gens);
 void gt_tables_free(struct gt_tables *t);
-u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm);
-u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n);
-u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm);
-void gt_tables_mark(struct gt_tables *t, u64 gen, u32 id);
+u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm);
+u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
+		    unsigned int n);
+u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
+u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
+bool gt_tables_due(struct gt_tables *t, u64 gen);
+void gt_tables_peak(struct gt_tables *t, u32 *stacks, u32 *pcs, u32 *comms);
 u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 		     int nr, bool compat);
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,

@@ -45,6 +45,8 @@
 
 /* The 1.23 events of annotations the 1.11 encoder has no name for. */
 #define V2_NO_M			GT_E2_NO_M
+/* Arguments of a 1.11 event, at most. */
+#define V2_MAX_ARGS		4
 /* Room a transition needs at most: two batch headers and five events. */
 #define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 5 * GT_E2_EV_MAX_BYTES)
 
@@ -241,6 +243,21 @@ static unsigned int g_status(const struct gt_task *t)
 	}
 }
 
+/*
+ * The id of @t's comm stack in generation @gen's table, 0 if it is full
+ * (counted): @t's comm, not a cached stack, which may be of another
+ * generation.  The task's bucket lock is held, or it runs on this P, or
+ * it is the sweep's.
+ */
+static u64 comm_stack_id(struct gt_model *m, u64 gen, const struct gt_task *t)
+{
+	u64 ref = gt_tables_comm_stack(m->tables, gen, t->comm);
+
+	if (!ref)
+		gt_atomic64_inc(&m->stack_overflows);
+	return (u32)ref;
+}
+
 /* @t is mentioned in generation @gen, where its status is @st. */
 static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 {
@@ -262,12 +279,12 @@ static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 {
 	u64 gen = v2_cpu(m, c)->gen;
 	unsigned int st = g_status(t);
-	u64 v[4] = { t->goid, task_m(t), st, t->comm_stack };
+	u64 v[4] = { t->goid, task_m(t), st, 0 };
 
 	if (t->v2.gen == gen)
 		return true;
 	if (st) {
-		gt_tables_mark(m->tables, gen, t->comm_stack);
+		v[3] = comm_stack_id(m, gen, t);
 		if (!ev(m, c, t, task_m(t), GT_E2_GO_STATUS_STACK, ts, v, 4))
 			return false;
 	}
@@ -409,12 +426,32 @@ static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
- * The stacks the 1.11 event @type names (@args), which the generation's
- * tables then hold.
+ * The id in the CPU's generation of a stack reference the model interned
+ * during this hook (model.c): of this generation, or copied from the one
+ * before if the reader ended it meanwhile (tables.c).  0 if the table is
+ * full, counted.
  */
-static void stacks_named(struct gt_model *m, const struct gt_v2_cpu *vc,
-			 unsigned int type, const u64 *args)
+static u64 stack_id(struct gt_model *m, struct gt_cpu *c, u64 ref)
 {
+	u32 id = gt_tables_v2_id(m->tables, v2_cpu(m, c)->gen, ref, c->pcs);
+
+	if (ref && !id)
+		gt_atomic64_inc(&m->stack_overflows);
+	return id;
+}
+
+/*
+ * The arguments of the 1.11 event @type (@args, @nargs of them) into
+ * @out, with the stacks they name as ids of the CPU's generation.
+ */
+static void stacks_named(struct gt_model *m, struct gt_cpu *c,
+			 unsigned int type, const u64 *args,
+			 unsigned int nargs, u64 *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < min_t(unsigned int, nargs, V2_MAX_ARGS); i++)
+		out[i] = args[i];
 	switch (type) {
 	case GOTRACE_EV_GOMAXPROCS:
 	case GOTRACE_EV_PROC_START:
@@ -426,26 +463,27 @@ static void stacks_named(struct gt_model *m, const struct gt_v2_cpu *vc,
 	case GOTRACE_EV_GO_SYSBLOCK:
 		return;
 	case GOTRACE_EV_GO_CREATE:
-		gt_tables_mark(m->tables, vc->gen, args[1]);
-		gt_tables_mark(m->tables, vc->gen, args[2]);
+		out[1] = stack_id(m, c, args[1]);
+		out[2] = stack_id(m, c, args[2]);
 		return;
 	case GOTRACE_EV_GO_UNBLOCK:
-		gt_tables_mark(m->tables, vc->gen, args[2]);
+		out[2] = stack_id(m, c, args[2]);
 		return;
 	default:
 		/* GoSysCall, GoPreempt, GoSched and the blocks: args[0]. */
-		gt_tables_mark(m->tables, vc->gen, args[0]);
+		out[0] = stack_id(m, c, args[0]);
 	}
 }
 
 /* The translation; see the table at the top of this file. */
 static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, unsigned int type,
-			  const u64 *args, u64 ts)
+			  const u64 *in, unsigned int nargs, u64 ts)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	u64 args[V2_MAX_ARGS] = { 0 };
 
-	stacks_named(m, vc, type, args);
+	stacks_named(m, c, type, in, nargs, args);
 	switch (type) {
 	case GOTRACE_EV_GOMAXPROCS:
 	case GOTRACE_EV_PROC_START:
@@ -596,7 +634,6 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	u64 batch_m;
 	u32 len, nr;
 
-	(void)nargs;
 	cpu_catch_up(m, c, ts);
 	/* A P new to the trace since the catch-up (Gomaxprocs grew). */
 	if (unlikely(!vc->p_stated))
@@ -615,11 +652,12 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	/* A fast syscall ends at the P's next event, but its own block. */
 	if (type != GOTRACE_EV_GO_SYSBLOCK && !sys_end(m, c, ts))
 		goto undo;
-	if (!v2_transition(m, c, t, type, args, ts))
+	if (!v2_transition(m, c, t, type, args, nargs, ts))
 		goto undo;
 	/* The time written: later where another M's event came first. */
 	*tsp = max(ts, vc->ev_ts);
-	if (unlikely(!vc->asked && set_half_full(vc, set))) {
+	if (unlikely(!vc->asked && (set_half_full(vc, set) ||
+				    gt_tables_due(m->tables, vc->gen)))) {
 		vc->asked = true;
 		WRITE_ONCE(m->v2.due, true);
 		gt_env_chunk_queued(m);
@@ -808,14 +846,13 @@ static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		      unsigned int st, u64 ts)
 {
 	struct gt_v2 *v = &m->v2;
-	u64 a[4] = { t->goid, task_m(t), st, t->comm_stack };
+	u64 a[4] = { t->goid, task_m(t), st, 0 };
 
 	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
 		return false;
-	if (!gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4))
-		return false;
-	gt_tables_mark(m->tables, gen, t->comm_stack);
-	return true;
+	/* No hook adds to @gen's table any more: the sweep may. */
+	a[3] = comm_stack_id(m, gen, t);
+	return gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4);
 }
 
 /* Write the sweep batch out and start an empty one. */

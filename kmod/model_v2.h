@@ -134,7 +134,8 @@ struct gt_v2_set {
  * @ev_m:	its M
  * @p_stated:	the P's status is written in @gen
  * @lost:	events were lost here since the last user log saying so
- * @asked:	this CPU asked for the end of @gen (its set is half full)
+ * @asked:	this CPU asked for the end of @gen (its set is half full, or
+ *		the tables of @gen three quarters)
  */
 struct gt_v2_cpu {
 	struct gt_v2_set set[2];
@@ -156,7 +157,8 @@ struct gt_v2_cpu {
  * struct gt_v2 - the generational state of a session
  * @gen:	the current generation, from 1: the one CPUs switch to at
  *		their next event (gt_v2_advance() advances it)
- * @due:	a CPU's set is half full: end the generation soon
+ * @due:	a CPU's set is half full, or the generation's tables three
+ *		quarters (gt_tables_due()): end the generation soon
  * @cpus:	per CPU, nr_cpus of them
  * @sweep:	the generation's M-less batch of statuses
  * @out:	the generations written so far, for the reader

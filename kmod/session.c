@@ -7,7 +7,8 @@
  * CPU's last chunk was read, the footer (frequency, strings, stacks), then
  * end of file.  A session writing the generational format ("go 1.23
  * trace") streams generations instead: the reader ends one every
- * generation_ms, or sooner when a CPU's buffer is half full, and reads
+ * generation_ms, or sooner when a CPU's buffer is half full (or the
+ * generation's stack table three quarters, tables.c), and reads
  * it whole; the last one once the session stopped; then end of file.
  *
  *   RECORDING --stop: user, duration, overflow, abort--> STOPPED --footer
@@ -245,6 +246,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 static int session_start_locked(struct gt_session *s)
 {
 	unsigned int online = num_online_cpus(), stacks, chunks, cpu;
+	bool v2;
 	int ret;
 
 	/*
@@ -283,7 +285,9 @@ static int session_start_locked(struct gt_session *s)
 		goto err_free;
 	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
 		       GT_STACKS_MAX);
-	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
+	v2 = s->model.format == GT_FORMAT_GO123;
+	stacks = gt_table_stacks(stacks, v2);
+	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
 	if (!s->model.tables) {
 		ret = -ENOMEM;
 		goto err_free;

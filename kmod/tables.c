@@ -3,14 +3,16 @@
  * tables.c - stack and comm tables, and the footer that dumps them
  *
  * Events carry stack ids; the stacks themselves (and the strings their
- * frames name) are written once, in the footer, as Go's runtime does.
- * A stack is an array of PCs, innermost first.  Two kinds of PC exist:
+ * frames name) are written once, in the footer, as Go's runtime does
+ * (1.11 format), or with each generation (go 1.23, below).  A stack is
+ * an array of PCs, innermost first.  Three kinds of PC exist:
  *
  *   kernel PCs, from the environment's stack capture, symbolised (in
  *   the module with kallsyms) only when the footer is built;
  *
- *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm): the
- *   frame that names a task.  A task's goroutine is created with a
+ *   comm PCs, synthetic (GT_COMM_PC_BASE + 16 * index of the comm; in
+ *   go 1.23 GT_COMM2_PC_BASE + 16 * a hash of it): the frame that
+ *   names a task.  A task's goroutine is created with a
  *   one-frame stack holding its comm PC, and every stack of the task ends
  *   with it, so both Go readers name and group goroutines by command;
  *
@@ -21,14 +23,43 @@
  * tables are fixed-size, open-addressed, sized when the session starts.
  * When they fill up, kernel stacks are no longer added (events then carry
  * the task's comm stack) and the miss is counted; the last tenth of the
- * stack table is kept for comm stacks, which GoCreate cannot do without.
+ * stack table is kept for comm stacks, which GoCreate cannot do without
+ * (in go 1.23, more if the last generation written had more: its sweep
+ * states every task alive with its comm stack, gt_tables_v2()).
+ *
+ * A "go 1.11 trace" names its stacks in one footer: one table (struct
+ * gt_stab) for the whole session.  A "go 1.23 trace" names them in each
+ * generation's own tables, so the session has two, by the parity of the
+ * generation (as the CPUs' buffers, model_v2.h): the table of generation
+ * G is filled while G is the session's generation, written out with G
+ * (gt_tables_v2()) and emptied there for generation G + 2, once every
+ * CPU writes G + 1.  Its ids are meaningful only within G, and it holds
+ * what G names, however long the session: memory is bounded by one
+ * generation, and a generation whose table passes three quarters asks
+ * to end early (gt_tables_due()).
+ *
+ * So the model holds stack references, not ids: the id and, in the
+ * generational format, the generation whose table gave it (gen << 32 |
+ * id; the 1.11 format's generation is 0, its references its ids).  A
+ * reference cached from an earlier hook (a task's comm stack, a CPU's
+ * syscall stacks, a pending GoSysCall) is interned again when its
+ * generation is not the session's (model.c).  One interned during a
+ * hook may reach the trace in the next generation, if the reader ended
+ * the generation meanwhile: gt_tables_v2_id() copies it into that
+ * generation's table, from the previous one, which is still whole: the
+ * reader empties a table only once every CPU has taken the IPI that
+ * moves it to the next generation, and a hook runs with interrupts off.
  *
  * Context:
- *   gt_tables_stack(), gt_tables_comm_stack(): any, irqs off or on.
+ *   gt_tables_stack(), gt_tables_comm_stack(), gt_tables_v2_id(): any,
+ *   irqs off or on.
  *   gt_tables_footer(): process context, after every probe is detached.
+ *   gt_tables_v2(): the reader, once no CPU writes the generation.
  * Locking:
  *   t->lock (raw spinlock, irqsave) guards all tables; it nests inside
- *   task bucket locks and nothing nests inside it.
+ *   task bucket locks and nothing nests inside it.  gt_tables_v2() reads
+ *   and empties its generation's table without it: no hook adds to that
+ *   table any more, and none reads it (every CPU is in the next one).
  */
 #include "model_state.h"
 
@@ -40,110 +71,195 @@
 /* Distinct comms a session names; more share the comm "?". */
 #define GT_MAX_COMMS		8192
 
+/*
+ * The comm PCs of the generational format: GT_COMM2_PC_BASE + GT_PC_STEP
+ * * a 32-bit hash of the name (its code), above the other synthetic PCs.
+ * Go 1.23's profiles name a PC once for the whole trace, so a comm keeps
+ * its PC across generations.  Two comms whose hashes meet in one
+ * generation (about once in 200 generations of 6144 comms) take the next
+ * free code; another generation may give it to the other.  The 1.11
+ * format's comm PCs are the comms' indices from GT_COMM_PC_BASE, as they
+ * always were.
+ */
+#define GT_COMM2_PC_BASE	0x100000000ULL
+
+/*
+ * The hidden kernel PCs of the generational format, for the same reason:
+ * GT_KPC2_BASE + GT_PC_STEP * a hash of the symbol ("func+0x1c/0x80
+ * [mod]", which the frame shows anyway), below 4 GiB; the 1.11 format
+ * numbers them from GT_KPC_BASE in the order the footer meets them.
+ */
+#define GT_KPC2_BASE		0x40000000ULL
+#define GT_KPC2_CODES		((0x100000000ULL - GT_KPC2_BASE) / GT_PC_STEP)
+
 struct gt_stack_ent {
 	u32 hash;
-	u32 off;	/* first PC in tables->pcs */
+	u32 off;	/* first PC in stab->pcs */
 	u32 n;
+	u32 slot;	/* its hash slot, to empty the table */
+};
+
+/*
+ * The stacks and comms of the session (1.11) or of one generation (go
+ * 1.23): @gen, then @gen + 2 once it is written out.
+ */
+struct gt_stab {
+	u64 gen;
+	struct gt_stack_ent *stacks;	/* stack id = index + 1 */
+	u32 nr_stacks;
+	u32 *stack_slots;		/* hash slots: stack id or 0 */
+	u64 *pcs;
+	u32 nr_pcs;
+
+	char (*comms)[GT_IN_COMM_LEN];	/* comm index -> name */
+	u32 *comm_stack;		/* comm index -> its stack id */
+	u32 *comm_code;			/* comm index -> its comm PC's code */
+	u32 nr_comms;
+	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
+	u32 *code_slots;		/* the same, by code */
+	u32 nr_comm_stacks;		/* of @stacks */
 };
 
 struct gt_tables {
 	gt_lock_t lock;
 
-	struct gt_stack_ent *stacks;	/* stack id = index + 1 */
-	u32 nr_stacks;
-	u32 max_stacks;
-	u32 *stack_slots;		/* hash slots: stack id or 0 */
+	u32 max_stacks;			/* of each table */
+	u32 comm_reserve;		/* of them kept for comm stacks */
 	u32 stack_mask;
-	u64 *pcs;
-	u32 nr_pcs;
 	u32 max_pcs;
-
-	char (*comms)[GT_IN_COMM_LEN];	/* comm PC index -> name */
-	u32 *comm_stack;		/* comm index -> its stack id */
-	u32 nr_comms;
-	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
 	u32 comm_mask;
+	unsigned int nr_tabs;		/* 1: the session's; 2: by parity */
+	struct gt_stab tab[2];
 
 	/*
-	 * The generational format: the stack ids the events of a
-	 * generation name, by the generation's parity; its tables hold
-	 * only those (gt_tables_v2()); likewise the block reasons that
-	 * name a syscall (GT_V2_NR_SYS_REASONS).
+	 * The generational format: the block reasons that name a syscall
+	 * (GT_V2_NR_SYS_REASONS) a generation uses, by its parity.
 	 */
-	unsigned long *used[2];
 	unsigned long *reasons_used[2];
+
+	/* The most one generation's table held (go 1.23). */
+	u32 peak_stacks;
+	u32 peak_pcs;
+	u32 peak_comms;
 };
+
+/* The table of generation @gen. */
+static struct gt_stab *tab_of(struct gt_tables *t, u64 gen)
+{
+	return &t->tab[t->nr_tabs == 2 ? gen & 1 : 0];
+}
 
 static void *tables_zalloc(size_t n, size_t size)
 {
 	return gt_env_zalloc(n, size);
 }
 
+static void stab_free(struct gt_stab *st)
+{
+	gt_env_free(st->stacks);
+	gt_env_free(st->stack_slots);
+	gt_env_free(st->pcs);
+	gt_env_free(st->comms);
+	gt_env_free(st->comm_stack);
+	gt_env_free(st->comm_code);
+	gt_env_free(st->comm_slots);
+	gt_env_free(st->code_slots);
+}
+
 void gt_tables_free(struct gt_tables *t)
 {
 	if (!t)
 		return;
-	gt_env_free(t->stacks);
-	gt_env_free(t->stack_slots);
-	gt_env_free(t->pcs);
-	gt_env_free(t->comms);
-	gt_env_free(t->comm_stack);
-	gt_env_free(t->comm_slots);
-	gt_env_free(t->used[0]);
-	gt_env_free(t->used[1]);
+	stab_free(&t->tab[0]);
+	stab_free(&t->tab[1]);
 	gt_env_free(t->reasons_used[0]);
 	gt_env_free(t->reasons_used[1]);
 	gt_env_free(t);
 }
 
+static u32 tables_comm_locked(struct gt_tables *t, struct gt_stab *st,
+			      const char *comm);
+
+/* Comm index 0 is "?", for tasks beyond GT_MAX_COMMS. */
+static void stab_comm_none(struct gt_tables *t, struct gt_stab *st)
+{
+	st->nr_comms = 0;
+	tables_comm_locked(t, st, "?");
+}
+
+static int stab_alloc(struct gt_tables *t, struct gt_stab *st, u64 gen)
+{
+	unsigned long flags = 0;
+
+	st->gen = gen;
+	st->stacks = tables_zalloc(t->max_stacks, sizeof(*st->stacks));
+	st->stack_slots = tables_zalloc(t->stack_mask + 1, sizeof(u32));
+	st->pcs = tables_zalloc(t->max_pcs, sizeof(u64));
+	st->comms = tables_zalloc(GT_MAX_COMMS, GT_IN_COMM_LEN);
+	st->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
+	st->comm_code = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
+	st->comm_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
+	st->code_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
+	if (!st->stacks || !st->stack_slots || !st->pcs || !st->comms ||
+	    !st->comm_stack || !st->comm_code || !st->comm_slots ||
+	    !st->code_slots)
+		return -ENOMEM;
+	/* Not shared yet: for tables_comm_locked()'s assertion. */
+	gt_lock_irqsave(&t->lock, flags);
+	stab_comm_none(t, st);
+	gt_unlock_irqrestore(&t->lock, flags);
+	return 0;
+}
+
 /**
  * gt_tables_alloc() - tables for one session
- * @max_stacks:	distinct stacks
- * @max_pcs:	PCs over all distinct stacks
+ * @max_stacks:	distinct stacks of a table
+ * @max_pcs:	PCs over all distinct stacks of a table
+ * @gens:	the generational format: a table per generation, two by
+ *		parity, the first one generation 1's; else one
  *
  * Context: session start.
  * Return: the tables, or NULL.
  */
-struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs)
+struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs,
+				  bool gens)
 {
 	struct gt_tables *t = gt_env_zalloc(1, sizeof(*t));
-	u32 slots = roundup_pow_of_two(max_stacks * 2);
-	u32 cslots = roundup_pow_of_two(GT_MAX_COMMS * 2);
+	unsigned int i;
 
 	if (!t)
 		return NULL;
 	gt_lock_init(&t->lock);
 	t->max_stacks = max_stacks;
+	t->comm_reserve = max_stacks / 10;
 	t->max_pcs = max_pcs;
-	t->stack_mask = slots - 1;
-	t->comm_mask = cslots - 1;
-	t->stacks = tables_zalloc(max_stacks, sizeof(*t->stacks));
-	t->stack_slots = tables_zalloc(slots, sizeof(u32));
-	t->pcs = tables_zalloc(max_pcs, sizeof(u64));
-	t->comms = tables_zalloc(GT_MAX_COMMS, GT_IN_COMM_LEN);
-	t->comm_stack = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
-	t->comm_slots = tables_zalloc(cslots, sizeof(u32));
-	t->used[0] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
-	t->used[1] = tables_zalloc(BITS_TO_LONGS(max_stacks + 1), sizeof(long));
+	t->stack_mask = roundup_pow_of_two(max_stacks * 2) - 1;
+	t->comm_mask = roundup_pow_of_two(GT_MAX_COMMS * 2) - 1;
+	t->nr_tabs = gens ? 2 : 1;
+	for (i = 0; i < t->nr_tabs; i++)
+		if (stab_alloc(t, &t->tab[i], gens ? 2 - i : 0))
+			goto err;
 	t->reasons_used[0] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
 					   sizeof(long));
 	t->reasons_used[1] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
 					   sizeof(long));
-	if (!t->stacks || !t->stack_slots || !t->pcs || !t->comms ||
-	    !t->comm_stack || !t->comm_slots || !t->used[0] || !t->used[1] ||
-	    !t->reasons_used[0] || !t->reasons_used[1]) {
-		gt_tables_free(t);
-		return NULL;
-	}
-	/* Comm index 0 is "?", for tasks beyond GT_MAX_COMMS. */
-	t->comms[0][0] = '?';
-	t->nr_comms = 1;
+	if (!t->reasons_used[0] || !t->reasons_used[1])
+		goto err;
 	return t;
+err:
+	gt_tables_free(t);
+	return NULL;
 }
 
-/* Find or add a stack; t->lock held.  Returns its id, or 0 when full. */
-static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
-			       unsigned int n, bool is_comm)
+/* A stack reference: @id of the table of generation @gen (0: none). */
+static u64 stack_ref(u64 gen, u32 id)
+{
+	return id ? gen << 32 | id : 0;
+}
+
+/* Find or add a stack in @st; t->lock held.  Returns its id, or 0 when full. */
+static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
+			       const u64 *pcs, unsigned int n, bool is_comm)
 {
 	u32 hash = gt_env_jhash(pcs, n * sizeof(u64), n);
 	u32 i = hash & t->stack_mask;
@@ -152,59 +268,88 @@ static u32 tables_stack_locked(struct gt_tables *t, const u64 *pcs,
 
 	gt_lockdep_assert_held(&t->lock);
 	for (;;) {
-		id = t->stack_slots[i];
+		id = st->stack_slots[i];
 		if (!id)
 			break;
-		e = &t->stacks[id - 1];
+		e = &st->stacks[id - 1];
 		if (e->hash == hash && e->n == n &&
-		    !memcmp(&t->pcs[e->off], pcs, n * sizeof(u64)))
+		    !memcmp(&st->pcs[e->off], pcs, n * sizeof(u64)))
 			return id;
 		i = (i + 1) & t->stack_mask;
 	}
 
-	/* Kernel stacks may fill nine tenths; the rest is for comm stacks. */
-	limit = is_comm ? t->max_stacks : t->max_stacks - t->max_stacks / 10;
-	if (t->nr_stacks >= limit || t->max_pcs - t->nr_pcs < n)
+	/* Kernel stacks leave the comm reserve to comm stacks. */
+	limit = t->max_stacks - (is_comm ? 0 : READ_ONCE(t->comm_reserve));
+	if (st->nr_stacks >= limit || t->max_pcs - st->nr_pcs < n)
 		return 0;
-	id = t->nr_stacks + 1;
-	e = &t->stacks[id - 1];
+	id = st->nr_stacks + 1;
+	e = &st->stacks[id - 1];
 	e->hash = hash;
 	e->n = n;
-	e->off = t->nr_pcs;
-	memcpy(&t->pcs[t->nr_pcs], pcs, n * sizeof(u64));
-	WRITE_ONCE(t->nr_pcs, t->nr_pcs + n);
-	t->stack_slots[i] = id;
-	/*
-	 * Publish the entry, its PCs and the comms they name: the tables of
-	 * a generation are written while hooks add stacks, without the lock
-	 * (gt_tables_v2()).
-	 */
-	gt_store_release(&t->nr_stacks, id);
+	e->off = st->nr_pcs;
+	e->slot = i;
+	memcpy(&st->pcs[st->nr_pcs], pcs, n * sizeof(u64));
+	WRITE_ONCE(st->nr_pcs, st->nr_pcs + n);
+	st->stack_slots[i] = id;
+	/* Read without the lock by gt_tables_due(), as a bound only. */
+	WRITE_ONCE(st->nr_stacks, id);
 	return id;
 }
 
 /**
- * gt_tables_stack() - id of a stack, added if new
+ * gt_tables_stack() - a stack, added if new
  * @t:		tables
- * @pcs:	PCs, innermost first; the last one is a comm PC
+ * @gen:	the generation whose table it goes to (0 in the 1.11 format)
+ * @pcs:	PCs, innermost first; a comm PC is of @gen's table
  * @n:		number of PCs, at most GT_STACK_PCS
  *
  * Context: any.
- * Return: the stack id, or 0 if the table is full.
+ * Return: its reference, or 0 if the table is full.
  */
-u32 gt_tables_stack(struct gt_tables *t, const u64 *pcs, unsigned int n)
+u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
+		    unsigned int n)
 {
 	unsigned long flags = 0;
 	u32 id;
 
 	gt_lock_irqsave(&t->lock, flags);
-	id = tables_stack_locked(t, pcs, n, false);
+	id = tables_stack_locked(t, tab_of(t, gen), pcs, n, false);
 	gt_unlock_irqrestore(&t->lock, flags);
-	return id;
+	return stack_ref(gen, id);
 }
 
-/* Index of @comm in the comm table, added if new; t->lock held. */
-static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
+/*
+ * The slot of code @code in @st->code_slots: its own, or the empty one
+ * where it would go.
+ */
+static u32 code_slot(const struct gt_tables *t, const struct gt_stab *st,
+		     u32 code)
+{
+	u32 i = code & t->comm_mask, idx;
+
+	for (;;) {
+		idx = st->code_slots[i];
+		if (!idx || st->comm_code[idx - 1] == code)
+			return i;
+		i = (i + 1) & t->comm_mask;
+	}
+}
+
+/* The first code from @hash that no comm of @st has; t->lock held. */
+static u32 tables_code_locked(const struct gt_tables *t,
+			      const struct gt_stab *st, u32 hash)
+{
+	u32 code = hash;
+
+	/* At most GT_MAX_COMMS codes are taken: this ends. */
+	while (st->code_slots[code_slot(t, st, code)])
+		code++;
+	return code;
+}
+
+/* Index of @comm in the comm table of @st, added if new; t->lock held. */
+static u32 tables_comm_locked(struct gt_tables *t, struct gt_stab *st,
+			      const char *comm)
 {
 	char name[GT_IN_COMM_LEN] = { 0 };
 	u32 i, idx;
@@ -214,38 +359,54 @@ static u32 tables_comm_locked(struct gt_tables *t, const char *comm)
 	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
 	i = gt_env_jhash(name, sizeof(name), 0) & t->comm_mask;
 	for (;;) {
-		idx = t->comm_slots[i];
+		idx = st->comm_slots[i];
 		if (!idx)
 			break;
-		if (!memcmp(t->comms[idx - 1], name, sizeof(name)))
+		if (!memcmp(st->comms[idx - 1], name, sizeof(name)))
 			return idx - 1;
 		i = (i + 1) & t->comm_mask;
 	}
-	if (t->nr_comms >= GT_MAX_COMMS)
+	if (st->nr_comms >= GT_MAX_COMMS)
 		return 0;
-	idx = t->nr_comms;
-	memcpy(t->comms[idx], name, sizeof(name));
-	/* Read without the lock by gt_tables_v2(), as a bound only. */
-	WRITE_ONCE(t->nr_comms, idx + 1);
-	t->comm_slots[i] = idx + 1;
+	idx = st->nr_comms;
+	memcpy(st->comms[idx], name, sizeof(name));
+	st->comm_code[idx] = t->nr_tabs == 1 ? idx :
+		tables_code_locked(t, st, gt_env_jhash(name, sizeof(name), 1));
+	st->code_slots[code_slot(t, st, st->comm_code[idx])] = idx + 1;
+	/* Read without the lock by gt_tables_due(), as a bound only. */
+	WRITE_ONCE(st->nr_comms, idx + 1);
+	st->comm_slots[i] = idx + 1;
 	return idx;
 }
 
-/**
- * gt_tables_mark() - an event of generation @gen names stack @id
- * @t:		tables
- * @gen:	the generation the event is written in
- * @id:		its stack id, 0 for none
- *
- * Context: any (a hook, on its CPU's generation).
- */
-void gt_tables_mark(struct gt_tables *t, u64 gen, u32 id)
+/* Where the comm PCs of @t start. */
+static u64 comm_pc_base(const struct gt_tables *t)
 {
-	unsigned long *used = t->used[gen & 1];
+	return t->nr_tabs == 1 ? GT_COMM_PC_BASE : GT_COMM2_PC_BASE;
+}
 
-	/* Most events name a stack already named: no write then. */
-	if (id && id <= t->max_stacks && !gt_test_bit(id, used))
-		gt_set_bit(id, used);
+/* The comm PC of comm index @idx of @st. */
+static u64 comm_pc(const struct gt_tables *t, const struct gt_stab *st,
+		   u32 idx)
+{
+	return comm_pc_base(t) + (u64)st->comm_code[idx] * GT_PC_STEP;
+}
+
+/* Is @pc a comm PC of @st?  Its comm index then in @idx. */
+static bool is_comm_pc(const struct gt_tables *t, const struct gt_stab *st,
+		       u64 pc, u32 *idx)
+{
+	u64 off = pc - comm_pc_base(t);
+	u32 slot;
+
+	if (pc < comm_pc_base(t) || off % GT_PC_STEP ||
+	    off / GT_PC_STEP > 0xffffffffULL)
+		return false;
+	slot = st->code_slots[code_slot(t, st, off / GT_PC_STEP)];
+	if (!slot)
+		return false;
+	*idx = slot - 1;
+	return true;
 }
 
 /**
@@ -273,42 +434,142 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 	return GT_V2_NR_STRINGS + 1 + i;
 }
 
-/* The synthetic PC of the frame that names @comm.  Context: any. */
-u64 gt_tables_comm_pc(struct gt_tables *t, const char *comm)
-{
-	unsigned long flags = 0;
-	u32 idx;
-
-	gt_lock_irqsave(&t->lock, flags);
-	idx = tables_comm_locked(t, comm);
-	gt_unlock_irqrestore(&t->lock, flags);
-	return GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
-}
-
 /**
- * gt_tables_comm_stack() - id of the one-frame stack naming @comm
+ * gt_tables_comm_pc() - the synthetic PC of the frame that names @comm
  * @t:		tables
+ * @gen:	the generation of the stack it goes into
  * @comm:	the task's command name
  *
  * Context: any.
- * Return: the stack id, or 0 if even the comm reserve is full.
  */
-u32 gt_tables_comm_stack(struct gt_tables *t, const char *comm)
+u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm)
 {
+	struct gt_stab *st = tab_of(t, gen);
 	unsigned long flags = 0;
-	u32 idx, id;
 	u64 pc;
 
 	gt_lock_irqsave(&t->lock, flags);
-	idx = tables_comm_locked(t, comm);
-	id = t->comm_stack[idx];
+	pc = comm_pc(t, st, tables_comm_locked(t, st, comm));
+	gt_unlock_irqrestore(&t->lock, flags);
+	return pc;
+}
+
+/* The one-frame stack of comm index @idx of @st; t->lock held. */
+static u32 tables_comm_stack_locked(struct gt_tables *t, struct gt_stab *st,
+				    u32 idx)
+{
+	u64 pc = comm_pc(t, st, idx);
+	u32 id = st->comm_stack[idx];
+
 	if (!id) {
-		pc = GT_COMM_PC_BASE + (u64)idx * GT_PC_STEP;
-		id = tables_stack_locked(t, &pc, 1, true);
-		t->comm_stack[idx] = id;
+		id = tables_stack_locked(t, st, &pc, 1, true);
+		st->comm_stack[idx] = id;
+		st->nr_comm_stacks += !!id;
+	}
+	return id;
+}
+
+/**
+ * gt_tables_comm_stack() - the one-frame stack naming @comm
+ * @t:		tables
+ * @gen:	the generation whose table it goes to (0 in the 1.11 format)
+ * @comm:	the task's command name
+ *
+ * Context: any.
+ * Return: its reference, or 0 if even the comm reserve is full.
+ */
+u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm)
+{
+	struct gt_stab *st = tab_of(t, gen);
+	unsigned long flags = 0;
+	u32 id;
+
+	gt_lock_irqsave(&t->lock, flags);
+	id = tables_comm_stack_locked(t, st, tables_comm_locked(t, st, comm));
+	gt_unlock_irqrestore(&t->lock, flags);
+	return stack_ref(gen, id);
+}
+
+/**
+ * gt_tables_v2_id() - the id of a stack in the table of generation @gen
+ * @t:		tables, of the generational format
+ * @gen:	the generation an event naming @ref is written in
+ * @ref:	a stack reference interned during this hook, of @gen or of
+ *		the one before it (the reader ended that one meanwhile)
+ * @scratch:	room for GT_STACK_PCS PCs
+ *
+ * A stack of the previous generation is copied into @gen's table, its
+ * comm frame named in that table's comms.
+ *
+ * Context: a hook (interrupts off: the previous table is whole).
+ * Return: the id, or 0 (none: @gen's table is full, or @ref is older).
+ */
+u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
+{
+	u64 from_gen = ref >> 32;
+	struct gt_stab *from = tab_of(t, from_gen), *to = tab_of(t, gen);
+	const struct gt_stack_ent *e;
+	unsigned long flags = 0;
+	u32 id = 0, i, n, idx;
+
+	if (!ref || from_gen == gen)
+		return (u32)ref;
+	if (from_gen + 1 != gen)
+		return 0;
+	gt_lock_irqsave(&t->lock, flags);
+	/* Never expected otherwise: see the comment at the top. */
+	if (from->gen == from_gen && (u32)ref <= from->nr_stacks) {
+		e = &from->stacks[(u32)ref - 1];
+		n = min_t(u32, e->n, GT_STACK_PCS);
+		for (i = 0; i < n; i++) {
+			scratch[i] = from->pcs[e->off + i];
+			if (!is_comm_pc(t, from, scratch[i], &idx))
+				continue;
+			idx = tables_comm_locked(t, to, from->comms[idx]);
+			scratch[i] = comm_pc(t, to, idx);
+		}
+		if (n == 1 && is_comm_pc(t, to, scratch[0], &idx))
+			id = tables_comm_stack_locked(t, to, idx);
+		else
+			id = tables_stack_locked(t, to, scratch, n, false);
 	}
 	gt_unlock_irqrestore(&t->lock, flags);
 	return id;
+}
+
+/**
+ * gt_tables_due() - should generation @gen end before its time?
+ * @t:		tables, of the generational format
+ * @gen:	the generation
+ *
+ * Context: any.
+ * Return: true once its table holds three quarters of the stacks or PCs
+ * it may hold, or of the comms.
+ */
+bool gt_tables_due(struct gt_tables *t, u64 gen)
+{
+	const struct gt_stab *st = tab_of(t, gen);
+	u32 kernel = t->max_stacks - READ_ONCE(t->comm_reserve);
+
+	return READ_ONCE(st->nr_stacks) >= kernel / 4 * 3 ||
+	       READ_ONCE(st->nr_pcs) >= t->max_pcs / 4 * 3 ||
+	       READ_ONCE(st->nr_comms) >= GT_MAX_COMMS / 4 * 3;
+}
+
+/**
+ * gt_tables_peak() - the most one generation's table held
+ * @t:		tables, of the generational format
+ * @stacks:	set to its stacks
+ * @pcs:	set to its PCs
+ * @comms:	set to its comms
+ *
+ * Context: the reader.
+ */
+void gt_tables_peak(struct gt_tables *t, u32 *stacks, u32 *pcs, u32 *comms)
+{
+	*stacks = t->peak_stacks;
+	*pcs = t->peak_pcs;
+	*comms = t->peak_comms;
 }
 
 /*
@@ -335,6 +596,7 @@ struct footer_pc {
 struct footer {
 	struct gt_model *m;
 	struct gt_tables *t;
+	struct gt_stab *st;		/* the table written */
 	u32 nr_comms;			/* comms the stacks written may name */
 	bool show_addrs;
 	struct gt_enc strings;		/* EvString records */
@@ -344,6 +606,7 @@ struct footer {
 	struct footer_pc *pcs;		/* hash map: kernel PC -> frame */
 	u32 pc_mask;
 	u32 nr_kpcs;
+	u64 *kpcs;			/* go 1.23, hidden: the hidden PCs given */
 	u32 file_kernel;		/* string id of "[kernel]" */
 	u32 file_comm;			/* string id of "[comm]" */
 	u32 file_syscall;		/* string id of "[syscall]" */
@@ -398,6 +661,33 @@ static u32 footer_string(struct footer *f, const char *s, u32 len)
 	return e->id;
 }
 
+/*
+ * The PC that stands for a kernel PC whose symbol is @sym, where kernel
+ * addresses are hidden: in the generational format, the same in every
+ * generation, unless another symbol of this generation took it.
+ */
+static u64 footer_kpc(struct footer *f, const char *sym)
+{
+	u64 code, pc;
+	u32 i;
+
+	if (!f->kpcs)
+		return GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
+	code = gt_env_jhash(sym, strlen(sym), 2) % GT_KPC2_CODES;
+	/* It holds up to twice the kernel PCs of the generation: this ends. */
+	for (;;) {
+		pc = GT_KPC2_BASE + code * GT_PC_STEP;
+		i = gt_env_hash64(pc, ilog2(f->pc_mask + 1));
+		while (f->kpcs[i] && f->kpcs[i] != pc)
+			i = (i + 1) & f->pc_mask;
+		if (!f->kpcs[i]) {
+			f->kpcs[i] = pc;
+			return pc;
+		}
+		code = (code + 1) % GT_KPC2_CODES;
+	}
+}
+
 /* Turn "func+0x1c/0x80 [mod]" into a frame. */
 static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 {
@@ -413,6 +703,7 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 	 */
 	if (!f->show_addrs && !strncmp(sym, "0x", 2))
 		snprintf(sym, sizeof(sym), "[unknown]");
+	fr->pc = f->show_addrs ? pc : footer_kpc(f, sym);
 	mod = strstr(sym, " [");
 	if (mod) {
 		*mod = '\0';
@@ -433,7 +724,6 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 	fr->func = footer_string(f, sym, strlen(sym));
 	fr->file = mod ? footer_string(f, mod, strlen(mod)) : f->file_kernel;
 	fr->line = off;
-	fr->pc = f->show_addrs ? pc : GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
 	f->nr_kpcs++;
 	return fr->func && fr->file ? 0 : -ENOMEM;
 }
@@ -441,12 +731,11 @@ static int footer_symbolise(struct footer *f, u64 pc, struct gt_frame *fr)
 /* The frame of one PC, symbolised once per distinct PC. */
 static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 {
-	u64 idx = pc - GT_COMM_PC_BASE;
 	char name[64];
 	const char *comm;
 	struct footer_pc *e;
 	unsigned int nr;
-	u32 i;
+	u32 i, idx;
 
 	if (gt_syscall_frame_name(pc, name, sizeof(name), &nr)) {
 		fr->pc = pc;
@@ -456,9 +745,8 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 		return fr->func ? 0 : -ENOMEM;
 	}
 
-	if (pc >= GT_COMM_PC_BASE && idx / GT_PC_STEP < f->nr_comms &&
-	    !(idx % GT_PC_STEP)) {
-		comm = f->t->comms[idx / GT_PC_STEP];
+	if (is_comm_pc(f->t, f->st, pc, &idx) && idx < f->nr_comms) {
+		comm = f->st->comms[idx];
 		fr->pc = pc;
 		fr->func = footer_string(f, comm, strnlen(comm, GT_IN_COMM_LEN));
 		fr->file = f->file_comm;
@@ -493,6 +781,7 @@ static void footer_release(struct footer *f)
 			gt_env_free((void *)f->strs[i].s);
 	gt_env_free(f->strs);
 	gt_env_free(f->pcs);
+	gt_env_free(f->kpcs);
 	gt_env_free(f->strings.buf);
 }
 
@@ -511,10 +800,10 @@ static void footer_release(struct footer *f)
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len)
 {
-	struct gt_tables *t = m->tables;
+	struct gt_stab *t = &m->tables->tab[0];
 	struct gt_frame *frames;
-	struct footer f = { .m = m, .t = t, .nr_comms = t->nr_comms,
-			    .show_addrs = show_addrs };
+	struct footer f = { .m = m, .t = m->tables, .st = t,
+			    .nr_comms = t->nr_comms, .show_addrs = show_addrs };
 	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
 	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
@@ -576,11 +865,9 @@ out:
  * the readers' 64 KiB).  The reasons of GoStop and GoBlock are the first
  * strings, with ids 1 to GT_V2_NR_STRINGS (model_v2.c names them so),
  * with the user log that marks lost events.
- * The model's stack ids are the session's; a generation carries the
- * stacks its events name (gt_tables_mark()), and the strings of their
- * frames, so that its tables grow with what it holds, not with the
- * session.  Hooks may be adding stacks meanwhile: every stack an event
- * of the generation names was published before the event was written.
+ * Every generation has its own table (the comment at the top), written
+ * whole: what the generation's hooks interned, and the comm stacks of
+ * the tasks its sweep states.
  */
 
 /* Make room for @need more bytes in a growing generational buffer. */
@@ -653,13 +940,51 @@ static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
 	return 0;
 }
 
+/*
+ * Empty the table of generation @gen, written out, for generation @gen + 2:
+ * the hash slots its entries took (not the whole array: a long session's
+ * table may be large and hold little), the comms.
+ */
+static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
+{
+	unsigned long flags = 0;
+	u32 i;
+
+	for (i = 0; i < st->nr_stacks; i++)
+		st->stack_slots[st->stacks[i].slot] = 0;
+	memset(st->comm_slots, 0, (t->comm_mask + 1) * sizeof(u32));
+	memset(st->code_slots, 0, (t->comm_mask + 1) * sizeof(u32));
+	memset(st->comm_stack, 0, st->nr_comms * sizeof(u32));
+	t->peak_stacks = max(t->peak_stacks, st->nr_stacks);
+	t->peak_pcs = max(t->peak_pcs, st->nr_pcs);
+	t->peak_comms = max(t->peak_comms, st->nr_comms);
+	/*
+	 * A generation's table holds the comm stacks of every task its
+	 * sweep states, one per comm alive: the next generations keep room
+	 * for as many, and a quarter more, of at most half the table.
+	 */
+	WRITE_ONCE(t->comm_reserve,
+		   min(max(st->nr_comm_stacks + st->nr_comm_stacks / 4,
+			   t->max_stacks / 10), t->max_stacks / 2));
+	st->nr_comm_stacks = 0;
+	WRITE_ONCE(st->nr_stacks, 0);
+	WRITE_ONCE(st->nr_pcs, 0);
+	/* For tables_comm_locked()'s assertion: nobody else uses @st. */
+	gt_lock_irqsave(&t->lock, flags);
+	stab_comm_none(t, st);
+	gt_unlock_irqrestore(&t->lock, flags);
+	st->gen = gen + 2;
+}
+
 /**
  * gt_tables_v2() - the string and stack tables, for generation @gen
- * @m:		the model; hooks may run
+ * @m:		the model; hooks may run, in the next generation
  * @gen:	the generation the batches belong to
  * @show_addrs:	write real kernel addresses (else synthetic ones)
  * @out:	set to a buffer the caller frees with gt_env_free()
  * @len:	set to its length
+ *
+ * The generation's table is emptied for generation @gen + 2.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -667,32 +992,25 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		 size_t *len)
 {
 	struct gt_tables *t = m->tables;
-	struct footer f = { .m = m, .t = t, .show_addrs = show_addrs };
-	/* Pairs with the release in tables_stack_locked(). */
-	u32 nr_stacks = gt_load_acquire(&t->nr_stacks);
-	unsigned long *used = t->used[gen & 1];
+	struct gt_stab *st = tab_of(t, gen);
+	struct footer f = { .m = m, .t = t, .st = st,
+			    .show_addrs = show_addrs };
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
-	u32 i, j, n, need, nstr, nr_pcs = 0;
+	u32 i, j, n, need, nstr;
 	int ret = -ENOMEM;
 
-	/*
-	 * The scratch maps (strings, symbolised PCs) are sized by the PCs of
-	 * the stacks this generation names, not by the session's table: a
-	 * long session would otherwise allocate and clear tens of MiB at
-	 * every generation.
-	 */
-	for (i = 0; i < nr_stacks; i++)
-		if (gt_test_bit(i + 1, used))
-			nr_pcs += min_t(u32, t->stacks[i].n, GT_STACK_PCS);
-	f.nr_comms = READ_ONCE(t->nr_comms);
-	nstr = 2 * nr_pcs + 8 + GT_V2_NR_STRINGS;
+	/* The scratch maps (strings, symbolised PCs) are sized by its PCs. */
+	f.nr_comms = st->nr_comms;
+	nstr = 2 * (st->nr_pcs + st->nr_comms) + 8 + GT_V2_NR_STRINGS;
 	f.str_mask = roundup_pow_of_two(nstr) - 1;
-	f.pc_mask = roundup_pow_of_two(2 * nr_pcs + 2) - 1;
+	f.pc_mask = roundup_pow_of_two(2 * st->nr_pcs + 2) - 1;
 	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
 	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
+	if (!show_addrs)
+		f.kpcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.kpcs));
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
-	if (!f.strs || !f.pcs || !frames)
+	if (!f.strs || !f.pcs || (!show_addrs && !f.kpcs) || !frames)
 		goto out;
 	for (i = 0; i < GT_V2_NR_STRINGS; i++)
 		if (footer_string(&f, gt_v2_strings[i],
@@ -706,14 +1024,12 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
 
-	for (i = 0; i < nr_stacks; i++) {
-		const struct gt_stack_ent *s = &t->stacks[i];
+	for (i = 0; i < st->nr_stacks; i++) {
+		const struct gt_stack_ent *s = &st->stacks[i];
 
-		if (!gt_test_bit(i + 1, used))
-			continue;
 		n = min_t(u32, s->n, GT_STACK_PCS);
 		for (j = 0; j < n; j++)
-			if (footer_frame(&f, t->pcs[s->off + j], &frames[j]))
+			if (footer_frame(&f, st->pcs[s->off + j], &frames[j]))
 				goto out;
 		need = 1 + 2 * GT_LEB_MAX + n * 4 * GT_LEB_MAX;
 		if (v2_table_room(&e, gen, GT_E2_STACKS, need) ||
@@ -738,8 +1054,8 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	*out = e.buf;
 	*len = e.len;
 	e.buf = NULL;
-	/* The generation after the next one starts with none named. */
-	memset(used, 0, BITS_TO_LONGS(t->max_stacks + 1) * sizeof(long));
+	/* The generation after the next one starts with none. */
+	stab_reset(t, st, gen);
 	memset(t->reasons_used[gen & 1], 0,
 	       BITS_TO_LONGS(GT_V2_NR_SYS_REASONS) * sizeof(long));
 	ret = 0;

@@ -97,6 +97,10 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
  * @gen_events_max: bytes of the CPUs' buffers of its largest generation
  * @gen_events_avg: the same, on average over the generations
  * @halted:	the model ran out of space and writes nothing more
+ * @table_stacks_max: the generational format: the most stacks one
+ *		generation's table held (of the generations written)
+ * @table_pcs_max: the same, PCs
+ * @table_comms_max: the same, comms
  */
 struct gt_umodel_stats {
 	u64 events;
@@ -108,6 +112,9 @@ struct gt_umodel_stats {
 	u64 gen_events_max;
 	u64 gen_events_avg;
 	bool halted;
+	u32 table_stacks_max;
+	u32 table_pcs_max;
+	u32 table_comms_max;
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);

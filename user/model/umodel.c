@@ -56,7 +56,9 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 		goto err;
 	stacks = cfg->max_stacks ? cfg->max_stacks : UMODEL_MAX_STACKS;
 	stacks = max(min(stacks, GT_STACKS_MAX), GT_STACKS_MIN);
-	m->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS);
+	stacks = gt_table_stacks(stacks, cfg->format == GT_UMODEL_GO123);
+	m->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS,
+				    cfg->format == GT_UMODEL_GO123);
 	if (!m->tables)
 		goto err;
 	if (cfg->format == GT_UMODEL_GO123) {
@@ -188,6 +190,12 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->gen_events_avg = m->env.generations ?
 		m->env.gen_bytes_sum / m->env.generations : 0;
 	st->halted = READ_ONCE(m->halted);
+	st->table_stacks_max = 0;
+	st->table_pcs_max = 0;
+	st->table_comms_max = 0;
+	if (m->format == GT_FORMAT_GO123 && m->tables)
+		gt_tables_peak(m->tables, &st->table_stacks_max,
+			       &st->table_pcs_max, &st->table_comms_max);
 }
 
 bool gt_umodel_halted(struct gt_model *m)

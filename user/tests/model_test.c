@@ -32,6 +32,8 @@
 #include "tracedec.h"
 #include "tracein.h"
 #include "tracev2_check.h"
+#include "tracev2_in.h"
+#include "tracev2_walk.h"
 #include "model/gtmodel.h"
 
 #define MAX_CPUS	4
@@ -1303,6 +1305,246 @@ static void test_lost_switch(void)
 	   "the syscalls after the lost switch are in the trace");
 }
 
+/*
+ * Per-generation tables (go 1.23): a session that names far more
+ * distinct stacks, or comms, than a table holds, over many generations.
+ * The go 1.23 twin keeps every one (its tables are a generation's, and a
+ * generation whose table passes three quarters ends early: no time limit
+ * here), while the 1.11 twin, of the same size, overflows.  Every block
+ * of the go 1.23 trace names its own kernel frame and comm, whatever
+ * generation it is in.
+ */
+#define TG_PC(i)	(0xffffffff81000000ULL + 16 * (u64)(i))
+
+static bool tg_symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	(void)arg;
+	snprintf(buf, len, "kfn_%llx+0x0/0x10", (unsigned long long)pc);
+	return true;
+}
+
+#define TG_PCS		(1U << 16)
+
+struct tg_walk {
+	unsigned int period;	/* blocks per comm */
+	unsigned int blocks;	/* blocks seen, in order */
+	unsigned int right;	/* of them naming the expected frames */
+	unsigned int creates;	/* GoCreates whose stack names a comm */
+	/* Every PC seen, in any generation, and the function it named. */
+	struct { u64 pc; char name[32]; } pcs[TG_PCS];
+	unsigned int conflicts;	/* PCs that named two functions */
+};
+
+/*
+ * The frames of @stack name the same function in every generation:
+ * Go 1.23's profiles name a PC once for the whole trace.
+ */
+static void tg_pcs(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
+{
+	const struct gt_v2_frame *f;
+	const uint64_t *pcs;
+	const char *str;
+	size_t n, len;
+	unsigned int i;
+
+	if (!gt_v2_stack(g, id, &pcs, &n))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		f = gt_v2_frame(g, pcs[k]);
+		if (!f || !gt_v2_string(g, f->func, &str, &len) || len > 31)
+			continue;
+		for (i = pcs[k] / 16 % TG_PCS; w->pcs[i].pc &&
+		     w->pcs[i].pc != pcs[k]; i = (i + 1) % TG_PCS)
+			;
+		if (w->pcs[i].pc) {
+			w->conflicts += strlen(w->pcs[i].name) != len ||
+					memcmp(w->pcs[i].name, str, len);
+			continue;
+		}
+		w->pcs[i].pc = pcs[k];
+		memcpy(w->pcs[i].name, str, len);
+	}
+}
+
+/* Function name of frame @idx of stack @id of generation @g ("" if none). */
+static const char *tg_frame(const struct gt_v2_gen *g, u64 id, size_t idx,
+			    bool last, char *buf, size_t size)
+{
+	const struct gt_v2_frame *f;
+	const uint64_t *pcs;
+	const char *str;
+	size_t n, len;
+
+	buf[0] = '\0';
+	if (!gt_v2_stack(g, id, &pcs, &n) || idx >= n)
+		return buf;
+	f = gt_v2_frame(g, pcs[last ? n - 1 : idx]);
+	if (f && gt_v2_string(g, f->func, &str, &len))
+		snprintf(buf, size, "%.*s", (int)len, str);
+	return buf;
+}
+
+static int tg_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct tg_walk *w = ctx;
+	char top[64], want[64], comm[64], wcomm[64];
+
+	(void)err;
+	if (ev->type == GT_V2_EV_GO_CREATE) {
+		tg_pcs(w, g, ev->args[2]);
+		tg_frame(g, ev->args[2], 0, false, comm, sizeof(comm));
+		w->creates += comm[0] == 'c' || !strcmp(comm, "waker");
+		return 0;
+	}
+	if (ev->type != GT_V2_EV_GO_BLOCK)
+		return 0;
+	tg_pcs(w, g, ev->args[2]);
+	tg_frame(g, ev->args[2], 0, false, top, sizeof(top));
+	if (strncmp(top, "kfn_", 4))
+		return 0;
+	snprintf(want, sizeof(want), "kfn_%llx",
+		 (unsigned long long)TG_PC(w->blocks));
+	snprintf(wcomm, sizeof(wcomm), "c%u", w->blocks / w->period);
+	tg_frame(g, ev->args[2], 0, true, comm, sizeof(comm));
+	w->right += !strcmp(top, want) && !strcmp(comm, wcomm);
+	w->blocks++;
+	return 0;
+}
+
+/* Walk the go 1.23 twin's generations; false if one does not read. */
+static bool tg_walk(struct tg_walk *w)
+{
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
+		if (gt_v2_walk(&g, tg_event, w, &err))
+			break;
+	gt_v2_gen_free(&g);
+	if (err.msg[0])
+		diag("%s: %s", S.name, err.msg);
+	return ret == 0 && !err.msg[0];
+}
+
+/*
+ * @n blocks of a task, each with a stack of its own; the task executes
+ * a program of another name every @period blocks.
+ */
+static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
+		   unsigned int period, unsigned int sleepers)
+{
+	struct task *t = task_new(1900, 1900, "c0");
+	struct task *w = task_new(1901, 1901, "waker");
+	struct task *tasks[2 + 100] = { t, w };
+	static struct tg_walk walk;
+	bool read;
+	u64 pcs[4];
+	char comm[16];
+
+	memset(&walk, 0, sizeof(walk));
+	walk.period = period;
+	sim_setup(name, 2);
+	S.cfg.max_stacks = max_stacks;
+	S.cfg.symbolise = tg_symbolise;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	/* Asleep throughout: every generation's sweep names each. */
+	for (unsigned int i = 0; i < sleepers && i < 100; i++) {
+		snprintf(comm, sizeof(comm), "sleeper%u", i);
+		tasks[2 + i] = task_new(2000 + i, 2000 + i, comm);
+	}
+	sim_start(tasks, 2 + (sleepers < 100 ? sleepers : 100));
+	/* Only the tables end a generation. */
+	gt_umodel_set_generation_ns(S.m2, 1000000000000ULL);
+	for (unsigned int i = 0; i < n; i++) {
+		struct gt_in_switch in;
+
+		if (i && i % period == 0) {
+			snprintf(comm, sizeof(comm), "c%u", i / period);
+			exec_task(0, comm);
+		}
+		pcs[0] = TG_PC(i);
+		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
+		sys_enter(0, __NR_futex);
+		in = (struct gt_in_switch){ .ev = ev(0), .prev = &t->in,
+					    .next = &S.idle[0].in,
+					    .prev_state = GT_IN_SLEEP };
+		in.ev.pcs = pcs;
+		in.ev.nr_pcs = 4;
+		FEED(gt_model_switch, &in);
+		S.cur[0] = &S.idle[0];
+		drain();
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	sim_finish();
+	diag("%s: go 1.23: %llu generations, tables held at most %u stacks, "
+	     "%u PCs, %u comms; go 1.11: %llu stack overflows", name,
+	     (unsigned long long)ST2.generations, ST2.table_stacks_max,
+	     ST2.table_pcs_max, ST2.table_comms_max,
+	     (unsigned long long)ST.stack_overflows);
+	ok(ST2.stack_overflows == 0 && ST2.lost == 0 && !ST2.halted,
+	   "%s (go 1.23): no stack lost over %llu generations (%llu overflows)",
+	   name, (unsigned long long)ST2.generations,
+	   (unsigned long long)ST2.stack_overflows);
+	read = tg_walk(&walk);
+	ok(read && walk.blocks == n && walk.right == n,
+	   "%s (go 1.23): every block (%u of %u) names its own frame and comm "
+	   "(%u right)", name, walk.blocks, n, walk.right);
+	ok(read && !walk.conflicts,
+	   "%s (go 1.23): a PC (comm, hidden kernel) names one function in "
+	   "every generation (%u PCs named two)", name, walk.conflicts);
+	/* The first goroutine was in the snapshot: stated, not created. */
+	ok(read && walk.creates == n / period - 1,
+	   "%s (go 1.23): the %u goroutines created are named by their comms",
+	   name, walk.creates);
+}
+
+/* Many distinct stacks: the stack table ends generations. */
+static void test_table_generations_stacks(void)
+{
+	tg_run("table_gens_stacks", 256, 3000, 25, 0);
+	ok(ST.stack_overflows > 0,
+	   "table_gens_stacks: the 1.11 format's one table of the same size "
+	   "overflows (%llu)", (unsigned long long)ST.stack_overflows);
+	ok(ST2.generations >= 3000 / 128 &&
+	   ST2.table_stacks_max <= 128,
+	   "table_gens_stacks (go 1.23): %llu generations, each table under "
+	   "its 128 stacks (%u at most)", (unsigned long long)ST2.generations,
+	   ST2.table_stacks_max);
+}
+
+/*
+ * Many distinct stacks while 60 tasks of distinct comms sleep: each
+ * generation's sweep adds their 60 comm stacks to its table, which the
+ * kernel stacks must leave room for (half the 128 of a table; a tenth
+ * is kept without the last generation's count).
+ */
+static void test_table_generations_live(void)
+{
+	tg_run("table_gens_live", 256, 1000, 25, 60);
+}
+
+/* Many distinct comms: the comm table ends generations. */
+static void test_table_generations_comms(void)
+{
+	tg_run("table_gens_comms", 65536, 20000, 1, 0);
+	ok(count_named("?") > 0,
+	   "table_gens_comms: the 1.11 format's one table names %u goroutines "
+	   "'?'", count_named("?"));
+	ok(ST2.generations >= 3 && ST2.table_comms_max <= 8192,
+	   "table_gens_comms (go 1.23): %llu generations, each table under "
+	   "its 8192 comms (%u at most)", (unsigned long long)ST2.generations,
+	   ST2.table_comms_max);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1332,6 +1574,9 @@ int main(int argc, char **argv)
 	test_bad_cpu();
 	test_lost_switch();
 	test_generations();
+	test_table_generations_stacks();
+	test_table_generations_comms();
+	test_table_generations_live();
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tables_test.c - the module's stack and comm tables (kmod/tables.c) in
+ * the generational format, where each generation has its own table
+ *
+ * What model_test.c cannot make happen: in user space the model ends a
+ * generation between two events, while in the module a hook may intern
+ * a stack in generation G and write its event in G + 1, the reader
+ * having ended G meanwhile.  gt_tables_v2_id() then copies the stack
+ * into G + 1's table, its comm frame renamed there: the copy must be
+ * the stack that G + 1 would have interned itself.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../kmod/model_state.h"
+
+#define KPC1	0xffffffff81001230ULL
+#define KPC2	0xffffffff81004560ULL
+
+static void test_carry(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, true);
+	u64 scratch[GT_STACK_PCS], pcs[3], ref, ref2, cref;
+	u32 id, id2;
+
+	if (!t) {
+		ok(0, "tables allocated");
+		return;
+	}
+	/* Another comm first, so that "carry" has another index in gen 2. */
+	gt_tables_comm_stack(t, 2, "other");
+
+	pcs[0] = KPC1;
+	pcs[1] = KPC2;
+	pcs[2] = gt_tables_comm_pc(t, 1, "carry");
+	ref = gt_tables_stack(t, 1, pcs, 3);
+	ok(ref >> 32 == 1 && (u32)ref,
+	   "a stack interned in generation 1 is a reference of generation 1");
+	ok(gt_tables_v2_id(t, 1, ref, scratch) == (u32)ref,
+	   "written in generation 1: its id");
+
+	id = gt_tables_v2_id(t, 2, ref, scratch);
+	pcs[2] = gt_tables_comm_pc(t, 2, "carry");
+	ref2 = gt_tables_stack(t, 2, pcs, 3);
+	diag("stack %u of generation 1 is %u in generation 2", (u32)ref, id);
+	ok(id && ref2 >> 32 == 2 && (u32)ref2 == id,
+	   "written in generation 2: copied into its table, the stack it "
+	   "would intern itself (%u, %u)", id, (u32)ref2);
+
+	cref = gt_tables_comm_stack(t, 1, "carry");
+	id2 = gt_tables_v2_id(t, 2, cref, scratch);
+	ok(id2 && id2 == (u32)gt_tables_comm_stack(t, 2, "carry") &&
+	   id2 != id,
+	   "a comm stack of generation 1 written in 2: that comm's stack there");
+
+	ok(!gt_tables_v2_id(t, 3, ref, scratch),
+	   "a reference two generations old has no id (its table is gone)");
+	ok(!gt_tables_v2_id(t, 2, 0, scratch), "no stack: none");
+	gt_tables_free(t);
+}
+
+/* The 1.11 format: one table, references are ids, generation 0. */
+static void test_one_table(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, false);
+	u64 pcs[2], ref;
+
+	if (!t) {
+		ok(0, "tables allocated");
+		return;
+	}
+	pcs[0] = KPC1;
+	pcs[1] = gt_tables_comm_pc(t, 0, "one");
+	ref = gt_tables_stack(t, 0, pcs, 2);
+	ok(ref && ref >> 32 == 0,
+	   "1.11: a stack reference is its id (%llu)", (unsigned long long)ref);
+	ok(pcs[1] == 0x10000000ULL + 16,
+	   "1.11: the first comm after '?' has PC 0x10000010, as ever");
+	gt_tables_free(t);
+}
+
+/* A generation ends early once its table is three quarters full. */
+static void test_due(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, true);
+	u64 pcs[2];
+	unsigned int i, due_at = 0;
+
+	if (!t) {
+		ok(0, "tables allocated");
+		return;
+	}
+	for (i = 0; i < 64 && !due_at; i++) {
+		pcs[0] = KPC1 + 16 * i;
+		pcs[1] = gt_tables_comm_pc(t, 1, "due");
+		if (!gt_tables_stack(t, 1, pcs, 2))
+			break;
+		if (gt_tables_due(t, 1))
+			due_at = i + 1;
+	}
+	/* 64 stacks, nine tenths for kernel stacks: 58, of which 3/4. */
+	ok(due_at && due_at <= 58 * 3 / 4 + 1 && !gt_tables_due(t, 2),
+	   "generation 1 is due at %u stacks of 64, generation 2 is not",
+	   due_at);
+	gt_tables_free(t);
+}
+
+int main(void)
+{
+	test_carry();
+	test_one_table();
+	test_due();
+	return tap_done();
+}
