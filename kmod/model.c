@@ -330,6 +330,47 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 	return false;
 }
 
+/* Does @p's comm (maybe not NUL-terminated) equal @want's? */
+static bool comm_is(const struct gt_in_task *p, const char *want)
+{
+	unsigned int i;
+
+	for (i = 0; i < GT_IN_COMM_LEN; i++) {
+		if (p->comm[i] != want[i])
+			return false;
+		if (!want[i])
+			return true;
+	}
+	return true;
+}
+
+/*
+ * The scheduling latency trigger: @t, runnable in the trace since its
+ * last transition, is about to run.  O(1), no lock beyond the caller's.
+ * When it fires, the GoStart that follows on this P is marked.
+ */
+static void trigger_latency(struct gt_model *m, struct gt_cpu *c,
+			    const struct gt_task *t, const struct gt_in_task *p)
+{
+	const struct gotrace_trigger *tr = &m->trig;
+	u64 now = gt_env_now(c), lat;
+
+	if (now <= t->last_ts)
+		return;
+	lat = now - t->last_ts;
+	if (lat <= tr->threshold_ns)
+		return;
+	if (tr->pid &&
+	    (tr->flags & GOTRACE_TRIG_TGID ? p->tgid : p->tid) != tr->pid)
+		return;
+	if (tr->comm[0] && !comm_is(p, tr->comm))
+		return;
+	if (!gt_env_trigger(m, GOTRACE_TRIGGER_SCHED_LATENCY, p, lat, now))
+		return;
+	if (m->format == GT_FORMAT_GO123)
+		gt_v2_mark(m, c);
+}
+
 /*
  * Bring @t to "running on this P", writing whatever transitions the model
  * missed.  A task the model has running on another P means events were
@@ -341,6 +382,9 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 {
 	if (c->cur == t)
 		return true;
+	if (unlikely(m->trig.type == GOTRACE_TRIGGER_SCHED_LATENCY) &&
+	    t->state == GT_G_RUNNABLE)
+		trigger_latency(m, c, t, p);
 	switch (t->state) {
 	case GT_G_NONE:
 	case GT_G_DEAD:

@@ -280,6 +280,7 @@ struct gt_model {
 	unsigned int procs;		/* Gomaxprocs now; grows under close_lock */
 	unsigned int nr_cpus;		/* user space: CPUs in @cpus */
 	struct gotrace_options opts;	/* fixed once recording starts */
+	struct gotrace_trigger trig;	/* fixed once recording starts */
 
 	GT_PERCPU struct gt_cpu *cpus;
 	struct gt_pool pool;

@@ -65,6 +65,7 @@ const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
 	[GT_V2_R_NET] = "network",
 	[GT_V2_S_LOG_KEY] = "gotrace",
 	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
+	[GT_V2_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
 };
 
 static u64 reason_id(unsigned int r)
@@ -409,6 +410,20 @@ static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
+ * Where a trigger fired for the goroutine started here: a user log on it,
+ * which the viewers show where the goroutine starts running.
+ */
+static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
+			   struct gt_task *t, u64 ts)
+{
+	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(GT_V2_S_TRIGGER),
+		     0 };
+
+	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
+		v2_cpu(m, c)->mark = false;
+}
+
+/*
  * The stacks the 1.11 event @type names (@args), which the generation's
  * tables then hold.
  */
@@ -461,6 +476,8 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			return false;
 		if (vc->lost)
 			v2_lost_log(m, c, t, ts);
+		if (vc->mark)
+			v2_trigger_log(m, c, t, ts);
 		return true;
 	case GOTRACE_EV_GO_UNBLOCK:
 		return v2_unblock(m, c, t, args[2], ts);
@@ -645,6 +662,16 @@ undo:
 void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
 {
 	v2_cpu(m, c)->lost = true;
+}
+
+/**
+ * gt_v2_mark() - a trigger fired for the goroutine CPU @c starts next
+ * @m:	the model
+ * @c:	this CPU, interrupts off
+ */
+void gt_v2_mark(struct gt_model *m, struct gt_cpu *c)
+{
+	v2_cpu(m, c)->mark = true;
 }
 
 /* ---- Generations ------------------------------------------------------- */

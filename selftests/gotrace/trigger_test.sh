@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The scheduling latency trigger of a flight-mode session: gotrace record
+# --flight 2s --trigger sched-latency:100ms --trigger-comm gt_victim
+# --trigger-post 200ms while stall delays gt_victim once by 400 ms (a
+# SCHED_FIFO hog on its CPU).  Here: exactly one snapshot of reason
+# latency is written, its summary names gt_victim's tid and a latency
+# between 100 ms and the stall plus slack; the trace marks the trigger
+# (a UserLog) and shows gt_victim's wait (gotrace stat's latency); after
+# the stop, the last snapshot (reason stop) and no other.  The snapshot
+# goes to the host as trigger-1.trace, read by Go 1.23 and 1.27.
+. ./lib.sh
+
+[ "$GT_BACKEND" = kmod ] || { echo "the module's triggers"; exit 4; }
+[ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
+use_format go1.23
+dir=/tmp/trigger
+rm -rf $dir
+cpu=1
+
+./gotrace record --flight 2s --trigger sched-latency:100ms \
+	--trigger-comm gt_victim --trigger-post 200ms -o $dir \
+	> /tmp/tr.out 2> /tmp/tr.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+
+./stall $cpu 400 > /tmp/stall.out
+ret=$?
+[ $ret = 4 ] && { echo "SCHED_FIFO refused"; exit 4; }
+[ $ret = 0 ] || fail "stall failed ($ret): $(cat /tmp/stall.out)"
+cat /tmp/stall.out
+tid=$(awk '$1 == "victim" { print $2 }' /tmp/stall.out)
+stalled=$(awk '$1 == "stalled" { print $2 }' /tmp/stall.out)
+[ -n "$tid" ] && [ "${stalled:-0}" -ge 100 ] ||
+	fail "gt_victim was not stalled 100 ms or more: $(cat /tmp/stall.out)"
+
+wait_until "ls $dir | grep -q -- '-latency\.trace\$'" 300 ||
+	fail "no snapshot of the trigger within 30 s: $(cat /tmp/tr.err)"
+# A second trigger would come within its hold-off (10 s): none may.
+sleep 1
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/tr.err)"
+cat /tmp/tr.err
+ls -la $dir
+[ "$(ls $dir | grep -c -- '-latency\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the trigger: $(ls $dir | tr '\n' ' ')"
+[ "$(ls $dir | wc -l)" = 2 ] ||
+	fail "$(ls $dir | wc -l) files in $dir, not the trigger's and the stop's"
+f=$dir/$(ls $dir | grep -- '-latency\.trace$')
+line=$(grep '^gotrace: snapshot 1, trigger sched-latency: ' /tmp/tr.err) ||
+	fail "no summary line names the trigger"
+echo "$line" | grep -q ": tid $tid (gt_victim, pid " ||
+	fail "the summary does not name gt_victim, tid $tid: $line"
+value=$(echo "$line" | sed -n 's/.* runnable \([0-9.]*\) ms before it ran.*/\1/p')
+awk -v v="$value" -v s="$stalled" 'BEGIN { exit !(v > 100 && v <= s + 50) }' ||
+	fail "the trigger measured '$value' ms, gt_victim saw a $stalled ms stall"
+echo "trigger: tid $tid waited $value ms (gt_victim saw $stalled ms)"
+
+check_header "$f"
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+./gotrace stat -n 0 "$f" > /tmp/tr-stat.txt || fail "gotrace stat failed"
+grep -q 'UserLog' /tmp/tr-stat.txt ||
+	fail "the snapshot does not mark the trigger (no UserLog)"
+grep -q '^  gt_victim ' /tmp/tr-stat.txt || fail "gt_victim is not in the snapshot"
+cp "$f" "$GT_OUT/trigger-1.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-1.expect" <<EOT
+gt_victim start >= 50
+EOT
+grep -q '^gotrace: snapshot 2, the recording stopped' /tmp/tr.err ||
+	fail "no last snapshot of the stop"
+exit 0
