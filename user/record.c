@@ -963,7 +963,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		gt_err("empty output file name");
 		return -1;
 	}
-	return rec_check_rotate(r) || rec_check_flight(r) ? -1 : 0;
+	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }
 
 /* Send the options, before anything is read: reading starts recording. */
