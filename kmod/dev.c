@@ -259,7 +259,8 @@ static int gt_trigger_check(const struct gotrace_trigger *t)
 	unsigned int i;
 
 	if (t->size != sizeof(*t) ||
-	    t->type > GOTRACE_TRIGGER_SCHED_LATENCY ||
+	    t->type > GOTRACE_TRIGGER_OFFCPU ||
+	    (t->type == GOTRACE_TRIGGER_OFFCPU && !t->pid && !t->comm[0]) ||
 	    t->flags & ~GOTRACE_TRIG_TGID || t->pid < 0 ||
 	    (t->flags & GOTRACE_TRIG_TGID && !t->pid) ||
 	    !memchr(t->comm, '\0', sizeof(t->comm)) ||

@@ -345,30 +345,30 @@ static bool comm_is(const struct gt_in_task *p, const char *want)
 }
 
 /*
- * The scheduling latency trigger: @t, runnable in the trace since its
- * last transition, is about to run.  O(1), no lock beyond the caller's.
- * When it fires, the GoStart that follows on this P is marked.
+ * The session's trigger of @type, for task @p (@t), in its state since
+ * @since: the scheduling latency when it is about to run after being
+ * runnable, the time off CPU when it is woken.  O(1); @t's bucket lock
+ * held.  When it fires, @t's next GoStart is marked.
  */
-static void trigger_latency(struct gt_model *m, struct gt_cpu *c,
-			    const struct gt_task *t, const struct gt_in_task *p)
+static void trigger_check(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, const struct gt_in_task *p,
+			  u32 type, u64 since)
 {
 	const struct gotrace_trigger *tr = &m->trig;
-	u64 now = gt_env_now(c), lat;
+	u64 now = gt_env_now(c), v;
 
-	if (now <= t->last_ts)
+	if (now <= since)
 		return;
-	lat = now - t->last_ts;
-	if (lat <= tr->threshold_ns)
+	v = now - since;
+	if (v <= tr->threshold_ns)
 		return;
 	if (tr->pid &&
 	    (tr->flags & GOTRACE_TRIG_TGID ? p->tgid : p->tid) != tr->pid)
 		return;
 	if (tr->comm[0] && !comm_is(p, tr->comm))
 		return;
-	if (!gt_env_trigger(m, GOTRACE_TRIGGER_SCHED_LATENCY, p, lat, now))
-		return;
-	if (m->format == GT_FORMAT_GO123)
-		gt_v2_mark(m, c);
+	if (gt_env_trigger(m, type, p, v, now))
+		t->trig_mark = type;
 }
 
 /*
@@ -384,7 +384,8 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 		return true;
 	if (unlikely(m->trig.type == GOTRACE_TRIGGER_SCHED_LATENCY) &&
 	    t->state == GT_G_RUNNABLE)
-		trigger_latency(m, c, t, p);
+		trigger_check(m, c, t, p, GOTRACE_TRIGGER_SCHED_LATENCY,
+			      t->last_ts);
 	switch (t->state) {
 	case GT_G_NONE:
 	case GT_G_DEAD:
@@ -864,6 +865,9 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 			break;
 		case GT_G_WAITING:
 		case GT_G_SYSWAIT:
+			if (unlikely(m->trig.type == GOTRACE_TRIGGER_OFFCPU))
+				trigger_check(m, c, t, p, GOTRACE_TRIGGER_OFFCPU,
+					      t->last_ts);
 			g_wake(m, c, t, waker_stack(m, c));
 			break;
 		default:

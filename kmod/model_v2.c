@@ -66,6 +66,7 @@ const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
 	[GT_V2_S_LOG_KEY] = "gotrace",
 	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
 	[GT_V2_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
+	[GT_V2_S_TRIGGER_OFFCPU] = "trigger fired: blocked longer than the threshold",
 };
 
 static u64 reason_id(unsigned int r)
@@ -410,17 +411,19 @@ static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
- * Where a trigger fired for the goroutine started here: a user log on it,
+ * A trigger fired for the goroutine started here: a user log on it,
  * which the viewers show where the goroutine starts running.
  */
 static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
 			   struct gt_task *t, u64 ts)
 {
-	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(GT_V2_S_TRIGGER),
+	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY),
+		     reason_id(t->trig_mark == GOTRACE_TRIGGER_OFFCPU ?
+			       GT_V2_S_TRIGGER_OFFCPU : GT_V2_S_TRIGGER),
 		     0 };
 
 	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
-		v2_cpu(m, c)->mark = false;
+		t->trig_mark = 0;
 }
 
 /*
@@ -476,7 +479,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			return false;
 		if (vc->lost)
 			v2_lost_log(m, c, t, ts);
-		if (vc->mark)
+		if (t->trig_mark)
 			v2_trigger_log(m, c, t, ts);
 		return true;
 	case GOTRACE_EV_GO_UNBLOCK:
@@ -662,16 +665,6 @@ undo:
 void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
 {
 	v2_cpu(m, c)->lost = true;
-}
-
-/**
- * gt_v2_mark() - a trigger fired for the goroutine CPU @c starts next
- * @m:	the model
- * @c:	this CPU, interrupts off
- */
-void gt_v2_mark(struct gt_model *m, struct gt_cpu *c)
-{
-	v2_cpu(m, c)->mark = true;
 }
 
 /* ---- Generations ------------------------------------------------------- */

@@ -57,6 +57,7 @@ enum gt_v2_string {
 	GT_V2_S_LOG_KEY,
 	GT_V2_S_LOST,
 	GT_V2_S_TRIGGER,
+	GT_V2_S_TRIGGER_OFFCPU,
 	GT_V2_NR_STRINGS
 };
 
@@ -136,7 +137,6 @@ struct gt_v2_set {
  * @p_stated:	the P's status is written in @gen
  * @lost:	events were lost here since the last user log saying so
  * @asked:	this CPU asked for the end of @gen (its set is half full)
- * @mark:	a trigger fired: the next goroutine started here says so
  */
 struct gt_v2_cpu {
 	struct gt_v2_set set[2];
@@ -152,7 +152,6 @@ struct gt_v2_cpu {
 	bool p_stated;
 	bool lost;
 	bool asked;
-	bool mark;
 };
 
 /**
@@ -194,7 +193,6 @@ void gt_v2_gen_start(struct gt_model *m);
 void gt_v2_advance(struct gt_model *m);
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
 void gt_v2_lost(struct gt_model *m, struct gt_cpu *c);
-void gt_v2_mark(struct gt_model *m, struct gt_cpu *c);
 int gt_v2_gen_write(struct gt_model *m, bool last);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);

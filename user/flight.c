@@ -72,7 +72,8 @@ const char *gt_flight_reason(const struct gotrace_snapshot *info)
 		return "stop";
 	case GOTRACE_SNAP_TRIGGER:
 		return info->trigger == GOTRACE_TRIGGER_SCHED_LATENCY ?
-		       "latency" : "trigger";
+		       "latency" : info->trigger == GOTRACE_TRIGGER_OFFCPU ?
+		       "offcpu" : "trigger";
 	default:
 		return "unknown";
 	}
@@ -152,6 +153,13 @@ void gt_flight_describe(const struct gotrace_snapshot *info, char *buf,
 				 (double)info->value_ns / 1e6);
 			break;
 		}
+		if (info->trigger == GOTRACE_TRIGGER_OFFCPU) {
+			snprintf(buf, len,
+				 "trigger off-cpu: tid %d (%.16s, pid %d) blocked %.3f ms before it was woken",
+				 (int)info->tid, info->comm, (int)info->tgid,
+				 (double)info->value_ns / 1e6);
+			break;
+		}
 		snprintf(buf, len, "trigger %u: tid %d (%.16s) value %" PRIu64
 			 " ns", info->trigger, (int)info->tid, info->comm,
 			 (uint64_t)info->value_ns);
@@ -189,19 +197,27 @@ bool gt_flight_parse_size(const char *s, uint64_t *bytes)
 
 bool gt_flight_parse_trigger(const char *s, struct gotrace_trigger *t)
 {
-	static const char *const names[] = { "sched-latency:", "latency:" };
+	static const struct {
+		const char *name;
+		uint32_t type;
+	} names[] = {
+		{ "sched-latency:", GOTRACE_TRIGGER_SCHED_LATENCY },
+		{ "latency:", GOTRACE_TRIGGER_SCHED_LATENCY },
+		{ "off-cpu:", GOTRACE_TRIGGER_OFFCPU },
+		{ "offcpu:", GOTRACE_TRIGGER_OFFCPU },
+	};
 	uint64_t ns;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t n = strlen(names[i]);
+		size_t n = strlen(names[i].name);
 
-		if (strncmp(s, names[i], n))
+		if (strncmp(s, names[i].name, n))
 			continue;
 		if (!gt_parse_duration(s + n, &ns) ||
 		    ns < GOTRACE_TRIGGER_MIN_NS)
 			return false;
 		t->size = sizeof(*t);
-		t->type = GOTRACE_TRIGGER_SCHED_LATENCY;
+		t->type = names[i].type;
 		t->threshold_ns = ns;
 		return true;
 	}

@@ -48,7 +48,7 @@ int gt_flight_commit(struct gt_flight *f, const struct gotrace_snapshot *info,
 /* The recording ended: a snapshot cut short keeps its temporary name. */
 void gt_flight_close(struct gt_flight *f);
 
-/* "latency", "user", "stop": the reason in a file name. */
+/* "latency", "offcpu", "user", "stop": the reason in a file name. */
 const char *gt_flight_reason(const struct gotrace_snapshot *info);
 
 /* The file name of snapshot @info taken at @wall, under @dir. */
@@ -67,8 +67,8 @@ void gt_flight_describe(const struct gotrace_snapshot *info, char *buf,
 bool gt_flight_parse_size(const char *s, uint64_t *bytes);
 
 /*
- * "sched-latency:50ms" (or "latency:50ms"): @t's type and threshold.
- * False for anything else.
+ * "sched-latency:50ms" (or "latency:50ms"), "off-cpu:1s" (or
+ * "offcpu:1s"): @t's type and threshold.  False for anything else.
  */
 bool gt_flight_parse_trigger(const char *s, struct gotrace_trigger *t);
 

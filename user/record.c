@@ -207,6 +207,8 @@ static void record_usage(FILE *f)
 		"      --flight-size SIZE keep at most SIZE of trace (default 256M)\n"
 		"      --trigger sched-latency:T  with --flight: a snapshot when a task\n"
 		"                         was runnable longer than T before it ran\n"
+		"      --trigger off-cpu:T  or when a task of the filter below was\n"
+		"                         blocked longer than T before it was woken\n"
 		"      --trigger-pid PID  only for this process's threads\n"
 		"      --trigger-tid TID  only for this thread\n"
 		"      --trigger-comm C   only for tasks of this command name\n"
@@ -699,7 +701,7 @@ static int rec_parse_flight(struct recorder *r, int c, const char *arg)
 		return 0;
 	case O_TRIGGER:
 		if (!gt_flight_parse_trigger(arg, &r->trig)) {
-			gt_err("invalid --trigger '%s': want sched-latency:TIME (sched-latency:50ms), TIME at least 10us",
+			gt_err("invalid --trigger '%s': want sched-latency:TIME or off-cpu:TIME (sched-latency:50ms), TIME at least 10us",
 			       arg);
 			return -1;
 		}
@@ -749,6 +751,11 @@ static int rec_check_flight(struct recorder *r)
 	}
 	if (r->trig_opts && !r->trig.type) {
 		gt_err("--trigger-pid, -tid, -comm, -post and -holdoff go with --trigger");
+		return -1;
+	}
+	if (r->trig.type == GOTRACE_TRIGGER_OFFCPU && !r->trig.pid &&
+	    !r->trig.comm[0]) {
+		gt_err("--trigger off-cpu watches some tasks, most of which sleep: name them with --trigger-pid, --trigger-tid or --trigger-comm");
 		return -1;
 	}
 	if (!r->flighting)

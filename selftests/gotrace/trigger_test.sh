@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The scheduling latency trigger of a flight-mode session: gotrace record
+# The triggers of a flight-mode session.  First the scheduling latency
+# trigger: gotrace record
 # --flight 2s --trigger sched-latency:100ms --trigger-comm gt_victim
 # --trigger-post 200ms while stall delays gt_victim once by 400 ms (a
 # SCHED_FIFO hog on its CPU).  Here: exactly one snapshot of reason
@@ -9,7 +10,12 @@
 # between 100 ms and the stall plus slack; the trace marks the trigger
 # (a UserLog) and shows gt_victim's wait (gotrace stat's latency); after
 # the stop, the last snapshot (reason stop) and no other.  The snapshot
-# goes to the host as trigger-1.trace, read by Go 1.23 and 1.27.
+# goes to the host as trigger-1.trace, read by Go 1.23 and 1.27.  Then
+# the off-CPU trigger: --trigger off-cpu:200ms --trigger-comm gt_sleeper
+# while gt_sleeper sleeps 3 times 50 ms, then another one 400 ms once:
+# exactly one snapshot, of reason offcpu, naming the second one and a
+# time blocked of 400 ms and at most 300 ms (times the kernel's slowness)
+# more, marked in the trace.
 . ./lib.sh
 
 [ "$GT_BACKEND" = kmod ] || { echo "the module's triggers"; exit 4; }
@@ -71,4 +77,45 @@ gt_victim start >= 50
 EOT
 grep -q '^gotrace: snapshot 2, the recording stopped' /tmp/tr.err ||
 	fail "no last snapshot of the stop"
+
+# The off-CPU trigger.
+dir=/tmp/trigger-offcpu
+rm -rf $dir
+./gotrace record --flight 2s --trigger off-cpu:200ms \
+	--trigger-comm gt_sleeper --trigger-post 100ms -o $dir \
+	> /tmp/tro.out 2> /tmp/tro.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+./workload sleep 3 50 || fail "workload sleep 3 50 failed"
+./workload sleep 1 400 &
+sleeper=$!
+wait $sleeper || fail "workload sleep 1 400 failed"
+wait_until "ls $dir | grep -q -- '-offcpu\.trace\$'" 300 ||
+	fail "no snapshot of the off-CPU trigger within 30 s: $(cat /tmp/tro.err)"
+sleep 1
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/tro.err)"
+cat /tmp/tro.err
+[ "$(ls $dir | grep -c -- '-offcpu\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the off-CPU trigger: $(ls $dir | tr '\n' ' ')"
+line=$(grep '^gotrace: snapshot 1, trigger off-cpu: ' /tmp/tro.err) ||
+	fail "no summary line names the off-CPU trigger"
+echo "$line" | grep -q ": tid $sleeper (gt_sleeper, pid $sleeper)" ||
+	fail "the summary does not name gt_sleeper, tid $sleeper: $line"
+value=$(echo "$line" | sed -n 's/.* blocked \([0-9.]*\) ms before it was woken.*/\1/p')
+awk -v v="$value" -v s="${GT_TIME_SCALE:-1}" \
+	'BEGIN { exit !(v >= 399 && v <= 400 + 300 * s) }' ||
+	fail "the off-CPU trigger measured '$value' ms for a 400 ms sleep"
+echo "off-CPU trigger: tid $sleeper blocked $value ms"
+f=$dir/$(ls $dir | grep -- '-offcpu\.trace$')
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+./gotrace stat -n 0 "$f" > /tmp/tro-stat.txt || fail "gotrace stat failed"
+grep -q 'UserLog' /tmp/tro-stat.txt ||
+	fail "the snapshot does not mark the off-CPU trigger (no UserLog)"
+cp "$f" "$GT_OUT/trigger-offcpu.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-offcpu.expect" <<EOT
+gt_sleeper block:sleep >= 1
+EOT
 exit 0

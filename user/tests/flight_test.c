@@ -65,6 +65,11 @@ static void test_describe(void)
 	gt_flight_describe(&info, buf, sizeof(buf));
 	ok(!strcmp(buf, "trigger sched-latency: tid 812 (gt_victim, pid 800) runnable 152.311 ms before it ran"),
 	   "the summary names trigger, task and value (%s)", buf);
+	info.trigger = GOTRACE_TRIGGER_OFFCPU;
+	gt_flight_describe(&info, buf, sizeof(buf));
+	ok(!strcmp(buf, "trigger off-cpu: tid 812 (gt_victim, pid 800) blocked 152.311 ms before it was woken") &&
+	   !strcmp(gt_flight_reason(&info), "offcpu"),
+	   "off-cpu: the summary says blocked (%s)", buf);
 	memcpy(info.comm, "0123456789abcdef", 16);	/* no NUL */
 	gt_flight_describe(&info, buf, sizeof(buf));
 	ok(strstr(buf, "(0123456789abcdef, pid") != NULL,
@@ -142,8 +147,11 @@ static void test_parse(void)
 	   "sched-latency:50ms");
 	ok(gt_flight_parse_trigger("latency:1.5", &t) &&
 	   t.threshold_ns == 1500000000, "latency:1.5 (seconds)");
+	ok(gt_flight_parse_trigger("off-cpu:2s", &t) &&
+	   t.type == GOTRACE_TRIGGER_OFFCPU && t.threshold_ns == 2000000000ULL,
+	   "off-cpu:2s");
 	ok(!gt_flight_parse_trigger("latency:5us", &t) &&
-	   !gt_flight_parse_trigger("offcpu:10ms", &t) &&
+	   !gt_flight_parse_trigger("syscall:10ms", &t) &&
 	   !gt_flight_parse_trigger("latency:", &t),
 	   "a unit it does not know, a trigger it does not know, no time: refused");
 }

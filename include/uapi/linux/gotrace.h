@@ -269,6 +269,10 @@ struct gotrace_options {
 #define GOTRACE_TRIGGER_SCHED_LATENCY	1	/* a task runnable longer than
 						 * @threshold_ns before it ran
 						 */
+#define GOTRACE_TRIGGER_OFFCPU		2	/* a task blocked longer than
+						 * @threshold_ns before it was
+						 * woken; needs @pid or @comm
+						 */
 
 /* struct gotrace_trigger.flags */
 #define GOTRACE_TRIG_TGID	(1U << 0)	/* @pid is a process: all its
@@ -296,7 +300,7 @@ struct gotrace_options {
  *
  * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
  * trace marks the goroutine it fired for with a user log ("gotrace"
- * category).
+ * category) where it starts running next.
  */
 struct gotrace_trigger {
 	__u32 size;
@@ -328,7 +332,7 @@ struct gotrace_trigger {
  * @trigger:		GOTRACE_TRIGGER_* that fired (@reason TRIGGER)
  * @tid:		the thread it fired for
  * @tgid:		its process
- * @value_ns:		what was measured (the latency)
+ * @value_ns:		what was measured (the latency, the time blocked)
  * @trigger_ns:		trace time it fired at
  * @comm:		the thread's command name
  * @triggers:		triggers fired so far in the session
