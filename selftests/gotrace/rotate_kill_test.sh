@@ -20,7 +20,7 @@ gen_param=/sys/module/gotrace/parameters/generation_ms
 on_exit "echo $(cat $gen_param) > $gen_param"
 echo 200 > $gen_param || fail "cannot set generation_ms=200"
 
-./workload pingpong 1000 10 &
+./workload pingpong 300 10 &
 pp=$!
 cleanup_on_exit $pp
 ./gotrace record --backend kmod --format go1.23 --rotate 1s -o $dir \
@@ -34,7 +34,7 @@ wait_until "[ \$(ls $dir | grep -c '\.trace\$') -ge 2 ]" 300 ||
 kill -KILL $rec
 wait $rec 2>/dev/null
 wait_state idle
-kill $pp 2>/dev/null
+wait $pp || fail "the ping-pong failed"
 ls -la $dir
 complete=0
 for f in $(ls $dir | grep '\.trace$'); do
