@@ -259,14 +259,20 @@ static int gt_trigger_check(const struct gotrace_trigger *t)
 	unsigned int i;
 
 	if (t->size != sizeof(*t) ||
-	    t->type > GOTRACE_TRIGGER_OFFCPU ||
+	    t->type > GOTRACE_TRIGGER_SYSCALL ||
+	    (t->type == GOTRACE_TRIGGER_SYSCALL &&
+	     (t->syscall < 0 || t->syscall >= GOTRACE_SYSCALL_MAX)) ||
+	    (t->type != GOTRACE_TRIGGER_SYSCALL && t->syscall) ||
+	    t->reserved32 ||
 	    (t->type == GOTRACE_TRIGGER_OFFCPU && !t->pid && !t->comm[0]) ||
 	    t->flags & ~GOTRACE_TRIG_TGID || t->pid < 0 ||
 	    (t->flags & GOTRACE_TRIG_TGID && !t->pid) ||
 	    !memchr(t->comm, '\0', sizeof(t->comm)) ||
 	    t->post_ms > GOTRACE_TRIGGER_DELAY_MS_MAX ||
 	    t->holdoff_ms > GOTRACE_TRIGGER_DELAY_MS_MAX ||
-	    (t->type && t->threshold_ns < GOTRACE_TRIGGER_MIN_NS))
+	    ((t->type == GOTRACE_TRIGGER_SCHED_LATENCY ||
+	      t->type == GOTRACE_TRIGGER_OFFCPU) &&
+	     t->threshold_ns < GOTRACE_TRIGGER_MIN_NS))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(t->reserved); i++)
 		if (t->reserved[i])

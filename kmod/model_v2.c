@@ -67,6 +67,7 @@ const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
 	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
 	[GT_V2_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
 	[GT_V2_S_TRIGGER_OFFCPU] = "trigger fired: blocked longer than the threshold",
+	[GT_V2_S_TRIGGER_SYSCALL] = "trigger fired: the syscall watched for",
 };
 
 static u64 reason_id(unsigned int r)
@@ -417,10 +418,11 @@ static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
 static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
 			   struct gt_task *t, u64 ts)
 {
-	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY),
-		     reason_id(t->trig_mark == GOTRACE_TRIGGER_OFFCPU ?
-			       GT_V2_S_TRIGGER_OFFCPU : GT_V2_S_TRIGGER),
-		     0 };
+	unsigned int s = t->trig_mark == GOTRACE_TRIGGER_OFFCPU ?
+			 GT_V2_S_TRIGGER_OFFCPU :
+			 t->trig_mark == GOTRACE_TRIGGER_SYSCALL ?
+			 GT_V2_S_TRIGGER_SYSCALL : GT_V2_S_TRIGGER;
+	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(s), 0 };
 
 	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
 		t->trig_mark = 0;

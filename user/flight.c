@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "flight.h"
+#include "options.h"
 #include "util.h"
 
 int gt_flight_open(struct gt_flight *f, const char *dir)
@@ -73,7 +74,8 @@ const char *gt_flight_reason(const struct gotrace_snapshot *info)
 	case GOTRACE_SNAP_TRIGGER:
 		return info->trigger == GOTRACE_TRIGGER_SCHED_LATENCY ?
 		       "latency" : info->trigger == GOTRACE_TRIGGER_OFFCPU ?
-		       "offcpu" : "trigger";
+		       "offcpu" : info->trigger == GOTRACE_TRIGGER_SYSCALL ?
+		       "syscall" : "trigger";
 	default:
 		return "unknown";
 	}
@@ -153,6 +155,13 @@ void gt_flight_describe(const struct gotrace_snapshot *info, char *buf,
 				 (double)info->value_ns / 1e6);
 			break;
 		}
+		if (info->trigger == GOTRACE_TRIGGER_SYSCALL) {
+			snprintf(buf, len,
+				 "trigger syscall: tid %d (%.16s, pid %d) entered syscall %" PRIu64,
+				 (int)info->tid, info->comm, (int)info->tgid,
+				 (uint64_t)info->value_ns);
+			break;
+		}
 		if (info->trigger == GOTRACE_TRIGGER_OFFCPU) {
 			snprintf(buf, len,
 				 "trigger off-cpu: tid %d (%.16s, pid %d) blocked %.3f ms before it was woken",
@@ -207,7 +216,18 @@ bool gt_flight_parse_trigger(const char *s, struct gotrace_trigger *t)
 		{ "offcpu:", GOTRACE_TRIGGER_OFFCPU },
 	};
 	uint64_t ns;
+	int nr;
 
+	if (!strncmp(s, "syscall:", 8)) {
+		nr = gt_syscall_nr(s + 8);
+		if (nr < 0)
+			return false;
+		t->size = sizeof(*t);
+		t->type = GOTRACE_TRIGGER_SYSCALL;
+		t->threshold_ns = 0;
+		t->syscall = nr;
+		return true;
+	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t n = strlen(names[i].name);
 

@@ -209,6 +209,7 @@ static void record_usage(FILE *f)
 		"                         was runnable longer than T before it ran\n"
 		"      --trigger off-cpu:T  or when a task of the filter below was\n"
 		"                         blocked longer than T before it was woken\n"
+		"      --trigger syscall:NAME  or when a task enters syscall NAME\n"
 		"      --trigger-pid PID  only for this process's threads\n"
 		"      --trigger-tid TID  only for this thread\n"
 		"      --trigger-comm C   only for tasks of this command name\n"
@@ -701,7 +702,7 @@ static int rec_parse_flight(struct recorder *r, int c, const char *arg)
 		return 0;
 	case O_TRIGGER:
 		if (!gt_flight_parse_trigger(arg, &r->trig)) {
-			gt_err("invalid --trigger '%s': want sched-latency:TIME or off-cpu:TIME (sched-latency:50ms), TIME at least 10us",
+			gt_err("invalid --trigger '%s': want sched-latency:TIME, off-cpu:TIME (TIME at least 10us: sched-latency:50ms) or syscall:NAME (syscall:kill)",
 			       arg);
 			return -1;
 		}

@@ -629,7 +629,7 @@ TEST(flight_ioctls)
 	options_init(&o);
 	o.flight_ms = 2000;
 	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 10; i++) {
 		struct gotrace_trigger b = t;
 
 		switch (i) {
@@ -639,7 +639,11 @@ TEST(flight_ioctls)
 		case 3: b.flags = GOTRACE_TRIG_TGID; break;	/* no pid */
 		case 4: b.post_ms = GOTRACE_TRIGGER_DELAY_MS_MAX + 1; break;
 		case 5: memset(b.comm, 'x', sizeof(b.comm)); break;
-		case 6: b.reserved[3] = 1; break;
+		case 6: b.reserved[ARRAY_SIZE(b.reserved) - 1] = 1; break;
+		case 7: b.type = GOTRACE_TRIGGER_SYSCALL;
+			b.syscall = GOTRACE_SYSCALL_MAX; break;
+		case 8: b.syscall = 39; break;	/* not a syscall trigger */
+		case 9: b.type = GOTRACE_TRIGGER_OFFCPU; break;	/* no filter */
 		}
 		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_TRIGGER, &b)) {
 			TH_LOG("bad trigger %d accepted", i);

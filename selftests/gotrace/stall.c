@@ -2,13 +2,18 @@
 /*
  * stall.c - one scheduling stall of one task, of a known length
  *
- *   stall CPU MS    gt_victim, pinned to CPU, sleeps 2 ms at a time for
- *                   about 1.5 s; half a second in, gt_hog, pinned to the
- *                   same CPU, runs SCHED_FIFO for MS milliseconds once,
- *                   so gt_victim, woken meanwhile, waits that long to run
+ *   stall CPU MS    gt_victim, pinned to CPU, reads a pipe that
+ *                   gt_waker, pinned to another CPU, writes a byte to
+ *                   every 2 ms for about 1.5 s; half a second in, gt_hog,
+ *                   pinned to CPU, runs SCHED_FIFO for MS milliseconds
+ *                   once, so gt_victim, woken meanwhile from the other
+ *                   CPU, waits that long to run.  (A timer would not do:
+ *                   on PREEMPT_RT a sleeper's timer expires in a thread
+ *                   that the hog holds off too, so the victim would stay
+ *                   blocked, not runnable.)
  *
  * Prints "victim TID" once gt_victim runs, and "stalled MS ms" with the
- * longest time gt_victim found between two of its wakeups' returns.
+ * longest time gt_victim found between the returns of two reads.
  * Exits 0, 1 on failure, 4 (skip) when SCHED_FIFO is refused or CPU is
  * not online.
  */
@@ -44,25 +49,40 @@ static void pin(int cpu)
 	}
 }
 
-/* gt_victim: 2 ms sleeps for @ms; the longest gap between two returns. */
-static void victim(long ms)
+/* gt_victim: reads @fd to its end; the longest gap between two reads. */
+static void victim(int fd)
 {
-	struct timespec d = { 0, 2000000 };
-	long long end = now_ns() + ms * 1000000LL, prev = now_ns(), gap = 0;
+	long long prev, gap = 0;
+	char c;
 
 	name_self("gt_victim");
 	printf("victim %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
-	while (prev < end) {
-		long long t;
+	prev = now_ns();
+	while (read(fd, &c, 1) == 1) {
+		long long t = now_ns();
 
-		nanosleep(&d, NULL);
-		t = now_ns();
 		if (t - prev > gap)
 			gap = t - prev;
 		prev = t;
 	}
 	printf("stalled %lld ms\n", gap / 1000000);
+	exit(0);
+}
+
+/* gt_waker: a byte to @fd every 2 ms for @ms, then end of file. */
+static void waker(int fd, long ms)
+{
+	struct timespec d = { 0, 2000000 };
+	long long end = now_ns() + ms * 1000000LL;
+	char c = 'x';
+
+	name_self("gt_waker");
+	while (now_ns() < end) {
+		if (write(fd, &c, 1) != 1)
+			die("write");
+		nanosleep(&d, NULL);
+	}
 	exit(0);
 }
 
@@ -72,25 +92,43 @@ int main(int argc, char **argv)
 	struct timespec half = { 0, 500000000 };
 	long cpu = arg(argv, 1, argc), ms = arg(argv, 2, argc);
 	long long end;
-	int status;
-	pid_t pid;
+	int status, p[2];
+	pid_t pid, wpid;
 
 	if (argc != 3 || cpu < 0 || ms <= 0) {
 		fprintf(stderr, "usage: stall CPU MS\n");
 		return 1;
 	}
-	pin((int)cpu);
+	if (pipe(p))
+		die("pipe");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
-	if (!pid)
-		victim(1500);
+	if (!pid) {
+		pin(cpu ? 0 : 1);
+		close(p[0]);
+		waker(p[1], 1500);
+	}
+	wpid = pid;
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin((int)cpu);
+		close(p[1]);
+		victim(p[0]);
+	}
+	close(p[0]);
+	close(p[1]);
+	pin((int)cpu);
 	name_self("gt_hog");
 	nanosleep(&half, NULL);
 	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		perror("sched_setscheduler");
 		kill(pid, SIGKILL);
+		kill(wpid, SIGKILL);
 		waitpid(pid, NULL, 0);
+		waitpid(wpid, NULL, 0);
 		return 4;
 	}
 	for (end = now_ns() + ms * 1000000LL; now_ns() < end;)
@@ -98,6 +136,10 @@ int main(int argc, char **argv)
 	sp.sched_priority = 0;
 	if (sched_setscheduler(0, SCHED_OTHER, &sp))
 		die("sched_setscheduler");
+	if (waitpid(wpid, &status, 0) != wpid)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;

@@ -15,7 +15,10 @@
 # while gt_sleeper sleeps 3 times 50 ms, then another one 400 ms once:
 # exactly one snapshot, of reason offcpu, naming the second one and a
 # time blocked of 400 ms and at most 300 ms (times the kernel's slowness)
-# more, marked in the trace.
+# more, marked in the trace.  Last the syscall trigger: --trigger
+# syscall:getppid --trigger-comm gt_getppid over 100 getppid calls:
+# one snapshot, of reason syscall, naming the process and getppid (110),
+# and the other 99 calls held off, exactly, as the stop's summary says.
 . ./lib.sh
 
 [ "$GT_BACKEND" = kmod ] || { echo "the module's triggers"; exit 4; }
@@ -117,5 +120,36 @@ grep -q 'UserLog' /tmp/tro-stat.txt ||
 cp "$f" "$GT_OUT/trigger-offcpu.trace" || fail "cannot copy $f"
 cat > "$GT_OUT/trigger-offcpu.expect" <<EOT
 gt_sleeper block:sleep >= 1
+EOT
+
+# The syscall trigger, and its hold-off.
+dir=/tmp/trigger-syscall
+rm -rf $dir
+./gotrace record --flight 2s --trigger syscall:getppid \
+	--trigger-comm gt_getppid --trigger-post 100ms -o $dir \
+	> /tmp/trs.out 2> /tmp/trs.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+./workload getppid 100 &
+caller=$!
+wait $caller || fail "workload getppid failed"
+wait_until "ls $dir | grep -q -- '-syscall\.trace\$'" 300 ||
+	fail "no snapshot of the syscall trigger within 30 s: $(cat /tmp/trs.err)"
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/trs.err)"
+cat /tmp/trs.err
+[ "$(ls $dir | grep -c -- '-syscall\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the syscall trigger: $(ls $dir | tr '\n' ' ')"
+grep -q "^gotrace: snapshot 1, trigger syscall: tid $caller (gt_getppid, pid $caller) entered syscall 110," \
+	/tmp/trs.err || fail "the summary does not name gt_getppid ($caller) and getppid"
+grep -q '^gotrace: snapshot 2, the recording stopped, .* (99 triggers held off, 0 snapshots missed)$' \
+	/tmp/trs.err || fail "the other 99 getppid calls were not held off, exactly"
+f=$dir/$(ls $dir | grep -- '-syscall\.trace$')
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+cp "$f" "$GT_OUT/trigger-syscall.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-syscall.expect" <<EOT
+gt_getppid syscall:sys_getppid == 100
 EOT
 exit 0

@@ -45,8 +45,8 @@ run record --trigger sched-latency:50ms -o "$T/fl"
 check "record --trigger without --flight: exit 2" '[ $rc -eq 2 ] && has "it goes with --flight" "$T/err"'
 run record --flight 30s --trigger-comm x -o "$T/fl"
 check "record --trigger-comm without --trigger: exit 2" '[ $rc -eq 2 ] && has "go with --trigger" "$T/err"'
-run record --flight 30s --trigger syscall:1s -o "$T/fl"
-check "record --trigger syscall:1s: exit 2, says what it wants" '[ $rc -eq 2 ] && has "want sched-latency:TIME or off-cpu:TIME" "$T/err"'
+run record --flight 30s --trigger syscall:nosuch -o "$T/fl"
+check "record --trigger syscall:nosuch: exit 2, says what it wants" '[ $rc -eq 2 ] && has "want sched-latency:TIME, off-cpu:TIME" "$T/err"'
 run record --flight 30s --trigger off-cpu:1s -o "$T/fl"
 check "record --trigger off-cpu without a task filter: exit 2" '[ $rc -eq 2 ] && has "name them with --trigger-pid" "$T/err"'
 run record --flight 30s --trigger latency:50ms --trigger-post 11m -o "$T/fl"

@@ -150,8 +150,12 @@ static void test_parse(void)
 	ok(gt_flight_parse_trigger("off-cpu:2s", &t) &&
 	   t.type == GOTRACE_TRIGGER_OFFCPU && t.threshold_ns == 2000000000ULL,
 	   "off-cpu:2s");
+	ok(gt_flight_parse_trigger("syscall:kill", &t) &&
+	   t.type == GOTRACE_TRIGGER_SYSCALL && t.syscall == 62 &&
+	   !t.threshold_ns, "syscall:kill (62)");
 	ok(!gt_flight_parse_trigger("latency:5us", &t) &&
-	   !gt_flight_parse_trigger("syscall:10ms", &t) &&
+	   !gt_flight_parse_trigger("syscall:nosuch", &t) &&
+	   !gt_flight_parse_trigger("fault:10ms", &t) &&
 	   !gt_flight_parse_trigger("latency:", &t),
 	   "a unit it does not know, a trigger it does not know, no time: refused");
 }

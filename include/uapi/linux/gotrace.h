@@ -273,6 +273,9 @@ struct gotrace_options {
 						 * @threshold_ns before it was
 						 * woken; needs @pid or @comm
 						 */
+#define GOTRACE_TRIGGER_SYSCALL		3	/* a task enters the x86-64
+						 * syscall @syscall
+						 */
 
 /* struct gotrace_trigger.flags */
 #define GOTRACE_TRIG_TGID	(1U << 0)	/* @pid is a process: all its
@@ -285,7 +288,7 @@ struct gotrace_options {
  * @size:		sizeof(struct gotrace_trigger) as the caller knows it
  * @type:		GOTRACE_TRIGGER_* (NONE: no trigger)
  * @threshold_ns:	fires when the measured value exceeds it (at least
- *			GOTRACE_TRIGGER_MIN_NS)
+ *			GOTRACE_TRIGGER_MIN_NS); not for SYSCALL
  * @pid:		only this thread (process with GOTRACE_TRIG_TGID);
  *			0: every recorded task
  * @flags:		GOTRACE_TRIG_*
@@ -296,6 +299,8 @@ struct gotrace_options {
  * @holdoff_ms:		after a trigger fired, others do not fire for this
  *			long (0: GOTRACE_TRIGGER_HOLDOFF_DEFAULT_MS; never
  *			less than @post_ms): a storm gives one snapshot
+ * @syscall:		for SYSCALL: its x86-64 number (native ABI only)
+ * @reserved32:		zero
  * @reserved:		zero
  *
  * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
@@ -311,7 +316,9 @@ struct gotrace_trigger {
 	char comm[16];
 	__u32 post_ms;
 	__u32 holdoff_ms;
-	__u64 reserved[4];
+	__s32 syscall;
+	__u32 reserved32;
+	__u64 reserved[3];
 };
 
 #define GOTRACE_TRIGGER_MIN_NS			10000ULL	/* 10 us */
@@ -332,7 +339,8 @@ struct gotrace_trigger {
  * @trigger:		GOTRACE_TRIGGER_* that fired (@reason TRIGGER)
  * @tid:		the thread it fired for
  * @tgid:		its process
- * @value_ns:		what was measured (the latency, the time blocked)
+ * @value_ns:		what was measured (the latency, the time blocked;
+ *			for SYSCALL, the syscall's number)
  * @trigger_ns:		trace time it fired at
  * @comm:		the thread's command name
  * @triggers:		triggers fired so far in the session
