@@ -401,7 +401,7 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 	if (s)
 		gt_session_status(s, &st);
 	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\n",
+			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\n",
 			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
 			 gt_stop_names[st.stop_reason], st.reader_pid,
 			 st.start_ns, st.events, st.lost_events,
@@ -409,7 +409,8 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			 st.chunks_in_use, st.chunk_overflows,
 			 st.task_overflows, st.stack_overflows,
 			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-			 st.format ? "go1.11" : "-", st.generations);
+			 st.format ? "go1.11" : "-", st.generations,
+			 st.flight_bytes, st.flight_generations);
 	for_each_possible_cpu(cpu) {
 		memset(&cs, 0, sizeof(cs));
 		cs.cpu = cpu;

@@ -1200,4 +1200,8 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);
+	mutex_lock(&s->lock);
+	st->flight_bytes = s->fl_bytes;
+	st->flight_generations = s->fl_nr;
+	mutex_unlock(&s->lock);
 }

@@ -4,7 +4,7 @@
 # gotrace record --flight with the module: a 3 s window (a tenth of the
 # issue's 60 s run, so that the test stays short under emulation) over a
 # workload of about 6 s in three phases: forks (gt_forker, gt_child) that
-# end first, a ping-pong of at least 5 s (gt_ping, gt_pong), then 100
+# end first, a ping-pong of at least 6 s (gt_ping, gt_pong), then 100
 # getppid calls (gt_getppid) just before 'gotrace snapshot'.  Here: the
 # snapshot is a file named by its time and reason, complete (no .tmp
 # left), a trace gotrace check accepts; it starts at least the window
@@ -28,7 +28,18 @@ cleanup_on_exit $rec
 wait_state recording
 
 ./workload forks 2 || fail "workload forks failed"
-./workload pingpong 250 20 || fail "workload pingpong failed"
+# The window's memory while the ping-pong runs, every 0.2 s (status),
+# once the window is full (3 s and a generation into it).
+./workload pingpong 300 20 &
+pp=$!
+cleanup_on_exit $pp
+: > /tmp/fl-mem.txt
+sleep 3.5
+while kill -0 $pp 2>/dev/null; do
+	echo "$(status_of flight_generations) $(status_of flight_bytes)" >> /tmp/fl-mem.txt
+	sleep 0.2
+done
+wait $pp || fail "workload pingpong failed"
 ./workload getppid 100 || fail "workload getppid failed"
 ./gotrace snapshot || fail "gotrace snapshot failed"
 wait_until "ls $dir | grep -q -- '-0001-user\.trace\$'" 300 ||
@@ -55,6 +66,22 @@ awk -v b="$before" -v s="${GT_TIME_SCALE:-1}" \
 	'BEGIN { exit !(b >= 2.9 && b <= 3 + 1.5 * s) }' ||
 	fail "the snapshot starts $before s before it was taken, not 3 s (the window) to 3.3 s (and a generation)"
 gens=$(sed -n 's/^gotrace: snapshot 1,.*, \([0-9]*\) generations,.*/\1/p' /tmp/fl.err)
+# The full window (3 s: 10 generations of 300 ms and one more at most)
+# holds 8 to 14 generations (ticks may come late, buffers half full end
+# one early) while the ping-pong runs, and its memory
+# stays flat: at most twice its least.
+tr '\n' ' ' < /tmp/fl-mem.txt
+echo
+awk '$1 < 8 || $1 > 14 { bad = 1 } END { exit bad || NR < 3 }' \
+	/tmp/fl-mem.txt ||
+	fail "the full 3 s window did not hold 8 to 14 generations throughout"
+sort -n -k 2 /tmp/fl-mem.txt | awk '{ b[NR] = $2 } END {
+		printf "window memory: %d samples, %d to %d bytes\n", NR, b[1], b[NR]
+		exit !(b[1] > 0 && b[NR] <= 2 * b[1])
+	}' || fail "the window's memory is not flat"
+grep -q '^flight_generations [1-9]' $GT_STATUS ||
+	fail "the status file does not show the window"
+
 echo "snapshot 1: $(wc -c < "$f") bytes, $gens generations, from $before s before"
 cp "$f" "$GT_OUT/flight-1.trace" || fail "cannot copy $f"
 cat > "$GT_OUT/flight-1.expect" <<EOT

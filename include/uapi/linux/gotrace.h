@@ -141,6 +141,8 @@ enum gotrace_event {
  * @stack_overflows:	times the stack table was full
  * @format:		GOTRACE_FORMAT_GO111 or _GO123 (0 before the start)
  * @generations:	generations written so far (format GO123)
+ * @flight_bytes:	flight mode: memory the window's generations hold
+ * @flight_generations: flight mode: generations in the window
  * @reserved:		zero
  */
 struct gotrace_status {
@@ -163,7 +165,9 @@ struct gotrace_status {
 	__u32 format;
 	__u32 reserved32;
 	__u64 generations;
-	__u64 reserved[4];
+	__u64 flight_bytes;
+	__u64 flight_generations;
+	__u64 reserved[2];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
