@@ -698,6 +698,21 @@ static int flight_keep(struct gt_session *s)
 	v->out = NULL;
 	v->out_len = 0;
 	v->out_cap = 0;
+	/*
+	 * The buffer grew by doubling from 64 KiB: keep only the bytes, so
+	 * that the window's memory is its trace (a copy is cheap next to
+	 * writing the generation).  Without memory for it, keep it whole.
+	 */
+	if (g->cap - g->len > g->len / 4) {
+		u8 *buf = gt_env_alloc(g->len);
+
+		if (buf) {
+			memcpy(buf, g->buf, g->len);
+			gt_env_free(g->buf);
+			g->buf = buf;
+			g->cap = g->len;
+		}
+	}
 	g->start_ns = s->fl_last_end;
 	g->end_ns = max(v->gen_start, s->fl_last_end);
 	s->fl_last_end = g->end_ns;

@@ -9,7 +9,12 @@
  * file.  In the "go 1.23 trace" format (GOTRACE_FORMAT_GO123), read()
  * returns the header, then one complete generation after another (every
  * generation_ms, or sooner when a CPU's buffer is half full), the last one
- * once the session stopped, then end of file.
+ * once the session stopped, then end of file.  In flight mode
+ * (gotrace_options.flight_ms, .flight_bytes) the session keeps its
+ * finished generations in a window instead, and read() returns nothing
+ * until GOTRACE_IOC_SNAPSHOT (or a trigger): then the header and the
+ * window's generations, a complete trace, then 0 once; at the stop the
+ * last window, then end of file.
  *
  * Opening for reading starts a session (one reader at a time).  Opening
  * for writing only gives a control handle: it never starts a session and
