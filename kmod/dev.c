@@ -133,7 +133,9 @@ static int gt_dev_stop(void)
 	return ret;
 }
 
-/* The only command: "stop", optionally followed by a newline. */
+static int gt_dev_snapshot(void);
+
+/* The commands: "stop" or "snapshot", optionally followed by a newline. */
 static ssize_t gt_dev_write(struct file *file, const char __user *buf,
 			    size_t count, loff_t *ppos)
 {
@@ -145,9 +147,12 @@ static ssize_t gt_dev_write(struct file *file, const char __user *buf,
 	if (copy_from_user(cmd, buf, count))
 		return -EFAULT;
 	cmd[count] = '\0';
-	if (!sysfs_streq(cmd, "stop"))
+	if (sysfs_streq(cmd, "stop"))
+		ret = gt_dev_stop();
+	else if (sysfs_streq(cmd, "snapshot"))
+		ret = gt_dev_snapshot();
+	else
 		return -EINVAL;
-	ret = gt_dev_stop();
 	return ret ? ret : count;
 }
 
@@ -213,7 +218,13 @@ static int gt_options_check(const struct gotrace_options *o)
 	    o->format > GOTRACE_FORMAT_GO123 ||
 	    (o->generation_ms &&
 	     (o->generation_ms < GT_GENERATION_MS_MIN ||
-	      o->generation_ms > GT_GENERATION_MS_MAX)))
+	      o->generation_ms > GT_GENERATION_MS_MAX)) ||
+	    o->reserved32 || o->flight_ms > GOTRACE_FLIGHT_MS_MAX ||
+	    (o->flight_bytes &&
+	     (o->flight_bytes < GOTRACE_FLIGHT_BYTES_MIN ||
+	      o->flight_bytes > GOTRACE_FLIGHT_BYTES_MAX)) ||
+	    ((o->flight_ms || o->flight_bytes) &&
+	     o->format == GOTRACE_FORMAT_GO111))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(o->reserved); i++)
 		if (o->reserved[i])
@@ -243,6 +254,82 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 	return ret;
 }
 
+static int gt_trigger_check(const struct gotrace_trigger *t)
+{
+	unsigned int i;
+
+	if (t->size != sizeof(*t) ||
+	    t->type > GOTRACE_TRIGGER_SYSCALL ||
+	    (t->type == GOTRACE_TRIGGER_SYSCALL &&
+	     (t->syscall < 0 || t->syscall >= GOTRACE_SYSCALL_MAX)) ||
+	    (t->type != GOTRACE_TRIGGER_SYSCALL && t->syscall) ||
+	    t->reserved32 ||
+	    (t->type == GOTRACE_TRIGGER_OFFCPU && !t->pid && !t->comm[0]) ||
+	    t->flags & ~GOTRACE_TRIG_TGID || t->pid < 0 ||
+	    (t->flags & GOTRACE_TRIG_TGID && !t->pid) ||
+	    !memchr(t->comm, '\0', sizeof(t->comm)) ||
+	    t->post_ms > GOTRACE_TRIGGER_DELAY_MS_MAX ||
+	    t->holdoff_ms > GOTRACE_TRIGGER_DELAY_MS_MAX ||
+	    ((t->type == GOTRACE_TRIGGER_SCHED_LATENCY ||
+	      t->type == GOTRACE_TRIGGER_OFFCPU) &&
+	     t->threshold_ns < GOTRACE_TRIGGER_MIN_NS))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(t->reserved); i++)
+		if (t->reserved[i])
+			return -EINVAL;
+	return 0;
+}
+
+/* The trigger goes to the reader's own session, before it starts. */
+static long gt_dev_set_trigger(struct file *file, void __user *arg)
+{
+	struct gt_session *s = file->private_data;
+	struct gotrace_trigger t;
+	long ret;
+
+	if (!s)
+		return -EBADF;
+	if (copy_from_user(&t, arg, sizeof(t)))
+		return -EFAULT;
+	ret = gt_trigger_check(&t);
+	if (!ret)
+		ret = gt_session_set_trigger(s, &t);
+	return ret;
+}
+
+/* Ask the reader's flight-mode session for a snapshot. */
+static int gt_dev_snapshot(void)
+{
+	struct gt_session *s;
+	int ret;
+
+	mutex_lock(&gt_dev_lock);
+	s = gt_dev_get();
+	ret = s ? gt_session_snapshot(s) : -ENOENT;
+	mutex_unlock(&gt_dev_lock);
+	return ret;
+}
+
+static long gt_dev_get_snapshot(void __user *arg)
+{
+	struct gotrace_snapshot info;
+	u32 size;
+
+	if (get_user(size, (u32 __user *)arg))
+		return -EFAULT;
+	if (size != sizeof(info))
+		return -EINVAL;
+	memset(&info, 0, sizeof(info));
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_get())
+		gt_session_snapshot_info(gt_dev_get(), &info);
+	mutex_unlock(&gt_dev_lock);
+	info.size = sizeof(info);
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
 static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -255,6 +342,12 @@ static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 		return gt_dev_set_options(file, (void __user *)arg);
 	case GOTRACE_IOC_GET_CPU_STATUS:
 		return gt_dev_get_cpu_status((void __user *)arg);
+	case GOTRACE_IOC_SNAPSHOT:
+		return gt_dev_snapshot();
+	case GOTRACE_IOC_GET_SNAPSHOT:
+		return gt_dev_get_snapshot((void __user *)arg);
+	case GOTRACE_IOC_SET_TRIGGER:
+		return gt_dev_set_trigger(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -308,7 +401,7 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 	if (s)
 		gt_session_status(s, &st);
 	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\n",
+			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\n",
 			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
 			 gt_stop_names[st.stop_reason], st.reader_pid,
 			 st.start_ns, st.events, st.lost_events,
@@ -316,7 +409,8 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			 st.chunks_in_use, st.chunk_overflows,
 			 st.task_overflows, st.stack_overflows,
 			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-			 st.format ? "go1.11" : "-", st.generations);
+			 st.format ? "go1.11" : "-", st.generations,
+			 st.flight_bytes, st.flight_generations);
 	for_each_possible_cpu(cpu) {
 		memset(&cs, 0, sizeof(cs));
 		cs.cpu = cpu;

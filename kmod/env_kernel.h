@@ -202,5 +202,13 @@ void gt_session_model_chunk_queued(struct gt_model *m);
 /* Each CPU's hook writes its own P only, under the runqueue lock. */
 #define gt_env_may_write_other_p()	false
 #define gt_env_chunk_queued(m)		gt_session_model_chunk_queued(m)
+/*
+ * session.c: trigger @type fired for @p, measuring @value at @now; false
+ * if the hold-off kept it from firing.  Any context, O(1).
+ */
+bool gt_session_model_trigger(struct gt_model *m, u32 type,
+			      const struct gt_in_task *p, u64 value, u64 now);
+#define gt_env_trigger(m, type, p, value, now) \
+	gt_session_model_trigger(m, type, p, value, now)
 
 #endif /* _GT_ENV_KERNEL_H */

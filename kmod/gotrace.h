@@ -16,6 +16,7 @@
 #define _GT_GOTRACE_H
 
 #include <linux/irq_work.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
@@ -27,6 +28,42 @@
 #include "../include/uapi/linux/gotrace.h"
 #include "compat.h"
 #include "model_state.h"
+
+/**
+ * struct gt_flight_gen - one finished generation a flight-mode session keeps
+ * @node:	in gt_session.fl_gens, oldest first (while kept)
+ * @ref:	the window's reference and each snapshot's
+ * @buf:	its bytes (vmalloc'd or kmalloc'd by the model)
+ * @len:	bytes in @buf
+ * @cap:	size of @buf: what it costs
+ * @start_ns:	trace time it starts at (the previous one's end)
+ * @end_ns:	trace time of its last event
+ */
+struct gt_flight_gen {
+	struct list_head node;
+	struct kref ref;
+	u8 *buf;
+	size_t len;
+	size_t cap;
+	u64 start_ns;
+	u64 end_ns;
+};
+
+/**
+ * struct gt_flight_snap - a snapshot the reader reads
+ * @gens:	the generations it holds, a reference on each
+ * @nr:		their number
+ * @idx:	the one being read
+ * @pos:	bytes of it read
+ * @hdr_pos:	bytes of the header read
+ */
+struct gt_flight_snap {
+	struct gt_flight_gen **gens;
+	unsigned int nr;
+	unsigned int idx;
+	size_t pos;
+	u32 hdr_pos;
+};
 
 /**
  * struct gt_session - one recording, from open() to the reader's close()
@@ -79,6 +116,32 @@ struct gt_session {
 	bool v2_last;			/* the last generation is written */
 	int v2_err;			/* a generation could not be written */
 	u64 generations;		/* generations written */
+
+	/*
+	 * Flight mode: finished generations kept in a window, guarded by
+	 * read_lock; the reader reads snapshots of it.  The trigger's
+	 * state is written by the hooks (fl_trig_lock, a raw spinlock).
+	 */
+	bool flight;
+	u64 fl_window_ns;		/* 0: no time limit */
+	u64 fl_max_bytes;
+	struct list_head fl_gens;	/* struct gt_flight_gen, oldest first */
+	size_t fl_bytes;		/* sum of their @cap */
+	unsigned int fl_nr;
+	u64 fl_last_end;		/* end of the newest kept */
+	struct gt_flight_snap *snap;	/* being read, or NULL */
+	bool snap_end;			/* read() returns 0 once: it ended */
+	struct gotrace_snapshot snap_info; /* the last one; guarded by lock */
+	struct delayed_work snap_work;	/* a trigger's snapshot, post_ms on */
+	raw_spinlock_t fl_trig_lock;
+	atomic64_t trig_next_ns;	/* no trigger fires before */
+	atomic64_t trig_held_off;
+	atomic64_t trig_fired;
+	bool trig_pending;		/* snap_work to queue (wake_work) */
+	u64 trig_holdoff_ns;
+	u64 fl_dropped;			/* generations dropped from the window */
+	struct gotrace_snapshot trig_info; /* of the last one fired */
+	atomic64_t snap_missed;
 };
 
 /* probes.c */
@@ -93,6 +156,11 @@ int gt_session_create(struct gt_session **sp);
 int gt_session_start(struct gt_session *s);
 int gt_session_set_options(struct gt_session *s,
 			   const struct gotrace_options *opts);
+int gt_session_set_trigger(struct gt_session *s,
+			   const struct gotrace_trigger *tr);
+int gt_session_snapshot(struct gt_session *s);
+void gt_session_snapshot_info(struct gt_session *s,
+			      struct gotrace_snapshot *info);
 void gt_session_stop(struct gt_session *s, u32 reason);
 void gt_session_destroy(struct gt_session *s);
 ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,

@@ -390,6 +390,54 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 	return false;
 }
 
+/* Does @p's comm (maybe not NUL-terminated) equal @want's? */
+static bool comm_is(const struct gt_in_task *p, const char *want)
+{
+	unsigned int i;
+
+	for (i = 0; i < GT_IN_COMM_LEN; i++) {
+		if (p->comm[i] != want[i])
+			return false;
+		if (!want[i])
+			return true;
+	}
+	return true;
+}
+
+/*
+ * The session's trigger fires for task @p (@t), having measured @v at
+ * @now, if @p matches its filters and the hold-off allows.  O(1); @t's
+ * bucket lock held, or @t runs on this P.  @t's next GoStart is marked.
+ */
+static void trigger_fire(struct gt_model *m, struct gt_task *t,
+			 const struct gt_in_task *p, u64 v, u64 now)
+{
+	const struct gotrace_trigger *tr = &m->trig;
+
+	if (tr->pid &&
+	    (tr->flags & GOTRACE_TRIG_TGID ? p->tgid : p->tid) != tr->pid)
+		return;
+	if (tr->comm[0] && !comm_is(p, tr->comm))
+		return;
+	if (gt_env_trigger(m, tr->type, p, v, now))
+		t->trig_mark = tr->type;
+}
+
+/*
+ * The session's threshold trigger for task @p (@t), in its state since
+ * @since: the scheduling latency when it is about to run after being
+ * runnable, the time off CPU when it is woken.
+ */
+static void trigger_check(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, const struct gt_in_task *p,
+			  u64 since)
+{
+	u64 now = gt_env_now(c);
+
+	if (now > since && now - since > m->trig.threshold_ns)
+		trigger_fire(m, t, p, now - since, now);
+}
+
 /*
  * Bring @t to "running on this P", writing whatever transitions the model
  * missed.  A task the model has running on another P means events were
@@ -401,6 +449,9 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 {
 	if (c->cur == t)
 		return true;
+	if (unlikely(m->trig.type == GOTRACE_TRIGGER_SCHED_LATENCY) &&
+	    t->state == GT_G_RUNNABLE)
+		trigger_check(m, c, t, p, t->last_ts);
 	switch (t->state) {
 	case GT_G_NONE:
 	case GT_G_DEAD:
@@ -884,6 +935,8 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 			break;
 		case GT_G_WAITING:
 		case GT_G_SYSWAIT:
+			if (unlikely(m->trig.type == GOTRACE_TRIGGER_OFFCPU))
+				trigger_check(m, c, t, p, t->last_ts);
 			g_wake(m, c, t, waker_stack(m, c));
 			break;
 		default:
@@ -1009,6 +1062,10 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 		t->sys_nr = in->nr;
 		t->sys_compat = in->compat;
 		t->sys_enter_ts = gt_env_now(c);
+		if (unlikely(m->trig.type == GOTRACE_TRIGGER_SYSCALL) &&
+		    in->nr == m->trig.syscall && !in->compat)
+			trigger_fire(m, t, c->ev->cur, (u64)in->nr,
+				     t->sys_enter_ts);
 		if (m->opts.syscalls == GOTRACE_SYSCALLS_ALL &&
 		    gt_syscall_selected(&m->opts, in->nr, t->sys_compat))
 			sys_enter_event(m, c, t);

@@ -64,6 +64,10 @@
  *                              to stop (the kernel defers it: hooks run
  *                              under the runqueue lock)
  *   gt_env_chunk_queued(m)     a chunk is ready for the reader
+ *   gt_env_trigger(m, type, p, value, now)
+ *                              a trigger's condition held for task @p:
+ *                              whether it fires (the kernel: unless held
+ *                              off; user space: never)
  *   gt_env_may_write_other_p() whether a hook may write another CPU's P
  *                              (user space: one thread feeds them all)
  */

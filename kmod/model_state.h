@@ -135,6 +135,8 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		(filters are decided again at exec and comm changes)
  * @adopted:	recorded whatever the filters say (a child of a recorded
  *		task, with GOTRACE_OPT_CHILDREN)
+ * @trig_mark:	a trigger fired for it (GOTRACE_TRIGGER_*): its next
+ *		GoStart carries a user log saying so (model_v2.c)
  * @v2:		what the generational format wrote of it (model_v2.c)
  *
  * Protected by the lock of its bucket; while the task runs on the P the
@@ -157,6 +159,7 @@ struct gt_task {
 	u8 state;
 	u8 hidden;
 	u8 adopted;
+	u8 trig_mark;
 	struct gt_v2_task v2;
 };
 
@@ -296,6 +299,7 @@ struct gt_model {
 	unsigned int procs;		/* Gomaxprocs now; grows under close_lock */
 	unsigned int nr_cpus;		/* user space: CPUs in @cpus */
 	struct gotrace_options opts;	/* fixed once recording starts */
+	struct gotrace_trigger trig;	/* fixed once recording starts */
 
 	GT_PERCPU struct gt_cpu *cpus;
 	struct gt_pool pool;

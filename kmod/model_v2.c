@@ -67,6 +67,9 @@ const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
 	[GT_V2_R_NET] = "network",
 	[GT_V2_S_LOG_KEY] = "gotrace",
 	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
+	[GT_V2_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
+	[GT_V2_S_TRIGGER_OFFCPU] = "trigger fired: blocked longer than the threshold",
+	[GT_V2_S_TRIGGER_SYSCALL] = "trigger fired: the syscall watched for",
 };
 
 static u64 reason_id(unsigned int r)
@@ -426,6 +429,23 @@ static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
 }
 
 /*
+ * A trigger fired for the goroutine started here: a user log on it,
+ * which the viewers show where the goroutine starts running.
+ */
+static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
+			   struct gt_task *t, u64 ts)
+{
+	unsigned int s = t->trig_mark == GOTRACE_TRIGGER_OFFCPU ?
+			 GT_V2_S_TRIGGER_OFFCPU :
+			 t->trig_mark == GOTRACE_TRIGGER_SYSCALL ?
+			 GT_V2_S_TRIGGER_SYSCALL : GT_V2_S_TRIGGER;
+	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(s), 0 };
+
+	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
+		t->trig_mark = 0;
+}
+
+/*
  * The id in the CPU's generation of a stack reference the model interned
  * during this hook (model.c): of this generation, or copied from the one
  * before if the reader ended it meanwhile (tables.c).  0 if the table is
@@ -499,6 +519,8 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			return false;
 		if (vc->lost)
 			v2_lost_log(m, c, t, ts);
+		if (t->trig_mark)
+			v2_trigger_log(m, c, t, ts);
 		return true;
 	case GOTRACE_EV_GO_UNBLOCK:
 		return v2_unblock(m, c, t, args[2], ts);

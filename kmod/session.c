@@ -70,7 +70,22 @@ static void session_wake_work(struct irq_work *w)
 	wake_up_interruptible(&s->wait);
 	if (READ_ONCE(s->model.halted))
 		schedule_work(&s->stop_work);
+	if (!s->flight)
+		return;
+	/* No reader ends a flight-mode generation: the tick work does. */
+	if (READ_ONCE(s->model.v2.due))
+		mod_delayed_work(system_wq, &s->tick_work, 0);
+	if (READ_ONCE(s->trig_pending)) {
+		WRITE_ONCE(s->trig_pending, false);
+		schedule_delayed_work(&s->snap_work,
+				      msecs_to_jiffies(s->model.trig.post_ms));
+	}
 }
+
+/* Flight mode, below. */
+static void session_flight_tick(struct gt_session *s);
+static void session_snap_work(struct work_struct *w);
+static void flight_free(struct gt_session *s);
 
 static void session_stop_work(struct work_struct *w)
 {
@@ -90,6 +105,8 @@ static void session_tick_work(struct work_struct *w)
 					    struct gt_session, tick_work);
 	unsigned long next = msecs_to_jiffies(max(gt_param_flush_ms, 10U));
 
+	if (s->flight)
+		session_flight_tick(s);
 	if (s->deadline && time_after_eq(jiffies, s->deadline)) {
 		gt_session_stop(s, GOTRACE_STOP_DURATION);
 		return;
@@ -142,6 +159,7 @@ static void session_free_buffers(struct gt_session *s)
 
 static void session_free(struct gt_session *s)
 {
+	flight_free(s);
 	if (s->rchunk)
 		gt_pool_put(&s->model.pool, s->rchunk);
 	gt_env_free(s->footer);
@@ -206,6 +224,9 @@ int gt_session_create(struct gt_session **sp)
 	init_irq_work(&s->wake_work, session_wake_work);
 	INIT_WORK(&s->stop_work, session_stop_work);
 	INIT_DELAYED_WORK(&s->tick_work, session_tick_work);
+	INIT_LIST_HEAD(&s->fl_gens);
+	INIT_DELAYED_WORK(&s->snap_work, session_snap_work);
+	raw_spin_lock_init(&s->fl_trig_lock);
 	*sp = s;
 	return 0;
 }
@@ -233,6 +254,10 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 			  GT_CHUNK_SIZE);
 	s->generation_ms = m->opts.generation_ms ?:
 			   READ_ONCE(gt_param_generation_ms);
+	/* A flight window is dropped a generation at a time: a tenth of it. */
+	if (s->flight && !m->opts.generation_ms && m->opts.flight_ms)
+		s->generation_ms = clamp(m->opts.flight_ms / 10,
+					 GT_GENERATION_MS_MIN, s->generation_ms);
 	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
 	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M));
 }
@@ -256,6 +281,19 @@ static int session_start_locked(struct gt_session *s)
 	 */
 	chunks = s->model.opts.chunks ? max(s->model.opts.chunks, 2 * online)
 				: session_chunks(online);
+	s->flight = s->model.opts.flight_ms || s->model.opts.flight_bytes;
+	if (s->flight) {
+		s->model.opts.format = GOTRACE_FORMAT_GO123;
+		s->fl_window_ns = (u64)s->model.opts.flight_ms * NSEC_PER_MSEC;
+		s->fl_max_bytes = s->model.opts.flight_bytes ?:
+				  GOTRACE_FLIGHT_BYTES_DEFAULT;
+		s->trig_holdoff_ns = (u64)max(s->model.trig.holdoff_ms ?:
+					      GOTRACE_TRIGGER_HOLDOFF_DEFAULT_MS,
+					      s->model.trig.post_ms) *
+				     NSEC_PER_MSEC;
+	} else {
+		s->model.trig.type = GOTRACE_TRIGGER_NONE;
+	}
 	if (!s->model.opts.format)
 		s->model.opts.format = READ_ONCE(gt_param_format);
 	s->model.nr_ps = gt_session_online_ps();
@@ -303,6 +341,7 @@ static int session_start_locked(struct gt_session *s)
 	}
 
 	s->state = GOTRACE_STATE_RECORDING;
+	s->fl_last_end = s->start_ns;
 	if (gt_param_duration_ms)
 		s->deadline = jiffies + msecs_to_jiffies(gt_param_duration_ms);
 	schedule_delayed_work(&s->tick_work, 0);
@@ -366,6 +405,31 @@ int gt_session_set_options(struct gt_session *s,
 		s->model.opts = *opts;
 	else
 		ret = -EBUSY;
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * gt_session_set_trigger() - when the flight-mode session snapshots by itself
+ * @s:	session
+ * @tr:	the trigger, checked by the caller
+ *
+ * Context: process context.
+ * Return: 0, -EBUSY once the recording started, -EINVAL if the options
+ * did not ask for flight mode.
+ */
+int gt_session_set_trigger(struct gt_session *s,
+			   const struct gotrace_trigger *tr)
+{
+	int ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->state != GOTRACE_STATE_READY)
+		ret = -EBUSY;
+	else if (!s->model.opts.flight_ms && !s->model.opts.flight_bytes)
+		ret = -EINVAL;
+	else
+		s->model.trig = *tr;
 	mutex_unlock(&s->lock);
 	return ret;
 }
@@ -441,6 +505,7 @@ void gt_session_destroy(struct gt_session *s)
 	irq_work_sync(&s->wake_work);
 	cancel_work_sync(&s->stop_work);
 	cancel_delayed_work_sync(&s->tick_work);
+	cancel_delayed_work_sync(&s->snap_work);
 	session_free(s);
 }
 
@@ -545,6 +610,387 @@ static ssize_t read_v2(struct gt_session *s, char __user *buf, size_t count,
 	return n;
 }
 
+/* ---- Flight mode ------------------------------------------------------ */
+
+/*
+ * A flight-mode session keeps its finished generations (struct
+ * gt_flight_gen) in a window instead of streaming them: the tick work
+ * ends each one (no reader does), and the oldest are dropped once the
+ * newer ones cover the window's time, or the window holds more than its
+ * bytes.  A snapshot ends the current generation and takes a reference
+ * on each generation kept; the reader reads the header and them, then
+ * read() returns 0 once.  Memory: the window's bytes (at least its
+ * newest generation), plus those of a snapshot not read yet, plus the
+ * CPUs' buffers.  Everything here runs in process context with
+ * read_lock held (and lock where the session's state is read).
+ */
+
+static void flight_gen_release(struct kref *ref)
+{
+	struct gt_flight_gen *g = container_of(ref, struct gt_flight_gen, ref);
+
+	gt_env_free(g->buf);
+	kfree(g);
+}
+
+static void flight_gen_put(struct gt_flight_gen *g)
+{
+	kref_put(&g->ref, flight_gen_release);
+}
+
+static void flight_snap_free(struct gt_flight_snap *snap)
+{
+	unsigned int i;
+
+	if (!snap)
+		return;
+	for (i = 0; i < snap->nr; i++)
+		flight_gen_put(snap->gens[i]);
+	kfree(snap->gens);
+	kfree(snap);
+}
+
+static void flight_free(struct gt_session *s)
+{
+	struct gt_flight_gen *g, *tmp;
+
+	flight_snap_free(s->snap);
+	s->snap = NULL;
+	list_for_each_entry_safe(g, tmp, &s->fl_gens, node) {
+		list_del(&g->node);
+		flight_gen_put(g);
+	}
+	s->fl_nr = 0;
+	s->fl_bytes = 0;
+}
+
+/*
+ * Drop the oldest generations the window does not need: those after
+ * which the rest still covers the window's time, and any beyond its
+ * bytes, but never the newest.
+ */
+static void flight_trim(struct gt_session *s)
+{
+	struct gt_flight_gen *g, *next;
+
+	while (s->fl_nr > 1) {
+		g = list_first_entry(&s->fl_gens, struct gt_flight_gen, node);
+		next = list_next_entry(g, node);
+		if (s->fl_bytes <= s->fl_max_bytes &&
+		    (!s->fl_window_ns ||
+		     next->start_ns + s->fl_window_ns > s->fl_last_end))
+			break;
+		list_del(&g->node);
+		s->fl_nr--;
+		s->fl_bytes -= g->cap;
+		s->fl_dropped++;
+		flight_gen_put(g);
+	}
+}
+
+/* Keep the generation just written (model.v2.out): it becomes ours. */
+static int flight_keep(struct gt_session *s)
+{
+	struct gt_v2 *v = &s->model.v2;
+	struct gt_flight_gen *g;
+
+	if (!v->out_len)
+		return 0;
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	kref_init(&g->ref);
+	g->buf = v->out;
+	g->len = v->out_len;
+	g->cap = v->out_cap;
+	v->out = NULL;
+	v->out_len = 0;
+	v->out_cap = 0;
+	/*
+	 * The buffer grew by doubling from 64 KiB: keep only the bytes, so
+	 * that the window's memory is its trace (a copy is cheap next to
+	 * writing the generation).  Without memory for it, keep it whole.
+	 */
+	if (g->cap - g->len > g->len / 4) {
+		u8 *buf = gt_env_alloc(g->len);
+
+		if (buf) {
+			memcpy(buf, g->buf, g->len);
+			gt_env_free(g->buf);
+			g->buf = buf;
+			g->cap = g->len;
+		}
+	}
+	g->start_ns = s->fl_last_end;
+	g->end_ns = max(v->gen_start, s->fl_last_end);
+	s->fl_last_end = g->end_ns;
+	list_add_tail(&g->node, &s->fl_gens);
+	s->fl_nr++;
+	s->fl_bytes += g->cap;
+	s->generations++;
+	atomic64_add(g->len, &s->model.bytes_produced);
+	flight_trim(s);
+	return 0;
+}
+
+/*
+ * End the current generation and keep it: while recording, as the
+ * reader of a streaming session does; once stopped, the last one.  An
+ * error ends the trace: every later read returns it.  read_lock and
+ * lock held.
+ */
+static int flight_advance(struct gt_session *s)
+{
+	int ret;
+
+	if (s->v2_err)
+		return s->v2_err;
+	if (s->state == GOTRACE_STATE_RECORDING)
+		ret = session_v2_advance(s);
+	else
+		ret = gt_v2_gen_write(&s->model, true);
+	if (!ret)
+		ret = flight_keep(s);
+	if (ret) {
+		pr_err("cannot write generation %llu: %d\n",
+		       s->generations + 1, ret);
+		s->model.v2.out_len = 0;
+		s->v2_err = ret;
+	}
+	return ret;
+}
+
+/*
+ * Take a snapshot for the reader: the current generation ends, and the
+ * window's generations are the snapshot.  @trig: what fired, for
+ * GOTRACE_SNAP_TRIGGER.  read_lock and lock held.
+ */
+static int flight_snap_take(struct gt_session *s, u32 reason,
+			    const struct gotrace_snapshot *trig)
+{
+	struct gotrace_snapshot *info = &s->snap_info;
+	struct gt_flight_snap *snap;
+	struct gt_flight_gen *g;
+	u64 seq = info->seq + 1, bytes = GOTRACE_HEADER_LEN;
+	unsigned int i = 0;
+	int ret;
+
+	if (s->snap || s->snap_end) {
+		atomic64_inc(&s->snap_missed);
+		return -EBUSY;
+	}
+	ret = flight_advance(s);
+	if (ret)
+		return ret;
+	snap = kzalloc(sizeof(*snap), GFP_KERNEL);
+	if (snap)
+		snap->gens = kcalloc(max(s->fl_nr, 1U), sizeof(*snap->gens),
+				     GFP_KERNEL);
+	if (!snap || !snap->gens) {
+		kfree(snap);
+		atomic64_inc(&s->snap_missed);
+		return -ENOMEM;
+	}
+	list_for_each_entry(g, &s->fl_gens, node) {
+		kref_get(&g->ref);
+		snap->gens[i++] = g;
+		bytes += g->len;
+	}
+	snap->nr = i;
+	if (trig)
+		*info = *trig;
+	else
+		memset(info, 0, sizeof(*info));
+	info->reason = reason;
+	info->seq = seq;
+	info->time_ns = ktime_get_ns();
+	info->start_ns = i ? snap->gens[0]->start_ns : s->start_ns;
+	info->end_ns = s->fl_last_end;
+	info->bytes = bytes;
+	info->generations = i;
+	s->snap = snap;
+	wake_up_interruptible(&s->wait);
+	return 0;
+}
+
+/* The tick work ends a flight-mode generation when it is due. */
+static void session_flight_tick(struct gt_session *s)
+{
+	if (!session_v2_due(s))
+		return;
+	mutex_lock(&s->read_lock);
+	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_RECORDING && !s->v2_err &&
+	    session_v2_due(s))
+		flight_advance(s);
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->read_lock);
+}
+
+/* A trigger fired post_ms ago: its snapshot. */
+static void session_snap_work(struct work_struct *w)
+{
+	struct gt_session *s = container_of(to_delayed_work(w),
+					    struct gt_session, snap_work);
+	struct gotrace_snapshot trig;
+
+	raw_spin_lock_irq(&s->fl_trig_lock);
+	trig = s->trig_info;
+	raw_spin_unlock_irq(&s->fl_trig_lock);
+	mutex_lock(&s->read_lock);
+	mutex_lock(&s->lock);
+	if (s->state == GOTRACE_STATE_RECORDING)
+		flight_snap_take(s, GOTRACE_SNAP_TRIGGER, &trig);
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->read_lock);
+}
+
+/**
+ * gt_session_model_trigger() - a trigger's condition held in a hook
+ * @m:		the model
+ * @type:	GOTRACE_TRIGGER_*
+ * @p:		the task
+ * @value:	what was measured
+ * @now:	trace time
+ *
+ * Fires unless a trigger fired less than the hold-off ago; its snapshot
+ * follows post_ms later (deferred: hooks hold the runqueue lock).
+ *
+ * Context: any, O(1).
+ * Return: whether it fired.
+ */
+bool gt_session_model_trigger(struct gt_model *m, u32 type,
+			      const struct gt_in_task *p, u64 value, u64 now)
+{
+	struct gt_session *s = container_of(m, struct gt_session, model);
+	s64 next = atomic64_read(&s->trig_next_ns);
+	unsigned long flags;
+
+	if ((s64)now < next ||
+	    atomic64_cmpxchg(&s->trig_next_ns, next,
+			     now + s->trig_holdoff_ns) != next) {
+		atomic64_inc(&s->trig_held_off);
+		return false;
+	}
+	atomic64_inc(&s->trig_fired);
+	raw_spin_lock_irqsave(&s->fl_trig_lock, flags);
+	s->trig_info.trigger = type;
+	s->trig_info.tid = p->tid;
+	s->trig_info.tgid = p->tgid;
+	s->trig_info.value_ns = value;
+	s->trig_info.trigger_ns = now;
+	memcpy(s->trig_info.comm, p->comm, sizeof(s->trig_info.comm));
+	s->trig_info.comm[sizeof(s->trig_info.comm) - 1] = '\0';
+	raw_spin_unlock_irqrestore(&s->fl_trig_lock, flags);
+	WRITE_ONCE(s->trig_pending, true);
+	irq_work_queue(&s->wake_work);
+	return true;
+}
+
+/**
+ * gt_session_snapshot() - GOTRACE_IOC_SNAPSHOT
+ * @s:	session
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -ENOENT if it does not record, -EINVAL if not in flight
+ * mode, -EBUSY while the previous snapshot is being read, -ENOMEM.
+ */
+int gt_session_snapshot(struct gt_session *s)
+{
+	int ret;
+
+	if (mutex_lock_interruptible(&s->read_lock))
+		return -ERESTARTSYS;
+	mutex_lock(&s->lock);
+	if (s->state != GOTRACE_STATE_RECORDING)
+		ret = -ENOENT;
+	else if (!s->flight)
+		ret = -EINVAL;
+	else
+		ret = flight_snap_take(s, GOTRACE_SNAP_USER, NULL);
+	mutex_unlock(&s->lock);
+	mutex_unlock(&s->read_lock);
+	return ret;
+}
+
+/* GOTRACE_IOC_GET_SNAPSHOT: @info zeroed by the caller. */
+void gt_session_snapshot_info(struct gt_session *s,
+			      struct gotrace_snapshot *info)
+{
+	mutex_lock(&s->lock);
+	if (s->flight) {
+		*info = s->snap_info;
+		info->triggers = atomic64_read(&s->trig_fired);
+		info->held_off = atomic64_read(&s->trig_held_off);
+		info->missed = atomic64_read(&s->snap_missed);
+		info->dropped = s->fl_dropped;
+	}
+	mutex_unlock(&s->lock);
+	info->size = sizeof(*info);
+}
+
+/*
+ * The flight-mode stream: nothing until a snapshot is taken, then the
+ * header and its generations, then 0 once (snap_end); once the session
+ * stopped, the last window (a snapshot of reason STOP), then end of file.
+ */
+static ssize_t read_flight(struct gt_session *s, char __user *buf,
+			   size_t count, bool *eof)
+{
+	struct gt_flight_snap *snap = s->snap;
+	struct gt_flight_gen *g;
+	ssize_t n;
+	int ret = 0;
+
+	if (s->v2_err)
+		return s->v2_err;
+	if (s->snap_end) {
+		*eof = true;
+		return 0;
+	}
+	if (!snap) {
+		mutex_lock(&s->lock);
+		if (s->state == GOTRACE_STATE_STOPPED && !s->v2_last) {
+			s->v2_last = true;
+			ret = flight_snap_take(s, GOTRACE_SNAP_STOP, NULL);
+		} else if (s->state != GOTRACE_STATE_RECORDING) {
+			s->state = GOTRACE_STATE_DONE;
+			*eof = true;
+		}
+		mutex_unlock(&s->lock);
+		if (ret)
+			return ret;
+		snap = s->snap;
+		if (!snap)
+			return 0;
+	}
+	if (snap->hdr_pos < GOTRACE_HEADER_LEN) {
+		n = read_copy(buf, GOTRACE_HEADER_V2 + snap->hdr_pos,
+			      min_t(size_t, count,
+				    GOTRACE_HEADER_LEN - snap->hdr_pos));
+		if (n > 0)
+			snap->hdr_pos += n;
+		return n;
+	}
+	while (snap->idx < snap->nr && snap->pos == snap->gens[snap->idx]->len) {
+		snap->idx++;
+		snap->pos = 0;
+	}
+	if (snap->idx == snap->nr) {
+		flight_snap_free(snap);
+		s->snap = NULL;
+		s->snap_end = true;
+		*eof = true;
+		return 0;
+	}
+	g = snap->gens[snap->idx];
+	n = read_copy(buf, g->buf + snap->pos,
+		      min_t(size_t, count, g->len - snap->pos));
+	if (n > 0)
+		snap->pos += n;
+	return n;
+}
+
 /* Next bytes of the stream into @buf; 0 if nothing is ready, <0 on error. */
 static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 			 bool *eof)
@@ -553,6 +999,8 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	bool stopped;
 	ssize_t n;
 
+	if (s->flight)
+		return read_flight(s, buf, count, eof);
 	if (s->header_pos < GOTRACE_HEADER_LEN) {
 		n = read_copy(buf, (v2 ? GOTRACE_HEADER_V2 : GOTRACE_HEADER) +
 				   s->header_pos,
@@ -600,6 +1048,13 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	return n;
 }
 
+/* Has a flight-mode reader something to read (or end of file)? */
+static bool session_flight_ready(struct gt_session *s)
+{
+	return READ_ONCE(s->snap) || READ_ONCE(s->snap_end) ||
+	       READ_ONCE(s->state) != GOTRACE_STATE_RECORDING;
+}
+
 /*
  * Wait until the next read may find something: a queued chunk (or the
  * stop), or for the generational format a generation due.  Returns
@@ -612,6 +1067,8 @@ static int session_wait(struct gt_session *s)
 	if (s->model.format == GT_FORMAT_GO111)
 		return wait_event_interruptible(s->wait,
 						gt_pool_has_full(&s->model.pool));
+	if (s->flight)
+		return wait_event_interruptible(s->wait, session_flight_ready(s));
 	left = (long)(READ_ONCE(s->gen_deadline) - jiffies);
 	left = wait_event_interruptible_timeout(s->wait, session_v2_due(s),
 						max(left, 1L));
@@ -663,6 +1120,9 @@ ssize_t gt_session_read(struct gt_session *s, char __user *buf, size_t count,
 		if (mutex_lock_interruptible(&s->read_lock))
 			return -ERESTARTSYS;
 	}
+	/* A snapshot's end is a read of 0, once. */
+	if (s->flight && eof && !done)
+		s->snap_end = false;
 	mutex_unlock(&s->read_lock);
 	if (done) {
 		atomic64_add(done, &s->bytes_read);
@@ -678,6 +1138,8 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 	if (gt_session_start(s))
 		return EPOLLERR;
 	poll_wait(file, &s->wait, wait);
+	if (s->flight)
+		return session_flight_ready(s) ? EPOLLIN | EPOLLRDNORM : 0;
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN)
 		return EPOLLIN | EPOLLRDNORM;
 	if (s->model.format == GT_FORMAT_GO123) {
@@ -761,4 +1223,8 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);
+	mutex_lock(&s->lock);
+	st->flight_bytes = s->fl_bytes;
+	st->flight_generations = s->fl_nr;
+	mutex_unlock(&s->lock);
 }

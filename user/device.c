@@ -57,6 +57,18 @@ int gt_dev_stop(int fd)
 	return ioctl(fd, GOTRACE_IOC_STOP) ? -errno : 0;
 }
 
+int gt_dev_snapshot(int fd)
+{
+	return ioctl(fd, GOTRACE_IOC_SNAPSHOT) ? -errno : 0;
+}
+
+int gt_dev_snapshot_info(int fd, struct gotrace_snapshot *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return ioctl(fd, GOTRACE_IOC_GET_SNAPSHOT, info) ? -errno : 0;
+}
+
 int gt_dev_status(int fd, struct gotrace_status *st)
 {
 	memset(st, 0, sizeof(*st));

@@ -23,6 +23,9 @@ const char *gt_dev_open_hint(int err, int flags);
  * (of @cpu): 0 or -errno.
  */
 int gt_dev_stop(int fd);
+/* GOTRACE_IOC_SNAPSHOT / GOTRACE_IOC_GET_SNAPSHOT: 0 or -errno. */
+int gt_dev_snapshot(int fd);
+int gt_dev_snapshot_info(int fd, struct gotrace_snapshot *info);
 int gt_dev_status(int fd, struct gotrace_status *st);
 int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs);
 

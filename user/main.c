@@ -30,6 +30,8 @@ static const char *const usage_msg[] = {
 	"                  record into FILE (default trace.out, - = stdout) until",
 	"                  Ctrl-C, TIME elapsed, or COMMAND exited",
 	"  stop            stop the recording in progress",
+	"  snapshot        a flight-mode recording (record --flight) writes",
+	"                  its window to a file now",
 	"  status          show what /dev/gotrace is doing",
 	"  check FILE      check a trace file: structure, goroutine and P states",
 	"  stat FILE       duration, tasks, top tasks and syscalls of a trace file",
@@ -53,6 +55,7 @@ static const struct {
 } commands[] = {
 	{ "record",	cmd_record },
 	{ "stop",	cmd_stop },
+	{ "snapshot",	cmd_snapshot },
 	{ "status",	cmd_status },
 	{ "check",	cmd_check },
 	{ "stat",	cmd_stat },

@@ -49,6 +49,7 @@
 #include "notify.h"
 #include "options.h"
 #include "output.h"
+#include "flight.h"
 #include "rotate.h"
 #include "util.h"
 
@@ -71,6 +72,7 @@ enum rec_reason {
  * signals on to, and what the handler prints.
  */
 static volatile sig_atomic_t rec_nsignals;
+static volatile sig_atomic_t rec_snap_req;	/* SIGUSR1: --flight snapshot */
 static volatile sig_atomic_t rec_sigchld;
 static volatile sig_atomic_t rec_child_pid;
 static volatile sig_atomic_t rec_quiet;
@@ -99,6 +101,10 @@ static void rec_on_signal(int sig, siginfo_t *si, void *ctx)
 		rec_sigchld = 1;
 		return;
 	}
+	if (sig == SIGUSR1) {
+		rec_snap_req = 1;
+		return;
+	}
 	/* si_code <= 0: SI_USER, SI_QUEUE, SI_TKILL, sent by a process. */
 	if (rec_child_pid > 0 && si->si_code <= 0)
 		kill((pid_t)rec_child_pid, sig);
@@ -123,6 +129,10 @@ struct recorder {
 	struct gt_rotate_cfg rotate;	/* --rotate, --keep */
 	bool rotating;
 	struct gt_rotate rot;		/* --rotate: the files, not @out */
+	bool flighting;			/* --flight, --flight-size */
+	struct gt_flight fl;		/* --flight: the snapshots, not @out */
+	struct gotrace_trigger trig;	/* --trigger */
+	bool trig_opts;			/* a --trigger-* option was given */
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool quiet;
 	char **cmd;			/* COMMAND and its args, or NULL */
@@ -189,6 +199,22 @@ static void record_usage(FILE *f)
 		"                         a time (2s, 1m) or a size (512M); each file is\n"
 		"                         a complete trace, together they hold every event\n"
 		"      --keep N           with --rotate: only the newest N files stay\n"
+		"      --flight TIME      (the module) flight mode: keep the last TIME\n"
+		"                         (e.g. 30s) in kernel memory and write it to\n"
+		"                         -o DIR/flight-TIME-SEQ-REASON.trace when asked\n"
+		"                         ('gotrace snapshot', SIGUSR1), when a trigger\n"
+		"                         fires, and once when the recording stops\n"
+		"      --flight-size SIZE keep at most SIZE of trace (default 256M)\n"
+		"      --trigger sched-latency:T  with --flight: a snapshot when a task\n"
+		"                         was runnable longer than T before it ran\n"
+		"      --trigger off-cpu:T  or when a task of the filter below was\n"
+		"                         blocked longer than T before it was woken\n"
+		"      --trigger syscall:NAME  or when a task enters syscall NAME\n"
+		"      --trigger-pid PID  only for this process's threads\n"
+		"      --trigger-tid TID  only for this thread\n"
+		"      --trigger-comm C   only for tasks of this command name\n"
+		"      --trigger-post T   take the snapshot T after the trigger fired\n"
+		"      --trigger-holdoff T  no other trigger for T after one (10s)\n"
 		"  -p, --pid PID,...      only these processes (all their threads)\n"
 		"      --tid              -p names threads, not processes\n"
 		"      --children         and the tasks they create from now on; with\n"
@@ -324,10 +350,71 @@ static int rec_write(struct recorder *r, size_t len)
 	int ret;
 
 	sigprocmask(SIG_SETMASK, &r->oldmask, &blocked);
-	ret = r->rotating ? gt_rotate_write(&r->rot, r->buf, len) :
+	ret = r->flighting ? gt_flight_write(&r->fl, r->buf, len) :
+	      r->rotating ? gt_rotate_write(&r->rot, r->buf, len) :
 			    gt_write_all(r->out.fd, r->buf, len);
 	sigprocmask(SIG_SETMASK, &blocked, NULL);
 	return ret;
+}
+
+/*
+ * A read of 0 in flight mode: a snapshot ended, its file gets its name;
+ * or, when none did (or the last one, of the stop, did), end of file.
+ */
+static void rec_flight_end(struct recorder *r)
+{
+	struct gotrace_snapshot info;
+	struct timespec wall, mono;
+	char what[192], b[32], *name;
+	int64_t ago;
+	int ret;
+
+	ret = gt_dev_snapshot_info(r->in, &info);
+	if (ret) {
+		rec_clear_progress(r);
+		gt_err("cannot read what the snapshot is: %s", strerror(-ret));
+		r->failed = true;
+		r->eof = true;
+		return;
+	}
+	if (info.seq <= r->fl.last_seq || r->fl.fd < 0) {
+		r->eof = true;
+		return;
+	}
+	/* The wall-clock time it was taken at names the file. */
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	ago = (int64_t)((uint64_t)mono.tv_sec * 1000000000ULL +
+			(uint64_t)mono.tv_nsec - info.time_ns);
+	if (ago > 0) {
+		int64_t w = (int64_t)wall.tv_sec * 1000000000LL + wall.tv_nsec -
+			    ago;
+
+		wall.tv_sec = (time_t)(w / 1000000000LL);
+		wall.tv_nsec = (long)(w % 1000000000LL);
+	}
+	rec_clear_progress(r);
+	if (gt_flight_commit(&r->fl, &info, &wall, &name)) {
+		gt_err("writing snapshot %" PRIu64 " into %s: %s: it keeps the name %s",
+		       (uint64_t)info.seq, r->fl.dir, strerror(r->fl.err),
+		       r->fl.tmp);
+		r->failed = true;
+	} else if (!r->quiet) {
+		gt_flight_describe(&info, what, sizeof(what));
+		fprintf(stderr, "%s: snapshot %" PRIu64 ", %s, written to %s: %s, %u generations, %.3f s of trace from %.3f s before the snapshot",
+			GT_NAME, (uint64_t)info.seq, what, name,
+			gt_fmt_bytes(r->fl.file_bytes, b, sizeof(b)),
+			info.generations,
+			(double)(info.end_ns - info.start_ns) / 1e9,
+			(double)(int64_t)(info.time_ns - info.start_ns) / 1e9);
+		if (info.held_off || info.missed)
+			fprintf(stderr, " (%" PRIu64 " triggers held off, %" PRIu64 " snapshots missed)",
+				(uint64_t)info.held_off, (uint64_t)info.missed);
+		fputc('\n', stderr);
+	}
+	free(name);
+	if (info.reason == GOTRACE_SNAP_STOP)
+		r->eof = true;
 }
 
 /* Copy what is readable.  Returns -1 on a read error. */
@@ -348,8 +435,13 @@ static int rec_drain(struct recorder *r)
 			return -1;
 		}
 		if (n == 0) {
-			r->eof = true;
-			return 0;
+			if (r->flighting)
+				rec_flight_end(r);
+			else
+				r->eof = true;
+			if (r->eof)
+				return 0;
+			continue;
 		}
 		r->bytes_read += (uint64_t)n;
 		if (r->out_err)
@@ -377,6 +469,19 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 {
 	if (rec_nsignals && rec_stop(r, REC_SIGNAL))
 		return -1;
+	if (rec_snap_req) {
+		int ret;
+
+		rec_snap_req = 0;
+		ret = r->flighting && !r->stop_sent ? gt_dev_snapshot(r->in) :
+						      0;
+		if (ret) {
+			rec_clear_progress(r);
+			gt_warn("SIGUSR1: no snapshot: %s", ret == -EBUSY ?
+				"the previous one is still being written" :
+				strerror(-ret));
+		}
+	}
 	if (rec_sigchld) {
 		rec_sigchld = 0;
 		gt_child_reap(&r->child, false);
@@ -463,7 +568,12 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	else
 		reason = "end of file";
 
-	if (!r->quiet && r->rotating) {
+	if (!r->quiet && r->flighting) {
+		fprintf(stderr, "%s: %" PRIu64 " snapshots, %s (%" PRIu64
+			" bytes), written to %s", GT_NAME, r->fl.files,
+			gt_fmt_bytes(r->fl.bytes, b, sizeof(b)), r->fl.bytes,
+			r->fl.dir);
+	} else if (!r->quiet && r->rotating) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %" PRIu64
 			" files in %s%s", GT_NAME,
 			gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
@@ -542,15 +652,144 @@ static int rec_check_rotate(struct recorder *r)
 	return 0;
 }
 
+/* The long options without a short form. */
+enum rec_opt {
+	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
+	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND, O_FORMAT,
+	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
+	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
+};
+
+/* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
+static bool parse_trig_ms(const char *s, uint32_t *ms)
+{
+	uint64_t ns;
+
+	if (!gt_parse_duration(s, &ns) ||
+	    ns / 1000000 > GOTRACE_TRIGGER_DELAY_MS_MAX)
+		return false;
+	*ms = (uint32_t)(ns / 1000000);
+	return true;
+}
+
+/* One of the --flight and --trigger options. */
+static int rec_parse_flight(struct recorder *r, int c, const char *arg)
+{
+	uint64_t v;
+	char *end;
+	long pid;
+
+	switch (c) {
+	case O_FLIGHT:
+		if (!gt_parse_duration(arg, &v) ||
+		    v / 1000000 > GOTRACE_FLIGHT_MS_MAX || v < 1000000) {
+			gt_err("invalid --flight '%s': want a time from 1ms to 1h (30s, 5m)",
+			       arg);
+			return -1;
+		}
+		r->opts.flight_ms = (uint32_t)(v / 1000000);
+		r->flighting = true;
+		return 0;
+	case O_FLIGHT_SIZE:
+		if (!gt_flight_parse_size(arg, &v) ||
+		    v < GOTRACE_FLIGHT_BYTES_MIN || v > GOTRACE_FLIGHT_BYTES_MAX) {
+			gt_err("invalid --flight-size '%s': want a size from 1M to 4G (256M)",
+			       arg);
+			return -1;
+		}
+		r->opts.flight_bytes = v;
+		r->flighting = true;
+		return 0;
+	case O_TRIGGER:
+		if (!gt_flight_parse_trigger(arg, &r->trig)) {
+			gt_err("invalid --trigger '%s': want sched-latency:TIME, off-cpu:TIME (TIME at least 10us: sched-latency:50ms) or syscall:NAME (syscall:kill)",
+			       arg);
+			return -1;
+		}
+		return 0;
+	case O_TRIG_PID:
+	case O_TRIG_TID:
+		errno = 0;
+		pid = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || pid <= 0 || pid > INT32_MAX) {
+			gt_err("invalid %s '%s': want a positive number",
+			       c == O_TRIG_PID ? "--trigger-pid" : "--trigger-tid",
+			       arg);
+			return -1;
+		}
+		r->trig.pid = (int32_t)pid;
+		r->trig.flags = c == O_TRIG_PID ? GOTRACE_TRIG_TGID : 0;
+		break;
+	case O_TRIG_COMM:
+		if (strlen(arg) >= sizeof(r->trig.comm)) {
+			gt_err("invalid --trigger-comm '%s': a command name has at most %zu characters",
+			       arg, sizeof(r->trig.comm) - 1);
+			return -1;
+		}
+		strcpy(r->trig.comm, arg);
+		break;
+	case O_TRIG_POST:
+	case O_TRIG_HOLDOFF:
+		if (!parse_trig_ms(arg, c == O_TRIG_POST ? &r->trig.post_ms :
+				   &r->trig.holdoff_ms)) {
+			gt_err("invalid %s '%s': want a time up to 10m",
+			       c == O_TRIG_POST ? "--trigger-post" :
+			       "--trigger-holdoff", arg);
+			return -1;
+		}
+		break;
+	}
+	r->trig_opts = true;
+	return 0;
+}
+
+/* --flight and --trigger: what they need, said in one line. */
+static int rec_check_flight(struct recorder *r)
+{
+	if ((r->trig.type || r->trig_opts) && !r->flighting) {
+		gt_err("--trigger takes a snapshot of the flight window: it goes with --flight");
+		return -1;
+	}
+	if (r->trig_opts && !r->trig.type) {
+		gt_err("--trigger-pid, -tid, -comm, -post and -holdoff go with --trigger");
+		return -1;
+	}
+	if (r->trig.type == GOTRACE_TRIGGER_OFFCPU && !r->trig.pid &&
+	    !r->trig.comm[0]) {
+		gt_err("--trigger off-cpu watches some tasks, most of which sleep: name them with --trigger-pid, --trigger-tid or --trigger-comm");
+		return -1;
+	}
+	if (!r->flighting)
+		return 0;
+	if (r->rotating) {
+		gt_err("--flight writes snapshots, --rotate the whole stream: one or the other");
+		return -1;
+	}
+	if (r->opts.format == GOTRACE_FORMAT_GO111) {
+		gt_err("--flight keeps whole generations: it needs --format go1.23");
+		return -1;
+	}
+	if (r->backend == GT_BACKEND_BPF) {
+		gt_err("--flight keeps its window in the module: not with --backend bpf");
+		return -1;
+	}
+	if (!r->out_given || !strcmp(r->out_path, "-")) {
+		gt_err("--flight writes each snapshot into a directory: name it with -o DIR");
+		return -1;
+	}
+	r->backend = GT_BACKEND_KMOD;
+	r->format_v2 = true;
+	r->opts.format = GOTRACE_FORMAT_GO123;
+	r->have_opts = true;
+	return 0;
+}
+
 /*
  * Parse the options into @r; returns 1 for -h, -1 on a usage error,
  * which is said in one line (and a pointer to -h for an unknown option).
  */
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
-	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
-	       O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND,
-	       O_FORMAT, O_ROTATE, O_KEEP };
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -571,6 +810,14 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
 		{ "keep",	required_argument,	NULL, O_KEEP },
+		{ "flight",	required_argument,	NULL, O_FLIGHT },
+		{ "flight-size", required_argument,	NULL, O_FLIGHT_SIZE },
+		{ "trigger",	required_argument,	NULL, O_TRIGGER },
+		{ "trigger-pid", required_argument,	NULL, O_TRIG_PID },
+		{ "trigger-tid", required_argument,	NULL, O_TRIG_TID },
+		{ "trigger-comm", required_argument,	NULL, O_TRIG_COMM },
+		{ "trigger-post", required_argument,	NULL, O_TRIG_POST },
+		{ "trigger-holdoff", required_argument,	NULL, O_TRIG_HOLDOFF },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
@@ -633,6 +880,17 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 				return -1;
 			}
 			break;
+		case O_FLIGHT:
+		case O_FLIGHT_SIZE:
+		case O_TRIGGER:
+		case O_TRIG_PID:
+		case O_TRIG_TID:
+		case O_TRIG_COMM:
+		case O_TRIG_POST:
+		case O_TRIG_HOLDOFF:
+			if (rec_parse_flight(r, c, optarg))
+				return -1;
+			break;
 		case 'p':
 			pids = optarg;
 			break;
@@ -670,7 +928,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		if (bad)
 			return -1;
 		if (c != 'o' && c != 'd' && c != 'q' && c != 'D' &&
-		    c != O_BACKEND && c != O_ROTATE && c != O_KEEP) {
+		    c != O_BACKEND && c != O_ROTATE && c != O_KEEP &&
+		    (c < O_FLIGHT || c > O_TRIG_HOLDOFF)) {
 			size_t n = strlen(r->opt_names);
 			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
 					   opts[idx].name;
@@ -712,14 +971,20 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		gt_err("empty output file name");
 		return -1;
 	}
-	return rec_check_rotate(r);
+	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }
 
 /* Send the options, before anything is read: reading starts recording. */
 static int rec_set_options(struct recorder *r)
 {
-	if (!r->have_opts || !ioctl(r->in, GOTRACE_IOC_SET_OPTIONS, &r->opts))
-		return 0;
+	if (!r->have_opts || !ioctl(r->in, GOTRACE_IOC_SET_OPTIONS, &r->opts)) {
+		if (!r->trig.type ||
+		    !ioctl(r->in, GOTRACE_IOC_SET_TRIGGER, &r->trig))
+			return 0;
+		gt_err("gotrace.ko refused the trigger: %s", errno == ENOTTY ?
+		       "it has no triggers (too old?)" : strerror(errno));
+		return -1;
+	}
 	switch (errno) {
 	case ENOTTY:
 		gt_err("this gotrace.ko does not support options (too old?): record without %s or load a newer module",
@@ -747,6 +1012,17 @@ static int rec_open_output(struct recorder *r)
 {
 	int n;
 
+	if (r->flighting) {
+		if (gt_flight_open(&r->fl, r->out_path))
+			return -1;
+		r->out.path = r->out_path;
+		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
+			     "%s: aborted: a snapshot being written stays in %s/.flight-%d.trace.tmp\n",
+			     GT_NAME, r->out_path, (int)getpid());
+		rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
+				(size_t)n : strlen(rec_abort_msg);
+		return 0;
+	}
 	if (r->rotating) {
 		/* The module's stream, cut where its generations begin. */
 		if (gt_rotate_open(&r->rot, &r->rotate))
@@ -780,6 +1056,13 @@ static int rec_open_output(struct recorder *r)
  */
 static void rec_finish_output(struct recorder *r, bool complete)
 {
+	if (r->flighting) {
+		if (r->fl.fd >= 0)
+			gt_err("a snapshot was cut short: it stays in %s",
+			       r->fl.tmp);
+		gt_flight_close(&r->fl);
+		return;
+	}
 	if (r->rotating) {
 		if (gt_rotate_close(&r->rot, complete) && complete) {
 			gt_err("writing into %s: %s", r->rotate.dir,
@@ -822,7 +1105,7 @@ static int rec_exit_code(struct recorder *r)
  * The signals that stop the recording, then SIGCHLD.  The handler blocks
  * none of them: two that arrive together both count, and abort.
  */
-static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1 };
 
 static void rec_install_signals(struct recorder *r)
 {
@@ -851,7 +1134,8 @@ static void rec_wait_command(struct recorder *r)
 			GT_NAME, r->cmd[0], (int)r->child.pid);
 	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
 	     i++)
-		signal(rec_signals[i], SIG_DFL);
+		signal(rec_signals[i], rec_signals[i] == SIGUSR1 ? SIG_IGN :
+				       SIG_DFL);
 	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
 	gt_child_reap(&r->child, true);
 }
@@ -906,6 +1190,7 @@ int cmd_record(int argc, char **argv)
 		.in = -1,
 		.out = { .fd = -1 },
 		.rot = { .fd = -1 },
+		.fl = { .fd = -1 },
 		.child = { .go_fd = -1, .err_fd = -1 },
 	};
 	struct gotrace_status st;
@@ -998,7 +1283,9 @@ int cmd_record(int argc, char **argv)
 	goto out;
 fail:
 	/* Nothing was recorded: FILE stays as it was. */
-	if (r.rotating)
+	if (r.flighting)
+		gt_flight_close(&r.fl);
+	else if (r.rotating)
 		gt_rotate_close(&r.rot, false);
 	else
 		gt_output_abandon(&r.out, false);
@@ -1008,7 +1295,9 @@ out:
 		gt_child_cancel(&r.child);	/* held, never let go */
 	if (r.in >= 0)
 		close(r.in);
-	if (r.rotating)
+	if (r.flighting)
+		gt_flight_close(&r.fl);
+	else if (r.rotating)
 		gt_rotate_free(&r.rot);
 	else
 		gt_output_free(&r.out);

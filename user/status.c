@@ -62,6 +62,10 @@ static void status_print(const struct gotrace_status *st)
 		printf("format:         %s, %" PRIu64 " generations\n",
 		       status_format_name(st->format),
 		       (uint64_t)st->generations);
+	if (st->flight_generations)
+		printf("flight window:  %" PRIu64 " generations, %s\n",
+		       (uint64_t)st->flight_generations,
+		       gt_fmt_bytes(st->flight_bytes, b1, sizeof(b1)));
 	printf("events:         %" PRIu64 "\n", (uint64_t)st->events);
 	printf("bytes produced: %" PRIu64 " (%s)\n",
 	       (uint64_t)st->bytes_produced,
@@ -158,6 +162,10 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       status_format_name(st->format) : "");
 	printf("  \"generations\": %" PRIu64 ",\n",
 	       (uint64_t)st->generations);
+	printf("  \"flight_bytes\": %" PRIu64 ",\n",
+	       (uint64_t)st->flight_bytes);
+	printf("  \"flight_generations\": %" PRIu64 ",\n",
+	       (uint64_t)st->flight_generations);
 	printf("  \"cpus\": [");
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {

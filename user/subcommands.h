@@ -9,6 +9,7 @@
 
 int cmd_record(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -564,6 +564,148 @@ TEST(bad_options_are_refused)
 	close(rd);
 }
 
+/* Read one flight-mode snapshot up to its read of 0; its bytes, or -1. */
+static ssize_t read_snapshot(int rd, char *hdr)
+{
+	static char buf[1 << 16];
+	ssize_t n, total = 0;
+
+	while ((n = read(rd, buf, sizeof(buf))) > 0) {
+		if (!total && n >= GOTRACE_HEADER_LEN)
+			memcpy(hdr, buf, GOTRACE_HEADER_LEN);
+		total += n;
+	}
+	return n < 0 ? -1 : total;
+}
+
+static int get_snapshot(int fd, struct gotrace_snapshot *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return ioctl(fd, GOTRACE_IOC_GET_SNAPSHOT, info);
+}
+
+/*
+ * Flight mode through the ioctls: bad windows and triggers refused, a
+ * snapshot is a trace then a read of 0, a second one refused while the
+ * first is unread, the stop gives the last one, then end of file.
+ */
+TEST(flight_ioctls)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	struct gotrace_snapshot info;
+	struct gotrace_trigger t;
+	struct gotrace_options o;
+	char hdr[GOTRACE_HEADER_LEN];
+	ssize_t n;
+	int rd, ctl, i;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_SNAPSHOT));
+	EXPECT_EQ(ENOENT, errno);
+	for (i = 0; i < 4; i++) {
+		options_init(&o);
+		switch (i) {
+		case 0: o.flight_bytes = GOTRACE_FLIGHT_BYTES_MIN - 1; break;
+		case 1: o.flight_ms = GOTRACE_FLIGHT_MS_MAX + 1; break;
+		case 2: o.flight_ms = 1000;
+			o.format = GOTRACE_FORMAT_GO111; break;
+		case 3: o.flight_ms = 1000; o.reserved32 = 1; break;
+		}
+		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
+			TH_LOG("bad flight option %d accepted", i);
+		}
+		EXPECT_EQ(EINVAL, errno);
+	}
+	memset(&t, 0, sizeof(t));
+	t.size = sizeof(t);
+	t.type = GOTRACE_TRIGGER_SCHED_LATENCY;
+	t.threshold_ns = 50000000;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_TRIGGER, &t));
+	EXPECT_EQ(EINVAL, errno);	/* not in flight mode */
+	options_init(&o);
+	o.flight_ms = 2000;
+	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	for (i = 0; i < 10; i++) {
+		struct gotrace_trigger b = t;
+
+		switch (i) {
+		case 0: b.size = sizeof(b) - 8; break;
+		case 1: b.type = GOTRACE_TRIGGER_SCHED_LATENCY + 1; break;
+		case 2: b.threshold_ns = GOTRACE_TRIGGER_MIN_NS - 1; break;
+		case 3: b.flags = GOTRACE_TRIG_TGID; break;	/* no pid */
+		case 4: b.post_ms = GOTRACE_TRIGGER_DELAY_MS_MAX + 1; break;
+		case 5: memset(b.comm, 'x', sizeof(b.comm)); break;
+		case 6: b.reserved[ARRAY_SIZE(b.reserved) - 1] = 1; break;
+		case 7: b.type = GOTRACE_TRIGGER_SYSCALL;
+			b.syscall = GOTRACE_SYSCALL_MAX; break;
+		case 8: b.syscall = 39; break;	/* not a syscall trigger */
+		case 9: b.type = GOTRACE_TRIGGER_OFFCPU; break;	/* no filter */
+		}
+		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_TRIGGER, &b)) {
+			TH_LOG("bad trigger %d accepted", i);
+		}
+		EXPECT_EQ(EINVAL, errno);
+	}
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_SET_TRIGGER, &t));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_TRIGGER, &t));
+	info.size = 8;
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_GET_SNAPSHOT, &info));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* poll() starts it; nothing to read until a snapshot. */
+	pfd.fd = rd;
+	ASSERT_EQ(0, poll(&pfd, 1, 200));
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_TRIGGER, &t));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, get_snapshot(ctl, &info));
+	EXPECT_EQ(0ULL, info.seq);
+	usleep(100000);
+	ASSERT_EQ(0, ioctl(ctl, GOTRACE_IOC_SNAPSHOT));
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_SNAPSHOT));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(1, poll(&pfd, 1, 0));
+	n = read_snapshot(rd, hdr);
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN));
+	ASSERT_EQ(0, get_snapshot(ctl, &info));
+	EXPECT_EQ(1ULL, info.seq);
+	EXPECT_EQ((__u32)GOTRACE_SNAP_USER, info.reason);
+	EXPECT_EQ((__u64)n, info.bytes);
+	EXPECT_LE(1U, info.generations);
+	EXPECT_EQ(1ULL, info.missed);
+	EXPECT_LE(info.start_ns, info.end_ns);
+	EXPECT_LE(info.end_ns, info.time_ns);
+	/* Then nothing, until the stop: the last window, then EOF. */
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(5, write(ctl, "stop\n", 5));
+	n = read_snapshot(rd, hdr);
+	ASSERT_LT(GOTRACE_HEADER_LEN, n);
+	ASSERT_EQ(0, get_snapshot(ctl, &info));
+	EXPECT_EQ(2ULL, info.seq);
+	EXPECT_EQ((__u32)GOTRACE_SNAP_STOP, info.reason);
+	EXPECT_EQ((__u64)n, info.bytes);
+	EXPECT_EQ(0, read(rd, hdr, sizeof(hdr)));
+	EXPECT_EQ(0, read(rd, hdr, sizeof(hdr)));
+	close(rd);
+
+	/* A session not in flight mode takes no snapshot. */
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	pfd.fd = rd;
+	poll(&pfd, 1, 0);
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_SNAPSHOT));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, write(ctl, "snapshot", 8));
+	EXPECT_EQ(EINVAL, errno);
+	close(ctl);
+	close(rd);
+}
+
 /* A stop before the first read still gives a complete, short trace. */
 TEST(stop_before_first_read)
 {
@@ -1003,10 +1145,13 @@ TEST(fuzz_ioctls_and_writes)
 		ret = ioctl(fd, cmd, arg);
 		if (ret == 0 && cmd != GOTRACE_IOC_GET_STATUS &&
 		    cmd != GOTRACE_IOC_GET_CPU_STATUS &&
-		    cmd != GOTRACE_IOC_SET_OPTIONS)
+		    cmd != GOTRACE_IOC_SET_OPTIONS &&
+		    cmd != GOTRACE_IOC_GET_SNAPSHOT)
 			bad++;
+		/* ENOENT: a snapshot of a session that does not record. */
 		if (ret < 0 && errno != ENOTTY && errno != EINVAL &&
-		    errno != EFAULT && errno != EBADF && errno != EBUSY)
+		    errno != EFAULT && errno != EBADF && errno != EBUSY &&
+		    errno != ENOENT)
 			bad++;
 		ret = write(fds[1], junk + (r % 64), (r >> 8) % 40);
 		if (ret > 0 && memcmp(junk + (r % 64), "stop", 4))

@@ -27,6 +27,34 @@ run record --backend foo -o "$T/never.trace"
 check "record --backend foo: exit 2, says what it wants" '[ $rc -eq 2 ] && has "invalid backend '\''foo'\'': want kmod, bpf or auto" "$T/err"'
 run record --backend kmod --device "$T/nonexistent" -o "$T/never.trace"
 check "record --backend kmod: the module's error" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+run record --flight 30x -o "$T/fl"
+check "record --flight 30x: exit 2, says what it wants" '[ $rc -eq 2 ] && has "invalid --flight '\''30x'\'': want a time" "$T/err" && [ ! -e "$T/fl" ]'
+run record --flight 2h -o "$T/fl"
+check "record --flight 2h: over an hour, exit 2" '[ $rc -eq 2 ] && has "invalid --flight '\''2h'\''" "$T/err"'
+run record --flight-size 512K -o "$T/fl"
+check "record --flight-size 512K: under 1M, exit 2" '[ $rc -eq 2 ] && has "invalid --flight-size '\''512K'\''" "$T/err"'
+run record --flight 30s
+check "record --flight without -o DIR: exit 2" '[ $rc -eq 2 ] && has "name it with -o DIR" "$T/err"'
+run record --flight 30s --rotate 1m -o "$T/fl"
+check "record --flight with --rotate: exit 2" '[ $rc -eq 2 ] && has "one or the other" "$T/err"'
+run record --flight 30s --format go1.11 -o "$T/fl"
+check "record --flight with go1.11: exit 2" '[ $rc -eq 2 ] && has "needs --format go1.23" "$T/err"'
+run record --flight 30s --backend bpf -o "$T/fl"
+check "record --flight with the BPF backend: exit 2" '[ $rc -eq 2 ] && has "not with --backend bpf" "$T/err"'
+run record --trigger sched-latency:50ms -o "$T/fl"
+check "record --trigger without --flight: exit 2" '[ $rc -eq 2 ] && has "it goes with --flight" "$T/err"'
+run record --flight 30s --trigger-comm x -o "$T/fl"
+check "record --trigger-comm without --trigger: exit 2" '[ $rc -eq 2 ] && has "go with --trigger" "$T/err"'
+run record --flight 30s --trigger syscall:nosuch -o "$T/fl"
+check "record --trigger syscall:nosuch: exit 2, says what it wants" '[ $rc -eq 2 ] && has "want sched-latency:TIME, off-cpu:TIME" "$T/err"'
+run record --flight 30s --trigger off-cpu:1s -o "$T/fl"
+check "record --trigger off-cpu without a task filter: exit 2" '[ $rc -eq 2 ] && has "name them with --trigger-pid" "$T/err"'
+run record --flight 30s --trigger latency:50ms --trigger-post 11m -o "$T/fl"
+check "record --trigger-post 11m: over 10m, exit 2" '[ $rc -eq 2 ] && has "invalid --trigger-post '\''11m'\''" "$T/err"'
+run record --flight 30s --trigger latency:50ms --trigger-pid 0 -o "$T/fl"
+check "record --trigger-pid 0: exit 2" '[ $rc -eq 2 ] && has "invalid --trigger-pid '\''0'\''" "$T/err"'
+run snapshot --device "$T/nonexistent"
+check "snapshot: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 run stop --device "$T/nonexistent"
 check "stop: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 : >"$T/plain"

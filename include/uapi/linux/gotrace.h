@@ -9,7 +9,12 @@
  * file.  In the "go 1.23 trace" format (GOTRACE_FORMAT_GO123), read()
  * returns the header, then one complete generation after another (every
  * generation_ms, or sooner when a CPU's buffer is half full), the last one
- * once the session stopped, then end of file.
+ * once the session stopped, then end of file.  In flight mode
+ * (gotrace_options.flight_ms, .flight_bytes) the session keeps its
+ * finished generations in a window instead, and read() returns nothing
+ * until GOTRACE_IOC_SNAPSHOT (or a trigger): then the header and the
+ * window's generations, a complete trace, then 0 once; at the stop the
+ * last window, then end of file.
  *
  * Opening for reading starts a session (one reader at a time).  Opening
  * for writing only gives a control handle: it never starts a session and
@@ -141,6 +146,8 @@ enum gotrace_event {
  * @stack_overflows:	times the stack table was full
  * @format:		GOTRACE_FORMAT_GO111 or _GO123 (0 before the start)
  * @generations:	generations written so far (format GO123)
+ * @flight_bytes:	flight mode: memory the window's generations hold
+ * @flight_generations: flight mode: generations in the window
  * @reserved:		zero
  */
 struct gotrace_status {
@@ -163,7 +170,9 @@ struct gotrace_status {
 	__u32 format;
 	__u32 reserved32;
 	__u64 generations;
-	__u64 reserved[4];
+	__u64 flight_bytes;
+	__u64 flight_generations;
+	__u64 reserved[2];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -214,6 +223,17 @@ struct gotrace_status {
  * @format:		GOTRACE_FORMAT_*
  * @generation_ms:	with GOTRACE_FORMAT_GO123, how long a generation
  *			lasts at most (0: the module's generation_ms)
+ * @flight_ms:		flight mode: keep the finished generations that
+ *			cover the last @flight_ms in kernel memory, drop
+ *			older ones, and give the reader only snapshots
+ *			(GOTRACE_IOC_SNAPSHOT); 0: no time window
+ * @reserved32:		zero
+ * @flight_bytes:	flight mode: keep at most this many bytes of
+ *			generations (0 with @flight_ms set:
+ *			GOTRACE_FLIGHT_BYTES_DEFAULT); flight mode is on when
+ *			@flight_ms or @flight_bytes is set, and needs
+ *			GOTRACE_FORMAT_GO123 (GOTRACE_FORMAT_DEFAULT becomes
+ *			it)
  * @reserved:		zero
  *
  * A task is recorded when it matches every filter given (pids, comm,
@@ -233,7 +253,132 @@ struct gotrace_options {
 	__u64 syscall_set[GOTRACE_SYSCALL_MAX / 64];
 	__u32 format;
 	__u32 generation_ms;
+	__u32 flight_ms;
+	__u32 reserved32;
+	__u64 flight_bytes;
+	__u64 reserved[1];
+};
+
+/* Bounds of the flight window (struct gotrace_options). */
+#define GOTRACE_FLIGHT_MS_MAX		3600000U	/* one hour */
+#define GOTRACE_FLIGHT_BYTES_MIN	(1ULL << 20)	/* 1 MiB */
+#define GOTRACE_FLIGHT_BYTES_MAX	(4ULL << 30)	/* 4 GiB */
+#define GOTRACE_FLIGHT_BYTES_DEFAULT	(256ULL << 20)	/* 256 MiB */
+
+/* Why a snapshot was taken (struct gotrace_snapshot.reason). */
+#define GOTRACE_SNAP_NONE	0	/* no snapshot yet */
+#define GOTRACE_SNAP_USER	1	/* GOTRACE_IOC_SNAPSHOT, "snapshot" */
+#define GOTRACE_SNAP_TRIGGER	2	/* a trigger fired (@trigger) */
+#define GOTRACE_SNAP_STOP	3	/* the session stopped: the last
+					 * window, then end of file
+					 */
+
+/* Triggers (struct gotrace_trigger.type). */
+#define GOTRACE_TRIGGER_NONE		0
+#define GOTRACE_TRIGGER_SCHED_LATENCY	1	/* a task runnable longer than
+						 * @threshold_ns before it ran
+						 */
+#define GOTRACE_TRIGGER_OFFCPU		2	/* a task blocked longer than
+						 * @threshold_ns before it was
+						 * woken; needs @pid or @comm
+						 */
+#define GOTRACE_TRIGGER_SYSCALL		3	/* a task enters the x86-64
+						 * syscall @syscall
+						 */
+
+/* struct gotrace_trigger.flags */
+#define GOTRACE_TRIG_TGID	(1U << 0)	/* @pid is a process: all its
+						 * threads match
+						 */
+
+/**
+ * struct gotrace_trigger - when a flight-mode session takes a snapshot
+ * by itself
+ * @size:		sizeof(struct gotrace_trigger) as the caller knows it
+ * @type:		GOTRACE_TRIGGER_* (NONE: no trigger)
+ * @threshold_ns:	fires when the measured value exceeds it (at least
+ *			GOTRACE_TRIGGER_MIN_NS); not for SYSCALL
+ * @pid:		only this thread (process with GOTRACE_TRIG_TGID);
+ *			0: every recorded task
+ * @flags:		GOTRACE_TRIG_*
+ * @comm:		only tasks of this command name ("": any)
+ * @post_ms:		the snapshot is taken this long after the trigger
+ *			fired (0: at once), so the window shows what
+ *			followed
+ * @holdoff_ms:		after a trigger fired, others do not fire for this
+ *			long (0: GOTRACE_TRIGGER_HOLDOFF_DEFAULT_MS; never
+ *			less than @post_ms): a storm gives one snapshot
+ * @syscall:		for SYSCALL: its x86-64 number (native ABI only)
+ * @reserved32:		zero
+ * @reserved:		zero
+ *
+ * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
+ * trace marks the goroutine it fired for with a user log ("gotrace"
+ * category) where it starts running next.
+ */
+struct gotrace_trigger {
+	__u32 size;
+	__u32 type;
+	__u64 threshold_ns;
+	__s32 pid;
+	__u32 flags;
+	char comm[16];
+	__u32 post_ms;
+	__u32 holdoff_ms;
+	__s32 syscall;
+	__u32 reserved32;
 	__u64 reserved[3];
+};
+
+#define GOTRACE_TRIGGER_MIN_NS			10000ULL	/* 10 us */
+#define GOTRACE_TRIGGER_DELAY_MS_MAX		600000U		/* 10 min */
+#define GOTRACE_TRIGGER_HOLDOFF_DEFAULT_MS	10000U
+
+/**
+ * struct gotrace_snapshot - the last snapshot of a flight-mode session
+ * @size:		sizeof(struct gotrace_snapshot) as the caller knows it
+ * @reason:		GOTRACE_SNAP_*
+ * @seq:		its number, from 1 (0: none taken yet)
+ * @time_ns:		CLOCK_MONOTONIC time it was taken
+ * @start_ns:		trace time (CLOCK_MONOTONIC ns) its first generation
+ *			starts at
+ * @end_ns:		trace time its last event is at, at most
+ * @bytes:		its size, header included
+ * @generations:	the generations it holds
+ * @trigger:		GOTRACE_TRIGGER_* that fired (@reason TRIGGER)
+ * @tid:		the thread it fired for
+ * @tgid:		its process
+ * @value_ns:		what was measured (the latency, the time blocked;
+ *			for SYSCALL, the syscall's number)
+ * @trigger_ns:		trace time it fired at
+ * @comm:		the thread's command name
+ * @triggers:		triggers fired so far in the session
+ * @held_off:		triggers that did not fire for the hold-off
+ * @missed:		snapshots asked for (or triggered) while one was
+ *			still being read: not taken
+ * @dropped:		generations dropped from the window so far
+ * @reserved:		zero
+ */
+struct gotrace_snapshot {
+	__u32 size;
+	__u32 reason;
+	__u64 seq;
+	__u64 time_ns;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 bytes;
+	__u32 generations;
+	__u32 trigger;
+	__s32 tid;
+	__s32 tgid;
+	__u64 value_ns;
+	__u64 trigger_ns;
+	char comm[16];
+	__u64 triggers;
+	__u64 held_off;
+	__u64 missed;
+	__u64 dropped;
+	__u64 reserved[4];
 };
 
 /**
@@ -295,5 +440,39 @@ struct gotrace_cpu_status {
  * Errors: -EINVAL for a wrong size or a CPU beyond nr_cpus, -EFAULT.
  */
 #define GOTRACE_IOC_GET_CPU_STATUS _IOWR(GOTRACE_IOC_MAGIC, 4, struct gotrace_cpu_status)
+
+/*
+ * GOTRACE_IOC_SNAPSHOT - a flight-mode session writes its window
+ *
+ * Works on any handle.  The current generation ends now; the reader's
+ * read() then returns a complete trace: the header and the generations
+ * kept (the window), then 0 once (the end of the snapshot), while the
+ * session goes on recording.  Writing "snapshot" to the device does the
+ * same.  Errors: -ENOENT when no session records, -EINVAL when it is not
+ * in flight mode, -EBUSY while the reader has not read the previous
+ * snapshot to its end (counted in gotrace_snapshot.missed), -ENOMEM.
+ */
+#define GOTRACE_IOC_SNAPSHOT	_IO(GOTRACE_IOC_MAGIC, 5)
+
+/*
+ * GOTRACE_IOC_GET_SNAPSHOT - struct gotrace_snapshot of the last snapshot
+ *
+ * The caller sets @size.  Works on any handle; without a flight-mode
+ * session everything is zero.  Errors: -EINVAL for a wrong size, -EFAULT.
+ */
+#define GOTRACE_IOC_GET_SNAPSHOT _IOWR(GOTRACE_IOC_MAGIC, 6, struct gotrace_snapshot)
+
+/*
+ * GOTRACE_IOC_SET_TRIGGER - when a flight-mode session snapshots by itself
+ *
+ * Only on the reader's handle, after GOTRACE_IOC_SET_OPTIONS asked for
+ * flight mode and before the recording starts; a second call replaces
+ * the trigger.  Errors: -EBADF on a control handle, -EBUSY once
+ * recording started, -EINVAL for an unknown type or flag, a wrong size,
+ * a threshold below GOTRACE_TRIGGER_MIN_NS, delays above
+ * GOTRACE_TRIGGER_DELAY_MS_MAX, non-zero reserved fields, or a session
+ * not in flight mode; -EFAULT.
+ */
+#define GOTRACE_IOC_SET_TRIGGER	_IOW(GOTRACE_IOC_MAGIC, 7, struct gotrace_trigger)
 
 #endif /* _UAPI_LINUX_GOTRACE_H */

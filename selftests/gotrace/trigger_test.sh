@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The triggers of a flight-mode session.  First the scheduling latency
+# trigger: gotrace record
+# --flight 2s --trigger sched-latency:100ms --trigger-comm gt_victim
+# --trigger-post 200ms while stall delays gt_victim once by 400 ms (a
+# SCHED_FIFO hog on its CPU).  Here: exactly one snapshot of reason
+# latency is written, its summary names gt_victim's tid and a latency
+# between 100 ms and the stall plus slack; the trace marks the trigger
+# (a UserLog) and shows gt_victim's wait (gotrace stat's latency); after
+# the stop, the last snapshot (reason stop) and no other.  The snapshot
+# goes to the host as trigger-1.trace, read by Go 1.23 and 1.27.  Then
+# the off-CPU trigger: --trigger off-cpu:200ms --trigger-comm gt_sleeper
+# while gt_sleeper sleeps 3 times 50 ms, then another one 400 ms once:
+# exactly one snapshot, of reason offcpu, naming the second one and a
+# time blocked of 400 ms and at most 300 ms (times the kernel's slowness)
+# more, marked in the trace.  Last the syscall trigger: --trigger
+# syscall:getppid --trigger-comm gt_getppid over 100 getppid calls:
+# one snapshot, of reason syscall, naming the process and getppid (110),
+# and the other 99 calls held off, exactly, as the stop's summary says.
+. ./lib.sh
+
+[ "$GT_BACKEND" = kmod ] || { echo "the module's triggers"; exit 4; }
+[ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
+use_format go1.23
+dir=/tmp/trigger
+rm -rf $dir
+cpu=1
+
+./gotrace record --flight 2s --trigger sched-latency:100ms \
+	--trigger-comm gt_victim --trigger-post 200ms -o $dir \
+	> /tmp/tr.out 2> /tmp/tr.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+
+./stall $cpu 400 > /tmp/stall.out
+ret=$?
+[ $ret = 4 ] && { echo "SCHED_FIFO refused"; exit 4; }
+[ $ret = 0 ] || fail "stall failed ($ret): $(cat /tmp/stall.out)"
+cat /tmp/stall.out
+tid=$(awk '$1 == "victim" { print $2 }' /tmp/stall.out)
+stalled=$(awk '$1 == "stalled" { print $2 }' /tmp/stall.out)
+[ -n "$tid" ] && [ "${stalled:-0}" -ge 100 ] ||
+	fail "gt_victim was not stalled 100 ms or more: $(cat /tmp/stall.out)"
+
+wait_until "ls $dir | grep -q -- '-latency\.trace\$'" 300 ||
+	fail "no snapshot of the trigger within 30 s: $(cat /tmp/tr.err)"
+# A second trigger would come within its hold-off (10 s): none may.
+sleep 1
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/tr.err)"
+cat /tmp/tr.err
+ls -la $dir
+[ "$(ls $dir | grep -c -- '-latency\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the trigger: $(ls $dir | tr '\n' ' ')"
+[ "$(ls $dir | wc -l)" = 2 ] ||
+	fail "$(ls $dir | wc -l) files in $dir, not the trigger's and the stop's"
+f=$dir/$(ls $dir | grep -- '-latency\.trace$')
+line=$(grep '^gotrace: snapshot 1, trigger sched-latency: ' /tmp/tr.err) ||
+	fail "no summary line names the trigger"
+echo "$line" | grep -q ": tid $tid (gt_victim, pid " ||
+	fail "the summary does not name gt_victim, tid $tid: $line"
+value=$(echo "$line" | sed -n 's/.* runnable \([0-9.]*\) ms before it ran.*/\1/p')
+awk -v v="$value" -v s="$stalled" 'BEGIN { exit !(v > 100 && v <= s + 50) }' ||
+	fail "the trigger measured '$value' ms, gt_victim saw a $stalled ms stall"
+echo "trigger: tid $tid waited $value ms (gt_victim saw $stalled ms)"
+
+check_header "$f"
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+./gotrace stat -n 0 "$f" > /tmp/tr-stat.txt || fail "gotrace stat failed"
+grep -q 'UserLog' /tmp/tr-stat.txt ||
+	fail "the snapshot does not mark the trigger (no UserLog)"
+grep -q '^  gt_victim ' /tmp/tr-stat.txt || fail "gt_victim is not in the snapshot"
+cp "$f" "$GT_OUT/trigger-1.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-1.expect" <<EOT
+gt_victim start >= 50
+EOT
+grep -q '^gotrace: snapshot 2, the recording stopped' /tmp/tr.err ||
+	fail "no last snapshot of the stop"
+
+# The off-CPU trigger.
+dir=/tmp/trigger-offcpu
+rm -rf $dir
+./gotrace record --flight 2s --trigger off-cpu:200ms \
+	--trigger-comm gt_sleeper --trigger-post 100ms -o $dir \
+	> /tmp/tro.out 2> /tmp/tro.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+./workload sleep 3 50 || fail "workload sleep 3 50 failed"
+./workload sleep 1 400 &
+sleeper=$!
+wait $sleeper || fail "workload sleep 1 400 failed"
+wait_until "ls $dir | grep -q -- '-offcpu\.trace\$'" 300 ||
+	fail "no snapshot of the off-CPU trigger within 30 s: $(cat /tmp/tro.err)"
+sleep 1
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/tro.err)"
+cat /tmp/tro.err
+[ "$(ls $dir | grep -c -- '-offcpu\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the off-CPU trigger: $(ls $dir | tr '\n' ' ')"
+line=$(grep '^gotrace: snapshot 1, trigger off-cpu: ' /tmp/tro.err) ||
+	fail "no summary line names the off-CPU trigger"
+echo "$line" | grep -q ": tid $sleeper (gt_sleeper, pid $sleeper)" ||
+	fail "the summary does not name gt_sleeper, tid $sleeper: $line"
+value=$(echo "$line" | sed -n 's/.* blocked \([0-9.]*\) ms before it was woken.*/\1/p')
+awk -v v="$value" -v s="${GT_TIME_SCALE:-1}" \
+	'BEGIN { exit !(v >= 399 && v <= 400 + 300 * s) }' ||
+	fail "the off-CPU trigger measured '$value' ms for a 400 ms sleep"
+echo "off-CPU trigger: tid $sleeper blocked $value ms"
+f=$dir/$(ls $dir | grep -- '-offcpu\.trace$')
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+./gotrace stat -n 0 "$f" > /tmp/tro-stat.txt || fail "gotrace stat failed"
+grep -q 'UserLog' /tmp/tro-stat.txt ||
+	fail "the snapshot does not mark the off-CPU trigger (no UserLog)"
+cp "$f" "$GT_OUT/trigger-offcpu.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-offcpu.expect" <<EOT
+gt_sleeper block:sleep >= 1
+EOT
+
+# The syscall trigger, and its hold-off.
+dir=/tmp/trigger-syscall
+rm -rf $dir
+./gotrace record --flight 2s --trigger syscall:getppid \
+	--trigger-comm gt_getppid --trigger-post 100ms -o $dir \
+	> /tmp/trs.out 2> /tmp/trs.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+./workload getppid 100 &
+caller=$!
+wait $caller || fail "workload getppid failed"
+wait_until "ls $dir | grep -q -- '-syscall\.trace\$'" 300 ||
+	fail "no snapshot of the syscall trigger within 30 s: $(cat /tmp/trs.err)"
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/trs.err)"
+cat /tmp/trs.err
+[ "$(ls $dir | grep -c -- '-syscall\.trace$')" = 1 ] ||
+	fail "not exactly one snapshot of the syscall trigger: $(ls $dir | tr '\n' ' ')"
+grep -q "^gotrace: snapshot 1, trigger syscall: tid $caller (gt_getppid, pid $caller) entered syscall 110," \
+	/tmp/trs.err || fail "the summary does not name gt_getppid ($caller) and getppid"
+grep -q '^gotrace: snapshot 2, the recording stopped, .* (99 triggers held off, 0 snapshots missed)$' \
+	/tmp/trs.err || fail "the other 99 getppid calls were not held off, exactly"
+f=$dir/$(ls $dir | grep -- '-syscall\.trace$')
+./gotrace check -q "$f" || fail "gotrace check refuses $f"
+cp "$f" "$GT_OUT/trigger-syscall.trace" || fail "cannot copy $f"
+cat > "$GT_OUT/trigger-syscall.expect" <<EOT
+gt_getppid syscall:sys_getppid == 100
+EOT
+exit 0
