@@ -45,6 +45,8 @@ t1=$SECONDS
 make -s -C "$GT_ROOT" deb > "$work/deb.log" 2>&1 ||
 	{ cat "$work/deb.log" >&2; gt_die "make deb failed"; }
 debs=$GT_CACHE/deb
+# The host's command reads the traces (gotrace check, gotrace stat).
+make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 t2=$SECONDS
 
 # The run's root: a copy of the kernel layer, gotrace installed in it as
@@ -86,7 +88,11 @@ WantedBy=multi-user.target
 EOF
 ln -sf /etc/systemd/system/gotrace-selftest.service \
 	"$root/etc/systemd/system/multi-user.target.wants/gotrace-selftest.service"
-cp "$root/boot/vmlinuz-$KREL" "$work/vmlinuz"
+# Up to 6.x the image is in /boot; from 7.x in the modules' directory.
+for f in "$root/boot/vmlinuz-$KREL" "$root/usr/lib/modules/$KREL/vmlinuz"; do
+	[ -f "$f" ] && { cp "$f" "$work/vmlinuz"; break; }
+done
+[ -f "$work/vmlinuz" ] || gt_die "no kernel image for $KREL in the guest"
 cp "$root/boot/initrd.img-$KREL" "$work/initrd.img"
 # Room for the traces and the journal beyond what the root holds.
 size=$(( $(du -sm "$root" | cut -f1) + 768 ))
@@ -163,7 +169,6 @@ else
 	sed "s/^/[$name] #   /" "$work/reports.txt"
 fi
 
-make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 gotrace=$GT_ROOT/user/gotrace
 
 # boot_tasks TRACE: the boot trace names the tasks of systemd itself and

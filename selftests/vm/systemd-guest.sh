@@ -140,9 +140,12 @@ gt_sd_kernel_debs() {
 		sed -n 's/^ *Depends: \(linux-\(headers-.*-common\(-rt\)\?\|kbuild-.*\)\)$/\1/p' |
 		tr '\n' ' ')"
 	mkdir -p "$dir"
-	# 7.x: linux-image-<rel> is the wrapper a user installs.
+	# 7.x: linux-image-<rel> is the wrapper a user installs, and it
+	# depends on the signed image, linux-binary-<rel> (the harness
+	# boots the unsigned one, the same kernel).
 	case $pkgs in
-	*linux-binary-unsigned-*) pkgs="$pkgs linux-image-$rel" ;;
+	*linux-binary-unsigned-*)
+		pkgs="${pkgs//linux-binary-unsigned-/linux-binary-} linux-image-$rel" ;;
 	esac
 	# shellcheck disable=SC2086
 	( cd "$dir" && gt_apt_download $pkgs ) ||
@@ -153,7 +156,7 @@ gt_sd_kernel_debs() {
 # gt_sd_kernel REL: the base of REL's suite with kernel REL installed
 # from its packages, headers included.  Sets SD_KROOT.
 gt_sd_kernel() {
-	local rel=$1 suite dir tmp
+	local rel=$1 suite dir tmp target
 	suite=$(gt_sd_suite "$rel")
 	gt_sd_base "$suite"
 	dir=$(gt_sd_base_dir "$suite")
@@ -167,10 +170,20 @@ gt_sd_kernel() {
 		cp -a "$SD_BASE" "$tmp"
 		rm -f "$tmp/.ready"
 		gt_sd_kernel_debs "$rel" "$tmp/tmp/kernel"
+		# A kernel from backports (the newest: trixie-backports) needs
+		# backports' linux-base too: as a user does, add the suite and
+		# install with -t.
+		target=
+		if dpkg-deb -f "$tmp/tmp/kernel/linux-headers-$rel"_*.deb Version |
+		   grep -q '~bpo'; then
+			echo "deb $GT_DEBIAN_MIRROR $suite-backports main" \
+				> "$tmp/etc/apt/sources.list.d/backports.list"
+			target="-t $suite-backports"
+		fi
 		# apt resolves what the packages need from the suite (the
 		# compiler, pahole, the initramfs tools): as a user's apt does.
-		if ! gt_sd_chroot "$tmp" /bin/sh -c 'apt-get update -qq &&
-			apt-get install -y -q --no-install-recommends /tmp/kernel/*.deb' \
+		if ! gt_sd_chroot "$tmp" /bin/sh -c "apt-get update -qq &&
+			apt-get install -y -q --no-install-recommends $target /tmp/kernel/*.deb" \
 			> "$dir/$rel.log" 2>&1; then
 			tail -n 30 "$dir/$rel.log" >&2
 			gt_die "cannot install kernel $rel in the guest (log: $dir/$rel.log)"
