@@ -179,7 +179,7 @@ boot_tasks() {
 	"$gotrace" stat -n 15 "$1"
 	json=$("$gotrace" stat -j -n 0 "$1")
 	for want in systemd systemd-journal systemd-udevd; do
-		printf '%s\n' "$json" | grep -q "\"name\": \"$want\"," ||
+		grep -q "\"name\": \"$want\"," <<< "$json" ||
 			missing="$missing $want"
 	done
 	[ -z "$missing" ] || { echo "no task named:$missing"; return 1; }
