@@ -11,14 +11,16 @@
 #   1. the base: debootstrap --variant=minbase of the guest's suite with
 #      systemd, udev, dbus, dkms and initramfs-tools, made once per
 #      package list in $GT_STORE/systemd-guest/<suite>-<key>/base;
-#   2. the kernel: the base plus the image and headers packages of the
-#      kernel under test (downloaded like gt_kernel_fetch's) installed
-#      with apt, which makes the kernel's own initramfs; once per kernel
-#      release, beside the base;
+#   2. the kernel: the base plus the image package of the kernel under
+#      test (downloaded like gt_kernel_fetch's) installed with apt,
+#      which makes the kernel's own initramfs, and what its headers
+#      need; the headers packages themselves are kept beside it, not
+#      installed; once per kernel release, beside the base;
 #   3. the run: a copy of layer 2 in which apt installs the gotrace
-#      packages (DKMS builds the module there), the test unit, and an
-#      ext4 image of it made with mkfs.ext4 -d (no loop mount, no root
-#      needed for the image itself).
+#      packages, then the kernel's headers packages (DKMS builds the
+#      module when the headers arrive, as on a kernel upgrade), the test
+#      unit, and an ext4 image of it made with mkfs.ext4 -d (no loop
+#      mount, no root needed for the image itself).
 
 # The guest's packages beyond minbase: systemd as init, udev and dbus as
 # on any Debian system, dkms and what it builds with, initramfs-tools
@@ -154,13 +156,16 @@ gt_sd_kernel_debs() {
 }
 
 # gt_sd_kernel REL: the base of REL's suite with kernel REL installed
-# from its packages, headers included.  Sets SD_KROOT.
+# from its packages.  Sets SD_KROOT, and SD_KHEADERS to the directory of
+# its headers packages: installed with everything they need, then
+# removed again, so that a run can add them with nothing to download.
 gt_sd_kernel() {
-	local rel=$1 suite dir tmp target
+	local rel=$1 suite dir tmp target hdrs
 	suite=$(gt_sd_suite "$rel")
 	gt_sd_base "$suite"
 	dir=$(gt_sd_base_dir "$suite")
-	SD_KROOT=$dir/$rel
+	SD_KROOT=$dir/kernel-$rel
+	SD_KHEADERS=$SD_KROOT.headers
 	(
 		flock 9
 		[ -f "$SD_KROOT/.ready" ] && exit 0
@@ -188,10 +193,21 @@ gt_sd_kernel() {
 			tail -n 30 "$dir/$rel.log" >&2
 			gt_die "cannot install kernel $rel in the guest (log: $dir/$rel.log)"
 		fi
+		# The headers go again (their dependencies stay): each run adds
+		# them after gotrace-dkms, and DKMS must build then.
+		rm -rf "$tmp.headers"
+		mkdir -p "$tmp.headers"
+		mv "$tmp"/tmp/kernel/linux-headers-*.deb \
+		   "$tmp"/tmp/kernel/linux-kbuild-*.deb "$tmp.headers/"
+		hdrs=$(for f in "$tmp.headers"/*.deb; do dpkg-deb -f "$f" Package; done)
+		# shellcheck disable=SC2086
+		gt_sd_chroot "$tmp" dpkg --purge $hdrs >> "$dir/$rel.log" 2>&1 ||
+			gt_die "cannot remove $rel's headers in the guest (log: $dir/$rel.log)"
 		rm -rf "$tmp/tmp/kernel" "$tmp"/var/cache/apt/archives/*.deb
 		[ -f "$tmp/boot/initrd.img-$rel" ] ||
 			gt_die "no initramfs for $rel in the guest"
-		rm -rf "$SD_KROOT"
+		rm -rf "$SD_KROOT" "$SD_KHEADERS"
+		mv "$tmp.headers" "$SD_KHEADERS"
 		mv "$tmp" "$SD_KROOT"
 		touch "$SD_KROOT/.ready"
 	) 9> "$SD_KROOT.lock" || exit 1
