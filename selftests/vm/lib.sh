@@ -25,14 +25,15 @@ gt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # offer today, resolved at every run), and "debug" (built here, see
 # build-debug-kernel.sh).
 GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
-# What make check runs: every Debian kernel, the debug kernel and three
+# What make check runs: every Debian kernel, the debug kernel, three
 # boot configurations (8 vCPUs; more possible CPUs than online ones;
-# multi-threaded TCG), the slowest first, since run-kernels.sh boots two
-# at a time in this order.  possible_cpus= makes CPUs possible on 6.1
+# multi-threaded TCG) and the systemd guest (run-systemd.sh) on Debian
+# 12's 6.12 and the newest, the slowest first, since run-kernels.sh boots
+# two at a time in this order.  possible_cpus= makes CPUs possible on 6.1
 # only: later kernels size the possible mask from the firmware's tables
 # alone, which list 2.
 GT_KERNELS_DEFAULT="debug newest newest-rt 6.12@8cpus 6.12-rt 6.1 6.12
-6.1@maxcpus64 6.12@mttcg"
+newest@systemd 6.12@systemd 6.1@maxcpus64 6.12@mttcg"
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths.

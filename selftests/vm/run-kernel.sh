@@ -22,6 +22,8 @@
 #              which multi-threaded TCG causes by itself, is booted again,
 #              at most GT_MTTCG_RETRIES (3) times, and the retries are
 #              counted in the output
+#   systemd    a Debian system with systemd as PID 1 and gotrace
+#              installed from its packages: run-systemd.sh
 #
 # Exit status 0 only if every guest test passed, every trace is valid and
 # the kernel reported nothing (kernel-reports.sh).  With --demo, records
@@ -50,6 +52,10 @@ fi
 [ $# -eq 1 ] || gt_die "usage: $0 [--demo OUT] KERNEL[@BOOT]"
 name=$1
 kernel=${name%%@*}
+# The systemd guest is another kind of guest altogether.
+case $name in
+*@systemd) exec "$GT_VM/run-systemd.sh" "$name" ;;
+esac
 cpus=2
 boot_append=
 accel=${GT_VM_ACCEL:-tcg,thread=single}
@@ -64,7 +70,7 @@ case $name in
 		accel=tcg,thread=multi
 		retries=${GT_MTTCG_RETRIES:-3}
 		GT_TESTS=${GT_TESTS:-$GT_MTTCG_TESTS} ;;
-*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg)" ;;
+*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, systemd)" ;;
 esac
 cpus=${GT_VM_CPUS:-$cpus}
 timeout=600
