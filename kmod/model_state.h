@@ -384,6 +384,7 @@ u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
 u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
 bool gt_tables_due(struct gt_tables *t, u64 gen);
 void gt_tables_peak(struct gt_tables *t, u32 *stacks, u32 *pcs, u32 *comms);
+u64 gt_tables_kwait(struct gt_tables *t, u64 gen, u64 stack);
 u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 		     int nr, bool compat);
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,

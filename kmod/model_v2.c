@@ -105,12 +105,18 @@ static unsigned int block_reason(unsigned int type)
  * the task sleeps in a syscall that syscall too ("sync: futex", "chan
  * receive: read"), which keeps the class's profile (the profiles match
  * by substring).  "network" stays exact: the net profile wants it so.
+ * A plain block outside any syscall (a kernel thread, a page fault)
+ * names the kernel function it waits in, from its stack @stack (an id
+ * of the CPU's generation): "blocked: worker_thread".
  */
 static u64 block_reason_id(struct gt_model *m, const struct gt_v2_cpu *vc,
-			   const struct gt_task *t, unsigned int type)
+			   const struct gt_task *t, unsigned int type,
+			   u64 stack)
 {
 	unsigned int r = block_reason(type);
 
+	if (r == GT_V2_R_BLOCKED && t->sys_nr < 0 && stack)
+		return gt_tables_kwait(m->tables, vc->gen, stack);
 	if (r == GT_V2_R_NET || t->sys_nr < 0)
 		return reason_id(r);
 	return gt_tables_reason(m->tables, vc->gen, r, t->sys_nr,
@@ -551,7 +557,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		return true;
 	default:
 		return v2_leave(m, c, t, GT_E2_GO_BLOCK,
-				block_reason_id(m, vc, t, type),
+				block_reason_id(m, vc, t, type, args[0]),
 				args[0], ts);
 	}
 }

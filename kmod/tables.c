@@ -118,6 +118,7 @@ struct gt_stab {
 	u32 *comm_slots;		/* hash slots: comm index + 1 or 0 */
 	u32 *code_slots;		/* the same, by code */
 	u32 nr_comm_stacks;		/* of @stacks */
+	unsigned long *kwait_used;	/* go 1.23: stack ids of kernel waits */
 };
 
 struct gt_tables {
@@ -164,6 +165,7 @@ static void stab_free(struct gt_stab *st)
 	gt_env_free(st->comm_code);
 	gt_env_free(st->comm_slots);
 	gt_env_free(st->code_slots);
+	gt_env_free(st->kwait_used);
 }
 
 void gt_tables_free(struct gt_tables *t)
@@ -200,9 +202,11 @@ static int stab_alloc(struct gt_tables *t, struct gt_stab *st, u64 gen)
 	st->comm_code = tables_zalloc(GT_MAX_COMMS, sizeof(u32));
 	st->comm_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
 	st->code_slots = tables_zalloc(t->comm_mask + 1, sizeof(u32));
+	st->kwait_used = tables_zalloc(BITS_TO_LONGS(t->max_stacks + 1),
+				       sizeof(long));
 	if (!st->stacks || !st->stack_slots || !st->pcs || !st->comms ||
 	    !st->comm_stack || !st->comm_code || !st->comm_slots ||
-	    !st->code_slots)
+	    !st->code_slots || !st->kwait_used)
 		return -ENOMEM;
 	/* Not shared yet: for tables_comm_locked()'s assertion. */
 	gt_lock_irqsave(&t->lock, flags);
@@ -432,6 +436,32 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 	if (!gt_test_bit(i, used))
 		gt_set_bit(i, used);
 	return GT_V2_NR_STRINGS + 1 + i;
+}
+
+/* The first string id of the kernel waits: the one of stack id 0. */
+#define GT_V2_KWAIT_BASE	(GT_V2_NR_STRINGS + GT_V2_NR_SYS_REASONS)
+
+/**
+ * gt_tables_kwait() - the string id of "blocked: <kernel function>"
+ * @t:		tables
+ * @gen:	the generation the block event is written in
+ * @stack:	the block's stack, an id of that generation's table
+ *
+ * A plain block outside any syscall is named by the kernel function the
+ * task waits in, the innermost frame of @stack that is not the
+ * scheduler's; the string is made when the generation is written
+ * (v2_kwaits()), its id is the stack's above the fixed ones.
+ *
+ * Context: any (a hook, on its CPU's generation).
+ * Return: the id, whose string the generation's tables then hold.
+ */
+u64 gt_tables_kwait(struct gt_tables *t, u64 gen, u64 stack)
+{
+	unsigned long *used = tab_of(t, gen)->kwait_used;
+
+	if (!gt_test_bit(stack, used))
+		gt_set_bit(stack, used);
+	return GT_V2_KWAIT_BASE + stack;
 }
 
 /**
@@ -941,6 +971,93 @@ static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
 }
 
 /*
+ * Is @name one of the scheduler's own functions, which every sleeping
+ * task's stack begins with, rather than the code that chose to wait?
+ */
+static bool sched_function(const char *name)
+{
+	static const char *const prefixes[] = {
+		"__schedule", "schedule", "io_schedule", "preempt_schedule",
+		"__cond_resched", "rt_mutex_schedule",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel function a block with stack @f->st->stacks[@id - 1] waits
+ * in, into @sym (GT_ENV_SYM_LEN bytes): its innermost kernel frame that
+ * is not the scheduler's.  False if it has none (no kernel stack was
+ * taken).
+ */
+static bool kwait_function(struct footer *f, u32 id, char *sym)
+{
+	const struct gt_stack_ent *s = &f->st->stacks[id - 1];
+	char frame[64];
+	unsigned int nr;
+	u32 j, idx;
+
+	for (j = 0; j < min_t(u32, s->n, GT_STACK_PCS); j++) {
+		u64 pc = f->st->pcs[s->off + j];
+
+		/* The syscall and comm frames end the kernel's. */
+		if (gt_syscall_frame_name(pc, frame, sizeof(frame), &nr) ||
+		    is_comm_pc(f->t, f->st, pc, &idx))
+			return false;
+		gt_env_symbolise(f->m, pc, sym);
+		/* "func+0x1c/0x80 [mod]": the function. */
+		sym[strcspn(sym, "+ ")] = '\0';
+		if (!sym[0] || !strncmp(sym, "0x", 2))
+			return false;
+		if (!sched_function(sym))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The strings of the kernel waits the generation's blocks name
+ * (gt_tables_kwait()).  Go's block profile takes any reason that
+ * contains "chan", "sync" or "select": a function whose name does (as
+ * synchronize_rcu) keeps the plain "blocked", which no profile takes, as
+ * a plain block outside a syscall always was.
+ */
+static int v2_kwaits(struct footer *f, struct gt_enc2 *e, u64 gen)
+{
+	const char *blocked = gt_v2_strings[GT_V2_R_BLOCKED];
+	u32 pre = strlen(blocked) + 2;	/* "blocked: " */
+	char buf[GT_ENV_SYM_LEN + 16];
+	char *name = buf + 16, *str;
+	u32 id, len;
+
+	if (pre > 16)
+		return -EINVAL;
+	for (id = 1; id <= f->st->nr_stacks; id++) {
+		if (!gt_test_bit(id, f->st->kwait_used))
+			continue;
+		if (kwait_function(f, id, name) && !strstr(name, "chan") &&
+		    !strstr(name, "sync") && !strstr(name, "select")) {
+			str = name - pre;
+			memcpy(str, blocked, pre - 2);
+			memcpy(str + pre - 2, ": ", 2);
+			len = pre + strlen(name);
+		} else {
+			str = (char *)blocked;
+			len = pre - 2;
+		}
+		if (v2_table_room(e, gen, GT_E2_STRINGS,
+				  1 + 2 * GT_LEB_MAX + len) ||
+		    !gt_enc2_string(e, GT_V2_KWAIT_BASE + id, str, len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Empty the table of generation @gen, written out, for generation @gen + 2:
  * the hash slots its entries took (not the whole array: a long session's
  * table may be large and hold little), the comms.
@@ -955,6 +1072,7 @@ static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
 	memset(st->comm_slots, 0, (t->comm_mask + 1) * sizeof(u32));
 	memset(st->code_slots, 0, (t->comm_mask + 1) * sizeof(u32));
 	memset(st->comm_stack, 0, st->nr_comms * sizeof(u32));
+	memset(st->kwait_used, 0, BITS_TO_LONGS(t->max_stacks + 1) * sizeof(long));
 	t->peak_stacks = max(t->peak_stacks, st->nr_stacks);
 	t->peak_pcs = max(t->peak_pcs, st->nr_pcs);
 	t->peak_comms = max(t->peak_comms, st->nr_comms);
@@ -1016,8 +1134,11 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (footer_string(&f, gt_v2_strings[i],
 				  strlen(gt_v2_strings[i])) != i + 1)
 			goto out;
-	/* The ids of the reasons that name a syscall come next. */
-	f.nr_strs = GT_V2_NR_STRINGS + GT_V2_NR_SYS_REASONS;
+	/*
+	 * The ids of the reasons that name a syscall come next, then those
+	 * of the kernel waits, one per stack id.
+	 */
+	f.nr_strs = GT_V2_KWAIT_BASE + t->max_stacks;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -1048,7 +1169,8 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		    !gt_enc2_string(&e, s->id, s->s, s->len))
 			goto out;
 	}
-	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]))
+	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]) ||
+	    v2_kwaits(&f, &e, gen))
 		goto out;
 	gt_enc2_batch_end(&e);
 	*out = e.buf;

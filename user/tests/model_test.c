@@ -1545,6 +1545,135 @@ static void test_table_generations_comms(void)
 	   ST2.table_comms_max);
 }
 
+/*
+ * Kernel waits (go 1.23): a plain block outside any syscall is named by
+ * the kernel function it waits in, the innermost frame that is not the
+ * scheduler's; one whose name Go's block profile would take (it contains
+ * "sync") stays "blocked", and so does one with no kernel frame; a block
+ * in a syscall keeps "class: syscall".
+ */
+#define KW_PC(i)	(0xffffffff83000000ULL + 16 * (u64)(i))
+
+static const char *const kw_names[] = {
+	"__schedule", "schedule", "schedule_timeout", "worker_thread",
+	"kthread", "synchronize_rcu_expedited", "futex_wait_queue",
+};
+
+static bool kw_symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	(void)arg;
+	if (pc < KW_PC(0) || pc >= KW_PC(ARRAY_SIZE(kw_names)))
+		return false;
+	snprintf(buf, len, "%s+0x10/0x80", kw_names[(pc - KW_PC(0)) / 16]);
+	return true;
+}
+
+struct kw_walk {
+	char reasons[8][64];	/* of the GoBlocks, in order */
+	unsigned int n;
+};
+
+static int kw_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct kw_walk *w = ctx;
+	const char *str;
+	size_t len;
+
+	(void)err;
+	if (ev->type != GT_V2_EV_GO_BLOCK || w->n == ARRAY_SIZE(w->reasons))
+		return 0;
+	if (!gt_v2_string(g, ev->args[1], &str, &len))
+		str = "?", len = 1;
+	snprintf(w->reasons[w->n++], sizeof(w->reasons[0]), "%.*s",
+		 (int)len, str);
+	return 0;
+}
+
+/* @t on CPU 0 blocks with kernel frames @idx (indices of kw_names). */
+static void kw_block(struct task *t, const unsigned int *idx, unsigned int n)
+{
+	struct gt_in_switch in = { .ev = ev(0), .prev = &t->in,
+				   .next = &S.idle[0].in,
+				   .prev_state = GT_IN_SLEEP };
+	u64 pcs[8];
+
+	for (unsigned int i = 0; i < n; i++)
+		pcs[i] = KW_PC(idx[i]);
+	in.ev.pcs = pcs;
+	in.ev.nr_pcs = n;
+	FEED(gt_model_switch, &in);
+	S.cur[0] = &S.idle[0];
+	drain();
+	wake(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+}
+
+static void test_kernel_wait_reasons(void)
+{
+	static const unsigned int worker[] = { 0, 1, 3, 4 };
+	static const unsigned int timeout[] = { 0, 1, 2, 3, 4 };
+	static const unsigned int rcu[] = { 0, 1, 2, 5, 4 };
+	static const unsigned int sched_only[] = { 0, 1 };
+	static const unsigned int futex[] = { 0, 1, 6 };
+	static const char *const want[] = {
+		"blocked: worker_thread", "blocked: worker_thread",
+		"blocked", "blocked", "sync: futex",
+		"blocked: futex_wait_queue",
+	};
+	struct task *k = task_new(1950, 1950, "kworker/0:1");
+	struct task *u = task_new(1951, 1951, "gt_user");
+	struct task *tasks[] = { k, u };
+	struct kw_walk walk = { .n = 0 };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	bool right = true;
+	int ret;
+
+	sim_setup("kernel_wait_reasons", 2);
+	S.cfg.symbolise = kw_symbolise;
+	S.cur[0] = k;
+	S.cur[1] = u;
+	sim_start(tasks, 2);
+	kw_block(k, worker, ARRAY_SIZE(worker));
+	kw_block(k, timeout, ARRAY_SIZE(timeout));
+	kw_block(k, rcu, ARRAY_SIZE(rcu));
+	kw_block(k, sched_only, ARRAY_SIZE(sched_only));
+	/*
+	 * The user task, in a futex and then out of any syscall (as in a
+	 * page fault).
+	 */
+	sw(0, u, GT_IN_RUNNABLE);
+	S.cur[1] = &S.idle[1];
+	sys_enter(0, __NR_futex);
+	kw_block(u, futex, ARRAY_SIZE(futex));
+	sys_exit(0);
+	kw_block(u, futex, ARRAY_SIZE(futex));
+	sim_finish();
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
+		if (gt_v2_walk(&g, kw_event, &walk, &err))
+			break;
+	gt_v2_gen_free(&g);
+	ok(ret == 0 && !err.msg[0], "kernel_wait_reasons: the go 1.23 trace "
+	   "reads (%s)", err.msg[0] ? err.msg : "no error");
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
+		if (i < walk.n && !strcmp(walk.reasons[i], want[i]))
+			continue;
+		diag("block %u: reason '%s', want '%s'", i,
+		     i < walk.n ? walk.reasons[i] : "(none)", want[i]);
+		right = false;
+	}
+	ok(right && walk.n == ARRAY_SIZE(want),
+	   "kernel_wait_reasons: %u blocks name their kernel wait, the plain "
+	   "'blocked' where that would reach the sync profile or there is "
+	   "none, the syscall inside one", walk.n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1553,6 +1682,7 @@ int main(int argc, char **argv)
 	if (!evs)
 		return 1;
 	test_switch_block_wakeup();
+	test_kernel_wait_reasons();
 	test_fork_exit();
 	test_exec_rename();
 	test_filter_comm_exec();
