@@ -265,7 +265,7 @@ for storm in "$work"/out/storm.trace "$work"/out/v1/storm.trace; do
 		-v fmt="$(head -c 13 "$storm")" \
 		-v how="$(cat "${storm%.trace}.result" 2>/dev/null)" '
 		$1 == "duration" { d = $2 }
-		$1 == "events" { e = $2 }
+		$1 == "events" && $2 ~ /^[0-9]+$/ { e = $2 }
 		END { if (d > 0 && e > 0)
 			printf "[%s] storm (%s): %d events in %.2f s: %.0f events/s, %.2f bytes/event, %s\n",
 				k, fmt, e, d, e / d, size / e, how }'
