@@ -7,7 +7,7 @@
  * 16-byte header, then one complete generation after another (every
  * generation_ms, or sooner when a CPU's buffer is half full), the last one
  * once the session stopped, then end of file.  In the "go 1.11 trace"
- * format (GOTRACE_FORMAT_GO111, for Go 1.21 and older readers), read()
+ * format (GOTRACE_FORMAT_GO111, for readers older than Go 1.23), read()
  * returns the header, then per-CPU batches of events as they fill, then,
  * once the session stopped, the footer (frequency, strings, stacks) and
  * end of file.
