@@ -115,10 +115,13 @@ run_config() {
 	gotrace|nostacks|gotrace-v2)
 		# nostacks: the same session without kernel stacks (the
 		# module's kstacks parameter, which gtctl's session takes);
-		# gotrace-v2: in the go 1.23 format (the format parameter,
-		# read when the reader opens the device).
+		# gotrace-v2: in the go 1.23 format, the others in go 1.11
+		# (the format parameter, read when the reader opens the
+		# device; the module's default is go1.23).
 		[ "$c" = nostacks ] && echo N > $KSTACKS
-		[ "$c" = gotrace-v2 ] && { echo go1.23 > $FORMAT || return 1; }
+		f=go1.11
+		[ "$c" = gotrace-v2 ] && f=go1.23
+		echo $f > $FORMAT || return 1
 		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
@@ -126,7 +129,7 @@ run_config() {
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
 		echo Y > $KSTACKS
-		echo go1.11 > $FORMAT
+		echo go1.23 > $FORMAT
 		emit "$c round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
 			"$(cat /tmp/gotrace.status)"

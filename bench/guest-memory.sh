@@ -114,5 +114,5 @@ wait $reader
 emit "final $(cat /tmp/gotrace.status)"
 sleep 1
 sample after "$(awk -v t0="$t0" '{ printf "%d", $1 - t0 }' /proc/uptime)"
-echo go1.11 > $P/format
+echo go1.23 > $P/format
 exit 0

@@ -89,7 +89,7 @@ module_param_cb(syscalls, &gt_syscalls_ops, NULL, 0644);
 MODULE_PARM_DESC(syscalls,
 		 "Syscalls a session records unless told otherwise: all, blocking or none");
 
-unsigned int gt_param_format = GOTRACE_FORMAT_GO111;
+unsigned int gt_param_format = GOTRACE_FORMAT_GO123;
 
 /* Indexed by GOTRACE_FORMAT_* (the default is never stored). */
 static const char * const gt_formats[] = { "", "go1.11", "go1.23" };
@@ -116,7 +116,7 @@ static const struct kernel_param_ops gt_format_ops = {
 
 module_param_cb(format, &gt_format_ops, NULL, 0644);
 MODULE_PARM_DESC(format,
-		 "Trace format of a session unless its options say otherwise: go1.11 or go1.23");
+		 "Trace format of a session unless its options say otherwise: go1.23 (the default) or go1.11");
 
 unsigned int gt_param_generation_ms = 1000;
 

@@ -82,6 +82,17 @@ void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
 	read_param(dir, "kstacks", v, sizeof(v));
 	if (!strcmp(v, "N"))
 		o->flags |= GOTRACE_OPT_NO_KSTACKS;
+	/*
+	 * Explicit, so that both backends write what the module would:
+	 * with no parameter (no module loaded, or one older than the
+	 * format option, which refuses a non-zero one) the options keep
+	 * GOTRACE_FORMAT_DEFAULT, which the BPF backend takes as go1.23.
+	 */
+	read_param(dir, "format", v, sizeof(v));
+	if (!strcmp(v, "go1.11"))
+		o->format = GOTRACE_FORMAT_GO111;
+	else if (!strcmp(v, "go1.23"))
+		o->format = GOTRACE_FORMAT_GO123;
 }
 
 int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids)

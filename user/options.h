@@ -30,10 +30,12 @@ extern const struct gt_cgroupfs gt_cgroupfs;
 
 void gt_opts_init(struct gotrace_options *o);
 /*
- * Start from the module's defaults, its "syscalls" and "kstacks"
- * parameters under @dir, so that options sent for a filter do not undo
- * how the module was loaded.  Parameters that cannot be read (an older
- * module) keep the options' own defaults.
+ * Start from the module's defaults, its "syscalls", "kstacks" and
+ * "format" parameters under @dir, so that options sent for a filter do
+ * not undo how the module was loaded, and the BPF backend records as
+ * the module would.  Parameters that cannot be read (an older module,
+ * none loaded) keep the options' own defaults (format: the BPF backend
+ * writes go1.23, the module its own default).
  */
 void gt_opts_module_defaults(struct gotrace_options *o, const char *dir);
 /* "1234,5678": processes (threads with @tids). */

@@ -125,7 +125,7 @@ struct recorder {
 	const char *dev_path;
 	bool dev_given;			/* --device: always the module's ABI */
 	enum gt_backend backend;	/* --backend, then what it meant */
-	bool format_v2;			/* --format go1.23 */
+	bool format_v2;			/* go1.23: --format, else the default */
 	struct gt_rotate_cfg rotate;	/* --rotate, --keep */
 	bool rotating;
 	struct gt_rotate rot;		/* --rotate: the files, not @out */
@@ -192,8 +192,10 @@ static void record_usage(FILE *f)
 		"      --backend B        kmod (the module, /dev/gotrace), bpf, or auto\n"
 		"                         (default): the module if /dev/gotrace exists\n"
 		"                         or 'modprobe gotrace' works, else bpf\n"
-		"      --format F         go1.11 (default) or go1.23 (generations, Go\n"
-		"                         1.23 and later; --backend bpf only for now)\n"
+		"      --format F         go1.23 (generations, read by Go 1.23 and\n"
+		"                         later) or go1.11 (one trace, for older Go);\n"
+		"                         default: the module's format parameter,\n"
+		"                         go1.23 unless it was set to go1.11\n"
 		"      --rotate WHEN      (go1.23) write -o DIR/gotrace-TIME-N.trace files,\n"
 		"                         a new one at the first generation after WHEN:\n"
 		"                         a time (2s, 1m) or a size (512M); each file is\n"
@@ -826,6 +828,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 
 	gt_opts_init(&r->opts);
 	gt_opts_module_defaults(&r->opts, GT_PARAM_DIR);
+	r->format_v2 = r->opts.format != GOTRACE_FORMAT_GO111;
 	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'o':

@@ -14,7 +14,7 @@
 GT_DEV=/dev/gotrace
 GT_STATUS=/sys/class/misc/gotrace/status
 GT_OUT=${GT_OUT:-/out}
-GT_HEADER_HEX=676f20312e3131207472616365000000
+GT_HEADER_HEX=676f20312e3233207472616365000000
 gt_cleanup_pids=
 gt_exit_cmds=
 
@@ -28,12 +28,14 @@ gt_exit_cmds=
 GT_BACKEND=${GT_BACKEND:-kmod}
 # Options of the BPF recordings (set_syscalls).
 GT_BPF_OPTS=
-# GT_FORMAT: the format the module writes, go1.11 (its default) or
-# go1.23 (generations).  The guest's init sets go1.23 for the tests its
-# list names v2:NAME: below, the module's format parameter is set before
-# anything is recorded and put back when the test exits, and the traces
-# go to $GT_OUT/v2, which the host checks as it checks the others.
-GT_FORMAT=${GT_FORMAT:-go1.11}
+# GT_FORMAT: the format recorded, go1.23 (the module's default:
+# generations) or go1.11.  The guest's init sets go1.11 for the tests its
+# list names v1:NAME: it sets the module's format parameter (which
+# gotrace record follows, whichever its backend) before the test and
+# back to go1.23 after it, and gives it GT_OUT=/out/v1, which the host
+# checks as it checks the others.  Run by hand, a test sets the
+# parameter itself (below) and puts it back when it exits.
+GT_FORMAT=${GT_FORMAT:-go1.23}
 GT_FORMAT_PARAM=/sys/module/gotrace/parameters/format
 
 fail() {
@@ -167,29 +169,37 @@ bpf_skip_reason() {
 	cat /tmp/bpf-usable
 }
 
-# use_format FORMAT: the module writes FORMAT (go1.11 or go1.23) in the
-# sessions opened from now on; check_header expects its header.  Put
-# back to go1.11 when the test exits.
-use_format() {
+# use_header FORMAT: check_header expects the header of FORMAT (go1.11
+# or go1.23).
+use_header() {
 	case $1 in
 	go1.11) GT_HEADER_HEX=676f20312e3131207472616365000000 ;;
 	go1.23) GT_HEADER_HEX=676f20312e3233207472616365000000 ;;
-	*) fail "use_format: unknown format '$1'" ;;
+	*) fail "unknown format '$1'" ;;
 	esac
+}
+
+# use_format FORMAT: the module writes FORMAT (go1.11 or go1.23) in the
+# sessions opened from now on, and gotrace record, whichever its
+# backend, as well; check_header expects its header.  Put back as it
+# was when the test exits.
+use_format() {
+	use_header "$1"
 	[ -e $GT_FORMAT_PARAM ] ||
 		fail "the module has no format parameter ($GT_FORMAT_PARAM)"
-	[ "$1" = go1.11 ] || on_exit "echo go1.11 > $GT_FORMAT_PARAM"
+	uf_was=$(cat $GT_FORMAT_PARAM)
+	[ "$1" = "$uf_was" ] || on_exit "echo $uf_was > $GT_FORMAT_PARAM"
 	echo "$1" > $GT_FORMAT_PARAM || fail "cannot set format=$1"
 	[ "$(cat $GT_FORMAT_PARAM)" = "$1" ] ||
 		fail "format reads back '$(cat $GT_FORMAT_PARAM)', not $1"
 }
 
-if [ "$GT_FORMAT" != go1.11 ]; then
-	[ "$GT_BACKEND" = kmod ] ||
-		fail "GT_FORMAT=$GT_FORMAT is the module's: not with GT_BACKEND=$GT_BACKEND"
+# The guest's init has set the parameter already; a test run by hand
+# (or one that finds no module, with the default) has not.
+if [ -e $GT_FORMAT_PARAM ] || [ "$GT_FORMAT" != go1.23 ]; then
 	use_format "$GT_FORMAT"
-	GT_OUT=$GT_OUT/v2
-	mkdir -p "$GT_OUT" || fail "cannot create $GT_OUT"
+else
+	use_header "$GT_FORMAT"
 fi
 
 if [ "$GT_BACKEND" = bpf ]; then
@@ -288,7 +298,8 @@ record_while_bpf() {
 	rm -f /tmp/rw.up /tmp/rw.fifo
 	mkfifo /tmp/rw.fifo || fail "mkfifo"
 	# shellcheck disable=SC2086
-	./gotrace record --backend bpf $GT_BPF_OPTS -o "$rw_out" -- \
+	./gotrace record --backend bpf --format "$GT_FORMAT" $GT_BPF_OPTS \
+		-o "$rw_out" -- \
 		sh -c ': > /tmp/rw.up; read -r _ < /tmp/rw.fifo' \
 		> /tmp/rw.err 2>&1 &
 	rw_reader=$!

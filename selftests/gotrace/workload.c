@@ -220,6 +220,20 @@ struct churn_count {
 };
 
 /*
+ * Seconds on the monotonic clock.  A deadline of time(NULL) + S is
+ * anywhere from S - 1 to S seconds away (time() counts whole seconds):
+ * "storm 1" started at the end of a second ran a few ms, 8000 calls on
+ * the debug kernel, and filled no buffer of overflow_v2_test.sh.
+ */
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
  * Short processes and threads on every CPU until @secs have passed.
  * Prints the exact counts, for the ground truth: every fork and every
  * thread that was started, reported back by each CPU's process.
@@ -228,7 +242,7 @@ static int churn(long secs)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), c;
 	struct churn_count total = { 0, 0 };
-	time_t end = time(NULL) + secs;
+	double end = mono_s() + secs;
 	int fds[2], bad = 0;
 	pid_t pid;
 
@@ -243,7 +257,7 @@ static int churn(long secs)
 			die("fork");
 		if (pid)
 			continue;
-		while (time(NULL) < end) {
+		while (mono_s() < end) {
 			pthread_t tid;
 			int status;
 
@@ -386,10 +400,10 @@ static int storm(long secs)
 		if (pid < 0)
 			die("fork");
 		if (pid == 0) {
-			time_t end = time(NULL) + secs;
+			double end = mono_s() + secs;
 			long calls = 0;
 
-			while (time(NULL) < end) {
+			while (mono_s() < end) {
 				int j;
 
 				for (j = 0; j < 1000; j++)

@@ -115,8 +115,12 @@ nopprof net main.worker"
 		"main.main create == 100000"
 	expect_verdict 1 "go 1.23 trace: pprof fails when Go 1.27 cannot build the profile" \
 		"pprof sched main.worker" GO127="$(broken_go nopprof "$GO127")"
+	# nopprof of a generational trace reads Go 1.27's profile alone
+	# (verify-trace.sh says why Go 1.23 is not asked).
 	expect_verdict 1 "go 1.23 trace: nopprof fails when Go 1.27 cannot build the profile" \
 		"nopprof net main.worker" GO127="$(broken_go nopprof "$GO127")"
+	expect_verdict 0 "go 1.23 trace: Go 1.23 is not asked for nopprof" \
+		"nopprof net main.worker" GO123="$(broken_go nopprof "$GO123")"
 	expect_verdict 1 "go 1.23 trace: nopprof fails on a function 1 ms or more in the profile" \
 		"nopprof sched main.worker"
 	expect_verdict 0 "go 1.23 trace: Go 1.21 is not asked for profiles" \

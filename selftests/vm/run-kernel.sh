@@ -235,11 +235,12 @@ readers() {
 
 # The checker of record and every profile on every trace; the web UIs on
 # the first workload's; the ground truth where the guest wrote one.
-# The BPF backend's traces are in out/bpf/, named bpf/NAME; those the
-# module wrote in the generational format (v2:NAME) in out/v2/, v2/NAME.
-# A run of only bpf: or v2: tests has traces there alone.
+# The BPF backend's traces are in out/bpf/, named bpf/NAME; those of the
+# go1.11 runs (v1:NAME) in out/v1/, v1/NAME (v1/bpf/NAME for bpf:v1:).
+# A run of only bpf: or v1: tests has traces there alone.
 traces=0
-for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v2/*.trace; do
+for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
+	"$work"/out/v1/bpf/*.trace; do
 	case $t in
 	*/\*.trace) continue ;;
 	esac
@@ -261,18 +262,20 @@ if [ "$traces" -eq 0 ]; then
 	failed=$((failed + 1))
 	gt_log "[$name] no trace came out"
 fi
-# The storm's figures: the event rate it reached and the bytes per event.
-storm=$work/out/storm.trace
-if [ -s "$storm" ]; then
+# The storm's figures, in each format: the event rate it reached and the
+# bytes per event.
+for storm in "$work"/out/storm.trace "$work"/out/v1/storm.trace; do
+	[ -s "$storm" ] || continue
 	"$GT_ROOT/user/gotrace" check "$storm" 2>/dev/null |
 	awk -v size="$(stat -c %s "$storm")" -v k="$name" \
-		-v how="$(cat "$work/out/storm.result" 2>/dev/null)" '
+		-v fmt="$(head -c 13 "$storm")" \
+		-v how="$(cat "${storm%.trace}.result" 2>/dev/null)" '
 		$1 == "duration" { d = $2 }
-		$1 == "events" { e = $2 }
+		$1 == "events" && $2 ~ /^[0-9]+$/ { e = $2 }
 		END { if (d > 0 && e > 0)
-			printf "[%s] storm: %d events in %.2f s: %.0f events/s, %.2f bytes/event, %s\n",
-				k, e, d, e / d, size / e, how }'
-fi
+			printf "[%s] storm (%s): %d events in %.2f s: %.0f events/s, %.2f bytes/event, %s\n",
+				k, fmt, e, d, e / d, size / e, how }'
+done
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"
 [ "$failed" -eq 0 ]

@@ -224,7 +224,8 @@ static void test_module_defaults(void)
 	}
 	gt_opts_init(&o);
 	gt_opts_module_defaults(&o, dir);
-	ok(o.syscalls == GOTRACE_SYSCALLS_ALL && !o.flags,
+	ok(o.syscalls == GOTRACE_SYSCALLS_ALL && !o.flags &&
+	   o.format == GOTRACE_FORMAT_DEFAULT,
 	   "module defaults: no parameters, the options' own defaults");
 	put_param(dir, "syscalls", "none");
 	put_param(dir, "kstacks", "N");
@@ -241,8 +242,17 @@ static void test_module_defaults(void)
 	   "module defaults: syscalls=blocking kstacks=Y");
 	ok(!gt_opts_syscalls(&o, "all") && o.syscalls == GOTRACE_SYSCALLS_ALL,
 	   "module defaults: an option given still wins");
+	put_param(dir, "format", "go1.11");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.format == GOTRACE_FORMAT_GO111, "module defaults: format=go1.11");
+	put_param(dir, "format", "go1.23");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.format == GOTRACE_FORMAT_GO123, "module defaults: format=go1.23");
 	drop_param(dir, "syscalls");
 	drop_param(dir, "kstacks");
+	drop_param(dir, "format");
 	rmdir(dir);
 }
 

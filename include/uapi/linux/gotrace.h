@@ -3,18 +3,19 @@
  * gotrace.h - the ABI of /dev/gotrace, shared by the module and userspace
  *
  * /dev/gotrace serves the whole machine's scheduling as a Go execution
- * trace.  In the "go 1.11 trace" format (the default), read() returns the
- * 16-byte header, then per-CPU batches of events as they fill, then, once
- * the session stopped, the footer (frequency, strings, stacks) and end of
- * file.  In the "go 1.23 trace" format (GOTRACE_FORMAT_GO123), read()
- * returns the header, then one complete generation after another (every
+ * trace.  In the "go 1.23 trace" format (the default), read() returns the
+ * 16-byte header, then one complete generation after another (every
  * generation_ms, or sooner when a CPU's buffer is half full), the last one
  * once the session stopped, then end of file.  In flight mode
  * (gotrace_options.flight_ms, .flight_bytes) the session keeps its
  * finished generations in a window instead, and read() returns nothing
  * until GOTRACE_IOC_SNAPSHOT (or a trigger): then the header and the
  * window's generations, a complete trace, then 0 once; at the stop the
- * last window, then end of file.
+ * last window, then end of file.  In the "go 1.11 trace" format
+ * (GOTRACE_FORMAT_GO111, for readers older than Go 1.23), read()
+ * returns the header, then per-CPU batches of events as they fill, then,
+ * once the session stopped, the footer (frequency, strings, stacks) and
+ * end of file.
  *
  * Opening for reading starts a session (one reader at a time).  Opening
  * for writing only gives a control handle: it never starts a session and
@@ -38,7 +39,14 @@
 #define GOTRACE_HEADER_V2	"go 1.23 trace\0\0"
 #define GOTRACE_HEADER_LEN	16
 
-/* Trace formats (struct gotrace_options.format). */
+/*
+ * Trace formats (struct gotrace_options.format).  0 is the module's
+ * "format" parameter, go1.23 unless the administrator set go1.11: a
+ * session opened without options, or with options from a caller older
+ * than the field (it was reserved, so zero), gets it.  Such a caller
+ * copies the stream as it is, so its file is valid in either format, but
+ * its own tools may read only go1.11: set the parameter for it.
+ */
 #define GOTRACE_FORMAT_DEFAULT	0	/* the module's format parameter */
 #define GOTRACE_FORMAT_GO111	1	/* "go 1.11 trace": one generation */
 #define GOTRACE_FORMAT_GO123	2	/* "go 1.23 trace": generations, read
@@ -220,7 +228,8 @@ struct gotrace_status {
  *			directory
  * @syscall_set:	bitmap of x86-64 syscall numbers, for
  *			@syscall_set_mode
- * @format:		GOTRACE_FORMAT_*
+ * @format:		GOTRACE_FORMAT_* (0: the module's format parameter,
+ *			go1.23 by default)
  * @generation_ms:	with GOTRACE_FORMAT_GO123, how long a generation
  *			lasts at most (0: the module's generation_ms)
  * @flight_ms:		flight mode: keep the finished generations that
