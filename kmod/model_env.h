@@ -29,6 +29,7 @@
  *   gt_env_cpus_alloc(nr), gt_env_cpus_free(p), gt_env_cpu_ptr(p, cpu)
  *   gt_env_for_each_cpu(cpu, m)
  *                              every CPU a session may have
+ *   gt_env_cpu_online(cpu)     online now (user space: every CPU)
  *   gt_env_hook_enter(m, ev, &flags)
  *                              the CPU of @ev with interrupts off (the
  *                              kernel: this CPU, whatever @ev says;

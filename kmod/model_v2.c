@@ -718,12 +718,17 @@ void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
 /**
  * gt_v2_init() - the generational state of a model writing go 1.23
  * @m:		the model, its CPUs allocated and m->nr_cpus set
- * @cpu_bytes:	size of each CPU's buffer for one generation (a CPU has
- *		two: the one it writes, the one the reader writes out)
+ * @cpu_bytes:	size of each buffer of a CPU online now, for one
+ *		generation (a CPU has two: the one it writes, the one the
+ *		reader writes out)
+ * @spare_bytes: the same for a CPU that is not online now but may come
+ *		online during the session: a machine may have many more
+ *		possible CPUs than it ever runs, and buffers of @cpu_bytes
+ *		for each would take their memory for nothing
  *
  * Return: 0 or -ENOMEM.
  */
-int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
+int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 {
 	struct gt_v2 *v = &m->v2;
 	unsigned int cpu, i;
@@ -734,16 +739,17 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct gt_v2_cpu *vc = &v->cpus[cpu];
+		u32 bytes = gt_env_cpu_online(cpu) ? cpu_bytes : spare_bytes;
 
 		/*
 		 * A batch takes a header (6 bytes at least) and an event; the
 		 * index is then as large as the buffer.  A CPU that uses half
 		 * of it asks for the generation's end, as for half the bytes.
 		 */
-		vc->max_batches = cpu_bytes / 16;
+		vc->max_batches = bytes / 16;
 		for (i = 0; i < 2; i++) {
 			struct gt_v2_set *set = &vc->set[i];
-			void *buf = gt_env_big_alloc(cpu_bytes);
+			void *buf = gt_env_big_alloc(bytes);
 
 			set->batches = gt_env_zalloc(vc->max_batches,
 						     sizeof(*set->batches));
@@ -751,7 +757,7 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes)
 				gt_env_big_free(buf);
 				return -ENOMEM;
 			}
-			gt_enc2_init(&set->enc, buf, cpu_bytes);
+			gt_enc2_init(&set->enc, buf, bytes);
 		}
 	}
 	v->gen = 1;

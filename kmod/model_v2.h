@@ -168,7 +168,7 @@ struct gt_v2_cpu {
  * @out_len:	bytes in @out
  * @out_cap:	its size
  * @gen_start:	trace time the current generation started at
- * @cpu_bytes:	size of each CPU buffer
+ * @cpu_bytes:	size of each buffer of a CPU online at the start
  * @show_addrs:	the tables show real kernel addresses
  *
  * @gen is written by the reader and read by every hook; @out, @sweep
@@ -187,7 +187,7 @@ struct gt_v2 {
 	bool show_addrs;
 };
 
-int gt_v2_init(struct gt_model *m, u32 cpu_bytes);
+int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes);
 void gt_v2_free(struct gt_model *m);
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 unsigned int type, const u64 *args, unsigned int nargs,

@@ -238,8 +238,11 @@ int gt_session_create(struct gt_session **sp)
  * chunk pool then only keeps its minimum): its events take twice the
  * bytes, and a CPU can only write its own buffer, which it must not
  * fill before the reader, which may get little CPU, ends the generation
- * (Documentation/performance.rst, the ramps).  @chunks: the session's
- * chunks.
+ * (Documentation/performance.rst, the ramps).  A possible CPU that is not
+ * online gets GT_V2_SPARE_BYTES: machines (cloud VMs) often have many
+ * more possible CPUs than online ones, and a CPU brought online during a
+ * session is rare; its generations then end sooner.  @chunks: the
+ * session's chunks.
  */
 static int session_v2_init(struct gt_session *s, unsigned int chunks,
 			   unsigned int online)
@@ -259,7 +262,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 		s->generation_ms = clamp(m->opts.flight_ms / 10,
 					 GT_GENERATION_MS_MIN, s->generation_ms);
 	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
-	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M));
+	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M), GT_V2_SPARE_BYTES);
 }
 
 /*

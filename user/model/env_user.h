@@ -104,6 +104,7 @@ static inline void gt_set_bit(unsigned long nr, unsigned long *p)
 
 #define GT_PERCPU
 #define gt_env_cpu_ptr(cpus, cpu)	(&(cpus)[cpu])
+#define gt_env_cpu_online(cpu)		((void)(cpu), true)
 #define gt_env_for_each_cpu(cpu, m)	for ((cpu) = 0; (cpu) < (int)(m)->nr_cpus; (cpu)++)
 /* The CPU the event names; NULL (the event is dropped) if out of range. */
 #define gt_env_hook_cpu(m, ev)		((ev)->cpu < (m)->nr_cpus ? \

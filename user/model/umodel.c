@@ -66,8 +66,10 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 		m->env.generation_ns = 1000000ULL * (cfg->generation_ms ?
 				       cfg->generation_ms : UMODEL_GENERATION_MS);
 		m->v2.show_addrs = cfg->show_addrs;
-		if (gt_v2_init(m, max(cfg->cpu_bytes ? cfg->cpu_bytes :
-				      UMODEL_CPU_BYTES, UMODEL_CPU_BYTES_MIN)))
+		u32 bytes = max(cfg->cpu_bytes ? cfg->cpu_bytes :
+				UMODEL_CPU_BYTES, UMODEL_CPU_BYTES_MIN);
+
+		if (gt_v2_init(m, bytes, bytes))
 			goto err;
 	} else if (cfg->format != GT_UMODEL_GO111) {
 		goto err;
