@@ -188,7 +188,8 @@ extern unsigned int gt_param_generation_ms;
 #define GT_GENERATION_MS_MIN	10U
 /*
  * Each buffer of a go 1.23 session's CPU that was not online when it
- * started (session_v2_init()): 64 of them take 2 MiB.
+ * started (session_v2_init()): with their batch indexes, as large,
+ * 64 such CPUs take 4 MiB.
  */
 #define GT_V2_SPARE_BYTES	(16 * 1024)
 #define GT_GENERATION_MS_MAX	60000U
