@@ -64,7 +64,7 @@ DKMS_SRCS := Kbuild $(filter-out kmod/syscall_names.h kmod/%.mod.c,\
 	$(wildcard kmod/*.c kmod/*.h)) kmod/Kbuild kmod/gen_syscall_names.sh \
 	include/uapi/linux/gotrace.h
 UNITS := gotrace-module.service gotrace-boot.service \
-	gotrace-boot-done.service gotrace@.service
+	gotrace-boot-done.service gotrace@.service gotrace.service
 
 all: module user
 

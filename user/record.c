@@ -200,7 +200,8 @@ static void record_usage(FILE *f)
 		"                         a new one at the first generation after WHEN:\n"
 		"                         a time (2s, 1m) or a size (512M); each file is\n"
 		"                         a complete trace, together they hold every event\n"
-		"      --keep N           with --rotate: only the newest N files stay\n"
+		"      --keep N           with --rotate or --flight: only the newest N\n"
+		"                         files of this recording stay\n"
 		"      --flight TIME      (the module) flight mode: keep the last TIME\n"
 		"                         (e.g. 30s) in kernel memory and write it to\n"
 		"                         -o DIR/flight-TIME-SEQ-REASON.trace when asked\n"
@@ -572,9 +573,10 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 
 	if (!r->quiet && r->flighting) {
 		fprintf(stderr, "%s: %" PRIu64 " snapshots, %s (%" PRIu64
-			" bytes), written to %s", GT_NAME, r->fl.files,
+			" bytes), written to %s%s", GT_NAME, r->fl.files,
 			gt_fmt_bytes(r->fl.bytes, b, sizeof(b)), r->fl.bytes,
-			r->fl.dir);
+			r->fl.dir, r->fl.removed ?
+			" (the oldest removed by --keep)" : "");
 	} else if (!r->quiet && r->rotating) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %" PRIu64
 			" files in %s%s", GT_NAME,
@@ -636,8 +638,8 @@ static bool parse_keep(const char *s, unsigned int *n)
 /* --rotate and --keep: what they need, said in one line. */
 static int rec_check_rotate(struct recorder *r)
 {
-	if (r->rotate.keep && !r->rotating) {
-		gt_err("--keep goes with --rotate");
+	if (r->rotate.keep && !r->rotating && !r->flighting) {
+		gt_err("--keep goes with --rotate or --flight");
 		return -1;
 	}
 	if (!r->rotating)
@@ -1018,6 +1020,7 @@ static int rec_open_output(struct recorder *r)
 	if (r->flighting) {
 		if (gt_flight_open(&r->fl, r->out_path))
 			return -1;
+		r->fl.keep = r->rotate.keep;
 		r->out.path = r->out_path;
 		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
 			     "%s: aborted: a snapshot being written stays in %s/.flight-%d.trace.tmp\n",

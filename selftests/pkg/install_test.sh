@@ -13,7 +13,7 @@ set -u
 
 P=$T/usr
 V=$(cat "$TOP/VERSION")
-UNITS="gotrace-module.service gotrace-boot.service gotrace-boot-done.service gotrace@.service"
+UNITS="gotrace-module.service gotrace-boot.service gotrace-boot-done.service gotrace@.service gotrace.service"
 
 make -s -C "$TOP" install PREFIX="$P" DKMSDIR="$T/src" >"$T/log" 2>&1
 rc=$?
@@ -53,13 +53,14 @@ if "$P/bin/gotrace" --version | grep -q sd_notify; then
 else
 	type=exec
 fi
-check "recording units are Type=$type (sd_notify or not)" 'grep -qx "Type=$type" "$P/lib/systemd/system/gotrace-boot.service" && grep -qx "Type=$type" "$P/lib/systemd/system/gotrace@.service"'
+check "recording units are Type=$type (sd_notify or not)" 'grep -qx "Type=$type" "$P/lib/systemd/system/gotrace-boot.service" && grep -qx "Type=$type" "$P/lib/systemd/system/gotrace@.service" && grep -qx "Type=$type" "$P/lib/systemd/system/gotrace.service"'
 
 if command -v systemd-analyze >/dev/null; then
 	(cd "$P/lib/systemd/system" &&
 		MANPATH=$P/share/man systemd-analyze verify \
 			gotrace-module.service gotrace-boot.service \
-			gotrace-boot-done.service gotrace@test.service) \
+			gotrace-boot-done.service gotrace@test.service \
+			gotrace.service) \
 		>"$T/log" 2>&1
 	rc=$?
 	check "systemd-analyze verify: no error and nothing to say" '[ $rc -eq 0 ] && [ ! -s "$T/log" ]'

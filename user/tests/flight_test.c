@@ -5,6 +5,7 @@
  * the summary's words, and the parsers of --flight-size and --trigger
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,11 +161,66 @@ static void test_parse(void)
 	   "a unit it does not know, a trigger it does not know, no time: refused");
 }
 
+/*
+ * --keep N: the newest N snapshots of the recording stay, the oldest
+ * go; a file the recording did not write is left alone.
+ */
+static void test_keep(void)
+{
+	char dir[] = "/tmp/gt-flight-XXXXXX", path[300], first[256];
+	struct gotrace_snapshot info = { .reason = GOTRACE_SNAP_TRIGGER };
+	struct timespec wall = { .tv_sec = 2000, .tv_nsec = 0 };
+	struct gt_flight f = { .fd = -1 };
+	char *names[4] = { NULL };
+	bool written = true;
+	FILE *fp;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/other.trace", dir);
+	fp = fopen(path, "w");
+	if (fp)
+		fclose(fp);
+	if (gt_flight_open(&f, dir)) {
+		ok(0, "gt_flight_open");
+		return;
+	}
+	f.keep = 2;
+	for (unsigned int i = 0; i < 4; i++) {
+		info.seq = i + 1;
+		wall.tv_sec = 2000 + i;
+		written &= !gt_flight_write(&f, "go 1.23 trace\0\0\0", 16) &&
+			   !gt_flight_commit(&f, &info, &wall, &names[i]) &&
+			   names[i];
+	}
+	ok(written && f.files == 4 && f.removed == 2,
+	   "four snapshots with --keep 2: two removed (%llu)",
+	   (unsigned long long)f.removed);
+	ok(names[0] && names[1] && access(names[0], F_OK) &&
+	   access(names[1], F_OK) && names[2] && names[3] &&
+	   !access(names[2], F_OK) && !access(names[3], F_OK),
+	   "the two oldest are gone, the two newest stay");
+	ok(!access(path, F_OK) && count_files(dir, first, sizeof(first)) == 3,
+	   "a file the recording did not write stays");
+	gt_flight_close(&f);
+	ok(f.kept == NULL && f.nr_kept == 0, "closing forgets the files");
+	for (unsigned int i = 0; i < 4; i++) {
+		if (names[i])
+			unlink(names[i]);
+		free(names[i]);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_names();
 	test_describe();
 	test_files();
+	test_keep();
 	test_parse();
 	return tap_done();
 }
