@@ -10,12 +10,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "subcommands.h"
+#include "control_args.h"
 #include "device.h"
 #include "util.h"
 
@@ -29,31 +29,12 @@ static void snapshot_usage(FILE *f)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	const char *device = NULL;
-	static const struct option opts[] = {
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "device",	required_argument,	NULL, 'D' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, fd, ret;
+	const char *device;
+	int fd, ret;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			snapshot_usage(stdout);
-			return GT_EXIT_OK;
-		case 'D':
-			device = optarg;
-			break;
-		default:
-			gt_usage_hint("snapshot");
-			return GT_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		gt_err("snapshot takes no argument ('%s')", argv[optind]);
-		return GT_EXIT_USAGE;
-	}
+	ret = gt_control_args(argc, argv, "snapshot", snapshot_usage, &device);
+	if (ret >= 0)
+		return ret;
 
 	fd = gt_dev_open(device, O_WRONLY);
 	if (fd < 0)
