@@ -411,3 +411,17 @@ gt_debug_kernel_dir() {
 		head -n 1; } | sha256sum | cut -c1-16)
 	echo "$GT_STORE/debug-kernel/6.12-$key"
 }
+
+# gt_kernel_reports NAME CONSOLE DMESG OUT: one TAP line for what the
+# kernel's checkers (lockdep, KASAN, UBSAN, sleeping in atomic context,
+# WARN, oops...) reported in a run's console log and dmesg, the reports
+# (kept in OUT) as its comments; status 0 if there were none.
+gt_kernel_reports() {
+	if "$GT_VM/kernel-reports.sh" "$2" "$3" > "$4"; then
+		echo "[$1] ok - the kernel reported no bug, warning or sanitizer finding"
+		return 0
+	fi
+	echo "[$1] not ok - the kernel reported problems"
+	sed "s/^/[$1] #   /" "$4"
+	return 1
+}

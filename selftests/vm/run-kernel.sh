@@ -186,14 +186,11 @@ failed=$(grep -c '^not ok ' "$log.txt" || true)
 # Any report of the kernel's checkers (lockdep, KASAN, UBSAN, sleeping in
 # atomic context, WARN, oops...) during the whole run fails it, whether
 # or not a test noticed.
-if "$GT_VM/kernel-reports.sh" "$log.txt" "$work/out/dmesg.txt" \
-	> "$work/reports.txt"; then
+if gt_kernel_reports "$name" "$log.txt" "$work/out/dmesg.txt" \
+	"$work/reports.txt"; then
 	passed=$((passed + 1))
-	echo "[$name] ok - the kernel reported no bug, warning or sanitizer finding"
 else
 	failed=$((failed + 1))
-	echo "[$name] not ok - the kernel reported problems"
-	sed "s/^/[$name] #   /" "$work/reports.txt"
 fi
 
 # host_test WHAT LOG COMMAND...: one TAP line for a host-side check of a

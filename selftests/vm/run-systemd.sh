@@ -175,14 +175,11 @@ host_test() {
 	sed "s/^/[$name] #   /" "$log"
 }
 
-if "$GT_VM/kernel-reports.sh" "$log.txt" "$work/out/dmesg.txt" \
-	> "$work/reports.txt"; then
+if gt_kernel_reports "$name" "$log.txt" "$work/out/dmesg.txt" \
+	"$work/reports.txt"; then
 	passed=$((passed + 1))
-	echo "[$name] ok - the kernel reported no bug, warning or sanitizer finding"
 else
 	failed=$((failed + 1))
-	echo "[$name] not ok - the kernel reported problems"
-	sed "s/^/[$name] #   /" "$work/reports.txt"
 fi
 
 gotrace=$GT_ROOT/user/gotrace

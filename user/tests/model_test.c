@@ -211,6 +211,20 @@ static void sw(unsigned int cpu, struct task *next, u8 state)
 	sw_fd(cpu, next, state, false, GT_IN_FD_UNKNOWN);
 }
 
+/* @t, running on CPU 0, goes to sleep there with kernel stack @pcs. */
+static void sleep_with_stack(struct task *t, const u64 *pcs, unsigned int n)
+{
+	struct gt_in_switch in = { .ev = ev(0), .prev = &t->in,
+				   .next = &S.idle[0].in,
+				   .prev_state = GT_IN_SLEEP };
+
+	in.ev.pcs = pcs;
+	in.ev.nr_pcs = n;
+	FEED(gt_model_switch, &in);
+	S.cur[0] = &S.idle[0];
+	drain();
+}
+
 static void waking(unsigned int cpu, struct task *t)
 {
 	struct gt_in_wake in = { .ev = ev(cpu), .task = &t->in };
@@ -1091,19 +1105,10 @@ static void test_stack_table_full(void)
 	S.cur[1] = w;
 	sim_start(tasks, 2);
 	for (int i = 0; i < 200; i++) {
-		struct gt_in_switch in;
-
 		pcs[0] = 0xffffffff81000000ULL + 16 * i;
 		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
 		sys_enter(0, __NR_futex);
-		in = (struct gt_in_switch){ .ev = ev(0), .prev = &t->in,
-					    .next = &S.idle[0].in,
-					    .prev_state = GT_IN_SLEEP };
-		in.ev.pcs = pcs;
-		in.ev.nr_pcs = 4;
-		FEED(gt_model_switch, &in);
-		S.cur[0] = &S.idle[0];
-		drain();
+		sleep_with_stack(t, pcs, 4);
 		wake(1, t);
 		sw(0, t, GT_IN_RUNNABLE);
 		sys_exit(0);
@@ -1463,8 +1468,6 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 	/* Only the tables end a generation. */
 	gt_umodel_set_generation_ns(S.m2, 1000000000000ULL);
 	for (unsigned int i = 0; i < n; i++) {
-		struct gt_in_switch in;
-
 		if (i && i % period == 0) {
 			snprintf(comm, sizeof(comm), "c%u", i / period);
 			exec_task(0, comm);
@@ -1472,14 +1475,7 @@ static void tg_run(const char *name, unsigned int max_stacks, unsigned int n,
 		pcs[0] = TG_PC(i);
 		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
 		sys_enter(0, __NR_futex);
-		in = (struct gt_in_switch){ .ev = ev(0), .prev = &t->in,
-					    .next = &S.idle[0].in,
-					    .prev_state = GT_IN_SLEEP };
-		in.ev.pcs = pcs;
-		in.ev.nr_pcs = 4;
-		FEED(gt_model_switch, &in);
-		S.cur[0] = &S.idle[0];
-		drain();
+		sleep_with_stack(t, pcs, 4);
 		wake(1, t);
 		sw(0, t, GT_IN_RUNNABLE);
 		sys_exit(0);
@@ -1593,18 +1589,11 @@ static int kw_event(void *ctx, const struct gt_v2_gen *g,
 /* @t on CPU 0 blocks with kernel frames @idx (indices of kw_names). */
 static void kw_block(struct task *t, const unsigned int *idx, unsigned int n)
 {
-	struct gt_in_switch in = { .ev = ev(0), .prev = &t->in,
-				   .next = &S.idle[0].in,
-				   .prev_state = GT_IN_SLEEP };
 	u64 pcs[8];
 
 	for (unsigned int i = 0; i < n; i++)
 		pcs[i] = KW_PC(idx[i]);
-	in.ev.pcs = pcs;
-	in.ev.nr_pcs = n;
-	FEED(gt_model_switch, &in);
-	S.cur[0] = &S.idle[0];
-	drain();
+	sleep_with_stack(t, pcs, n);
 	wake(1, t);
 	sw(0, t, GT_IN_RUNNABLE);
 }
