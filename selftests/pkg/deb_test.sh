@@ -22,7 +22,7 @@ dpkg -x "$CMD" "$T/cmd" && dpkg -x "$DKMS" "$T/dkms"
 has() {
 	grep -qx "./$2" "$T/$1.files"
 }
-check "gotrace: command, man page, keep-boots, four units" 'has cmd usr/bin/gotrace && has cmd usr/share/man/man1/gotrace.1.gz && has cmd usr/libexec/gotrace/gotrace-keep-boots && [ "$(grep -c "^./lib/systemd/system/gotrace.*\.service\$" "$T/cmd.files")" -eq 4 ]'
+check "gotrace: command, man page, keep-boots, five units (the flight recorder's too)" 'has cmd usr/bin/gotrace && has cmd usr/share/man/man1/gotrace.1.gz && has cmd usr/libexec/gotrace/gotrace-keep-boots && has cmd lib/systemd/system/gotrace.service && [ "$(grep -c "^./lib/systemd/system/gotrace.*\.service\$" "$T/cmd.files")" -eq 5 ]'
 check "gotrace: no module source" '! grep -q "^./usr/src" "$T/cmd.files"'
 check "gotrace-dkms: only /usr/src/gotrace-$V, its docs and lintian overrides" '! grep -v -e "^./usr/src/gotrace-$V/" -e "^./usr/share/doc/gotrace-dkms/" -e "^./usr/share/lintian/overrides/gotrace-dkms\$" "$T/dkms.files" | grep -q .'
 check "gotrace-dkms: dkms.conf of version $V, Kbuild, kmod/main.c" 'grep -qx "PACKAGE_VERSION=\"$V\"" "$T/dkms/usr/src/gotrace-$V/dkms.conf" && has dkms usr/src/gotrace-$V/Kbuild && has dkms usr/src/gotrace-$V/kmod/main.c'
