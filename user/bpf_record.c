@@ -235,7 +235,7 @@ out:
 			ok = false;
 		}
 		snprintf(where, sizeof(where), "%" PRIu64 " files in %s%s",
-			 rot.committed, a->rotate->dir, rot.removed ?
+			 rot.committed, a->rotate->dir, rot.kept.removed ?
 			 " (the oldest removed by --keep)" : "");
 	} else {
 		if (ok && gt_output_commit(&out))

@@ -98,38 +98,6 @@ char *gt_flight_name(const char *dir, const struct gotrace_snapshot *info,
 	return name;
 }
 
-/*
- * Remember @name, complete; with --keep, remove this session's oldest
- * files beyond the newest f->keep (an always-on recorder's directory
- * then stays bounded).  Files of earlier sessions are left alone.
- */
-static void flight_keep(struct gt_flight *f, const char *name)
-{
-	char *copy = strdup(name);
-	char **v;
-
-	if (!f->keep || !copy) {
-		free(copy);
-		return;
-	}
-	v = realloc(f->kept, (f->nr_kept + 1) * sizeof(*v));
-	if (!v) {
-		free(copy);
-		return;
-	}
-	f->kept = v;
-	f->kept[f->nr_kept++] = copy;
-	while (f->nr_kept > f->keep) {
-		if (unlink(f->kept[0]) && errno != ENOENT)
-			gt_warn("cannot remove %s: %s", f->kept[0],
-				strerror(errno));
-		else
-			f->removed++;
-		free(f->kept[0]);
-		memmove(f->kept, f->kept + 1, --f->nr_kept * sizeof(*v));
-	}
-}
-
 int gt_flight_commit(struct gt_flight *f, const struct gotrace_snapshot *info,
 		     const struct timespec *wall, char **name)
 {
@@ -157,7 +125,10 @@ int gt_flight_commit(struct gt_flight *f, const struct gotrace_snapshot *info,
 	f->bytes += f->file_bytes;
 	f->last_seq = info->seq;
 	*name = final;
-	flight_keep(f, final);
+	/* --keep: the file is remembered by its own copy of the name. */
+	final = strdup(final);
+	if (final && gt_keep_add(&f->kept, final))
+		free(final);
 	return 0;
 }
 
@@ -168,10 +139,7 @@ void gt_flight_close(struct gt_flight *f)
 	f->fd = -1;
 	free(f->tmp);
 	f->tmp = NULL;
-	while (f->nr_kept)
-		free(f->kept[--f->nr_kept]);
-	free(f->kept);
-	f->kept = NULL;
+	gt_keep_free(&f->kept);
 }
 
 void gt_flight_describe(const struct gotrace_snapshot *info, char *buf,

@@ -20,6 +20,8 @@
 
 #include <linux/gotrace.h>
 
+#include "keep.h"
+
 struct gt_flight {
 	const char *dir;
 	int fd;				/* the snapshot being written, or -1 */
@@ -29,10 +31,7 @@ struct gt_flight {
 	uint64_t bytes;			/* in all of them */
 	uint64_t last_seq;		/* of the last one complete */
 	int err;			/* errno of the first failure */
-	unsigned int keep;		/* --keep: the newest kept (0: all) */
-	char **kept;			/* this session's files, oldest first */
-	unsigned int nr_kept;
-	uint64_t removed;		/* files removed by @keep */
+	struct gt_keep kept;		/* --keep: the newest snapshots */
 };
 
 /* Create @dir if needed.  0, or -1 after saying why. */
@@ -44,8 +43,8 @@ int gt_flight_write(struct gt_flight *f, const void *buf, size_t len);
 /*
  * The snapshot @info ended (taken at wall-clock time @wall): its file
  * gets its final name, returned in @name (the caller frees it); with
- * @f->keep, the oldest of this session's files beyond the newest
- * @f->keep are removed.  0, or -errno (the file keeps its temporary
+ * @f->kept.keep, the oldest of this session's files beyond the newest
+ * @f->kept.keep are removed.  0, or -errno (the file keeps its temporary
  * name).
  */
 int gt_flight_commit(struct gt_flight *f, const struct gotrace_snapshot *info,

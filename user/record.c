@@ -575,13 +575,13 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		fprintf(stderr, "%s: %" PRIu64 " snapshots, %s (%" PRIu64
 			" bytes), written to %s%s", GT_NAME, r->fl.files,
 			gt_fmt_bytes(r->fl.bytes, b, sizeof(b)), r->fl.bytes,
-			r->fl.dir, r->fl.removed ?
+			r->fl.dir, r->fl.kept.removed ?
 			" (the oldest removed by --keep)" : "");
 	} else if (!r->quiet && r->rotating) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %" PRIu64
 			" files in %s%s", GT_NAME,
 			gt_fmt_bytes(r->bytes, b, sizeof(b)), r->bytes,
-			r->rot.committed, r->rotate.dir, r->rot.removed ?
+			r->rot.committed, r->rotate.dir, r->rot.kept.removed ?
 			" (the oldest removed by --keep)" : "");
 	} else if (!r->quiet) {
 		fprintf(stderr, "%s: %s (%" PRIu64 " bytes) written to %s",
@@ -1020,7 +1020,7 @@ static int rec_open_output(struct recorder *r)
 	if (r->flighting) {
 		if (gt_flight_open(&r->fl, r->out_path))
 			return -1;
-		r->fl.keep = r->rotate.keep;
+		r->fl.kept.keep = r->rotate.keep;
 		r->out.path = r->out_path;
 		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
 			     "%s: aborted: a snapshot being written stays in %s/.flight-%d.trace.tmp\n",

@@ -87,24 +87,9 @@ static int file_open(struct gt_rotate *r)
 	return 0;
 }
 
-/* Only the newest cfg.keep complete files stay. */
-static void prune(struct gt_rotate *r)
-{
-	while (r->cfg.keep && r->nr_kept > r->cfg.keep) {
-		if (unlink(r->kept[0]) && errno != ENOENT)
-			gt_warn("cannot remove %s: %s", r->kept[0],
-				strerror(errno));
-		else
-			r->removed++;
-		free(r->kept[0]);
-		memmove(r->kept, r->kept + 1, --r->nr_kept * sizeof(*r->kept));
-	}
-}
-
 /* The open file is complete: rename it to its final name. */
 static int file_commit(struct gt_rotate *r)
 {
-	char **v;
 	int fd = r->fd;
 
 	r->fd = -1;
@@ -113,13 +98,9 @@ static int file_commit(struct gt_rotate *r)
 	if (rename(r->tmp, r->name))
 		return fail(r, errno);
 	r->committed++;
-	v = realloc(r->kept, (r->nr_kept + 1) * sizeof(*v));
-	if (!v)
+	if (gt_keep_add(&r->kept, r->name))
 		return fail(r, ENOMEM);
-	r->kept = v;
-	r->kept[r->nr_kept++] = r->name;
 	r->name = NULL;
-	prune(r);
 	return 0;
 }
 
@@ -174,6 +155,7 @@ int gt_rotate_open(struct gt_rotate *r, const struct gt_rotate_cfg *cfg)
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
+	r->kept.keep = cfg->keep;
 	r->fd = -1;
 	if (mkdir(cfg->dir, 0755) && errno != EEXIST) {
 		gt_err("cannot create %s: %s", cfg->dir, strerror(errno));
@@ -226,9 +208,7 @@ void gt_rotate_free(struct gt_rotate *r)
 {
 	if (r->fd >= 0)
 		close(r->fd);
-	for (unsigned int i = 0; i < r->nr_kept; i++)
-		free(r->kept[i]);
-	free(r->kept);
+	gt_keep_free(&r->kept);
 	free(r->name);
 	free(r->tmp);
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keep.h"
 #include "v2split.h"
 
 /**
@@ -48,10 +49,8 @@ struct gt_rotate {
 	uint64_t file_start_ns;		/* when it was opened */
 	uint64_t seq;			/* files opened so far */
 	uint64_t committed;		/* files complete */
-	uint64_t removed;		/* complete files removed by @keep */
 	uint64_t bytes;			/* of the stream */
-	char **kept;			/* the complete files, oldest first */
-	unsigned int nr_kept;
+	struct gt_keep kept;		/* cfg.keep: the newest complete files */
 	int err;			/* errno of the first failure */
 };
 

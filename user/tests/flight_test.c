@@ -187,7 +187,7 @@ static void test_keep(void)
 		ok(0, "gt_flight_open");
 		return;
 	}
-	f.keep = 2;
+	f.kept.keep = 2;
 	for (unsigned int i = 0; i < 4; i++) {
 		info.seq = i + 1;
 		wall.tv_sec = 2000 + i;
@@ -195,9 +195,9 @@ static void test_keep(void)
 			   !gt_flight_commit(&f, &info, &wall, &names[i]) &&
 			   names[i];
 	}
-	ok(written && f.files == 4 && f.removed == 2,
+	ok(written && f.files == 4 && f.kept.removed == 2,
 	   "four snapshots with --keep 2: two removed (%llu)",
-	   (unsigned long long)f.removed);
+	   (unsigned long long)f.kept.removed);
 	ok(names[0] && names[1] && access(names[0], F_OK) &&
 	   access(names[1], F_OK) && names[2] && names[3] &&
 	   !access(names[2], F_OK) && !access(names[3], F_OK),
@@ -205,7 +205,7 @@ static void test_keep(void)
 	ok(!access(path, F_OK) && count_files(dir, first, sizeof(first)) == 3,
 	   "a file the recording did not write stays");
 	gt_flight_close(&f);
-	ok(f.kept == NULL && f.nr_kept == 0, "closing forgets the files");
+	ok(f.kept.files == NULL && f.kept.nr == 0, "closing forgets the files");
 	for (unsigned int i = 0; i < 4; i++) {
 		if (names[i])
 			unlink(names[i]);
