@@ -238,7 +238,7 @@ ramp() {
 		[ "${after:-0}" -ge "${before:-0}" ] || after=$before
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
-		echo go1.11 > $FORMAT
+		echo go1.23 > $FORMAT
 		st=$(cat /tmp/gotrace.status)
 		rm -f /tmp/gotrace.trace
 		emit "ramp load=$name n=$n ${res#* }" \
