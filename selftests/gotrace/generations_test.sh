@@ -81,7 +81,8 @@ gt_ping create == 1
 gt_pong create == 1
 gt_ping end == 1
 gt_pong end == 1
-gt_ping syscall:sys_write == 150
+gt_ping block:chan_send+syscall:sys_write >= 150
+gt_ping syscall:sys_write <= 150
 gt_ping block:chan_receive+syscall:sys_read >= 150
 gt_pong block:chan_receive+syscall:sys_read >= 150
 gt_ping block:sleep >= 120

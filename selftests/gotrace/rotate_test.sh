@@ -67,7 +67,8 @@ gt_ping create == 1
 gt_pong create == 1
 gt_ping end == 1
 gt_pong end == 1
-gt_ping syscall:sys_write == 400
+gt_ping block:chan_send+syscall:sys_write >= 400
+gt_ping syscall:sys_write <= 400
 gt_ping block:chan_receive+syscall:sys_read >= 400
 gt_getppid create == 8
 gt_getppid end == 8
