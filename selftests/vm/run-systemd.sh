@@ -198,7 +198,7 @@ boot_tasks() {
 	[ -z "$missing" ] || { echo "no task named:$missing"; return 1; }
 }
 
-for t in boot session load; do
+for t in boot session load flight-user flight-stop; do
 	f=$work/out/$t.trace
 	if [ ! -s "$f" ]; then
 		failed=$((failed + 1))
