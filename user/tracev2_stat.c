@@ -35,7 +35,23 @@ struct ctx {
 	struct u64map sysidx;	/* FNV-1a of a syscall name -> index */
 };
 
-/* Function name of frame @outer ? outermost : innermost of stack @stk. */
+/* Is frame @f gotrace's syscall frame (file "[syscall]")? */
+static bool syscall_frame(const struct gt_v2_gen *g,
+			  const struct gt_v2_frame *f)
+{
+	static const char file[] = "[syscall]";
+	const char *str;
+	size_t len;
+
+	return gt_v2_string(g, f->file, &str, &len) &&
+	       len == sizeof(file) - 1 && !memcmp(str, file, len);
+}
+
+/*
+ * Function name of a frame of stack @stk: the outermost if @outer (the
+ * task's name), else its syscall frame (below the kernel frames of a
+ * syscall that began asleep) or, without one, the innermost.
+ */
 static void frame_name(const struct gt_v2_gen *g, uint64_t stk, bool outer,
 		       char *out)
 {
@@ -48,6 +64,14 @@ static void frame_name(const struct gt_v2_gen *g, uint64_t stk, bool outer,
 	if (!stk || !gt_v2_stack(g, stk, &pcs, &n) || !n)
 		return;
 	f = gt_v2_frame(g, pcs[outer ? n - 1 : 0]);
+	for (size_t i = 0; !outer && i < n; i++) {
+		const struct gt_v2_frame *s = gt_v2_frame(g, pcs[i]);
+
+		if (s && syscall_frame(g, s)) {
+			f = s;
+			break;
+		}
+	}
 	if (!f || !gt_v2_string(g, f->func, &str, &len))
 		return;
 	if (len >= GT_STAT_NAME)

@@ -28,6 +28,14 @@ for f in "$T"/*.trace; do
 	check "$name: gotrace check accepts it" '[ $rc -eq 0 ]'
 done
 
+# A syscall that sleeps is named by its syscall frame, not by the kernel
+# frames above it (where it slept), in both formats' statistics.
+for f in "$T"/syscalls_all.trace "$T"/syscalls_all.v2.trace; do
+	run stat -j -n 0 "$f"
+	check "$(basename "$f"): stat counts the sleeping openat's block as sys_openat's" \
+		'[ $rc -eq 0 ] && has "\"name\": \"sys_openat\", \"count\": 1, \"blocks\": 1," "$T/out"'
+done
+
 GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GO127
 if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||

@@ -827,6 +827,9 @@ static void run_syscalls(const char *name, unsigned int mode)
 	struct task *t = task_new(1000, 1000, "sys");
 	struct task *w = task_new(1001, 1001, "waker");
 	struct task *tasks[] = { t, w };
+	/* Where it sleeps: kernel frames above the syscall frame. */
+	static const u64 pcs[] = { 0xffffffff81a00000ULL,
+				   0xffffffff81b00000ULL };
 
 	sim_setup(name, 2);
 	S.cfg.opts.syscalls = mode;
@@ -836,7 +839,7 @@ static void run_syscalls(const char *name, unsigned int mode)
 	syscall_quick(0, __NR_getpid);
 	syscall_quick(0, __NR_getppid);
 	sys_enter(0, __NR_openat);		/* sleeps in a syscall */
-	sw(0, &S.idle[0], GT_IN_SLEEP);
+	sleep_with_stack(t, pcs, 2);
 	wake(1, t);
 	sw(0, t, GT_IN_RUNNABLE);
 	sys_exit(0);
