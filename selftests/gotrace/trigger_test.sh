@@ -24,16 +24,55 @@
 [ "$GT_BACKEND" = kmod ] || { echo "the module's triggers"; exit 4; }
 [ "$(nproc)" -ge 2 ] || { echo "needs two CPUs"; exit 4; }
 use_format go1.23
-dir=/tmp/trigger
-rm -rf $dir
 cpu=1
 
-./gotrace record --flight 2s --trigger sched-latency:100ms \
-	--trigger-comm gt_victim --trigger-post 200ms -o $dir \
-	> /tmp/tr.out 2> /tmp/tr.err &
-rec=$!
-cleanup_on_exit $rec
-wait_state recording
+# flight_record DIR ERR ARGS...: a flight-mode recording of 2 s to DIR, its
+# stderr in ERR, with the trigger options ARGS, in the background ($rec)
+# until it records.
+flight_record() {
+	dir=$1
+	err=$2
+	shift 2
+	rm -rf "$dir"
+	./gotrace record --flight 2s "$@" -o "$dir" > /dev/null 2> "$err" &
+	rec=$!
+	cleanup_on_exit $rec
+	wait_state recording
+}
+
+# snapshot_of REASON WHAT: wait for the snapshot of reason REASON in
+# $dir, for at most 30 s.
+snapshot_of() {
+	wait_until "ls $dir | grep -q -- '-$1\.trace\$'" 300 ||
+		fail "no snapshot of the $2 within 30 s: $(cat "$err")"
+}
+
+# stop_recording: gotrace stop; the recorder ends, with success.
+stop_recording() {
+	./gotrace stop || fail "gotrace stop failed"
+	wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+	wait $rec || fail "the recorder exited with $?: $(cat "$err")"
+	cat "$err"
+}
+
+# only_snapshot REASON WHAT: exactly one snapshot of reason REASON in
+# $dir, which gotrace check accepts; its name in $f.
+only_snapshot() {
+	[ "$(ls $dir | grep -c -- "-$1\.trace\$")" = 1 ] ||
+		fail "not exactly one snapshot of the $2: $(ls $dir | tr '\n' ' ')"
+	f=$dir/$(ls $dir | grep -- "-$1\.trace\$")
+	./gotrace check -q "$f" || fail "gotrace check refuses $f"
+}
+
+# marked WHAT: the snapshot $f marks the trigger (a UserLog).
+marked() {
+	./gotrace stat -n 0 "$f" > /tmp/tr-stat.txt || fail "gotrace stat failed"
+	grep -q 'UserLog' /tmp/tr-stat.txt ||
+		fail "the snapshot does not mark the $1 (no UserLog)"
+}
+
+flight_record /tmp/trigger /tmp/tr.err --trigger sched-latency:100ms \
+	--trigger-comm gt_victim --trigger-post 200ms
 
 ./stall $cpu 400 > /tmp/stall.out
 ret=$?
@@ -45,20 +84,14 @@ stalled=$(awk '$1 == "stalled" { print $2 }' /tmp/stall.out)
 [ -n "$tid" ] && [ "${stalled:-0}" -ge 100 ] ||
 	fail "gt_victim was not stalled 100 ms or more: $(cat /tmp/stall.out)"
 
-wait_until "ls $dir | grep -q -- '-latency\.trace\$'" 300 ||
-	fail "no snapshot of the trigger within 30 s: $(cat /tmp/tr.err)"
+snapshot_of latency trigger
 # A second trigger would come within its hold-off (10 s): none may.
 sleep 1
-./gotrace stop || fail "gotrace stop failed"
-wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
-wait $rec || fail "the recorder exited with $?: $(cat /tmp/tr.err)"
-cat /tmp/tr.err
+stop_recording
 ls -la $dir
-[ "$(ls $dir | grep -c -- '-latency\.trace$')" = 1 ] ||
-	fail "not exactly one snapshot of the trigger: $(ls $dir | tr '\n' ' ')"
+only_snapshot latency trigger
 [ "$(ls $dir | wc -l)" = 2 ] ||
 	fail "$(ls $dir | wc -l) files in $dir, not the trigger's and the stop's"
-f=$dir/$(ls $dir | grep -- '-latency\.trace$')
 line=$(grep '^gotrace: snapshot 1, trigger sched-latency: ' /tmp/tr.err) ||
 	fail "no summary line names the trigger"
 echo "$line" | grep -q ": tid $tid (gt_victim, pid " ||
@@ -69,10 +102,7 @@ awk -v v="$value" -v s="$stalled" 'BEGIN { exit !(v > 100 && v <= s + 50) }' ||
 echo "trigger: tid $tid waited $value ms (gt_victim saw $stalled ms)"
 
 check_header "$f"
-./gotrace check -q "$f" || fail "gotrace check refuses $f"
-./gotrace stat -n 0 "$f" > /tmp/tr-stat.txt || fail "gotrace stat failed"
-grep -q 'UserLog' /tmp/tr-stat.txt ||
-	fail "the snapshot does not mark the trigger (no UserLog)"
+marked trigger
 grep -q '^  gt_victim ' /tmp/tr-stat.txt || fail "gt_victim is not in the snapshot"
 cp "$f" "$GT_OUT/trigger-1.trace" || fail "cannot copy $f"
 cat > "$GT_OUT/trigger-1.expect" <<EOT
@@ -82,27 +112,16 @@ grep -q '^gotrace: snapshot 2, the recording stopped' /tmp/tr.err ||
 	fail "no last snapshot of the stop"
 
 # The off-CPU trigger.
-dir=/tmp/trigger-offcpu
-rm -rf $dir
-./gotrace record --flight 2s --trigger off-cpu:200ms \
-	--trigger-comm gt_sleeper --trigger-post 100ms -o $dir \
-	> /tmp/tro.out 2> /tmp/tro.err &
-rec=$!
-cleanup_on_exit $rec
-wait_state recording
+flight_record /tmp/trigger-offcpu /tmp/tro.err --trigger off-cpu:200ms \
+	--trigger-comm gt_sleeper --trigger-post 100ms
 ./workload sleep 3 50 || fail "workload sleep 3 50 failed"
 ./workload sleep 1 400 &
 sleeper=$!
 wait $sleeper || fail "workload sleep 1 400 failed"
-wait_until "ls $dir | grep -q -- '-offcpu\.trace\$'" 300 ||
-	fail "no snapshot of the off-CPU trigger within 30 s: $(cat /tmp/tro.err)"
+snapshot_of offcpu "off-CPU trigger"
 sleep 1
-./gotrace stop || fail "gotrace stop failed"
-wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
-wait $rec || fail "the recorder exited with $?: $(cat /tmp/tro.err)"
-cat /tmp/tro.err
-[ "$(ls $dir | grep -c -- '-offcpu\.trace$')" = 1 ] ||
-	fail "not exactly one snapshot of the off-CPU trigger: $(ls $dir | tr '\n' ' ')"
+stop_recording
+only_snapshot offcpu "off-CPU trigger"
 line=$(grep '^gotrace: snapshot 1, trigger off-cpu: ' /tmp/tro.err) ||
 	fail "no summary line names the off-CPU trigger"
 echo "$line" | grep -q ": tid $sleeper (gt_sleeper, pid $sleeper)" ||
@@ -115,42 +134,25 @@ awk -v v="$value" -v s="${GT_TIME_SCALE:-1}" \
 	'BEGIN { exit !(v >= 400 - 5 * s && v <= 400 + 300 * s) }' ||
 	fail "the off-CPU trigger measured '$value' ms for a 400 ms sleep"
 echo "off-CPU trigger: tid $sleeper blocked $value ms"
-f=$dir/$(ls $dir | grep -- '-offcpu\.trace$')
-./gotrace check -q "$f" || fail "gotrace check refuses $f"
-./gotrace stat -n 0 "$f" > /tmp/tro-stat.txt || fail "gotrace stat failed"
-grep -q 'UserLog' /tmp/tro-stat.txt ||
-	fail "the snapshot does not mark the off-CPU trigger (no UserLog)"
+marked "off-CPU trigger"
 cp "$f" "$GT_OUT/trigger-offcpu.trace" || fail "cannot copy $f"
 cat > "$GT_OUT/trigger-offcpu.expect" <<EOT
 gt_sleeper block:sleep >= 1
 EOT
 
 # The syscall trigger, and its hold-off.
-dir=/tmp/trigger-syscall
-rm -rf $dir
-./gotrace record --flight 2s --trigger syscall:getppid \
-	--trigger-comm gt_getppid --trigger-post 100ms -o $dir \
-	> /tmp/trs.out 2> /tmp/trs.err &
-rec=$!
-cleanup_on_exit $rec
-wait_state recording
+flight_record /tmp/trigger-syscall /tmp/trs.err --trigger syscall:getppid \
+	--trigger-comm gt_getppid --trigger-post 100ms
 ./workload getppid 100 &
 caller=$!
 wait $caller || fail "workload getppid failed"
-wait_until "ls $dir | grep -q -- '-syscall\.trace\$'" 300 ||
-	fail "no snapshot of the syscall trigger within 30 s: $(cat /tmp/trs.err)"
-./gotrace stop || fail "gotrace stop failed"
-wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
-wait $rec || fail "the recorder exited with $?: $(cat /tmp/trs.err)"
-cat /tmp/trs.err
-[ "$(ls $dir | grep -c -- '-syscall\.trace$')" = 1 ] ||
-	fail "not exactly one snapshot of the syscall trigger: $(ls $dir | tr '\n' ' ')"
+snapshot_of syscall "syscall trigger"
+stop_recording
+only_snapshot syscall "syscall trigger"
 grep -q "^gotrace: snapshot 1, trigger syscall: tid $caller (gt_getppid, pid $caller) entered syscall 110," \
 	/tmp/trs.err || fail "the summary does not name gt_getppid ($caller) and getppid"
 grep -q '^gotrace: snapshot 2, the recording stopped, .* (99 triggers held off, 0 snapshots missed)$' \
 	/tmp/trs.err || fail "the other 99 getppid calls were not held off, exactly"
-f=$dir/$(ls $dir | grep -- '-syscall\.trace$')
-./gotrace check -q "$f" || fail "gotrace check refuses $f"
 cp "$f" "$GT_OUT/trigger-syscall.trace" || fail "cannot copy $f"
 cat > "$GT_OUT/trigger-syscall.expect" <<EOT
 gt_getppid syscall:sys_getppid == 100

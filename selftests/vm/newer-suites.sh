@@ -98,11 +98,14 @@ gt_chroot_ready() {
 	touch "$GT_CHROOT/.ready"
 }
 
-# gt_chroot_run DIR... -- CMD ARGS...: run CMD in the chroot with each DIR
+# gt_chroot_in ROOT DIR... -- CMD ARGS...: run CMD in the Debian system
+# at ROOT, with /dev, /proc, /sys, a /run of its own and each DIR
 # bind-mounted at its own path, in a private mount namespace that
-# disappears with the command (no mount outlives a failed build).
-gt_chroot_run() {
-	local binds=() d
+# disappears with the command (no mount outlives a failed build), with
+# an environment of its own (apt asks no questions).
+gt_chroot_in() {
+	local root=$1 binds=()
+	shift
 	while [ "$1" != -- ]; do
 		binds+=("$(readlink -f "$1")" "$1")
 		shift
@@ -115,15 +118,24 @@ gt_chroot_run() {
 		shift
 		mount --bind /dev "$root/dev"
 		mount -t proc proc "$root/proc"
+		mount -t sysfs sysfs "$root/sys"
+		mount -t tmpfs tmpfs "$root/run"
 		while [ "$1" != -- ]; do
 			mkdir -p "$root$2"
 			mount --bind "$1" "$root$2"
 			shift 2
 		done
 		shift
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin \
-			HOME=/root LANG=C.UTF-8 "$@"
-	' gt-chroot "$GT_CHROOT" "${binds[@]}" -- "$@"
+		exec chroot "$root" /usr/bin/env -i \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' gt-chroot "$root" "${binds[@]}" -- "$@"
+}
+
+# gt_chroot_run DIR... -- CMD ARGS...: CMD in the trixie chroot, each DIR
+# bind-mounted at its own path.
+gt_chroot_run() {
+	gt_chroot_in "$GT_CHROOT" "$@"
 }
 
 # gt_chroot_compiler CC: make sure the chroot has CC (e.g.

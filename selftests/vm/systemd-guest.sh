@@ -48,24 +48,12 @@ gt_sd_base_dir() {
 	echo "$GT_STORE/systemd-guest/$1-$key"
 }
 
-# gt_sd_chroot ROOT CMD...: run CMD in ROOT with /proc, /sys and /dev, in
-# a private mount namespace, so that no mount outlives it.
+# gt_sd_chroot ROOT CMD...: run CMD in the guest's system at ROOT
+# (gt_chroot_in).
 gt_sd_chroot() {
 	local root=$1
 	shift
-	# shellcheck disable=SC2016
-	unshare -m --propagation private /bin/sh -c '
-		set -e
-		root=$1
-		shift
-		mount --bind /dev "$root/dev"
-		mount -t proc proc "$root/proc"
-		mount -t sysfs sysfs "$root/sys"
-		mount -t tmpfs tmpfs "$root/run"
-		exec chroot "$root" /usr/bin/env -i \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
-	' gt-sd-chroot "$root" "$@"
+	gt_chroot_in "$root" -- "$@"
 }
 
 # gt_sd_base SUITE: make the base of SUITE if it is not there.  Sets
