@@ -29,13 +29,13 @@ record() {
 # (the debug kernel, once in a run: on the pipe's lock): its block (chan
 # send) is then the syscall, so writes are counted as both.  The BPF
 # backend loses what the kernel does not run its programs for: on Linux
-# 7.x a task preempted inside the sys_enter program (tracepoint programs
-# run preemptible there) makes every other task's syscall entry on that
-# CPU skip it, counted only in the program's recursion_misses, which the
-# summary counts as lost (bpf_misses).  A read whose entry was skipped
-# blocks as a plain block, and a read or write whose exit was skipped
-# has no syscall event: each count may fall short by that many, and
-# plain blocks are no more than that.
+# 7.x a task preempted inside the sys_enter or sys_exit program
+# (tracepoint programs run preemptible there) makes the kernel skip that
+# program for every other task's syscalls on that CPU, counted only in
+# the program's recursion_misses, which the summary counts as lost
+# (bpf_misses).  A read or write whose entry was skipped is a plain block
+# if it sleeps, and no syscall event if it does not: each count may fall
+# short by that many, and plain blocks are no more than that.
 record pingpong ./workload pingpong 200
 misses=$(bpf_misses)
 n=$((200 - misses))
