@@ -333,6 +333,44 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
 	return sum;
 }
 
+/*
+ * The kernel skips a program, and counts it in that program's
+ * recursion_misses, when the CPU is already running it: nested (an
+ * interrupt), or, where tracepoint programs are preemptible (Linux 7.x:
+ * tracepoints are called under SRCU, BPF programs with migration
+ * disabled only), while a task preempted inside it waits on that CPU.
+ * Every tracepoint hit on that CPU meanwhile, of any task, is skipped.
+ */
+uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
+{
+	struct bpf_program *prog;
+	uint64_t sum = 0;
+	size_t at = 0;
+
+	if (which && len)
+		which[0] = '\0';
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 info_len = sizeof(info);
+		int fd = bpf_program__fd(prog), n;
+
+		memset(&info, 0, sizeof(info));
+		/* A kernel older than the field (5.12) leaves it 0. */
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &info_len) ||
+		    !info.recursion_misses)
+			continue;
+		sum += info.recursion_misses;
+		if (!which || at >= len)
+			continue;
+		n = snprintf(which + at, len - at, "%s%s %llu", at ? ", " : "",
+			     bpf_program__name(prog),
+			     (unsigned long long)info.recursion_misses);
+		if (n > 0)
+			at += (size_t)n;
+	}
+	return sum;
+}
+
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s)
 {
 	gt_merge_stats(b->merge, s);

@@ -55,6 +55,13 @@ unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
  * (short records, out of memory merging), in the total only.
  */
 uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu);
+/*
+ * Tracepoint hits the kernel did not run a program for because that
+ * CPU was already running it (the programs' recursion_misses, summed):
+ * records lost, of any task, recorded or not.  @which (may be NULL)
+ * gets the programs that missed and how often: "gt_sys_enter 3, ...".
+ */
+uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);
 

@@ -108,10 +108,11 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
 	uint64_t start, next_status, drops = 0, unknown = 0, unswitched = 0;
+	uint64_t misses = 0;
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
-	char sz[32], where[PATH_MAX + 64];
+	char sz[32], where[PATH_MAX + 64], missed[256];
 
 	if (a->rotate) {
 		if (gt_rotate_open(&rot, a->rotate))
@@ -184,6 +185,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 					 (uint64_t)st.events,
 					 (uint64_t)st.lost + gt_bpf_drops(b, NULL) +
+					 gt_bpf_misses(b, NULL, 0) +
 					 gt_bpf_feed_unknown(feed) +
 					 gt_bpf_feed_unswitched(feed));
 			next_status = now + STATUS_NS;
@@ -215,6 +217,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	gt_bpf_feed_end(feed, gt_now_ns());
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
+	misses = gt_bpf_misses(b, missed, sizeof(missed));
 	unknown = gt_bpf_feed_unknown(feed);
 	unswitched = gt_bpf_feed_unswitched(feed);
 	gt_bpf_merge_stats(b, &ms);
@@ -254,15 +257,24 @@ out:
 				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 				sink.bytes, where, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
-				(uint64_t)st.lost + drops + unknown + unswitched);
-		if (drops || unknown || unswitched || st.lost || st.halted)
+				(uint64_t)st.lost + drops + misses + unknown +
+				unswitched);
+		if (drops || misses || unknown || unswitched || st.lost ||
+		    st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
 				" records found their BPF ring full, %" PRIu64
+				" tracepoint hits found their program busy on their CPU, %" PRIu64
 				" named a task the reader did not know, %" PRIu64
 				" switches never reached the reader, %" PRIu64
 				" events found the model's buffers full)",
-				(uint64_t)st.lost + drops + unknown + unswitched,
-				drops, unknown, unswitched, (uint64_t)st.lost);
+				(uint64_t)st.lost + drops + misses + unknown +
+				unswitched, drops, misses, unknown, unswitched,
+				(uint64_t)st.lost);
+		/* Of any task: the kernel skips before the filters run. */
+		if (misses)
+			gt_warn("the kernel did not run a BPF program %" PRIu64
+				" times, its CPU being inside it already (a task preempted there): %s",
+				misses, missed);
 		if (st.halted)
 			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
 		/* Written, with the task's own frame for a stack. */

@@ -9,7 +9,9 @@
 # gotrace stat --json counts them per task, summed per name:
 #
 #   goroutines               exactly: every one is inside both sessions
-#   gt_getppid's syscalls    exactly: none of them ever blocks
+#   gt_getppid's syscalls    exactly: none of them ever blocks (the BPF
+#                            trace may lack as many as the kernel
+#                            skipped its programs: bpf_misses)
 #   blocks, unblocks, starts within 5% + 2: the module hands the model
 #                            each CPU's events as they happen, the BPF
 #                            reader merges them by timestamp, so a wakeup
@@ -25,8 +27,10 @@
 #                            module's 32; between runs the count itself
 #                            varies from 31 to 34 with the timing)
 #
-# Neither session may lose an event.  Skips where the BPF backend cannot
-# run (lib.sh's bpf_skip_reason).
+# Neither session may lose an event, but for those skips of the BPF
+# programs on Linux 7.x (lib.sh's bpf_misses), which the BPF session must
+# count as lost.  Skips where the BPF backend cannot run (lib.sh's
+# bpf_skip_reason).
 . ./lib.sh
 
 why=$(bpf_skip_reason)
@@ -50,6 +54,7 @@ cleanup_on_exit $kreader
 wait_state recording
 GT_BACKEND=bpf
 record_while_bpf "$bout" workload
+misses=$(bpf_misses)
 GT_BACKEND=kmod
 settle
 still_recording "after the BPF session"
@@ -57,7 +62,8 @@ echo stop > $GT_DEV || fail "echo stop failed"
 wait_gone $kreader 300 || fail "cat did not end within 30 s of stop"
 wait $kreader || fail "cat exited with $?"
 check_header "$kout"
-grep -q ' 0 lost, backend bpf' /tmp/rw.err || fail "the BPF session lost events"
+grep -q " $misses lost, backend bpf" /tmp/rw.err ||
+	fail "the BPF session lost events besides its $misses program skips"
 
 # per_name FILE: "name goroutines syscalls blocks unblocks starts" for
 # every gt_* name of FILE's tasks.
@@ -93,7 +99,7 @@ per_name "$bout" > /tmp/both.bpf
 [ "$(wc -l < /tmp/both.kmod)" -ge 8 ] ||
 	fail "the module's trace lacks the workload's goroutines: $(cat /tmp/both.kmod)"
 echo "# name: goroutines syscalls blocks unblocks starts, module | BPF"
-awk '
+awk -v misses="$misses" '
 function near(a, b, what,   d) {
 	d = a > b ? a - b : b - a
 	if (d > 2 + (a > b ? a : b) * 5 / 100) {
@@ -120,8 +126,10 @@ END {
 			bad = 1
 			continue
 		}
-		if (n == "gt_getppid" && x[3] != y[3]) {
-			print "FAIL: " n " syscalls: module " x[3] ", BPF " y[3]
+		if (n == "gt_getppid" &&
+		    (y[3] > x[3] || y[3] < x[3] - misses)) {
+			print "FAIL: " n " syscalls: module " x[3] ", BPF " \
+				y[3] " (" misses " program skips)"
 			bad = 1
 		}
 		near(x[3], y[3], "syscalls")

@@ -13,7 +13,11 @@ if [ "$GT_BACKEND" = bpf ]; then
 	# The filter runs in the BPF programs: decided again at the exec.
 	GT_BPF_OPTS="-c gt_late"
 	record_while "$out" sh -c 'exec /tmp/gt_late getppid 100 /bin/true'
-	grep -q ' 0 lost, backend bpf' /tmp/rw.err || fail "events lost"
+	# Lost: only what the kernel's skips of the programs cost (Linux
+	# 7.x, lib.sh's bpf_misses), each at most one getppid.
+	misses=$(bpf_misses)
+	grep -q " $misses lost, backend bpf" /tmp/rw.err ||
+		fail "events lost besides $misses program skips"
 else
 	./gotrace record -q -o "$out" -c gt_late &
 	rec=$!
@@ -25,10 +29,12 @@ else
 	kill -INT $rec
 	wait $rec || fail "gotrace record exited with $?"
 fi
+misses=${misses:-0}
 ./gotrace check -q "$out" || fail "gotrace check refused $out"
 cat > "$GT_OUT/filter-exec.expect" <<EOT
 names gt_late
 gt_late create == 1
-gt_late syscall:sys_getppid == 100
+gt_late syscall:sys_getppid >= $((100 - misses))
+gt_late syscall:sys_getppid <= 100
 gt_late end == 1
 EOT

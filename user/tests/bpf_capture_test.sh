@@ -84,8 +84,11 @@ check "timestamps never decrease after the merge" \
 	'awk "$FIELD"" { t = field(\"ts\") + 0; if (t < last) bad++; last = t } END { exit bad > 0 }" "$T/out"'
 check "every task is announced before its first record" \
 	'awk "$FIELD"" field(\"type\") == \"task\" { seen[field(\"key\")] = 1; next } field(\"match\") % 2 == 1 && !seen[field(\"key\")] { bad++ } END { exit bad > 0 }" "$T/out"'
-check "no record dropped, none merged late" \
-	'has "drops=0 late=0" "$T/err"'
+# misses: the programs' recursion_misses, the tracepoint hits the kernel
+# did not run them for because their CPU was inside them already; none
+# where the kernel runs them with preemption off (this host's 6.18).
+check "no record dropped, no program skipped, none merged late" \
+	'has "drops=0 misses=0 late=0" "$T/err"'
 
 # --- a pid filter: only the tasks of the process given --------------
 yes >/dev/null &
