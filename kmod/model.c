@@ -240,13 +240,15 @@ static bool model_emit3(struct gt_model *m, struct gt_cpu *c,
 /*
  * The kernel stack of the code that hit the tracepoint into @pcs (at
  * most @max PCs, innermost first; the environment leaves out its own
- * frames).  None when the session was asked for none: the unwinding is
- * most of what a switch or a wakeup costs.
+ * frames).  None when the session was asked for none, or for none at
+ * wakeups (@wake: a wakeup's or a creation's): the unwinding is most of
+ * what a switch or a wakeup costs.
  */
 static unsigned int stack_save(const struct gt_model *m, struct gt_cpu *c,
-			       unsigned int max)
+			       unsigned int max, bool wake)
 {
-	if (m->opts.flags & GOTRACE_OPT_NO_KSTACKS)
+	if (m->opts.flags & GOTRACE_OPT_NO_KSTACKS ||
+	    (wake && m->opts.flags & GOTRACE_OPT_NO_WAKE_KSTACKS))
 		return 0;
 	return gt_env_kstack(c, c->pcs, max);
 }
@@ -293,16 +295,17 @@ static u64 comm_pc_of(struct gt_model *m, struct gt_task *t,
 /*
  * The stack of the running kernel code (innermost first, without the
  * probe's own frames), ending with the comm frame of @comm_of (whose
- * entry is @t) when given.  Returns the stack reference, or @fallback
- * when the table is full.
+ * entry is @t) when given; @wake: of a wakeup or a creation.  Returns
+ * the stack reference, or @fallback when the table is full.
  */
 static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		      const struct gt_in_task *comm_of, u64 fallback)
+		      const struct gt_in_task *comm_of, u64 fallback,
+		      bool wake)
 {
 	u64 gen = model_gen(m), id;
 	unsigned int n;
 
-	n = stack_save(m, c, GT_KSTACK_MAX);
+	n = stack_save(m, c, GT_KSTACK_MAX, wake);
 	if (comm_of)
 		c->pcs[n++] = comm_pc_of(m, t, comm_of, gen);
 	if (!n)
@@ -673,7 +676,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 			gt_env_now(c) : t->sys_enter_ts;
 
 	gen = model_gen(m);
-	n = stack_save(m, c, GT_KSTACK_MAX);
+	n = stack_save(m, c, GT_KSTACK_MAX, false);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
 	c->pcs[n++] = comm_pc_of(m, t, p, gen);
 	id = gt_tables_stack(m->tables, gen, c->pcs, n);
@@ -839,7 +842,7 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		type = gt_is_sched_yield(t) ? GOTRACE_EV_GO_SCHED :
 					       GOTRACE_EV_GO_PREEMPT;
 		stack = stack_here(m, c, t, prev,
-				   task_comm_stack(m, t, model_gen(m)));
+				   task_comm_stack(m, t, model_gen(m)), false);
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
@@ -856,7 +859,7 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		 */
 		sys_pending_take(c, t, &when);
 		stack = stack_here(m, c, t, prev,
-				   task_comm_stack(m, t, model_gen(m)));
+				   task_comm_stack(m, t, model_gen(m)), false);
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
@@ -933,7 +936,7 @@ static u64 waker_stack(struct gt_model *m, struct gt_cpu *c)
 
 	/* Only a task the trace shows names itself: the one running here. */
 	return stack_here(m, c, c->cur,
-			  c->cur && c->cur->key == p->key ? p : NULL, 0);
+			  c->cur && c->cur->key == p->key ? p : NULL, 0, true);
 }
 
 /*
