@@ -11,6 +11,8 @@
 #   empty    emptyprobe.ko loaded: counting probes on gotrace's tracepoints
 #   gotrace  a gotrace session read into a tmpfs file (gtctl rec, i.e. cat)
 #   nostacks the same without kernel stacks (module parameter kstacks=N)
+#   nowakestacks the same without the kernel stacks of wakeups only
+#            (module parameter wake_kstacks=N)
 #   gotrace-v2 the gotrace session in Go's generational format, "go 1.23
 #            trace" (module parameter format=go1.23, default generation_ms)
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
@@ -18,6 +20,8 @@
 #   bpf      gotrace record --backend bpf into a tmpfs file, the workload
 #            as its COMMAND (skipped, and said so, where the guest's
 #            gotrace has no BPF backend or the kernel no BTF)
+# A configuration NAME@base is NAME with the module of the commit that
+# bench/ab.sh compares with (/bench/base.ko), swapped in for the run.
 # then the ramps: gotrace sessions under more and more getppid loops, then
 # hackbench groups, then getppid loops with the reader at nice 19, each
 # until a session loses events; once per format (BENCH_RAMP_FORMATS), the
@@ -35,6 +39,7 @@ ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
 CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ftrace,bpf}" | tr , ' ')
 KSTACKS=/sys/module/gotrace/parameters/kstacks
+WAKE_KSTACKS=/sys/module/gotrace/parameters/wake_kstacks
 FORMAT=/sys/module/gotrace/parameters/format
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
@@ -99,7 +104,12 @@ ftrace_stats() {
 
 # run_config C W R: one run of workload W under configuration C.
 run_config() {
-	c=$1 w=$2 r=$3
+	c=$1 w=$2 r=$3 name=$1
+	case $c in
+	*@base)
+		rmmod gotrace && insmod ./base.ko || return 1
+		c=${c%@base} ;;
+	esac
 	case $c in
 	none)
 		res=$(run_workload "$w")
@@ -112,13 +122,17 @@ run_config() {
 			tail -n 1)
 		emit "empty round=$r workload=$w hits=$hits"
 		;;
-	gotrace|nostacks|gotrace-v2)
+	gotrace|nostacks|nowakestacks|gotrace-v2)
 		# nostacks: the same session without kernel stacks (the
 		# module's kstacks parameter, which gtctl's session takes);
+		# nowakestacks: without those of wakeups (wake_kstacks);
 		# gotrace-v2: in the go 1.23 format, the others in go 1.11
 		# (the format parameter, read when the reader opens the
 		# device; the module's default is go1.23).
 		[ "$c" = nostacks ] && echo N > $KSTACKS
+		if [ "$c" = nowakestacks ]; then
+			echo N > $WAKE_KSTACKS || return 1
+		fi
 		f=go1.11
 		[ "$c" = gotrace-v2 ] && f=go1.23
 		echo $f > $FORMAT || return 1
@@ -129,8 +143,9 @@ run_config() {
 		echo stop > /dev/gotrace 2>/dev/null
 		wait $reader
 		echo Y > $KSTACKS
+		[ ! -e $WAKE_KSTACKS ] || echo Y > $WAKE_KSTACKS
 		echo go1.23 > $FORMAT
-		emit "$c round=$r workload=$w" \
+		emit "$name round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
 			"$(cat /tmp/gotrace.status)"
 		rm -f /tmp/gotrace.trace
@@ -178,7 +193,10 @@ run_config() {
 		rm -f /tmp/bpf.trace
 		;;
 	esac
-	emit "run round=$r config=$c workload=$w $res"
+	emit "run round=$r config=$name workload=$w $res"
+	if [ "$name" != "$c" ]; then
+		rmmod gotrace && insmod /gotrace.ko || return 1
+	fi
 }
 
 emit "info release=$(uname -r) cpus=$NCPU ms=$MS rounds=$ROUNDS" \

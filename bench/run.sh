@@ -24,6 +24,11 @@
 # (go1.11,go1.23: each ramp runs in each),
 # BENCH_VM_TIMEOUT (seconds, 840), BENCH_VM_CPUS (2), BENCH_VM_MEM (MiB,
 # 3072: ftrace's files fill tmpfs fast), BENCH_VM_ACCEL (tcg,thread=single).
+# BENCH_BASE (a commit): its module too, as /bench/base.ko, for the
+# configurations NAME@base (guest-bench.sh), and the table of
+# bench/ab.awk after the report; BENCH_ICOUNT=1: QEMU -icount shift=0,
+# the guest's clock counting instructions (Documentation/performance.rst,
+# "The hot path: measured changes"); bench/ab.sh sets both.
 # --memory: BENCH_MEM_S (seconds of load, 300), BENCH_MEM_STEP (seconds
 # between samples, 10), BENCH_MEM_GEN_MS (generation_ms; the module's
 # default), BENCH_MEM_PROCS (churning processes; one per vCPU); the
@@ -50,7 +55,14 @@ rm -rf "$work"
 mkdir -p "$work/gotrace" "$work/emptyprobe"
 cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$work/gotrace/"
 cp "$BENCH"/emptyprobe/Kbuild "$BENCH"/emptyprobe/*.c "$work/emptyprobe/"
-for m in gotrace emptyprobe; do
+mods="gotrace emptyprobe"
+if [ -n "${BENCH_BASE:-}" ]; then
+	mkdir -p "$work/base"
+	git -C "$GT_ROOT" archive "$BENCH_BASE" Kbuild kmod include |
+		tar -x -C "$work/base" || gt_die "no commit $BENCH_BASE"
+	mods="$mods base"
+fi
+for m in $mods; do
 	make -s -C "$KHDR" M="$work/$m" modules > "$work/$m.log" 2>&1 ||
 		{ cat "$work/$m.log" >&2; gt_die "cannot build $m for $KREL"; }
 done
@@ -62,6 +74,7 @@ root=$work/rootfs
 gt_initramfs_base "$root" "$BENCH/guest-init"
 mkdir -p "$root/bench"
 cp "$work/gotrace/kmod/gotrace.ko" "$root/gotrace.ko"
+[ -z "${BENCH_BASE:-}" ] || cp "$work/base/kmod/gotrace.ko" "$root/bench/base.ko"
 cp "$work/emptyprobe/emptyprobe.ko" "$BENCH/guest-bench.sh" \
 	"$BENCH/guest-memory.sh" \
 	"$work"/progs/* "$root/bench/"
@@ -86,6 +99,7 @@ done
 # run-kernel.sh (multi-threaded TCG and tracepoint text patching).
 log=$work/console.log
 gt_log "booting $KREL (bench:${knobs:- defaults})"
+[ "${BENCH_ICOUNT:-0}" = 1 ] && export GT_QEMU_EXTRA="-icount shift=0"
 gt_qemu "$timeout" "${BENCH_VM_ACCEL:-tcg,thread=single}" \
 	"${BENCH_VM_CPUS:-2}" "${BENCH_VM_MEM:-3072}" "$work" "${knobs# }"
 rc=$GT_QEMU_RC
@@ -96,4 +110,7 @@ if [ "$rc" -ne 1 ] || [ ! -s "$results" ]; then
 fi
 cp "$results" "$work/results.txt"
 awk -f "$report" "$work/results.txt" | tee "$work/table.txt"
+if [ -n "${BENCH_BASE:-}" ] && [ "$mode" = bench ]; then
+	awk -f "$BENCH/ab.awk" "$work/results.txt" | tee "$work/ab.txt"
+fi
 gt_log "raw numbers: $work/results.txt; table: $work/table.txt"

@@ -210,7 +210,8 @@ static int gt_options_check(const struct gotrace_options *o)
 
 	if (o->size != sizeof(*o) ||
 	    o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
-			 GOTRACE_OPT_NO_KSTACKS) ||
+			 GOTRACE_OPT_NO_KSTACKS |
+			 GOTRACE_OPT_NO_WAKE_KSTACKS) ||
 	    o->chunks > GT_MAX_CHUNKS || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||

@@ -179,6 +179,7 @@ extern unsigned int gt_param_chunks;
 extern unsigned int gt_param_max_tasks;
 extern unsigned int gt_param_syscalls;
 extern bool gt_param_kstacks;
+extern bool gt_param_wake_kstacks;
 extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 extern unsigned int gt_param_format;

@@ -59,6 +59,11 @@ module_param_named(kstacks, gt_param_kstacks, bool, 0644);
 MODULE_PARM_DESC(kstacks,
 		 "Record kernel stacks unless a session's options say otherwise");
 
+bool gt_param_wake_kstacks = true;
+module_param_named(wake_kstacks, gt_param_wake_kstacks, bool, 0644);
+MODULE_PARM_DESC(wake_kstacks,
+		 "Record wakeups' kernel stacks (with kstacks) unless a session's options say otherwise");
+
 unsigned int gt_param_syscalls = GOTRACE_SYSCALLS_ALL;
 
 /* Indexed by GOTRACE_SYSCALLS_*. */

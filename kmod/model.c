@@ -240,31 +240,74 @@ static bool model_emit3(struct gt_model *m, struct gt_cpu *c,
 /*
  * The kernel stack of the code that hit the tracepoint into @pcs (at
  * most @max PCs, innermost first; the environment leaves out its own
- * frames).  None when the session was asked for none: the unwinding is
- * most of what a switch or a wakeup costs.
+ * frames).  None when the session was asked for none, or for none at
+ * wakeups (@wake: a wakeup's or a creation's): the unwinding is most of
+ * what a switch or a wakeup costs.
  */
 static unsigned int stack_save(const struct gt_model *m, struct gt_cpu *c,
-			       unsigned int max)
+			       unsigned int max, bool wake)
 {
-	if (m->opts.flags & GOTRACE_OPT_NO_KSTACKS)
+	if (m->opts.flags & GOTRACE_OPT_NO_KSTACKS ||
+	    (wake && m->opts.flags & GOTRACE_OPT_NO_WAKE_KSTACKS))
 		return 0;
 	return gt_env_kstack(c, c->pcs, max);
 }
 
+/* @t is named after @comm from now on. */
+static void task_set_comm(struct gt_task *t, const char *comm)
+{
+	memcpy(t->comm, comm, sizeof(t->comm));
+	t->comm_pc = 0;
+}
+
+static bool comm_changed(const struct gt_task *t, const struct gt_in_task *p)
+{
+	return memcmp(t->comm, p->comm, sizeof(t->comm)) != 0;
+}
+
+/*
+ * The comm PC of @t (its bucket lock held, or it runs on this P) in the
+ * table of generation @gen, cached in @t, so that a switch does not hash
+ * the comm under the tables' lock every time.
+ */
+static u64 task_comm_pc(struct gt_model *m, struct gt_task *t, u64 gen)
+{
+	if (unlikely(!t->comm_pc || t->comm_pc_gen != gen)) {
+		t->comm_pc = gt_tables_comm_pc(m->tables, gen, t->comm);
+		t->comm_pc_gen = gen;
+	}
+	return t->comm_pc;
+}
+
+/*
+ * The comm PC of @p, whose entry is @t: @t's cached one while @p's comm
+ * is the one @t is named after, looked up when it changed (a rename not
+ * done yet).
+ */
+static u64 comm_pc_of(struct gt_model *m, struct gt_task *t,
+		      const struct gt_in_task *p, u64 gen)
+{
+	if (unlikely(comm_changed(t, p)))
+		return gt_tables_comm_pc(m->tables, gen, p->comm);
+	return task_comm_pc(m, t, gen);
+}
+
 /*
  * The stack of the running kernel code (innermost first, without the
- * probe's own frames), ending with the comm frame of @comm_of when given.
- * Returns the stack reference, or @fallback when the table is full.
+ * probe's own frames), ending with the comm frame of @comm_of (whose
+ * entry is @t) when given; @wake: of a wakeup or a creation.  Returns
+ * the stack reference, or @fallback when the table is full.
  */
-static u64 stack_here(struct gt_model *m, struct gt_cpu *c,
-		      const struct gt_in_task *comm_of, u64 fallback)
+static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		      const struct gt_in_task *comm_of, u64 fallback,
+		      bool wake)
 {
 	u64 gen = model_gen(m), id;
 	unsigned int n;
 
-	n = stack_save(m, c, GT_KSTACK_MAX);
+	n = stack_save(m, c, GT_KSTACK_MAX, wake);
 	if (comm_of)
-		c->pcs[n++] = gt_tables_comm_pc(m->tables, gen, comm_of->comm);
+		c->pcs[n++] = comm_pc_of(m, t, comm_of, gen);
 	if (!n)
 		return fallback;
 	id = gt_tables_stack(m->tables, gen, c->pcs, n);
@@ -297,7 +340,7 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	}
 	t->goid = gt_tasks_goid(m, p->tid);
 	t->comm_stack = comm_stack;
-	memcpy(t->comm, p->comm, sizeof(t->comm));
+	task_set_comm(t, p->comm);
 	t->seq = 0;
 	if (!model_emit3(m, c, t, GOTRACE_EV_GO_CREATE, t->goid, comm_stack,
 			 creator_stack))
@@ -494,11 +537,6 @@ static bool comm_stable(const struct gt_in_switch *in)
 	return !in->preempt && in->prev_state != GT_IN_RUNNABLE;
 }
 
-static bool comm_changed(const struct gt_task *t, const struct gt_in_task *p)
-{
-	return memcmp(t->comm, p->comm, sizeof(t->comm)) != 0;
-}
-
 static bool g_rename(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		     const struct gt_in_task *p)
 {
@@ -523,7 +561,7 @@ static bool g_refilter(struct gt_model *m, struct gt_cpu *c,
 	bool match = t->adopted || gt_tasks_match(m, p);
 
 	if (t->hidden) {
-		memcpy(t->comm, p->comm, sizeof(t->comm));
+		task_set_comm(t, p->comm);
 		if (!match)
 			return false;
 		t->hidden = false;
@@ -541,7 +579,7 @@ static bool g_refilter(struct gt_model *m, struct gt_cpu *c,
 	t->state = GT_G_DEAD;
 	t->hidden = true;
 	c->cur = NULL;
-	memcpy(t->comm, p->comm, sizeof(t->comm));
+	task_set_comm(t, p->comm);
 	return false;
 }
 
@@ -572,7 +610,7 @@ static u64 sys_stack(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 	if (e->key == key && e->comm_stack == comm && e->id >> 32 == gen)
 		return e->id;
 	pcs[0] = gt_syscall_pc(t->sys_nr, t->sys_compat);
-	pcs[1] = gt_tables_comm_pc(m->tables, gen, t->comm);
+	pcs[1] = task_comm_pc(m, t, gen);
 	id = gt_tables_stack(m->tables, gen, pcs, 2);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
@@ -638,9 +676,9 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 			gt_env_now(c) : t->sys_enter_ts;
 
 	gen = model_gen(m);
-	n = stack_save(m, c, GT_KSTACK_MAX);
+	n = stack_save(m, c, GT_KSTACK_MAX, false);
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
-	c->pcs[n++] = gt_tables_comm_pc(m->tables, gen, p->comm);
+	c->pcs[n++] = comm_pc_of(m, t, p, gen);
 	id = gt_tables_stack(m->tables, gen, c->pcs, n);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
@@ -803,8 +841,8 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 	if (preempt || in->prev_state == GT_IN_RUNNABLE) {
 		type = gt_is_sched_yield(t) ? GOTRACE_EV_GO_SCHED :
 					       GOTRACE_EV_GO_PREEMPT;
-		stack = stack_here(m, c, prev,
-				   task_comm_stack(m, t, model_gen(m)));
+		stack = stack_here(m, c, t, prev,
+				   task_comm_stack(m, t, model_gen(m)), false);
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_RUNNABLE;
@@ -820,8 +858,8 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		 * would count it in the syscall profile too).
 		 */
 		sys_pending_take(c, t, &when);
-		stack = stack_here(m, c, prev,
-				   task_comm_stack(m, t, model_gen(m)));
+		stack = stack_here(m, c, t, prev,
+				   task_comm_stack(m, t, model_gen(m)), false);
 		if (!model_emit1(m, c, t, type, stack))
 			return;
 		t->state = GT_G_WAITING;
@@ -897,7 +935,8 @@ static u64 waker_stack(struct gt_model *m, struct gt_cpu *c)
 	const struct gt_in_task *p = c->ev->cur;
 
 	/* Only a task the trace shows names itself: the one running here. */
-	return stack_here(m, c, c->cur && c->cur->key == p->key ? p : NULL, 0);
+	return stack_here(m, c, c->cur,
+			  c->cur && c->cur->key == p->key ? p : NULL, 0, true);
 }
 
 /*

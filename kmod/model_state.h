@@ -127,6 +127,12 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		reference, tables.c: of the generation it was interned in)
  * @comm:	the comm the goroutine is named after; of a hidden task, the
  *		comm the filters last saw
+ * @comm_pc:	the synthetic PC of the frame naming @comm in the table of
+ *		generation @comm_pc_gen (tables.c), 0 if not known: every
+ *		kernel stack of the task ends with it, and looking it up
+ *		hashes @comm under the tables' lock; 0 again whenever
+ *		@comm changes
+ * @comm_pc_gen: the generation of @comm_pc (0 in the 1.11 format)
  * @sys_nr:	syscall the task is in, -1 if none, GT_SYS_UNKNOWN if no
  *		syscall entry or exit of it was seen
  * @sys_compat:	the syscall number is of the 32-bit ABI
@@ -153,6 +159,8 @@ struct gt_task {
 	u64 last_ts;
 	u64 sys_enter_ts;
 	u64 comm_stack;
+	u64 comm_pc;
+	u64 comm_pc_gen;
 	char comm[GT_IN_COMM_LEN];
 	int sys_nr;
 	u8 sys_compat;

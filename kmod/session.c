@@ -216,6 +216,8 @@ int gt_session_create(struct gt_session **sp)
 	s->model.opts.syscalls = READ_ONCE(gt_param_syscalls);
 	if (!READ_ONCE(gt_param_kstacks))
 		s->model.opts.flags |= GOTRACE_OPT_NO_KSTACKS;
+	if (!READ_ONCE(gt_param_wake_kstacks))
+		s->model.opts.flags |= GOTRACE_OPT_NO_WAKE_KSTACKS;
 	atomic64_set(&s->model.bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);

@@ -60,6 +60,10 @@
  *   task bucket locks and nothing nests inside it.  gt_tables_v2() reads
  *   and empties its generation's table without it: no hook adds to that
  *   table any more, and none reads it (every CPU is in the next one).
+ *   gt_tables_stack() looks a stack up without it first (stab_find()):
+ *   the lock, which every CPU takes, is then taken only to add a stack
+ *   the table does not hold yet, not for the same preemption or blocking
+ *   place met again.
  */
 #include "model_state.h"
 
@@ -261,11 +265,49 @@ static u64 stack_ref(u64 gen, u32 id)
 	return id ? gen << 32 | id : 0;
 }
 
-/* Find or add a stack in @st; t->lock held.  Returns its id, or 0 when full. */
-static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
-			       const u64 *pcs, unsigned int n, bool is_comm)
+/* The hash of a stack of @n PCs. */
+static u32 stack_hash(const u64 *pcs, unsigned int n)
 {
-	u32 hash = gt_env_jhash(pcs, n * sizeof(u64), n);
+	return gt_env_jhash(pcs, n * sizeof(u64), n);
+}
+
+/*
+ * Find a stack in @st without the lock: its id, or 0 if @st does not
+ * hold it (or not yet: an entry being added may be missed, never seen
+ * half written).  An entry is written whole before its hash slot is
+ * published (release, in tables_stack_locked()), and is not changed or
+ * removed while a hook may use @st: only when the generation is written
+ * out, once every CPU is in the next one (stab_reset()).  The table is
+ * at most half full: the probe ends at an empty slot.
+ */
+static u32 stab_find(const struct gt_tables *t, const struct gt_stab *st,
+		     const u64 *pcs, unsigned int n, u32 hash)
+{
+	u32 i = hash & t->stack_mask;
+	const struct gt_stack_ent *e;
+	u32 id;
+
+	for (;;) {
+		/* Pairs with the release in tables_stack_locked(). */
+		id = gt_load_acquire(&st->stack_slots[i]);
+		if (!id)
+			return 0;
+		e = &st->stacks[id - 1];
+		if (e->hash == hash && e->n == n &&
+		    !memcmp(&st->pcs[e->off], pcs, n * sizeof(u64)))
+			return id;
+		i = (i + 1) & t->stack_mask;
+	}
+}
+
+/*
+ * Find or add a stack of hash @hash in @st; t->lock held.  Returns its
+ * id, or 0 when full.
+ */
+static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
+			       const u64 *pcs, unsigned int n, u32 hash,
+			       bool is_comm)
+{
 	u32 i = hash & t->stack_mask;
 	struct gt_stack_ent *e;
 	u32 id, limit;
@@ -294,9 +336,10 @@ static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
 	e->slot = i;
 	memcpy(&st->pcs[st->nr_pcs], pcs, n * sizeof(u64));
 	WRITE_ONCE(st->nr_pcs, st->nr_pcs + n);
-	st->stack_slots[i] = id;
 	/* Read without the lock by gt_tables_due(), as a bound only. */
 	WRITE_ONCE(st->nr_stacks, id);
+	/* The entry is whole: stab_find() may see it. */
+	gt_store_release(&st->stack_slots[i], id);
 	return id;
 }
 
@@ -313,11 +356,17 @@ static u32 tables_stack_locked(struct gt_tables *t, struct gt_stab *st,
 u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 		    unsigned int n)
 {
+	struct gt_stab *st = tab_of(t, gen);
+	u32 hash = stack_hash(pcs, n);
 	unsigned long flags = 0;
 	u32 id;
 
+	/* A stack seen before (most are) takes no lock. */
+	id = stab_find(t, st, pcs, n, hash);
+	if (likely(id))
+		return stack_ref(gen, id);
 	gt_lock_irqsave(&t->lock, flags);
-	id = tables_stack_locked(t, tab_of(t, gen), pcs, n, false);
+	id = tables_stack_locked(t, st, pcs, n, hash, false);
 	gt_unlock_irqrestore(&t->lock, flags);
 	return stack_ref(gen, id);
 }
@@ -492,7 +541,8 @@ static u32 tables_comm_stack_locked(struct gt_tables *t, struct gt_stab *st,
 	u32 id = st->comm_stack[idx];
 
 	if (!id) {
-		id = tables_stack_locked(t, st, &pc, 1, true);
+		id = tables_stack_locked(t, st, &pc, 1, stack_hash(&pc, 1),
+					 true);
 		st->comm_stack[idx] = id;
 		st->nr_comm_stacks += !!id;
 	}
@@ -561,7 +611,8 @@ u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
 		if (n == 1 && is_comm_pc(t, to, scratch[0], &idx))
 			id = tables_comm_stack_locked(t, to, idx);
 		else
-			id = tables_stack_locked(t, to, scratch, n, false);
+			id = tables_stack_locked(t, to, scratch, n,
+						 stack_hash(scratch, n), false);
 	}
 	gt_unlock_irqrestore(&t->lock, flags);
 	return id;

@@ -30,8 +30,8 @@ extern const struct gt_cgroupfs gt_cgroupfs;
 
 void gt_opts_init(struct gotrace_options *o);
 /*
- * Start from the module's defaults, its "syscalls", "kstacks" and
- * "format" parameters under @dir, so that options sent for a filter do
+ * Start from the module's defaults, its "syscalls", "kstacks",
+ * "wake_kstacks" and "format" parameters under @dir, so that options sent for a filter do
  * not undo how the module was loaded, and the BPF backend records as
  * the module would.  Parameters that cannot be read (an older module,
  * none loaded) keep the options' own defaults (format: the BPF backend

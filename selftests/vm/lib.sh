@@ -384,8 +384,11 @@ gt_qemu() {
 
 	: > "$tar"
 	set +e
+	# GT_QEMU_EXTRA: more options, split at spaces (bench/run.sh's
+	# -icount).
+	# shellcheck disable=SC2086
 	timeout --foreground "$timeout" qemu-system-x86_64 \
-		-accel "$accel" -smp "$cpus" -m "$mem" \
+		-accel "$accel" ${GT_QEMU_EXTRA:-} -smp "$cpus" -m "$mem" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \
 		-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \

@@ -1124,6 +1124,49 @@ static void test_stack_table_full(void)
 	ok(count_g(GOTRACE_EV_GO_BLOCK_SYNC, 1800) == 200, "every block is there");
 }
 
+/*
+ * GOTRACE_OPT_NO_WAKE_KSTACKS: the wakeup, whose hook has a kernel
+ * stack, carries the waker's comm frame only; the block keeps its
+ * kernel frames.
+ */
+static void test_no_wake_stacks(void)
+{
+	static const u64 pcs[2] = { 0xffffffff81000000ULL,
+				    0xffffffff81000010ULL };
+	struct task *bash = task_new(1850, 1850, "bash");
+	struct task *cat = task_new(1851, 1851, "cat");
+	struct task *tasks[] = { bash, cat };
+	struct gt_in_wake in = { .task = &bash->in };
+	const struct gt_event *blk, *unb;
+	size_t nb = 0, nu = 0;
+
+	sim_setup("no_wake_stacks", 2);
+	S.cfg.opts.flags = GOTRACE_OPT_NO_WAKE_KSTACKS;
+	S.cur[0] = bash;
+	S.cur[1] = cat;
+	sim_start(tasks, 2);
+	sleep_with_stack(bash, pcs, 2);
+	in.ev = ev(1);
+	in.ev.pcs = pcs;
+	in.ev.nr_pcs = 2;
+	FEED(gt_model_waking, &in);
+	drain();
+	wakeup(1, bash);
+	sw(0, bash, GT_IN_RUNNABLE);
+	if (!sim_finish())
+		return;
+	blk = find(GOTRACE_EV_GO_BLOCK, 1850, false);
+	unb = find(GOTRACE_EV_GO_UNBLOCK, 1850, true);
+	if (blk)
+		gt_trace_stack(&T, blk->stk, &nb);
+	if (unb)
+		gt_trace_stack(&T, unb->stk, &nu);
+	ok(blk && nb == 3, "the block keeps its 2 kernel frames and its comm (%zu)",
+	   nb);
+	ok(unb && unb->g == 1851 && nu == 1 && stack_has(unb->stk, "cat"),
+	   "the wakeup: the waker's comm frame only (%zu frames)", nu);
+}
+
 /* The pool fills up with nobody reading: halted, valid, losses counted. */
 static void test_overflow(void)
 {
@@ -1689,6 +1732,7 @@ int main(int argc, char **argv)
 	test_task_table_full();
 	test_task_table_reuse();
 	test_stack_table_full();
+	test_no_wake_stacks();
 	test_overflow();
 	test_overflow_v2();
 	test_clock_skew();

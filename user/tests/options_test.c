@@ -242,6 +242,12 @@ static void test_module_defaults(void)
 	   "module defaults: syscalls=blocking kstacks=Y");
 	ok(!gt_opts_syscalls(&o, "all") && o.syscalls == GOTRACE_SYSCALLS_ALL,
 	   "module defaults: an option given still wins");
+	put_param(dir, "wake_kstacks", "N");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.flags == GOTRACE_OPT_NO_WAKE_KSTACKS,
+	   "module defaults: wake_kstacks=N");
+	drop_param(dir, "wake_kstacks");
 	put_param(dir, "format", "go1.11");
 	gt_opts_init(&o);
 	gt_opts_module_defaults(&o, dir);

@@ -210,6 +210,12 @@ struct gotrace_status {
 						 * carry the [comm] and
 						 * [syscall] frames only
 						 */
+#define GOTRACE_OPT_NO_WAKE_KSTACKS (1U << 3)	/* no kernel stack at
+						 * wakeups and creations:
+						 * the waker's [comm]
+						 * frame only; blocks keep
+						 * theirs
+						 */
 
 #define GOTRACE_MAX_PIDS	64
 
