@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -37,7 +38,12 @@ struct gt_bpf {
 	unsigned int nr_cpus;
 	bool failed;		/* out of memory while merging */
 	uint64_t unread;	/* records dropped here: counted with drops */
+	bool twins;		/* the twins are attached (or failed to) */
+	uint64_t twin_check;	/* when to look at the skips again */
 };
+
+/* How often the reader looks for the syscall programs' first skip. */
+#define TWIN_CHECK_NS	(100 * 1000 * 1000ULL)
 
 /* libbpf's own messages only when asked for (GOTRACE_BPF_DEBUG=1). */
 static int libbpf_say(enum libbpf_print_level level, const char *fmt,
@@ -165,6 +171,42 @@ static int insert_rings(struct gt_bpf *b)
 	return 0;
 }
 
+/*
+ * Does this kernel call tracepoint programs with preemption on?  Linux
+ * 7.0 and later do (Debian's 7.3: the tracepoints under SRCU, and the
+ * syscall tracepoints' BPF probe no longer disables preemption), 6.18
+ * and earlier do not.  There the twins are attached from the start;
+ * elsewhere at the first skip seen (twins_when_needed()), in case a
+ * kernel of its own took the change.
+ */
+static bool preemptible_programs(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && atoi(u.release) >= 7;
+}
+
+/*
+ * The syscall programs' twins, after the first programs: a
+ * tracepoint calls its probes in the order they were attached, and a
+ * twin must run after its first program for the same hit.  Their links
+ * go where the skeleton's destroy finds them.
+ */
+static int attach_twins(struct gotrace_bpf *skel)
+{
+	/* The marks first: a twin finding none would record the hit again. */
+	skel->bss->twins_on = true;
+	skel->links.gt_sys_enter_twin =
+		bpf_program__attach(skel->progs.gt_sys_enter_twin);
+	if (!skel->links.gt_sys_enter_twin)
+		return -errno;
+	skel->links.gt_sys_exit_twin =
+		bpf_program__attach(skel->progs.gt_sys_exit_twin);
+	if (!skel->links.gt_sys_exit_twin)
+		return -errno;
+	return 0;
+}
+
 struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 {
 	struct gt_bpf_caps caps;
@@ -196,6 +238,9 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 		gt_err("cannot open the BPF programs: %s", strerror(errno));
 		goto fail;
 	}
+	/* The twins come after their first programs (gotrace.bpf.c). */
+	bpf_program__set_autoattach(b->skel->progs.gt_sys_enter_twin, false);
+	bpf_program__set_autoattach(b->skel->progs.gt_sys_exit_twin, false);
 	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
 	b->skel->rodata->wake_bytes = bytes / 2;
 	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
@@ -217,6 +262,11 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 		goto fail;
 	}
 	err = gotrace_bpf__attach(b->skel);
+	/* (The tests ask for them at once where no skip would come.) */
+	if (!err && (preemptible_programs() || getenv("GOTRACE_BPF_TWINS"))) {
+		b->twins = true;
+		err = attach_twins(b->skel);
+	}
 	if (err) {
 		gt_err("cannot attach the BPF programs: %s", strerror(-err));
 		goto fail;
@@ -225,6 +275,41 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 fail:
 	gt_bpf_close(b);
 	return NULL;
+}
+
+/* recursion_misses of @prog: 0 where the kernel has no such count (< 5.12). */
+static uint64_t prog_misses(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+/*
+ * At the first skip of a syscall program, its twins (gotrace.bpf.c):
+ * the hits skipped until then are counted lost, the later ones mostly
+ * recorded.  A kernel that refuses them leaves the skips counted.
+ */
+static void twins_when_needed(struct gt_bpf *b, uint64_t now)
+{
+	int err;
+
+	if (b->twins || now < b->twin_check)
+		return;
+	b->twin_check = now + TWIN_CHECK_NS;
+	if (!prog_misses(b->skel->progs.gt_sys_enter) &&
+	    !prog_misses(b->skel->progs.gt_sys_exit))
+		return;
+	b->twins = true;
+	err = attach_twins(b->skel);
+	if (err)
+		gt_warn("cannot attach the syscall programs' twins: %s; the hits their first programs skip stay lost (counted)",
+			strerror(-err));
 }
 
 int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
@@ -251,6 +336,7 @@ int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
 	/* ...unless a program took longer than the window to write one. */
 	if (now > GT_BPF_REORDER_NS)
 		gt_merge_emit(b->merge, now - GT_BPF_REORDER_NS, fn, arg);
+	twins_when_needed(b, now);
 	return 0;
 }
 
@@ -295,6 +381,14 @@ void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	int64_t left;
 	int n;
 
+	/*
+	 * The twins first: one left alone for a while would record every
+	 * syscall hit again, its first program no longer marking the task.
+	 */
+	bpf_link__destroy(b->skel->links.gt_sys_enter_twin);
+	b->skel->links.gt_sys_enter_twin = NULL;
+	bpf_link__destroy(b->skel->links.gt_sys_exit_twin);
+	b->skel->links.gt_sys_exit_twin = NULL;
 	gotrace_bpf__detach(b->skel);
 	until = gt_now_ns() + GT_BPF_REORDER_NS;
 	while ((left = (int64_t)(until - gt_now_ns())) > 0) {
@@ -333,6 +427,27 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
 	return sum;
 }
 
+/* Sum of the per-CPU counter @map (one entry). */
+static uint64_t percpu_sum(const struct gt_bpf *b, const struct bpf_map *map)
+{
+	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = 0;
+	uint32_t zero = 0;
+
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(map), &zero, v))
+		for (unsigned int c = 0; c < b->nr_cpus; c++)
+			sum += v[c];
+	free(v);
+	return sum;
+}
+
+static bool is_twin(const struct gt_bpf *b, const struct bpf_program *prog)
+{
+	return prog == b->skel->progs.gt_sys_enter_twin ||
+	       prog == b->skel->progs.gt_sys_exit_twin;
+}
+
 /*
  * The kernel skips a program, and counts it in that program's
  * recursion_misses, when the CPU is already running it: nested (an
@@ -340,35 +455,46 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
  * tracepoints are called under SRCU, BPF programs with migration
  * disabled only), while a task preempted inside it waits on that CPU.
  * Every tracepoint hit on that CPU meanwhile, of any task, is skipped.
+ * The syscall programs' skips that their twins recorded (twin_runs) are
+ * not lost; a twin's own skips are not either, unless its first program
+ * skipped the same hit, which that one's count says (gotrace.bpf.c).
  */
+uint64_t gt_bpf_twin_runs(const struct gt_bpf *b)
+{
+	return percpu_sum(b, b->skel->maps.twin_runs);
+}
+
 uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
 {
+	uint64_t sum = 0, sys = 0, taken = gt_bpf_twin_runs(b);
 	struct bpf_program *prog;
-	uint64_t sum = 0;
 	size_t at = 0;
 
 	if (which && len)
 		which[0] = '\0';
 	bpf_object__for_each_program(prog, b->skel->obj) {
-		struct bpf_prog_info info;
-		__u32 info_len = sizeof(info);
-		int fd = bpf_program__fd(prog), n;
+		uint64_t m = is_twin(b, prog) ? 0 : prog_misses(prog);
+		int n;
 
-		memset(&info, 0, sizeof(info));
-		/* A kernel older than the field (5.12) leaves it 0. */
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &info_len) ||
-		    !info.recursion_misses)
+		if (!m)
 			continue;
-		sum += info.recursion_misses;
+		if (prog == b->skel->progs.gt_sys_enter ||
+		    prog == b->skel->progs.gt_sys_exit)
+			sys += m;
+		else
+			sum += m;
 		if (!which || at >= len)
 			continue;
 		n = snprintf(which + at, len - at, "%s%s %llu", at ? ", " : "",
-			     bpf_program__name(prog),
-			     (unsigned long long)info.recursion_misses);
+			     bpf_program__name(prog), (unsigned long long)m);
 		if (n > 0)
 			at += (size_t)n;
 	}
-	return sum;
+	if (which && taken && at < len)
+		snprintf(which + at, len - at, "%s%llu of them recorded by the twins",
+			 at ? "; " : "", (unsigned long long)taken);
+	/* At the end a twin may outlive its first program by a few hits. */
+	return sum + (sys > taken ? sys - taken : 0);
 }
 
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s)

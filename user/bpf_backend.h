@@ -62,6 +62,11 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu);
  * gets the programs that missed and how often: "gt_sys_enter 3, ...".
  */
 uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len);
+/*
+ * Syscall tracepoint hits whose first program the kernel skipped, and
+ * that its twin recorded instead (gotrace.bpf.c): nothing lost.
+ */
+uint64_t gt_bpf_twin_runs(const struct gt_bpf *b);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);
 

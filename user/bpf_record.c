@@ -108,7 +108,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
 	uint64_t start, next_status, drops = 0, unknown = 0, unswitched = 0;
-	uint64_t misses = 0;
+	uint64_t misses = 0, twins = 0;
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
@@ -218,6 +218,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	gt_bpf_finish(b, gt_bpf_feed_record, feed);
 	drops = gt_bpf_drops(b, NULL);
 	misses = gt_bpf_misses(b, missed, sizeof(missed));
+	twins = gt_bpf_twin_runs(b);
 	unknown = gt_bpf_feed_unknown(feed);
 	unswitched = gt_bpf_feed_unswitched(feed);
 	gt_bpf_merge_stats(b, &ms);
@@ -259,6 +260,9 @@ out:
 				(double)(gt_now_ns() - start) / 1e9, why,
 				(uint64_t)st.lost + drops + misses + unknown +
 				unswitched);
+		if (twins && !a->quiet)
+			fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
+				GT_NAME, twins);
 		if (drops || misses || unknown || unswitched || st.lost ||
 		    st.halted)
 			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
@@ -272,8 +276,7 @@ out:
 				(uint64_t)st.lost);
 		/* Of any task: the kernel skips before the filters run. */
 		if (misses)
-			gt_warn("the kernel did not run a BPF program %" PRIu64
-				" times, its CPU being inside it already (a task preempted there): %s",
+			gt_warn("%" PRIu64 " tracepoint hits not recorded: the kernel did not run their BPF program, its CPU being inside it already (a task preempted there): %s",
 				misses, missed);
 		if (st.halted)
 			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");

@@ -288,9 +288,11 @@ int cmd_bpf_dump(int argc, char **argv)
 	gt_bpf_merge_stats(b, &ms);
 	fprintf(stderr,
 		"bpf-dump: records=%" PRIu64 " bytes=%" PRIu64 " drops=%" PRIu64
-		" misses=%" PRIu64 " late=%" PRIu64 " switch=%" PRIu64
+		" misses=%" PRIu64 " twins=%" PRIu64 " late=%" PRIu64
+		" switch=%" PRIu64
 		" sys=%" PRIu64 "\n",
 		d.records, d.bytes, drops, gt_bpf_misses(b, NULL, 0),
+		gt_bpf_twin_runs(b),
 		(uint64_t)ms.late,
 		d.per_type[GTB_SWITCH],
 		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT]);

@@ -29,8 +29,9 @@ EOT
 # and then: the module has every call.  On Linux 7.x, whose tracepoint
 # programs run preemptible, one preempted inside the BPF sys_enter or
 # sys_exit program makes the kernel skip that program for the other's
-# calls until it runs again (bpf_misses): each skip is counted as lost
-# and costs at most one syscall event, and only that many may be missing.
+# calls until it runs again; its twin then records them (gotrace.bpf.c).
+# A hit both skip is counted as lost (bpf_misses) and costs at most one
+# syscall event, and only that many may be missing.
 getppid_shared() {
 	taskset -c 0 ./workload getppid 20000 &
 	gs=$!

@@ -71,6 +71,18 @@ struct {
 } drops SEC(".maps");
 
 /*
+ * Syscall tracepoint hits that the first program skipped (its CPU was
+ * inside it already) and its twin recorded, per CPU: the reader takes
+ * them off the first program's recursion_misses.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} twin_runs SEC(".maps");
+
+/*
  * What the session decided about a task the first time it saw it, keyed
  * by its task_struct address.  start_time tells a reused address from
  * the task it belonged to; comm is the name its last task record gave.
@@ -80,7 +92,8 @@ struct task_seen {
 	__u64 start_time;
 	__u64 comm[2];
 	__u8 match;
-	__u8 pad[7];
+	__u8 twin;	/* TWIN_*: the first program of a syscall hit ran */
+	__u8 pad[6];
 };
 
 struct {
@@ -544,19 +557,108 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(gt_sys_enter, struct pt_regs *regs, long id)
+/*
+ * Twins.  Where tracepoints call their programs preemptibly (Linux 7.x),
+ * a task preempted inside a program keeps that program busy on its CPU,
+ * and the kernel skips it for every other task's hit there until that
+ * task runs again (counted in its recursion_misses only): a whole time
+ * slice of syscalls, thousands with two tasks sharing a CPU.  So each
+ * syscall tracepoint has two programs, attached in this order (the
+ * loader attaches the twins last, once the first programs were seen
+ * skipped, see twins_on, and a tracepoint calls its probes in the order
+ * they came): the first records the hit and marks the task;
+ * the twin, run right after it for the same hit, finds the mark and
+ * clears it, or, not finding it, records the hit the first one skipped.
+ * A hit is lost only when both are busy: the first one's skip is then
+ * counted and no twin run takes it back.  Only the task itself touches
+ * its mark, one hit after the other.
+ */
+#define TWIN_ENTER	1
+#define TWIN_EXIT	2
+
+/*
+ * Set by the loader just before it attaches the twins, which it does
+ * once a first program is seen skipped: where the kernel runs them with
+ * preemption off, never, and the marks cost nothing.
+ */
+volatile bool twins_on;
+
+static __always_inline void twin_mark(__u8 bit)
+{
+	__u64 key = (__u64)bpf_get_current_task_btf();
+	struct task_seen *s;
+
+	if (!twins_on)
+		return;
+	s = bpf_map_lookup_elem(&seen, &key);
+	if (s)
+		s->twin |= bit;
+}
+
+/*
+ * Did the first program run for this hit?  Without a table entry (the
+ * first program makes it, unless the table is full) the twin cannot
+ * tell, and leaves the hit to it: a loss there is its counted skip.
+ */
+static __always_inline bool twin_first_ran(__u8 bit)
+{
+	__u64 key = (__u64)bpf_get_current_task_btf();
+	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
+	__u32 zero = 0;
+	__u64 *n;
+
+	if (!s)
+		return true;
+	if (s->twin & bit) {
+		s->twin &= ~bit;
+		return true;
+	}
+	n = bpf_map_lookup_elem(&twin_runs, &zero);
+	/* Atomic: the other twin may run on this CPU while this one waits preempted. */
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	return false;
+}
+
+static __always_inline int sys_enter(struct pt_regs *regs, long id)
 {
 	return sys(GTB_SYS_ENTER, id, BPF_CORE_READ(regs, di), false);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
+static __always_inline int sys_exit(struct pt_regs *regs, long ret)
 {
 	long nr = BPF_CORE_READ(regs, orig_ax);
 
 	/* prctl(PR_SET_NAME) may have given the task the filter's comm. */
 	return sys(GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(gt_sys_enter, struct pt_regs *regs, long id)
+{
+	sys_enter(regs, id);
+	twin_mark(TWIN_ENTER);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
+{
+	sys_exit(regs, ret);
+	twin_mark(TWIN_EXIT);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(gt_sys_enter_twin, struct pt_regs *regs, long id)
+{
+	return twin_first_ran(TWIN_ENTER) ? 0 : sys_enter(regs, id);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(gt_sys_exit_twin, struct pt_regs *regs, long ret)
+{
+	return twin_first_ran(TWIN_EXIT) ? 0 : sys_exit(regs, ret);
 }
 
 /*
