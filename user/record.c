@@ -172,6 +172,7 @@ static void record_usage(FILE *f)
 		"                      [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
+		"                      [--no-units]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
@@ -236,6 +237,8 @@ static void record_usage(FILE *f)
 		"      --no-stacks        no kernel stacks: blocking, wakeups and\n"
 		"                         syscalls show only [comm] and [syscall] frames;\n"
 		"                         switches and wakeups cost far less\n"
+		"      --no-units         (go1.23) no user regions naming each task's\n"
+		"                         systemd unit (its cgroup's .service or .scope)\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -659,7 +662,8 @@ static int rec_check_rotate(struct recorder *r)
 /* The long options without a short form. */
 enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
-	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_BACKEND, O_FORMAT,
+	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_UNITS, O_BACKEND,
+	O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -810,6 +814,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
 		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
+		{ "no-units",	no_argument,		NULL, O_NO_UNITS },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -925,6 +930,9 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_NO_STACKS:
 			r->opts.flags |= GOTRACE_OPT_NO_KSTACKS;
+			break;
+		case O_NO_UNITS:
+			r->opts.flags |= GOTRACE_OPT_NO_UNITS;
 			break;
 		default:
 			gt_usage_hint("record");
