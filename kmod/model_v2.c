@@ -614,7 +614,22 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		vc->sys_ts = ts;
 		return true;
 	case GOTRACE_EV_GO_SYSBLOCK:
-		/* The goroutine stays in its syscall; ProcStop follows. */
+		/*
+		 * The goroutine stays in its syscall; ProcStop follows.  Its
+		 * GoSyscallBegin was written by the same hook (sys_block() in
+		 * model.c) but, if the reader ended the generation between
+		 * the two writes, the catch-up ended it there: the goroutine
+		 * is running in this generation, and enters the syscall
+		 * again here, or its GoSyscallEndBlocked would find it
+		 * running (seen in a boot trace on 6.12).
+		 */
+		if (vc->sys != t) {
+			if (!g_mention(m, c, t, ts) ||
+			    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
+				 vc->p_seq + 1, comm_stack_id(m, vc->gen, t)))
+				return false;
+			vc->p_seq++;
+		}
 		vc->sys = NULL;
 		return true;
 	default:
