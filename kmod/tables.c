@@ -1180,7 +1180,7 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			goto out;
 	/*
 	 * The ids of the reasons that name a syscall come next, then those
-	 * of the kernel waits, one per stack id.
+	 * of the kernel waits, one per stack id, then the units'.
 	 */
 	f.nr_strs = units_base(t) + GT_UNITS_MAX;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
