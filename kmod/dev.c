@@ -211,7 +211,8 @@ static int gt_options_check(const struct gotrace_options *o)
 	if (o->size != sizeof(*o) ||
 	    o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
-			 GOTRACE_OPT_NO_WAKE_KSTACKS) ||
+			 GOTRACE_OPT_NO_WAKE_KSTACKS |
+			 GOTRACE_OPT_NO_UNITS) ||
 	    o->chunks > GT_MAX_CHUNKS || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
@@ -402,7 +403,7 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 	if (s)
 		gt_session_status(s, &st);
 	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\n",
+			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\nunit_overflows %llu\n",
 			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
 			 gt_stop_names[st.stop_reason], st.reader_pid,
 			 st.start_ns, st.events, st.lost_events,
@@ -411,7 +412,8 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			 st.task_overflows, st.stack_overflows,
 			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
 			 st.format ? "go1.11" : "-", st.generations,
-			 st.flight_bytes, st.flight_generations);
+			 st.flight_bytes, st.flight_generations,
+			 st.unit_overflows);
 	for_each_possible_cpu(cpu) {
 		memset(&cs, 0, sizeof(cs));
 		cs.cpu = cpu;

@@ -48,6 +48,9 @@ enum gt_e2_type {
 	GT_E2_GO_SYSCALL_END = 23,	/* - */
 	GT_E2_GO_SYSCALL_END_BLOCKED = 24, /* - */
 	GT_E2_GO_STATUS = 25,		/* G, M, status */
+	GT_E2_USER_TASK_BEGIN = 40,	/* task, parent task, name, stack */
+	GT_E2_USER_REGION_BEGIN = 42,	/* task, name string, stack */
+	GT_E2_USER_REGION_END = 43,	/* task, name string, stack */
 	GT_E2_USER_LOG = 44,		/* task, key string, value, stack */
 	GT_E2_GO_STATUS_STACK = 48,	/* G, M, status, stack (1.23) */
 	GT_E2_SYNC = 50,

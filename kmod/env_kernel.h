@@ -152,6 +152,79 @@ static inline bool gt_env_in_cgroup(const struct gt_in_task *p, u64 id)
 }
 
 /*
+ * The id of the task's cgroup of the default hierarchy: cheap, so the
+ * model compares it at every GoStart to notice a move between units.
+ * Context: any, irqs off.
+ */
+static inline u64 gt_env_task_cgroup(const struct gt_in_task *p)
+{
+	struct task_struct *task = (struct task_struct *)p->ctx;
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(task));
+	rcu_read_unlock();
+	return id;
+}
+
+/* Does the cgroup name @s (@len bytes) end in @suffix? */
+static inline bool gt_env_name_ends(const char *s, size_t len,
+				    const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && !memcmp(s + len - n, suffix, n);
+}
+
+/*
+ * The systemd unit of the task into @buf (@size bytes, NUL-terminated):
+ * the name of the nearest cgroup of the default hierarchy, from the
+ * task's own upwards, that ends in ".service" or ".scope" (the root is
+ * none).  Returns its length, 0 if there is none, -ENAMETOOLONG if it
+ * does not fit.
+ *
+ * The names are read from the kernfs nodes directly, not with
+ * cgroup_name(): that takes kernfs_rename_lock, which sleeps on
+ * PREEMPT_RT, and this runs under the runqueue lock.  Reading them
+ * under RCU is safe: the default hierarchy has no rename (cgroup v2's
+ * kernfs operations have none), a node outlives its cgroup's RCU grace
+ * period, and from 6.15 the name is an RCU pointer that renames
+ * elsewhere free after a grace period; the __force cast reads it as
+ * either kind.  Context: any, irqs off.
+ */
+static inline int gt_env_task_unit(const struct gt_in_task *p, char *buf,
+				   unsigned int size)
+{
+	struct task_struct *task = (struct task_struct *)p->ctx;
+	struct cgroup *cgrp;
+	const char *name;
+	int ret = 0;
+	size_t len;
+
+	rcu_read_lock();
+	for (cgrp = task_dfl_cgroup(task); cgrp && cgroup_parent(cgrp);
+	     cgrp = cgroup_parent(cgrp)) {
+		name = (const char __force *)READ_ONCE(cgrp->kn->name);
+		if (!name)
+			continue;
+		len = strlen(name);
+		if (!gt_env_name_ends(name, len, ".service") &&
+		    !gt_env_name_ends(name, len, ".scope"))
+			continue;
+		if (len >= size) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		ret = len;
+		break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
  * What the read or write that @in->prev (current) sleeps in waits for:
  * the file behind its first argument, still in its saved user registers.
  * syscall_get_arguments() always writes all six arguments.

@@ -513,6 +513,9 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 		model_lost(m, c);
 		return false;
 	}
+	/* Its region (model_v2.c) follows its unit, which a move changes. */
+	if (m->units)
+		gt_units_track(m, t, p);
 	return g_start(m, c, t);
 }
 

@@ -54,6 +54,11 @@
  *   gt_env_kstack(m, c, pcs, max)   kernel stack of the code that hit the
  *                                   tracepoint (innermost first)
  *   gt_env_in_cgroup(task, id)      task in cgroup @id or below it
+ *   gt_env_task_cgroup(task)        the id of its cgroup v2 (0: none)
+ *   gt_env_task_unit(task, buf, size)
+ *                                   its systemd unit's name into @buf:
+ *                                   the length, 0 for none, negative if
+ *                                   longer than @size - 1
  *   gt_env_fd_kind(in, write)       enum gt_in_fd_kind of the file a
  *                                   sleeping read/write waits on
  *   gt_env_symbolise(m, pc, buf, len)

@@ -57,6 +57,10 @@
  *		notices at the next event)
  * @ctx:	the backend's handle for lazy queries: the task_struct in
  *		the module; NULL in user space
+ * @cgroup:	user space: the id of the task's cgroup v2 (0: unknown);
+ *		the module reads it when the model asks
+ * @unit:	user space: the task's systemd unit, or NULL (units.c);
+ *		the module finds it when the model asks
  */
 struct gt_in_task {
 	u64 key;
@@ -66,6 +70,8 @@ struct gt_in_task {
 	u32 flags;
 	const char *comm;
 	const void *ctx;
+	u64 cgroup;
+	const char *unit;
 };
 
 /**

@@ -143,6 +143,9 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		task, with GOTRACE_OPT_CHILDREN)
  * @trig_mark:	a trigger fired for it (GOTRACE_TRIGGER_*): its next
  *		GoStart carries a user log saying so (model_v2.c)
+ * @cgroup:	the id of the task's cgroup when its unit was last looked
+ *		up (0: never), units.c
+ * @unit:	its systemd unit's number in the session's table, 0: none
  * @v2:		what the generational format wrote of it (model_v2.c)
  *
  * Protected by the lock of its bucket; while the task runs on the P the
@@ -168,6 +171,8 @@ struct gt_task {
 	u8 hidden;
 	u8 adopted;
 	u8 trig_mark;
+	u64 cgroup;
+	u32 unit;
 	struct gt_v2_task v2;
 };
 
@@ -295,6 +300,15 @@ struct gt_pool {
 };
 
 struct gt_tables;
+struct gt_units;
+
+/*
+ * Bytes of a unit's name with its NUL, as systemd's UNIT_NAME_MAX: a
+ * longer cgroup name is no unit systemd made.
+ */
+#define GT_UNIT_NAME_MAX	256
+/* Units a session names: more than a big systemd machine runs. */
+#define GT_UNITS_MAX		1024
 
 /**
  * struct gt_model - the model of one session
@@ -328,6 +342,8 @@ struct gt_model {
 	gt_atomic64_t task_overflows;
 	gt_atomic64_t chunk_overflows;
 	gt_atomic64_t stack_overflows;
+	gt_atomic64_t unit_overflows;	/* units not named: table full */
+	struct gt_units *units;		/* NULL: the trace names no unit */
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
 	unsigned int format;		/* enum gt_format, fixed at start */
 	struct gt_v2 v2;		/* GT_FORMAT_GO123: model_v2.c */
@@ -371,6 +387,15 @@ struct gt_task *gt_tasks_get(struct gt_model *m, struct gt_task_bucket *b,
 void gt_tasks_release(struct gt_model *m, struct gt_task *t);
 u64 gt_tasks_goid(struct gt_model *m, s32 tid);
 
+/* units.c */
+int gt_units_init(struct gt_model *m, unsigned int max_units);
+void gt_units_free(struct gt_model *m);
+void gt_units_track(struct gt_model *m, struct gt_task *t,
+		    const struct gt_in_task *p);
+bool gt_units_begin(struct gt_model *m, u32 unit);
+u32 gt_units_nr(struct gt_model *m);
+const char *gt_units_name(struct gt_model *m, u32 unit);
+
 /* classify.c */
 unsigned int gt_block_reason(const struct gt_task *t,
 			     const struct gt_in_switch *in);
@@ -389,6 +414,7 @@ u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm);
 u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 		    unsigned int n);
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
+u64 gt_tables_unit(const struct gt_tables *t, u32 unit);
 u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
 bool gt_tables_due(struct gt_tables *t, u64 gen);
 void gt_tables_peak(struct gt_tables *t, u32 *stacks, u32 *pcs, u32 *comms);

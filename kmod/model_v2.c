@@ -28,6 +28,11 @@
  *   started and stopped with its goroutines; Gomaxprocs is optional)
  *   the snapshot's GoCreate/GoWaiting: nothing; the goroutine's status
  *   is written where the generation first mentions it
+ *   a task's systemd unit (units.c): after its GoStart, when its unit
+ *   is not the one of its open region, [M_t] UserRegionEnd of that
+ *   region, UserTaskBegin of the unit if no CPU wrote it yet, and
+ *   UserRegionBegin(unit, name, comm stack); UserRegionEnd before its
+ *   GoDestroy.  The unit's number is its user task id.
  *
  * Statuses: a goroutine's status (the state the trace last gave it) is
  * written before the first event of each generation that involves it,
@@ -47,8 +52,12 @@
 #define V2_NO_M			GT_E2_NO_M
 /* Arguments of a 1.11 event, at most. */
 #define V2_MAX_ARGS		4
-/* Room a transition needs at most: two batch headers and five events. */
-#define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 5 * GT_E2_EV_MAX_BYTES)
+/*
+ * Room a transition needs at most: two batch headers and eight events
+ * (a GoStart: ProcStop, GoStatus, ProcStart, GoStart, and a lost or
+ * trigger log or the three events of a unit change).
+ */
+#define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 8 * GT_E2_EV_MAX_BYTES)
 
 /*
  * String ids the tables give first, in this order (gt_tables_v2()), so
@@ -376,6 +385,58 @@ static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	       p_drop(m, c, t, ts);
 }
 
+/*
+ * End @t's user region, running on this P (Go's readers need a running
+ * goroutine for it): before its GoDestroy, or when its unit changed.
+ */
+static bool region_end(struct gt_model *m, struct gt_cpu *c,
+		       struct gt_task *t, u64 ts)
+{
+	u32 unit = t->v2.region;
+
+	if (!unit)
+		return true;
+	if (!ev3(m, c, t, task_m(t), GT_E2_USER_REGION_END, ts, unit,
+		 gt_tables_unit(m->tables, unit),
+		 comm_stack_id(m, v2_cpu(m, c)->gen, t)))
+		return false;
+	t->v2.region = 0;
+	return true;
+}
+
+/*
+ * @t, just started on this P: its time from here is in the region of its
+ * unit (units.c), if it is not already.  A region whose begin is in a
+ * generation a flight snapshot dropped still ends where it did: Go's
+ * readers take an end with no begin as a region from the trace's start.
+ */
+static bool region_follow(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, u64 ts)
+{
+	u32 unit = t->unit;
+	u64 stk, name;
+
+	if (t->v2.region == unit)
+		return true;
+	if (!region_end(m, c, t, ts))
+		return false;
+	if (!unit)
+		return true;
+	stk = comm_stack_id(m, v2_cpu(m, c)->gen, t);
+	name = gt_tables_unit(m->tables, unit);
+	if (gt_units_begin(m, unit)) {
+		u64 v[4] = { unit, 0, name, 0 };
+
+		if (!ev(m, c, t, task_m(t), GT_E2_USER_TASK_BEGIN, ts, v, 4))
+			return false;
+	}
+	if (!ev3(m, c, t, task_m(t), GT_E2_USER_REGION_BEGIN, ts, unit, name,
+		 stk))
+		return false;
+	t->v2.region = unit;
+	return true;
+}
+
 static bool v2_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		     u64 ts)
 {
@@ -388,7 +449,7 @@ static bool v2_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		 t->v2.seq + 1))
 		return false;
 	t->v2.seq++;
-	return true;
+	return !m->units || region_follow(m, c, t, ts);
 }
 
 /* GoStop or GoBlock with @reason, or GoDestroy; then the P is free. */
@@ -398,7 +459,8 @@ static bool v2_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	if (!g_mention(m, c, t, ts))
 		return false;
 	if (type == GT_E2_GO_DESTROY) {
-		if (!ev0(m, c, t, task_m(t), type, ts))
+		if (!region_end(m, c, t, ts) ||
+		    !ev0(m, c, t, task_m(t), type, ts))
 			return false;
 	} else if (!ev2(m, c, t, task_m(t), type, ts, reason, stack)) {
 		return false;
@@ -552,7 +614,22 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		vc->sys_ts = ts;
 		return true;
 	case GOTRACE_EV_GO_SYSBLOCK:
-		/* The goroutine stays in its syscall; ProcStop follows. */
+		/*
+		 * The goroutine stays in its syscall; ProcStop follows.  Its
+		 * GoSyscallBegin was written by the same hook (sys_block() in
+		 * model.c) but, if the reader ended the generation between
+		 * the two writes, the catch-up ended it there: the goroutine
+		 * is running in this generation, and enters the syscall
+		 * again here, or its GoSyscallEndBlocked would find it
+		 * running (seen in a boot trace on 6.12).
+		 */
+		if (vc->sys != t) {
+			if (!g_mention(m, c, t, ts) ||
+			    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
+				 vc->p_seq + 1, comm_stack_id(m, vc->gen, t)))
+				return false;
+			vc->p_seq++;
+		}
 		vc->sys = NULL;
 		return true;
 	default:

@@ -87,12 +87,15 @@ extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
  * @seq:	its goroutine sequence number in @gen
  * @batch:	1 + the CPU and (<< 32) the batch number of the last batch
  *		of its M, anywhere: its M may append only to that batch
+ * @region:	the unit (units.c) whose user region the goroutine is in,
+ *		0: none
  */
 struct gt_v2_task {
 	u64 gen;
 	u64 prev_gen;
 	u64 seq;
 	u64 batch;
+	u32 region;
 	u8 gen_status;
 };
 

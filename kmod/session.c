@@ -151,6 +151,7 @@ static void session_free_buffers(struct gt_session *s)
 	gt_v2_free(&s->model);
 	gt_tables_free(s->model.tables);
 	s->model.tables = NULL;
+	gt_units_free(&s->model);
 	gt_tasks_free(&s->model);
 	gt_pool_free(&s->model.pool);
 	free_percpu(s->model.cpus);
@@ -334,6 +335,12 @@ static int session_start_locked(struct gt_session *s)
 	if (!s->model.tables) {
 		ret = -ENOMEM;
 		goto err_free;
+	}
+	/* Only the generational format writes units (model_v2.c). */
+	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS)) {
+		ret = gt_units_init(&s->model, GT_UNITS_MAX);
+		if (ret)
+			goto err_free;
 	}
 
 	ret = gt_probes_register(s);
@@ -1225,6 +1232,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->chunk_overflows = atomic64_read(&s->model.chunk_overflows);
 	st->task_overflows = atomic64_read(&s->model.task_overflows);
 	st->stack_overflows = atomic64_read(&s->model.stack_overflows);
+	st->unit_overflows = atomic64_read(&s->model.unit_overflows);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);

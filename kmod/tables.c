@@ -513,6 +513,27 @@ u64 gt_tables_kwait(struct gt_tables *t, u64 gen, u64 stack)
 	return GT_V2_KWAIT_BASE + stack;
 }
 
+/* The first string id of the units: the one of unit 0 (none). */
+static u64 units_base(const struct gt_tables *t)
+{
+	return GT_V2_KWAIT_BASE + t->max_stacks;
+}
+
+/**
+ * gt_tables_unit() - the string id of unit @unit's name (units.c)
+ * @t:		tables
+ * @unit:	a unit's number, from 1
+ *
+ * Every generation's tables hold the names of every unit named so far,
+ * under ids after those of the kernel waits (gt_tables_v2()).
+ *
+ * Context: any.
+ */
+u64 gt_tables_unit(const struct gt_tables *t, u32 unit)
+{
+	return units_base(t) + unit;
+}
+
 /**
  * gt_tables_comm_pc() - the synthetic PC of the frame that names @comm
  * @t:		tables
@@ -1109,6 +1130,29 @@ static int v2_kwaits(struct footer *f, struct gt_enc2 *e, u64 gen)
 }
 
 /*
+ * The names of the units (units.c): all of them, in every generation, so
+ * that a region may name its unit in any generation, however the trace
+ * was cut (a flight snapshot starts at any generation).  Every unit an
+ * event of @gen names is among them: the hook named the unit before it
+ * wrote the event, and no CPU writes @gen any more.
+ */
+static int v2_units(struct gt_model *m, struct gt_enc2 *e, u64 gen)
+{
+	u32 i, nr = gt_units_nr(m), len;
+	const char *name;
+
+	for (i = 1; i <= nr; i++) {
+		name = gt_units_name(m, i);
+		len = strlen(name);
+		if (v2_table_room(e, gen, GT_E2_STRINGS,
+				  1 + 2 * GT_LEB_MAX + len) ||
+		    !gt_enc2_string(e, gt_tables_unit(m->tables, i), name, len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Empty the table of generation @gen, written out, for generation @gen + 2:
  * the hash slots its entries took (not the whole array: a long session's
  * table may be large and hold little), the comms.
@@ -1187,9 +1231,9 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			goto out;
 	/*
 	 * The ids of the reasons that name a syscall come next, then those
-	 * of the kernel waits, one per stack id.
+	 * of the kernel waits, one per stack id, then the units'.
 	 */
-	f.nr_strs = GT_V2_KWAIT_BASE + t->max_stacks;
+	f.nr_strs = units_base(t) + GT_UNITS_MAX;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -1221,7 +1265,7 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			goto out;
 	}
 	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]) ||
-	    v2_kwaits(&f, &e, gen))
+	    v2_kwaits(&f, &e, gen) || v2_units(m, &e, gen))
 		goto out;
 	gt_enc2_batch_end(&e);
 	*out = e.buf;

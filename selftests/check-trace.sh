@@ -37,7 +37,11 @@
 #   the goroutine pages linked from /goroutines (1.21 /goroutine?id=PC,
 #   1.23 and 1.27 /goroutine?name=NAME), the per-goroutine timelines they
 #   link to (/jsontrace?goid=N) and the time ranges the main page links
-#   to; the server log must stay free of errors and panics.  Servers are
+#   to, the user task and region pages linked from /usertasks and
+#   /userregions (gotrace's systemd units) with the per-region profiles
+#   (/regionio?type=..., regionblock, regionsyscall, regionsched) each
+#   region page links to; the server log must stay free of errors and
+#   panics.  Servers are
 #   stopped at the end, also on failure or interrupt.
 #
 # Prints "ok TRACE (go1.21, go1.23[, web][, pprof])" per trace (the Go
@@ -259,6 +263,23 @@ webui() {
 	while read -r path; do
 		page "$trace" "$version" "$base" "/json${path#/}"
 	done < "$tmp/ranges"
+	# The user tasks and regions gotrace names after systemd units, and
+	# each region type's per-unit profiles (/regionio?type=..., ...).
+	page "$trace" "$version" "$base" /usertasks
+	links '/usertask\?type=[^"]*' 4 > "$tmp/utasks"
+	while read -r path; do
+		page "$trace" "$version" "$base" "$path"
+	done < "$tmp/utasks"
+	page "$trace" "$version" "$base" /userregions
+	links '/userregion\?type=[^"]*' 4 > "$tmp/uregions"
+	while read -r path; do
+		page "$trace" "$version" "$base" "$path"
+		links '/region(io|block|syscall|sched)\?type=[^"&]*' 4 \
+			> "$tmp/uprofiles"
+		while read -r prof; do
+			page "$trace" "$version" "$base" "$prof"
+		done < "$tmp/uprofiles"
+	done < "$tmp/uregions"
 	# A few goroutine groups, and a timeline of one goroutine of each.
 	page "$trace" "$version" "$base" /goroutines
 	links '/goroutine\?(id|name)=[^"]*' 4 > "$tmp/groups"

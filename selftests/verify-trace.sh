@@ -22,7 +22,10 @@
 # generational format follows with the syscall, spaces as "_", "none"
 # for a plain block), unblocked_by:NAME (unblocks done by a goroutine of
 # that name), syscall:FUNC (syscall events whose syscall frame is FUNC),
-# sysblock:FUNC (those that blocked: left with GoSysExit); METRIC+METRIC
+# sysblock:FUNC (those that blocked: left with GoSysExit),
+# region:TYPE (user regions of that type the goroutine began: gotrace
+# names them after the task's systemd unit, region:gt-test.service);
+# METRIC+METRIC
 # sums several (a pipe read either blocks or returns a syscall event:
 # block:chan_receive+syscall:sys_read counts the reads).  OP is
 # one of == >= <=.  "pprof TYPE NAME" needs NAME among the functions of
@@ -91,6 +94,15 @@ function flush() {
 }
 /^M=/ {
 	flush()
+	# A user region: gotrace names it after the systemd unit of the
+	# goroutine (G=) that begins it.
+	if ($0 ~ / RegionBegin / && $0 ~ / Type="/) {
+		g = $3; sub(/^G=/, "", g)
+		t = $0; sub(/.* Type="/, "", t); sub(/".*/, "", t)
+		if (t != "")
+			count[g, "region:" t]++
+		next
+	}
 	if ($0 !~ / StateTransition / || $0 !~ /Resource=Goroutine\(/)
 		next
 	g = $0; sub(/.*GoID=/, "", g); sub(/ .*/, "", g)
@@ -306,7 +318,7 @@ while read -r a b c d; do
 		continue ;;
 	esac
 	# NAME METRIC OP VALUE: a known metric, a number, a task present.
-	if ! echo "$b" | grep -qE '^((create|end|start|preempt|unblock|(block|unblocked_by|syscall|sysblock):[^+]+)(\+|$))+$' ||
+	if ! echo "$b" | grep -qE '^((create|end|start|preempt|unblock|(block|unblocked_by|syscall|sysblock|region):[^+]+)(\+|$))+$' ||
 	   ! echo "$d" | grep -qE '^[0-9]+$' || [ -z "$c" ]; then
 		echo "FAIL bad expectation: $a $b $c $d"
 		failed=$((failed + 1))

@@ -172,7 +172,7 @@ static void record_usage(FILE *f)
 		"                      [-p PID,... [--tid] [--children]]\n"
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
-		"                      [--no-wake-stacks]\n"
+		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
@@ -239,6 +239,8 @@ static void record_usage(FILE *f)
 		"                         switches and wakeups cost far less\n"
 		"      --no-wake-stacks   no kernel stacks at wakeups only (the waker's\n"
 		"                         [comm] frame); blocks keep theirs\n"
+		"      --no-units         (go1.23) no user regions naming each task's\n"
+		"                         systemd unit (its cgroup's .service or .scope)\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -663,7 +665,7 @@ static int rec_check_rotate(struct recorder *r)
 enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_WAKE_STACKS,
-	O_BACKEND, O_FORMAT,
+	O_NO_UNITS, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -815,6 +817,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "buffer-size", required_argument,	NULL, O_BUFFER_SIZE },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "no-wake-stacks", no_argument,	NULL, O_NO_WAKE_STACKS },
+		{ "no-units",	no_argument,		NULL, O_NO_UNITS },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -933,6 +936,9 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_NO_WAKE_STACKS:
 			r->opts.flags |= GOTRACE_OPT_NO_WAKE_KSTACKS;
+			break;
+		case O_NO_UNITS:
+			r->opts.flags |= GOTRACE_OPT_NO_UNITS;
 			break;
 		default:
 			gt_usage_hint("record");

@@ -4,7 +4,9 @@
  *
  * Checks the file (tracecheck.c), computes the figures while replaying
  * it (tracedec.c, tracestat.c) and prints, as text or as JSON
- * (statjson.c): duration, Ps, tasks and their names, events by type, the top tasks by run time and by scheduler latency, the top
+ * (statjson.c): duration, Ps, tasks and their names, events by type,
+ * run time, latency and blocking per systemd unit, the top tasks by run
+ * time and by scheduler latency, the top
  * syscalls by count and by blocked time, and what the end of the file
  * says about how the recording ended.
  */
@@ -27,7 +29,8 @@ static void stat_usage(FILE *f)
 		"Summarize the trace FILE (- = stdin): duration, CPUs (Ps), tasks\n"
 		"(goroutines) and their names, events by type, the top tasks by\n"
 		"run time and by scheduler latency (runnable -> running), the top\n"
-		"syscalls by count and by blocked time.  FILE must pass\n"
+		"syscalls by count and by blocked time; in a go1.23 trace, run time,\n"
+		"latency and blocking per systemd unit.  FILE must pass\n"
 		"'gotrace check'.\n\n"
 		"  -j, --json    one JSON object instead of text (see gotrace(1))\n"
 		"  -n, --top N   rows of each top list (default 10, 0 = all)\n");
@@ -120,6 +123,37 @@ static void print_syscalls(const struct gt_stats *s, size_t want)
 				b2, sizeof(b2)));
 }
 
+/*
+ * Tasks grouped by systemd unit (the user region gotrace names after
+ * each task's unit, go1.23 traces only); a task counts in the unit it
+ * was last in.
+ */
+static void print_units(struct gt_stats *s, size_t want)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	const struct gt_stat_unit *u;
+
+	if (s->version < 22)
+		return;
+	printf("\nunits by run time:\n");
+	if (!s->nunits) {
+		printf("  (no task in a systemd unit: none on this machine, or"
+		       " recorded with --no-units)\n");
+		return;
+	}
+	printf("  %-32s %6s %14s %14s %14s %14s %8s\n", "UNIT", "TASKS", "RUN",
+	       "LATENCY", "MAX LATENCY", "BLOCKED", "BLOCKS");
+	qsort(s->units, s->nunits, sizeof(*s->units), gt_stat_unit_by_run);
+	for (size_t i = 0; i < top(s->nunits, want); i++) {
+		u = &s->units[i];
+		printf("  %-32s %6" PRIu64 " %14s %14s %14s %14s %8" PRIu64 "\n",
+		       u->name, u->tasks, fmt_time(s, u->run, b1, sizeof(b1)),
+		       fmt_time(s, u->latency, b2, sizeof(b2)),
+		       fmt_time(s, u->max_latency, b3, sizeof(b3)),
+		       fmt_time(s, u->blocked, b4, sizeof(b4)), u->blocks);
+	}
+}
+
 static void print_stats(const char *path, uint64_t bytes,
 			struct gt_stats *s, size_t want)
 {
@@ -167,6 +201,7 @@ static void print_stats(const char *path, uint64_t bytes,
 		       fmt_time(s, s->names[i].latency, b2, sizeof(b2)),
 		       s->names[i].starts);
 	}
+	print_units(s, want);
 	print_tasks(s, s->tasks, s->ntasks, want);
 	print_syscalls(s, want);
 }

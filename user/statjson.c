@@ -58,12 +58,13 @@ static void tasks_json(FILE *f, const struct gt_stats *s,
 			", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64
 			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
 			", \"blocks\": %" PRIu64 ", \"unblocks\": %" PRIu64
-			", \"state_at_end\": \"%s\" }%s\n",
+			", \"state_at_end\": \"%s\", \"unit\": ",
 			ns(s, tk[i].run), tk[i].starts, ns(s, tk[i].latency),
 			ns(s, tk[i].max_latency), tk[i].syscalls,
 			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
-			state_keys[tk[i].state],
-			i + 1 < n ? "," : "");
+			state_keys[tk[i].state]);
+		json_str(f, tk[i].unit);
+		fprintf(f, " }%s\n", i + 1 < n ? "," : "");
 	}
 }
 
@@ -131,6 +132,26 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 			", \"latency_ns\": %" PRIu64 ", \"starts\": %" PRIu64
 			" }%s\n", s->names[i].tasks, ns(s, s->names[i].run),
 			ns(s, s->names[i].latency), s->names[i].starts,
+			i + 1 < n ? "," : "");
+	}
+
+	fprintf(f, "  ],\n  \"units_by_run\": [\n");
+	if (s->nunits)
+		qsort(s->units, s->nunits, sizeof(*s->units),
+		      gt_stat_unit_by_run);
+	n = rows(s->nunits, want);
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_stat_unit *u = &s->units[i];
+
+		fprintf(f, "    { \"unit\": ");
+		json_str(f, u->name);
+		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %" PRIu64
+			", \"latency_ns\": %" PRIu64
+			", \"max_latency_ns\": %" PRIu64
+			", \"starts\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+			", \"blocks\": %" PRIu64 " }%s\n", u->tasks,
+			ns(s, u->run), ns(s, u->latency), ns(s, u->max_latency),
+			u->starts, ns(s, u->blocked), u->blocks,
 			i + 1 < n ? "," : "");
 	}
 

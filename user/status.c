@@ -78,9 +78,9 @@ static void status_print(const struct gotrace_status *st)
 	printf("lost events:    %" PRIu64 "%s\n", lost,
 	       lost ? "  (the trace ends where the first was lost)" : "");
 	printf("overflows:      chunks %" PRIu64 ", tasks %" PRIu64
-	       ", stacks %" PRIu64 "\n",
+	       ", stacks %" PRIu64 ", units %" PRIu64 "\n",
 	       (uint64_t)st->chunk_overflows, (uint64_t)st->task_overflows,
-	       (uint64_t)st->stack_overflows);
+	       (uint64_t)st->stack_overflows, (uint64_t)st->unit_overflows);
 }
 
 /*
@@ -166,6 +166,8 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       (uint64_t)st->flight_bytes);
 	printf("  \"flight_generations\": %" PRIu64 ",\n",
 	       (uint64_t)st->flight_generations);
+	printf("  \"unit_overflows\": %" PRIu64 ",\n",
+	       (uint64_t)st->unit_overflows);
 	printf("  \"cpus\": [");
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {

@@ -345,10 +345,45 @@ out:
 	return ret;
 }
 
+int gt_stats_by_unit(struct gt_stats *s)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct gt_stat_task *tk = &s->tasks[i];
+		struct gt_stat_unit *u = NULL;
+
+		if (!tk->unit[0])
+			continue;
+		/* A machine runs tens or hundreds of units: a scan will do. */
+		for (size_t j = 0; j < s->nunits && !u; j++)
+			if (!strcmp(s->units[j].name, tk->unit))
+				u = &s->units[j];
+		if (!u) {
+			if (gt_grow((void **)&s->units, &cap, s->nunits + 1,
+				    sizeof(*s->units)))
+				return -1;
+			u = &s->units[s->nunits++];
+			memset(u, 0, sizeof(*u));
+			strcpy(u->name, tk->unit);
+		}
+		u->tasks++;
+		u->run += tk->run;
+		u->latency += tk->latency;
+		if (tk->max_latency > u->max_latency)
+			u->max_latency = tk->max_latency;
+		u->starts += tk->starts;
+		u->blocked += tk->blocked;
+		u->blocks += tk->blocks;
+	}
+	return 0;
+}
+
 void gt_stats_free(struct gt_stats *s)
 {
 	free(s->tasks);
 	free(s->names);
+	free(s->units);
 	free(s->syscalls);
 	memset(s, 0, sizeof(*s));
 }
@@ -375,6 +410,15 @@ int gt_stat_task_by_latency(const void *a, const void *b)
 int gt_stat_name_by_run(const void *a, const void *b)
 {
 	const struct gt_stat_name *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_unit_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_unit *x = a, *y = b;
 
 	if (x->run != y->run)
 		return x->run > y->run ? -1 : 1;

@@ -16,6 +16,8 @@
 #include "tracedec.h"
 
 #define GT_STAT_NAME	64
+/* A systemd unit's name with its NUL, as systemd's UNIT_NAME_MAX. */
+#define GT_STAT_UNIT	256
 
 struct gt_stat_task {
 	uint64_t g;
@@ -29,6 +31,11 @@ struct gt_stat_task {
 	uint64_t blocks;	/* block events (sleeps too; not syscalls') */
 	uint64_t unblocks;	/* GoUnblock events of this goroutine */
 	int state;		/* at the end: GT_STAT_G_* */
+	/*
+	 * Its systemd unit: the user region it was last in (gotrace names
+	 * each task's region after its unit); "" for none.
+	 */
+	char unit[GT_STAT_UNIT];
 };
 
 enum { GT_STAT_G_DEAD, GT_STAT_G_RUNNABLE, GT_STAT_G_RUNNING,
@@ -40,6 +47,17 @@ struct gt_stat_name {		/* tasks grouped by name */
 	uint64_t run;
 	uint64_t latency;
 	uint64_t starts;
+};
+
+struct gt_stat_unit {		/* tasks grouped by systemd unit */
+	char name[GT_STAT_UNIT];
+	uint64_t tasks;
+	uint64_t run;
+	uint64_t latency;
+	uint64_t max_latency;
+	uint64_t starts;
+	uint64_t blocked;
+	uint64_t blocks;
 };
 
 struct gt_stat_syscall {
@@ -66,6 +84,8 @@ struct gt_stats {
 	size_t nnames;
 	struct gt_stat_syscall *syscalls;	/* by name */
 	size_t nsyscalls;
+	struct gt_stat_unit *units;	/* by unit, tasks in none left out */
+	size_t nunits;
 	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
 };
 
@@ -78,11 +98,17 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 void gt_stats_free(struct gt_stats *s);
 /* Fill s->names from s->tasks.  0, or -1 when out of memory. */
 int gt_stats_by_name(struct gt_stats *s);
+/*
+ * Fill s->units from s->tasks: a task counts, whole, in the unit it was
+ * last in.  0, or -1 when out of memory.
+ */
+int gt_stats_by_unit(struct gt_stats *s);
 
 /* qsort() orders, largest first; ties by goroutine id or by name. */
 int gt_stat_task_by_run(const void *a, const void *b);
 int gt_stat_task_by_latency(const void *a, const void *b);
 int gt_stat_name_by_run(const void *a, const void *b);
+int gt_stat_unit_by_run(const void *a, const void *b);
 int gt_stat_sys_by_count(const void *a, const void *b);
 int gt_stat_sys_by_blocked(const void *a, const void *b);
 

@@ -306,6 +306,30 @@ static int syscall_blocked(struct ctx *c, uint64_t m, uint64_t ts)
 	return bind(&c->mg, m, 0);
 }
 
+/*
+ * A user region begins or ends on the goroutine of M @ev->m: gotrace
+ * names each task's region after its systemd unit.  A begin says the
+ * task's unit from now on; an end with no begin seen (the trace starts
+ * after it, a flight snapshot) says the unit it was in until then.
+ */
+static void region(struct ctx *c, const struct gt_v2_gen *g,
+		   const struct gt_v2_event *ev)
+{
+	int64_t i = on_m(c, ev->m);
+	struct gt_stat_task *tk;
+	const char *name;
+	size_t len;
+
+	if (i < 0 || !gt_v2_string(g, ev->args[2], &name, &len) || !len ||
+	    len >= GT_STAT_UNIT)
+		return;
+	tk = &c->s->tasks[i];
+	if (ev->type == GT_V2_EV_USER_REGION_END && tk->unit[0])
+		return;
+	memcpy(tk->unit, name, len);
+	tk->unit[len] = 0;
+}
+
 static int stat_event(void *arg, const struct gt_v2_gen *g,
 		      const struct gt_v2_event *ev, struct gt_trace_error *err)
 {
@@ -392,6 +416,10 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 	case GT_V2_EV_GO_SYSCALL_END_BLOCKED:
 		ret = syscall_blocked(c, ev->m, ev->ts);
 		break;
+	case GT_V2_EV_USER_REGION_BEGIN:
+	case GT_V2_EV_USER_REGION_END:
+		region(c, g, ev);
+		break;
 	case GT_V2_EV_GO_SWITCH:
 	case GT_V2_EV_GO_SWITCH_DESTROY:
 		/* A coroutine switch: the current goroutine yields to g. */
@@ -444,7 +472,7 @@ int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 		}
 		while (u64map_next(&c.ps, &it, &k, &v))
 			s->ps_running_at_end += v;
-		if (gt_stats_by_name(s)) {
+		if (gt_stats_by_name(s) || gt_stats_by_unit(s)) {
 			err->off = 0;
 			snprintf(err->msg, sizeof(err->msg), "out of memory");
 			ret = -1;

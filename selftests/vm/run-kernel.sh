@@ -245,7 +245,8 @@ readers() {
 }
 
 # The checker of record and every profile on every trace; the web UIs on
-# the first workload's; the ground truth where the guest wrote one.
+# the first workload's and the units'; the ground truth where the guest
+# wrote one.
 # The BPF backend's traces are in out/bpf/, named bpf/NAME; those of the
 # go1.11 runs (v1:NAME) in out/v1/, v1/NAME (v1/bpf/NAME for bpf:v1:).
 # A run of only bpf: or v1: tests has traces there alone.
@@ -259,7 +260,10 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
 	base=${t#"$work"/out/}
 	base=${base%.trace}
 	opts=--pprof
-	[ "$base" = pingpong ] && opts="--web --pprof"
+	# units: the user task and region pages of its systemd unit.
+	case $base in
+	pingpong | units) opts="--web --pprof" ;;
+	esac
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by $(readers "$t")${opts:+ ($opts)}" \
 		"$t.check" "$GT_ROOT/selftests/check-trace.sh" $opts "$t"

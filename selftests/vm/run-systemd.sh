@@ -8,7 +8,8 @@
 # module before boot, and gotrace-boot.service enabled.  The guest runs
 # sd-guest-test (TAP on the console); the host then puts every trace that
 # came out through every Go reader (check-trace.sh) and checks that the
-# boot trace holds systemd's own tasks.  run-kernel.sh runs this for
+# boot trace holds systemd's own tasks, journald's and udevd's in their
+# units, and prints gotrace stat's table of the boot's units.  run-kernel.sh runs this for
 # KERNEL@systemd.
 #
 # Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_MEM (1024,
@@ -198,6 +199,29 @@ boot_tasks() {
 	[ -z "$missing" ] || { echo "no task named:$missing"; return 1; }
 }
 
+# boot_units TRACE: every task is tagged with its systemd unit: some of
+# journald's and udevd's tasks are in their own service's, and none of
+# them in another one (a task that never ran in the trace has none).
+# Prints gotrace stat's table of the boot's units.
+boot_units() {
+	local json pair comm unit bad=
+	"$gotrace" stat -n 0 "$1" | sed -n '/^units by run time:/,/^$/p'
+	json=$("$gotrace" stat -j -n 0 "$1" |
+		sed -n '/"tasks_by_run"/,/"tasks_by_latency"/p')
+	for pair in systemd-journal=systemd-journald.service \
+		    systemd-udevd=systemd-udevd.service; do
+		comm=${pair%%=*}
+		unit=${pair#*=}
+		grep -q "\"name\": \"$comm\",.*\"unit\": \"$unit\" }" \
+			<<< "$json" || bad="$bad; no $comm task in $unit"
+		if grep "\"name\": \"$comm\"," <<< "$json" |
+		   grep -v "\"unit\": \"\($unit\)\?\" }"; then
+			bad="$bad; $comm tasks in another unit (above)"
+		fi
+	done
+	[ -z "$bad" ] || { echo "${bad#; }"; return 1; }
+}
+
 for t in boot session load flight-user flight-stop; do
 	f=$work/out/$t.trace
 	if [ ! -s "$f" ]; then
@@ -213,6 +237,9 @@ done
 [ -s "$work/out/boot.trace" ] &&
 	host_test "boot.trace holds systemd, systemd-journald and systemd-udevd" \
 		"$work/out/boot.tasks" boot_tasks "$work/out/boot.trace"
+[ -s "$work/out/boot.trace" ] &&
+	host_test "boot.trace: journald's and udevd's tasks are in their units" \
+		"$work/out/boot.units" boot_units "$work/out/boot.trace"
 
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"

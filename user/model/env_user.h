@@ -188,6 +188,23 @@ static inline bool gt_env_in_cgroup(const struct gt_in_task *p, u64 id)
 	return p->flags & GT_IN_IN_CGROUP;
 }
 
+/* The backend's eager fields (model_input.h): no unit unless it says. */
+static inline u64 gt_env_task_cgroup(const struct gt_in_task *p)
+{
+	return p->cgroup;
+}
+
+static inline int gt_env_task_unit(const struct gt_in_task *p, char *buf,
+				   unsigned int size)
+{
+	size_t len = p->unit ? strlen(p->unit) : 0;
+
+	if (len >= size)
+		return -1;
+	memcpy(buf, p->unit ? p->unit : "", len + 1);
+	return (int)len;
+}
+
 static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 {
 	return in->fd_kind;

@@ -93,6 +93,7 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
  * @task_overflows: tasks not recorded because the task table was full
  * @chunk_overflows: times a CPU found the pool empty
  * @stack_overflows: stacks not kept because the stack table was full
+ * @unit_overflows: systemd units not named: the unit table was full
  * @generations: generations written (the generational format)
  * @gen_events_max: bytes of the CPUs' buffers of its largest generation
  * @gen_events_avg: the same, on average over the generations
@@ -108,6 +109,7 @@ struct gt_umodel_stats {
 	u64 task_overflows;
 	u64 chunk_overflows;
 	u64 stack_overflows;
+	u64 unit_overflows;
 	u64 generations;
 	u64 gen_events_max;
 	u64 gen_events_avg;

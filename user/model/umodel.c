@@ -61,6 +61,10 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 				    cfg->format == GT_UMODEL_GO123);
 	if (!m->tables)
 		goto err;
+	if (cfg->format == GT_UMODEL_GO123 &&
+	    !(cfg->opts.flags & GOTRACE_OPT_NO_UNITS) &&
+	    gt_units_init(m, GT_UNITS_MAX))
+		goto err;
 	if (cfg->format == GT_UMODEL_GO123) {
 		m->format = GT_FORMAT_GO123;
 		m->env.generation_ns = 1000000ULL * (cfg->generation_ms ?
@@ -86,6 +90,7 @@ void gt_umodel_destroy(struct gt_model *m)
 		return;
 	gt_v2_free(m);
 	gt_tables_free(m->tables);
+	gt_units_free(m);
 	gt_tasks_free(m);
 	gt_pool_free(&m->pool);
 	free(m->cpus);
@@ -187,6 +192,7 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->task_overflows = gt_atomic64_read(&m->task_overflows);
 	st->chunk_overflows = gt_atomic64_read(&m->chunk_overflows);
 	st->stack_overflows = gt_atomic64_read(&m->stack_overflows);
+	st->unit_overflows = gt_atomic64_read(&m->unit_overflows);
 	st->generations = m->env.generations;
 	st->gen_events_max = m->env.gen_bytes_max;
 	st->gen_events_avg = m->env.generations ?

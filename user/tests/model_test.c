@@ -32,7 +32,10 @@
 #include "tracedec.h"
 #include "tracein.h"
 #include "tracev2_check.h"
+#include "tracestat.h"
 #include "tracev2_in.h"
+#include "tracev2_stat.h"
+#include "v2split.h"
 #include "tracev2_walk.h"
 #include "model/gtmodel.h"
 
@@ -1709,6 +1712,256 @@ static void test_kernel_wait_reasons(void)
 	   "none, the syscall inside one", walk.n);
 }
 
+/* ---- systemd units (kmod/units.c) -------------------------------------- */
+
+struct un_walk {
+	u64 m_g[8];		/* M -> goroutine running there (by M index) */
+	unsigned int task_begins[3];	/* by unit: a.service, b.scope, other */
+	unsigned int begins, ends;
+	bool order_ok;		/* every region event on a running goroutine */
+	char seq[512];		/* "tid:B name" / "tid:E name" in order */
+};
+
+static int un_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct un_walk *w = ctx;
+	const char *str;
+	size_t len, n = strlen(w->seq);
+	u64 m = ev->m & 0xffff;
+
+	(void)err;
+	switch (ev->type) {
+	case GT_V2_EV_GO_START:
+		if (m < ARRAY_SIZE(w->m_g))
+			w->m_g[m] = ev->args[1];
+		return 0;
+	case GT_V2_EV_GO_STOP:
+	case GT_V2_EV_GO_BLOCK:
+	case GT_V2_EV_GO_DESTROY:
+		if (m < ARRAY_SIZE(w->m_g))
+			w->m_g[m] = 0;
+		return 0;
+	case 40:	/* UserTaskBegin: id, parent, name, stack */
+		if (!gt_v2_string(g, ev->args[3], &str, &len))
+			str = "?", len = 1;
+		w->task_begins[len == 9 && !memcmp(str, "a.service", 9) &&
+			       ev->args[1] == 1 ? 0 :
+			       len == 7 && !memcmp(str, "b.scope", 7) &&
+			       ev->args[1] == 2 ? 1 : 2]++;
+		return 0;
+	case GT_V2_EV_USER_REGION_BEGIN:
+	case GT_V2_EV_USER_REGION_END:
+		break;
+	default:
+		return 0;
+	}
+	if (!gt_v2_string(g, ev->args[2], &str, &len))
+		str = "?", len = 1;
+	/* The goroutine of the region is its M's (gotrace: M = task). */
+	if (m >= ARRAY_SIZE(w->m_g) || w->m_g[m] != (ev->m & 0xffff))
+		w->order_ok = false;
+	if (ev->type == GT_V2_EV_USER_REGION_BEGIN)
+		w->begins++;
+	else
+		w->ends++;
+	snprintf(w->seq + n, sizeof(w->seq) - n, "%s%llu:%c %.*s",
+		 n ? ", " : "", (unsigned long long)(ev->m & 0xffff),
+		 ev->type == GT_V2_EV_USER_REGION_BEGIN ? 'B' : 'E',
+		 (int)len, str);
+	return 0;
+}
+
+/* The go 1.23 twin without its generations before @from, as a flight cut. */
+struct un_cut {
+	u8 *buf;
+	size_t len;
+	u64 from;
+	bool keep;
+};
+
+static int un_cut_bytes(void *arg, const uint8_t *p, size_t n)
+{
+	struct un_cut *c = arg;
+
+	if (c->keep) {
+		memcpy(c->buf + c->len, p, n);
+		c->len += n;
+	}
+	return 0;
+}
+
+static int un_cut_gen(void *arg, uint64_t gen)
+{
+	struct un_cut *c = arg;
+
+	c->keep = gen >= c->from;
+	return 0;
+}
+
+static void un_cut(struct un_cut *c)
+{
+	static const struct gt_v2split_ops ops = {
+		.bytes = un_cut_bytes, .generation = un_cut_gen,
+	};
+	struct gt_v2split sp;
+
+	c->buf = malloc(S.len2);
+	if (!c->buf)
+		abort();
+	c->len = 0;
+	c->keep = true;		/* the header */
+	gt_v2split_init(&sp, &ops, c);
+	gt_v2split_feed(&sp, S.out2, S.len2);
+	gt_v2split_end(&sp);
+}
+
+/* Walk the generational trace @buf with un_event(). */
+static int un_walk(const u8 *buf, size_t len, struct un_walk *w,
+		   struct gt_trace_error *err)
+{
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, buf, len);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, err)) > 0)
+		if (gt_v2_walk(&g, un_event, w, err))
+			break;
+	gt_v2_gen_free(&g);
+	return ret;
+}
+
+/*
+ * Each task's time is in a user region named after its systemd unit:
+ * begun after its first GoStart, ended before its GoDestroy, moved when
+ * the task moves to another unit's cgroup; one user task per unit; none
+ * for a task in no unit; a name too long for the table counted, not
+ * written.  Generations of a few events, so that regions cross them.
+ */
+static void test_units(void)
+{
+	static char long_unit[300];
+	struct task *a = task_new(1, 1, "gt_a");
+	struct task *b = task_new(2, 2, "gt_b");
+	struct task *c = task_new(3, 3, "gt_c");
+	struct task *d = task_new(4, 1, "gt_a");
+	struct task *e = task_new(5, 5, "gt_e");
+	struct task *tasks[] = { a, b, c, e };
+	struct un_walk w = { .order_ok = true };
+	struct gt_trace_error err = { 0 };
+	struct gt_stats st = { 0 };
+	struct un_walk wc = { .order_ok = true };
+	struct gt_v2_info info = { 0 };
+	struct un_cut cut = { .from = 2 };
+	struct gt_src src;
+	const char *want = "1:B a.service, 3:B b.scope, 4:B a.service, "
+			   "4:E a.service, 3:E b.scope, 3:B a.service, "
+			   "1:E a.service";
+	bool units_ok = true;
+	int ret;
+
+	sim_setup("units", 2);
+	a->in.cgroup = 10, a->in.unit = "a.service";
+	b->in.cgroup = 1;			/* the root: no unit */
+	c->in.cgroup = 11, c->in.unit = "b.scope";
+	d->in.cgroup = 10, d->in.unit = "a.service";
+	memset(long_unit, 'x', sizeof(long_unit) - 1);
+	memcpy(long_unit + sizeof(long_unit) - 9, ".service", 9);
+	e->in.cgroup = 12, e->in.unit = long_unit;
+	S.cur[0] = a;
+	sim_start(tasks, 4);
+	gt_umodel_set_generation_ns(S.m2, 200);
+	/* a (running since the snapshot) sleeps; b, then c run. */
+	sw(0, b, GT_IN_SLEEP);
+	wake(0, a);
+	wake(0, c);
+	sw(0, c, GT_IN_RUNNABLE);
+	sw(0, a, GT_IN_SLEEP);
+	/* a forks d, its child, in its unit; d runs and exits. */
+	fork_task(0, d);
+	sw(0, d, GT_IN_SLEEP);
+	sw(0, &S.idle[0], GT_IN_DEAD);
+	/* c runs again, with no unit change: no region event. */
+	wake(0, c);
+	sw(0, c, GT_IN_SLEEP);
+	/* e: a name longer than a unit's: counted, no region. */
+	wake(0, e);
+	sw(0, e, GT_IN_SLEEP);
+	/* c is moved to a.service's cgroup: its next start follows. */
+	c->in.cgroup = 10, c->in.unit = "a.service";
+	wake(0, c);
+	sw(0, c, GT_IN_SLEEP);
+	wake(0, b);
+	sw(0, b, GT_IN_SLEEP);
+	/* a exits: its region, begun in the first generation, ends. */
+	wake(0, a);
+	sw(0, a, GT_IN_SLEEP);
+	sw(0, &S.idle[0], GT_IN_DEAD);
+	sim_finish();
+
+	ret = un_walk(S.out2, S.len2, &w, &err);
+	ok(ret == 0 && !err.msg[0] && INFO2.generations >= 3,
+	   "units: the go 1.23 trace reads, %llu generations (%s)",
+	   (unsigned long long)INFO2.generations,
+	   err.msg[0] ? err.msg : "no error");
+	ok(!strcmp(w.seq, want) && w.order_ok,
+	   "units: regions follow each task's unit, on its running "
+	   "goroutine: %s", w.seq);
+	ok(w.task_begins[0] == 1 && w.task_begins[1] == 1 &&
+	   w.task_begins[2] == 0,
+	   "units: one user task per unit, named after it (%u, %u, %u other)",
+	   w.task_begins[0], w.task_begins[1], w.task_begins[2]);
+	ok(ST2.unit_overflows == 1,
+	   "units: the name too long is counted (%llu)",
+	   (unsigned long long)ST2.unit_overflows);
+
+	gt_src_mem(&src, S.out2, S.len2);
+	ret = gt_v2_stats(&src, &st, &err);
+	/*
+	 * c counts in its last unit: a.service has a, d and c, and no task
+	 * is left in b.scope; b and e are in none.
+	 */
+	units_ok = !ret && st.nunits == 1 &&
+		   !strcmp(st.units[0].name, "a.service") &&
+		   st.units[0].tasks == 3 && st.units[0].run > 0 &&
+		   st.units[0].starts >= 4;
+	ok(units_ok, "units: gotrace stat groups the tasks by unit "
+	   "(%zu units, the first %s with %llu tasks)", st.nunits,
+	   st.nunits ? st.units[0].name : "-",
+	   st.nunits ? (unsigned long long)st.units[0].tasks : 0ULL);
+	if (!ret)
+		gt_stats_free(&st);
+
+	/*
+	 * A flight snapshot starts at a later generation: the regions begun
+	 * before it end with no begin (Go's readers and gotrace's take them
+	 * as begun at the start), and the trace still names their units.
+	 */
+	un_cut(&cut);
+	save(".cut.v2.trace", cut.buf, cut.len);
+	gt_src_mem(&src, cut.buf, cut.len);
+	ret = gt_v2_check(&src, &info, &err);
+	if (!ret)
+		ret = un_walk(cut.buf, cut.len, &wc, &err);
+	ok(ret == 0 && info.generations == INFO2.generations - 1 &&
+	   strstr(w.seq, wc.seq) && strstr(wc.seq, "1:E a.service") &&
+	   !strstr(wc.seq, "1:B"),
+	   "units: cut before generation 2, the trace reads, a's region "
+	   "ends with no begin: %s (%s)", wc.seq,
+	   err.msg[0] ? err.msg : "no error");
+	gt_src_mem(&src, cut.buf, cut.len);
+	ret = gt_v2_stats(&src, &st, &err);
+	ok(!ret && st.nunits == 1 && !strcmp(st.units[0].name, "a.service"),
+	   "units: gotrace stat of the cut trace has the unit (%zu units)",
+	   st.nunits);
+	if (!ret)
+		gt_stats_free(&st);
+	free(cut.buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -1718,6 +1971,7 @@ int main(int argc, char **argv)
 		return 1;
 	test_switch_block_wakeup();
 	test_kernel_wait_reasons();
+	test_units();
 	test_fork_exit();
 	test_exec_rename();
 	test_filter_comm_exec();

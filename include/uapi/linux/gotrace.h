@@ -156,6 +156,9 @@ enum gotrace_event {
  * @generations:	generations written so far (format GO123)
  * @flight_bytes:	flight mode: memory the window's generations hold
  * @flight_generations: flight mode: generations in the window
+ * @unit_overflows:	systemd units the trace could not name (the
+ *			session's table of units was full, or a name too
+ *			long): their tasks show no unit
  * @reserved:		zero
  */
 struct gotrace_status {
@@ -180,7 +183,8 @@ struct gotrace_status {
 	__u64 generations;
 	__u64 flight_bytes;
 	__u64 flight_generations;
-	__u64 reserved[2];
+	__u64 unit_overflows;
+	__u64 reserved[1];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -215,6 +219,11 @@ struct gotrace_status {
 						 * the waker's [comm]
 						 * frame only; blocks keep
 						 * theirs
+						 */
+#define GOTRACE_OPT_NO_UNITS	(1U << 4)	/* no user regions naming
+						 * each task's systemd unit
+						 * (written in the go1.23
+						 * format only)
 						 */
 
 #define GOTRACE_MAX_PIDS	64
