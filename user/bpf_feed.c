@@ -10,6 +10,7 @@
 
 #include "bpf/record.h"
 #include "bpf_feed.h"
+#include "cgunits.h"
 #include "model/gtmodel.h"
 #include "u64map.h"
 
@@ -22,6 +23,7 @@ struct ftask {
 struct gt_bpf_feed {
 	struct gt_model *m;
 	const struct gt_ksyms *ksyms;
+	struct gt_cgunits *units;	/* NULL: tasks in no unit */
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown_task[2];	/* tasks named by key only */
 	struct ftask **snap;		/* the snapshot, in order */
@@ -67,6 +69,11 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 		f->unknown_task[i].comm = "";
 	}
 	return f;
+}
+
+void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units)
+{
+	f->units = units;
 }
 
 void gt_bpf_feed_free(struct gt_bpf_feed *f)
@@ -273,6 +280,24 @@ static void current_check(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	*slot = key;
 }
 
+/*
+ * @key's task, recorded and about to run, is in cgroup @cgroup: its unit
+ * for the model (which looks at it when the cgroup changed).
+ */
+static void task_cgroup(struct gt_bpf_feed *f, uint64_t key, uint64_t cgroup)
+{
+	uint64_t *slot = u64map_get(&f->tasks, key);
+	struct ftask *t;
+
+	if (!f->units || !cgroup || !slot || !*slot)
+		return;
+	t = (struct ftask *)(uintptr_t)*slot;
+	if (t->in.cgroup == cgroup)
+		return;
+	t->in.cgroup = cgroup;
+	t->in.unit = gt_cgunits_of(f->units, cgroup);
+}
+
 static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 {
 	const struct gt_in_task *prev, *next;
@@ -282,6 +307,8 @@ static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
 	if (r->hdr.match & GTB_MATCH_KEY)
 		current_check(f, &r->hdr, r->hdr.key, prev);
+	if (r->hdr.match & GTB_MATCH_OTHER)
+		task_cgroup(f, r->next, r->next_cgroup);
 	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
 	in.ev = in_ev(f, &r->hdr, prev, r->stack);
 	in.prev = prev;

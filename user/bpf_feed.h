@@ -26,6 +26,9 @@ struct gt_bpf_feed;
 /* @ksyms (may be NULL) drops the tracepoint iterator's frame. */
 struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 				    const struct gt_ksyms *ksyms);
+struct gt_cgunits;
+/* Name the tasks' systemd units from @units (gt_cgunits_new()), not freed. */
+void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units);
 void gt_bpf_feed_free(struct gt_bpf_feed *f);
 /* A gt_merge_fn for gt_bpf_snapshot(): one existing task. */
 void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg);

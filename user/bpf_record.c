@@ -21,6 +21,7 @@
 #include "bpf_backend.h"
 #include "bpf_feed.h"
 #include "bpf_record.h"
+#include "cgunits.h"
 #include "child.h"
 #include "ksyms.h"
 #include "model/gtmodel.h"
@@ -102,6 +103,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_umodel_stats st;
 	struct gt_merge_stats ms = { 0 };
 	struct gt_bpf_feed *feed = NULL;
+	struct gt_cgunits *units = NULL;
 	struct gt_ksyms *ksyms = NULL;
 	struct gt_model *m = NULL;
 	struct gt_bpf *b = NULL;
@@ -156,6 +158,16 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	cfg.format = a->format_v2 ? GT_UMODEL_GO123 : GT_UMODEL_GO111;
 	m = gt_umodel_create(&cfg);
 	feed = m ? gt_bpf_feed_new(m, ksyms) : NULL;
+	/* The units of the generational format, as the module writes them. */
+	if (feed && a->format_v2 && !(a->opts.flags & GOTRACE_OPT_NO_UNITS)) {
+		units = gt_cgunits_new(NULL);
+		if (units) {
+			gt_bpf_feed_units(feed, units);
+		} else {
+			gt_bpf_feed_free(feed);
+			feed = NULL;
+		}
+	}
 	if (!feed) {
 		gt_err("out of memory for the model");
 		goto out;
@@ -306,6 +318,7 @@ out:
 	else
 		gt_output_free(&out);
 	gt_bpf_feed_free(feed);
+	gt_cgunits_free(units);
 	gt_umodel_destroy(m);
 	gt_ksyms_free(ksyms);
 	gt_bpf_close(b);

@@ -26,6 +26,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_TGID		(1U << 0)
 #define OPT_CHILDREN		(1U << 1)
 #define OPT_NO_KSTACKS		(1U << 2)
+#define OPT_NO_UNITS		(1U << 4)
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
 #define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
@@ -404,6 +405,11 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 		r->sys_nr = -1;
 		r->fd_kind = GTB_FD_NONE;
 		__builtin_memset(r->pad, 0, sizeof(r->pad));
+		/* Its systemd unit, which the reader finds by this id. */
+		r->next_cgroup = 0;
+		if (nm && !(cfg.flags & OPT_NO_UNITS))
+			r->next_cgroup = BPF_CORE_READ(next, cgroups, dfl_cgrp,
+						       kn, id);
 		if (pm && !(prev->flags & 0x00200000 /* PF_KTHREAD */)) {
 			regs = (struct pt_regs *)bpf_task_pt_regs(prev);
 			r->sys_nr = BPF_CORE_READ(regs, orig_ax);

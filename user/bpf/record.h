@@ -92,6 +92,7 @@ struct gtb_switch {
 	__u8 preempt;
 	__u8 fd_kind;		/* GTB_FD_* for a sleeping read/write */
 	__u8 pad[6];
+	__u64 next_cgroup;	/* id of next's cgroup v2 (0: --no-units) */
 	__u64 stack[];
 };
 

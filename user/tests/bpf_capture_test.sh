@@ -257,15 +257,20 @@ fi
 # something else (cgroup v1, a tmpfs).
 mkdir "$T/cg2"
 if mount -t cgroup2 none "$T/cg2" 2>/dev/null; then
-	mkdir -p "$T/cg2/gt-test/inner"
+	# Named as systemd names a service's cgroup: the go1.23 trace puts
+	# its tasks in a region of that unit, as the module does.
+	mkdir -p "$T/cg2/gt-test.service/inner"
 	# shellcheck disable=SC2016
-	run record --backend bpf --cgroup "$T/cg2/gt-test" -o "$T/cg.trace" -- \
+	run record --backend bpf --format go1.23 --cgroup "$T/cg2/gt-test.service" \
+		-o "$T/cg.trace" -- \
 		sh -c 'echo $$ > "$0/cgroup.procs"; exec "$1" "$2" 5' \
-		"$T/cg2/gt-test/inner" "$WORKLOAD" "$T/ids"
+		"$T/cg2/gt-test.service/inner" "$WORKLOAD" "$T/ids"
 	run stat -j -n 100000 "$T/cg.trace"
 	check "--cgroup: the tasks of a cgroup below it, and only them" \
 		'has "^  \"tasks\": 3,$" "$T/out" && has "bpf_workload" "$T/out"'
-	rmdir "$T/cg2/gt-test/inner" "$T/cg2/gt-test"
+	check "their unit, from the cgroup's name: each of the 3 in gt-test.service" \
+		'[ "$(grep -c "\"name\": \"bpf_workload\",.*\"unit\": \"gt-test.service\" }" "$T/out")" -ge 3 ]'
+	rmdir "$T/cg2/gt-test.service/inner" "$T/cg2/gt-test.service"
 	umount "$T/cg2"
 else
 	echo "ok $((n = n + 1)) # SKIP no cgroup v2"
