@@ -12,15 +12,6 @@
 # vmalloc sample.  "areas" records (the module's vmalloc pages by
 # allocating function) are left in the raw numbers.
 
-function kv(    i, p) {
-	delete f
-	for (i = 2; i <= NF; i++) {
-		p = index($i, "=")
-		if (p)
-			f[substr($i, 1, p - 1)] = substr($i, p + 1)
-	}
-}
-
 function slope(a, b) {
 	return sprintf("%+.1f", (b - a) / ((t[last] - t[first]) / 60))
 }

@@ -11,30 +11,6 @@
 # and the ramp: events per second per CPU of each gotrace session under
 # more and more hackbench groups, and the highest one that lost nothing.
 
-function kv(    i, p) {
-	delete f
-	for (i = 2; i <= NF; i++) {
-		p = index($i, "=")
-		if (p)
-			f[substr($i, 1, p - 1)] = substr($i, p + 1)
-	}
-}
-
-function median(list,    a, n, i, j, t) {
-	n = split(list, a, " ")
-	if (n == 0)
-		return -1
-	for (i = 2; i <= n; i++) {
-		t = a[i] + 0
-		for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-	if (n % 2)
-		return a[(n + 1) / 2]
-	return (a[n / 2] + a[n / 2 + 1]) / 2
-}
-
 function addw(w) {
 	if (!(w in seenw)) {
 		seenw[w] = 1

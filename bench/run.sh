@@ -109,8 +109,8 @@ if [ "$rc" -ne 1 ] || [ ! -s "$results" ]; then
 	gt_die "the benchmark on $KREL did not finish (qemu exit $rc)"
 fi
 cp "$results" "$work/results.txt"
-awk -f "$report" "$work/results.txt" | tee "$work/table.txt"
+awk -f "$BENCH/lib.awk" -f "$report" "$work/results.txt" | tee "$work/table.txt"
 if [ -n "${BENCH_BASE:-}" ] && [ "$mode" = bench ]; then
-	awk -f "$BENCH/ab.awk" "$work/results.txt" | tee "$work/ab.txt"
+	awk -f "$BENCH/lib.awk" -f "$BENCH/ab.awk" "$work/results.txt" | tee "$work/ab.txt"
 fi
 gt_log "raw numbers: $work/results.txt; table: $work/table.txt"
