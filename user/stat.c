@@ -132,6 +132,7 @@ static void print_units(struct gt_stats *s, size_t want)
 {
 	char b1[32], b2[32], b3[32], b4[32];
 	const struct gt_stat_unit *u;
+	size_t w = 32;
 
 	if (s->version < 22)
 		return;
@@ -141,13 +142,18 @@ static void print_units(struct gt_stats *s, size_t want)
 		       " recorded with --no-units)\n");
 		return;
 	}
-	printf("  %-32s %6s %14s %14s %14s %14s %8s\n", "UNIT", "TASKS", "RUN",
-	       "LATENCY", "MAX LATENCY", "BLOCKED", "BLOCKS");
 	qsort(s->units, s->nunits, sizeof(*s->units), gt_stat_unit_by_run);
+	/* As wide as the longest name shown (unit names go to 255). */
+	for (size_t i = 0; i < top(s->nunits, want); i++)
+		if (strlen(s->units[i].name) > w)
+			w = strlen(s->units[i].name);
+	printf("  %-*s %6s %14s %14s %14s %14s %8s\n", (int)w, "UNIT", "TASKS",
+	       "RUN", "LATENCY", "MAX LATENCY", "BLOCKED", "BLOCKS");
 	for (size_t i = 0; i < top(s->nunits, want); i++) {
 		u = &s->units[i];
-		printf("  %-32s %6" PRIu64 " %14s %14s %14s %14s %8" PRIu64 "\n",
-		       u->name, u->tasks, fmt_time(s, u->run, b1, sizeof(b1)),
+		printf("  %-*s %6" PRIu64 " %14s %14s %14s %14s %8" PRIu64 "\n",
+		       (int)w, u->name, u->tasks,
+		       fmt_time(s, u->run, b1, sizeof(b1)),
 		       fmt_time(s, u->latency, b2, sizeof(b2)),
 		       fmt_time(s, u->max_latency, b3, sizeof(b3)),
 		       fmt_time(s, u->blocked, b4, sizeof(b4)), u->blocks);
