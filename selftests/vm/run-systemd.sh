@@ -202,10 +202,16 @@ boot_tasks() {
 # boot_units TRACE: every task is tagged with its systemd unit: some of
 # journald's and udevd's tasks are in their own service's, and none of
 # them in another one (a task that never ran in the trace has none).
-# Prints gotrace stat's table of the boot's units.
+# Prints gotrace stat's table of the boot's units, whose columns stay in
+# line whatever the length of a unit's name (every row as wide as the
+# header; a boot has systemd-update-utmp-runlevel.service, 36 bytes).
 boot_units() {
-	local json pair comm unit bad=
-	"$gotrace" stat -n 0 "$1" | sed -n '/^units by run time:/,/^$/p'
+	local json pair comm unit bad= table
+	table=$("$gotrace" stat -n 0 "$1" |
+		sed -n '/^units by run time:/,/^$/p' | sed '1d;/^$/d')
+	printf '%s\n' "$table"
+	[ "$(printf '%s\n' "$table" | awk '{ print length }' | sort -u |
+	     wc -l)" -eq 1 ] || bad="; the units table's rows are not as wide as its header"
 	json=$("$gotrace" stat -j -n 0 "$1" |
 		sed -n '/"tasks_by_run"/,/"tasks_by_latency"/p')
 	for pair in systemd-journal=systemd-journald.service \
