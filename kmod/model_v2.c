@@ -38,7 +38,8 @@
  * written before the first event of each generation that involves it,
  * every P's at the start of each generation, and at its end the sweep
  * states every living goroutine the generation did not mention, so
- * that the next one may.  Sequence numbers restart with each status.
+ * that the next one may.  Sequence numbers restart with each status,
+ * and with the statuses that keep them to one byte (seq_restart()).
  *
  * Ordering: Go's reader takes each M's batches in file order.  A CPU
  * appends to its open batch only if that batch is the last one the M
@@ -53,11 +54,19 @@
 /* Arguments of a 1.11 event, at most. */
 #define V2_MAX_ARGS		4
 /*
- * Room a transition needs at most: two batch headers and eight events
- * (a GoStart: ProcStop, GoStatus, ProcStart, GoStart, and a lost or
- * trigger log or the three events of a unit change).
+ * Room a transition needs at most: two batch headers and twelve events
+ * (a GoStart: the GoSyscallEnd before it, ProcStop, GoStatus, ProcStart,
+ * a ProcStatus that restarts the P's number, GoStart, a GoStatus that
+ * restarts the goroutine's, the three events of a unit change, a lost
+ * and a trigger log).
  */
-#define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 8 * GT_E2_EV_MAX_BYTES)
+#define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 12 * GT_E2_EV_MAX_BYTES)
+/*
+ * A sequence number at this or above is restarted where it can be
+ * (p_seq_restart(), g_seq_restart()); between two such places it nearly
+ * always grows by 2 at most, and stays within one byte (127).
+ */
+#define V2_SEQ_RESTART		125
 
 /*
  * String ids the tables give first, in this order (gt_tables_v2()), so
@@ -356,6 +365,49 @@ static bool p_drop(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	return true;
 }
 
+/*
+ * Keep sequence numbers to one byte.  Every ProcStart and GoSyscallBegin
+ * carries the P's next number, every GoStart and GoUnblock the
+ * goroutine's, and Go's readers restart a number at any status of the
+ * state they already have, not only at a generation's first.  Left to
+ * grow, a loop of syscalls writes its P's number in 3 bytes of the 7 of
+ * each GoSyscallBegin within a generation.  So a number at
+ * V2_SEQ_RESTART or above is restarted with a status (4 to 9 bytes for
+ * 125 numbers written) where that status is certain in the
+ * readers' order: while the P or the goroutine runs on the M that
+ * writes it, whose own batches hold every event of it since it started
+ * there.  A status of a P or goroutine another M may touch meanwhile (an
+ * idle P, a waiting goroutine) could be taken before that M's event and
+ * contradict it.
+ */
+static bool p_seq_restart(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, u64 ts)
+{
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+
+	if (vc->p_seq < V2_SEQ_RESTART || vc->p_m != task_m(t) ||
+	    vc->sys == t)
+		return true;
+	if (!ev2(m, c, t, task_m(t), GT_E2_PROC_STATUS, ts, c->id,
+		 GT_E2_P_RUNNING))
+		return false;
+	vc->p_seq = 0;
+	return true;
+}
+
+/* The same for goroutine @t, just started on this P (see above). */
+static bool g_seq_restart(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, u64 ts)
+{
+	if (t->v2.seq < V2_SEQ_RESTART)
+		return true;
+	if (!ev3(m, c, t, task_m(t), GT_E2_GO_STATUS, ts, t->goid, task_m(t),
+		 GT_E2_G_RUNNING))
+		return false;
+	t->v2.seq = 0;
+	return true;
+}
+
 /* The M that does what the task running on this P does: it, or idle. */
 static u64 here_m(const struct gt_cpu *c, struct gt_task **who)
 {
@@ -445,10 +497,13 @@ static bool v2_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	if (vc->p_m && vc->p_m != task_m(t) && !p_drop(m, c, NULL, ts))
 		return false;
 	if (!g_mention(m, c, t, ts) || !p_take(m, c, t, task_m(t), ts) ||
+	    !p_seq_restart(m, c, t, ts) ||
 	    !ev2(m, c, t, task_m(t), GT_E2_GO_START, ts, t->goid,
 		 t->v2.seq + 1))
 		return false;
 	t->v2.seq++;
+	if (!g_seq_restart(m, c, t, ts))
+		return false;
 	return !m->units || region_follow(m, c, t, ts);
 }
 
@@ -605,7 +660,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 	case GOTRACE_EV_GO_END:
 		return v2_leave(m, c, t, GT_E2_GO_DESTROY, 0, 0, ts);
 	case GOTRACE_EV_GO_SYSCALL:
-		if (!g_mention(m, c, t, ts) ||
+		if (!g_mention(m, c, t, ts) || !p_seq_restart(m, c, t, ts) ||
 		    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
 			 vc->p_seq + 1, args[0]))
 			return false;
@@ -625,6 +680,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		 */
 		if (vc->sys != t) {
 			if (!g_mention(m, c, t, ts) ||
+			    !p_seq_restart(m, c, t, ts) ||
 			    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
 				 vc->p_seq + 1, comm_stack_id(m, vc->gen, t)))
 				return false;

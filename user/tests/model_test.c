@@ -1712,6 +1712,105 @@ static void test_kernel_wait_reasons(void)
 	   "none, the syscall inside one", walk.n);
 }
 
+/* ---- Sequence numbers within one byte (model_v2.c) -------------------- */
+
+struct sq_walk {
+	u64 max_p, max_g;	/* the largest P and goroutine numbers */
+	unsigned int p_status, g_status, begins;
+};
+
+static int sq_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct sq_walk *w = ctx;
+
+	(void)g;
+	(void)err;
+	switch (ev->type) {
+	case GT_V2_EV_GO_SYSCALL_BEGIN:
+		w->begins++;
+		if (ev->args[1] > w->max_p)
+			w->max_p = ev->args[1];
+		break;
+	case GT_V2_EV_PROC_START:
+		if (ev->args[2] > w->max_p)
+			w->max_p = ev->args[2];
+		break;
+	case GT_V2_EV_GO_START:
+	case GT_V2_EV_GO_UNBLOCK:
+		if (ev->args[2] > w->max_g)
+			w->max_g = ev->args[2];
+		break;
+	case GT_V2_EV_PROC_STATUS:
+		w->p_status++;
+		break;
+	case GT_V2_EV_GO_STATUS:
+		w->g_status++;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * A loop of syscalls on one CPU and a ping-pong on the other, in one
+ * generation: their P and goroutine numbers are restarted with statuses
+ * before they need a second byte, and Go's order still holds (the
+ * checker and, in model_go_test.sh, Go's readers take the trace).
+ */
+static void test_seq_one_byte(void)
+{
+	enum { CALLS = 3000, ROUNDS = 600 };
+	struct task *a = task_new(1960, 1960, "gt_loop");
+	struct task *b = task_new(1961, 1961, "gt_ping");
+	struct task *p = task_new(1962, 1962, "gt_pong");
+	struct task *tasks[] = { a, b, p };
+	struct sq_walk walk = { 0 };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	sim_setup("seq_one_byte", 2);
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 3);
+	for (int i = 0; i < ROUNDS; i++) {
+		struct task *other = i & 1 ? b : p;
+
+		syscall_quick(0, __NR_getppid);
+		/* CPU 1's task wakes @other, then sleeps in read() for it. */
+		if (i)
+			wake(1, other);
+		sys_enter(1, __NR_read);
+		sw(1, other, GT_IN_SLEEP);
+		if (i)
+			sys_exit(1);
+	}
+	for (int i = ROUNDS; i < CALLS; i++)
+		syscall_quick(0, __NR_getppid);
+	sim_finish();
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
+		if (gt_v2_walk(&g, sq_event, &walk, &err))
+			break;
+	gt_v2_gen_free(&g);
+	ok(ret == 0 && !err.msg[0], "seq_one_byte: the go 1.23 trace reads "
+	   "(%s)", err.msg[0] ? err.msg : "no error");
+	ok(walk.begins >= CALLS && ST2.generations <= 2,
+	   "seq_one_byte: %u syscalls in %llu generations", walk.begins,
+	   (unsigned long long)ST2.generations);
+	ok(walk.max_p <= 127 && walk.max_g <= 127,
+	   "seq_one_byte: every sequence number takes one byte (largest: "
+	   "P %llu, goroutine %llu)", (unsigned long long)walk.max_p,
+	   (unsigned long long)walk.max_g);
+	ok(walk.p_status >= CALLS / 125 && walk.g_status >= ROUNDS / 125,
+	   "seq_one_byte: restarted by %u P and %u goroutine statuses",
+	   walk.p_status, walk.g_status);
+}
+
 /* ---- systemd units (kmod/units.c) -------------------------------------- */
 
 struct un_walk {
@@ -1971,6 +2070,7 @@ int main(int argc, char **argv)
 		return 1;
 	test_switch_block_wakeup();
 	test_kernel_wait_reasons();
+	test_seq_one_byte();
 	test_units();
 	test_fork_exit();
 	test_exec_rename();
