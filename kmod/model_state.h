@@ -159,6 +159,7 @@ struct gt_task {
 	u64 start_time;
 	u64 goid;
 	u64 seq;
+	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 last_ts;
 	u64 sys_enter_ts;
 	u64 comm_stack;

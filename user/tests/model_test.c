@@ -1755,7 +1755,8 @@ static int sq_event(void *ctx, const struct gt_v2_gen *g,
  * A loop of syscalls on one CPU and a ping-pong on the other, in one
  * generation: their P and goroutine numbers are restarted with statuses
  * before they need a second byte, and Go's order still holds (the
- * checker and, in model_go_test.sh, Go's readers take the trace).
+ * checker and, in model_go_test.sh, Go's readers take the trace).  In
+ * the 1.11 format, the ping-pong's starts and wakeups go without them.
  */
 static void test_seq_one_byte(void)
 {
@@ -1783,7 +1784,7 @@ static void test_seq_one_byte(void)
 		if (i)
 			wake(1, other);
 		sys_enter(1, __NR_read);
-		sw(1, other, GT_IN_SLEEP);
+		sw_fd(1, other, GT_IN_SLEEP, false, GT_IN_FD_PIPE);
 		if (i)
 			sys_exit(1);
 	}
@@ -1809,6 +1810,14 @@ static void test_seq_one_byte(void)
 	ok(walk.p_status >= CALLS / 125 && walk.g_status >= ROUNDS / 125,
 	   "seq_one_byte: restarted by %u P and %u goroutine statuses",
 	   walk.p_status, walk.g_status);
+	/* The 1.11 format: the ping-pong's goroutines never leave CPU 1. */
+	ok(T.info.by_type[GOTRACE_EV_GO_START_LOCAL] >= ROUNDS - 4 &&
+	   T.info.by_type[GOTRACE_EV_GO_UNBLOCK_LOCAL] >= ROUNDS - 4,
+	   "seq_one_byte (go 1.11): %llu GoStartLocal and %llu GoUnblockLocal "
+	   "of %u round trips leave the sequence number out",
+	   (unsigned long long)T.info.by_type[GOTRACE_EV_GO_START_LOCAL],
+	   (unsigned long long)T.info.by_type[GOTRACE_EV_GO_UNBLOCK_LOCAL],
+	   ROUNDS);
 }
 
 /* ---- systemd units (kmod/units.c) -------------------------------------- */

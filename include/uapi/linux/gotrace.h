@@ -102,8 +102,8 @@ enum gotrace_event {
 	GOTRACE_EV_TIMER_GOROUTINE = 35, /* [g]; never written */
 	GOTRACE_EV_FUTILE_WAKEUP = 36,	/* [d]; never written */
 	GOTRACE_EV_STRING	= 37,	/* [id, length, bytes...] */
-	GOTRACE_EV_GO_START_LOCAL = 38, /* [d, g]; never written */
-	GOTRACE_EV_GO_UNBLOCK_LOCAL = 39, /* [d, g, stk]; never written */
+	GOTRACE_EV_GO_START_LOCAL = 38, /* [d, g] */
+	GOTRACE_EV_GO_UNBLOCK_LOCAL = 39, /* [d, g, stk] */
 	GOTRACE_EV_GO_SYSEXIT_LOCAL = 40, /* [d, g, real timestamp]; never written */
 	GOTRACE_EV_GO_START_LABEL = 41,	/* [d, g, seq, label string] */
 	GOTRACE_EV_GO_BLOCK_GC	= 42,	/* [d, stk]; never written */
