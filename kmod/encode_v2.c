@@ -42,12 +42,11 @@ bool gt_enc2_header(struct gt_enc2 *e, unsigned int version)
 	return true;
 }
 
-/* Write @v in exactly GT_E2_SIZE_BYTES bytes (@v < 2^21). */
+/* Write @v in exactly GT_E2_SIZE_BYTES bytes (@v < 2^14). */
 static void put_padded(u8 *p, u32 v)
 {
 	p[0] = (u8)(v | 0x80);
-	p[1] = (u8)(v >> 7 | 0x80);
-	p[2] = (u8)(v >> 14 & 0x7f);
+	p[1] = (u8)(v >> 7 & 0x7f);
 }
 
 /*

@@ -77,10 +77,15 @@ enum {
 
 /* The M of batches no thread wrote (tables, sync): Go's "no thread". */
 #define GT_E2_NO_M		(~0ULL)
-/* Go's readers refuse a batch with more data than this. */
-#define GT_E2_BATCH_DATA_MAX	65536
-/* The size field: three padded LEB128 bytes hold up to 2^21 - 1. */
-#define GT_E2_SIZE_BYTES	3
+/*
+ * The most data of one batch: Go's readers refuse more than 64 KiB, and
+ * a size field of two padded LEB128 bytes holds up to 2^14 - 1.  Three
+ * would allow 64 KiB, one byte more in the header of every batch, and
+ * with a batch at each context switch (an M is a task) that byte is 2%
+ * of a ping-pong's trace; a long batch is cut every 16 KiB instead.
+ */
+#define GT_E2_BATCH_DATA_MAX	16383
+#define GT_E2_SIZE_BYTES	2
 /* Batch byte, generation, M, time, size. */
 #define GT_E2_BATCH_HDR_MAX	(1 + 3 * GT_LEB_MAX + GT_E2_SIZE_BYTES)
 /* Values after the type byte of the longest event: delta and 4 args (UserLog). */
