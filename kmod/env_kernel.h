@@ -89,8 +89,11 @@ struct gt_env_model {
 
 /* ---- Time ------------------------------------------------------------- */
 
-/* NMI-safe, and cheap enough to read at every event. */
-#define gt_env_now(c)			ktime_get_mono_fast_ns()
+/*
+ * NMI-safe, and cheap enough to read at every hook.  The probes leave an
+ * event's time 0: the model reads this at the hook's first event.
+ */
+#define gt_env_clock()			ktime_get_mono_fast_ns()
 
 /* ---- Memory (session start and end only) ------------------------------ */
 

@@ -22,9 +22,10 @@
  * and into user space (Documentation/model.rst).
  *
  * Time: ns of the environment's clock (the module's
- * ktime_get_mono_fast_ns(), user space's event times), clamped so that a P's time never
- * goes back and every event that changes a task's state is later than the
- * previous one, whatever CPU wrote it (per-CPU clocks may skew):
+ * ktime_get_mono_fast_ns(), read once per hook, user space's event
+ * times), clamped so that a P's time never goes back and every event
+ * that changes a task's state is later than the previous one, whatever
+ * CPU wrote it (per-CPU clocks may skew):
  *   ts = max(now, cpu->last_ts, task->last_ts + 1)
  *
  * Context:
@@ -188,6 +189,20 @@ static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
 	return true;
 }
 
+/*
+ * The time of the hook running on this CPU (c->now, its event's), or
+ * where the event has none (the module's probes), the clock read at the
+ * hook's first event: the two or three events of a switch share it, as
+ * a syscall's entry and its GoSysCall do, and model_event_write() keeps
+ * them in order.  A hook that writes nothing reads no clock.
+ */
+static u64 model_now(struct gt_cpu *c)
+{
+	if (!c->now)
+		c->now = gt_env_clock();
+	return c->now;
+}
+
 /* An event of this P: the pending GoSysCall first; see model_event_write() */
 static bool model_emit_at(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, unsigned int type,
@@ -203,7 +218,7 @@ static bool model_emit(struct gt_model *m, struct gt_cpu *c,
 		       struct gt_task *t, unsigned int type, const u64 *args,
 		       unsigned int nargs, bool closing)
 {
-	return model_emit_at(m, c, t, type, args, nargs, gt_env_now(c), closing);
+	return model_emit_at(m, c, t, type, args, nargs, model_now(c), closing);
 }
 
 static bool model_emit0(struct gt_model *m, struct gt_cpu *c,
@@ -475,7 +490,7 @@ static void trigger_check(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, const struct gt_in_task *p,
 			  u64 since)
 {
-	u64 now = gt_env_now(c);
+	u64 now = model_now(c);
 
 	if (now > since && now - since > m->trig.threshold_ns)
 		trigger_fire(m, t, p, now - since, now);
@@ -664,7 +679,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
-	    !gt_cpu_room(m, c, max(gt_env_now(c), c->last_ts),
+	    !gt_cpu_room(m, c, max(model_now(c), c->last_ts),
 			 3 * GT_EV_MAX_BYTES, false)) {
 		c->lost++;
 		gt_model_halt(m);
@@ -676,7 +691,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 	 */
 	if (!sys_pending_take(c, t, &when))
 		when = m->opts.syscalls == GOTRACE_SYSCALLS_ALL ?
-			gt_env_now(c) : t->sys_enter_ts;
+			model_now(c) : t->sys_enter_ts;
 
 	gen = model_gen(m);
 	n = stack_save(m, c, GT_KSTACK_MAX, false);
@@ -780,7 +795,8 @@ static bool cpu_cur_stale(const struct gt_task *t, const struct gt_in_task *cur)
  * Common entry of every hook: the state of the event's CPU, with
  * interrupts disabled, or NULL if the hook has nothing to do (snapshot
  * not armed, CPU offline).  The event is the CPU's until hook_exit(): its
- * time is the clock of user space, its current task the one Linux runs.
+ * time is the clock of user space (the module's: none yet, model_now()),
+ * its current task the one Linux runs.
  */
 static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 				 unsigned long *flags)
@@ -1103,7 +1119,7 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 	if (t) {
 		t->sys_nr = in->nr;
 		t->sys_compat = in->compat;
-		t->sys_enter_ts = gt_env_now(c);
+		t->sys_enter_ts = model_now(c);
 		if (unlikely(m->trig.type == GOTRACE_TRIGGER_SYSCALL) &&
 		    in->nr == m->trig.syscall && !in->compat)
 			trigger_fire(m, t, c->ev->cur, (u64)in->nr,
@@ -1376,7 +1392,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 		sys_pending_write(m, c, true);
 		v = task_comm_stack(m, t, model_gen(m));
 		if (model_event_write(m, c, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
-				      gt_env_now(c), true)) {
+				      model_now(c), true)) {
 			t->state = GT_G_RUNNABLE;
 			c->cur = NULL;
 		}
@@ -1386,7 +1402,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 	}
 	if (c->p_started && !c->cur &&
 	    model_event_write(m, c, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
-			      gt_env_now(c), true))
+			      model_now(c), true))
 		c->p_started = false;
 	if (c->chunk)
 		gt_cpu_handover(m, c, false);
