@@ -5,9 +5,10 @@
  * Everything is a macro or a static inline over the kernel's own
  * primitive, so a hook costs what it cost before the model was made
  * portable: no function pointer, no extra call.  Hooks run with
- * interrupts off (gt_env_irq_save()) on the CPU of their event; locks
- * are raw spinlocks, which PREEMPT_RT keeps spinning, since the
- * scheduler's tracepoints fire under the runqueue lock.
+ * interrupts off (gt_env_irq_save(), or the scheduler's own for
+ * sched_switch) on the CPU of their event; locks are raw spinlocks,
+ * which PREEMPT_RT keeps spinning, since the scheduler's tracepoints
+ * fire under the runqueue lock.
  *
  * This file, probes.c, session.c, dev.c and main.c are the only ones
  * that read Linux's structures; the lazy queries of model_input.h are

@@ -31,7 +31,8 @@
  * Context:
  *   gt_model_*() hooks: probe context, any of task, softirq or
  *   hardirq; they disable interrupts while an event is stamped and
- *   appended, never sleep and never allocate.
+ *   appended (sched_switch's are off already), never sleep and never
+ *   allocate.
  *   gt_model_snapshot_*(), gt_model_close(): process context, under the
  *   session lock; gt_model_close() only once every hook is done.
  * Locking:
@@ -796,7 +797,9 @@ static bool cpu_cur_stale(const struct gt_task *t, const struct gt_in_task *cur)
  * interrupts disabled, or NULL if the hook has nothing to do (snapshot
  * not armed, CPU offline).  The event is the CPU's until hook_exit(): its
  * time is the clock of user space (the module's: none yet, model_now()),
- * its current task the one Linux runs.
+ * its current task the one Linux runs.  @flags keeps the interrupt state
+ * to restore; NULL where the caller has interrupts off already
+ * (sched_switch), which saves disabling them again and lockdep checks.
  */
 static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 				 unsigned long *flags)
@@ -810,10 +813,14 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	 */
 	if (!gt_load_acquire(&m->armed))
 		return NULL;
-	gt_env_irq_save(*flags);
+	if (flags)
+		gt_env_irq_save(*flags);
+	else
+		gt_lockdep_assert_irqs_disabled();
 	c = gt_env_hook_cpu(m, ev);
 	if (unlikely(!c || c->offline)) {
-		gt_env_irq_restore(*flags);
+		if (flags)
+			gt_env_irq_restore(*flags);
 		return NULL;
 	}
 	c->ev = ev;
@@ -825,10 +832,12 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	return c;
 }
 
-static void hook_exit(struct gt_cpu *c, unsigned long flags)
+/* The end of a hook; @flags as hook_enter() was given them. */
+static void hook_exit(struct gt_cpu *c, const unsigned long *flags)
 {
 	c->ev = NULL;
-	gt_env_irq_restore(flags);
+	if (flags)
+		gt_env_irq_restore(*flags);
 }
 
 /* ---- sched_switch ------------------------------------------------------ */
@@ -907,16 +916,17 @@ static void hidden_switch_out(struct gt_model *m, struct gt_cpu *c,
  * @m:		the model
  * @in:		the switch
  *
- * Context: the scheduler, runqueue lock held, irqs off.
+ * Context: the scheduler, runqueue lock held, irqs off: __schedule()
+ * disables them before it takes the lock, on every kernel gotrace
+ * supports, PREEMPT_RT included (its runqueue lock is a raw spinlock).
  */
 void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 {
 	struct gt_task_bucket *b;
-	unsigned long flags = 0;
 	struct gt_cpu *c;
 	struct gt_task *t;
 
-	c = hook_enter(m, &in->ev, &flags);
+	c = hook_enter(m, &in->ev, NULL);
 	if (!c)
 		return;
 
@@ -939,7 +949,7 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 			g_ensure_running(m, c, t, in->next);
 		gt_unlock(&b->lock);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, NULL);
 }
 
 /* ---- Wakeups, fork, exec, exit ----------------------------------------- */
@@ -1003,7 +1013,7 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 		}
 	}
 	gt_unlock(&b->lock);
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /**
@@ -1082,7 +1092,7 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in)
 	if (t)
 		g_refilter(m, c, t, p);
 	gt_unlock(&b->lock);
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* ---- Syscalls ---------------------------------------------------------- */
@@ -1128,7 +1138,7 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 		    gt_syscall_selected(&m->opts, in->nr, t->sys_compat))
 			sys_enter_event(m, c, t);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* Filters decide again for current, hidden until now.  Irqs off. */
@@ -1185,7 +1195,7 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 		 */
 		sys_exit_unhidden(m, c);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* ---- Generations ------------------------------------------------------- */
@@ -1209,7 +1219,7 @@ void gt_model_catch_up(struct gt_model *m, const struct gt_in_ev *ev)
 
 	if (c) {
 		gt_v2_cpu_catch_up(m, c);
-		hook_exit(c, flags);
+		hook_exit(c, &flags);
 		return;
 	}
 	/* Offline (no hook writes there), or the session is stopping. */
