@@ -5,9 +5,10 @@
  * Everything is a macro or a static inline over the kernel's own
  * primitive, so a hook costs what it cost before the model was made
  * portable: no function pointer, no extra call.  Hooks run with
- * interrupts off (gt_env_irq_save()) on the CPU of their event; locks
- * are raw spinlocks, which PREEMPT_RT keeps spinning, since the
- * scheduler's tracepoints fire under the runqueue lock.
+ * interrupts off (gt_env_irq_save(), or the scheduler's own for
+ * sched_switch) on the CPU of their event; locks are raw spinlocks,
+ * which PREEMPT_RT keeps spinning, since the scheduler's tracepoints
+ * fire under the runqueue lock.
  *
  * This file, probes.c, session.c, dev.c and main.c are the only ones
  * that read Linux's structures; the lazy queries of model_input.h are
@@ -89,8 +90,11 @@ struct gt_env_model {
 
 /* ---- Time ------------------------------------------------------------- */
 
-/* NMI-safe, and cheap enough to read at every event. */
-#define gt_env_now(c)			ktime_get_mono_fast_ns()
+/*
+ * NMI-safe, and cheap enough to read at every hook.  The probes leave an
+ * event's time 0: the model reads this at the hook's first event.
+ */
+#define gt_env_clock()			ktime_get_mono_fast_ns()
 
 /* ---- Memory (session start and end only) ------------------------------ */
 

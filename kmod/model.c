@@ -22,15 +22,17 @@
  * and into user space (Documentation/model.rst).
  *
  * Time: ns of the environment's clock (the module's
- * ktime_get_mono_fast_ns(), user space's event times), clamped so that a P's time never
- * goes back and every event that changes a task's state is later than the
- * previous one, whatever CPU wrote it (per-CPU clocks may skew):
+ * ktime_get_mono_fast_ns(), read once per hook, user space's event
+ * times), clamped so that a P's time never goes back and every event
+ * that changes a task's state is later than the previous one, whatever
+ * CPU wrote it (per-CPU clocks may skew):
  *   ts = max(now, cpu->last_ts, task->last_ts + 1)
  *
  * Context:
  *   gt_model_*() hooks: probe context, any of task, softirq or
  *   hardirq; they disable interrupts while an event is stamped and
- *   appended, never sleep and never allocate.
+ *   appended (sched_switch's are off already), never sleep and never
+ *   allocate.
  *   gt_model_snapshot_*(), gt_model_close(): process context, under the
  *   session lock; gt_model_close() only once every hook is done.
  * Locking:
@@ -188,6 +190,20 @@ static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
 	return true;
 }
 
+/*
+ * The time of the hook running on this CPU (c->now, its event's), or
+ * where the event has none (the module's probes), the clock read at the
+ * hook's first event: the two or three events of a switch share it, as
+ * a syscall's entry and its GoSysCall do, and model_event_write() keeps
+ * them in order.  A hook that writes nothing reads no clock.
+ */
+static u64 model_now(struct gt_cpu *c)
+{
+	if (!c->now)
+		c->now = gt_env_clock();
+	return c->now;
+}
+
 /* An event of this P: the pending GoSysCall first; see model_event_write() */
 static bool model_emit_at(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, unsigned int type,
@@ -203,7 +219,7 @@ static bool model_emit(struct gt_model *m, struct gt_cpu *c,
 		       struct gt_task *t, unsigned int type, const u64 *args,
 		       unsigned int nargs, bool closing)
 {
-	return model_emit_at(m, c, t, type, args, nargs, gt_env_now(c), closing);
+	return model_emit_at(m, c, t, type, args, nargs, model_now(c), closing);
 }
 
 static bool model_emit0(struct gt_model *m, struct gt_cpu *c,
@@ -509,7 +525,7 @@ static void trigger_check(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, const struct gt_in_task *p,
 			  u64 since)
 {
-	u64 now = gt_env_now(c);
+	u64 now = model_now(c);
 
 	if (now > since && now - since > m->trig.threshold_ns)
 		trigger_fire(m, t, p, now - since, now);
@@ -698,7 +714,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
-	    !gt_cpu_room(m, c, max(gt_env_now(c), c->last_ts),
+	    !gt_cpu_room(m, c, max(model_now(c), c->last_ts),
 			 3 * GT_EV_MAX_BYTES, false)) {
 		c->lost++;
 		gt_model_halt(m);
@@ -710,7 +726,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 	 */
 	if (!sys_pending_take(c, t, &when))
 		when = m->opts.syscalls == GOTRACE_SYSCALLS_ALL ?
-			gt_env_now(c) : t->sys_enter_ts;
+			model_now(c) : t->sys_enter_ts;
 
 	gen = model_gen(m);
 	n = stack_save(m, c, GT_KSTACK_MAX, false);
@@ -814,7 +830,10 @@ static bool cpu_cur_stale(const struct gt_task *t, const struct gt_in_task *cur)
  * Common entry of every hook: the state of the event's CPU, with
  * interrupts disabled, or NULL if the hook has nothing to do (snapshot
  * not armed, CPU offline).  The event is the CPU's until hook_exit(): its
- * time is the clock of user space, its current task the one Linux runs.
+ * time is the clock of user space (the module's: none yet, model_now()),
+ * its current task the one Linux runs.  @flags keeps the interrupt state
+ * to restore; NULL where the caller has interrupts off already
+ * (sched_switch), which saves disabling them again and lockdep checks.
  */
 static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 				 unsigned long *flags)
@@ -828,10 +847,14 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	 */
 	if (!gt_load_acquire(&m->armed))
 		return NULL;
-	gt_env_irq_save(*flags);
+	if (flags)
+		gt_env_irq_save(*flags);
+	else
+		gt_lockdep_assert_irqs_disabled();
 	c = gt_env_hook_cpu(m, ev);
 	if (unlikely(!c || c->offline)) {
-		gt_env_irq_restore(*flags);
+		if (flags)
+			gt_env_irq_restore(*flags);
 		return NULL;
 	}
 	c->ev = ev;
@@ -843,10 +866,12 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	return c;
 }
 
-static void hook_exit(struct gt_cpu *c, unsigned long flags)
+/* The end of a hook; @flags as hook_enter() was given them. */
+static void hook_exit(struct gt_cpu *c, const unsigned long *flags)
 {
 	c->ev = NULL;
-	gt_env_irq_restore(flags);
+	if (flags)
+		gt_env_irq_restore(*flags);
 }
 
 /* ---- sched_switch ------------------------------------------------------ */
@@ -925,16 +950,17 @@ static void hidden_switch_out(struct gt_model *m, struct gt_cpu *c,
  * @m:		the model
  * @in:		the switch
  *
- * Context: the scheduler, runqueue lock held, irqs off.
+ * Context: the scheduler, runqueue lock held, irqs off: __schedule()
+ * disables them before it takes the lock, on every kernel gotrace
+ * supports, PREEMPT_RT included (its runqueue lock is a raw spinlock).
  */
 void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 {
 	struct gt_task_bucket *b;
-	unsigned long flags = 0;
 	struct gt_cpu *c;
 	struct gt_task *t;
 
-	c = hook_enter(m, &in->ev, &flags);
+	c = hook_enter(m, &in->ev, NULL);
 	if (!c)
 		return;
 
@@ -957,7 +983,7 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 			g_ensure_running(m, c, t, in->next);
 		gt_unlock(&b->lock);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, NULL);
 }
 
 /* ---- Wakeups, fork, exec, exit ----------------------------------------- */
@@ -1021,7 +1047,7 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 		}
 	}
 	gt_unlock(&b->lock);
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /**
@@ -1100,7 +1126,7 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in)
 	if (t)
 		g_refilter(m, c, t, p);
 	gt_unlock(&b->lock);
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* ---- Syscalls ---------------------------------------------------------- */
@@ -1137,7 +1163,7 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 	if (t) {
 		t->sys_nr = in->nr;
 		t->sys_compat = in->compat;
-		t->sys_enter_ts = gt_env_now(c);
+		t->sys_enter_ts = model_now(c);
 		if (unlikely(m->trig.type == GOTRACE_TRIGGER_SYSCALL) &&
 		    in->nr == m->trig.syscall && !in->compat)
 			trigger_fire(m, t, c->ev->cur, (u64)in->nr,
@@ -1146,7 +1172,7 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 		    gt_syscall_selected(&m->opts, in->nr, t->sys_compat))
 			sys_enter_event(m, c, t);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* Filters decide again for current, hidden until now.  Irqs off. */
@@ -1203,7 +1229,7 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 		 */
 		sys_exit_unhidden(m, c);
 	}
-	hook_exit(c, flags);
+	hook_exit(c, &flags);
 }
 
 /* ---- Generations ------------------------------------------------------- */
@@ -1227,7 +1253,7 @@ void gt_model_catch_up(struct gt_model *m, const struct gt_in_ev *ev)
 
 	if (c) {
 		gt_v2_cpu_catch_up(m, c);
-		hook_exit(c, flags);
+		hook_exit(c, &flags);
 		return;
 	}
 	/* Offline (no hook writes there), or the session is stopping. */
@@ -1410,7 +1436,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 		sys_pending_write(m, c, true);
 		v = task_comm_stack(m, t, model_gen(m));
 		if (model_event_write(m, c, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
-				      gt_env_now(c), true)) {
+				      model_now(c), true)) {
 			t->state = GT_G_RUNNABLE;
 			c->cur = NULL;
 		}
@@ -1420,7 +1446,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 	}
 	if (c->p_started && !c->cur &&
 	    model_event_write(m, c, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
-			      gt_env_now(c), true))
+			      model_now(c), true))
 		c->p_started = false;
 	if (c->chunk)
 		gt_cpu_handover(m, c, false);

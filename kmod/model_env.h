@@ -38,9 +38,11 @@
  *   gt_env_hook_exit(flags)
  *
  * Time
- *   gt_env_now(c)              the kernel: ktime_get_mono_fast_ns();
- *                              user space: the time of the event being
- *                              handled on CPU @c
+ *   gt_env_clock()             the time of a hook whose event has none
+ *                              (ts 0), read at its first event: the
+ *                              kernel's ktime_get_mono_fast_ns() (the
+ *                              probes give none); user space: 0 (an
+ *                              event's time is its ts)
  *
  * Memory (session start and end only, never in a hook)
  *   gt_env_zalloc(n, size), gt_env_free(p), gt_env_big_alloc(size),

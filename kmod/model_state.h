@@ -217,7 +217,8 @@ struct gt_sys_cache {
  * @last_ts:	timestamp of the P's last event (the P's time never goes back)
  * @cur:	the goroutine the trace has running on this P, or NULL
  * @ev:		the input event being handled on this CPU (during a hook)
- * @now:	user space: the time of @ev, or of the close
+ * @now:	the time of @ev, or of the close: user space's, or the clock
+ *		read at the hook's first event (model_now())
  * @id:		the CPU's number, its P
  * @flush_seq:	value of gt_model.flush_seq when @chunk was started
  * @started:	the P's start step (ProcStart, GoStart of current) is done
