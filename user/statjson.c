@@ -63,7 +63,7 @@ static void tasks_json(FILE *f, const struct gt_stats *s,
 			ns(s, tk[i].max_latency), tk[i].syscalls,
 			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
 			state_keys[tk[i].state]);
-		json_str(f, tk[i].unit);
+		json_str(f, gt_stat_task_unit(s, &tk[i]));
 		fprintf(f, " }%s\n", i + 1 < n ? "," : "");
 	}
 }

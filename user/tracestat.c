@@ -345,28 +345,49 @@ out:
 	return ret;
 }
 
+uint32_t gt_stats_unit_id(struct gt_stats *s, const char *name, size_t len)
+{
+	char *n;
+
+	/* A machine runs tens or hundreds of units: a scan will do. */
+	for (size_t j = 0; j < s->nunit_names; j++)
+		if (!strncmp(s->unit_names[j], name, len) &&
+		    !s->unit_names[j][len])
+			return j + 1;
+	if (s->nunit_names >= UINT32_MAX - 1 ||
+	    gt_grow((void **)&s->unit_names, &s->unit_names_cap,
+		    s->nunit_names + 1, sizeof(*s->unit_names)))
+		return 0;
+	n = strndup(name, len);
+	if (!n)
+		return 0;
+	s->unit_names[s->nunit_names++] = n;
+	return s->nunit_names;
+}
+
+const char *gt_stat_task_unit(const struct gt_stats *s,
+			      const struct gt_stat_task *tk)
+{
+	return tk->unit ? s->unit_names[tk->unit - 1] : "";
+}
+
 int gt_stats_by_unit(struct gt_stats *s)
 {
-	size_t cap = 0;
+	size_t n = 0;
 
+	if (!s->nunit_names)
+		return 0;
+	/* One row per name, then the names no task ended in left out. */
+	s->units = calloc(s->nunit_names, sizeof(*s->units));
+	if (!s->units)
+		return -1;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct gt_stat_task *tk = &s->tasks[i];
-		struct gt_stat_unit *u = NULL;
+		struct gt_stat_unit *u;
 
-		if (!tk->unit[0])
+		if (!tk->unit)
 			continue;
-		/* A machine runs tens or hundreds of units: a scan will do. */
-		for (size_t j = 0; j < s->nunits && !u; j++)
-			if (!strcmp(s->units[j].name, tk->unit))
-				u = &s->units[j];
-		if (!u) {
-			if (gt_grow((void **)&s->units, &cap, s->nunits + 1,
-				    sizeof(*s->units)))
-				return -1;
-			u = &s->units[s->nunits++];
-			memset(u, 0, sizeof(*u));
-			strcpy(u->name, tk->unit);
-		}
+		u = &s->units[tk->unit - 1];
 		u->tasks++;
 		u->run += tk->run;
 		u->latency += tk->latency;
@@ -376,6 +397,13 @@ int gt_stats_by_unit(struct gt_stats *s)
 		u->blocked += tk->blocked;
 		u->blocks += tk->blocks;
 	}
+	for (size_t j = 0; j < s->nunit_names; j++) {
+		if (!s->units[j].tasks)
+			continue;
+		s->units[n] = s->units[j];
+		strcpy(s->units[n++].name, s->unit_names[j]);
+	}
+	s->nunits = n;
 	return 0;
 }
 
@@ -384,6 +412,9 @@ void gt_stats_free(struct gt_stats *s)
 	free(s->tasks);
 	free(s->names);
 	free(s->units);
+	for (size_t j = 0; j < s->nunit_names; j++)
+		free(s->unit_names[j]);
+	free(s->unit_names);
 	free(s->syscalls);
 	memset(s, 0, sizeof(*s));
 }

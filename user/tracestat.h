@@ -33,9 +33,12 @@ struct gt_stat_task {
 	int state;		/* at the end: GT_STAT_G_* */
 	/*
 	 * Its systemd unit: the user region it was last in (gotrace names
-	 * each task's region after its unit); "" for none.
+	 * each task's region after its unit), as 1 + its index in
+	 * gt_stats.unit_names; 0 for none.  An index, not the name: a
+	 * trace has hundreds of thousands of tasks and a few hundred units
+	 * (gt_stat_task_unit() gives the name).
 	 */
-	char unit[GT_STAT_UNIT];
+	uint32_t unit;
 };
 
 enum { GT_STAT_G_DEAD, GT_STAT_G_RUNNABLE, GT_STAT_G_RUNNING,
@@ -86,6 +89,9 @@ struct gt_stats {
 	size_t nsyscalls;
 	struct gt_stat_unit *units;	/* by unit, tasks in none left out */
 	size_t nunits;
+	/* The units' names tasks were seen in, each once (malloc'd). */
+	char **unit_names;
+	size_t nunit_names, unit_names_cap;
 	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
 };
 
@@ -103,6 +109,16 @@ int gt_stats_by_name(struct gt_stats *s);
  * last in.  0, or -1 when out of memory.
  */
 int gt_stats_by_unit(struct gt_stats *s);
+
+/*
+ * A task's unit field for unit @name (@len bytes, no NUL, below
+ * GT_STAT_UNIT): 1 + its index in s->unit_names, added if not there yet.
+ * 0 when out of memory.
+ */
+uint32_t gt_stats_unit_id(struct gt_stats *s, const char *name, size_t len);
+/* The name of @tk's systemd unit, "" for none. */
+const char *gt_stat_task_unit(const struct gt_stats *s,
+			      const struct gt_stat_task *tk);
 
 /* qsort() orders, largest first; ties by goroutine id or by name. */
 int gt_stat_task_by_run(const void *a, const void *b);

@@ -312,22 +312,26 @@ static int syscall_blocked(struct ctx *c, uint64_t m, uint64_t ts)
  * task's unit from now on; an end with no begin seen (the trace starts
  * after it, a flight snapshot) says the unit it was in until then.
  */
-static void region(struct ctx *c, const struct gt_v2_gen *g,
-		   const struct gt_v2_event *ev)
+static int region(struct ctx *c, const struct gt_v2_gen *g,
+		  const struct gt_v2_event *ev)
 {
 	int64_t i = on_m(c, ev->m);
 	struct gt_stat_task *tk;
 	const char *name;
+	uint32_t id;
 	size_t len;
 
 	if (i < 0 || !gt_v2_string(g, ev->args[2], &name, &len) || !len ||
 	    len >= GT_STAT_UNIT)
-		return;
+		return 0;
 	tk = &c->s->tasks[i];
-	if (ev->type == GT_V2_EV_USER_REGION_END && tk->unit[0])
-		return;
-	memcpy(tk->unit, name, len);
-	tk->unit[len] = 0;
+	if (ev->type == GT_V2_EV_USER_REGION_END && tk->unit)
+		return 0;
+	id = gt_stats_unit_id(c->s, name, len);
+	if (!id)
+		return -1;
+	tk->unit = id;
+	return 0;
 }
 
 static int stat_event(void *arg, const struct gt_v2_gen *g,
@@ -418,7 +422,7 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 		break;
 	case GT_V2_EV_USER_REGION_BEGIN:
 	case GT_V2_EV_USER_REGION_END:
-		region(c, g, ev);
+		ret = region(c, g, ev);
 		break;
 	case GT_V2_EV_GO_SWITCH:
 	case GT_V2_EV_GO_SWITCH_DESTROY:
