@@ -1379,6 +1379,27 @@ static bool tg_symbolise(void *arg, u64 pc, char *buf, size_t len)
 
 #define TG_PCS		(1U << 16)
 
+/*
+ * Walk every generation of the generational trace @buf with @fn: 0 when
+ * the whole trace read, else what gt_v2_next() returned, with @err set.
+ */
+static int v2_walk_all(const u8 *buf, size_t len, gt_v2_event_fn fn,
+		       void *ctx, struct gt_trace_error *err)
+{
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, buf, len);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, err)) > 0)
+		if (gt_v2_walk(&g, fn, ctx, err))
+			break;
+	gt_v2_gen_free(&g);
+	return ret;
+}
+
 struct tg_walk {
 	unsigned int period;	/* blocks per comm */
 	unsigned int blocks;	/* blocks seen, in order */
@@ -1470,17 +1491,8 @@ static int tg_event(void *ctx, const struct gt_v2_gen *g,
 static bool tg_walk(struct tg_walk *w)
 {
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
-	struct gt_src src;
-	int ret;
+	int ret = v2_walk_all(S.out2, S.len2, tg_event, w, &err);
 
-	gt_src_mem(&src, S.out2, S.len2);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
-		if (gt_v2_walk(&g, tg_event, w, &err))
-			break;
-	gt_v2_gen_free(&g);
 	if (err.msg[0])
 		diag("%s: %s", S.name, err.msg);
 	return ret == 0 && !err.msg[0];
@@ -1664,9 +1676,6 @@ static void test_kernel_wait_reasons(void)
 	struct task *tasks[] = { k, u };
 	struct kw_walk walk = { .n = 0 };
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
-	struct gt_src src;
 	bool right = true;
 	int ret;
 
@@ -1691,12 +1700,7 @@ static void test_kernel_wait_reasons(void)
 	kw_block(u, futex, ARRAY_SIZE(futex));
 	sim_finish();
 
-	gt_src_mem(&src, S.out2, S.len2);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
-		if (gt_v2_walk(&g, kw_event, &walk, &err))
-			break;
-	gt_v2_gen_free(&g);
+	ret = v2_walk_all(S.out2, S.len2, kw_event, &walk, &err);
 	ok(ret == 0 && !err.msg[0], "kernel_wait_reasons: the go 1.23 trace "
 	   "reads (%s)", err.msg[0] ? err.msg : "no error");
 	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
@@ -1767,9 +1771,6 @@ static void test_seq_one_byte(void)
 	struct task *tasks[] = { a, b, p };
 	struct sq_walk walk = { 0 };
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
-	struct gt_src src;
 	int ret;
 
 	sim_setup("seq_one_byte", 2);
@@ -1792,12 +1793,7 @@ static void test_seq_one_byte(void)
 		syscall_quick(0, __NR_getppid);
 	sim_finish();
 
-	gt_src_mem(&src, S.out2, S.len2);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, &err)) > 0)
-		if (gt_v2_walk(&g, sq_event, &walk, &err))
-			break;
-	gt_v2_gen_free(&g);
+	ret = v2_walk_all(S.out2, S.len2, sq_event, &walk, &err);
 	ok(ret == 0 && !err.msg[0], "seq_one_byte: the go 1.23 trace reads "
 	   "(%s)", err.msg[0] ? err.msg : "no error");
 	ok(walk.begins >= CALLS && ST2.generations <= 2,
@@ -1924,24 +1920,6 @@ static void un_cut(struct un_cut *c)
 	gt_v2split_end(&sp);
 }
 
-/* Walk the generational trace @buf with un_event(). */
-static int un_walk(const u8 *buf, size_t len, struct un_walk *w,
-		   struct gt_trace_error *err)
-{
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
-	struct gt_src src;
-	int ret;
-
-	gt_src_mem(&src, buf, len);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, err)) > 0)
-		if (gt_v2_walk(&g, un_event, w, err))
-			break;
-	gt_v2_gen_free(&g);
-	return ret;
-}
-
 /*
  * Each task's time is in a user region named after its systemd unit:
  * begun after its first GoStart, ended before its GoDestroy, moved when
@@ -2010,7 +1988,7 @@ static void test_units(void)
 	sw(0, &S.idle[0], GT_IN_DEAD);
 	sim_finish();
 
-	ret = un_walk(S.out2, S.len2, &w, &err);
+	ret = v2_walk_all(S.out2, S.len2, un_event, &w, &err);
 	ok(ret == 0 && !err.msg[0] && INFO2.generations >= 3,
 	   "units: the go 1.23 trace reads, %llu generations (%s)",
 	   (unsigned long long)INFO2.generations,
@@ -2053,7 +2031,7 @@ static void test_units(void)
 	gt_src_mem(&src, cut.buf, cut.len);
 	ret = gt_v2_check(&src, &info, &err);
 	if (!ret)
-		ret = un_walk(cut.buf, cut.len, &wc, &err);
+		ret = v2_walk_all(cut.buf, cut.len, un_event, &wc, &err);
 	ok(ret == 0 && info.generations == INFO2.generations - 1 &&
 	   strstr(w.seq, wc.seq) && strstr(wc.seq, "1:E a.service") &&
 	   !strstr(wc.seq, "1:B"),
