@@ -371,41 +371,40 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
  * its sequence number (GoStartLocal, GoUnblockLocal)?  Go's 1.11 readers
  * take one in the order of its P's events, which holds every event of
  * the goroutine since the last one that carried its number was written
- * on this same P (or it was created there); so does Go's runtime.  The
- * number takes 2 or 3 of the 7 to 11 bytes of these events in a
- * ping-pong, whose goroutines never leave their P.  Else the event
- * carries it, and this P becomes the goroutine's.
+ * on this same P (or it was created there: @t->seq_p, set where the
+ * number advances); so does Go's runtime.  The number takes 2 or 3 of
+ * the 7 to 11 bytes of these events in a ping-pong, whose goroutines
+ * never leave their P.
  */
-static bool seq_local(struct gt_model *m, const struct gt_cpu *c,
-		      struct gt_task *t)
+static bool seq_local(const struct gt_model *m, const struct gt_cpu *c,
+		      const struct gt_task *t)
 {
-	if (m->format == GT_FORMAT_GO111 && t->seq_p == c->id + 1)
-		return true;
+	return m->format == GT_FORMAT_GO111 && t->seq_p == c->id + 1;
+}
+
+/* @t's sequence number advanced by an event of this P. */
+static void seq_next(const struct gt_cpu *c, struct gt_task *t)
+{
+	t->seq++;
 	t->seq_p = c->id + 1;
-	return false;
 }
 
 /* GoUnblock or GoSysExit: a waiting goroutine becomes runnable. */
 static bool g_wake(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		   u64 stack)
 {
-	u32 seq_p = t->seq_p;
 	bool ok;
 
-	if (t->state == GT_G_SYSWAIT) {
-		t->seq_p = c->id + 1;
+	if (t->state == GT_G_SYSWAIT)
 		ok = model_emit3(m, c, t, GOTRACE_EV_GO_SYSEXIT, t->goid, t->seq + 1, 0);
-	} else if (seq_local(m, c, t)) {
+	else if (seq_local(m, c, t))
 		ok = model_emit2(m, c, t, GOTRACE_EV_GO_UNBLOCK_LOCAL, t->goid,
 				 stack);
-	} else {
+	else
 		ok = model_emit3(m, c, t, GOTRACE_EV_GO_UNBLOCK, t->goid, t->seq + 1, stack);
-	}
-	if (!ok) {
-		t->seq_p = seq_p;
+	if (!ok)
 		return false;
-	}
-	t->seq++;
+	seq_next(c, t);
 	t->state = GT_G_RUNNABLE;
 	return true;
 }
@@ -425,7 +424,6 @@ static bool p_start(struct gt_model *m, struct gt_cpu *c)
 static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 {
 	struct gt_task *old = c->cur;
-	u32 seq_p;
 
 	if (!p_start(m, c))
 		return false;
@@ -440,14 +438,11 @@ static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 		model_lost(m, c);
 		return false;
 	}
-	seq_p = t->seq_p;
 	if (seq_local(m, c, t) ?
 	    !model_emit1(m, c, t, GOTRACE_EV_GO_START_LOCAL, t->goid) :
-	    !model_emit2(m, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1)) {
-		t->seq_p = seq_p;
+	    !model_emit2(m, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1))
 		return false;
-	}
-	t->seq++;
+	seq_next(c, t);
 	t->state = GT_G_RUNNING;
 	c->cur = t;
 	return true;
