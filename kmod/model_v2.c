@@ -385,6 +385,11 @@ static bool p_seq_restart(struct gt_model *m, struct gt_cpu *c,
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
 
+	/*
+	 * Only a P running @t's M is "running"; one whose goroutine is in
+	 * a syscall (vc->sys) has the status Syscall.  The callers come
+	 * after sys_end(), but the status written must be the P's.
+	 */
 	if (vc->p_seq < V2_SEQ_RESTART || vc->p_m != task_m(t) ||
 	    vc->sys == t)
 		return true;
