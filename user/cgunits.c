@@ -21,6 +21,7 @@
 
 #include "cgunits.h"
 #include "u64map.h"
+#include "util.h"
 
 /* Deepest directory looked at below the root (systemd nests a few). */
 #define WALK_DEPTH	32
@@ -31,8 +32,7 @@
 struct gt_cgunits {
 	char root[PATH_MAX];
 	struct u64map ids;	/* cgroup id -> index in @names, or NO_UNIT */
-	char **names;		/* each unit once */
-	size_t nr, cap;
+	struct gt_names names;	/* each unit once */
 };
 
 static void note(struct gt_cgunits *u, uint64_t id, const char *unit);
@@ -80,9 +80,7 @@ void gt_cgunits_free(struct gt_cgunits *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->nr; i++)
-		free(u->names[i]);
-	free(u->names);
+	gt_names_free(&u->names);
 	u64map_free(&u->ids);
 	free(u);
 }
@@ -97,22 +95,9 @@ static bool ends_with(const char *s, const char *suffix)
 /* The index of unit @name in @u->names, added if new; NO_UNIT: no memory. */
 static uint64_t unit_index(struct gt_cgunits *u, const char *name)
 {
-	for (size_t i = u->nr; i-- > 0;)
-		if (!strcmp(u->names[i], name))
-			return i;
-	if (u->nr == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 16;
-		char **n = realloc(u->names, cap * sizeof(*n));
+	long i = gt_names_index(&u->names, name, strlen(name));
 
-		if (!n)
-			return NO_UNIT;
-		u->names = n;
-		u->cap = cap;
-	}
-	u->names[u->nr] = strdup(name);
-	if (!u->names[u->nr])
-		return NO_UNIT;
-	return u->nr++;
+	return i < 0 ? NO_UNIT : (uint64_t)i;
 }
 
 /* Note @id's unit (@unit, or none), replacing what was noted. */
@@ -181,5 +166,5 @@ const char *gt_cgunits_of(struct gt_cgunits *u, uint64_t id)
 			return NULL;
 		}
 	}
-	return !v || *v == NO_UNIT ? NULL : u->names[*v];
+	return !v || *v == NO_UNIT ? NULL : u->names.v[*v];
 }

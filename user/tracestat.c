@@ -347,38 +347,28 @@ out:
 
 uint32_t gt_stats_unit_id(struct gt_stats *s, const char *name, size_t len)
 {
-	char *n;
+	long i;
 
-	/* A machine runs tens or hundreds of units: a scan will do. */
-	for (size_t j = 0; j < s->nunit_names; j++)
-		if (!strncmp(s->unit_names[j], name, len) &&
-		    !s->unit_names[j][len])
-			return j + 1;
-	if (s->nunit_names >= UINT32_MAX - 1 ||
-	    gt_grow((void **)&s->unit_names, &s->unit_names_cap,
-		    s->nunit_names + 1, sizeof(*s->unit_names)))
+	if (s->unit_names.n >= UINT32_MAX - 1)
 		return 0;
-	n = strndup(name, len);
-	if (!n)
-		return 0;
-	s->unit_names[s->nunit_names++] = n;
-	return s->nunit_names;
+	i = gt_names_index(&s->unit_names, name, len);
+	return i < 0 ? 0 : (uint32_t)i + 1;
 }
 
 const char *gt_stat_task_unit(const struct gt_stats *s,
 			      const struct gt_stat_task *tk)
 {
-	return tk->unit ? s->unit_names[tk->unit - 1] : "";
+	return tk->unit ? s->unit_names.v[tk->unit - 1] : "";
 }
 
 int gt_stats_by_unit(struct gt_stats *s)
 {
 	size_t n = 0;
 
-	if (!s->nunit_names)
+	if (!s->unit_names.n)
 		return 0;
 	/* One row per name, then the names no task ended in left out. */
-	s->units = calloc(s->nunit_names, sizeof(*s->units));
+	s->units = calloc(s->unit_names.n, sizeof(*s->units));
 	if (!s->units)
 		return -1;
 	for (size_t i = 0; i < s->ntasks; i++) {
@@ -397,11 +387,11 @@ int gt_stats_by_unit(struct gt_stats *s)
 		u->blocked += tk->blocked;
 		u->blocks += tk->blocks;
 	}
-	for (size_t j = 0; j < s->nunit_names; j++) {
+	for (size_t j = 0; j < s->unit_names.n; j++) {
 		if (!s->units[j].tasks)
 			continue;
 		s->units[n] = s->units[j];
-		strcpy(s->units[n++].name, s->unit_names[j]);
+		strcpy(s->units[n++].name, s->unit_names.v[j]);
 	}
 	s->nunits = n;
 	return 0;
@@ -412,9 +402,7 @@ void gt_stats_free(struct gt_stats *s)
 	free(s->tasks);
 	free(s->names);
 	free(s->units);
-	for (size_t j = 0; j < s->nunit_names; j++)
-		free(s->unit_names[j]);
-	free(s->unit_names);
+	gt_names_free(&s->unit_names);
 	free(s->syscalls);
 	memset(s, 0, sizeof(*s));
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "tracedec.h"
+#include "util.h"
 
 #define GT_STAT_NAME	64
 /* A systemd unit's name with its NUL, as systemd's UNIT_NAME_MAX. */
@@ -89,9 +90,7 @@ struct gt_stats {
 	size_t nsyscalls;
 	struct gt_stat_unit *units;	/* by unit, tasks in none left out */
 	size_t nunits;
-	/* The units' names tasks were seen in, each once (malloc'd). */
-	char **unit_names;
-	size_t nunit_names, unit_names_cap;
+	struct gt_names unit_names;	/* those tasks were seen in */
 	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
 };
 

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,32 @@ int gt_grow(void **arr, size_t *cap, size_t need, size_t size)
 	*arr = n;
 	*cap = nc;
 	return 0;
+}
+
+long gt_names_index(struct gt_names *names, const char *s, size_t len)
+{
+	char *copy;
+
+	for (size_t i = 0; i < names->n; i++)
+		if (!strncmp(names->v[i], s, len) && !names->v[i][len])
+			return (long)i;
+	if (names->n >= LONG_MAX ||
+	    gt_grow((void **)&names->v, &names->cap, names->n + 1,
+		    sizeof(*names->v)))
+		return -1;
+	copy = strndup(s, len);
+	if (!copy)
+		return -1;
+	names->v[names->n] = copy;
+	return (long)names->n++;
+}
+
+void gt_names_free(struct gt_names *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		free(names->v[i]);
+	free(names->v);
+	memset(names, 0, sizeof(*names));
 }
 
 int gt_parse_cpu_list(const char *text, bool *set, unsigned int n)

@@ -42,6 +42,23 @@ int gt_write_all(int fd, const void *buf, size_t len);
 int gt_grow(void **arr, size_t *cap, size_t need, size_t size);
 
 /*
+ * Strings held once each (malloc'd copies), named by their index in the
+ * order they came: a trace's or a machine's systemd units, tens or
+ * hundreds of them, which a scan finds.
+ */
+struct gt_names {
+	char **v;
+	size_t n, cap;
+};
+
+/*
+ * The index in @names of the first @len bytes of @s (no NUL among
+ * them), added if new; -1 out of memory.
+ */
+long gt_names_index(struct gt_names *names, const char *s, size_t len);
+void gt_names_free(struct gt_names *names);
+
+/*
  * Parse a duration into nanoseconds: a non-negative decimal number
  * ("10", "0.5") of seconds, or followed by a unit: ms, s, m or h
  * ("500ms", "2s", "1.5m").  Returns false for anything else, for zero
