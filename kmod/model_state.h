@@ -159,7 +159,6 @@ struct gt_task {
 	u64 start_time;
 	u64 goid;
 	u64 seq;
-	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 last_ts;
 	u64 sys_enter_ts;
 	u64 comm_stack;
@@ -172,6 +171,7 @@ struct gt_task {
 	u8 hidden;
 	u8 adopted;
 	u8 trig_mark;
+	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 cgroup;
 	u32 unit;
 	struct gt_v2_task v2;
