@@ -56,7 +56,10 @@ if ! kmake -j"$jobs" bzImage modules > "$dir/build.log" 2>&1; then
 	tail -n 40 "$dir/build.log" >&2
 	gt_die "debug kernel build failed (log: $dir/build.log)"
 fi
-rel=$(kmake -s kernelrelease)
+rel=$(gt_make_stdout -C "$dir/src" O="$dir/obj" kernelrelease)
+case $rel in
+*[!A-Za-z0-9._+-]* | "") gt_die "debug kernel: bad release '$rel'" ;;
+esac
 cp "$dir/obj/arch/x86/boot/bzImage" "$dir/root/boot/vmlinuz-$rel"
 # modules.builtin and modules.dep, which gt_initramfs_base asks modprobe.
 kmake INSTALL_MOD_PATH="$dir/root" modules_install >/dev/null

@@ -20,6 +20,16 @@ GT_STORE=${GT_STORE:-$GT_CACHE}
 gt_log() { printf '%s\n' "$*" >&2; }
 gt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# gt_make_stdout ARGS...: make, for a caller that captures what it prints.
+# These scripts run under `make check`, whose MAKEFLAGS and MAKELEVEL make
+# every sub-make print "make[N]: Entering directory ..." on stdout (the
+# kernel's own Makefile recurses into O=): the capture would hold those
+# lines too.  Run make as if from a shell instead.
+gt_make_stdout() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		make --no-print-directory -s "$@"
+}
+
 # Kernel names: the three series of Debian 12 (bookworm), "newest" and
 # "newest-rt" (the highest release that trixie, trixie-backports or sid
 # offer today, resolved at every run), and "debug" (built here, see
