@@ -14,8 +14,11 @@
  * the sequence numbers start again in each one.
  *
  * KIND: small (go 1.23, 3 generations), busy (go 1.23, 8 generations
- * whose M batches overflow 64 KiB and are split), v126 (go 1.26: sync
- * batch with clock snapshot and end-of-generation bytes).
+ * whose M batches overflow 64 KiB and are split), faint (busy, and one
+ * goroutine unblocked by main.faint that waits 1.2 ms for a CPU: a
+ * function of the sched profile at about 0.4% of it, which pprof's
+ * display drops by default), v126 (go 1.26: sync batch with clock
+ * snapshot and end-of-generation bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,17 +35,24 @@ enum { S_NONE, S_RUNNABLE, S_RUNNING, S_WAITING, S_DEAD };
 
 /* String ids of a generation (the tables are restated in each one). */
 enum { STR_CHAN = 1, STR_SELECT, STR_MUTEX, STR_SLEEP, STR_PREEMPT,
-       STR_MAIN, STR_WORKER, STR_READ, STR_FILE, NR_STR };
+       STR_MAIN, STR_WORKER, STR_READ, STR_FILE, STR_FAINT, NR_STR };
 static const char *const strs[NR_STR] = {
 	[STR_CHAN] = "chan receive", [STR_SELECT] = "select",
 	[STR_MUTEX] = "sync.Mutex.Lock", [STR_SLEEP] = "sleep",
 	[STR_PREEMPT] = "preempted", [STR_MAIN] = "main.main",
 	[STR_WORKER] = "main.worker", [STR_READ] = "syscall.read",
-	[STR_FILE] = "/src/main.go",
+	[STR_FILE] = "/src/main.go", [STR_FAINT] = "main.faint",
 };
 
-/* Stack ids: 1 main.main, 2 main.worker (a start PC), 3 worker > read. */
-enum { STK_MAIN = 1, STK_WORKER, STK_READ };
+/*
+ * Stack ids: 1 main.main, 2 main.worker (a start PC), 3 worker > read,
+ * 4 main.faint.
+ */
+enum { STK_MAIN = 1, STK_WORKER, STK_READ, STK_FAINT };
+
+/* The faint kind: the step of its unblock, and how long it stays parked. */
+#define FAINT_STEP	1000
+#define FAINT_WAIT	1200
 
 struct g {
 	int state;
@@ -68,6 +78,13 @@ static u64 gen, now = 1000000;
 static u64 rng = 0x9e3779b97f4a7c15ULL;
 static FILE *out;
 static unsigned long nevents, nbatches;
+/*
+ * The faint kind's goroutine, runnable but kept off the run queue; once
+ * it runs, it blocks (with a stack: Go 1.23 ends its wait for a CPU at
+ * the goroutine's next transition that carries one).
+ */
+static int parked, faint_g;
+static unsigned int park_left;
 
 static void die(const char *what)
 {
@@ -172,6 +189,7 @@ static void tables(void)
 	const struct gt_frame f_read[2] = {
 		{ 0x403000, STR_READ, STR_FILE, 30 }, f_worker,
 	};
+	const struct gt_frame f_faint = { 0x404000, STR_FAINT, STR_FILE, 40 };
 	struct gt_enc2 e;
 
 	gt_enc2_init(&e, buf, sizeof(buf));
@@ -184,7 +202,8 @@ static void tables(void)
 	if (!gt_enc2_stacks(&e, gen) ||
 	    !gt_enc2_stack(&e, STK_MAIN, &f_main, 1) ||
 	    !gt_enc2_stack(&e, STK_WORKER, &f_worker, 1) ||
-	    !gt_enc2_stack(&e, STK_READ, f_read, 2))
+	    !gt_enc2_stack(&e, STK_READ, f_read, 2) ||
+	    !gt_enc2_stack(&e, STK_FAINT, &f_faint, 1))
 		die("stacks");
 	gt_enc2_batch_end(&e);
 	put(e.buf, e.len);
@@ -228,6 +247,25 @@ static bool unblock_one(struct m *m)
 	return false;
 }
 
+/*
+ * The faint kind: M @m unblocks a waiting goroutine with main.faint's
+ * stack, and it stays runnable, off the run queue, for FAINT_WAIT steps.
+ */
+static void park_one(struct m *m)
+{
+	for (int w = 2; w < ng; w++) {
+		if (gs[w].state == S_WAITING) {
+			EV(m, GT_E2_GO_UNBLOCK, w, ++gs[w].seq, STK_FAINT);
+			gs[w].state = S_RUNNABLE;
+			parked = w;
+			faint_g = w;
+			park_left = FAINT_WAIT;
+			return;
+		}
+	}
+	die("no waiting goroutine to unblock as main.faint");
+}
+
 static void step_m(struct m *m)
 {
 	static const u64 reasons[] = { STR_CHAN, STR_SELECT, STR_MUTEX,
@@ -254,6 +292,13 @@ static void step_m(struct m *m)
 		EV(m, GT_E2_GO_START, g, ++gs[g].seq);
 		gs[g].state = S_RUNNING;
 		m->g = g;
+		return;
+	}
+	if (g == faint_g && !parked) {
+		faint_g = 0;
+		EV(m, GT_E2_GO_BLOCK, STR_CHAN, STK_WORKER);
+		gs[g].state = S_WAITING;
+		m->g = 0;
 		return;
 	}
 	switch (g == 1 ? 0 : rnd(8)) {
@@ -299,15 +344,18 @@ static void step_m(struct m *m)
 int main(int argc, char **argv)
 {
 	unsigned int ngen, steps;
+	bool faint = false;
 	u8 hdr[GT_E2_HEADER_BYTES];
 	struct gt_enc2 e;
 
 	if (argc != 3)
-		die("usage: gen-trace-v2 small|busy|v126 FILE");
+		die("usage: gen-trace-v2 small|busy|faint|v126 FILE");
 	if (!strcmp(argv[1], "small")) {
 		version = GT_E2_GO123, ngen = 3, steps = 300;
 	} else if (!strcmp(argv[1], "busy")) {
 		version = GT_E2_GO123, ngen = 8, steps = 40000;
+	} else if (!strcmp(argv[1], "faint")) {
+		version = GT_E2_GO123, ngen = 8, steps = 40000, faint = true;
 	} else if (!strcmp(argv[1], "v126")) {
 		version = GT_E2_GO126, ngen = 3, steps = 300;
 	} else {
@@ -335,6 +383,12 @@ int main(int argc, char **argv)
 		gen_begin();
 		for (unsigned int s = 0; s < steps; s++) {
 			now += STEP;
+			if (faint && k == 1 && s == FAINT_STEP) {
+				park_one(&ms[s % NM]);
+			} else if (parked && !--park_left) {
+				enqueue(parked);
+				parked = 0;
+			}
 			step_m(&ms[s % NM]);
 		}
 		now += STEP;

@@ -8,7 +8,8 @@
 # pass on nothing now fails: a task absent from the trace under "== 0",
 # "<=" and nopprof, tasks a filter should have left out, a profile the
 # tool cannot build, a dump format the checker does not understand, an
-# empty or malformed expectation file.  With GEN_TRACE_V2 (and Go 1.27),
+# empty or malformed expectation file, a function left out of pprof's
+# display for its small share of the profile.  With GEN_TRACE_V2 (and Go 1.27),
 # the same on a generational trace, which Go 1.21 cannot read: its
 # profiles must come from Go 1.23 and 1.27, and the expectations that
 # read Go 1.21's dump must fail.
@@ -83,7 +84,7 @@ task1 start+preempt >= 1
 task4 block:sync <= 1000000
 names task0,task1,task2,task3,task4
 pprof sched task0
-nopprof sync task4"
+nopprof net task4"
 expect_verdict 1 "a missing task fails '== 0'" "gt_absent syscall:sys_getppid == 0"
 expect_verdict 1 "a missing task fails '<='" "gt_absent block:sleep <= 11"
 expect_verdict 1 "a missing task fails nopprof" "nopprof syscall gt_absent"
@@ -99,7 +100,11 @@ expect_verdict 1 "a dump format it cannot read fails" "task0 create >= 0" \
 expect_verdict 1 "pprof fails when Go cannot build the profile" \
 	"pprof sched task0" GO121="$(broken_go nopprof "$GO121")"
 expect_verdict 1 "nopprof fails when Go cannot build the profile" \
-	"nopprof sync task4" GO121="$(broken_go nopprof "$GO121")"
+	"nopprof net task4" GO121="$(broken_go nopprof "$GO121")"
+# task4 waits 7.7 us in the sync profile, 0.29% of it: under the share
+# pprof's display leaves out by default, and still there.
+expect_verdict 1 "nopprof fails on a function under 0.5% of the profile" \
+	"nopprof sync task4"
 
 # A generational trace: Go 1.23 and 1.27 build its profiles, Go 1.21
 # cannot read it.
@@ -127,6 +132,17 @@ nopprof net main.worker"
 		"pprof sched main.worker
 nopprof net main.worker" GO121=/bin/false
 	expect_verdict 1 "go 1.23 trace: gomaxprocs (Go 1.21's dump) fails" "gomaxprocs 3"
+	# A function whose share of the profile is under the 0.5% pprof's
+	# display leaves out by default: 1.25 ms of 320 ms (Go 1.27) on a
+	# trace whose other goroutines wait far longer, as a workload's
+	# task does in a whole machine's trace.
+	trace=$T/v2-faint.trace
+	"$gen_v2" faint "$trace" > /dev/null 2> "$T/gen.err" ||
+		{ echo "Bail out! gen-trace-v2 faint failed: $(cat "$T/gen.err")"; exit 1; }
+	expect_verdict 0 "go 1.23 trace: pprof finds a function under 0.5% of the profile" \
+		"pprof sched main.faint"
+	expect_verdict 1 "go 1.23 trace: nopprof fails on 1 ms or more under 0.5% of the profile" \
+		"nopprof sched main.faint"
 	trace=$T/small.trace
 else
 	echo "# SKIP the generational trace's cases: no GEN_TRACE_V2 or no $GO127"
