@@ -112,9 +112,17 @@ work=$GT_CACHE/vm/$name
 rm -rf "$work"
 mkdir -p "$work"
 
+# The debug kernel's first build (minutes: see build-debug-kernel.sh) is
+# made before the preparation lock below, under a lock of its own: held
+# there, it kept the other slot from preparing any kernel, and a fresh
+# machine's VM tests waited for it with one slot idle.
+if [ "$kernel" = debug ]; then
+	gt_kernel_fetch debug
+fi
+
 # Preparing (downloads, the trixie chroot, builds) is done by one run at a
 # time: run-kernels.sh boots several kernels at once, and they share the
-# apt state, the chroot, the debug kernel's build and user/.
+# apt state, the chroot and user/.
 exec 8> "$GT_CACHE/vm/.prepare.lock"
 flock 8
 gt_build_module "$kernel" "$name"
