@@ -1603,6 +1603,139 @@ static void test_table_generations_comms(void)
 }
 
 /*
+ * Is @type the event a task's sleep is (a block, a sleep or a blocking
+ * syscall), as opposed to the events around it?
+ */
+static bool is_sleep_event(unsigned int type)
+{
+	return (type >= GOTRACE_EV_GO_SLEEP && type <= GOTRACE_EV_GO_BLOCK_NET &&
+		type != GOTRACE_EV_GO_UNBLOCK && type != GOTRACE_EV_GO_SYSCALL) ||
+	       type == GOTRACE_EV_GO_SYSBLOCK;
+}
+
+/*
+ * Every case of the classifier (classify.c), one sleep each of a 64-bit
+ * task, in order, then of a 32-bit (compat) one: its numbers are another
+ * table's (i386's 202 is getegid32, 0 restart_syscall), so it sleeps in
+ * a plain blocking syscall, whatever its number means on x86-64, and its
+ * 24 (getuid) preempted is no sched_yield.
+ */
+static void test_classify_all(void)
+{
+	static const struct {
+		int nr;
+		u8 fd;
+		bool compat;
+		unsigned int type;
+	} cases[] = {
+		{ __NR_futex, 0, false, GOTRACE_EV_GO_BLOCK_SYNC },
+		{ __NR_futex_waitv, 0, false, GOTRACE_EV_GO_BLOCK_SYNC },
+		{ __NR_nanosleep, 0, false, GOTRACE_EV_GO_SLEEP },
+		{ __NR_clock_nanosleep, 0, false, GOTRACE_EV_GO_SLEEP },
+		{ __NR_poll, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_ppoll, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_select, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_pselect6, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_epoll_wait, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_epoll_pwait, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_epoll_pwait2, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_accept, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_accept4, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_connect, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvfrom, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvmmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendto, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendmmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_wait4, 0, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_waitid, 0, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_read, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_readv, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_pread64, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_preadv, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_preadv2, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_readv, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_preadv2, GT_IN_FD_OTHER, false, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_write, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_writev, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwrite64, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwritev, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwritev2, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_write, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_pwritev2, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_write, GT_IN_FD_OTHER, false, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_openat, 0, false, GOTRACE_EV_GO_SYSBLOCK },
+		/* 32-bit: i386's getegid32, restart_syscall, ... */
+		{ __NR_futex, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_read, GT_IN_FD_PIPE, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_nanosleep, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_epoll_wait, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+	};
+	struct task *t = task_new(1150, 1150, "clsall");
+	struct task *w = task_new(1151, 1151, "waker");
+	struct task *tasks[] = { t, w };
+	unsigned int i, n = ARRAY_SIZE(cases), c = 0, right = 0, off = 0;
+	unsigned int yields[2] = { 0 };
+	struct gt_in_sys_enter in;
+
+	sim_setup("classify_all", 2);
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	for (i = 0; i < n; i++) {
+		in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = cases[i].nr,
+					       .compat = cases[i].compat };
+		FEED(gt_model_sys_enter, &in);
+		drain();
+		sw_fd(0, &S.idle[0], GT_IN_SLEEP, false, cases[i].fd);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	/* Preempted in sched_yield's number: x86-64's only. */
+	for (i = 0; i < 2; i++) {
+		in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = __NR_sched_yield,
+					       .compat = i };
+		FEED(gt_model_sys_enter, &in);
+		drain();
+		sw(0, &S.idle[0], GT_IN_RUNNABLE);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	if (!sim_finish())
+		return;
+	for (size_t k = 0; k < nevs; k++) {
+		if (evs[k].g != 1150 || !is_sleep_event(evs[k].type))
+			continue;
+		if (c < n && evs[k].type != cases[c].type)
+			diag("case %u (syscall %d%s, fd kind %u): event %u, "
+			     "not %u", c, cases[c].nr,
+			     cases[c].compat ? ", compat" : "", cases[c].fd,
+			     evs[k].type, cases[c].type);
+		right += c < n && evs[k].type == cases[c].type;
+		c++;
+	}
+	ok(c == n && right == n,
+	   "classify_all: %u of %u sleeps, %u of them the event of their "
+	   "syscall, ABI and file", c, n, right);
+	/* The task's first two switches off its P after its last sleep. */
+	for (size_t k = 0; k < nevs && off < 2; k++) {
+		if (evs[k].g != 1150)
+			continue;
+		if (is_sleep_event(evs[k].type))
+			off = 0;
+		else if (evs[k].type == GOTRACE_EV_GO_SCHED ||
+			 evs[k].type == GOTRACE_EV_GO_PREEMPT)
+			yields[off++] = evs[k].type;
+	}
+	ok(yields[0] == GOTRACE_EV_GO_SCHED &&
+	   yields[1] == GOTRACE_EV_GO_PREEMPT,
+	   "classify_all: sched_yield's number is a GoSched of a 64-bit task "
+	   "(%u), a GoPreempt of a 32-bit one (%u)", yields[0], yields[1]);
+}
+
+/*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
  * scheduler's; one whose name Go's block profile would take (it contains
@@ -2066,6 +2199,7 @@ int main(int argc, char **argv)
 	test_filter_cgroup();
 	test_syscalls();
 	test_classify();
+	test_classify_all();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
