@@ -1735,6 +1735,119 @@ static void test_classify_all(void)
 	   "(%u), a GoPreempt of a 32-bit one (%u)", yields[0], yields[1]);
 }
 
+/* The first event of @type of goroutine @g at or after event @from. */
+static const struct gt_event *find_from(size_t from, unsigned int type, u64 g,
+					bool target)
+{
+	for (size_t i = from; i < nevs; i++)
+		if (evs[i].type == type &&
+		    (target ? evs[i].args[0] : evs[i].g) == g)
+			return &evs[i];
+	return NULL;
+}
+
+/* What run_sys_times() fed: the times of the syscall's steps. */
+struct sys_times {
+	u64 enter, wake, sleep;	/* its entry, the waking of x, its sleep */
+	u64 woken;		/* sched_waking of it, on CPU 1 */
+};
+
+/*
+ * Task 1500 enters openat on CPU 0, 1 us later (maybe after it wakes
+ * task x on its own CPU: @wake_between) sleeps in it; task 1501 wakes it
+ * from CPU 1, and it runs on CPU 0 again.
+ */
+static void run_sys_times(const char *name, unsigned int mode,
+			  bool wake_between, struct sys_times *tm)
+{
+	static const u64 pcs[] = { 0xffffffff81a00000ULL };
+	struct task *t = task_new(1500, 1500, "systime");
+	struct task *w = task_new(1501, 1501, "waker");
+	struct task *x = task_new(1502, 1502, "x");
+	struct task *tasks[] = { t, w, x };
+
+	sim_setup(name, 2);
+	S.cfg.opts.syscalls = mode;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	syscall_quick(0, __NR_getpid);
+	sys_enter(0, __NR_openat);
+	tm->enter = S.ts;
+	S.ts += 1000;
+	if (wake_between) {
+		wake(0, x);
+		tm->wake = S.ts;
+		S.ts += 1000;
+	}
+	sleep_with_stack(t, pcs, 1);
+	tm->sleep = S.ts;
+	S.ts += 1000;
+	waking(1, t);
+	tm->woken = S.ts;
+	wakeup(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+	sys_exit(0);
+	sim_finish();
+}
+
+/*
+ * The GoSysCall of a syscall that sleeps is the syscall's start: its
+ * entry's time, whether the entry's own event was still pending (ALL)
+ * or none was written (BLOCKING); with ALL, once the entry's event is
+ * written (the task woke another task meanwhile), the sleep is another
+ * syscall event, of the sleep's time.  The GoSysExit is written where
+ * and when the task is woken: on the waker's P, at its sched_waking.
+ */
+static void test_sys_times(void)
+{
+	const struct gt_event *sc, *sb, *se;
+	struct sys_times tm;
+	size_t k;
+
+	run_sys_times("sys_times_all", GOTRACE_SYSCALLS_ALL, false, &tm);
+	for (k = 0; k < nevs && !(evs[k].g == 1500 &&
+				  evs[k].type == GOTRACE_EV_GO_SYSBLOCK); k++)
+		;
+	sb = k < nevs ? &evs[k] : NULL;
+	sc = sb && k ? &evs[k - 1] : NULL;
+	ok(sc && sc->type == GOTRACE_EV_GO_SYSCALL && sc->g == 1500 &&
+	   sc->ts == tm.enter && stack_has(sc->stk, "sys_openat"),
+	   "ALL: the sleeping openat's GoSysCall is at its entry, %llu "
+	   "(%llu), before its GoSysBlock", (unsigned long long)tm.enter,
+	   sc ? (unsigned long long)sc->ts : 0ULL);
+	se = sb ? find_from(k, GOTRACE_EV_GO_SYSEXIT, 1500, true) : NULL;
+	ok(se && se->p == 1 && se->ts == tm.woken,
+	   "its GoSysExit is on the waker's P 1 (%llu), at its sched_waking, "
+	   "%llu (%llu)", se ? (unsigned long long)se->p : 0ULL,
+	   (unsigned long long)tm.woken, se ? (unsigned long long)se->ts : 0ULL);
+
+	run_sys_times("sys_times_blocking", GOTRACE_SYSCALLS_BLOCKING, false,
+		      &tm);
+	sc = find(GOTRACE_EV_GO_SYSCALL, 1500, false);
+	ok(sc && count_g(GOTRACE_EV_GO_SYSCALL, 1500) == 1 &&
+	   sc->ts == tm.enter,
+	   "BLOCKING: the one GoSysCall is at the openat's entry, %llu (%llu)",
+	   (unsigned long long)tm.enter, sc ? (unsigned long long)sc->ts : 0ULL);
+	se = find(GOTRACE_EV_GO_SYSEXIT, 1500, true);
+	ok(se && se->p == 1 && se->ts == tm.woken,
+	   "BLOCKING: its GoSysExit on P 1 (%llu) at %llu (%llu)",
+	   se ? (unsigned long long)se->p : 0ULL, (unsigned long long)tm.woken,
+	   se ? (unsigned long long)se->ts : 0ULL);
+
+	run_sys_times("sys_times_between", GOTRACE_SYSCALLS_ALL, true, &tm);
+	for (k = 0; k < nevs && !(evs[k].g == 1500 &&
+				  evs[k].type == GOTRACE_EV_GO_SYSBLOCK); k++)
+		;
+	sc = k < nevs && k ? &evs[k - 1] : NULL;
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1500) == 3 && sc &&
+	   sc->type == GOTRACE_EV_GO_SYSCALL && sc->ts == tm.sleep,
+	   "ALL, the entry written before the sleep: the sleep's GoSysCall "
+	   "is at the sleep, %llu (%llu), after the wakeup at %llu",
+	   (unsigned long long)tm.sleep, sc ? (unsigned long long)sc->ts : 0ULL,
+	   (unsigned long long)tm.wake);
+}
+
 /*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
@@ -2200,6 +2313,7 @@ int main(int argc, char **argv)
 	test_syscalls();
 	test_classify();
 	test_classify_all();
+	test_sys_times();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
