@@ -1848,6 +1848,76 @@ static void test_sys_times(void)
 	   (unsigned long long)tm.wake);
 }
 
+/* Order events by P, then by where they are in the file. */
+static int by_p_off(const void *a, const void *b)
+{
+	const struct gt_event *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * CPU 0's clock steps back: each task it switches to is started 5 ns
+ * before the preemption just written there (the model stamps both after
+ * it), for long enough to fill several 64 KiB chunks.  Within a batch
+ * the encoder cannot write a negative delta; a batch's base time is
+ * absolute, so the model's clamp is all that keeps it from going before
+ * the P's last event, which Go's readers take as that P going back in
+ * time.  In file order, each P's events never go back.
+ */
+static void test_clock_skew_batches(void)
+{
+	enum { NT = 3, SWITCHES = 60000 };
+	struct task *t[NT];
+	struct gt_in_switch in;
+	size_t back = 0, batches = 0, i;
+	u64 p = UINT64_MAX, last = 0;
+	struct gt_event *sorted;
+
+	sim_setup("clock_skew_batches", 1);
+	for (i = 0; i < NT; i++)
+		t[i] = task_new(2150 + i, 2150 + i, "skew");
+	sim_start(t, NT);
+	for (i = 0; i < SWITCHES; i++) {
+		struct task *next = i % 2 ? &S.idle[0] : t[i / 2 % NT];
+
+		in = (struct gt_in_switch){ .ev = ev(0), .prev = &S.cur[0]->in,
+					    .next = &next->in, .preempt = true,
+					    .prev_state = GT_IN_RUNNABLE };
+		if (!(i % 2))
+			in.ev.ts -= 15;
+		FEED(gt_model_switch, &in);
+		S.cur[0] = next;
+		drain();
+	}
+	if (!sim_finish())
+		return;
+	for (i = 0; i < T.ix.nbatches; i++)
+		batches += T.ix.batches[i].p == 0;
+	sorted = malloc(nevs * sizeof(*sorted));
+	if (!sorted)
+		abort();
+	memcpy(sorted, evs, nevs * sizeof(*sorted));
+	qsort(sorted, nevs, sizeof(*sorted), by_p_off);
+	for (i = 0; i < nevs; i++) {
+		if (sorted[i].p != p)
+			last = 0;
+		p = sorted[i].p;
+		if (sorted[i].ts < last && !back++)
+			diag("P %llu: an event at %llu, after one at %llu",
+			     (unsigned long long)p,
+			     (unsigned long long)sorted[i].ts,
+			     (unsigned long long)last);
+		last = sorted[i].ts > last ? sorted[i].ts : last;
+	}
+	free(sorted);
+	ok(batches >= 4 && !back,
+	   "clock_skew_batches: over P 0's %zu batches, %zu events go back "
+	   "in time", batches, back);
+}
+
 /*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
@@ -2314,6 +2384,7 @@ int main(int argc, char **argv)
 	test_classify();
 	test_classify_all();
 	test_sys_times();
+	test_clock_skew_batches();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
