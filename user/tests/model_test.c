@@ -1918,6 +1918,57 @@ static void test_clock_skew_batches(void)
 	   "in time", batches, back);
 }
 
+/* Comm @i of test_comm_names(): w000 to w999, then x00 + [0-9A-Za-z]... */
+static void comm_name(unsigned int i, char *comm, size_t size)
+{
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz";
+
+	if (i < 1000)
+		snprintf(comm, size, "w%03u", i);
+	else
+		snprintf(comm, size, "x%02u%c", (i - 1000) / 62,
+			 alnum[(i - 1000) % 62]);
+}
+
+/*
+ * Comms that differ in their last byte only: w000 to w999, and 992 in
+ * groups of 62 (x00 + 0 to x15 + z), so that the hash set of the
+ * footer's strings often probes a string of the same group before the
+ * comm's own slot.  Each goroutine is named after its own comm.
+ */
+static void test_comm_names(void)
+{
+	enum { N = 1000 + 16 * 62 };
+	static struct task many[N];
+	static struct task *tasks[N];
+	unsigned int i, right = 0;
+	char comm[8];
+
+	sim_setup("comm_names", 1);
+	for (i = 0; i < N; i++) {
+		comm_name(i, comm, sizeof(comm));
+		task_init(&many[i], 3000 + i, 3000 + i, comm, 0);
+		tasks[i] = &many[i];
+	}
+	sim_start(tasks, N);
+	syscall_quick(0, __NR_getpid);
+	if (!sim_finish())
+		return;
+	for (i = 0; i < N; i++) {
+		comm_name(i, comm, sizeof(comm));
+		if (strcmp(gname(3000 + i), comm)) {
+			if (i - right < 3)
+				diag("goroutine %u is named '%s', not '%s'",
+				     3000 + i, gname(3000 + i), comm);
+			continue;
+		}
+		right++;
+	}
+	ok(right == N, "comm_names: %u of %u goroutines named after their comm",
+	   right, N);
+}
+
 /*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
@@ -2385,6 +2436,7 @@ int main(int argc, char **argv)
 	test_classify_all();
 	test_sys_times();
 	test_clock_skew_batches();
+	test_comm_names();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
