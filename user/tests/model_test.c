@@ -1969,6 +1969,87 @@ static void test_comm_names(void)
 	   right, N);
 }
 
+/* What sf_event() counts of the go 1.23 twin's blocks. */
+struct sf_walk {
+	const char *comm;	/* the task that blocks */
+	unsigned int blocks;	/* GoBlock events */
+	unsigned int named;	/* of them whose stack ends with @comm */
+};
+
+static int sf_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct sf_walk *w = ctx;
+	char last[64];
+
+	(void)err;
+	if (ev->type != GT_V2_EV_GO_BLOCK)
+		return 0;
+	w->blocks++;
+	tg_frame(g, ev->args[2], 0, true, last, sizeof(last));
+	w->named += !strcmp(last, w->comm);
+	return 0;
+}
+
+/*
+ * The stack table full in both formats (the reader does not come, so
+ * the go 1.23 twin's generation does not end): every block of the task
+ * still has a stack, its comm stack at least, that names it.
+ */
+static void test_stack_table_full_named(void)
+{
+	struct task *t = task_new(1860, 1860, "stacky");
+	struct task *w = task_new(1861, 1861, "waker");
+	struct task *tasks[] = { t, w };
+	struct sf_walk walk = { .comm = "stacky" };
+	struct gt_trace_error err = { 0 };
+	unsigned int blocks = 0, named = 0;
+	bool read;
+	char buf[64];
+	size_t n;
+	u64 pcs[4];
+
+	sim_setup("stack_table_full_named", 2);
+	S.cfg.max_stacks = 64;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	S.drain = false;
+	for (int i = 0; i < 200; i++) {
+		pcs[0] = 0xffffffff81000000ULL + 16 * i;
+		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
+		sys_enter(0, __NR_futex);
+		sleep_with_stack(t, pcs, 4);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	S.drain = true;
+	drain();
+	if (!sim_finish())
+		return;
+	for (size_t k = 0; k < nevs; k++) {
+		if (evs[k].g != 1860 || evs[k].type != GOTRACE_EV_GO_BLOCK_SYNC)
+			continue;
+		blocks++;
+		if (gt_trace_stack(&T, evs[k].stk, &n) && n &&
+		    !strcmp(frame_name(evs[k].stk, n - 1, buf, sizeof(buf)),
+			    "stacky"))
+			named++;
+	}
+	ok(ST.stack_overflows > 0 && blocks == 200 && named == 200,
+	   "stack_table_full_named: %llu stacks lost, %u of the 200 blocks "
+	   "there, %u named stacky", (unsigned long long)ST.stack_overflows,
+	   blocks, named);
+	read = !v2_walk_all(S.out2, S.len2, sf_event, &walk, &err);
+	ok(ST2.stack_overflows > 0 && read && walk.blocks == 200 &&
+	   walk.named == 200,
+	   "stack_table_full_named (go 1.23): %llu stacks lost, %u of the "
+	   "200 blocks there, %u named stacky%s%s",
+	   (unsigned long long)ST2.stack_overflows, walk.blocks, walk.named,
+	   err.msg[0] ? ": " : "", err.msg);
+}
+
 /*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
@@ -2437,6 +2518,7 @@ int main(int argc, char **argv)
 	test_sys_times();
 	test_clock_skew_batches();
 	test_comm_names();
+	test_stack_table_full_named();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
