@@ -2368,6 +2368,80 @@ static void un_cut(struct un_cut *c)
 	gt_v2split_end(&sp);
 }
 
+/* The reader's steps of model_v2.h, to end a generation around a hook. */
+void gt_v2_advance(struct gt_model *m);
+int gt_v2_gen_write(struct gt_model *m, bool last);
+int gt_v2_gen_end(struct gt_model *m, bool last);
+
+/*
+ * In the module a hook may run between the reader's advance to
+ * generation G + 1 and its write of G: here task "sleeper", asleep since
+ * the snapshot and stated by generation 1's sweep, is woken in
+ * generation 3 before generation 2 is written.  Generation 3 states it
+ * waiting; generation 2's sweep must state it as generation 2 left it,
+ * waiting, not as it is now (runnable), or generation 3 contradicts it;
+ * nor leave it out, or a trace cut to start at generation 2 (a flight
+ * snapshot) first names it in generation 3, which Go's readers refuse.
+ */
+static void test_sweep_moved(void)
+{
+	struct task *busy = task_new(2500, 2500, "busy");
+	struct task *w = task_new(2501, 2501, "waker");
+	struct task *sleeper = task_new(2502, 2502, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct un_cut cut = { .from = 2 };
+	struct gt_in_wake wk;
+	struct gt_in_ev e;
+	struct gt_src src;
+	bool valid;
+	int ret;
+
+	sim_setup("sweep_moved", 2);
+	S.cur[0] = busy;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	S.drain = false;
+	syscall_quick(0, __NR_getpid);
+	ret = gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	gt_v2_advance(S.m2);
+	wk = (struct gt_in_wake){ .ev = ev(1), .task = &sleeper->in };
+	FEED(gt_model_waking, &wk);
+	FEED(gt_model_wakeup, &wk);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		e = ev(cpu);
+		gt_model_catch_up(S.m2, &e);
+	}
+	ret = ret ? ret : gt_v2_gen_write(S.m2, false);
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	gt_src_mem(&src, S.out2, S.len2);
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 3,
+	   "sweep_moved (go 1.23): gotrace check reads %llu generations of "
+	   "3%s%s", (unsigned long long)info.generations, valid ? "" : ": ",
+	   err.msg);
+	/* A flight snapshot that starts with generation 2. */
+	un_cut(&cut);
+	gt_src_mem(&src, cut.buf, cut.len);
+	memset(&info, 0, sizeof(info));
+	memset(&err, 0, sizeof(err));
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 2,
+	   "sweep_moved (go 1.23): from generation 2, gotrace check reads "
+	   "%llu generations of 2%s%s", (unsigned long long)info.generations,
+	   valid ? "" : ": ", err.msg);
+	free(cut.buf);
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
+}
+
 /*
  * Each task's time is in a user region named after its systemd unit:
  * begun after its first GoStart, ended before its GoDestroy, moved when
@@ -2519,6 +2593,7 @@ int main(int argc, char **argv)
 	test_clock_skew_batches();
 	test_comm_names();
 	test_stack_table_full_named();
+	test_sweep_moved();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();
