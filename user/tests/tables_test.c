@@ -113,7 +113,8 @@ static u32 comm_hash(const char *comm)
 {
 	char name[GT_IN_COMM_LEN] = { 0 };
 
-	strncpy(name, comm, sizeof(name) - 1);
+	/* As tables_comm_locked(): up to the NUL, at most 15 bytes. */
+	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
 	return gt_env_jhash(name, sizeof(name), 1);
 }
 
