@@ -179,6 +179,37 @@ static void test_batch_cap(void)
 	       "the next batch takes events again");
 }
 
+/*
+ * A batch filled to exactly its cap: its size field, two padded LEB128
+ * bytes, must still say its size (2^14 - 1 at most; 2^14 would read 0).
+ * Events of 2, 3 and 5 bytes, chosen by the room left, fill it exactly.
+ */
+static void test_batch_full(void)
+{
+	static u8 buf[3 * GT_E2_BATCH_DATA_MAX];
+	struct gt_enc2 e;
+	u32 room, size, field;
+	bool ok = true;
+
+	gt_enc2_init(&e, buf, sizeof(buf));
+	gt_enc2_batch(&e, 1, 1, 0);
+	while (ok && (room = gt_enc2_room(&e)) > 0) {
+		if (room == 3)	/* type, delta 200 in two bytes */
+			ok = gt_enc2_ev0(&e, GT_E2_PROC_STOP, 200);
+		else if (room == 5)	/* type, delta 0, 1000 in two bytes, 1 */
+			ok = gt_enc2_ev2(&e, GT_E2_GO_START, 0, 1000, 1);
+		else			/* type, delta 0 */
+			ok = gt_enc2_ev0(&e, GT_E2_PROC_STOP, 0);
+	}
+	size = gt_enc2_batch_end(&e);
+	/* The size field: the two bytes before the batch's data. */
+	field = (buf[e.len - size - 2] & 0x7f) | (u32)buf[e.len - size - 1] << 7;
+	TAP_OK(ok && size >= GT_E2_BATCH_DATA_MAX - 1 && field == size &&
+	       (buf[e.len - size - 2] & 0x80) && !(buf[e.len - size - 1] & 0x80),
+	       "a batch filled to its cap (%u bytes of data) says its size (%u)",
+	       size, field);
+}
+
 /* Read back: the events of a generation in order, as the walk gives them. */
 struct seen {
 	unsigned int n;
@@ -330,6 +361,7 @@ int main(void)
 	test_batch_layout();
 	test_whole_or_nothing();
 	test_batch_cap();
+	test_batch_full();
 	test_read_back(GT_E2_GO123);
 	test_read_back(GT_E2_GO126);
 	test_limits();

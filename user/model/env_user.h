@@ -157,7 +157,15 @@ static inline u32 gt_env_hash32(u32 v, unsigned int bits)
 	return bits ? (v * 0x61C88647U) >> (32 - bits) : 0;
 }
 
-/* FNV-1a: the tables need a hash, not the kernel's jhash bit for bit. */
+/*
+ * FNV-1a: the tables need a hash, not the kernel's jhash bit for bit;
+ * but one that mixes every byte into every bit, as jhash does.  FNV-1a
+ * alone does not: strings that differ in their last byte only land a
+ * multiple of 403 slots apart in any table of a power-of-two size above
+ * 1 KiB, never in each other's probe sequence, so that a lookup that
+ * compared all but that byte would go unseen here.  Murmur3's final mix
+ * spreads them as jhash does.
+ */
 static inline u32 gt_env_jhash(const void *p, size_t len, u32 seed)
 {
 	const u8 *b = p;
@@ -165,6 +173,11 @@ static inline u32 gt_env_jhash(const void *p, size_t len, u32 seed)
 
 	while (len--)
 		h = (h ^ *b++) * 16777619U;
+	h ^= h >> 16;
+	h *= 0x85ebca6bU;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35U;
+	h ^= h >> 16;
 	return h;
 }
 

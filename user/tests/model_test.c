@@ -1603,6 +1603,454 @@ static void test_table_generations_comms(void)
 }
 
 /*
+ * Is @type the event a task's sleep is (a block, a sleep or a blocking
+ * syscall), as opposed to the events around it?
+ */
+static bool is_sleep_event(unsigned int type)
+{
+	return (type >= GOTRACE_EV_GO_SLEEP && type <= GOTRACE_EV_GO_BLOCK_NET &&
+		type != GOTRACE_EV_GO_UNBLOCK && type != GOTRACE_EV_GO_SYSCALL) ||
+	       type == GOTRACE_EV_GO_SYSBLOCK;
+}
+
+/*
+ * Every case of the classifier (classify.c), one sleep each of a 64-bit
+ * task, in order, then of a 32-bit (compat) one: its numbers are another
+ * table's (i386's 202 is getegid32, 0 restart_syscall), so it sleeps in
+ * a plain blocking syscall, whatever its number means on x86-64, and its
+ * 24 (getuid) preempted is no sched_yield.
+ */
+static void test_classify_all(void)
+{
+	static const struct {
+		int nr;
+		u8 fd;
+		bool compat;
+		unsigned int type;
+	} cases[] = {
+		{ __NR_futex, 0, false, GOTRACE_EV_GO_BLOCK_SYNC },
+		{ __NR_futex_waitv, 0, false, GOTRACE_EV_GO_BLOCK_SYNC },
+		{ __NR_nanosleep, 0, false, GOTRACE_EV_GO_SLEEP },
+		{ __NR_clock_nanosleep, 0, false, GOTRACE_EV_GO_SLEEP },
+		{ __NR_poll, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_ppoll, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_select, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_pselect6, 0, false, GOTRACE_EV_GO_BLOCK_SELECT },
+		{ __NR_epoll_wait, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_epoll_pwait, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_epoll_pwait2, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_accept, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_accept4, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_connect, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvfrom, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_recvmmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendto, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_sendmmsg, 0, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_wait4, 0, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_waitid, 0, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_read, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_readv, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_pread64, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_preadv, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_preadv2, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_RECV },
+		{ __NR_readv, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_preadv2, GT_IN_FD_OTHER, false, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_write, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_writev, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwrite64, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwritev, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_pwritev2, GT_IN_FD_PIPE, false, GOTRACE_EV_GO_BLOCK_SEND },
+		{ __NR_write, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_pwritev2, GT_IN_FD_SOCKET, false, GOTRACE_EV_GO_BLOCK_NET },
+		{ __NR_write, GT_IN_FD_OTHER, false, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_openat, 0, false, GOTRACE_EV_GO_SYSBLOCK },
+		/* 32-bit: i386's getegid32, restart_syscall, ... */
+		{ __NR_futex, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_read, GT_IN_FD_PIPE, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_nanosleep, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+		{ __NR_epoll_wait, 0, true, GOTRACE_EV_GO_SYSBLOCK },
+	};
+	struct task *t = task_new(1150, 1150, "clsall");
+	struct task *w = task_new(1151, 1151, "waker");
+	struct task *tasks[] = { t, w };
+	unsigned int i, n = ARRAY_SIZE(cases), c = 0, right = 0, off = 0;
+	unsigned int yields[2] = { 0 };
+	struct gt_in_sys_enter in;
+
+	sim_setup("classify_all", 2);
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	for (i = 0; i < n; i++) {
+		in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = cases[i].nr,
+					       .compat = cases[i].compat };
+		FEED(gt_model_sys_enter, &in);
+		drain();
+		sw_fd(0, &S.idle[0], GT_IN_SLEEP, false, cases[i].fd);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	/* Preempted in sched_yield's number: x86-64's only. */
+	for (i = 0; i < 2; i++) {
+		in = (struct gt_in_sys_enter){ .ev = ev(0), .nr = __NR_sched_yield,
+					       .compat = i };
+		FEED(gt_model_sys_enter, &in);
+		drain();
+		sw(0, &S.idle[0], GT_IN_RUNNABLE);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	if (!sim_finish())
+		return;
+	for (size_t k = 0; k < nevs; k++) {
+		if (evs[k].g != 1150 || !is_sleep_event(evs[k].type))
+			continue;
+		if (c < n && evs[k].type != cases[c].type)
+			diag("case %u (syscall %d%s, fd kind %u): event %u, "
+			     "not %u", c, cases[c].nr,
+			     cases[c].compat ? ", compat" : "", cases[c].fd,
+			     evs[k].type, cases[c].type);
+		right += c < n && evs[k].type == cases[c].type;
+		c++;
+	}
+	ok(c == n && right == n,
+	   "classify_all: %u of %u sleeps, %u of them the event of their "
+	   "syscall, ABI and file", c, n, right);
+	/* The task's first two switches off its P after its last sleep. */
+	for (size_t k = 0; k < nevs && off < 2; k++) {
+		if (evs[k].g != 1150)
+			continue;
+		if (is_sleep_event(evs[k].type))
+			off = 0;
+		else if (evs[k].type == GOTRACE_EV_GO_SCHED ||
+			 evs[k].type == GOTRACE_EV_GO_PREEMPT)
+			yields[off++] = evs[k].type;
+	}
+	ok(yields[0] == GOTRACE_EV_GO_SCHED &&
+	   yields[1] == GOTRACE_EV_GO_PREEMPT,
+	   "classify_all: sched_yield's number is a GoSched of a 64-bit task "
+	   "(%u), a GoPreempt of a 32-bit one (%u)", yields[0], yields[1]);
+}
+
+/* The first event of @type of goroutine @g at or after event @from. */
+static const struct gt_event *find_from(size_t from, unsigned int type, u64 g,
+					bool target)
+{
+	for (size_t i = from; i < nevs; i++)
+		if (evs[i].type == type &&
+		    (target ? evs[i].args[0] : evs[i].g) == g)
+			return &evs[i];
+	return NULL;
+}
+
+/* What run_sys_times() fed: the times of the syscall's steps. */
+struct sys_times {
+	u64 enter, wake, sleep;	/* its entry, the waking of x, its sleep */
+	u64 woken;		/* sched_waking of it, on CPU 1 */
+};
+
+/*
+ * Task 1500 enters openat on CPU 0, 1 us later (maybe after it wakes
+ * task x on its own CPU: @wake_between) sleeps in it; task 1501 wakes it
+ * from CPU 1, and it runs on CPU 0 again.
+ */
+static void run_sys_times(const char *name, unsigned int mode,
+			  bool wake_between, struct sys_times *tm)
+{
+	static const u64 pcs[] = { 0xffffffff81a00000ULL };
+	struct task *t = task_new(1500, 1500, "systime");
+	struct task *w = task_new(1501, 1501, "waker");
+	struct task *x = task_new(1502, 1502, "x");
+	struct task *tasks[] = { t, w, x };
+
+	sim_setup(name, 2);
+	S.cfg.opts.syscalls = mode;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	syscall_quick(0, __NR_getpid);
+	sys_enter(0, __NR_openat);
+	tm->enter = S.ts;
+	S.ts += 1000;
+	if (wake_between) {
+		wake(0, x);
+		tm->wake = S.ts;
+		S.ts += 1000;
+	}
+	sleep_with_stack(t, pcs, 1);
+	tm->sleep = S.ts;
+	S.ts += 1000;
+	waking(1, t);
+	tm->woken = S.ts;
+	wakeup(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+	sys_exit(0);
+	sim_finish();
+}
+
+/*
+ * The GoSysCall of a syscall that sleeps is the syscall's start: its
+ * entry's time, whether the entry's own event was still pending (ALL)
+ * or none was written (BLOCKING); with ALL, once the entry's event is
+ * written (the task woke another task meanwhile), the sleep is another
+ * syscall event, of the sleep's time.  The GoSysExit is written where
+ * and when the task is woken: on the waker's P, at its sched_waking.
+ */
+static void test_sys_times(void)
+{
+	const struct gt_event *sc, *sb, *se;
+	struct sys_times tm;
+	size_t k;
+
+	run_sys_times("sys_times_all", GOTRACE_SYSCALLS_ALL, false, &tm);
+	for (k = 0; k < nevs && !(evs[k].g == 1500 &&
+				  evs[k].type == GOTRACE_EV_GO_SYSBLOCK); k++)
+		;
+	sb = k < nevs ? &evs[k] : NULL;
+	sc = sb && k ? &evs[k - 1] : NULL;
+	ok(sc && sc->type == GOTRACE_EV_GO_SYSCALL && sc->g == 1500 &&
+	   sc->ts == tm.enter && stack_has(sc->stk, "sys_openat"),
+	   "ALL: the sleeping openat's GoSysCall is at its entry, %llu "
+	   "(%llu), before its GoSysBlock", (unsigned long long)tm.enter,
+	   sc ? (unsigned long long)sc->ts : 0ULL);
+	se = sb ? find_from(k, GOTRACE_EV_GO_SYSEXIT, 1500, true) : NULL;
+	ok(se && se->p == 1 && se->ts == tm.woken,
+	   "its GoSysExit is on the waker's P 1 (%llu), at its sched_waking, "
+	   "%llu (%llu)", se ? (unsigned long long)se->p : 0ULL,
+	   (unsigned long long)tm.woken, se ? (unsigned long long)se->ts : 0ULL);
+
+	run_sys_times("sys_times_blocking", GOTRACE_SYSCALLS_BLOCKING, false,
+		      &tm);
+	sc = find(GOTRACE_EV_GO_SYSCALL, 1500, false);
+	ok(sc && count_g(GOTRACE_EV_GO_SYSCALL, 1500) == 1 &&
+	   sc->ts == tm.enter,
+	   "BLOCKING: the one GoSysCall is at the openat's entry, %llu (%llu)",
+	   (unsigned long long)tm.enter, sc ? (unsigned long long)sc->ts : 0ULL);
+	se = find(GOTRACE_EV_GO_SYSEXIT, 1500, true);
+	ok(se && se->p == 1 && se->ts == tm.woken,
+	   "BLOCKING: its GoSysExit on P 1 (%llu) at %llu (%llu)",
+	   se ? (unsigned long long)se->p : 0ULL, (unsigned long long)tm.woken,
+	   se ? (unsigned long long)se->ts : 0ULL);
+
+	run_sys_times("sys_times_between", GOTRACE_SYSCALLS_ALL, true, &tm);
+	for (k = 0; k < nevs && !(evs[k].g == 1500 &&
+				  evs[k].type == GOTRACE_EV_GO_SYSBLOCK); k++)
+		;
+	sc = k < nevs && k ? &evs[k - 1] : NULL;
+	ok(count_g(GOTRACE_EV_GO_SYSCALL, 1500) == 3 && sc &&
+	   sc->type == GOTRACE_EV_GO_SYSCALL && sc->ts == tm.sleep,
+	   "ALL, the entry written before the sleep: the sleep's GoSysCall "
+	   "is at the sleep, %llu (%llu), after the wakeup at %llu",
+	   (unsigned long long)tm.sleep, sc ? (unsigned long long)sc->ts : 0ULL,
+	   (unsigned long long)tm.wake);
+}
+
+/* Order events by P, then by where they are in the file. */
+static int by_p_off(const void *a, const void *b)
+{
+	const struct gt_event *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * CPU 0's clock steps back: each task it switches to is started 5 ns
+ * before the preemption just written there (the model stamps both after
+ * it), for long enough to fill several 64 KiB chunks.  Within a batch
+ * the encoder cannot write a negative delta; a batch's base time is
+ * absolute, so the model's clamp is all that keeps it from going before
+ * the P's last event, which Go's readers take as that P going back in
+ * time.  In file order, each P's events never go back.
+ */
+static void test_clock_skew_batches(void)
+{
+	enum { NT = 3, SWITCHES = 60000 };
+	struct task *t[NT];
+	struct gt_in_switch in;
+	size_t back = 0, batches = 0, i;
+	u64 p = UINT64_MAX, last = 0;
+	struct gt_event *sorted;
+
+	sim_setup("clock_skew_batches", 1);
+	for (i = 0; i < NT; i++)
+		t[i] = task_new(2150 + i, 2150 + i, "skew");
+	sim_start(t, NT);
+	for (i = 0; i < SWITCHES; i++) {
+		struct task *next = i % 2 ? &S.idle[0] : t[i / 2 % NT];
+
+		in = (struct gt_in_switch){ .ev = ev(0), .prev = &S.cur[0]->in,
+					    .next = &next->in, .preempt = true,
+					    .prev_state = GT_IN_RUNNABLE };
+		if (!(i % 2))
+			in.ev.ts -= 15;
+		FEED(gt_model_switch, &in);
+		S.cur[0] = next;
+		drain();
+	}
+	if (!sim_finish())
+		return;
+	for (i = 0; i < T.ix.nbatches; i++)
+		batches += T.ix.batches[i].p == 0;
+	sorted = malloc(nevs * sizeof(*sorted));
+	if (!sorted)
+		abort();
+	memcpy(sorted, evs, nevs * sizeof(*sorted));
+	qsort(sorted, nevs, sizeof(*sorted), by_p_off);
+	for (i = 0; i < nevs; i++) {
+		if (sorted[i].p != p)
+			last = 0;
+		p = sorted[i].p;
+		if (sorted[i].ts < last && !back++)
+			diag("P %llu: an event at %llu, after one at %llu",
+			     (unsigned long long)p,
+			     (unsigned long long)sorted[i].ts,
+			     (unsigned long long)last);
+		last = sorted[i].ts > last ? sorted[i].ts : last;
+	}
+	free(sorted);
+	ok(batches >= 4 && !back,
+	   "clock_skew_batches: over P 0's %zu batches, %zu events go back "
+	   "in time", batches, back);
+}
+
+/* Comm @i of test_comm_names(): w000 to w999, then x00 + [0-9A-Za-z]... */
+static void comm_name(unsigned int i, char *comm, size_t size)
+{
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz";
+
+	if (i < 1000)
+		snprintf(comm, size, "w%03u", i);
+	else
+		snprintf(comm, size, "x%02u%c", (i - 1000) / 62,
+			 alnum[(i - 1000) % 62]);
+}
+
+/*
+ * Comms that differ in their last byte only: w000 to w999, and 992 in
+ * groups of 62 (x00 + 0 to x15 + z), so that the hash set of the
+ * footer's strings often probes a string of the same group before the
+ * comm's own slot.  Each goroutine is named after its own comm.
+ */
+static void test_comm_names(void)
+{
+	enum { N = 1000 + 16 * 62 };
+	static struct task many[N];
+	static struct task *tasks[N];
+	unsigned int i, right = 0;
+	char comm[8];
+
+	sim_setup("comm_names", 1);
+	for (i = 0; i < N; i++) {
+		comm_name(i, comm, sizeof(comm));
+		task_init(&many[i], 3000 + i, 3000 + i, comm, 0);
+		tasks[i] = &many[i];
+	}
+	sim_start(tasks, N);
+	syscall_quick(0, __NR_getpid);
+	if (!sim_finish())
+		return;
+	for (i = 0; i < N; i++) {
+		comm_name(i, comm, sizeof(comm));
+		if (strcmp(gname(3000 + i), comm)) {
+			if (i - right < 3)
+				diag("goroutine %u is named '%s', not '%s'",
+				     3000 + i, gname(3000 + i), comm);
+			continue;
+		}
+		right++;
+	}
+	ok(right == N, "comm_names: %u of %u goroutines named after their comm",
+	   right, N);
+}
+
+/* What sf_event() counts of the go 1.23 twin's blocks. */
+struct sf_walk {
+	const char *comm;	/* the task that blocks */
+	unsigned int blocks;	/* GoBlock events */
+	unsigned int named;	/* of them whose stack ends with @comm */
+};
+
+static int sf_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct sf_walk *w = ctx;
+	char last[64];
+
+	(void)err;
+	if (ev->type != GT_V2_EV_GO_BLOCK)
+		return 0;
+	w->blocks++;
+	tg_frame(g, ev->args[2], 0, true, last, sizeof(last));
+	w->named += !strcmp(last, w->comm);
+	return 0;
+}
+
+/*
+ * The stack table full in both formats (the reader does not come, so
+ * the go 1.23 twin's generation does not end): every block of the task
+ * still has a stack, its comm stack at least, that names it.
+ */
+static void test_stack_table_full_named(void)
+{
+	struct task *t = task_new(1860, 1860, "stacky");
+	struct task *w = task_new(1861, 1861, "waker");
+	struct task *tasks[] = { t, w };
+	struct sf_walk walk = { .comm = "stacky" };
+	struct gt_trace_error err = { 0 };
+	unsigned int blocks = 0, named = 0;
+	bool read;
+	char buf[64];
+	size_t n;
+	u64 pcs[4];
+
+	sim_setup("stack_table_full_named", 2);
+	S.cfg.max_stacks = 64;
+	S.cur[0] = t;
+	S.cur[1] = w;
+	sim_start(tasks, 2);
+	S.drain = false;
+	for (int i = 0; i < 200; i++) {
+		pcs[0] = 0xffffffff81000000ULL + 16 * i;
+		pcs[1] = pcs[2] = pcs[3] = 0xffffffff82000000ULL;
+		sys_enter(0, __NR_futex);
+		sleep_with_stack(t, pcs, 4);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	S.drain = true;
+	drain();
+	if (!sim_finish())
+		return;
+	for (size_t k = 0; k < nevs; k++) {
+		if (evs[k].g != 1860 || evs[k].type != GOTRACE_EV_GO_BLOCK_SYNC)
+			continue;
+		blocks++;
+		if (gt_trace_stack(&T, evs[k].stk, &n) && n &&
+		    !strcmp(frame_name(evs[k].stk, n - 1, buf, sizeof(buf)),
+			    "stacky"))
+			named++;
+	}
+	ok(ST.stack_overflows > 0 && blocks == 200 && named == 200,
+	   "stack_table_full_named: %llu stacks lost, %u of the 200 blocks "
+	   "there, %u named stacky", (unsigned long long)ST.stack_overflows,
+	   blocks, named);
+	read = !v2_walk_all(S.out2, S.len2, sf_event, &walk, &err);
+	ok(ST2.stack_overflows > 0 && read && walk.blocks == 200 &&
+	   walk.named == 200,
+	   "stack_table_full_named (go 1.23): %llu stacks lost, %u of the "
+	   "200 blocks there, %u named stacky%s%s",
+	   (unsigned long long)ST2.stack_overflows, walk.blocks, walk.named,
+	   err.msg[0] ? ": " : "", err.msg);
+}
+
+/*
  * Kernel waits (go 1.23): a plain block outside any syscall is named by
  * the kernel function it waits in, the innermost frame that is not the
  * scheduler's; one whose name Go's block profile would take (it contains
@@ -1920,6 +2368,80 @@ static void un_cut(struct un_cut *c)
 	gt_v2split_end(&sp);
 }
 
+/* The reader's steps of model_v2.h, to end a generation around a hook. */
+void gt_v2_advance(struct gt_model *m);
+int gt_v2_gen_write(struct gt_model *m, bool last);
+int gt_v2_gen_end(struct gt_model *m, bool last);
+
+/*
+ * In the module a hook may run between the reader's advance to
+ * generation G + 1 and its write of G: here task "sleeper", asleep since
+ * the snapshot and stated by generation 1's sweep, is woken in
+ * generation 3 before generation 2 is written.  Generation 3 states it
+ * waiting; generation 2's sweep must state it as generation 2 left it,
+ * waiting, not as it is now (runnable), or generation 3 contradicts it;
+ * nor leave it out, or a trace cut to start at generation 2 (a flight
+ * snapshot) first names it in generation 3, which Go's readers refuse.
+ */
+static void test_sweep_moved(void)
+{
+	struct task *busy = task_new(2500, 2500, "busy");
+	struct task *w = task_new(2501, 2501, "waker");
+	struct task *sleeper = task_new(2502, 2502, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct un_cut cut = { .from = 2 };
+	struct gt_in_wake wk;
+	struct gt_in_ev e;
+	struct gt_src src;
+	bool valid;
+	int ret;
+
+	sim_setup("sweep_moved", 2);
+	S.cur[0] = busy;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	S.drain = false;
+	syscall_quick(0, __NR_getpid);
+	ret = gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	gt_v2_advance(S.m2);
+	wk = (struct gt_in_wake){ .ev = ev(1), .task = &sleeper->in };
+	FEED(gt_model_waking, &wk);
+	FEED(gt_model_wakeup, &wk);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		e = ev(cpu);
+		gt_model_catch_up(S.m2, &e);
+	}
+	ret = ret ? ret : gt_v2_gen_write(S.m2, false);
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	gt_src_mem(&src, S.out2, S.len2);
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 3,
+	   "sweep_moved (go 1.23): gotrace check reads %llu generations of "
+	   "3%s%s", (unsigned long long)info.generations, valid ? "" : ": ",
+	   err.msg);
+	/* A flight snapshot that starts with generation 2. */
+	un_cut(&cut);
+	gt_src_mem(&src, cut.buf, cut.len);
+	memset(&info, 0, sizeof(info));
+	memset(&err, 0, sizeof(err));
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 2,
+	   "sweep_moved (go 1.23): from generation 2, gotrace check reads "
+	   "%llu generations of 2%s%s", (unsigned long long)info.generations,
+	   valid ? "" : ": ", err.msg);
+	free(cut.buf);
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
+}
+
 /*
  * Each task's time is in a user region named after its systemd unit:
  * begun after its first GoStart, ended before its GoDestroy, moved when
@@ -2066,6 +2588,12 @@ int main(int argc, char **argv)
 	test_filter_cgroup();
 	test_syscalls();
 	test_classify();
+	test_classify_all();
+	test_sys_times();
+	test_clock_skew_batches();
+	test_comm_names();
+	test_stack_table_full_named();
+	test_sweep_moved();
 	test_wakeup_before_switch();
 	test_exec_in_syscall();
 	test_reuse();

@@ -11,6 +11,7 @@
  * the stack that G + 1 would have interned itself.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -107,9 +108,135 @@ static void test_due(void)
 	gt_tables_free(t);
 }
 
+/* The hash a comm's PC code starts from (tables_comm_locked()). */
+static u32 comm_hash(const char *comm)
+{
+	char name[GT_IN_COMM_LEN] = { 0 };
+
+	/* As tables_comm_locked(): up to the NUL, at most 15 bytes. */
+	memcpy(name, comm, strnlen(comm, sizeof(name) - 1));
+	return gt_env_jhash(name, sizeof(name), 1);
+}
+
+struct named_hash {
+	u32 hash;
+	u32 i;
+};
+
+static int by_hash(const void *a, const void *b)
+{
+	const struct named_hash *x = a, *y = b;
+
+	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+/*
+ * Two comms whose hashes meet, into @a and @b: the first pair among
+ * c0 to c262143 (a birthday search of the 32-bit hash).  False if none.
+ */
+static bool comms_meeting(char *a, char *b, size_t size)
+{
+	enum { N = 1 << 18 };
+	struct named_hash *h = malloc(N * sizeof(*h));
+	char name[GT_IN_COMM_LEN];
+	bool found = false;
+	u32 i;
+
+	if (!h)
+		return false;
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "c%u", i);
+		h[i] = (struct named_hash){ comm_hash(name), i };
+	}
+	qsort(h, N, sizeof(*h), by_hash);
+	for (i = 1; i < N && !found; i++) {
+		if (h[i].hash != h[i - 1].hash)
+			continue;
+		snprintf(a, size, "c%u", h[i - 1].i);
+		snprintf(b, size, "c%u", h[i].i);
+		found = true;
+	}
+	free(h);
+	return found;
+}
+
+/*
+ * A comm keeps its PC across generations, unless another comm of the
+ * same hash took it first in a generation: then the PC of a stack
+ * carried into that generation must be renamed to the comm's PC there,
+ * not keep the one that now names the other comm.
+ */
+static void test_carry_renamed(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, true);
+	u64 scratch[GT_STACK_PCS], pcs[2], ref, ref2, pc1;
+	char a[GT_IN_COMM_LEN], b[GT_IN_COMM_LEN];
+	u32 id;
+
+	if (!t || !comms_meeting(a, b, sizeof(a))) {
+		ok(0, "tables allocated, two comms of one hash found");
+		gt_tables_free(t);
+		return;
+	}
+	diag("%s and %s have the same hash %08x", a, b, comm_hash(a));
+	pcs[0] = KPC1;
+	pcs[1] = pc1 = gt_tables_comm_pc(t, 1, a);
+	ref = gt_tables_stack(t, 1, pcs, 2);
+	/* Generation 2 meets the other comm first: it takes that PC. */
+	ok(gt_tables_comm_pc(t, 2, b) == pc1 && gt_tables_comm_pc(t, 2, a) != pc1,
+	   "%s's PC of generation 1 is %s's in generation 2", a, b);
+	id = gt_tables_v2_id(t, 2, ref, scratch);
+	pcs[1] = gt_tables_comm_pc(t, 2, a);
+	ref2 = gt_tables_stack(t, 2, pcs, 2);
+	ok(id && (u32)ref2 == id,
+	   "carried into generation 2, the stack names %s with its PC there: "
+	   "the stack generation 2 interns itself (%u, %u)", a, id, (u32)ref2);
+	gt_tables_free(t);
+}
+
+/*
+ * A comm stack carried into a generation whose table is full: comm
+ * stacks have the table's reserve, which kernel stacks leave them, so
+ * the event that carries it still names its task.
+ */
+static void test_carry_full(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, true);
+	u64 scratch[GT_STACK_PCS], pcs[2], cref, kref;
+	unsigned int i, added = 0;
+	u32 id;
+
+	if (!t) {
+		ok(0, "tables allocated");
+		return;
+	}
+	cref = gt_tables_comm_stack(t, 1, "carried");
+	pcs[0] = KPC2;
+	pcs[1] = gt_tables_comm_pc(t, 1, "carried");
+	kref = gt_tables_stack(t, 1, pcs, 2);
+	for (i = 0; i < 64; i++) {
+		pcs[0] = KPC1 + 16 * i;
+		pcs[1] = gt_tables_comm_pc(t, 2, "filler");
+		if (!gt_tables_stack(t, 2, pcs, 2))
+			break;
+		added++;
+	}
+	ok(added < 64, "generation 2's table takes %u kernel stacks of 64",
+	   added);
+	id = gt_tables_v2_id(t, 2, cref, scratch);
+	ok(id && id == (u32)gt_tables_comm_stack(t, 2, "carried"),
+	   "a comm stack carried into the full table: that comm's stack there "
+	   "(%u)", id);
+	ok(!gt_tables_v2_id(t, 2, kref, scratch),
+	   "a kernel stack carried into the full table: none");
+	gt_tables_free(t);
+}
+
 int main(void)
 {
 	test_carry();
+	test_carry_renamed();
+	test_carry_full();
 	test_one_table();
 	test_due();
 	return tap_done();

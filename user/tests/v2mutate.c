@@ -69,6 +69,18 @@ static uint64_t get(size_t *at, size_t end)
 	return v;
 }
 
+/* A value of the data of table batch @b, at *@at. */
+static uint64_t get_in(const struct batch *b, size_t *at, size_t end)
+{
+	uint64_t v;
+	int k = gt_leb_get(b->data + *at, end - *at, &v);
+
+	if (k <= 0)
+		die("bad value");
+	*at += (size_t)k;
+	return v;
+}
+
 static void parse(void)
 {
 	size_t at = 16;
@@ -336,6 +348,57 @@ static bool table_batch(const struct batch *b, uint8_t kind)
 	return !b->events && b->size && b->data[0] == kind;
 }
 
+/* The length of the table record at @p of @b (a string or a stack). */
+static size_t record_len(const struct batch *b, size_t p)
+{
+	size_t end = b->size, at = p + 1;
+	uint64_t n;
+
+	get_in(b, &at, end);			/* its id */
+	n = get_in(b, &at, end);		/* its length, or frames */
+	if (b->data[p] == GT_V2_EV_STRING)
+		return at - p + n;
+	for (uint64_t i = 0; i < 4 * n; i++)	/* pc, func, file, line */
+		get_in(b, &at, end);
+	return at - p;
+}
+
+/*
+ * Generation 2's first table batch of @kind with its first record twice:
+ * two strings (or stacks) of one id, which Go's readers refuse.
+ */
+static bool dup_record(uint8_t kind)
+{
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t len;
+		uint8_t *data;
+
+		if (b->gen != 2 || !table_batch(b, kind) || b->size < 2)
+			continue;
+		len = record_len(b, 1);
+		data = malloc(b->size + len);
+		if (!data)
+			die("out of memory");
+		memcpy(data, b->data, 1 + len);
+		memcpy(data + 1 + len, b->data + 1, b->size - 1);
+		b->data = data;
+		b->size += len;
+		return true;
+	}
+	return false;
+}
+
+static bool m_dup_string_id(void)
+{
+	return dup_record(GT_V2_EV_STRINGS);
+}
+
+static bool m_dup_stack_id(void)
+{
+	return dup_record(GT_V2_EV_STACKS);
+}
+
 static bool m_no_frequency(void)
 {
 	for (size_t i = 0; i < nb; i++)
@@ -462,6 +525,8 @@ static const struct {
 	{ "m-batch-order", m_m_batch_order },
 	{ "bad-stack-id", m_bad_stack_id },
 	{ "bad-string-id", m_bad_string_id },
+	{ "dup-string-id", m_dup_string_id },
+	{ "dup-stack-id", m_dup_stack_id },
 	{ "tables-of-gen1", m_tables_of_gen1 },
 	{ "no-frequency", m_no_frequency },
 	{ "tables-first", m_tables_first },
