@@ -143,6 +143,9 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		task, with GOTRACE_OPT_CHILDREN)
  * @trig_mark:	a trigger fired for it (GOTRACE_TRIGGER_*): its next
  *		GoStart carries a user log saying so (model_v2.c)
+ * @exited:	its task died while the trace had it running on a P that
+ *		could not end it then: that P's next hook writes its GoEnd
+ *		(the entry, unlinked, waits for it on that P only)
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
@@ -151,7 +154,8 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * Protected by the lock of its bucket; while the task runs on the P the
  * trace has it on, its syscall fields and @last_ts are written only by
  * that CPU.  The entry goes back to the free list at the task's final
- * switch, whether the task is recorded or hidden.
+ * switch, whether the task is recorded or hidden, and whatever the trace
+ * could write of it.
  */
 struct gt_task {
 	struct gt_hnode node;
@@ -171,6 +175,7 @@ struct gt_task {
 	u8 hidden;
 	u8 adopted;
 	u8 trig_mark;
+	u8 exited;
 	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 cgroup;
 	u32 unit;
