@@ -1070,6 +1070,10 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 
 	if (is_idle(p))
 		return;
+	/*
+	 * Saves and disables interrupts: try_to_wake_up() of current runs
+	 * with them on, unlike __schedule().
+	 */
 	c = hook_enter(m, ev, &flags);
 	if (!c)
 		return;
@@ -1105,8 +1109,11 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
  * @m:	the model
  * @in:	the wakeup
  *
- * Context: try_to_wake_up(), the task's pi_lock and runqueue lock held,
- * irqs off; on the waking CPU or, for queued wakeups, on the task's CPU.
+ * Context: try_to_wake_up(), on the waking CPU, or for queued wakeups on
+ * the task's CPU, runqueue lock held, irqs off; also wake_up_new_task(),
+ * the same.  Where current wakes itself, try_to_wake_up() holds no lock
+ * and has only preemption off: irqs may be on, and task_woken() disables
+ * them (never assume them off here, as gt_model_switch() does).
  */
 void gt_model_wakeup(struct gt_model *m, const struct gt_in_wake *in)
 {
@@ -1126,7 +1133,9 @@ void gt_model_wakeup(struct gt_model *m, const struct gt_in_wake *in)
  * unblocks it; if it has not (ttwu_runnable()), it never blocks and
  * nothing is written at all.
  *
- * Context: try_to_wake_up(), the task's pi_lock held, irqs off.
+ * Context: try_to_wake_up(), the task's pi_lock held, irqs off; but where
+ * current wakes itself, no lock and only preemption off: irqs may be on,
+ * and task_woken() disables them.
  */
 void gt_model_waking(struct gt_model *m, const struct gt_in_wake *in)
 {
