@@ -38,6 +38,13 @@
  */
 #define GT_CLOSE_RESERVE	(4 * GT_EV_MAX_BYTES)
 
+/*
+ * Bytes one allocation of the environment (gt_env_alloc(),
+ * gt_env_zalloc()) may take: kvmalloc() refuses more than INT_MAX, with a
+ * warning (a panic under panic_on_warn).
+ */
+#define GT_ALLOC_MAX		0x7fffffffUL
+
 /* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
 #define GT_KSTACK_MAX		32
 
