@@ -45,6 +45,23 @@
  */
 #define GT_ALLOC_MAX		0x7fffffffUL
 
+/*
+ * The capacity a growing buffer of @cap bytes (0: none yet) takes to hold
+ * @need: doubled from 64 KiB as often as needed, but never past
+ * GT_ALLOC_MAX, where doubling a buffer of over 1 GiB would go; 0 if
+ * @need is past it.
+ */
+static inline size_t gt_grow_cap(size_t cap, size_t need)
+{
+	if (need > GT_ALLOC_MAX)
+		return 0;
+	if (!cap)
+		cap = 64 * 1024;
+	while (cap < need && cap <= GT_ALLOC_MAX / 2)
+		cap *= 2;
+	return cap < need ? GT_ALLOC_MAX : cap;
+}
+
 /* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
 #define GT_KSTACK_MAX		32
 

@@ -812,13 +812,14 @@ static int footer_pcs_room(struct footer *f)
 /* Make room for @need more bytes in a growing buffer. */
 static int footer_grow(struct gt_enc *e, u32 need)
 {
-	u32 cap = e->cap ? e->cap : 64 * 1024;
+	size_t cap;
 	u8 *buf;
 
 	if (gt_enc_room(e) >= need)
 		return 0;
-	while (cap - e->len < need)
-		cap *= 2;
+	cap = gt_grow_cap(e->cap, (size_t)e->len + need);
+	if (!cap)
+		return -ENOMEM;
 	buf = gt_env_alloc(cap);
 	if (!buf)
 		return -ENOMEM;
@@ -1071,13 +1072,14 @@ out:
 /* Make room for @need more bytes in a growing generational buffer. */
 static int v2_grow(struct gt_enc2 *e, u32 need)
 {
-	u32 cap = e->cap ? e->cap : 64 * 1024;
+	size_t cap;
 	u8 *buf;
 
 	if (e->cap - e->len >= need)
 		return 0;
-	while (cap - e->len < need)
-		cap *= 2;
+	cap = gt_grow_cap(e->cap, (size_t)e->len + need);
+	if (!cap)
+		return -ENOMEM;
 	buf = gt_env_alloc(cap);
 	if (!buf)
 		return -ENOMEM;

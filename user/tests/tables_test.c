@@ -161,11 +161,31 @@ static void test_big_tables(bool gens)
 	free(m);
 }
 
+/*
+ * The buffers that grow by doubling (a generation's bytes for the reader,
+ * the footer's, a generation's tables) never ask for more than
+ * GT_ALLOC_MAX: after a generation of 1 GiB, doubling asked for 2 GiB.
+ */
+static void test_grow_cap(void)
+{
+	size_t gib = 1UL << 30;
+
+	ok(gt_grow_cap(0, 1) == 64 * 1024 && gt_grow_cap(0, 100000) == 131072,
+	   "a buffer starts at 64 KiB and doubles");
+	ok(gt_grow_cap(gib, gib + 1) == GT_ALLOC_MAX,
+	   "past 1 GiB it grows to GT_ALLOC_MAX, not 2 GiB (%zu)",
+	   gt_grow_cap(gib, gib + 1));
+	ok(gt_grow_cap(gib, GT_ALLOC_MAX) == GT_ALLOC_MAX &&
+	   !gt_grow_cap(GT_ALLOC_MAX, (size_t)GT_ALLOC_MAX + 1),
+	   "GT_ALLOC_MAX is the most; beyond, none");
+}
+
 int main(void)
 {
 	test_carry();
 	test_one_table();
 	test_due();
+	test_grow_cap();
 	test_big_tables(false);
 	test_big_tables(true);
 	return tap_done();
