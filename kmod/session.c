@@ -171,7 +171,7 @@ static void session_free(struct gt_session *s)
 static unsigned int session_chunks(unsigned int nr_cpus)
 {
 	if (gt_param_chunks)
-		return max(gt_param_chunks, 2 * nr_cpus);
+		return max(min(gt_param_chunks, GT_CHUNKS_MAX), 2 * nr_cpus);
 	/* 8 chunks (512 KiB) per CPU, and at least 2 MiB in all. */
 	return max(8 * nr_cpus, 32U);
 }
@@ -181,14 +181,15 @@ static unsigned int session_max_tasks(void)
 	struct task_struct *g, *p;
 	unsigned int n = 0;
 
+	BUILD_BUG_ON((u64)GT_TASKS_MAX * sizeof(struct gt_task) > GT_ALLOC_MAX);
 	if (gt_param_max_tasks)
-		return gt_param_max_tasks;
+		return min(gt_param_max_tasks, GT_TASKS_MAX);
 	rcu_read_lock();
 	for_each_process_thread(g, p)
 		n++;
 	rcu_read_unlock();
 	/* Room for as many new tasks as exist, and at least 16384. */
-	return max(2 * n, 16384U);
+	return min(max(2 * n, 16384U), GT_TASKS_MAX);
 }
 
 /**
@@ -251,13 +252,14 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 			   unsigned int online)
 {
 	struct gt_model *m = &s->model;
-	u32 cpu_bytes;
+	u64 cpu_bytes;
 
 	m->format = GT_FORMAT_GO123;
 	m->nr_cpus = nr_cpu_ids;
 	m->v2.show_addrs = s->show_addrs;
-	cpu_bytes = max_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
-			  GT_CHUNK_SIZE);
+	/* Clamped as a u64: the chunks' bytes may pass 4 GiB. */
+	cpu_bytes = clamp_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
+			    GT_CHUNK_SIZE, SZ_64M);
 	s->generation_ms = m->opts.generation_ms ?:
 			   READ_ONCE(gt_param_generation_ms);
 	/* A flight window is dropped a generation at a time: a tenth of it. */
@@ -265,7 +267,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 		s->generation_ms = clamp(m->opts.flight_ms / 10,
 					 GT_GENERATION_MS_MIN, s->generation_ms);
 	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
-	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M), GT_V2_SPARE_BYTES);
+	return gt_v2_init(m, cpu_bytes, GT_V2_SPARE_BYTES);
 }
 
 /*
