@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/spinlock.h>
+#include <linux/threads.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -184,6 +185,17 @@ extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 extern unsigned int gt_param_format;
 extern unsigned int gt_param_generation_ms;
+
+/*
+ * Most chunks the chunks parameter gives a session: 1 GiB of buffers,
+ * as the session options allow (dev.c).
+ */
+#define GT_CHUNKS_MAX		16384U
+/*
+ * Most tasks the max_tasks parameter gives a session: as many as there
+ * can be pids.  Their entries (kvcalloc()) stay within INT_MAX bytes.
+ */
+#define GT_TASKS_MAX		((unsigned int)PID_MAX_LIMIT)
 
 /* Bounds of generation_ms, the parameter and the session option. */
 #define GT_GENERATION_MS_MIN	10U

@@ -24,14 +24,38 @@ MODULE_PARM_DESC(duration_ms,
 		 "Stop a session after this many ms (0: until stopped)");
 
 unsigned int gt_param_chunks;
-module_param_named(chunks, gt_param_chunks, uint, 0644);
+
+/* Beyond, the pool and a go1.23 CPU's share of it would not be allocated. */
+static int gt_chunks_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, GT_CHUNKS_MAX);
+}
+
+static const struct kernel_param_ops gt_chunks_ops = {
+	.set = gt_chunks_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(chunks, &gt_chunks_ops, &gt_param_chunks, 0644);
 MODULE_PARM_DESC(chunks,
-		 "64 KiB chunks per session (0: 8 per online CPU, at least 32)");
+		 "64 KiB chunks per session (0: 8 per online CPU, at least 32; at most 16384)");
 
 unsigned int gt_param_max_tasks;
-module_param_named(max_tasks, gt_param_max_tasks, uint, 0644);
+
+/* Beyond, the task table would pass what kvcalloc() allocates. */
+static int gt_max_tasks_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, GT_TASKS_MAX);
+}
+
+static const struct kernel_param_ops gt_max_tasks_ops = {
+	.set = gt_max_tasks_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_tasks, &gt_max_tasks_ops, &gt_param_max_tasks, 0644);
 MODULE_PARM_DESC(max_tasks,
-		 "Tasks a session can follow (0: twice the tasks at start, at least 16384)");
+		 "Tasks a session can follow (0: twice the tasks at start, at least 16384; at most 4194304)");
 
 unsigned int gt_param_max_stacks = 65536;
 

@@ -793,11 +793,41 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
 }
 
 /*
+ * Take @t, the goroutine on this P, off it (its bucket lock held, or
+ * every hook done): ended if its task died and the GoEnd of its final
+ * switch could not be written then (task_exited()), else preempted.  An
+ * entry unlinked from the table (task_exited(), or gt_tasks_find() for a
+ * task that died unseen) goes back to the free list once no P holds it.
+ * Returns false if nothing could be written: @t stays on the P.
+ */
+static bool cpu_take_off(struct gt_model *m, struct gt_cpu *c,
+			 struct gt_task *t, bool closing)
+{
+	u64 stack;
+
+	if (t->exited) {
+		if (!model_emit_at(m, c, t, GOTRACE_EV_GO_END, NULL, 0,
+				   model_now(c), closing))
+			return false;
+		t->state = GT_G_DEAD;
+	} else {
+		stack = task_comm_stack(m, t, model_gen(m));
+		if (!model_emit_at(m, c, t, GOTRACE_EV_GO_PREEMPT, &stack, 1,
+				   model_now(c), closing))
+			return false;
+		t->state = GT_G_RUNNABLE;
+	}
+	c->cur = NULL;
+	if (!t->node.pprev)
+		gt_tasks_release(m, t);
+	return true;
+}
+
+/*
  * The trace has another goroutine on this P than Linux runs: a switch
- * was not seen.  Take it off the P, as Go's parsers demand, under its
- * bucket lock, before the hook takes any other.  If its task died unseen
- * and another task took its key (gt_tasks_find() unlinked the entry but
- * left it to this P), the entry goes back to the free list now.
+ * was not seen, or its task's death could not be written.  Take it off
+ * the P, as Go's parsers demand, under its bucket lock, before the hook
+ * takes any other.
  */
 static void cpu_put_stale(struct gt_model *m, struct gt_cpu *c)
 {
@@ -805,13 +835,7 @@ static void cpu_put_stale(struct gt_model *m, struct gt_cpu *c)
 	struct gt_task_bucket *b = gt_tasks_bucket(m, t->key);
 
 	gt_lock(&b->lock);
-	if (model_emit1(m, c, t, GOTRACE_EV_GO_PREEMPT,
-			task_comm_stack(m, t, model_gen(m)))) {
-		t->state = GT_G_RUNNABLE;
-		c->cur = NULL;
-		if (!t->node.pprev)
-			gt_tasks_release(m, t);
-	}
+	cpu_take_off(m, c, t, false);
 	gt_unlock(&b->lock);
 }
 
@@ -871,6 +895,41 @@ static void hook_exit(struct gt_cpu *c, const unsigned long *flags)
 
 /* ---- sched_switch ------------------------------------------------------ */
 
+/*
+ * @t's task died; its bucket lock is held.  Its entry goes back to the
+ * free list whatever the trace could say of its end: a generational
+ * session goes on after a loss, and a dead task has no later event that
+ * would end its goroutine (every later generation would state a dead
+ * thread, and the entry stay taken until its key is reused).  A P the
+ * trace still has it running on (its GoEnd found no room, or it runs on
+ * another P whose switch away was lost) holds the entry, unlinked, until
+ * that P's next hook ends the goroutine (cpu_put_stale()).
+ */
+static void task_exited(struct gt_model *m, struct gt_task *t)
+{
+	if (t->state != GT_G_RUNNING) {
+		gt_tasks_release(m, t);
+		return;
+	}
+	t->exited = true;
+	if (t->node.pprev)
+		gt_hlist_del(&t->node);
+}
+
+/*
+ * @t, running here (@running: the trace has it so), dies: GoEnd, and the
+ * entry goes back in any case.
+ */
+static void switch_out_dead(struct gt_model *m, struct gt_cpu *c,
+			    struct gt_task *t, bool running)
+{
+	if (running && model_emit0(m, c, t, GOTRACE_EV_GO_END)) {
+		t->state = GT_G_DEAD;
+		c->cur = NULL;
+	}
+	task_exited(m, t);
+}
+
 /* @prev leaves the CPU; its bucket lock is held. */
 static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		       struct gt_task *t, const struct gt_in_switch *in,
@@ -879,21 +938,17 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 	const struct gt_in_task *prev = in->prev;
 	unsigned int type;
 	u64 when, stack;
+	bool running;
 
-	if (!g_ensure_running(m, c, t, prev))
-		return;
-	if (comm_stable(in) && comm_changed(t, prev) &&
-	    !g_refilter(m, c, t, prev))
-		return;
-
+	running = g_ensure_running(m, c, t, prev) &&
+		  (!comm_stable(in) || !comm_changed(t, prev) ||
+		   g_refilter(m, c, t, prev));
 	if (in->prev_state == GT_IN_DEAD) {
-		if (!model_emit0(m, c, t, GOTRACE_EV_GO_END))
-			return;
-		t->state = GT_G_DEAD;
-		c->cur = NULL;
-		gt_tasks_release(m, t);
+		switch_out_dead(m, c, t, running);
 		return;
 	}
+	if (!running)
+		return;
 
 	if (preempt || in->prev_state == GT_IN_RUNNABLE) {
 		type = gt_is_sched_yield(t) ? GOTRACE_EV_GO_SCHED :
@@ -1015,6 +1070,10 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
 
 	if (is_idle(p))
 		return;
+	/*
+	 * Saves and disables interrupts: try_to_wake_up() of current runs
+	 * with them on, unlike __schedule().
+	 */
 	c = hook_enter(m, ev, &flags);
 	if (!c)
 		return;
@@ -1050,8 +1109,11 @@ static void task_woken(struct gt_model *m, const struct gt_in_ev *ev,
  * @m:	the model
  * @in:	the wakeup
  *
- * Context: try_to_wake_up(), the task's pi_lock and runqueue lock held,
- * irqs off; on the waking CPU or, for queued wakeups, on the task's CPU.
+ * Context: try_to_wake_up(), on the waking CPU, or for queued wakeups on
+ * the task's CPU, runqueue lock held, irqs off; also wake_up_new_task(),
+ * the same.  Where current wakes itself, try_to_wake_up() holds no lock
+ * and has only preemption off: irqs may be on, and task_woken() disables
+ * them (never assume them off here, as gt_model_switch() does).
  */
 void gt_model_wakeup(struct gt_model *m, const struct gt_in_wake *in)
 {
@@ -1071,7 +1133,9 @@ void gt_model_wakeup(struct gt_model *m, const struct gt_in_wake *in)
  * unblocks it; if it has not (ttwu_runnable()), it never blocks and
  * nothing is written at all.
  *
- * Context: try_to_wake_up(), the task's pi_lock held, irqs off.
+ * Context: try_to_wake_up(), the task's pi_lock held, irqs off; but where
+ * current wakes itself, no lock and only preemption off: irqs may be on,
+ * and task_woken() disables them.
  */
 void gt_model_waking(struct gt_model *m, const struct gt_in_wake *in)
 {
@@ -1415,26 +1479,20 @@ void gt_model_disarm(struct gt_model *m)
 
 /*
  * Write the closing events of one CPU, on behalf of that CPU: the
- * goroutine still running is preempted (the Go 1.21 viewer crashes on a
- * slice that never ends), the P stops, and the last chunk is queued.
+ * goroutine still running is preempted, or ended if its task died (the
+ * Go 1.21 viewer crashes on a slice that never ends), the P stops, and
+ * the last chunk is queued.
  */
 static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 {
 	struct gt_task *t = c->cur;
 	struct gt_task_bucket *b;
-	u64 v;
 
 	/* The goroutine's entry is its bucket's, hooks may be running. */
 	if (t) {
 		b = gt_tasks_bucket(m, t->key);
 		gt_lock(&b->lock);
-		sys_pending_write(m, c, true);
-		v = task_comm_stack(m, t, model_gen(m));
-		if (model_event_write(m, c, t, GOTRACE_EV_GO_PREEMPT, &v, 1,
-				      model_now(c), true)) {
-			t->state = GT_G_RUNNABLE;
-			c->cur = NULL;
-		}
+		cpu_take_off(m, c, t, true);
 		gt_unlock(&b->lock);
 	} else {
 		sys_pending_write(m, c, true);

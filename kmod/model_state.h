@@ -38,6 +38,30 @@
  */
 #define GT_CLOSE_RESERVE	(4 * GT_EV_MAX_BYTES)
 
+/*
+ * Bytes one allocation of the environment (gt_env_alloc(),
+ * gt_env_zalloc()) may take: kvmalloc() refuses more than INT_MAX, with a
+ * warning (a panic under panic_on_warn).
+ */
+#define GT_ALLOC_MAX		0x7fffffffUL
+
+/*
+ * The capacity a growing buffer of @cap bytes (0: none yet) takes to hold
+ * @need: doubled from 64 KiB as often as needed, but never past
+ * GT_ALLOC_MAX, where doubling a buffer of over 1 GiB would go; 0 if
+ * @need is past it.
+ */
+static inline size_t gt_grow_cap(size_t cap, size_t need)
+{
+	if (need > GT_ALLOC_MAX)
+		return 0;
+	if (!cap)
+		cap = 64 * 1024;
+	while (cap < need && cap <= GT_ALLOC_MAX / 2)
+		cap *= 2;
+	return cap < need ? GT_ALLOC_MAX : cap;
+}
+
 /* Kernel frames kept per stack; Go 1.23 caps a stack record at 2 KiB. */
 #define GT_KSTACK_MAX		32
 
@@ -143,6 +167,9 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		task, with GOTRACE_OPT_CHILDREN)
  * @trig_mark:	a trigger fired for it (GOTRACE_TRIGGER_*): its next
  *		GoStart carries a user log saying so (model_v2.c)
+ * @exited:	its task died while the trace had it running on a P that
+ *		could not end it then: that P's next hook writes its GoEnd
+ *		(the entry, unlinked, waits for it on that P only)
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
@@ -151,7 +178,8 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * Protected by the lock of its bucket; while the task runs on the P the
  * trace has it on, its syscall fields and @last_ts are written only by
  * that CPU.  The entry goes back to the free list at the task's final
- * switch, whether the task is recorded or hidden.
+ * switch, whether the task is recorded or hidden, and whatever the trace
+ * could write of it.
  */
 struct gt_task {
 	struct gt_hnode node;
@@ -171,6 +199,7 @@ struct gt_task {
 	u8 hidden;
 	u8 adopted;
 	u8 trig_mark;
+	u8 exited;
 	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 cgroup;
 	u32 unit;

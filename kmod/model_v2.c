@@ -926,12 +926,14 @@ void gt_v2_free(struct gt_model *m)
 /* Append @n bytes to the generations written for the reader. */
 static int out_put(struct gt_v2 *v, const void *p, size_t n)
 {
-	size_t cap = v->out_cap ? v->out_cap : 64 * 1024;
+	size_t cap;
 	u8 *buf;
 
 	if (v->out_cap - v->out_len < n) {
-		while (cap - v->out_len < n)
-			cap *= 2;
+		/* A generation's bytes: over 1 GiB where CPUs are many. */
+		cap = gt_grow_cap(v->out_cap, v->out_len + n);
+		if (!cap)
+			return -ENOMEM;
 		buf = gt_env_alloc(cap);
 		if (!buf)
 			return -ENOMEM;

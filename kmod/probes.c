@@ -104,9 +104,12 @@ static __always_inline void probe_wake(struct gt_session *s,
 
 /*
  * sched_waking: the waker (current) starts waking @p.  In
- * try_to_wake_up(), @p's pi_lock held, interrupts off, always on the
- * waker's CPU: the one place that knows who woke whom, since the wakeup
- * itself may be completed later on @p's CPU.
+ * try_to_wake_up(), always on the waker's CPU: the one place that knows
+ * who woke whom, since the wakeup itself may be completed later on @p's
+ * CPU.  Usually @p's pi_lock is held and interrupts are off, but where
+ * current wakes itself (@p == current) only preemption is off: no lock,
+ * interrupts on.  The model disables interrupts itself (task_woken());
+ * unlike sched_switch's, this probe may not count on them being off.
  */
 static void gt_probe_sched_waking(void *data, struct task_struct *p)
 {
@@ -115,10 +118,12 @@ static void gt_probe_sched_waking(void *data, struct task_struct *p)
 
 /*
  * sched_wakeup: @p is runnable again.  In try_to_wake_up() or, for a
- * queued wakeup, in an interrupt on @p's CPU; runqueue lock held,
- * interrupts off.  @p has left its CPU, except in the ttwu_runnable()
- * path: woken after it set its sleep state but before it switched out,
- * it is still running there, and no block or wakeup happens at all.
+ * queued wakeup, in an interrupt on @p's CPU, runqueue lock held and
+ * interrupts off; but where current wakes itself (@p == current),
+ * try_to_wake_up() holds no lock and only preemption is off, as for
+ * sched_waking.  @p has left its CPU, except in the ttwu_runnable() path
+ * and that one: woken after it set its sleep state but before it switched
+ * out, it is still running there, and no block or wakeup happens at all.
  */
 static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 {
@@ -126,9 +131,10 @@ static void gt_probe_sched_wakeup(void *data, struct task_struct *p)
 }
 
 /*
- * sched_wakeup_new: @p, just forked, is runnable for the first time.  Same
- * context as sched_wakeup.  The fork probe made it runnable already; a
- * task created before the snapshot's walk saw it is created here.
+ * sched_wakeup_new: @p, just forked, is runnable for the first time.  In
+ * wake_up_new_task(), runqueue lock held, interrupts off.  The fork probe
+ * made it runnable already; a task created before the snapshot's walk saw
+ * it is created here.
  */
 static void gt_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {

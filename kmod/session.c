@@ -171,7 +171,7 @@ static void session_free(struct gt_session *s)
 static unsigned int session_chunks(unsigned int nr_cpus)
 {
 	if (gt_param_chunks)
-		return max(gt_param_chunks, 2 * nr_cpus);
+		return max(min(gt_param_chunks, GT_CHUNKS_MAX), 2 * nr_cpus);
 	/* 8 chunks (512 KiB) per CPU, and at least 2 MiB in all. */
 	return max(8 * nr_cpus, 32U);
 }
@@ -181,14 +181,15 @@ static unsigned int session_max_tasks(void)
 	struct task_struct *g, *p;
 	unsigned int n = 0;
 
+	BUILD_BUG_ON((u64)GT_TASKS_MAX * sizeof(struct gt_task) > GT_ALLOC_MAX);
 	if (gt_param_max_tasks)
-		return gt_param_max_tasks;
+		return min(gt_param_max_tasks, GT_TASKS_MAX);
 	rcu_read_lock();
 	for_each_process_thread(g, p)
 		n++;
 	rcu_read_unlock();
 	/* Room for as many new tasks as exist, and at least 16384. */
-	return max(2 * n, 16384U);
+	return min(max(2 * n, 16384U), GT_TASKS_MAX);
 }
 
 /**
@@ -251,13 +252,14 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 			   unsigned int online)
 {
 	struct gt_model *m = &s->model;
-	u32 cpu_bytes;
+	u64 cpu_bytes;
 
 	m->format = GT_FORMAT_GO123;
 	m->nr_cpus = nr_cpu_ids;
 	m->v2.show_addrs = s->show_addrs;
-	cpu_bytes = max_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
-			  GT_CHUNK_SIZE);
+	/* Clamped as a u64: the chunks' bytes may pass 4 GiB. */
+	cpu_bytes = clamp_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
+			    GT_CHUNK_SIZE, SZ_64M);
 	s->generation_ms = m->opts.generation_ms ?:
 			   READ_ONCE(gt_param_generation_ms);
 	/* A flight window is dropped a generation at a time: a tenth of it. */
@@ -265,16 +267,15 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 		s->generation_ms = clamp(m->opts.flight_ms / 10,
 					 GT_GENERATION_MS_MIN, s->generation_ms);
 	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
-	return gt_v2_init(m, min_t(u32, cpu_bytes, SZ_64M), GT_V2_SPARE_BYTES);
+	return gt_v2_init(m, cpu_bytes, GT_V2_SPARE_BYTES);
 }
 
 /*
- * Allocate every pool, attach the probes, write the snapshot of the
- * existing tasks and arm the probes.  On failure everything allocated
- * here is freed again and the session is over: every read returns the
- * error.  s->lock held.
+ * Allocate every pool, sized by the CPUs online now (cpus_read_lock()
+ * held: none comes or goes until the session is armed, after which
+ * gt_model_cpu_online() gives a new one its share).  s->lock held.
  */
-static int session_start_locked(struct gt_session *s)
+static int session_alloc(struct gt_session *s)
 {
 	unsigned int online = num_online_cpus(), stacks, chunks, cpu;
 	bool v2;
@@ -287,6 +288,52 @@ static int session_start_locked(struct gt_session *s)
 	 */
 	chunks = s->model.opts.chunks ? max(s->model.opts.chunks, 2 * online)
 				: session_chunks(online);
+	s->model.nr_ps = gt_session_online_ps();
+	s->model.cpus = alloc_percpu(struct gt_cpu);
+	if (!s->model.cpus)
+		return -ENOMEM;
+	gt_model_init(&s->model);
+	for_each_online_cpu(cpu)
+		per_cpu_ptr(s->model.cpus, cpu)->in_pool = true;
+	if (s->model.opts.format == GOTRACE_FORMAT_GO123) {
+		ret = session_v2_init(s, chunks, online);
+		if (ret)
+			return ret;
+		chunks = 2 * online;
+	}
+	ret = gt_pool_init(&s->model.pool, chunks, online);
+	if (ret)
+		return ret;
+	/*
+	 * pid_max is not exported to modules: the tid bitmap covers every
+	 * tid possible (512 KiB on 64-bit).
+	 */
+	ret = gt_tasks_init(&s->model, session_max_tasks(), PID_MAX_LIMIT);
+	if (ret)
+		return ret;
+	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
+		       GT_STACKS_MAX);
+	v2 = s->model.format == GT_FORMAT_GO123;
+	stacks = gt_table_stacks(stacks, v2);
+	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
+	if (!s->model.tables)
+		return -ENOMEM;
+	/* Only the generational format writes units (model_v2.c). */
+	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
+		return gt_units_init(&s->model, GT_UNITS_MAX);
+	return 0;
+}
+
+/*
+ * Attach the probes, allocate every pool, write the snapshot of the
+ * existing tasks and arm the probes.  On failure everything allocated
+ * here is freed again and the session is over: every read returns the
+ * error.  s->lock held.
+ */
+static int session_start_locked(struct gt_session *s)
+{
+	int ret;
+
 	s->flight = s->model.opts.flight_ms || s->model.opts.flight_bytes;
 	if (s->flight) {
 		s->model.opts.format = GOTRACE_FORMAT_GO123;
@@ -302,55 +349,33 @@ static int session_start_locked(struct gt_session *s)
 	}
 	if (!s->model.opts.format)
 		s->model.opts.format = READ_ONCE(gt_param_format);
-	s->model.nr_ps = gt_session_online_ps();
 	s->start_ns = ktime_get_ns();
-	ret = -ENOMEM;
-	s->model.cpus = alloc_percpu(struct gt_cpu);
-	if (!s->model.cpus)
-		goto err_free;
-	gt_model_init(&s->model);
-	for_each_online_cpu(cpu)
-		per_cpu_ptr(s->model.cpus, cpu)->in_pool = true;
-	if (s->model.opts.format == GOTRACE_FORMAT_GO123) {
-		ret = session_v2_init(s, chunks, online);
-		if (ret)
-			goto err_free;
-		chunks = 2 * online;
-	}
-	ret = gt_pool_init(&s->model.pool, chunks, online);
-	if (ret)
-		goto err_free;
-	/*
-	 * pid_max is not exported to modules: the tid bitmap covers every
-	 * tid possible (512 KiB on 64-bit).
-	 */
-	ret = gt_tasks_init(&s->model, session_max_tasks(), PID_MAX_LIMIT);
-	if (ret)
-		goto err_free;
-	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
-		       GT_STACKS_MAX);
-	v2 = s->model.format == GT_FORMAT_GO123;
-	stacks = gt_table_stacks(stacks, v2);
-	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
-	if (!s->model.tables) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	/* Only the generational format writes units (model_v2.c). */
-	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS)) {
-		ret = gt_units_init(&s->model, GT_UNITS_MAX);
-		if (ret)
-			goto err_free;
-	}
 
+	/*
+	 * The probes first, not armed (they return at once): registering
+	 * them takes cpu_hotplug_lock itself (static keys), after
+	 * tracepoints_mutex, so it cannot be held here yet.
+	 */
 	ret = gt_probes_register(s);
 	if (ret)
 		goto err_free;
-	ret = gt_probes_snapshot(s);
-	if (ret) {
-		pr_err("snapshot of the running tasks does not fit: %d\n", ret);
-		goto err_probes;
+	/*
+	 * From counting the CPUs to arming, no CPU comes online unseen: the
+	 * hotplug callbacks do nothing before the arming, and one that came
+	 * online after the count would get no share of the pool.  They take
+	 * no lock that is held here (dev.c: RCU, then close_lock).
+	 */
+	cpus_read_lock();
+	ret = session_alloc(s);
+	if (!ret) {
+		ret = gt_probes_snapshot(s);
+		if (ret)
+			pr_err("snapshot of the running tasks does not fit: %d\n",
+			       ret);
 	}
+	cpus_read_unlock();
+	if (ret)
+		goto err_probes;
 
 	s->state = GOTRACE_STATE_RECORDING;
 	s->fl_last_end = s->start_ns;

@@ -704,26 +704,122 @@ struct footer {
 	struct gt_enc strings;		/* EvString records */
 	struct footer_str *strs;	/* hash set of strings, by content */
 	u32 str_mask;
-	u32 nr_strs;
+	u32 str_used;			/* strings in @strs */
+	u32 nr_strs;			/* the last string id given */
 	struct footer_pc *pcs;		/* hash map: kernel PC -> frame */
-	u32 pc_mask;
-	u32 nr_kpcs;
+	u32 pc_mask;			/* of @pcs and @kpcs */
+	u32 nr_kpcs;			/* kernel PCs in @pcs */
+	bool gen_kpcs;			/* go 1.23, hidden: @kpcs is used */
 	u64 *kpcs;			/* go 1.23, hidden: the hidden PCs given */
 	u32 file_kernel;		/* string id of "[kernel]" */
 	u32 file_comm;			/* string id of "[comm]" */
 	u32 file_syscall;		/* string id of "[syscall]" */
 };
 
+/*
+ * The maps of the footer (of a generation's tables) grow with what they
+ * hold, the distinct strings and kernel PCs, which a kernel has few of,
+ * not with the PCs of every stack: sized by those (2 slots of 40 bytes
+ * per PC), the PC map passed the INT_MAX bytes that kvmalloc() takes
+ * (with a warning) from 2^24 PCs, within max_stacks, and the footer was
+ * lost.  A map that would pass GT_ALLOC_MAX is refused: -ENOMEM.
+ */
+#define FOOTER_MAP_MIN		1024U
+
+static void *footer_map_alloc(u32 n, size_t size)
+{
+	if ((u64)n * size > GT_ALLOC_MAX)
+		return NULL;
+	return gt_env_zalloc(n, size);
+}
+
+/* Room in the string set for one more string: at most 3/4 full. */
+static int footer_strs_room(struct footer *f)
+{
+	u32 n = f->str_mask + 1, i, j;
+	struct footer_str *old = f->strs, *strs;
+
+	if (old && ((u64)f->str_used + 1) * 4 <= (u64)n * 3)
+		return 0;
+	n = old ? 2 * n : FOOTER_MAP_MIN;
+	strs = footer_map_alloc(n, sizeof(*strs));
+	if (!strs)
+		return -ENOMEM;
+	for (i = 0; old && i <= f->str_mask; i++) {
+		if (!old[i].s)
+			continue;
+		j = gt_env_jhash(old[i].s, old[i].len, 0) & (n - 1);
+		while (strs[j].s)
+			j = (j + 1) & (n - 1);
+		strs[j] = old[i];
+	}
+	gt_env_free(old);
+	f->strs = strs;
+	f->str_mask = n - 1;
+	return 0;
+}
+
+/* Insert @pc into the hidden PCs @kpcs of @n slots. */
+static void footer_kpcs_put(u64 *kpcs, u32 n, u64 pc)
+{
+	u32 i = gt_env_hash64(pc, ilog2(n));
+
+	while (kpcs[i])
+		i = (i + 1) & (n - 1);
+	kpcs[i] = pc;
+}
+
+/*
+ * Room in the PC map, and in the hidden PCs given (which hold as many),
+ * for one more kernel PC: at most half full, so that footer_kpc() finds
+ * a free slot.
+ */
+static int footer_pcs_room(struct footer *f)
+{
+	u32 n = f->pc_mask + 1, i, j;
+	struct footer_pc *old = f->pcs, *pcs;
+	u64 *kpcs = NULL;
+
+	if (old && ((u64)f->nr_kpcs + 1) * 2 <= n)
+		return 0;
+	n = old ? 2 * n : FOOTER_MAP_MIN;
+	pcs = footer_map_alloc(n, sizeof(*pcs));
+	if (f->gen_kpcs)
+		kpcs = footer_map_alloc(n, sizeof(*kpcs));
+	if (!pcs || (f->gen_kpcs && !kpcs)) {
+		gt_env_free(pcs);
+		gt_env_free(kpcs);
+		return -ENOMEM;
+	}
+	for (i = 0; old && i <= f->pc_mask; i++) {
+		if (!old[i].pc)
+			continue;
+		j = gt_env_hash64(old[i].pc, ilog2(n));
+		while (pcs[j].pc)
+			j = (j + 1) & (n - 1);
+		pcs[j] = old[i];
+		if (kpcs)
+			footer_kpcs_put(kpcs, n, old[i].frame.pc);
+	}
+	gt_env_free(old);
+	gt_env_free(f->kpcs);
+	f->pcs = pcs;
+	f->kpcs = kpcs;
+	f->pc_mask = n - 1;
+	return 0;
+}
+
 /* Make room for @need more bytes in a growing buffer. */
 static int footer_grow(struct gt_enc *e, u32 need)
 {
-	u32 cap = e->cap ? e->cap : 64 * 1024;
+	size_t cap;
 	u8 *buf;
 
 	if (gt_enc_room(e) >= need)
 		return 0;
-	while (cap - e->len < need)
-		cap *= 2;
+	cap = gt_grow_cap(e->cap, (size_t)e->len + need);
+	if (!cap)
+		return -ENOMEM;
 	buf = gt_env_alloc(cap);
 	if (!buf)
 		return -ENOMEM;
@@ -738,10 +834,13 @@ static int footer_grow(struct gt_enc *e, u32 need)
 /* String id of @s (@len bytes), written as an EvString if new; 0 on error. */
 static u32 footer_string(struct footer *f, const char *s, u32 len)
 {
-	u32 i = gt_env_jhash(s, len, 0) & f->str_mask;
 	struct footer_str *e;
 	char *copy;
+	u32 i;
 
+	if (footer_strs_room(f))
+		return 0;
+	i = gt_env_jhash(s, len, 0) & f->str_mask;
 	for (;;) {
 		e = &f->strs[i];
 		if (!e->s)
@@ -759,6 +858,7 @@ static u32 footer_string(struct footer *f, const char *s, u32 len)
 	e->s = copy;
 	e->len = len;
 	e->id = ++f->nr_strs;
+	f->str_used++;
 	gt_enc_string(&f->strings, e->id, s, len);
 	return e->id;
 }
@@ -773,10 +873,10 @@ static u64 footer_kpc(struct footer *f, const char *sym)
 	u64 code, pc;
 	u32 i;
 
-	if (!f->kpcs)
+	if (!f->gen_kpcs)
 		return GT_KPC_BASE + (u64)f->nr_kpcs * GT_PC_STEP;
 	code = gt_env_jhash(sym, strlen(sym), 2) % GT_KPC2_CODES;
-	/* It holds up to twice the kernel PCs of the generation: this ends. */
+	/* At most half full (footer_pcs_room()): this ends. */
 	for (;;) {
 		pc = GT_KPC2_BASE + code * GT_PC_STEP;
 		i = gt_env_hash64(pc, ilog2(f->pc_mask + 1));
@@ -856,6 +956,8 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 		return fr->func ? 0 : -ENOMEM;
 	}
 
+	if (footer_pcs_room(f))
+		return -ENOMEM;
 	i = gt_env_hash64(pc, ilog2(f->pc_mask + 1));
 	for (;;) {
 		e = &f->pcs[i];
@@ -908,18 +1010,13 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 			    .nr_comms = t->nr_comms, .show_addrs = show_addrs };
 	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
-	u32 nstr = 2 * (t->nr_pcs + t->nr_comms) + 4;
 	u32 i, j, n;
 	int ret = -ENOMEM;
 
 	BUILD_BUG_ON(GT_STACK_PCS > GT_STACK_MAX_FRAMES);
-	f.str_mask = roundup_pow_of_two(nstr) - 1;
-	f.pc_mask = roundup_pow_of_two(2 * t->nr_pcs + 2) - 1;
-	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
-	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
 	/* Off the stack: GT_STACK_PCS frames exceed a kernel frame's limit. */
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
-	if (!f.strs || !f.pcs || !frames)
+	if (!frames)
 		goto out;
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
@@ -975,13 +1072,14 @@ out:
 /* Make room for @need more bytes in a growing generational buffer. */
 static int v2_grow(struct gt_enc2 *e, u32 need)
 {
-	u32 cap = e->cap ? e->cap : 64 * 1024;
+	size_t cap;
 	u8 *buf;
 
 	if (e->cap - e->len >= need)
 		return 0;
-	while (cap - e->len < need)
-		cap *= 2;
+	cap = gt_grow_cap(e->cap, (size_t)e->len + need);
+	if (!cap)
+		return -ENOMEM;
 	buf = gt_env_alloc(cap);
 	if (!buf)
 		return -ENOMEM;
@@ -1210,20 +1308,13 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			    .show_addrs = show_addrs };
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
-	u32 i, j, n, need, nstr;
+	u32 i, j, n, need;
 	int ret = -ENOMEM;
 
-	/* The scratch maps (strings, symbolised PCs) are sized by its PCs. */
 	f.nr_comms = st->nr_comms;
-	nstr = 2 * (st->nr_pcs + st->nr_comms) + 8 + GT_V2_NR_STRINGS;
-	f.str_mask = roundup_pow_of_two(nstr) - 1;
-	f.pc_mask = roundup_pow_of_two(2 * st->nr_pcs + 2) - 1;
-	f.strs = gt_env_zalloc(f.str_mask + 1, sizeof(*f.strs));
-	f.pcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.pcs));
-	if (!show_addrs)
-		f.kpcs = gt_env_zalloc(f.pc_mask + 1, sizeof(*f.kpcs));
+	f.gen_kpcs = !show_addrs;
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
-	if (!f.strs || !f.pcs || (!show_addrs && !f.kpcs) || !frames)
+	if (!frames)
 		goto out;
 	for (i = 0; i < GT_V2_NR_STRINGS; i++)
 		if (footer_string(&f, gt_v2_strings[i],

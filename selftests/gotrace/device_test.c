@@ -526,6 +526,62 @@ TEST(duration_ms_stops_the_session)
 	close(rd);
 }
 
+/* A numeric parameter's value; -1 if it cannot be read. */
+static long long read_param(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The size parameters take what a session can allocate and refuse the
+ * rest (EINVAL), keeping their value: more chunks than the options'
+ * 1 GiB made a go1.23 CPU's share of them pass 4 GiB, more tasks than
+ * pids a task table past what kvcalloc() allocates without a warning.
+ * The largest value taken is read back, the old one put back.
+ */
+TEST(size_params_are_bounded)
+{
+	static const struct {
+		const char *name, *max, *over;
+	} p[] = {
+		{ "chunks", "16384", "16385" },
+		{ "max_tasks", "4194304", "4194305" },
+		{ "max_stacks", "4194304", "4194305" },
+	};
+	char path[128], old_s[32];
+	unsigned int i;
+	long long old;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/module/gotrace/parameters/%s",
+			 p[i].name);
+		old = read_param(path);
+		ASSERT_LE(0, old);
+		snprintf(old_s, sizeof(old_s), "%lld", old);
+		errno = 0;
+		EXPECT_EQ(-1, write_str(path, p[i].over));
+		EXPECT_EQ(EINVAL, errno);
+		errno = 0;
+		EXPECT_EQ(-1, write_str(path, "4294967295"));
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(old, read_param(path));
+		EXPECT_EQ(0, write_str(path, p[i].max));
+		EXPECT_EQ(atoll(p[i].max), read_param(path));
+		ASSERT_EQ(0, write_str(path, old_s));
+		EXPECT_EQ(old, read_param(path));
+		TH_LOG("%s: %s refused, %s taken", p[i].name, p[i].over,
+		       p[i].max);
+	}
+}
+
 static void options_init(struct gotrace_options *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -2164,6 +2164,246 @@ static void test_kernel_wait_reasons(void)
 	   "none, the syscall inside one", walk.n);
 }
 
+/* ---- Deaths the trace could not write (go 1.23) ------------------------ */
+
+/*
+ * A go 1.23 session goes on after a loss, but a task that died has no
+ * later event to repair the model with: its final switch gives its entry
+ * back whatever could be written, or every later sweep states a dead
+ * thread (Runnable, never started again) and the entry is lost to the
+ * table until its key is reused.  Each case runs EX_KIDS deaths through
+ * a table of EX_KIDS entries, which the CPUs' two tasks and one kid at a
+ * time fill: one entry kept by a death is an overflow two deaths later.
+ */
+#define EX_KIDS		4
+#define EX_TID		5000
+
+/* A new generation, where the CPUs' buffers have room again. */
+static void ex_drain(void)
+{
+	S.drain = true;
+	drain();
+}
+
+/*
+ * Syscalls of the task on @cpu, nobody reading, until the go 1.23 twin
+ * loses an event there: its buffer is full until the next ex_drain().
+ */
+static void ex_fill(unsigned int cpu)
+{
+	struct gt_umodel_stats st;
+	u64 lost;
+
+	S.drain = false;
+	gt_umodel_stats(S.m2, &st);
+	lost = st.lost;
+	for (int i = 0; i < 100000 && st.lost == lost; i++) {
+		syscall_quick(cpu, __NR_getppid);
+		gt_umodel_stats(S.m2, &st);
+	}
+}
+
+/*
+ * Two CPUs running @a and @p, a table of EX_KIDS entries, only tasks
+ * named @comm recorded if it is not NULL.
+ */
+static void ex_start(const char *name, struct task *a, struct task *p,
+		     const char *comm)
+{
+	struct task *tasks[] = { a, p };
+
+	sim_setup(name, 2);
+	if (comm)
+		strcpy(S.cfg.opts.comm, comm);
+	S.cfg.cpu_bytes = 64 * 1024;
+	S.cfg.max_tasks = EX_KIDS;
+	S.cur[0] = a;
+	S.cur[1] = p;
+	sim_start(tasks, 2);
+}
+
+struct ex_walk {
+	u64 event_gen[EX_KIDS];		/* the last generation with its event */
+	u64 status_gen[EX_KIDS];	/* the last generation stating it */
+	unsigned int destroys;		/* kids' GoDestroy */
+};
+
+/* The kid an event is about (its goroutine id is its tid), or -1. */
+static int ex_kid(const struct gt_v2_event *ev)
+{
+	u64 g = ev->m;		/* a task's M is its goroutine id */
+
+	switch (ev->type) {
+	case GT_V2_EV_GO_STATUS:
+	case GT_V2_EV_GO_STATUS_STACK:
+	case GT_V2_EV_GO_CREATE:
+	case GT_V2_EV_GO_START:
+	case GT_V2_EV_GO_UNBLOCK:
+		g = ev->args[1];
+		break;
+	}
+	return g >= EX_TID && g < EX_TID + EX_KIDS ? (int)(g - EX_TID) : -1;
+}
+
+static int ex_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct ex_walk *w = ctx;
+	int k = ex_kid(ev);
+
+	(void)err;
+	if (k < 0)
+		return 0;
+	if (ev->type == GT_V2_EV_GO_STATUS || ev->type == GT_V2_EV_GO_STATUS_STACK)
+		w->status_gen[k] = g->gen;
+	else
+		w->event_gen[k] = g->gen;
+	w->destroys += ev->type == GT_V2_EV_GO_DESTROY;
+	return 0;
+}
+
+/*
+ * Generations after the deaths, then the end: no kid is stated in a
+ * generation after its last event, @destroys of them end in the go 1.23
+ * trace, the table never overflowed, and (but for a filter's end, which
+ * loses nothing) the go 1.23 twin lost events.
+ */
+static void ex_finish(bool lossy, unsigned int destroys)
+{
+	const char *name = S.name;
+	struct gt_trace_error err = { 0 };
+	struct ex_walk w = { 0 };
+	unsigned int late = 0;
+	int ret;
+
+	ex_drain();
+	gt_umodel_set_generation_ns(S.m2, 2000);
+	for (int i = 0; i < 1000; i++)
+		syscall_quick(i & 1, __NR_getpid);
+	sim_finish();
+	ok(!ST.halted && !ST2.halted && !ST.task_overflows &&
+	   !ST2.task_overflows,
+	   "%s: %d deaths through a %d-entry table (overflows %llu, %llu)",
+	   name, EX_KIDS, EX_KIDS, (unsigned long long)ST.task_overflows,
+	   (unsigned long long)ST2.task_overflows);
+	ret = v2_walk_all(S.out2, S.len2, ex_event, &w, &err);
+	for (unsigned int k = 0; k < EX_KIDS; k++) {
+		if (w.status_gen[k] <= w.event_gen[k])
+			continue;
+		diag("%s: kid %u stated in generation %llu, its last event in %llu",
+		     name, EX_TID + k, (unsigned long long)w.status_gen[k],
+		     (unsigned long long)w.event_gen[k]);
+		late++;
+	}
+	ok(ret == 0 && !late && w.event_gen[EX_KIDS - 1],
+	   "%s (go 1.23): no dead kid stated after its last event (%u are)%s%s",
+	   name, late, err.msg[0] ? ": " : "", err.msg);
+	ok(w.destroys == destroys, "%s (go 1.23): %u kids end (GoDestroy), "
+	   "want %u", name, w.destroys, destroys);
+	if (lossy)
+		ok(ST2.lost > 0, "%s (go 1.23): events were lost (%llu)", name,
+		   (unsigned long long)ST2.lost);
+}
+
+/*
+ * The kid's start is lost on a full CPU, where it then dies: the model
+ * cannot bring it to running (g_ensure_running() fails), and it stays
+ * Runnable in the trace.
+ */
+static void test_exit_not_started(void)
+{
+	struct task *a = task_new(4990, 4990, "a");
+	struct task *p = task_new(4991, 4991, "p");
+
+	ex_start("exit_not_started", a, p, NULL);
+	for (int i = 0; i < EX_KIDS; i++) {
+		struct task *kid = task_new(EX_TID + i, EX_TID + i, "kid");
+
+		ex_drain();
+		ex_fill(0);
+		fork_task(1, kid);		/* created on P1, which has room */
+		sw(0, kid, GT_IN_RUNNABLE);	/* a's preemption, kid's start lost */
+		sw(0, a, GT_IN_DEAD);
+	}
+	ex_finish(true, 0);
+}
+
+/*
+ * The kid runs on P1 for the model when it dies on CPU 0: its switch
+ * away from CPU 1 was lost, and P1's buffer is full, so that it cannot
+ * be taken off there (in the module, never: another CPU's P is not
+ * written).  P1's next hook, with room again, ends it.
+ */
+static void test_exit_other_p(void)
+{
+	struct task *a = task_new(4992, 4992, "a");
+	struct task *p = task_new(4993, 4993, "p");
+
+	ex_start("exit_other_p", a, p, NULL);
+	for (int i = 0; i < EX_KIDS; i++) {
+		struct task *kid = task_new(EX_TID + i, EX_TID + i, "kid");
+
+		ex_drain();
+		fork_task(1, kid);
+		sw(1, kid, GT_IN_RUNNABLE);	/* p preempted, kid on P1 */
+		ex_fill(1);
+		S.cur[1] = p;			/* the switch back to p lost */
+		sw(0, kid, GT_IN_RUNNABLE);	/* a preempted, kid on CPU 0 */
+		sw(0, a, GT_IN_DEAD);
+		ex_drain();
+		syscall_quick(1, __NR_getppid);	/* P1 takes the kid off */
+	}
+	ex_finish(true, EX_KIDS);
+}
+
+/*
+ * The kid runs on P0 and dies there when P0's buffer is full: its GoEnd
+ * is lost, the trace has it running on P0 until P0's next hook, with
+ * room again, ends it.
+ */
+static void test_exit_end_lost(void)
+{
+	struct task *a = task_new(4994, 4994, "a");
+	struct task *p = task_new(4995, 4995, "p");
+
+	ex_start("exit_end_lost", a, p, NULL);
+	for (int i = 0; i < EX_KIDS; i++) {
+		struct task *kid = task_new(EX_TID + i, EX_TID + i, "kid");
+
+		ex_drain();
+		fork_task(1, kid);
+		sw(0, kid, GT_IN_RUNNABLE);	/* a preempted, kid on P0 */
+		ex_fill(0);
+		sw(0, a, GT_IN_DEAD);		/* GoEnd lost */
+		ex_drain();
+		syscall_quick(0, __NR_getppid);	/* a's: P0 takes the kid off */
+	}
+	ex_finish(true, EX_KIDS);
+}
+
+/*
+ * A comm filter: the kid is renamed by another task (a write to
+ * /proc/PID/comm) and dies; its final switch decides the filter again,
+ * which ends its goroutine: the entry goes back all the same.
+ */
+static void test_exit_refiltered(void)
+{
+	struct task *a = task_new(4996, 4996, "sh");
+	struct task *p = task_new(4997, 4997, "sh");
+
+	ex_start("exit_refiltered", a, p, "kid");
+	for (int i = 0; i < EX_KIDS; i++) {
+		struct task *kid = task_new(EX_TID + i, EX_TID + i, "kid");
+
+		fork_task(1, kid);
+		sw(0, kid, GT_IN_RUNNABLE);
+		syscall_quick(0, __NR_getpid);
+		rename_task(kid, "renamed");
+		sw(0, a, GT_IN_DEAD);
+	}
+	ex_finish(false, EX_KIDS);
+}
+
 /* ---- Sequence numbers within one byte (model_v2.c) -------------------- */
 
 struct sq_walk {
@@ -2608,6 +2848,10 @@ int main(int argc, char **argv)
 	test_idle_p();
 	test_bad_cpu();
 	test_lost_switch();
+	test_exit_not_started();
+	test_exit_other_p();
+	test_exit_end_lost();
+	test_exit_refiltered();
 	test_generations();
 	test_table_generations_stacks();
 	test_table_generations_comms();

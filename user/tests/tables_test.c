@@ -232,6 +232,78 @@ static void test_carry_full(void)
 	gt_tables_free(t);
 }
 
+/* A distinct name for every kernel PC, as sprint_symbol() would give. */
+static bool big_symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	(void)arg;
+	snprintf(buf, len, "f%llx+0x0/0x10", (unsigned long long)pc);
+	return true;
+}
+
+/*
+ * The footer (1.11) and a generation's tables (go 1.23) of 2^24 PCs, as
+ * max_stacks allows (4194304 stacks, 8 PCs each on average): 524288
+ * stacks of 32 frames, 524319 distinct kernel PCs.  Their maps were
+ * sized by every PC, two 40-byte slots each: 2.5 GiB, which kvmalloc()
+ * refuses with a warning (and user space's gt_env_zalloc() refuses).
+ */
+static void test_big_tables(bool gens)
+{
+	enum { N = 32, STACKS = (1 << 24) / N };
+	const char *name = gens ? "go 1.23 tables" : "1.11 footer";
+	struct gt_model *m = calloc(1, sizeof(*m));
+	struct gt_tables *t = gt_tables_alloc(2 * STACKS, STACKS * N, gens);
+	u64 gen = gens ? 1 : 0, pcs[N];
+	size_t len = 0;
+	u8 *out = NULL;
+	int ret;
+	u32 i, j;
+
+	if (!m || !t) {
+		ok(0, "%s: tables allocated", name);
+		free(m);
+		gt_tables_free(t);
+		return;
+	}
+	for (j = 1; j < N; j++)
+		pcs[j] = KPC2 + 16 * j;
+	for (i = 0; i < STACKS; i++) {
+		pcs[0] = KPC1 + 16ULL * i;
+		if (!gt_tables_stack(t, gen, pcs, N))
+			break;
+	}
+	ok(i == STACKS, "%s: %u stacks of %d PCs interned", name, i, N);
+	m->tables = t;
+	m->env.symbolise = big_symbolise;
+	ret = gens ? gt_tables_v2(m, gen, false, &out, &len) :
+		     gt_tables_footer(m, 1, true, &out, &len);
+	diag("%s: %zu bytes", name, len);
+	ok(!ret && len > (size_t)STACKS * N,
+	   "%s of %d PCs: written (%d, %zu bytes)", name, STACKS * N, ret, len);
+	gt_env_free(out);
+	gt_tables_free(t);
+	free(m);
+}
+
+/*
+ * The buffers that grow by doubling (a generation's bytes for the reader,
+ * the footer's, a generation's tables) never ask for more than
+ * GT_ALLOC_MAX: after a generation of 1 GiB, doubling asked for 2 GiB.
+ */
+static void test_grow_cap(void)
+{
+	size_t gib = 1UL << 30;
+
+	ok(gt_grow_cap(0, 1) == 64 * 1024 && gt_grow_cap(0, 100000) == 131072,
+	   "a buffer starts at 64 KiB and doubles");
+	ok(gt_grow_cap(gib, gib + 1) == GT_ALLOC_MAX,
+	   "past 1 GiB it grows to GT_ALLOC_MAX, not 2 GiB (%zu)",
+	   gt_grow_cap(gib, gib + 1));
+	ok(gt_grow_cap(gib, GT_ALLOC_MAX) == GT_ALLOC_MAX &&
+	   !gt_grow_cap(GT_ALLOC_MAX, (size_t)GT_ALLOC_MAX + 1),
+	   "GT_ALLOC_MAX is the most; beyond, none");
+}
+
 int main(void)
 {
 	test_carry();
@@ -239,5 +311,8 @@ int main(void)
 	test_carry_full();
 	test_one_table();
 	test_due();
+	test_grow_cap();
+	test_big_tables(false);
+	test_big_tables(true);
 	return tap_done();
 }
