@@ -22,17 +22,104 @@
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/ioctl.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
+#include <linux/nsfs.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <uapi/linux/remoteproc_cdev.h>
 
 #include "gotrace.h"
+
+/*
+ * The type of the ioctls is no other's: a stop used to be nsfs's
+ * NS_GET_USERNS bit for bit, so an nsfs ioctl on our handle by mistake
+ * stopped the session, and strace named every stop after nsfs.
+ */
+static_assert(_IOC_TYPE(NS_GET_USERNS) != GOTRACE_IOC_MAGIC);
+static_assert(_IOC_TYPE(RPROC_GET_SHUTDOWN_ON_RELEASE) != GOTRACE_IOC_MAGIC);
+
+/* Largest structure a caller may say it has: a page, as sched_setattr(). */
+#define GT_USIZE_MAX	PAGE_SIZE
+
+/*
+ * gt_copy_struct_in() - a structure that grows from the caller
+ * @dst:	the module's structure
+ * @ksize:	its size
+ * @minsize:	the size of its first version
+ * @src:	the caller's, which starts with its __u32 size
+ *
+ * An older caller's smaller structure reads as if its missing fields
+ * were zero; a newer caller's larger one is taken if the fields the
+ * module does not know are zero.
+ *
+ * Return: 0, -EINVAL below @minsize, -E2BIG above a page or for unknown
+ * non-zero fields, -EFAULT.
+ */
+static int gt_copy_struct_in(void *dst, size_t ksize, size_t minsize,
+			     const void __user *src)
+{
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (const u32 __user *)src))
+		return -EFAULT;
+	if (usize < minsize)
+		return -EINVAL;
+	if (usize > GT_USIZE_MAX)
+		return -E2BIG;
+	ret = copy_struct_from_user(dst, ksize, src, usize);
+	if (ret)
+		return ret;
+	*(u32 *)dst = ksize;
+	return 0;
+}
+
+/*
+ * gt_struct_usize() - the size the caller gives a structure it reads
+ * @src:	the caller's structure, which starts with its __u32 size
+ * @minsize:	the size of the structure's first version
+ * @usize:	set to the caller's size
+ *
+ * Return: 0, -EINVAL below @minsize, -E2BIG above a page, -EFAULT.
+ */
+static int gt_struct_usize(const void __user *src, size_t minsize, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)src))
+		return -EFAULT;
+	if (*usize < minsize)
+		return -EINVAL;
+	return *usize > GT_USIZE_MAX ? -E2BIG : 0;
+}
+
+/*
+ * gt_copy_struct_out() - a structure that grows to the caller
+ * @dst:	the caller's structure
+ * @usize:	its size (gt_struct_usize())
+ * @src:	the module's, whose first __u32 becomes the bytes written
+ * @ksize:	its size
+ *
+ * Writes what both know; zeroes the caller's fields the module does not
+ * have.  Return: 0 or -EFAULT.
+ */
+static int gt_copy_struct_out(void __user *dst, u32 usize, void *src,
+			      size_t ksize)
+{
+	size_t n = min_t(size_t, usize, ksize);
+
+	*(u32 *)src = n;
+	if (copy_to_user(dst, src, n))
+		return -EFAULT;
+	if (usize > n && clear_user(dst + n, usize - n))
+		return -EFAULT;
+	return 0;
+}
 
 static DEFINE_MUTEX(gt_dev_lock);
 static struct gt_session __rcu *gt_dev_session;	/* the reader's, or NULL */
@@ -159,9 +246,13 @@ static ssize_t gt_dev_write(struct file *file, const char __user *buf,
 static long gt_dev_get_status(void __user *arg)
 {
 	struct gotrace_status st;
+	u32 usize;
+	int ret;
 
+	ret = gt_struct_usize(arg, GOTRACE_STATUS_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
 	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
 	st.version = GOTRACE_ABI_VERSION;
 	st.state = GOTRACE_STATE_IDLE;
 	st.nr_cpus = gt_session_online_ps();
@@ -169,36 +260,34 @@ static long gt_dev_get_status(void __user *arg)
 	if (gt_dev_get())
 		gt_session_status(gt_dev_get(), &st);
 	mutex_unlock(&gt_dev_lock);
-	if (copy_to_user(arg, &st, sizeof(st)))
-		return -EFAULT;
-	return 0;
+	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
 static long gt_dev_get_cpu_status(void __user *arg)
 {
 	struct gotrace_cpu_status st;
-	u32 size, cpu;
+	u32 usize, cpu;
+	int ret;
 
-	if (get_user(size, (u32 __user *)arg) ||
-	    get_user(cpu, (u32 __user *)arg + 1))
+	ret = gt_struct_usize(arg, GOTRACE_CPU_STATUS_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
+	if (get_user(cpu, (u32 __user *)arg + 1))
 		return -EFAULT;
-	if (size != sizeof(st) || cpu >= nr_cpu_ids)
+	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	/* The CPU indexes per-CPU data: no speculation past the check. */
 	cpu = array_index_nospec(cpu, nr_cpu_ids);
 	if (!cpu_possible(cpu))
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
 	st.cpu = cpu;
 	st.online = cpu_online(cpu);
 	mutex_lock(&gt_dev_lock);
 	if (gt_dev_get())
 		gt_session_cpu_status(gt_dev_get(), &st);
 	mutex_unlock(&gt_dev_lock);
-	if (copy_to_user(arg, &st, sizeof(st)))
-		return -EFAULT;
-	return 0;
+	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
 /* Most chunks a session may ask for: 1 GiB of buffers. */
@@ -208,8 +297,7 @@ static int gt_options_check(const struct gotrace_options *o)
 {
 	unsigned int i;
 
-	if (o->size != sizeof(*o) ||
-	    o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
+	if (o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
 			 GOTRACE_OPT_NO_UNITS) ||
@@ -228,9 +316,6 @@ static int gt_options_check(const struct gotrace_options *o)
 	    ((o->flight_ms || o->flight_bytes) &&
 	     o->format == GOTRACE_FORMAT_GO111))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(o->reserved); i++)
-		if (o->reserved[i])
-			return -EINVAL;
 	for (i = 0; i < o->nr_pids; i++)
 		if (o->pids[i] <= 0)
 			return -EINVAL;
@@ -246,10 +331,12 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 
 	if (!s)
 		return -EBADF;
-	o = memdup_user(arg, sizeof(*o));
-	if (IS_ERR(o))
-		return PTR_ERR(o);
-	ret = gt_options_check(o);
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	ret = gt_copy_struct_in(o, sizeof(*o), GOTRACE_OPTIONS_SIZE_VER0, arg);
+	if (!ret)
+		ret = gt_options_check(o);
 	if (!ret)
 		ret = gt_session_set_options(s, o);
 	kfree(o);
@@ -258,10 +345,7 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 
 static int gt_trigger_check(const struct gotrace_trigger *t)
 {
-	unsigned int i;
-
-	if (t->size != sizeof(*t) ||
-	    t->type > GOTRACE_TRIGGER_SYSCALL ||
+	if (t->type > GOTRACE_TRIGGER_SYSCALL ||
 	    (t->type == GOTRACE_TRIGGER_SYSCALL &&
 	     (t->syscall < 0 || t->syscall >= GOTRACE_SYSCALL_MAX)) ||
 	    (t->type != GOTRACE_TRIGGER_SYSCALL && t->syscall) ||
@@ -276,9 +360,6 @@ static int gt_trigger_check(const struct gotrace_trigger *t)
 	      t->type == GOTRACE_TRIGGER_OFFCPU) &&
 	     t->threshold_ns < GOTRACE_TRIGGER_MIN_NS))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(t->reserved); i++)
-		if (t->reserved[i])
-			return -EINVAL;
 	return 0;
 }
 
@@ -291,9 +372,9 @@ static long gt_dev_set_trigger(struct file *file, void __user *arg)
 
 	if (!s)
 		return -EBADF;
-	if (copy_from_user(&t, arg, sizeof(t)))
-		return -EFAULT;
-	ret = gt_trigger_check(&t);
+	ret = gt_copy_struct_in(&t, sizeof(t), GOTRACE_TRIGGER_SIZE_VER0, arg);
+	if (!ret)
+		ret = gt_trigger_check(&t);
 	if (!ret)
 		ret = gt_session_set_trigger(s, &t);
 	return ret;
@@ -315,40 +396,43 @@ static int gt_dev_snapshot(void)
 static long gt_dev_get_snapshot(void __user *arg)
 {
 	struct gotrace_snapshot info;
-	u32 size;
+	u32 usize;
+	int ret;
 
-	if (get_user(size, (u32 __user *)arg))
-		return -EFAULT;
-	if (size != sizeof(info))
-		return -EINVAL;
+	ret = gt_struct_usize(arg, GOTRACE_SNAPSHOT_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
 	memset(&info, 0, sizeof(info));
 	mutex_lock(&gt_dev_lock);
 	if (gt_dev_get())
 		gt_session_snapshot_info(gt_dev_get(), &info);
 	mutex_unlock(&gt_dev_lock);
-	info.size = sizeof(info);
-	if (copy_to_user(arg, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	return gt_copy_struct_out(arg, usize, &info, sizeof(info));
 }
+
+/*
+ * A command without its size field: the caller's structure may be of
+ * another version than the module's, and says its size itself.
+ */
+#define GT_IOC_KEY(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
 static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
-	switch (cmd) {
-	case GOTRACE_IOC_STOP:
+	switch (GT_IOC_KEY(cmd)) {
+	case GT_IOC_KEY(GOTRACE_IOC_STOP):
 		return gt_dev_stop();
-	case GOTRACE_IOC_GET_STATUS:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_STATUS):
 		return gt_dev_get_status((void __user *)arg);
-	case GOTRACE_IOC_SET_OPTIONS:
+	case GT_IOC_KEY(GOTRACE_IOC_SET_OPTIONS):
 		return gt_dev_set_options(file, (void __user *)arg);
-	case GOTRACE_IOC_GET_CPU_STATUS:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_CPU_STATUS):
 		return gt_dev_get_cpu_status((void __user *)arg);
-	case GOTRACE_IOC_SNAPSHOT:
+	case GT_IOC_KEY(GOTRACE_IOC_SNAPSHOT):
 		return gt_dev_snapshot();
-	case GOTRACE_IOC_GET_SNAPSHOT:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_SNAPSHOT):
 		return gt_dev_get_snapshot((void __user *)arg);
-	case GOTRACE_IOC_SET_TRIGGER:
+	case GT_IOC_KEY(GOTRACE_IOC_SET_TRIGGER):
 		return gt_dev_set_trigger(file, (void __user *)arg);
 	default:
 		return -ENOTTY;

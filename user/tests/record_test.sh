@@ -270,12 +270,12 @@ check "aborted by a second signal: exit 128+signal, FILE untouched, FILE.tmp-PID
 rm -f "$T/ab.trace.tmp-$pid"
 
 # --children with COMMAND and no other filter: COMMAND is forked held,
-# its pid sent as the filter; the FIFO refuses ioctls (ENOTTY), so it
-# must never run.
+# its pid sent as the filter; the FIFO refuses ioctls (ENOTTY), as a
+# module of another ABI version does, so it must never run.
 writer_open
 run record --device "$FIFO" --children -o "$T/ch.trace" -- sh -c ": >'$T/ran'"
 stop_writer
-check "--children COMMAND on a module without options: exit 1, COMMAND never ran" '[ $rc -eq 1 ] && has "does not support options (too old?)" "$T/err" && has "\-\-children" "$T/err" && [ ! -e "$T/ran" ]'
+check "--children COMMAND on a module without options: exit 1, COMMAND never ran" '[ $rc -eq 1 ] && has "does not know this command's ioctls: load the gotrace.ko of this gotrace's version (ABI version 2)" "$T/err" && has "\-\-children" "$T/err" && [ ! -e "$T/ran" ]'
 
 writer_open
 run record --device "$FIFO" -c bash --syscalls none -o "$T/opt.trace"

@@ -21,6 +21,15 @@
  * for writing only gives a control handle: it never starts a session and
  * may be used while another process reads.  See
  * Documentation/gotrace.rst for the full contract.
+ *
+ * Structures that grow: every structure starts with its __u32 @size, set
+ * by the caller to the size it was built with (sizeof), at least the
+ * structure's GOTRACE_*_SIZE_VER0.  The module reads a smaller structure
+ * as if the fields it lacks were zero, and a larger one if the fields it
+ * does not know are zero (-E2BIG otherwise).  It writes at most @size
+ * bytes, zeroes what the caller has beyond the module's own structure,
+ * and sets @size to the bytes it wrote: a field lies within them, or the
+ * module is older than it.
  */
 #ifndef _UAPI_LINUX_GOTRACE_H
 #define _UAPI_LINUX_GOTRACE_H
@@ -31,8 +40,11 @@
 #define GOTRACE_DEVICE_NAME	"gotrace"
 #define GOTRACE_DEVICE_PATH	"/dev/gotrace"
 
-/* Bumped on every incompatible change of the structures below. */
-#define GOTRACE_ABI_VERSION	1
+/*
+ * Bumped on every incompatible change of the ABI.  Version 2: the ioctl
+ * type GOTRACE_IOC_MAGIC, structures that grow by their @size.
+ */
+#define GOTRACE_ABI_VERSION	2
 
 /* The stream starts with these 16 bytes (13 characters, 3 NULs). */
 #define GOTRACE_HEADER		"go 1.11 trace\0\0"
@@ -134,7 +146,7 @@ enum gotrace_event {
 
 /**
  * struct gotrace_status - what a session is doing
- * @size:		sizeof(struct gotrace_status) as the kernel knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @version:		GOTRACE_ABI_VERSION
  * @state:		GOTRACE_STATE_*
  * @stop_reason:	GOTRACE_STOP_*
@@ -159,7 +171,6 @@ enum gotrace_event {
  * @unit_overflows:	systemd units the trace could not name (the
  *			session's table of units was full, or a name too
  *			long): their tasks show no unit
- * @reserved:		zero
  */
 struct gotrace_status {
 	__u32 size;
@@ -184,7 +195,6 @@ struct gotrace_status {
 	__u64 flight_bytes;
 	__u64 flight_generations;
 	__u64 unit_overflows;
-	__u64 reserved[1];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -258,7 +268,6 @@ struct gotrace_status {
  *			@flight_ms or @flight_bytes is set, and needs
  *			GOTRACE_FORMAT_GO123 (GOTRACE_FORMAT_DEFAULT becomes
  *			it)
- * @reserved:		zero
  *
  * A task is recorded when it matches every filter given (pids, comm,
  * cgroup), decided when the session first sees it.  Tasks not recorded
@@ -280,7 +289,6 @@ struct gotrace_options {
 	__u32 flight_ms;
 	__u32 reserved32;
 	__u64 flight_bytes;
-	__u64 reserved[1];
 };
 
 /* Bounds of the flight window (struct gotrace_options). */
@@ -334,7 +342,6 @@ struct gotrace_options {
  *			less than @post_ms): a storm gives one snapshot
  * @syscall:		for SYSCALL: its x86-64 number (native ABI only)
  * @reserved32:		zero
- * @reserved:		zero
  *
  * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
  * trace marks the goroutine it fired for with a user log ("gotrace"
@@ -351,7 +358,6 @@ struct gotrace_trigger {
 	__u32 holdoff_ms;
 	__s32 syscall;
 	__u32 reserved32;
-	__u64 reserved[3];
 };
 
 #define GOTRACE_TRIGGER_MIN_NS			10000ULL	/* 10 us */
@@ -360,7 +366,7 @@ struct gotrace_trigger {
 
 /**
  * struct gotrace_snapshot - the last snapshot of a flight-mode session
- * @size:		sizeof(struct gotrace_snapshot) as the caller knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @reason:		GOTRACE_SNAP_*
  * @seq:		its number, from 1 (0: none taken yet)
  * @time_ns:		CLOCK_MONOTONIC time it was taken
@@ -381,7 +387,6 @@ struct gotrace_trigger {
  * @missed:		snapshots asked for (or triggered) while one was
  *			still being read: not taken
  * @dropped:		generations dropped from the window so far
- * @reserved:		zero
  */
 struct gotrace_snapshot {
 	__u32 size;
@@ -402,19 +407,17 @@ struct gotrace_snapshot {
 	__u64 held_off;
 	__u64 missed;
 	__u64 dropped;
-	__u64 reserved[4];
 };
 
 /**
  * struct gotrace_cpu_status - one CPU of a session
- * @size:		sizeof(struct gotrace_cpu_status) as the caller knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @cpu:		the CPU asked about (set by the caller)
  * @online:		1 if the CPU is online
  * @running:		1 if its P is started in the trace
  * @events:		events this CPU wrote
  * @lost_events:	events it could not write
  * @chunk_overflows:	times it found the chunk pool empty
- * @reserved:		zero
  */
 struct gotrace_cpu_status {
 	__u32 size;
@@ -424,10 +427,28 @@ struct gotrace_cpu_status {
 	__u64 events;
 	__u64 lost_events;
 	__u64 chunk_overflows;
-	__u64 reserved[4];
 };
 
-#define GOTRACE_IOC_MAGIC	0xB7
+/*
+ * The size of each structure's first version: a caller may pass any
+ * @size from it on (see "Structures that grow" above).
+ */
+#define GOTRACE_STATUS_SIZE_VER0	104	/* up to @stack_overflows */
+#define GOTRACE_STATUS_SIZE_VER1	144	/* + @format ... @unit_overflows */
+#define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
+#define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
+#define GOTRACE_CPU_STATUS_SIZE_VER0	40
+#define GOTRACE_SNAPSHOT_SIZE_VER0	128
+#define GOTRACE_TRIGGER_SIZE_VER0	56
+
+/*
+ * 0xB9: no other ioctl of the kernel has this type (0xB7, used before,
+ * is nsfs's and remoteproc's).  The kernel matches a command by its
+ * direction, type and number only: the size field of the command is
+ * the structure's size when the caller was built, and the structure's
+ * own @size says how much of it there is.
+ */
+#define GOTRACE_IOC_MAGIC	0xB9
 
 /*
  * GOTRACE_IOC_STOP - stop the current session
@@ -440,10 +461,11 @@ struct gotrace_cpu_status {
 /*
  * GOTRACE_IOC_GET_STATUS - copy struct gotrace_status to the argument
  *
- * Works on any open handle, with or without a session.
- * Errors: -EFAULT for a bad pointer.
+ * The caller sets @size.  Works on any open handle, with or without a
+ * session.  Errors: -EINVAL for a size below GOTRACE_STATUS_SIZE_VER0,
+ * -E2BIG for one above a page, -EFAULT for a bad pointer.
  */
-#define GOTRACE_IOC_GET_STATUS	_IOR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
+#define GOTRACE_IOC_GET_STATUS	_IOWR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
 
 /*
  * GOTRACE_IOC_SET_OPTIONS - set what the reader's session records
@@ -451,8 +473,10 @@ struct gotrace_cpu_status {
  * Only on the reader's handle, before its first read() or poll(), which
  * starts the recording.
  * Errors: -EBADF on a control handle, -EBUSY once recording started,
- * -EINVAL for an unknown flag, mode or size, non-zero reserved fields or
- * more than GOTRACE_MAX_PIDS pids, -EFAULT for a bad pointer.
+ * -EINVAL for an unknown flag or mode, a size below
+ * GOTRACE_OPTIONS_SIZE_VER0, non-zero reserved fields or more than
+ * GOTRACE_MAX_PIDS pids, -E2BIG for a larger structure whose fields
+ * beyond the module's are not zero, -EFAULT for a bad pointer.
  */
 #define GOTRACE_IOC_SET_OPTIONS	_IOW(GOTRACE_IOC_MAGIC, 3, struct gotrace_options)
 
@@ -461,7 +485,8 @@ struct gotrace_cpu_status {
  *
  * The caller sets @size and @cpu.  Works on any open handle; without a
  * recording session the counters are zero.
- * Errors: -EINVAL for a wrong size or a CPU beyond nr_cpus, -EFAULT.
+ * Errors: -EINVAL for a size below GOTRACE_CPU_STATUS_SIZE_VER0 or a
+ * CPU beyond nr_cpus, -E2BIG for a size above a page, -EFAULT.
  */
 #define GOTRACE_IOC_GET_CPU_STATUS _IOWR(GOTRACE_IOC_MAGIC, 4, struct gotrace_cpu_status)
 
@@ -482,7 +507,8 @@ struct gotrace_cpu_status {
  * GOTRACE_IOC_GET_SNAPSHOT - struct gotrace_snapshot of the last snapshot
  *
  * The caller sets @size.  Works on any handle; without a flight-mode
- * session everything is zero.  Errors: -EINVAL for a wrong size, -EFAULT.
+ * session everything is zero.  Errors: -EINVAL for a size below
+ * GOTRACE_SNAPSHOT_SIZE_VER0, -E2BIG for one above a page, -EFAULT.
  */
 #define GOTRACE_IOC_GET_SNAPSHOT _IOWR(GOTRACE_IOC_MAGIC, 6, struct gotrace_snapshot)
 
@@ -491,11 +517,12 @@ struct gotrace_cpu_status {
  *
  * Only on the reader's handle, after GOTRACE_IOC_SET_OPTIONS asked for
  * flight mode and before the recording starts; a second call replaces
- * the trigger.  Errors: -EBADF on a control handle, -EBUSY once
- * recording started, -EINVAL for an unknown type or flag, a wrong size,
- * a threshold below GOTRACE_TRIGGER_MIN_NS, delays above
+ * the trigger.  Errors: -EBADF on a control handle, -EBUSY once recording started, -EINVAL for an
+ * unknown type or flag, a size below GOTRACE_TRIGGER_SIZE_VER0, a
+ * threshold below GOTRACE_TRIGGER_MIN_NS, delays above
  * GOTRACE_TRIGGER_DELAY_MS_MAX, non-zero reserved fields, or a session
- * not in flight mode; -EFAULT.
+ * not in flight mode; -E2BIG for a larger structure whose fields beyond
+ * the module's are not zero; -EFAULT.
  */
 #define GOTRACE_IOC_SET_TRIGGER	_IOW(GOTRACE_IOC_MAGIC, 7, struct gotrace_trigger)
 
