@@ -28,6 +28,8 @@
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/nsfs.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -322,6 +324,55 @@ static int gt_options_check(const struct gotrace_options *o)
 	return 0;
 }
 
+/*
+ * gt_pid_to_init_ns() - a pid of the caller's pid namespace as the probes
+ * see it: task->pid and task->tgid are the initial namespace's numbers,
+ * read in atomic context, where no namespace can be looked at.
+ *
+ * Return: that number, 0 where the caller's namespace has no such pid.
+ */
+static pid_t gt_pid_to_init_ns(pid_t nr)
+{
+	pid_t init_nr;
+
+	rcu_read_lock();
+	init_nr = pid_nr(find_vpid(nr));
+	rcu_read_unlock();
+	return init_nr;
+}
+
+/*
+ * gt_pid_from_init_ns() - a pid of the probes as the caller sees it
+ *
+ * Return: its number in the caller's pid namespace, 0 where that cannot
+ * see it; in the initial namespace the number as it is, even if its
+ * task has exited since.
+ */
+static pid_t gt_pid_from_init_ns(pid_t nr)
+{
+	pid_t vnr;
+
+	if (!nr || task_active_pid_ns(current) == &init_pid_ns)
+		return nr;
+	rcu_read_lock();
+	vnr = pid_vnr(find_pid_ns(nr, &init_pid_ns));
+	rcu_read_unlock();
+	return vnr;
+}
+
+/* The pid filter in the probes' numbers; -ESRCH for an unknown pid. */
+static int gt_options_pids_to_init_ns(struct gotrace_options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_pids; i++) {
+		o->pids[i] = gt_pid_to_init_ns(o->pids[i]);
+		if (!o->pids[i])
+			return -ESRCH;
+	}
+	return 0;
+}
+
 /* Options go to the reader's own session, before it starts. */
 static long gt_dev_set_options(struct file *file, void __user *arg)
 {
@@ -337,6 +388,8 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 	ret = gt_copy_struct_in(o, sizeof(*o), GOTRACE_OPTIONS_SIZE_VER0, arg);
 	if (!ret)
 		ret = gt_options_check(o);
+	if (!ret)
+		ret = gt_options_pids_to_init_ns(o);
 	if (!ret)
 		ret = gt_session_set_options(s, o);
 	kfree(o);
@@ -375,6 +428,11 @@ static long gt_dev_set_trigger(struct file *file, void __user *arg)
 	ret = gt_copy_struct_in(&t, sizeof(t), GOTRACE_TRIGGER_SIZE_VER0, arg);
 	if (!ret)
 		ret = gt_trigger_check(&t);
+	if (!ret && t.pid) {
+		t.pid = gt_pid_to_init_ns(t.pid);
+		if (!t.pid)
+			ret = -ESRCH;
+	}
 	if (!ret)
 		ret = gt_session_set_trigger(s, &t);
 	return ret;
@@ -407,6 +465,8 @@ static long gt_dev_get_snapshot(void __user *arg)
 	if (gt_dev_get())
 		gt_session_snapshot_info(gt_dev_get(), &info);
 	mutex_unlock(&gt_dev_lock);
+	info.tid = gt_pid_from_init_ns(info.tid);
+	info.tgid = gt_pid_from_init_ns(info.tgid);
 	return gt_copy_struct_out(arg, usize, &info, sizeof(info));
 }
 

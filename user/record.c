@@ -1017,6 +1017,10 @@ static int rec_set_options(struct recorder *r)
 		gt_err("gotrace.ko refused the options as invalid: check %s",
 		       r->opt_names);
 		break;
+	case ESRCH:
+		gt_err("no such process in this pid namespace: check %s",
+		       r->opt_names);
+		break;
 	default:
 		gt_err("cannot set the options: %s", strerror(errno));
 	}

@@ -30,6 +30,15 @@
  * bytes, zeroes what the caller has beyond the module's own structure,
  * and sets @size to the bytes it wrote: a field lies within them, or the
  * module is older than it.
+ *
+ * Pids: the pids a caller passes (gotrace_options.pids,
+ * gotrace_trigger.pid) are in the caller's pid namespace, translated
+ * when the ioctl is made (a task that ends and whose number is reused
+ * afterwards is not followed: pass live tasks), and the pids the module
+ * returns (gotrace_status.reader_pid, gotrace_snapshot.tid and .tgid)
+ * are in the pid namespace of the caller that reads them, 0 where that
+ * namespace cannot see the task.  The trace itself describes the whole
+ * machine: its goroutine and thread ids are the initial pid namespace's.
  */
 #ifndef _UAPI_LINUX_GOTRACE_H
 #define _UAPI_LINUX_GOTRACE_H
@@ -152,7 +161,8 @@ enum gotrace_event {
  * @stop_reason:	GOTRACE_STOP_*
  * @nr_cpus:		number of Ps in the trace (the highest CPU online when
  *			the session started, plus one; before: as if now)
- * @reader_pid:		pid of the process that opened the session, or 0
+ * @reader_pid:		pid of the process that opened the session, in the
+ *			caller's pid namespace; 0: none, or not visible
  * @start_ns:		CLOCK_MONOTONIC time the session started, in ns
  * @events:		events written so far
  * @bytes_produced:	bytes of trace produced so far (header included)
@@ -246,7 +256,8 @@ struct gotrace_status {
  * @syscalls:		GOTRACE_SYSCALLS_*
  * @syscall_set_mode:	GOTRACE_SET_*
  * @nr_pids:		entries of @pids in use (0: no pid filter)
- * @pids:		thread ids, or process ids with GOTRACE_OPT_TGID
+ * @pids:		thread ids, or process ids with GOTRACE_OPT_TGID, in
+ *			the caller's pid namespace
  * @comm:		only tasks with this command name ("": no filter)
  * @cgroup_id:		only tasks in this cgroup v2 or below it (0: no
  *			filter); the id is the inode number of the cgroup's
@@ -330,7 +341,8 @@ struct gotrace_options {
  * @type:		GOTRACE_TRIGGER_* (NONE: no trigger)
  * @threshold_ns:	fires when the measured value exceeds it (at least
  *			GOTRACE_TRIGGER_MIN_NS); not for SYSCALL
- * @pid:		only this thread (process with GOTRACE_TRIG_TGID);
+ * @pid:		only this thread (process with GOTRACE_TRIG_TGID), in
+ *			the caller's pid namespace;
  *			0: every recorded task
  * @flags:		GOTRACE_TRIG_*
  * @comm:		only tasks of this command name ("": any)
@@ -376,8 +388,9 @@ struct gotrace_trigger {
  * @bytes:		its size, header included
  * @generations:	the generations it holds
  * @trigger:		GOTRACE_TRIGGER_* that fired (@reason TRIGGER)
- * @tid:		the thread it fired for
- * @tgid:		its process
+ * @tid:		the thread it fired for, in the caller's pid namespace
+ *			(0: not visible there)
+ * @tgid:		its process, likewise
  * @value_ns:		what was measured (the latency, the time blocked;
  *			for SYSCALL, the syscall's number)
  * @trigger_ns:		trace time it fired at
@@ -471,12 +484,13 @@ struct gotrace_cpu_status {
  * GOTRACE_IOC_SET_OPTIONS - set what the reader's session records
  *
  * Only on the reader's handle, before its first read() or poll(), which
- * starts the recording.
+ * starts the recording.  The pids are the caller's (see "Pids" above).
  * Errors: -EBADF on a control handle, -EBUSY once recording started,
  * -EINVAL for an unknown flag or mode, a size below
  * GOTRACE_OPTIONS_SIZE_VER0, non-zero reserved fields or more than
  * GOTRACE_MAX_PIDS pids, -E2BIG for a larger structure whose fields
- * beyond the module's are not zero, -EFAULT for a bad pointer.
+ * beyond the module's are not zero, -ESRCH for a pid the caller's pid
+ * namespace has no task of, -EFAULT for a bad pointer.
  */
 #define GOTRACE_IOC_SET_OPTIONS	_IOW(GOTRACE_IOC_MAGIC, 3, struct gotrace_options)
 
@@ -507,7 +521,8 @@ struct gotrace_cpu_status {
  * GOTRACE_IOC_GET_SNAPSHOT - struct gotrace_snapshot of the last snapshot
  *
  * The caller sets @size.  Works on any handle; without a flight-mode
- * session everything is zero.  Errors: -EINVAL for a size below
+ * session everything is zero.  @tid and @tgid are in the caller's pid
+ * namespace (0: not visible there).  Errors: -EINVAL for a size below
  * GOTRACE_SNAPSHOT_SIZE_VER0, -E2BIG for one above a page, -EFAULT.
  */
 #define GOTRACE_IOC_GET_SNAPSHOT _IOWR(GOTRACE_IOC_MAGIC, 6, struct gotrace_snapshot)
@@ -517,12 +532,14 @@ struct gotrace_cpu_status {
  *
  * Only on the reader's handle, after GOTRACE_IOC_SET_OPTIONS asked for
  * flight mode and before the recording starts; a second call replaces
- * the trigger.  Errors: -EBADF on a control handle, -EBUSY once recording started, -EINVAL for an
+ * the trigger.  @pid is the caller's (see "Pids" above).  Errors: -EBADF
+ * on a control handle, -EBUSY once recording started, -EINVAL for an
  * unknown type or flag, a size below GOTRACE_TRIGGER_SIZE_VER0, a
  * threshold below GOTRACE_TRIGGER_MIN_NS, delays above
  * GOTRACE_TRIGGER_DELAY_MS_MAX, non-zero reserved fields, or a session
  * not in flight mode; -E2BIG for a larger structure whose fields beyond
- * the module's are not zero; -EFAULT.
+ * the module's are not zero; -ESRCH for a pid the caller's pid namespace
+ * has no task of; -EFAULT.
  */
 #define GOTRACE_IOC_SET_TRIGGER	_IOW(GOTRACE_IOC_MAGIC, 7, struct gotrace_trigger)
 
