@@ -245,6 +245,19 @@ static ssize_t gt_dev_write(struct file *file, const char __user *buf,
 	return ret ? ret : count;
 }
 
+/* The status now, as GOTRACE_IOC_GET_STATUS gives it (but @size). */
+static void gt_dev_status_now(struct gotrace_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->version = GOTRACE_ABI_VERSION;
+	st->state = GOTRACE_STATE_IDLE;
+	st->nr_cpus = gt_session_online_ps();
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_get())
+		gt_session_status(gt_dev_get(), st);
+	mutex_unlock(&gt_dev_lock);
+}
+
 static long gt_dev_get_status(void __user *arg)
 {
 	struct gotrace_status st;
@@ -254,14 +267,7 @@ static long gt_dev_get_status(void __user *arg)
 	ret = gt_struct_usize(arg, GOTRACE_STATUS_SIZE_VER0, &usize);
 	if (ret)
 		return ret;
-	memset(&st, 0, sizeof(st));
-	st.version = GOTRACE_ABI_VERSION;
-	st.state = GOTRACE_STATE_IDLE;
-	st.nr_cpus = gt_session_online_ps();
-	mutex_lock(&gt_dev_lock);
-	if (gt_dev_get())
-		gt_session_status(gt_dev_get(), &st);
-	mutex_unlock(&gt_dev_lock);
+	gt_dev_status_now(&st);
 	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
@@ -511,6 +517,72 @@ static const struct file_operations gt_dev_fops = {
 	.llseek		= noop_llseek,
 };
 
+/*
+ * /sys/class/misc/gotrace/status/: what GOTRACE_IOC_GET_STATUS tells,
+ * one value per file, so that another shell can watch a recording
+ * without opening the device.  What each CPU did is
+ * GOTRACE_IOC_GET_CPU_STATUS's: as many lines as CPUs do not fit in a
+ * page.
+ */
+struct gt_status_attr {
+	struct device_attribute attr;
+	size_t offset;		/* of its field in struct gotrace_status */
+};
+
+static const struct gt_status_attr *to_gt_status_attr(struct device_attribute *a)
+{
+	return container_of(a, struct gt_status_attr, attr);
+}
+
+static ssize_t gt_status_u64_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+	u64 v;
+
+	gt_dev_status_now(&st);
+	memcpy(&v, (u8 *)&st + to_gt_status_attr(attr)->offset, sizeof(v));
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+static ssize_t gt_status_u32_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+	u32 v;
+
+	gt_dev_status_now(&st);
+	memcpy(&v, (u8 *)&st + to_gt_status_attr(attr)->offset, sizeof(v));
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+/* A file of the status directory showing the field of its name. */
+#define GT_STATUS_ATTR(_name, _type)					\
+	static struct gt_status_attr gt_status_##_name = {		\
+		.attr = {						\
+			.attr = { .name = #_name, .mode = 0400 },	\
+			.show = gt_status_##_type##_show,		\
+		},							\
+		.offset = offsetof(struct gotrace_status, _name),	\
+	}
+
+GT_STATUS_ATTR(reader_pid, u32);
+GT_STATUS_ATTR(nr_cpus, u32);
+GT_STATUS_ATTR(start_ns, u64);
+GT_STATUS_ATTR(events, u64);
+GT_STATUS_ATTR(lost_events, u64);
+GT_STATUS_ATTR(bytes_produced, u64);
+GT_STATUS_ATTR(bytes_read, u64);
+GT_STATUS_ATTR(chunks_total, u64);
+GT_STATUS_ATTR(chunks_in_use, u64);
+GT_STATUS_ATTR(chunk_overflows, u64);
+GT_STATUS_ATTR(task_overflows, u64);
+GT_STATUS_ATTR(stack_overflows, u64);
+GT_STATUS_ATTR(generations, u64);
+GT_STATUS_ATTR(flight_bytes, u64);
+GT_STATUS_ATTR(flight_generations, u64);
+GT_STATUS_ATTR(unit_overflows, u64);
+
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
 	[GOTRACE_STATE_RECORDING]	= "recording",
@@ -527,58 +599,71 @@ static const char *const gt_stop_names[] = {
 	[GOTRACE_STOP_ABORT]	= "abort",
 };
 
-/*
- * /sys/class/misc/gotrace/status: what GOTRACE_IOC_GET_STATUS and
- * GOTRACE_IOC_GET_CPU_STATUS tell, as "key value" lines, so that another
- * shell can watch a recording without opening the device.
- */
-static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct gotrace_status st;
+
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n", gt_state_names[st.state]);
+}
+static DEVICE_ATTR_ADMIN_RO(state);
+
+static ssize_t stop_reason_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n", gt_stop_names[st.stop_reason]);
+}
+static DEVICE_ATTR_ADMIN_RO(stop_reason);
+
+/* The trace format of the session; "-" before it started. */
+static ssize_t format_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct gotrace_cpu_status cs;
 	struct gotrace_status st;
-	struct gt_session *s;
-	unsigned int cpu;
-	int len;
 
-	memset(&st, 0, sizeof(st));
-	mutex_lock(&gt_dev_lock);
-	s = gt_dev_get();
-	if (s)
-		gt_session_status(s, &st);
-	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\nunit_overflows %llu\n",
-			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
-			 gt_stop_names[st.stop_reason], st.reader_pid,
-			 st.start_ns, st.events, st.lost_events,
-			 st.bytes_produced, st.bytes_read, st.chunks_total,
-			 st.chunks_in_use, st.chunk_overflows,
-			 st.task_overflows, st.stack_overflows,
-			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-			 st.format ? "go1.11" : "-", st.generations,
-			 st.flight_bytes, st.flight_generations,
-			 st.unit_overflows);
-	for_each_possible_cpu(cpu) {
-		memset(&cs, 0, sizeof(cs));
-		cs.cpu = cpu;
-		if (s)
-			gt_session_cpu_status(s, &cs);
-		len += sysfs_emit_at(buf, len,
-				     "cpu%u online %d running %u events %llu lost_events %llu chunk_overflows %llu\n",
-				     cpu, cpu_online(cpu), cs.running,
-				     cs.events, cs.lost_events,
-				     cs.chunk_overflows);
-	}
-	mutex_unlock(&gt_dev_lock);
-	return len;
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n",
+			  st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
+			  st.format ? "go1.11" : "-");
 }
-static DEVICE_ATTR_ADMIN_RO(status);
+static DEVICE_ATTR_ADMIN_RO(format);
 
-static struct attribute *gt_dev_attrs[] = {
-	&dev_attr_status.attr,
+static struct attribute *gt_status_attrs[] = {
+	&dev_attr_state.attr,
+	&dev_attr_stop_reason.attr,
+	&dev_attr_format.attr,
+	&gt_status_reader_pid.attr.attr,
+	&gt_status_nr_cpus.attr.attr,
+	&gt_status_start_ns.attr.attr,
+	&gt_status_events.attr.attr,
+	&gt_status_lost_events.attr.attr,
+	&gt_status_bytes_produced.attr.attr,
+	&gt_status_bytes_read.attr.attr,
+	&gt_status_chunks_total.attr.attr,
+	&gt_status_chunks_in_use.attr.attr,
+	&gt_status_chunk_overflows.attr.attr,
+	&gt_status_task_overflows.attr.attr,
+	&gt_status_stack_overflows.attr.attr,
+	&gt_status_generations.attr.attr,
+	&gt_status_flight_bytes.attr.attr,
+	&gt_status_flight_generations.attr.attr,
+	&gt_status_unit_overflows.attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(gt_dev);
+
+static const struct attribute_group gt_status_group = {
+	.name	= "status",
+	.attrs	= gt_status_attrs,
+};
+
+static const struct attribute_group *gt_dev_groups[] = {
+	&gt_status_group,
+	NULL,
+};
 
 static struct miscdevice gt_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,

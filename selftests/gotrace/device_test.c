@@ -1398,33 +1398,76 @@ TEST(cpu_status)
 	close(rd);
 }
 
-/* The status file tells another process what a session does. */
-TEST(status_file)
+#define STATUS_DIR "/sys/class/misc/gotrace/status"
+
+/* The file @name of the status directory, its newline cut: 0 or -1. */
+static int status_read(const char *name, char *buf, size_t size)
 {
-	char buf[8192];
-	char hdr[GOTRACE_HEADER_LEN];
-	int rd, fd;
+	char path[128];
 	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), STATUS_DIR "/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n - 1] = '\0';
+	return 0;
+}
+
+/*
+ * The status directory tells another process what a session does, one
+ * value per file: a file of lines, one per CPU, was cut at a page.
+ */
+TEST(status_files)
+{
+	static const char *const names[] = {
+		"state", "stop_reason", "format", "reader_pid", "nr_cpus",
+		"start_ns", "events", "lost_events", "bytes_produced",
+		"bytes_read", "chunks_total", "chunks_in_use",
+		"chunk_overflows", "task_overflows", "stack_overflows",
+		"generations", "flight_bytes", "flight_generations",
+		"unit_overflows",
+	};
+	char buf[4096], hdr[GOTRACE_HEADER_LEN];
+	struct gotrace_status st;
+	unsigned int i, files = 0;
+	struct dirent *d;
+	DIR *dir;
+	int rd;
 
 	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
 	ASSERT_LE(0, rd);
 	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
-	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
-	ASSERT_LE(0, fd);
-	n = read(fd, buf, sizeof(buf) - 1);
-	ASSERT_LT(0, n);
-	buf[n] = '\0';
-	close(fd);
-	EXPECT_NE(NULL, strstr(buf, "state recording\n"));
-	EXPECT_NE(NULL, strstr(buf, "cpu0 online 1 running"));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		EXPECT_EQ(0, status_read(names[i], buf, sizeof(buf))) {
+			TH_LOG("no %s", names[i]);
+		}
+		EXPECT_EQ(NULL, strchr(buf, '\n')) {
+			TH_LOG("%s has more than one line", names[i]);
+		}
+	}
+	/* Nothing else: the per-CPU status is the ioctl's. */
+	dir = opendir(STATUS_DIR);
+	ASSERT_NE(NULL, dir);
+	while ((d = readdir(dir)))
+		files += d->d_name[0] != '.';
+	closedir(dir);
+	EXPECT_EQ(sizeof(names) / sizeof(names[0]), files);
+	ASSERT_EQ(0, status_read("state", buf, sizeof(buf)));
+	EXPECT_STREQ("recording", buf);
+	ASSERT_EQ(0, get_status(rd, &st));
+	ASSERT_EQ(0, status_read("nr_cpus", buf, sizeof(buf)));
+	EXPECT_EQ(st.nr_cpus, strtoul(buf, NULL, 10));
+	ASSERT_EQ(0, status_read("reader_pid", buf, sizeof(buf)));
+	EXPECT_EQ((unsigned long)getpid(), strtoul(buf, NULL, 10));
 	close(rd);
-	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
-	ASSERT_LE(0, fd);
-	n = read(fd, buf, sizeof(buf) - 1);
-	ASSERT_LT(0, n);
-	buf[n] = '\0';
-	close(fd);
-	EXPECT_NE(NULL, strstr(buf, "state idle\n"));
+	ASSERT_EQ(0, status_read("state", buf, sizeof(buf)));
+	EXPECT_STREQ("idle", buf);
 }
 
 /*
