@@ -48,6 +48,8 @@
 #include <linux/nsfs.h>
 #include <linux/remoteproc_cdev.h>
 
+#include "../../kmod/go_trace.h"
+
 /*
  * No ioctl of another driver shares our type: nsfs's NS_GET_USERNS was
  * GOTRACE_IOC_STOP bit for bit, so an nsfs ioctl on our handle stopped
