@@ -28,6 +28,7 @@ static int print_status(int fd)
 	struct gotrace_status st;
 
 	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
 	if (ioctl(fd, GOTRACE_IOC_GET_STATUS, &st)) {
 		perror("GOTRACE_IOC_GET_STATUS");
 		return 1;

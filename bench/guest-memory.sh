@@ -58,13 +58,11 @@ sample() {
 		/^Percpu:/ { p = $2 }
 		END { printf "memfree=%d slab=%d vmalloc_used=%d percpu=%d",
 			f, s, v, p }' /proc/meminfo)
-	st=$(awk '
-		$1 == "state" || $1 == "events" || $1 == "lost_events" ||
-		$1 == "bytes_read" || $1 == "chunk_overflows" ||
-		$1 == "task_overflows" || $1 == "stack_overflows" ||
-		$1 == "format" || $1 == "generations" {
-			printf " %s=%s", $1, $2
-		}' $STATUS)
+	st=
+	for k in state events lost_events bytes_read chunk_overflows \
+		task_overflows stack_overflows format generations; do
+		st="$st $k=$(cat "$STATUS/$k")"
+	done
 	emit "mem phase=$1 t=$2 $vm $mi$st"
 	# Which of the module's functions hold them (KiB by caller).
 	emit "areas t=$2$(awk '/\[gotrace\]/ {

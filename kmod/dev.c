@@ -22,17 +22,106 @@
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
 #include <linux/fs.h>
+#include <linux/ioctl.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
+#include <linux/nsfs.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <uapi/linux/remoteproc_cdev.h>
 
 #include "gotrace.h"
+
+/*
+ * The type of the ioctls is no other's: a stop used to be nsfs's
+ * NS_GET_USERNS bit for bit, so an nsfs ioctl on our handle by mistake
+ * stopped the session, and strace named every stop after nsfs.
+ */
+static_assert(_IOC_TYPE(NS_GET_USERNS) != GOTRACE_IOC_MAGIC);
+static_assert(_IOC_TYPE(RPROC_GET_SHUTDOWN_ON_RELEASE) != GOTRACE_IOC_MAGIC);
+
+/* Largest structure a caller may say it has: a page, as sched_setattr(). */
+#define GT_USIZE_MAX	PAGE_SIZE
+
+/*
+ * gt_copy_struct_in() - a structure that grows from the caller
+ * @dst:	the module's structure
+ * @ksize:	its size
+ * @minsize:	the size of its first version
+ * @src:	the caller's, which starts with its __u32 size
+ *
+ * An older caller's smaller structure reads as if its missing fields
+ * were zero; a newer caller's larger one is taken if the fields the
+ * module does not know are zero.
+ *
+ * Return: 0, -EINVAL below @minsize, -E2BIG above a page or for unknown
+ * non-zero fields, -EFAULT.
+ */
+static int gt_copy_struct_in(void *dst, size_t ksize, size_t minsize,
+			     const void __user *src)
+{
+	u32 usize;
+	int ret;
+
+	if (get_user(usize, (const u32 __user *)src))
+		return -EFAULT;
+	if (usize < minsize)
+		return -EINVAL;
+	if (usize > GT_USIZE_MAX)
+		return -E2BIG;
+	ret = copy_struct_from_user(dst, ksize, src, usize);
+	if (ret)
+		return ret;
+	*(u32 *)dst = ksize;
+	return 0;
+}
+
+/*
+ * gt_struct_usize() - the size the caller gives a structure it reads
+ * @src:	the caller's structure, which starts with its __u32 size
+ * @minsize:	the size of the structure's first version
+ * @usize:	set to the caller's size
+ *
+ * Return: 0, -EINVAL below @minsize, -E2BIG above a page, -EFAULT.
+ */
+static int gt_struct_usize(const void __user *src, size_t minsize, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)src))
+		return -EFAULT;
+	if (*usize < minsize)
+		return -EINVAL;
+	return *usize > GT_USIZE_MAX ? -E2BIG : 0;
+}
+
+/*
+ * gt_copy_struct_out() - a structure that grows to the caller
+ * @dst:	the caller's structure
+ * @usize:	its size (gt_struct_usize())
+ * @src:	the module's, whose first __u32 becomes the bytes written
+ * @ksize:	its size
+ *
+ * Writes what both know; zeroes the caller's fields the module does not
+ * have.  Return: 0 or -EFAULT.
+ */
+static int gt_copy_struct_out(void __user *dst, u32 usize, void *src,
+			      size_t ksize)
+{
+	size_t n = min_t(size_t, usize, ksize);
+
+	*(u32 *)src = n;
+	if (copy_to_user(dst, src, n))
+		return -EFAULT;
+	if (usize > n && clear_user(dst + n, usize - n))
+		return -EFAULT;
+	return 0;
+}
 
 static DEFINE_MUTEX(gt_dev_lock);
 static struct gt_session __rcu *gt_dev_session;	/* the reader's, or NULL */
@@ -156,49 +245,57 @@ static ssize_t gt_dev_write(struct file *file, const char __user *buf,
 	return ret ? ret : count;
 }
 
+/* The status now, as GOTRACE_IOC_GET_STATUS gives it (but @size). */
+static void gt_dev_status_now(struct gotrace_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->version = GOTRACE_ABI_VERSION;
+	st->state = GOTRACE_STATE_IDLE;
+	st->nr_cpus = gt_session_online_ps();
+	mutex_lock(&gt_dev_lock);
+	if (gt_dev_get())
+		gt_session_status(gt_dev_get(), st);
+	mutex_unlock(&gt_dev_lock);
+}
+
 static long gt_dev_get_status(void __user *arg)
 {
 	struct gotrace_status st;
+	u32 usize;
+	int ret;
 
-	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
-	st.version = GOTRACE_ABI_VERSION;
-	st.state = GOTRACE_STATE_IDLE;
-	st.nr_cpus = gt_session_online_ps();
-	mutex_lock(&gt_dev_lock);
-	if (gt_dev_get())
-		gt_session_status(gt_dev_get(), &st);
-	mutex_unlock(&gt_dev_lock);
-	if (copy_to_user(arg, &st, sizeof(st)))
-		return -EFAULT;
-	return 0;
+	ret = gt_struct_usize(arg, GOTRACE_STATUS_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
+	gt_dev_status_now(&st);
+	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
 static long gt_dev_get_cpu_status(void __user *arg)
 {
 	struct gotrace_cpu_status st;
-	u32 size, cpu;
+	u32 usize, cpu;
+	int ret;
 
-	if (get_user(size, (u32 __user *)arg) ||
-	    get_user(cpu, (u32 __user *)arg + 1))
+	ret = gt_struct_usize(arg, GOTRACE_CPU_STATUS_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
+	if (get_user(cpu, (u32 __user *)arg + 1))
 		return -EFAULT;
-	if (size != sizeof(st) || cpu >= nr_cpu_ids)
+	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
 	/* The CPU indexes per-CPU data: no speculation past the check. */
 	cpu = array_index_nospec(cpu, nr_cpu_ids);
 	if (!cpu_possible(cpu))
 		return -EINVAL;
 	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
 	st.cpu = cpu;
 	st.online = cpu_online(cpu);
 	mutex_lock(&gt_dev_lock);
 	if (gt_dev_get())
 		gt_session_cpu_status(gt_dev_get(), &st);
 	mutex_unlock(&gt_dev_lock);
-	if (copy_to_user(arg, &st, sizeof(st)))
-		return -EFAULT;
-	return 0;
+	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
 /* Most chunks a session may ask for: 1 GiB of buffers. */
@@ -208,8 +305,7 @@ static int gt_options_check(const struct gotrace_options *o)
 {
 	unsigned int i;
 
-	if (o->size != sizeof(*o) ||
-	    o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
+	if (o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
 			 GOTRACE_OPT_NO_UNITS) ||
@@ -228,12 +324,58 @@ static int gt_options_check(const struct gotrace_options *o)
 	    ((o->flight_ms || o->flight_bytes) &&
 	     o->format == GOTRACE_FORMAT_GO111))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(o->reserved); i++)
-		if (o->reserved[i])
-			return -EINVAL;
 	for (i = 0; i < o->nr_pids; i++)
 		if (o->pids[i] <= 0)
 			return -EINVAL;
+	return 0;
+}
+
+/*
+ * gt_pid_to_init_ns() - a pid of the caller's pid namespace as the probes
+ * see it: task->pid and task->tgid are the initial namespace's numbers,
+ * read in atomic context, where no namespace can be looked at.
+ *
+ * Return: that number, 0 where the caller's namespace has no such pid.
+ */
+static pid_t gt_pid_to_init_ns(pid_t nr)
+{
+	pid_t init_nr;
+
+	rcu_read_lock();
+	init_nr = pid_nr(find_vpid(nr));
+	rcu_read_unlock();
+	return init_nr;
+}
+
+/*
+ * gt_pid_from_init_ns() - a pid of the probes as the caller sees it
+ *
+ * Return: its number in the caller's pid namespace, 0 where that cannot
+ * see it; in the initial namespace the number as it is, even if its
+ * task has exited since.
+ */
+static pid_t gt_pid_from_init_ns(pid_t nr)
+{
+	pid_t vnr;
+
+	if (!nr || task_active_pid_ns(current) == &init_pid_ns)
+		return nr;
+	rcu_read_lock();
+	vnr = pid_vnr(find_pid_ns(nr, &init_pid_ns));
+	rcu_read_unlock();
+	return vnr;
+}
+
+/* The pid filter in the probes' numbers; -ESRCH for an unknown pid. */
+static int gt_options_pids_to_init_ns(struct gotrace_options *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nr_pids; i++) {
+		o->pids[i] = gt_pid_to_init_ns(o->pids[i]);
+		if (!o->pids[i])
+			return -ESRCH;
+	}
 	return 0;
 }
 
@@ -246,10 +388,14 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 
 	if (!s)
 		return -EBADF;
-	o = memdup_user(arg, sizeof(*o));
-	if (IS_ERR(o))
-		return PTR_ERR(o);
-	ret = gt_options_check(o);
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	ret = gt_copy_struct_in(o, sizeof(*o), GOTRACE_OPTIONS_SIZE_VER0, arg);
+	if (!ret)
+		ret = gt_options_check(o);
+	if (!ret)
+		ret = gt_options_pids_to_init_ns(o);
 	if (!ret)
 		ret = gt_session_set_options(s, o);
 	kfree(o);
@@ -258,10 +404,7 @@ static long gt_dev_set_options(struct file *file, void __user *arg)
 
 static int gt_trigger_check(const struct gotrace_trigger *t)
 {
-	unsigned int i;
-
-	if (t->size != sizeof(*t) ||
-	    t->type > GOTRACE_TRIGGER_SYSCALL ||
+	if (t->type > GOTRACE_TRIGGER_SYSCALL ||
 	    (t->type == GOTRACE_TRIGGER_SYSCALL &&
 	     (t->syscall < 0 || t->syscall >= GOTRACE_SYSCALL_MAX)) ||
 	    (t->type != GOTRACE_TRIGGER_SYSCALL && t->syscall) ||
@@ -276,9 +419,6 @@ static int gt_trigger_check(const struct gotrace_trigger *t)
 	      t->type == GOTRACE_TRIGGER_OFFCPU) &&
 	     t->threshold_ns < GOTRACE_TRIGGER_MIN_NS))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(t->reserved); i++)
-		if (t->reserved[i])
-			return -EINVAL;
 	return 0;
 }
 
@@ -291,9 +431,14 @@ static long gt_dev_set_trigger(struct file *file, void __user *arg)
 
 	if (!s)
 		return -EBADF;
-	if (copy_from_user(&t, arg, sizeof(t)))
-		return -EFAULT;
-	ret = gt_trigger_check(&t);
+	ret = gt_copy_struct_in(&t, sizeof(t), GOTRACE_TRIGGER_SIZE_VER0, arg);
+	if (!ret)
+		ret = gt_trigger_check(&t);
+	if (!ret && t.pid) {
+		t.pid = gt_pid_to_init_ns(t.pid);
+		if (!t.pid)
+			ret = -ESRCH;
+	}
 	if (!ret)
 		ret = gt_session_set_trigger(s, &t);
 	return ret;
@@ -315,40 +460,45 @@ static int gt_dev_snapshot(void)
 static long gt_dev_get_snapshot(void __user *arg)
 {
 	struct gotrace_snapshot info;
-	u32 size;
+	u32 usize;
+	int ret;
 
-	if (get_user(size, (u32 __user *)arg))
-		return -EFAULT;
-	if (size != sizeof(info))
-		return -EINVAL;
+	ret = gt_struct_usize(arg, GOTRACE_SNAPSHOT_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
 	memset(&info, 0, sizeof(info));
 	mutex_lock(&gt_dev_lock);
 	if (gt_dev_get())
 		gt_session_snapshot_info(gt_dev_get(), &info);
 	mutex_unlock(&gt_dev_lock);
-	info.size = sizeof(info);
-	if (copy_to_user(arg, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	info.tid = gt_pid_from_init_ns(info.tid);
+	info.tgid = gt_pid_from_init_ns(info.tgid);
+	return gt_copy_struct_out(arg, usize, &info, sizeof(info));
 }
+
+/*
+ * A command without its size field: the caller's structure may be of
+ * another version than the module's, and says its size itself.
+ */
+#define GT_IOC_KEY(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
 static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
-	switch (cmd) {
-	case GOTRACE_IOC_STOP:
+	switch (GT_IOC_KEY(cmd)) {
+	case GT_IOC_KEY(GOTRACE_IOC_STOP):
 		return gt_dev_stop();
-	case GOTRACE_IOC_GET_STATUS:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_STATUS):
 		return gt_dev_get_status((void __user *)arg);
-	case GOTRACE_IOC_SET_OPTIONS:
+	case GT_IOC_KEY(GOTRACE_IOC_SET_OPTIONS):
 		return gt_dev_set_options(file, (void __user *)arg);
-	case GOTRACE_IOC_GET_CPU_STATUS:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_CPU_STATUS):
 		return gt_dev_get_cpu_status((void __user *)arg);
-	case GOTRACE_IOC_SNAPSHOT:
+	case GT_IOC_KEY(GOTRACE_IOC_SNAPSHOT):
 		return gt_dev_snapshot();
-	case GOTRACE_IOC_GET_SNAPSHOT:
+	case GT_IOC_KEY(GOTRACE_IOC_GET_SNAPSHOT):
 		return gt_dev_get_snapshot((void __user *)arg);
-	case GOTRACE_IOC_SET_TRIGGER:
+	case GT_IOC_KEY(GOTRACE_IOC_SET_TRIGGER):
 		return gt_dev_set_trigger(file, (void __user *)arg);
 	default:
 		return -ENOTTY;
@@ -367,6 +517,72 @@ static const struct file_operations gt_dev_fops = {
 	.llseek		= noop_llseek,
 };
 
+/*
+ * /sys/class/misc/gotrace/status/: what GOTRACE_IOC_GET_STATUS tells,
+ * one value per file, so that another shell can watch a recording
+ * without opening the device.  What each CPU did is
+ * GOTRACE_IOC_GET_CPU_STATUS's: as many lines as CPUs do not fit in a
+ * page.
+ */
+struct gt_status_attr {
+	struct device_attribute attr;
+	size_t offset;		/* of its field in struct gotrace_status */
+};
+
+static const struct gt_status_attr *to_gt_status_attr(struct device_attribute *a)
+{
+	return container_of(a, struct gt_status_attr, attr);
+}
+
+static ssize_t gt_status_u64_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+	u64 v;
+
+	gt_dev_status_now(&st);
+	memcpy(&v, (u8 *)&st + to_gt_status_attr(attr)->offset, sizeof(v));
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+static ssize_t gt_status_u32_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+	u32 v;
+
+	gt_dev_status_now(&st);
+	memcpy(&v, (u8 *)&st + to_gt_status_attr(attr)->offset, sizeof(v));
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+/* A file of the status directory showing the field of its name. */
+#define GT_STATUS_ATTR(_name, _type)					\
+	static struct gt_status_attr gt_status_##_name = {		\
+		.attr = {						\
+			.attr = { .name = #_name, .mode = 0400 },	\
+			.show = gt_status_##_type##_show,		\
+		},							\
+		.offset = offsetof(struct gotrace_status, _name),	\
+	}
+
+GT_STATUS_ATTR(reader_pid, u32);
+GT_STATUS_ATTR(nr_cpus, u32);
+GT_STATUS_ATTR(start_ns, u64);
+GT_STATUS_ATTR(events, u64);
+GT_STATUS_ATTR(lost_events, u64);
+GT_STATUS_ATTR(bytes_produced, u64);
+GT_STATUS_ATTR(bytes_read, u64);
+GT_STATUS_ATTR(chunks_total, u64);
+GT_STATUS_ATTR(chunks_in_use, u64);
+GT_STATUS_ATTR(chunk_overflows, u64);
+GT_STATUS_ATTR(task_overflows, u64);
+GT_STATUS_ATTR(stack_overflows, u64);
+GT_STATUS_ATTR(generations, u64);
+GT_STATUS_ATTR(flight_bytes, u64);
+GT_STATUS_ATTR(flight_generations, u64);
+GT_STATUS_ATTR(unit_overflows, u64);
+
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
 	[GOTRACE_STATE_RECORDING]	= "recording",
@@ -383,58 +599,71 @@ static const char *const gt_stop_names[] = {
 	[GOTRACE_STOP_ABORT]	= "abort",
 };
 
-/*
- * /sys/class/misc/gotrace/status: what GOTRACE_IOC_GET_STATUS and
- * GOTRACE_IOC_GET_CPU_STATUS tell, as "key value" lines, so that another
- * shell can watch a recording without opening the device.
- */
-static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct gotrace_status st;
+
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n", gt_state_names[st.state]);
+}
+static DEVICE_ATTR_ADMIN_RO(state);
+
+static ssize_t stop_reason_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct gotrace_status st;
+
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n", gt_stop_names[st.stop_reason]);
+}
+static DEVICE_ATTR_ADMIN_RO(stop_reason);
+
+/* The trace format of the session; "-" before it started. */
+static ssize_t format_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct gotrace_cpu_status cs;
 	struct gotrace_status st;
-	struct gt_session *s;
-	unsigned int cpu;
-	int len;
 
-	memset(&st, 0, sizeof(st));
-	mutex_lock(&gt_dev_lock);
-	s = gt_dev_get();
-	if (s)
-		gt_session_status(s, &st);
-	len = sysfs_emit(buf,
-			 "state %s\nstop_reason %s\nreader_pid %u\nstart_ns %llu\nevents %llu\nlost_events %llu\nbytes_produced %llu\nbytes_read %llu\nchunks_total %llu\nchunks_in_use %llu\nchunk_overflows %llu\ntask_overflows %llu\nstack_overflows %llu\nformat %s\ngenerations %llu\nflight_bytes %llu\nflight_generations %llu\nunit_overflows %llu\n",
-			 gt_state_names[s ? st.state : GOTRACE_STATE_IDLE],
-			 gt_stop_names[st.stop_reason], st.reader_pid,
-			 st.start_ns, st.events, st.lost_events,
-			 st.bytes_produced, st.bytes_read, st.chunks_total,
-			 st.chunks_in_use, st.chunk_overflows,
-			 st.task_overflows, st.stack_overflows,
-			 st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-			 st.format ? "go1.11" : "-", st.generations,
-			 st.flight_bytes, st.flight_generations,
-			 st.unit_overflows);
-	for_each_possible_cpu(cpu) {
-		memset(&cs, 0, sizeof(cs));
-		cs.cpu = cpu;
-		if (s)
-			gt_session_cpu_status(s, &cs);
-		len += sysfs_emit_at(buf, len,
-				     "cpu%u online %d running %u events %llu lost_events %llu chunk_overflows %llu\n",
-				     cpu, cpu_online(cpu), cs.running,
-				     cs.events, cs.lost_events,
-				     cs.chunk_overflows);
-	}
-	mutex_unlock(&gt_dev_lock);
-	return len;
+	gt_dev_status_now(&st);
+	return sysfs_emit(buf, "%s\n",
+			  st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
+			  st.format ? "go1.11" : "-");
 }
-static DEVICE_ATTR_ADMIN_RO(status);
+static DEVICE_ATTR_ADMIN_RO(format);
 
-static struct attribute *gt_dev_attrs[] = {
-	&dev_attr_status.attr,
+static struct attribute *gt_status_attrs[] = {
+	&dev_attr_state.attr,
+	&dev_attr_stop_reason.attr,
+	&dev_attr_format.attr,
+	&gt_status_reader_pid.attr.attr,
+	&gt_status_nr_cpus.attr.attr,
+	&gt_status_start_ns.attr.attr,
+	&gt_status_events.attr.attr,
+	&gt_status_lost_events.attr.attr,
+	&gt_status_bytes_produced.attr.attr,
+	&gt_status_bytes_read.attr.attr,
+	&gt_status_chunks_total.attr.attr,
+	&gt_status_chunks_in_use.attr.attr,
+	&gt_status_chunk_overflows.attr.attr,
+	&gt_status_task_overflows.attr.attr,
+	&gt_status_stack_overflows.attr.attr,
+	&gt_status_generations.attr.attr,
+	&gt_status_flight_bytes.attr.attr,
+	&gt_status_flight_generations.attr.attr,
+	&gt_status_unit_overflows.attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(gt_dev);
+
+static const struct attribute_group gt_status_group = {
+	.name	= "status",
+	.attrs	= gt_status_attrs,
+};
+
+static const struct attribute_group *gt_dev_groups[] = {
+	&gt_status_group,
+	NULL,
+};
 
 static struct miscdevice gt_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,

@@ -19,7 +19,7 @@
 
 #include "model_types.h"
 
-#include "../include/uapi/linux/gotrace.h"
+#include "go_trace.h"
 
 /* An unsigned LEB128 value takes at most 10 bytes (64 bits / 7). */
 #define GT_LEB_MAX		10

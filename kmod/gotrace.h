@@ -19,6 +19,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/poll.h>
 #include <linux/spinlock.h>
 #include <linux/threads.h>
@@ -75,7 +76,7 @@ struct gt_flight_snap {
  */
 struct gt_session {
 	/* set at creation, then read-only */
-	pid_t reader_pid;
+	struct pid *reader;		/* the opener's process */
 	u64 start_ns;
 	bool show_addrs;	/* the opener may see kernel addresses */
 

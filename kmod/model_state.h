@@ -20,6 +20,7 @@
 #define _GT_MODEL_STATE_H
 
 #include "../include/uapi/linux/gotrace.h"
+#include "go_trace.h"
 #include "encode.h"
 #include "model.h"
 #include "model_env.h"

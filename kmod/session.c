@@ -165,6 +165,7 @@ static void session_free(struct gt_session *s)
 		gt_pool_put(&s->model.pool, s->rchunk);
 	gt_env_free(s->footer);
 	session_free_buffers(s);
+	put_pid(s->reader);
 	kfree(s);
 }
 
@@ -211,7 +212,7 @@ int gt_session_create(struct gt_session **sp)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->reader_pid = task_tgid_vnr(current);
+	s->reader = get_task_pid(current, PIDTYPE_TGID);
 	s->show_addrs = reader_sees_addrs();
 	s->state = GOTRACE_STATE_READY;
 	s->model.opts.size = sizeof(s->model.opts);
@@ -1244,7 +1245,8 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	started = s->model.cpus;
 	mutex_unlock(&s->lock);
 	st->nr_cpus = started ? s->model.nr_ps : gt_session_online_ps();
-	st->reader_pid = s->reader_pid;
+	/* In the asker's pid namespace: it may not be the opener's. */
+	st->reader_pid = pid_vnr(s->reader);
 	st->bytes_read = atomic64_read(&s->bytes_read);
 	if (!started)
 		return;

@@ -72,6 +72,7 @@ int gt_dev_snapshot_info(int fd, struct gotrace_snapshot *info)
 int gt_dev_status(int fd, struct gotrace_status *st)
 {
 	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
 	return ioctl(fd, GOTRACE_IOC_GET_STATUS, st) ? -errno : 0;
 }
 
@@ -81,6 +82,19 @@ int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs)
 	cs->size = sizeof(*cs);
 	cs->cpu = cpu;
 	return ioctl(fd, GOTRACE_IOC_GET_CPU_STATUS, cs) ? -errno : 0;
+}
+
+const char *gt_dev_strerror(int err)
+{
+	/*
+	 * Every ioctl of /dev/gotrace knows its type: a module that does
+	 * not know any is of another ABI version (version 1 used another
+	 * type), or the path is no gotrace device at all.
+	 */
+	if (err == ENOTTY)
+		return "the module does not know this command's ioctls: load the gotrace.ko of this gotrace's version (ABI version "
+		       GT_STR(GOTRACE_ABI_VERSION) ")";
+	return strerror(err);
 }
 
 const char *gt_state_name(unsigned int state)

@@ -29,6 +29,15 @@ int gt_dev_snapshot_info(int fd, struct gotrace_snapshot *info);
 int gt_dev_status(int fd, struct gotrace_status *st);
 int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs);
 
+/*
+ * strerror() of an ioctl's errno, but for ENOTTY, which says that the
+ * module speaks another ABI version than this command.
+ */
+const char *gt_dev_strerror(int err);
+
+#define GT_STR_(x)	#x
+#define GT_STR(x)	GT_STR_(x)
+
 /* "idle", "recording" ...; "unknown" for values the ABI does not name. */
 const char *gt_state_name(unsigned int state);
 /* "none", "user", "duration" ... */

@@ -1000,14 +1000,14 @@ static int rec_set_options(struct recorder *r)
 		if (!r->trig.type ||
 		    !ioctl(r->in, GOTRACE_IOC_SET_TRIGGER, &r->trig))
 			return 0;
-		gt_err("gotrace.ko refused the trigger: %s", errno == ENOTTY ?
-		       "it has no triggers (too old?)" : strerror(errno));
+		gt_err("gotrace.ko refused the trigger: %s",
+		       gt_dev_strerror(errno));
 		return -1;
 	}
 	switch (errno) {
 	case ENOTTY:
-		gt_err("this gotrace.ko does not support options (too old?): record without %s or load a newer module",
-		       r->opt_names);
+		gt_err("cannot set the options (%s): %s", r->opt_names,
+		       gt_dev_strerror(ENOTTY));
 		break;
 	case EBUSY:
 		gt_err("recording already started: the options (%s) cannot be set any more",
@@ -1015,6 +1015,10 @@ static int rec_set_options(struct recorder *r)
 		break;
 	case EINVAL:
 		gt_err("gotrace.ko refused the options as invalid: check %s",
+		       r->opt_names);
+		break;
+	case ESRCH:
+		gt_err("no such process in this pid namespace: check %s",
 		       r->opt_names);
 		break;
 	default:

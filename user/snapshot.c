@@ -53,11 +53,8 @@ int cmd_snapshot(int argc, char **argv)
 	case EBUSY:
 		gt_err("the previous snapshot is still being written: try again");
 		break;
-	case ENOTTY:
-		gt_err("this gotrace.ko has no flight mode (too old?)");
-		break;
 	default:
-		gt_err("cannot take a snapshot: %s", strerror(-ret));
+		gt_err("cannot take a snapshot: %s", gt_dev_strerror(-ret));
 	}
 	return GT_EXIT_FAIL;
 }

@@ -252,7 +252,7 @@ int cmd_status(int argc, char **argv)
 	ret = gt_dev_status(fd, &st);
 	if (ret) {
 		close(fd);
-		gt_err("cannot read the status: %s", strerror(-ret));
+		gt_err("cannot read the status: %s", gt_dev_strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
 	if (st.version != GOTRACE_ABI_VERSION)

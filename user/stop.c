@@ -42,7 +42,7 @@ int cmd_stop(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	if (ret) {
-		gt_err("cannot stop the recording: %s", strerror(-ret));
+		gt_err("cannot stop the recording: %s", gt_dev_strerror(-ret));
 		return GT_EXIT_FAIL;
 	}
 	return GT_EXIT_OK;

@@ -41,7 +41,7 @@ stop_reader() {
 	wait_gone $reader 300 || fail "the reader did not end within 30 s"
 	wait $reader || fail "the reader exited with $?"
 	check_header "$1"
-	wait_until 'in_state idle' 100 || fail "the session was not freed: $(cat $GT_STATUS)"
+	wait_until 'in_state idle' 100 || fail "the session was not freed: $(status_all)"
 	echo "$(basename "$1"): $(wc -c < "$1") bytes"
 }
 
@@ -94,8 +94,8 @@ if [ -w $cpu1 ]; then
 	out=$GT_OUT/xcpu_back.trace
 	start_reader "$out"
 	./xcpu 50 || fail "xcpu failed with CPU 1 back"
-	grep -q "^cpu1 online 1 running 1 " $GT_STATUS || {
-		cat $GT_STATUS
+	[ "$(cpu_state 1)" = "true true" ] || {
+		cpu_json
 		fail "CPU 1 is not recorded again"
 	}
 	stop_reader "$out"
@@ -116,7 +116,7 @@ for i in 1 2 3; do
 	wait_until 'in_state recording' 100 || fail "no recording after a stop ($i)"
 	kill -9 $reader
 	wait $reader 2>/dev/null
-	wait_until 'in_state idle' 100 || fail "a killed reader's session stayed: $(cat $GT_STATUS)"
+	wait_until 'in_state idle' 100 || fail "a killed reader's session stayed: $(status_all)"
 	wait $storm || fail "the storm failed"
 done
 mv /tmp/mid_stop.trace "$GT_OUT/xcpu_mid_stop.trace"

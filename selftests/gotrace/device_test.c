@@ -45,6 +45,24 @@
 #define TEST_TIMEOUT_DEFAULT 180
 
 #include <linux/gotrace.h>
+#include <linux/nsfs.h>
+#include <linux/remoteproc_cdev.h>
+
+#include "../../kmod/go_trace.h"
+
+/*
+ * No ioctl of another driver shares our type: nsfs's NS_GET_USERNS was
+ * GOTRACE_IOC_STOP bit for bit, so an nsfs ioctl on our handle stopped
+ * the session; remoteproc's used the type too.
+ */
+/* A command as the module matches it: without its size. */
+#define IOC_KEY(cmd)	((cmd) & ~(unsigned long)(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+_Static_assert(_IOC_TYPE(GOTRACE_IOC_STOP) != _IOC_TYPE(NS_GET_USERNS),
+	       "the ioctl type is nsfs's");
+_Static_assert(_IOC_TYPE(GOTRACE_IOC_STOP) !=
+	       _IOC_TYPE(RPROC_GET_SHUTDOWN_ON_RELEASE),
+	       "the ioctl type is remoteproc's");
 
 #define DUR_PARAM "/sys/module/gotrace/parameters/duration_ms"
 #define FORMAT_PARAM "/sys/module/gotrace/parameters/format"
@@ -130,6 +148,7 @@ static int write_str(const char *path, const char *s)
 static int get_status(int fd, struct gotrace_status *st)
 {
 	memset(st, 0xff, sizeof(*st));
+	st->size = sizeof(*st);
 	return ioctl(fd, GOTRACE_IOC_GET_STATUS, st);
 }
 
@@ -342,6 +361,85 @@ TEST(unknown_ioctls_are_enotty)
 	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_GET_STATUS, NULL));
 	EXPECT_EQ(EFAULT, errno);
+	/* An nsfs ioctl sent here by mistake is not ours. */
+	EXPECT_EQ(-1, ioctl(ctl, NS_GET_USERNS));
+	EXPECT_EQ(ENOTTY, errno);
+	close(ctl);
+}
+
+/*
+ * A structure of any version from the first: an older caller's smaller
+ * one, today's, a newer caller's larger one whose fields the module does
+ * not know are zero; one with such a field set is refused.
+ */
+TEST(options_of_every_size)
+{
+	struct {
+		struct gotrace_options o;
+		char tail[64];
+	} big;
+	int rd;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	memset(&big, 0, sizeof(big));
+	big.o.size = GOTRACE_OPTIONS_SIZE_VER0;
+	big.o.chunks = 40;
+	/* Beyond its size: not read, so not refused. */
+	big.o.reserved32 = 1;
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	big.o.reserved32 = 0;
+	big.o.size = sizeof(big.o);
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	big.o.size = sizeof(big);
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	big.tail[sizeof(big.tail) - 1] = 1;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	EXPECT_EQ(E2BIG, errno);
+	big.tail[sizeof(big.tail) - 1] = 0;
+	big.o.size = GOTRACE_OPTIONS_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	EXPECT_EQ(EINVAL, errno);
+	big.o.size = 1U << 20;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
+	EXPECT_EQ(E2BIG, errno);
+	close(rd);
+}
+
+/*
+ * The status to a caller of the first version fills its fields only; to
+ * a newer caller, ours and zeroes beyond; @size tells how much.
+ */
+TEST(status_of_every_size)
+{
+	struct {
+		struct gotrace_status st;
+		char tail[64];
+	} big;
+	unsigned int i;
+	int ctl;
+
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	memset(&big, 0xff, sizeof(big));
+	big.st.size = GOTRACE_STATUS_SIZE_VER0;
+	ASSERT_EQ(0, ioctl(ctl, GOTRACE_IOC_GET_STATUS, &big));
+	EXPECT_EQ((__u32)GOTRACE_STATUS_SIZE_VER0, big.st.size);
+	EXPECT_EQ(GOTRACE_ABI_VERSION, big.st.version);
+	EXPECT_EQ(0xffffffffU, big.st.format);	/* beyond: untouched */
+	memset(&big, 0xff, sizeof(big));
+	big.st.size = sizeof(big);
+	ASSERT_EQ(0, ioctl(ctl, GOTRACE_IOC_GET_STATUS, &big));
+	EXPECT_EQ(sizeof(big.st), (size_t)big.st.size);
+	EXPECT_EQ(GOTRACE_ABI_VERSION, big.st.version);
+	for (i = 0; i < sizeof(big.tail); i++)
+		EXPECT_EQ(0, big.tail[i]);
+	big.st.size = GOTRACE_STATUS_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_GET_STATUS, &big));
+	EXPECT_EQ(EINVAL, errno);
+	big.st.size = 1U << 20;
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_GET_STATUS, &big));
+	EXPECT_EQ(E2BIG, errno);
 	close(ctl);
 }
 
@@ -636,14 +734,14 @@ TEST(bad_options_are_refused)
 	for (i = 0; i < 10; i++) {
 		options_init(&o);
 		switch (i) {
-		case 0: o.size = sizeof(o) - 8; break;
+		case 0: o.size = GOTRACE_OPTIONS_SIZE_VER0 - 8; break;
 		case 1: o.flags = 1U << 7; break;
 		case 2: o.syscalls = GOTRACE_SYSCALLS_NONE + 1; break;
 		case 3: o.syscall_set_mode = GOTRACE_SET_EXCLUDE + 1; break;
 		case 4: o.nr_pids = GOTRACE_MAX_PIDS + 1; break;
 		case 5: o.nr_pids = 1; o.pids[0] = -5; break;
 		case 6: memset(o.comm, 'x', sizeof(o.comm)); break;
-		case 7: o.reserved[ARRAY_SIZE(o.reserved) - 1] = 1; break;
+		case 7: o.reserved32 = 1; break;
 		case 8: o.chunks = 1U << 30; break;
 		case 9: o.format = GOTRACE_FORMAT_GO123 + 1; break;
 		}
@@ -730,13 +828,13 @@ TEST(flight_ioctls)
 		struct gotrace_trigger b = t;
 
 		switch (i) {
-		case 0: b.size = sizeof(b) - 8; break;
+		case 0: b.size = GOTRACE_TRIGGER_SIZE_VER0 - 8; break;
 		case 1: b.type = GOTRACE_TRIGGER_SCHED_LATENCY + 1; break;
 		case 2: b.threshold_ns = GOTRACE_TRIGGER_MIN_NS - 1; break;
 		case 3: b.flags = GOTRACE_TRIG_TGID; break;	/* no pid */
 		case 4: b.post_ms = GOTRACE_TRIGGER_DELAY_MS_MAX + 1; break;
 		case 5: memset(b.comm, 'x', sizeof(b.comm)); break;
-		case 6: b.reserved[ARRAY_SIZE(b.reserved) - 1] = 1; break;
+		case 6: b.reserved32 = 1; break;
 		case 7: b.type = GOTRACE_TRIGGER_SYSCALL;
 			b.syscall = GOTRACE_SYSCALL_MAX; break;
 		case 8: b.syscall = 39; break;	/* not a syscall trigger */
@@ -1292,18 +1390,23 @@ TEST(fuzz_ioctls_and_writes)
 		/* Leave alone the generic ioctls the VFS itself answers. */
 		if (type == 'T' || type == 0x66 || type == 0x12 || type == 'X')
 			continue;
-		if (cmd == GOTRACE_IOC_STOP)
+		/* The size is the structure's own: not part of the match. */
+		if (IOC_KEY(cmd) == GOTRACE_IOC_STOP)
 			continue;
 		ret = ioctl(fd, cmd, arg);
-		if (ret == 0 && cmd != GOTRACE_IOC_GET_STATUS &&
-		    cmd != GOTRACE_IOC_GET_CPU_STATUS &&
-		    cmd != GOTRACE_IOC_SET_OPTIONS &&
-		    cmd != GOTRACE_IOC_GET_SNAPSHOT)
+		if (ret == 0 && IOC_KEY(cmd) != IOC_KEY(GOTRACE_IOC_GET_STATUS) &&
+		    IOC_KEY(cmd) != IOC_KEY(GOTRACE_IOC_GET_CPU_STATUS) &&
+		    IOC_KEY(cmd) != IOC_KEY(GOTRACE_IOC_SET_OPTIONS) &&
+		    IOC_KEY(cmd) != IOC_KEY(GOTRACE_IOC_GET_SNAPSHOT))
 			bad++;
-		/* ENOENT: a snapshot of a session that does not record. */
+		/*
+		 * ENOENT: a snapshot of a session that does not record;
+		 * E2BIG: junk beyond the module's structure; ESRCH: a pid
+		 * of junk.
+		 */
 		if (ret < 0 && errno != ENOTTY && errno != EINVAL &&
 		    errno != EFAULT && errno != EBADF && errno != EBUSY &&
-		    errno != ENOENT)
+		    errno != ENOENT && errno != E2BIG && errno != ESRCH)
 			bad++;
 		ret = write(fds[1], junk + (r % 64), (r >> 8) % 40);
 		if (ret > 0 && memcmp(junk + (r % 64), "stop", 4))
@@ -1353,33 +1456,76 @@ TEST(cpu_status)
 	close(rd);
 }
 
-/* The status file tells another process what a session does. */
-TEST(status_file)
+#define STATUS_DIR "/sys/class/misc/gotrace/status"
+
+/* The file @name of the status directory, its newline cut: 0 or -1. */
+static int status_read(const char *name, char *buf, size_t size)
 {
-	char buf[8192];
-	char hdr[GOTRACE_HEADER_LEN];
-	int rd, fd;
+	char path[128];
 	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), STATUS_DIR "/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return -1;
+	buf[n - 1] = '\0';
+	return 0;
+}
+
+/*
+ * The status directory tells another process what a session does, one
+ * value per file: a file of lines, one per CPU, was cut at a page.
+ */
+TEST(status_files)
+{
+	static const char *const names[] = {
+		"state", "stop_reason", "format", "reader_pid", "nr_cpus",
+		"start_ns", "events", "lost_events", "bytes_produced",
+		"bytes_read", "chunks_total", "chunks_in_use",
+		"chunk_overflows", "task_overflows", "stack_overflows",
+		"generations", "flight_bytes", "flight_generations",
+		"unit_overflows",
+	};
+	char buf[4096], hdr[GOTRACE_HEADER_LEN];
+	struct gotrace_status st;
+	unsigned int i, files = 0;
+	struct dirent *d;
+	DIR *dir;
+	int rd;
 
 	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
 	ASSERT_LE(0, rd);
 	ASSERT_EQ(GOTRACE_HEADER_LEN, read(rd, hdr, sizeof(hdr)));
-	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
-	ASSERT_LE(0, fd);
-	n = read(fd, buf, sizeof(buf) - 1);
-	ASSERT_LT(0, n);
-	buf[n] = '\0';
-	close(fd);
-	EXPECT_NE(NULL, strstr(buf, "state recording\n"));
-	EXPECT_NE(NULL, strstr(buf, "cpu0 online 1 running"));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		EXPECT_EQ(0, status_read(names[i], buf, sizeof(buf))) {
+			TH_LOG("no %s", names[i]);
+		}
+		EXPECT_EQ(NULL, strchr(buf, '\n')) {
+			TH_LOG("%s has more than one line", names[i]);
+		}
+	}
+	/* Nothing else: the per-CPU status is the ioctl's. */
+	dir = opendir(STATUS_DIR);
+	ASSERT_NE(NULL, dir);
+	while ((d = readdir(dir)))
+		files += d->d_name[0] != '.';
+	closedir(dir);
+	EXPECT_EQ(sizeof(names) / sizeof(names[0]), files);
+	ASSERT_EQ(0, status_read("state", buf, sizeof(buf)));
+	EXPECT_STREQ("recording", buf);
+	ASSERT_EQ(0, get_status(rd, &st));
+	ASSERT_EQ(0, status_read("nr_cpus", buf, sizeof(buf)));
+	EXPECT_EQ(st.nr_cpus, strtoul(buf, NULL, 10));
+	ASSERT_EQ(0, status_read("reader_pid", buf, sizeof(buf)));
+	EXPECT_EQ((unsigned long)getpid(), strtoul(buf, NULL, 10));
 	close(rd);
-	fd = open("/sys/class/misc/gotrace/status", O_RDONLY);
-	ASSERT_LE(0, fd);
-	n = read(fd, buf, sizeof(buf) - 1);
-	ASSERT_LT(0, n);
-	buf[n] = '\0';
-	close(fd);
-	EXPECT_NE(NULL, strstr(buf, "state idle\n"));
+	ASSERT_EQ(0, status_read("state", buf, sizeof(buf)));
+	EXPECT_STREQ("idle", buf);
 }
 
 /*

@@ -39,14 +39,8 @@ cleanup_on_exit $pp
 read -r pp_start _ < /proc/uptime
 while kill -0 $pp 2>/dev/null; do
 	read -r up _ < /proc/uptime
-	g=
-	b=
-	while read -r k v; do
-		case $k in
-		flight_generations) g=$v ;;
-		flight_bytes) b=$v ;;
-		esac
-	done < $GT_STATUS
+	g=$(status_of flight_generations)
+	b=$(status_of flight_bytes)
 	echo "$up $g $b" >> /tmp/fl-mem.txt
 	sleep 0.2
 done
@@ -92,8 +86,8 @@ awk 'NR == 1 { first = $2 } { last = $2 } END {
 		printf "window memory: %d samples, first %d bytes, last %d\n", NR, first, last
 		exit !(first > 0 && last <= 1.5 * first)
 	}' /tmp/fl-full.txt || fail "the window's memory grows"
-grep -q '^flight_generations [1-9]' $GT_STATUS ||
-	fail "the status file does not show the window"
+[ "$(status_of flight_generations)" -ge 1 ] ||
+	fail "the status directory does not show the window"
 
 echo "snapshot 1: $(wc -c < "$f") bytes, $gens generations, from $before s before"
 cp "$f" "$GT_OUT/flight-1.trace" || fail "cannot copy $f"

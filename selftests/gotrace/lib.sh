@@ -4,7 +4,8 @@
 # lib.sh - helpers of the shell tests (sourced).  Exit codes follow
 # kselftest: 0 pass, 1 fail, 4 skip.
 #
-# A test waits on what the device reports (the status file), never for a
+# A test waits on what the device reports (the status directory, one
+# value per file, and gotrace status for each CPU's), never for a
 # fixed time: every wait is wait_until, bounded.  Whatever it started in
 # the background and registered with cleanup_on_exit is stopped when it
 # exits, failed or not, and what it registered with on_exit is undone: a
@@ -103,21 +104,27 @@ wait_gone() {
 	wait_until "! kill -0 $1 2>/dev/null" "$2"
 }
 
-# in_state STATE: the status file says the session is in STATE.
+# in_state STATE: the status directory says the session is in STATE.
 in_state() {
-	grep -qx "state $1" $GT_STATUS
+	[ "$(status_of state)" = "$1" ]
+}
+
+# status_all: every file of the status directory, as "NAME:VALUE" lines,
+# for a failure's message.
+status_all() {
+	(cd $GT_STATUS && grep -H . ./*) | sed 's,^\./,,'
 }
 
 # wait_state STATE: wait up to 30 s for the session to be in STATE
 # ("recording", "idle", ...) as the status file says.
 wait_state() {
 	wait_until "in_state $1" 300 ||
-		fail "the session is not $1 after 30 s: $(grep '^state' $GT_STATUS)"
+		fail "the session is not $1 after 30 s: $(status_of state)"
 }
 
-# status_of KEY: the value of KEY in the status file.
+# status_of KEY: the value of KEY in the status directory.
 status_of() {
-	awk -v k="$1" '$1 == k { print $2; exit }' $GT_STATUS
+	cat "$GT_STATUS/$1" 2>/dev/null
 }
 
 # wait_file FILE: wait up to 30 s until FILE exists.
@@ -130,7 +137,7 @@ wait_file() {
 still_recording() {
 	[ "$(status_of state)" = recording ] &&
 		[ "$(status_of lost_events)" = 0 ] || {
-		cat $GT_STATUS
+		status_all
 		fail "the session stopped or lost events $1"
 	}
 }
@@ -146,10 +153,22 @@ comm_is() {
 	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
 }
 
-# cpu_events: "cpuN EVENTS" for every online CPU, from the status file.
+# cpu_json: gotrace status --json's line of each CPU of the session:
+#     { "cpu": N, "online": BOOL, "running": BOOL, "events": N, ... }
+cpu_json() {
+	./gotrace status --json | grep '^ *{ "cpu": '
+}
+
+# cpu_events: "cpuN EVENTS" for every online CPU, as
+# GOTRACE_IOC_GET_CPU_STATUS says.
 cpu_events() {
-	awk '$1 ~ /^cpu[0-9]/ && $2 == "online" && $3 == 1 { print $1, $7 }' \
-		$GT_STATUS
+	cpu_json | sed -n 's/.*"cpu": \([0-9]*\), "online": true, .*"events": \([0-9]*\),.*/cpu\1 \2/p'
+}
+
+# cpu_state N: "ONLINE RUNNING" of CPU N in the session ("true false":
+# online, its P stopped); nothing for a CPU the session has no P of.
+cpu_state() {
+	cpu_json | sed -n "s/.*\"cpu\": $1, \"online\": \([a-z]*\), \"running\": \([a-z]*\),.*/\1 \2/p"
 }
 
 # bpf_skip_reason: why the BPF backend cannot record here (nothing if

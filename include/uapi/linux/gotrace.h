@@ -21,6 +21,24 @@
  * for writing only gives a control handle: it never starts a session and
  * may be used while another process reads.  See
  * Documentation/gotrace.rst for the full contract.
+ *
+ * Structures that grow: every structure starts with its __u32 @size, set
+ * by the caller to the size it was built with (sizeof), at least the
+ * structure's GOTRACE_*_SIZE_VER0.  The module reads a smaller structure
+ * as if the fields it lacks were zero, and a larger one if the fields it
+ * does not know are zero (-E2BIG otherwise).  It writes at most @size
+ * bytes, zeroes what the caller has beyond the module's own structure,
+ * and sets @size to the bytes it wrote: a field lies within them, or the
+ * module is older than it.
+ *
+ * Pids: the pids a caller passes (gotrace_options.pids,
+ * gotrace_trigger.pid) are in the caller's pid namespace, translated
+ * when the ioctl is made (a task that ends and whose number is reused
+ * afterwards is not followed: pass live tasks), and the pids the module
+ * returns (gotrace_status.reader_pid, gotrace_snapshot.tid and .tgid)
+ * are in the pid namespace of the caller that reads them, 0 where that
+ * namespace cannot see the task.  The trace itself describes the whole
+ * machine: its goroutine and thread ids are the initial pid namespace's.
  */
 #ifndef _UAPI_LINUX_GOTRACE_H
 #define _UAPI_LINUX_GOTRACE_H
@@ -31,13 +49,11 @@
 #define GOTRACE_DEVICE_NAME	"gotrace"
 #define GOTRACE_DEVICE_PATH	"/dev/gotrace"
 
-/* Bumped on every incompatible change of the structures below. */
-#define GOTRACE_ABI_VERSION	1
-
-/* The stream starts with these 16 bytes (13 characters, 3 NULs). */
-#define GOTRACE_HEADER		"go 1.11 trace\0\0"
-#define GOTRACE_HEADER_V2	"go 1.23 trace\0\0"
-#define GOTRACE_HEADER_LEN	16
+/*
+ * Bumped on every incompatible change of the ABI.  Version 2: the ioctl
+ * type GOTRACE_IOC_MAGIC, structures that grow by their @size.
+ */
+#define GOTRACE_ABI_VERSION	2
 
 /*
  * Trace formats (struct gotrace_options.format).  0 is the module's
@@ -52,69 +68,6 @@
 #define GOTRACE_FORMAT_GO123	2	/* "go 1.23 trace": generations, read
 					 * by Go 1.23 and later
 					 */
-
-/* Timestamps are nanoseconds; the footer's EvFrequency says so. */
-#define GOTRACE_FREQUENCY	1000000000ULL
-
-/*
- * Event types of the "go 1.11 trace" format, numbered as in Go's
- * runtime/trace.go.  The values listed in brackets follow the type byte;
- * "d" is the timestamp delta, "stk" a stack id, "str" a string id.
- * gotrace writes only some of them; the others (GC, user annotations,
- * *Local variants) are listed for the readers of the format (gotrace
- * check and stat).
- */
-enum gotrace_event {
-	GOTRACE_EV_BATCH	= 1,	/* [P, base timestamp] */
-	GOTRACE_EV_FREQUENCY	= 2,	/* [ticks per second] */
-	GOTRACE_EV_STACK	= 3,	/* [id, n, n x (pc, func, file, line)] */
-	GOTRACE_EV_GOMAXPROCS	= 4,	/* [d, procs, stk] */
-	GOTRACE_EV_PROC_START	= 5,	/* [d, thread id] */
-	GOTRACE_EV_PROC_STOP	= 6,	/* [d] */
-	GOTRACE_EV_GC_START	= 7,	/* [d, seq, stk]; never written */
-	GOTRACE_EV_GC_DONE	= 8,	/* [d]; never written */
-	GOTRACE_EV_STW_START	= 9,	/* [d, kind]; never written */
-	GOTRACE_EV_STW_DONE	= 10,	/* [d]; never written */
-	GOTRACE_EV_GC_SWEEP_START = 11,	/* [d, stk]; never written */
-	GOTRACE_EV_GC_SWEEP_DONE = 12,	/* [d, swept, reclaimed]; never written */
-	GOTRACE_EV_GO_CREATE	= 13,	/* [d, g, new stk, stk] */
-	GOTRACE_EV_GO_START	= 14,	/* [d, g, seq] */
-	GOTRACE_EV_GO_END	= 15,	/* [d] */
-	GOTRACE_EV_GO_STOP	= 16,	/* [d, stk]; never written */
-	GOTRACE_EV_GO_SCHED	= 17,	/* [d, stk] */
-	GOTRACE_EV_GO_PREEMPT	= 18,	/* [d, stk] */
-	GOTRACE_EV_GO_SLEEP	= 19,	/* [d, stk] */
-	GOTRACE_EV_GO_BLOCK	= 20,	/* [d, stk] */
-	GOTRACE_EV_GO_UNBLOCK	= 21,	/* [d, g, seq, stk] */
-	GOTRACE_EV_GO_BLOCK_SEND = 22,	/* [d, stk] */
-	GOTRACE_EV_GO_BLOCK_RECV = 23,	/* [d, stk] */
-	GOTRACE_EV_GO_BLOCK_SELECT = 24, /* [d, stk] */
-	GOTRACE_EV_GO_BLOCK_SYNC = 25,	/* [d, stk] */
-	GOTRACE_EV_GO_BLOCK_COND = 26,	/* [d, stk] */
-	GOTRACE_EV_GO_BLOCK_NET	= 27,	/* [d, stk] */
-	GOTRACE_EV_GO_SYSCALL	= 28,	/* [d, stk] */
-	GOTRACE_EV_GO_SYSEXIT	= 29,	/* [d, g, seq, real timestamp] */
-	GOTRACE_EV_GO_SYSBLOCK	= 30,	/* [d] */
-	GOTRACE_EV_GO_WAITING	= 31,	/* [d, g] */
-	GOTRACE_EV_GO_INSYSCALL = 32,	/* [d, g]; never written */
-	GOTRACE_EV_HEAP_ALLOC	= 33,	/* [d, bytes]; never written */
-	GOTRACE_EV_HEAP_GOAL	= 34,	/* [d, bytes]; never written */
-	GOTRACE_EV_TIMER_GOROUTINE = 35, /* [g]; never written */
-	GOTRACE_EV_FUTILE_WAKEUP = 36,	/* [d]; never written */
-	GOTRACE_EV_STRING	= 37,	/* [id, length, bytes...] */
-	GOTRACE_EV_GO_START_LOCAL = 38, /* [d, g] */
-	GOTRACE_EV_GO_UNBLOCK_LOCAL = 39, /* [d, g, stk] */
-	GOTRACE_EV_GO_SYSEXIT_LOCAL = 40, /* [d, g, real timestamp]; never written */
-	GOTRACE_EV_GO_START_LABEL = 41,	/* [d, g, seq, label string] */
-	GOTRACE_EV_GO_BLOCK_GC	= 42,	/* [d, stk]; never written */
-	GOTRACE_EV_GC_MARK_ASSIST_START = 43, /* [d, stk]; never written */
-	GOTRACE_EV_GC_MARK_ASSIST_DONE = 44, /* [d]; never written */
-	GOTRACE_EV_USER_TASK_CREATE = 45, /* [d, id, parent, str, stk]; never written */
-	GOTRACE_EV_USER_TASK_END = 46,	/* [d, id, stk]; never written */
-	GOTRACE_EV_USER_REGION	= 47,	/* [d, task, mode, str, stk]; never written */
-	GOTRACE_EV_USER_LOG	= 48,	/* [d, task, str, stk] length, bytes; never written */
-	GOTRACE_EV_COUNT	= 49,	/* first number the format does not know */
-};
 
 /* Session states, as reported by GOTRACE_IOC_GET_STATUS. */
 #define GOTRACE_STATE_IDLE	0	/* no session */
@@ -134,13 +87,14 @@ enum gotrace_event {
 
 /**
  * struct gotrace_status - what a session is doing
- * @size:		sizeof(struct gotrace_status) as the kernel knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @version:		GOTRACE_ABI_VERSION
  * @state:		GOTRACE_STATE_*
  * @stop_reason:	GOTRACE_STOP_*
  * @nr_cpus:		number of Ps in the trace (the highest CPU online when
  *			the session started, plus one; before: as if now)
- * @reader_pid:		pid of the process that opened the session, or 0
+ * @reader_pid:		pid of the process that opened the session, in the
+ *			caller's pid namespace; 0: none, or not visible
  * @start_ns:		CLOCK_MONOTONIC time the session started, in ns
  * @events:		events written so far
  * @bytes_produced:	bytes of trace produced so far (header included)
@@ -159,7 +113,6 @@ enum gotrace_event {
  * @unit_overflows:	systemd units the trace could not name (the
  *			session's table of units was full, or a name too
  *			long): their tasks show no unit
- * @reserved:		zero
  */
 struct gotrace_status {
 	__u32 size;
@@ -184,7 +137,6 @@ struct gotrace_status {
 	__u64 flight_bytes;
 	__u64 flight_generations;
 	__u64 unit_overflows;
-	__u64 reserved[1];
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -236,7 +188,8 @@ struct gotrace_status {
  * @syscalls:		GOTRACE_SYSCALLS_*
  * @syscall_set_mode:	GOTRACE_SET_*
  * @nr_pids:		entries of @pids in use (0: no pid filter)
- * @pids:		thread ids, or process ids with GOTRACE_OPT_TGID
+ * @pids:		thread ids, or process ids with GOTRACE_OPT_TGID, in
+ *			the caller's pid namespace
  * @comm:		only tasks with this command name ("": no filter)
  * @cgroup_id:		only tasks in this cgroup v2 or below it (0: no
  *			filter); the id is the inode number of the cgroup's
@@ -258,7 +211,6 @@ struct gotrace_status {
  *			@flight_ms or @flight_bytes is set, and needs
  *			GOTRACE_FORMAT_GO123 (GOTRACE_FORMAT_DEFAULT becomes
  *			it)
- * @reserved:		zero
  *
  * A task is recorded when it matches every filter given (pids, comm,
  * cgroup), decided when the session first sees it.  Tasks not recorded
@@ -280,7 +232,6 @@ struct gotrace_options {
 	__u32 flight_ms;
 	__u32 reserved32;
 	__u64 flight_bytes;
-	__u64 reserved[1];
 };
 
 /* Bounds of the flight window (struct gotrace_options). */
@@ -322,7 +273,8 @@ struct gotrace_options {
  * @type:		GOTRACE_TRIGGER_* (NONE: no trigger)
  * @threshold_ns:	fires when the measured value exceeds it (at least
  *			GOTRACE_TRIGGER_MIN_NS); not for SYSCALL
- * @pid:		only this thread (process with GOTRACE_TRIG_TGID);
+ * @pid:		only this thread (process with GOTRACE_TRIG_TGID), in
+ *			the caller's pid namespace;
  *			0: every recorded task
  * @flags:		GOTRACE_TRIG_*
  * @comm:		only tasks of this command name ("": any)
@@ -334,7 +286,6 @@ struct gotrace_options {
  *			less than @post_ms): a storm gives one snapshot
  * @syscall:		for SYSCALL: its x86-64 number (native ABI only)
  * @reserved32:		zero
- * @reserved:		zero
  *
  * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
  * trace marks the goroutine it fired for with a user log ("gotrace"
@@ -351,7 +302,6 @@ struct gotrace_trigger {
 	__u32 holdoff_ms;
 	__s32 syscall;
 	__u32 reserved32;
-	__u64 reserved[3];
 };
 
 #define GOTRACE_TRIGGER_MIN_NS			10000ULL	/* 10 us */
@@ -360,7 +310,7 @@ struct gotrace_trigger {
 
 /**
  * struct gotrace_snapshot - the last snapshot of a flight-mode session
- * @size:		sizeof(struct gotrace_snapshot) as the caller knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @reason:		GOTRACE_SNAP_*
  * @seq:		its number, from 1 (0: none taken yet)
  * @time_ns:		CLOCK_MONOTONIC time it was taken
@@ -370,8 +320,9 @@ struct gotrace_trigger {
  * @bytes:		its size, header included
  * @generations:	the generations it holds
  * @trigger:		GOTRACE_TRIGGER_* that fired (@reason TRIGGER)
- * @tid:		the thread it fired for
- * @tgid:		its process
+ * @tid:		the thread it fired for, in the caller's pid namespace
+ *			(0: not visible there)
+ * @tgid:		its process, likewise
  * @value_ns:		what was measured (the latency, the time blocked;
  *			for SYSCALL, the syscall's number)
  * @trigger_ns:		trace time it fired at
@@ -381,7 +332,6 @@ struct gotrace_trigger {
  * @missed:		snapshots asked for (or triggered) while one was
  *			still being read: not taken
  * @dropped:		generations dropped from the window so far
- * @reserved:		zero
  */
 struct gotrace_snapshot {
 	__u32 size;
@@ -402,19 +352,17 @@ struct gotrace_snapshot {
 	__u64 held_off;
 	__u64 missed;
 	__u64 dropped;
-	__u64 reserved[4];
 };
 
 /**
  * struct gotrace_cpu_status - one CPU of a session
- * @size:		sizeof(struct gotrace_cpu_status) as the caller knows it
+ * @size:		set by the caller (sizeof); on return the bytes written
  * @cpu:		the CPU asked about (set by the caller)
  * @online:		1 if the CPU is online
  * @running:		1 if its P is started in the trace
  * @events:		events this CPU wrote
  * @lost_events:	events it could not write
  * @chunk_overflows:	times it found the chunk pool empty
- * @reserved:		zero
  */
 struct gotrace_cpu_status {
 	__u32 size;
@@ -424,10 +372,28 @@ struct gotrace_cpu_status {
 	__u64 events;
 	__u64 lost_events;
 	__u64 chunk_overflows;
-	__u64 reserved[4];
 };
 
-#define GOTRACE_IOC_MAGIC	0xB7
+/*
+ * The size of each structure's first version: a caller may pass any
+ * @size from it on (see "Structures that grow" above).
+ */
+#define GOTRACE_STATUS_SIZE_VER0	104	/* up to @stack_overflows */
+#define GOTRACE_STATUS_SIZE_VER1	144	/* + @format ... @unit_overflows */
+#define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
+#define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
+#define GOTRACE_CPU_STATUS_SIZE_VER0	40
+#define GOTRACE_SNAPSHOT_SIZE_VER0	128
+#define GOTRACE_TRIGGER_SIZE_VER0	56
+
+/*
+ * 0xB9: no other ioctl of the kernel has this type (0xB7, used before,
+ * is nsfs's and remoteproc's).  The kernel matches a command by its
+ * direction, type and number only: the size field of the command is
+ * the structure's size when the caller was built, and the structure's
+ * own @size says how much of it there is.
+ */
+#define GOTRACE_IOC_MAGIC	0xB9
 
 /*
  * GOTRACE_IOC_STOP - stop the current session
@@ -440,19 +406,23 @@ struct gotrace_cpu_status {
 /*
  * GOTRACE_IOC_GET_STATUS - copy struct gotrace_status to the argument
  *
- * Works on any open handle, with or without a session.
- * Errors: -EFAULT for a bad pointer.
+ * The caller sets @size.  Works on any open handle, with or without a
+ * session.  Errors: -EINVAL for a size below GOTRACE_STATUS_SIZE_VER0,
+ * -E2BIG for one above a page, -EFAULT for a bad pointer.
  */
-#define GOTRACE_IOC_GET_STATUS	_IOR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
+#define GOTRACE_IOC_GET_STATUS	_IOWR(GOTRACE_IOC_MAGIC, 2, struct gotrace_status)
 
 /*
  * GOTRACE_IOC_SET_OPTIONS - set what the reader's session records
  *
  * Only on the reader's handle, before its first read() or poll(), which
- * starts the recording.
+ * starts the recording.  The pids are the caller's (see "Pids" above).
  * Errors: -EBADF on a control handle, -EBUSY once recording started,
- * -EINVAL for an unknown flag, mode or size, non-zero reserved fields or
- * more than GOTRACE_MAX_PIDS pids, -EFAULT for a bad pointer.
+ * -EINVAL for an unknown flag or mode, a size below
+ * GOTRACE_OPTIONS_SIZE_VER0, non-zero reserved fields or more than
+ * GOTRACE_MAX_PIDS pids, -E2BIG for a larger structure whose fields
+ * beyond the module's are not zero, -ESRCH for a pid the caller's pid
+ * namespace has no task of, -EFAULT for a bad pointer.
  */
 #define GOTRACE_IOC_SET_OPTIONS	_IOW(GOTRACE_IOC_MAGIC, 3, struct gotrace_options)
 
@@ -461,7 +431,8 @@ struct gotrace_cpu_status {
  *
  * The caller sets @size and @cpu.  Works on any open handle; without a
  * recording session the counters are zero.
- * Errors: -EINVAL for a wrong size or a CPU beyond nr_cpus, -EFAULT.
+ * Errors: -EINVAL for a size below GOTRACE_CPU_STATUS_SIZE_VER0 or a
+ * CPU beyond nr_cpus, -E2BIG for a size above a page, -EFAULT.
  */
 #define GOTRACE_IOC_GET_CPU_STATUS _IOWR(GOTRACE_IOC_MAGIC, 4, struct gotrace_cpu_status)
 
@@ -482,7 +453,9 @@ struct gotrace_cpu_status {
  * GOTRACE_IOC_GET_SNAPSHOT - struct gotrace_snapshot of the last snapshot
  *
  * The caller sets @size.  Works on any handle; without a flight-mode
- * session everything is zero.  Errors: -EINVAL for a wrong size, -EFAULT.
+ * session everything is zero.  @tid and @tgid are in the caller's pid
+ * namespace (0: not visible there).  Errors: -EINVAL for a size below
+ * GOTRACE_SNAPSHOT_SIZE_VER0, -E2BIG for one above a page, -EFAULT.
  */
 #define GOTRACE_IOC_GET_SNAPSHOT _IOWR(GOTRACE_IOC_MAGIC, 6, struct gotrace_snapshot)
 
@@ -491,11 +464,14 @@ struct gotrace_cpu_status {
  *
  * Only on the reader's handle, after GOTRACE_IOC_SET_OPTIONS asked for
  * flight mode and before the recording starts; a second call replaces
- * the trigger.  Errors: -EBADF on a control handle, -EBUSY once
- * recording started, -EINVAL for an unknown type or flag, a wrong size,
- * a threshold below GOTRACE_TRIGGER_MIN_NS, delays above
+ * the trigger.  @pid is the caller's (see "Pids" above).  Errors: -EBADF
+ * on a control handle, -EBUSY once recording started, -EINVAL for an
+ * unknown type or flag, a size below GOTRACE_TRIGGER_SIZE_VER0, a
+ * threshold below GOTRACE_TRIGGER_MIN_NS, delays above
  * GOTRACE_TRIGGER_DELAY_MS_MAX, non-zero reserved fields, or a session
- * not in flight mode; -EFAULT.
+ * not in flight mode; -E2BIG for a larger structure whose fields beyond
+ * the module's are not zero; -ESRCH for a pid the caller's pid namespace
+ * has no task of; -EFAULT.
  */
 #define GOTRACE_IOC_SET_TRIGGER	_IOW(GOTRACE_IOC_MAGIC, 7, struct gotrace_trigger)
 
