@@ -80,6 +80,12 @@ for m in $("$V2MUTATE" list); do
 	agree "$m"
 done
 
+# At 1 Hz, times in ns pass 2^64: a verdict, no undefined conversion.
+"$V2MUTATE" freq-1hz "$T/base.trace" "$T/m.trace"
+"$GOTRACE" check "$T/m.trace" >"$T/out" 2>"$T/err"
+check "check of a 1 Hz trace: its times in ns saturate, none is converted out of range" \
+	'! has "runtime error" "$T/err"'
+
 # The sweep (statuses of the tasks a generation did not name) matters
 # once the trace starts late: in the whole 22-generation trace, dropping
 # the first generation (a flight-recorder cut) leaves a task asleep
