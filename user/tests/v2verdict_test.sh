@@ -99,7 +99,7 @@ done
 # Truncation, and repair.
 size=$(wc -c <"$T/base.trace")
 cuts=$("$V2MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
-for c in $cuts 17:in-the-first-batch-header 20:in-the-first-batch-header \
+for c in $cuts 16:header-only 17:in-the-first-batch-header 20:in-the-first-batch-header \
 	 5000:mid-generation 20000:mid-generation 35000:mid-generation \
 	 $((size - 1)):one-byte-short; do
 	off=${c%%:*}
