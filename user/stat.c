@@ -171,7 +171,7 @@ static void print_stats(const char *path, uint64_t bytes,
 	printf("%s: go 1.%d trace, %s (%zu bytes)\n", path, s->version,
 	       gt_fmt_bytes(bytes, b, sizeof(b)), (size_t)bytes);
 	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
-	       secs(s, span), s->frequency);
+	       secs(s, span), s->trace_frequency);
 	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
 	printf("  tasks       %" PRIu64 " (goroutines), %zu names\n", tasks,
 	       s->nnames);

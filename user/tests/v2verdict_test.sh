@@ -80,11 +80,16 @@ for m in $("$V2MUTATE" list); do
 	agree "$m"
 done
 
+# gotrace stat says the frequency the trace says (its times are in ns).
 # At 1 Hz, times in ns pass 2^64: a verdict, no undefined conversion.
 "$V2MUTATE" freq-1hz "$T/base.trace" "$T/m.trace"
 "$GOTRACE" check "$T/m.trace" >"$T/out" 2>"$T/err"
 check "check of a 1 Hz trace: its times in ns saturate, none is converted out of range" \
 	'! has "runtime error" "$T/err"'
+"$GOTRACE" stat "$T/m.trace" >"$T/out" 2>"$T/err"
+check "stat of a 1 Hz trace: frequency 1 Hz" 'has "(frequency 1 Hz)" "$T/out"'
+"$GOTRACE" stat -j "$T/m.trace" >"$T/out" 2>"$T/err"
+check "stat -j of a 1 Hz trace: frequency 1" 'has "^  \"frequency\": 1,$" "$T/out"'
 
 # The sweep (statuses of the tasks a generation did not name) matters
 # once the trace starts late: in the whole 22-generation trace, dropping
