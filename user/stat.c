@@ -263,7 +263,7 @@ int cmd_stat(int argc, char **argv)
 	path = argv[optind];
 	ret = gt_src_open(&src, path);
 	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+		gt_err_input(path, src.spool_dir, -ret);
 		return GT_EXIT_FAIL;
 	}
 	bytes = src.len;

@@ -103,6 +103,12 @@ done
 
 # Truncation, and repair.
 size=$(wc -c <"$T/base.trace")
+# A file cut inside a generation: the error says what --repair keeps.
+head -c 20000 "$T/base.trace" >"$T/cut.trace"
+"$GOTRACE" check "$T/cut.trace" >"$T/out" 2>"$T/err"
+check "check of a cut file: names --repair and the complete generations it keeps" \
+	'has "if it was cut short (a recorder killed, a full disk), .gotrace check --repair. keeps its [1-9][0-9]* complete generations" "$T/err"'
+
 cuts=$("$V2MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
 for c in $cuts 16:header-only 17:in-the-first-batch-header 20:in-the-first-batch-header \
 	 5000:mid-generation 20000:mid-generation 35000:mid-generation \
