@@ -257,7 +257,8 @@ out:
 		if (ok && gt_output_commit(&out))
 			ok = false;
 		if (!ok)
-			gt_output_abandon(&out, sink.bytes > 0);
+			if (gt_output_abandon(&out, sink.bytes > 0))
+				gt_output_say_kept(&out);
 		snprintf(where, sizeof(where), "%s", out.path);
 	}
 	if (ok) {

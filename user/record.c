@@ -1097,8 +1097,7 @@ static void rec_finish_output(struct recorder *r, bool complete)
 		return;
 	}
 	if (gt_output_abandon(&r->out, true))
-		gt_err("the incomplete trace stays in %s; %s is unchanged",
-		       r->out.tmp, r->out.path);
+		gt_output_say_kept(&r->out);
 }
 
 /*
