@@ -152,7 +152,7 @@ if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 	rc=$?
 	check "Go 1.21's and 1.23's parsers accept it" '[ "$rc" -eq 0 ]'
 else
-	echo "ok $((n = n + 1)) # SKIP Go 1.21 and 1.23 missing (make deps)"
+	no_go "Go's parsers need Go 1.21 and 1.23"
 fi
 # Without --format, the default: the same model writes generations (Go
 # 1.23 and 1.27), unless a module loaded here says go1.11.
@@ -174,7 +174,7 @@ if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
 	check "Go 1.23's and 1.27's parsers accept the go 1.23 trace, with profiles" \
 		'[ "$rc" -eq 0 ]'
 else
-	echo "ok $((n = n + 1)) # SKIP Go 1.23 or 1.27 missing (make deps)"
+	no_go "Go's parsers need Go 1.23 and 1.27"
 fi
 # --rotate: complete files, cut between generations, that together hold
 # every event: the child's getpgid() calls of five runs, summed over the
@@ -204,7 +204,7 @@ if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
 	rc=$?
 	check "Go 1.23's and 1.27's parsers accept every file" '[ "$rc" -eq 0 ]'
 else
-	echo "ok $((n = n + 1)) # SKIP Go 1.23 or 1.27 missing (make deps)"
+	no_go "Go's parsers need Go 1.23 and 1.27"
 fi
 # Killed while rotating: what has a .trace name is complete.
 "$GOTRACE" record --backend bpf --format go1.23 --rotate 1s --keep 2 \

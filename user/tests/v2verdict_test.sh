@@ -17,7 +17,7 @@
 # that a checker rejects is then repaired, and the repaired file must be
 # accepted by gotrace check and both Gos.
 #
-# Skips with a reason where Go 1.23 or 1.27 is missing.
+# Fails where Go 1.23 or 1.27 is missing (skips with GT_ALLOW_NO_GO=1).
 # $MODEL_TEST and $V2MUTATE are the binaries (make check passes them).
 
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,7 @@ export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
 
 if [ ! -x "$GO123" ] || [ ! -x "$GO127" ]; then
-	ok "# SKIP Go 1.23 ($GO123) or Go 1.27 ($GO127) missing (make deps): no verdict to compare with"
+	no_go "Go's verdicts need Go 1.23 ($GO123) and Go 1.27 ($GO127)"
 	done_testing
 	exit
 fi
