@@ -295,10 +295,54 @@ if [ ! -e /dev/gotrace ]; then
 	: >"$T/go"
 	wait $dumper
 	run status
-	check "status after the session: no BPF session, the module's error" \
-		'[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+	check "status after the session: idle, exit 0" \
+		'[ $rc -eq 0 ] && has "^state: *idle" "$T/out" && has "^backend: *none" "$T/out"'
+	run status --json
+	check "status --json after the session: idle, exit 0, JSON" \
+		'[ $rc -eq 0 ] && has "\"state\": \"idle\"" "$T/out" && { ! command -v python3 >/dev/null || python3 -m json.tool "$T/out" >/dev/null; }'
 else
 	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: status shows the module"
+fi
+
+# --- the recorder's signals and gotrace stop, as with the module -----
+# wait_bpf PID: until gotrace status names PID as the BPF recorder (10 s)
+wait_bpf() {
+	i=0
+	until "$GOTRACE" status 2>/dev/null | grep -q "^reader pid: *$1\$"; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || return 1
+		sleep 0.05
+	done
+}
+if [ ! -e /dev/gotrace ]; then
+	"$GOTRACE" record --backend bpf -o "$T/stop.trace" >"$T/out" 2>"$T/err" &
+	rec=$!
+	wait_bpf $rec
+	check "status names the BPF recorder's pid" '[ $? -eq 0 ]'
+	kill -USR1 $rec
+	run stop
+	wait $rec
+	rc=$?
+	check "SIGUSR1 does not kill it; gotrace stop stops it: exit 0, a complete trace" \
+		'[ $rc -eq 0 ] && has "stopped: gotrace stop" "$T/err" && "$GOTRACE" check -q "$T/stop.trace"'
+	check "the trace is its owner's only (0600)" \
+		'[ "$(stat -c %a "$T/stop.trace")" = 600 ]'
+	# A second stop signal aborts at once, the file kept under its
+	# temporary name, as the module's recorder does.
+	"$GOTRACE" record --backend bpf -o "$T/abort.trace" >"$T/out" 2>"$T/err" &
+	rec=$!
+	wait_bpf $rec
+	kill -TERM $rec; kill -TERM $rec
+	wait $rec
+	rc=$?
+	check "a second SIGTERM aborts: exit 143, the incomplete trace named" \
+		'[ $rc -eq 143 ] && has "aborted: the incomplete trace stays in $T/abort.trace.tmp-$rec" "$T/err" && [ ! -e "$T/abort.trace" ]'
+	rm -f "$T"/abort.trace.tmp-*
+	run record --backend bpf -d 0.5 -o "$T/outlive.trace" -- sleep 2
+	check "a COMMAND that outlives -d: the recorder says it waits for it" \
+		'[ $rc -eq 0 ] && has "waiting for sleep (pid [0-9]*) to exit" "$T/err"'
+else
+	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: stop and status go to the module"
 fi
 
 # --- clear errors --------------------------------------------------
