@@ -291,6 +291,9 @@ out:
 				(uint64_t)st.lost + drops + misses + unknown +
 				unswitched, drops, misses, unknown, unswitched,
 				(uint64_t)st.lost);
+		/* The reader fell behind the tracepoints. */
+		if (drops)
+			gt_warn("the BPF rings filled faster than they were read: raise --buffer-size, record fewer syscalls (--syscalls blocking, --syscall-filter), or filter the tasks");
 		/* Of any task: the kernel skips before the filters run. */
 		if (misses)
 			gt_warn("%" PRIu64 " tracepoint hits not recorded: the kernel did not run their BPF program, its CPU being inside it already (a task preempted there): %s",

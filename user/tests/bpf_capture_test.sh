@@ -304,6 +304,14 @@ else
 	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: status shows the module"
 fi
 
+# --- a ring that overflows under record: the summary says what to do --
+# As above: the reader shares the workload's CPU; 64K is 32 KiB a CPU.
+taskset -c 0 "$GOTRACE" record --backend bpf --buffer-size 64K -c bpf_workload \
+	--children -o "$T/small.trace" -- "$WORKLOAD" "$T/ids" 20000 \
+	>"$T/out" 2>"$T/err"
+check "record with full rings: the loss counted, with the advice (--buffer-size, --syscalls blocking)" \
+	'grep -q "[1-9][0-9]* records found their BPF ring full" "$T/err" && has "raise --buffer-size, record fewer syscalls (--syscalls blocking" "$T/err"'
+
 # --- the recorder's signals and gotrace stop, as with the module -----
 # wait_bpf PID: until gotrace status names PID as the BPF recorder (10 s)
 wait_bpf() {
