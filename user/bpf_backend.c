@@ -11,6 +11,7 @@
  * for online CPUs only.  The programs wake the reader
  * only when a ring is half full; otherwise it drains on its own timer.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -516,11 +517,63 @@ void gt_bpf_close(struct gt_bpf *b)
 	free(b);
 }
 
-int gt_bpf_sessions(void)
+/* True if the file descriptor info at @path is of BPF program @id. */
+static bool fdinfo_is_prog(const char *path, __u32 id)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = fopen(path, "re");
+	unsigned int v;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "prog_id: %u", &v) == 1 && v == id;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The process that holds BPF program @id (its link or the program), not
+ * this one; 0 if none is found.  The kernel names no owner for a
+ * program: each process's fdinfo says which program a descriptor holds.
+ */
+static pid_t prog_holder(__u32 id)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	pid_t found = 0;
+
+	while (proc && !found && (d = readdir(proc))) {
+		char dir[64], path[64 + sizeof(d->d_name)];
+		struct dirent *fd;
+		DIR *fds;
+		int pid = atoi(d->d_name);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+		fds = opendir(dir);
+		while (fds && !found && (fd = readdir(fds))) {
+			if (fd->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, fd->d_name);
+			if (fdinfo_is_prog(path, id))
+				found = pid;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+	return found;
+}
+
+int gt_bpf_sessions(pid_t *pid)
 {
 	/* The name of gt_switch() in bpf/gotrace.bpf.c. */
 	static const char name[] = "gt_switch";
-	__u32 id = 0;
+	__u32 id = 0, first = 0;
 	int n = 0;
 
 	while (!bpf_prog_get_next_id(id, &id)) {
@@ -531,13 +584,15 @@ int gt_bpf_sessions(void)
 		if (fd < 0)
 			continue;
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    !strncmp(info.name, name, sizeof(info.name)))
-			n++;
+		    !strncmp(info.name, name, sizeof(info.name)) && !n++)
+			first = id;
 		close(fd);
 	}
 	if (errno != ENOENT) {
 		gt_err("cannot list the BPF programs: %s", strerror(errno));
 		return -1;
 	}
+	if (pid)
+		*pid = n ? prog_holder(first) : 0;
 	return n;
 }

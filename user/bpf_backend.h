@@ -10,7 +10,9 @@
 #define GOTRACE_BPF_BACKEND_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <linux/gotrace.h>
 
@@ -73,8 +75,9 @@ void gt_bpf_close(struct gt_bpf *b);
 /*
  * BPF sessions recording now, by any process: the loaded programs named
  * like this backend's sched_switch program.  -1 after saying why (it
- * takes CAP_SYS_ADMIN to list programs).
+ * takes CAP_SYS_ADMIN to list programs).  @pid (may be NULL): the
+ * process recording the first of them, 0 if it cannot be found.
  */
-int gt_bpf_sessions(void);
+int gt_bpf_sessions(pid_t *pid);
 
 #endif /* GOTRACE_BPF_BACKEND_H */

@@ -27,19 +27,13 @@
 #include "model/gtmodel.h"
 #include "notify.h"
 #include "output.h"
+#include "recsig.h"
 #include "rotate.h"
 #include "util.h"
 
 /* How often the reader drains when no ring is half full. */
 #define POLL_MS		100
 #define STATUS_NS	1000000000ULL	/* systemd's STATUS= period */
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
 
 struct sink {
 	int fd;
@@ -97,7 +91,6 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_umodel_config cfg = { 0 };
 	struct gt_bpf_params p = { .opts = &a->opts };
 	struct gt_child child = { .go_fd = -1, .err_fd = -1 };
-	struct sigaction sa = { .sa_handler = on_stop };
 	struct gt_output out = { .fd = -1 };
 	struct gt_rotate rot = { .fd = -1 };
 	struct gt_umodel_stats st;
@@ -121,17 +114,25 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 			return GT_EXIT_FAIL;
 		sink.rot = &rot;
 		out.path = a->rotate->dir;
+		gt_recsig_abort_msg("%s: aborted: the last file in %s keeps its .tmp name\n",
+				    GT_NAME, a->rotate->dir);
 	} else if (gt_output_open(&out, a->out_path)) {
 		return GT_EXIT_FAIL;
+	} else {
+		gt_recsig_abort_output(&out);
 	}
 	sink.fd = out.fd;
 	sigemptyset(&none);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * The module's recorder's signals (recsig.h), not blocked: the
+	 * loop sleeps POLL_MS at most, then looks at them.
+	 */
+	gt_recsig_say(a->quiet, false);
+	gt_recsig_install(false, NULL);
 	if (a->cmd_filter) {
 		if (gt_child_fork(&child, a->cmd, &none, out.fd == STDOUT_FILENO))
 			goto out;
+		gt_recsig_child(child.pid);
 		a->opts.pids[0] = child.pid;
 		a->opts.nr_pids = 1;
 	}
@@ -184,6 +185,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	    a->cmd && gt_child_start(&child, a->cmd, &none,
 				     out.fd == STDOUT_FILENO))
 		goto out;
+	gt_recsig_child(child.pid);
 	gt_notify_ready();
 	next_status = start + STATUS_NS;
 	for (;;) {
@@ -211,8 +213,10 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 			why = "events lost, the trace ends early";
 			break;
 		}
-		if (stop_signal)
+		if (gt_recsig_stopping()) {
+			why = gt_recsig_why();
 			break;
+		}
 		if (a->duration_ns && gt_now_ns() - start >= a->duration_ns) {
 			why = "duration elapsed";
 			break;
@@ -257,7 +261,8 @@ out:
 		if (ok && gt_output_commit(&out))
 			ok = false;
 		if (!ok)
-			gt_output_abandon(&out, sink.bytes > 0);
+			if (gt_output_abandon(&out, sink.bytes > 0))
+				gt_output_say_kept(&out);
 		snprintf(where, sizeof(where), "%s", out.path);
 	}
 	if (ok) {
@@ -286,6 +291,9 @@ out:
 				(uint64_t)st.lost + drops + misses + unknown +
 				unswitched, drops, misses, unknown, unswitched,
 				(uint64_t)st.lost);
+		/* The reader fell behind the tracepoints. */
+		if (drops)
+			gt_warn("the BPF rings filled faster than they were read: raise --buffer-size, record fewer syscalls (--syscalls blocking, --syscall-filter), or filter the tasks");
 		/* Of any task: the kernel skips before the filters run. */
 		if (misses)
 			gt_warn("%" PRIu64 " tracepoint hits not recorded: the kernel did not run their BPF program, its CPU being inside it already (a task preempted there): %s",
@@ -306,8 +314,11 @@ out:
 	/* COMMAND forked but never let go: EOF on its pipe ends it. */
 	if (child.go_fd >= 0)
 		gt_child_cancel(&child);
-	if (child.pid && stop_signal)
-		kill(child.pid, stop_signal);
+	/* The trace is complete: from now on a signal may simply kill. */
+	if (child.pid && !a->quiet)
+		fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
+			GT_NAME, a->cmd[0], (int)child.pid);
+	gt_recsig_restore(NULL);
 	if (child.pid || child.ran) {
 		gt_child_reap(&child, true);
 		if (child.ran && ok)

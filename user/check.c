@@ -112,7 +112,14 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 			check_print_v2(path, &in);
 		return GT_EXIT_OK;
 	}
-	gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off, err.msg);
+	/* Most often a recording cut short: say, on the line, what is saved. */
+	if (!repair && in.good_generations)
+		gt_err("%s: offset %zu (0x%zx): %s; if it was cut short (a recorder killed, a full disk), 'gotrace check --repair' keeps its %" PRIu64 " complete generations (%" PRIu64 " of %" PRIu64 " bytes)",
+		       path, err.off, err.off, err.msg, in.good_generations,
+		       in.good_end, in.bytes);
+	else
+		gt_err("%s: offset %zu (0x%zx): %s", path, err.off, err.off,
+		       err.msg);
 	if (!repair)
 		return GT_EXIT_FAIL;
 	if (!in.good_generations) {
@@ -187,7 +194,7 @@ int cmd_check(int argc, char **argv)
 
 	ret = gt_src_open(&src, path);
 	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+		gt_err_input(path, src.spool_dir, -ret);
 		return GT_EXIT_FAIL;
 	}
 	gt_src_read(&src, 0, hdr, sizeof(hdr));

@@ -21,7 +21,7 @@ int gt_flight_open(struct gt_flight *f, const char *dir)
 
 	f->dir = dir;
 	f->fd = -1;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (mkdir(dir, 0700) && errno != EEXIST) {
 		gt_err("cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
@@ -51,8 +51,9 @@ int gt_flight_write(struct gt_flight *f, const void *buf, size_t len)
 			f->tmp = NULL;
 			return flight_fail(f, ENOMEM);
 		}
+		/* Root's only, as every trace (output.c). */
 		f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			     0644);
+			     0600);
 		if (f->fd < 0)
 			return flight_fail(f, errno);
 		f->file_bytes = 0;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "tracev2_in.h"
 #include "util.h"
 
 /* Tries at a free temporary name before giving up. */
@@ -19,7 +20,8 @@
 
 /*
  * Create @o->path.tmp-PID (-N if taken) exclusively: never a file that
- * someone else made.  Mode 0644 less the umask, as a plain open() gives.
+ * someone else made.  Mode 0600, as perf gives perf.data: a trace names
+ * every process, its commands and kernel stacks.
  */
 static int output_create_tmp(struct gt_output *o)
 {
@@ -38,17 +40,19 @@ static int output_create_tmp(struct gt_output *o)
 			return -1;
 		}
 		o->fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			     0644);
+			     0600);
 		if (o->fd >= 0) {
 			o->tmp = name;
 			return 0;
 		}
 		n = errno;
-		free(name);
 		if (n != EEXIST) {
-			gt_err("cannot create %s: %s", o->path, strerror(n));
+			gt_err("cannot create %s, where the trace is written until it replaces %s: %s",
+			       name, o->path, strerror(n));
+			free(name);
 			return -1;
 		}
+		free(name);
 	}
 	gt_err("cannot create %s: no free temporary name beside it",
 	       o->path);
@@ -153,6 +157,31 @@ bool gt_output_abandon(struct gt_output *o, bool keep)
 	if (!keep)
 		unlink(o->tmp);
 	return keep;
+}
+
+/* Whether the file at @path starts as a generational trace. */
+static bool output_generational(const char *path)
+{
+	uint8_t hdr[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool v2;
+
+	if (fd < 0)
+		return false;
+	v2 = read(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr) &&
+	     gt_v2_header(hdr, sizeof(hdr));
+	close(fd);
+	return v2;
+}
+
+void gt_output_say_kept(const struct gt_output *o)
+{
+	if (output_generational(o->tmp))
+		gt_err("the incomplete trace stays in %s; %s is unchanged; 'gotrace check --repair -o %s %s' keeps its complete generations",
+		       o->tmp, o->path, o->path, o->tmp);
+	else
+		gt_err("the incomplete trace stays in %s; %s is unchanged",
+		       o->tmp, o->path);
 }
 
 void gt_output_free(struct gt_output *o)

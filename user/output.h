@@ -49,6 +49,13 @@ int gt_output_commit(struct gt_output *o);
  */
 bool gt_output_abandon(struct gt_output *o, bool keep);
 
+/*
+ * Say where the incomplete trace that gt_output_abandon() kept is, and,
+ * if it is a generational trace, how to keep its complete generations
+ * (gotrace check --repair).
+ */
+void gt_output_say_kept(const struct gt_output *o);
+
 /* Free the names; the file itself was committed or abandoned. */
 void gt_output_free(struct gt_output *o);
 

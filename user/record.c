@@ -49,6 +49,7 @@
 #include "notify.h"
 #include "options.h"
 #include "output.h"
+#include "recsig.h"
 #include "flight.h"
 #include "rotate.h"
 #include "util.h"
@@ -65,58 +66,6 @@ enum rec_reason {
 	REC_COMMAND,
 	REC_OUTPUT,
 };
-
-/*
- * What the signal handler shares with the loop: the stop signals seen
- * (SIGINT, SIGTERM, SIGHUP), a child that exited, the COMMAND to pass
- * signals on to, and what the handler prints.
- */
-static volatile sig_atomic_t rec_nsignals;
-static volatile sig_atomic_t rec_snap_req;	/* SIGUSR1: --flight snapshot */
-static volatile sig_atomic_t rec_sigchld;
-static volatile sig_atomic_t rec_child_pid;
-static volatile sig_atomic_t rec_quiet;
-static volatile sig_atomic_t rec_tty;		/* a progress line may show */
-static char rec_abort_msg[PATH_MAX + 128];	/* set before any signal */
-static size_t rec_abort_len;
-
-static void rec_say(const char *msg, size_t len)
-{
-	ssize_t n;
-
-	if (rec_tty)
-		n = write(STDERR_FILENO, "\r\033[K", 4);
-	n = write(STDERR_FILENO, msg, len);
-	(void)n;
-}
-
-static void rec_on_signal(int sig, siginfo_t *si, void *ctx)
-{
-	static const char stopping[] = GT_NAME
-		": stopping, reading the end of the trace (again to abort)\n";
-	int saved_errno = errno;
-
-	(void)ctx;
-	if (sig == SIGCHLD) {
-		rec_sigchld = 1;
-		return;
-	}
-	if (sig == SIGUSR1) {
-		rec_snap_req = 1;
-		return;
-	}
-	/* si_code <= 0: SI_USER, SI_QUEUE, SI_TKILL, sent by a process. */
-	if (rec_child_pid > 0 && si->si_code <= 0)
-		kill((pid_t)rec_child_pid, sig);
-	if (++rec_nsignals < 2) {
-		if (!rec_quiet)
-			rec_say(stopping, sizeof(stopping) - 1);
-		errno = saved_errno;
-		return;
-	}
-	rec_say(rec_abort_msg, rec_abort_len);
-	_exit(128 + sig);
-}
 
 struct recorder {
 	/* options */
@@ -475,12 +424,11 @@ static int rec_drain(struct recorder *r)
 /* The signals, timers and child that may end the recording. */
 static int rec_check_events(struct recorder *r, uint64_t now)
 {
-	if (rec_nsignals && rec_stop(r, REC_SIGNAL))
+	if (gt_recsig_stopping() && rec_stop(r, REC_SIGNAL))
 		return -1;
-	if (rec_snap_req) {
+	if (gt_recsig_take_snapshot()) {
 		int ret;
 
-		rec_snap_req = 0;
 		ret = r->flighting && !r->stop_sent ? gt_dev_snapshot(r->in) :
 						      0;
 		if (ret) {
@@ -490,8 +438,7 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 				strerror(-ret));
 		}
 	}
-	if (rec_sigchld) {
-		rec_sigchld = 0;
+	if (gt_recsig_take_sigchld()) {
 		gt_child_reap(&r->child, false);
 		if (r->child.ran && !r->child.pid && rec_stop(r, REC_COMMAND))
 			return -1;
@@ -1033,18 +980,13 @@ static int rec_set_options(struct recorder *r)
  */
 static int rec_open_output(struct recorder *r)
 {
-	int n;
-
 	if (r->flighting) {
 		if (gt_flight_open(&r->fl, r->out_path))
 			return -1;
 		r->fl.kept.keep = r->rotate.keep;
 		r->out.path = r->out_path;
-		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
-			     "%s: aborted: a snapshot being written stays in %s/.flight-%d.trace.tmp\n",
-			     GT_NAME, r->out_path, (int)getpid());
-		rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
-				(size_t)n : strlen(rec_abort_msg);
+		gt_recsig_abort_msg("%s: aborted: a snapshot being written stays in %s/.flight-%d.trace.tmp\n",
+				    GT_NAME, r->out_path, (int)getpid());
 		return 0;
 	}
 	if (r->rotating) {
@@ -1052,25 +994,13 @@ static int rec_open_output(struct recorder *r)
 		if (gt_rotate_open(&r->rot, &r->rotate))
 			return -1;
 		r->out.path = r->rotate.dir;
-		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
-			     "%s: aborted: the last file in %s keeps its .tmp name\n",
-			     GT_NAME, r->rotate.dir);
-		rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
-				(size_t)n : strlen(rec_abort_msg);
+		gt_recsig_abort_msg("%s: aborted: the last file in %s keeps its .tmp name\n",
+				    GT_NAME, r->rotate.dir);
 		return 0;
 	}
 	if (gt_output_open(&r->out, r->out_path))
 		return -1;
-	if (r->out.tmp)
-		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
-			     "%s: aborted: the incomplete trace stays in %s\n",
-			     GT_NAME, r->out.tmp);
-	else
-		n = snprintf(rec_abort_msg, sizeof(rec_abort_msg),
-			     "%s: aborted: the trace on %s is incomplete\n",
-			     GT_NAME, gt_output_name(&r->out));
-	rec_abort_len = n > 0 && (size_t)n < sizeof(rec_abort_msg) ?
-			(size_t)n : strlen(rec_abort_msg);
+	gt_recsig_abort_output(&r->out);
 	return 0;
 }
 
@@ -1101,8 +1031,7 @@ static void rec_finish_output(struct recorder *r, bool complete)
 		return;
 	}
 	if (gt_output_abandon(&r->out, true))
-		gt_err("the incomplete trace stays in %s; %s is unchanged",
-		       r->out.tmp, r->out.path);
+		gt_output_say_kept(&r->out);
 }
 
 /*
@@ -1125,42 +1054,13 @@ static int rec_exit_code(struct recorder *r)
 	return r->child.ran ? gt_child_exit_code(&r->child) : GT_EXIT_OK;
 }
 
-/*
- * The signals that stop the recording, then SIGCHLD.  The handler blocks
- * none of them: two that arrive together both count, and abort.
- */
-static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1 };
-
-static void rec_install_signals(struct recorder *r)
-{
-	struct sigaction sa = { .sa_sigaction = rec_on_signal,
-				.sa_flags = SA_SIGINFO };
-	sigset_t block;
-
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
-	     i++)
-		sigaddset(&block, rec_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, &r->oldmask);
-	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
-	     i++)
-		sigaction(rec_signals[i], &sa, NULL);
-	/* A closed pipe on stdout is a write error (EPIPE), not a kill. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
 /* The trace is complete: from now on a signal may simply kill gotrace. */
 static void rec_wait_command(struct recorder *r)
 {
 	if (!r->quiet)
 		fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
 			GT_NAME, r->cmd[0], (int)r->child.pid);
-	for (size_t i = 0; i < sizeof(rec_signals) / sizeof(rec_signals[0]);
-	     i++)
-		signal(rec_signals[i], rec_signals[i] == SIGUSR1 ? SIG_IGN :
-				       SIG_DFL);
-	sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+	gt_recsig_restore(&r->oldmask);
 	gt_child_reap(&r->child, true);
 }
 
@@ -1245,9 +1145,8 @@ int cmd_record(int argc, char **argv)
 	}
 	r.progress = !r.quiet && isatty(STDERR_FILENO);
 	r.notify = gt_notify_enabled();
-	rec_quiet = r.quiet;
-	rec_tty = r.progress;
-	rec_install_signals(&r);
+	gt_recsig_say(r.quiet, r.progress);
+	gt_recsig_install(true, &r.oldmask);
 
 	/*
 	 * Open blocking: on a FIFO that waits for the writer.  Then switch
@@ -1264,7 +1163,7 @@ int cmd_record(int argc, char **argv)
 		if (gt_child_fork(&r.child, r.cmd, &r.oldmask,
 				  r.out.fd == STDOUT_FILENO))
 			goto fail;
-		rec_child_pid = r.child.pid;
+		gt_recsig_child(r.child.pid);
 		r.opts.pids[0] = r.child.pid;
 		r.opts.nr_pids = 1;
 	}
@@ -1292,7 +1191,7 @@ int cmd_record(int argc, char **argv)
 		code = 127;
 		goto out;
 	}
-	rec_child_pid = r.child.pid;
+	gt_recsig_child(r.child.pid);
 	/* The session records (and COMMAND runs): a unit's start is done. */
 	gt_notify_ready();
 

@@ -75,7 +75,8 @@ static int file_open(struct gt_rotate *r)
 	ret = name_file(r);
 	if (ret)
 		return fail(r, -ret);
-	r->fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Root's only, as every trace (output.c). */
+	r->fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (r->fd < 0)
 		return fail(r, errno);
 	r->file_bytes = 0;
@@ -157,7 +158,7 @@ int gt_rotate_open(struct gt_rotate *r, const struct gt_rotate_cfg *cfg)
 	r->cfg = *cfg;
 	r->kept.keep = cfg->keep;
 	r->fd = -1;
-	if (mkdir(cfg->dir, 0755) && errno != EEXIST) {
+	if (mkdir(cfg->dir, 0700) && errno != EEXIST) {
 		gt_err("cannot create %s: %s", cfg->dir, strerror(errno));
 		return -1;
 	}

@@ -171,7 +171,7 @@ static void print_stats(const char *path, uint64_t bytes,
 	printf("%s: go 1.%d trace, %s (%zu bytes)\n", path, s->version,
 	       gt_fmt_bytes(bytes, b, sizeof(b)), (size_t)bytes);
 	printf("  duration    %.6f s (frequency %" PRIu64 " Hz)\n",
-	       secs(s, span), s->frequency);
+	       secs(s, span), s->trace_frequency);
 	printf("  CPUs (Ps)   %" PRIu64 "\n", s->ps);
 	printf("  tasks       %" PRIu64 " (goroutines), %zu names\n", tasks,
 	       s->nnames);
@@ -263,7 +263,7 @@ int cmd_stat(int argc, char **argv)
 	path = argv[optind];
 	ret = gt_src_open(&src, path);
 	if (ret) {
-		gt_err("cannot read %s: %s", path, strerror(-ret));
+		gt_err_input(path, src.spool_dir, -ret);
 		return GT_EXIT_FAIL;
 	}
 	bytes = src.len;

@@ -98,7 +98,7 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	fprintf(f, "{\n  \"file\": ");
 	json_str(f, path);
 	fprintf(f, ",\n  \"bytes\": %" PRIu64 ",\n", bytes);
-	fprintf(f, "  \"frequency\": %" PRIu64 ",\n", s->frequency);
+	fprintf(f, "  \"frequency\": %" PRIu64 ",\n", s->trace_frequency);
 	fprintf(f, "  \"duration_ns\": %" PRIu64 ",\n", ns(s, span));
 	fprintf(f, "  \"ps\": %" PRIu64 ",\n", s->ps);
 	fprintf(f, "  \"ps_started_at_end\": %" PRIu64 ",\n",

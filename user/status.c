@@ -187,26 +187,40 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 
 /*
  * A BPF session keeps its counters in its recorder: all that can be told
- * from here is that it records.  True when one (or more) was found.
+ * from here is that it records, and by which process.  The number of
+ * sessions found, or -1 when they cannot be listed (not root).
  */
-static bool status_bpf(bool json)
+static int status_bpf(bool json)
 {
 #ifdef GT_HAVE_BPF
-	int n = gt_bpf_sessions();
+	pid_t pid = 0;
+	int n = gt_bpf_sessions(&pid);
 
 	if (n <= 0)
-		return false;
+		return n;
 	if (json)
-		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d\n}\n",
-		       n);
+		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d,\n  \"reader_pid\": %d\n}\n",
+		       n, (int)pid);
 	else
-		printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\n",
-		       n, n > 1 ? "s" : "");
-	return true;
+		printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\nreader pid:     %d\n",
+		       n, n > 1 ? "s" : "", (int)pid);
+	return n;
 #else
 	(void)json;
-	return false;
+	return 0;
 #endif
+}
+
+/*
+ * No module loaded and no BPF session: nothing records, which is a
+ * state like any other (exit 0), for scripts as for people.
+ */
+static void status_print_idle(bool json)
+{
+	if (json)
+		printf("{\n  \"state\": \"idle\",\n  \"backend\": \"none\",\n  \"sessions\": 0\n}\n");
+	else
+		printf("state:          idle\nbackend:        none (gotrace.ko is not loaded, no BPF session)\n");
 }
 
 int cmd_status(int argc, char **argv)
@@ -243,9 +257,15 @@ int cmd_status(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	}
 
-	/* No module: a BPF session may be recording instead. */
-	if (!device && access(GOTRACE_DEVICE_PATH, F_OK) && status_bpf(json))
+	/* No module: a BPF session may be recording instead, or none. */
+	if (!device && access(GOTRACE_DEVICE_PATH, F_OK)) {
+		ret = status_bpf(json);
+		if (ret < 0)
+			return GT_EXIT_FAIL;
+		if (!ret)
+			status_print_idle(json);
 		return GT_EXIT_OK;
+	}
 	fd = gt_dev_open(device, O_WRONLY);
 	if (fd < 0)
 		return GT_EXIT_FAIL;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "tracecheck.h"
+#include "util.h"
 
 #define HEADER		"go 1.11 trace\0\0\0"
 #define HEADER_LEN	16
@@ -471,7 +472,8 @@ static int check_end(struct checker *c)
 	uint64_t id, off;
 
 	if (!c->info->frequency)
-		return fail(c, c->len, "no Frequency record");
+		return fail(c, c->len,
+			    "no Frequency record: the recording did not finish (it writes the Frequency, strings and stacks last: the recorder was killed, or the file cut short)");
 	if (!c->info->events)
 		return fail(c, c->len, "no events: the trace is empty");
 	if (first_missing(&c->new_stack_refs, &c->ix->stacks, &id, &off))
@@ -497,9 +499,13 @@ static int check_header(struct checker *c)
 			    c->len);
 	if (gt_src_read(c->cur.src, 0, h, HEADER_LEN))
 		return fail(c, 0, "read error");
-	if (memcmp(h, HEADER, HEADER_LEN))
+	if (memcmp(h, HEADER, HEADER_LEN)) {
+		char got[4 * HEADER_LEN + 1];
+
 		return fail(c, 0,
-			    "bad header: want \"go 1.11 trace\" and 3 NUL bytes");
+			    "bad header: read \"%s\"; gotrace reads \"go 1.11 trace\" and the generational \"go 1.22 trace\" to \"go 1.26 trace\"",
+			    gt_fmt_printable(h, HEADER_LEN, got, sizeof(got)));
+	}
 	return 0;
 }
 

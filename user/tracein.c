@@ -17,18 +17,57 @@ void gt_src_mem(struct gt_src *s, const uint8_t *buf, size_t len)
 	*s = (struct gt_src){ .mem = buf, .fd = -1, .len = len };
 }
 
-/* A pipe cannot be read at an offset: keep it in an unlinked file. */
+/*
+ * Every Go trace starts "go 1.": anything else is refused by the header
+ * checks whatever follows, so it need not be kept (/dev/zero would fill
+ * the disk).
+ */
+static bool looks_like_trace(int fd)
+{
+	static const char go[] = "go 1.";
+	char h[sizeof(go) - 1];
+
+	return pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	       !memcmp(h, go, sizeof(h));
+}
+
+/* Write all of @buf to @fd: 0 or -errno. */
+static int spool_write(int fd, const uint8_t *buf, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		ssize_t w = write(fd, buf + off, n - off);
+
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w > 0)
+			off += (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * A pipe cannot be read at an offset: keep it in an unlinked file in
+ * $TMPDIR (or /tmp), but only past its first bytes if they are a trace
+ * header's.  On an error, s->spool_dir names the directory.
+ */
 static int spool(struct gt_src *s, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	static uint8_t buf[1 << 16];
+	bool header_seen = false;
 	int fd, ret = 0;
 
-	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR, 0600);
-	if (fd < 0)
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0) {
+		s->spool_dir = dir;
 		return -errno;
+	}
 	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
+		/* The header alone first, then in large reads. */
+		size_t want = s->len < 16 ? 16 - (size_t)s->len : sizeof(buf);
+		ssize_t n = read(in, buf, want);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -38,18 +77,17 @@ static int spool(struct gt_src *s, int in)
 		}
 		if (!n)
 			break;
-		for (ssize_t w, off = 0; off < n; off += w) {
-			w = write(fd, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				w = 0;
-			else if (w < 0)
-				ret = -errno;
-			if (ret)
+		ret = spool_write(fd, buf, (size_t)n);
+		if (ret) {
+			s->spool_dir = dir;
+			break;
+		}
+		s->len += (uint64_t)n;
+		if (!header_seen && s->len >= 16) {
+			header_seen = true;
+			if (!looks_like_trace(fd))
 				break;
 		}
-		if (ret)
-			break;
-		s->len += (uint64_t)n;
 	}
 	if (ret) {
 		close(fd);

@@ -6,7 +6,7 @@
  * with pread() at any offset, so that the checker can walk the file once
  * and the merge can follow every P's batches with one small window each,
  * never holding the file.  A pipe on stdin is first copied to an unlinked
- * temporary file.
+ * temporary file (if its header is a trace's).
  *
  * A cursor reads the bytes [pos, end) of a source through a window of
  * GT_CUR_WINDOW bytes (or directly from memory).
@@ -26,11 +26,16 @@ struct gt_src {
 	bool own_fd;
 	uint64_t base;		/* offset of the trace in the file */
 	uint64_t len;
+	const char *spool_dir;	/* where a pipe failed to be copied */
 };
 
 /* A source over @len bytes at @buf (which must outlive it). */
 void gt_src_mem(struct gt_src *s, const uint8_t *buf, size_t len);
-/* Open @path ("-" = stdin).  0 or -errno. */
+/*
+ * Open @path ("-" = stdin).  0 or -errno.  A pipe or device is copied to
+ * a temporary file, but no further than its first 16 bytes if they are
+ * no trace's header.
+ */
 int gt_src_open(struct gt_src *s, const char *path);
 void gt_src_close(struct gt_src *s);
 /* Copy @n bytes at offset @off into @out.  0, or -1 if they are not there. */

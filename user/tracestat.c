@@ -307,6 +307,7 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 
 	memset(s, 0, sizeof(*s));
 	s->frequency = t->frequency;
+	s->trace_frequency = t->frequency;
 	s->version = 11;
 	s->nr_types = GT_TRACE_NR_TYPES;
 	s->type_name = gt_trace_type_name;

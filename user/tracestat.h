@@ -76,7 +76,8 @@ struct gt_stats {
 	/* Event types: by_type[1..nr_types - 1], named by type_name(). */
 	unsigned int nr_types;
 	const char *(*type_name)(unsigned int type);
-	uint64_t frequency;
+	uint64_t frequency;	/* of the times below: ticks per second */
+	uint64_t trace_frequency;	/* what the file says (its first) */
 	uint64_t start, end;	/* first and last event time */
 	uint64_t ps;		/* Ps with events */
 	uint64_t ps_running_at_end;	/* ProcStart without ProcStop */

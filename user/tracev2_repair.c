@@ -21,7 +21,7 @@ static mode_t out_mode(const char *out)
 	umask(um);
 	if (!stat(out, &st))
 		return st.st_mode & 07777;
-	return 0666 & ~um;
+	return 0600 & ~um;
 }
 
 int gt_v2_write_prefix(const struct gt_src *src, uint64_t len,
@@ -50,7 +50,10 @@ int gt_v2_write_prefix(const struct gt_src *src, uint64_t len,
 			ret = gt_write_all(fd, buf, k);
 		off += k;
 	}
-	/* The mode of the file it replaces, else what a new file gets. */
+	/*
+	 * The mode of the file it replaces, else a trace's (output.c):
+	 * 0600, for it names every process and its kernel stacks.
+	 */
 	if (!ret && fchmod(fd, out_mode(out)))
 		ret = -errno;
 	if (!ret && fsync(fd))

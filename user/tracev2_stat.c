@@ -456,11 +456,15 @@ int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 	s->nr_types = GT_V2_NR_TYPES;
 	s->type_name = gt_v2_type_name;
 	s->frequency = 1000000000;
-	while ((ret = gt_v2_next(&r, &g, err)) > 0)
+	while ((ret = gt_v2_next(&r, &g, err)) > 0) {
+		/* The walk turns every generation's ticks into ns. */
+		if (!s->trace_frequency)
+			s->trace_frequency = g.freq;
 		if (gt_v2_walk(&g, stat_event, &c, err)) {
 			ret = -1;
 			break;
 		}
+	}
 	gt_v2_gen_free(&g);
 	if (!ret) {
 		/* What is still going on at the end. */

@@ -27,9 +27,22 @@ struct walk {
 	struct gt_trace_error *err;
 };
 
+/*
+ * @ticks in ns.  A small frequency (1 Hz: 1e9 ns a tick) can take a
+ * time past 2^64 ns, which no integer holds: such times saturate, as do
+ * the sums of them, so that they still compare (and no conversion is
+ * undefined).
+ */
 static uint64_t to_ns(const struct walk *w, uint64_t ticks)
 {
-	return (uint64_t)(w->ns_per_tick * (double)ticks);
+	double ns = w->ns_per_tick * (double)ticks;
+
+	return ns < 0x1p64 ? (uint64_t)ns : UINT64_MAX;
+}
+
+static uint64_t add_ns(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -86,7 +99,7 @@ static int next_event(struct walk *w, struct cursor *c)
 				   (unsigned long long)c->ev.args[i], spec->name);
 	}
 	c->at = (size_t)(p - (g->data + b->data));
-	c->ev.ts = c->last + to_ns(w, c->ev.args[0]);
+	c->ev.ts = add_ns(c->last, to_ns(w, c->ev.args[0]));
 	c->last = c->ev.ts;
 	return 1;
 }

@@ -213,3 +213,25 @@ int gt_parse_cpu_list(const char *text, bool *set, unsigned int n)
 	}
 	return count;
 }
+
+void gt_err_input(const char *path, const char *spool_dir, int err)
+{
+	if (spool_dir)
+		gt_err("cannot copy %s into a temporary file in %s (TMPDIR): %s",
+		       path, spool_dir, strerror(err));
+	else
+		gt_err("cannot read %s: %s", path, strerror(err));
+}
+
+const char *gt_fmt_printable(const uint8_t *p, size_t n, char *buf,
+			     size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && at + 5 <= size; i++)
+		at += (size_t)snprintf(buf + at, size - at,
+				       p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' &&
+				       p[i] != '\\' ? "%c" : "\\x%02x", p[i]);
+	return buf;
+}

@@ -66,6 +66,19 @@ void gt_names_free(struct gt_names *names);
  */
 bool gt_parse_duration(const char *s, uint64_t *ns);
 
+/*
+ * Say why the trace @path cannot be read: @err (errno), while copying it
+ * into a temporary file in @spool_dir if that is not NULL.
+ */
+void gt_err_input(const char *path, const char *spool_dir, int err);
+
+/*
+ * @n bytes at @p for a message: printable ASCII as is, the rest (and "
+ * and \\) as \xNN.  Returns @buf (4 * @n + 1 bytes suffice).
+ */
+const char *gt_fmt_printable(const uint8_t *p, size_t n, char *buf,
+			     size_t size);
+
 /* "1.2 MiB" style size for messages; returns @buf. */
 const char *gt_fmt_bytes(uint64_t n, char *buf, size_t size);
 

@@ -82,6 +82,27 @@ run check "$T/nonexistent"
 check "check: missing file, exit 1" '[ $rc -eq 1 ] && has "cannot read" "$T/err"'
 run check
 check "check without a file: exit 2" '[ $rc -eq 2 ]'
+printf 'go 1.21 trace\000\000\000' >"$T/go121.trace"
+run check "$T/go121.trace"
+check "check: a go 1.21 header is named, with the versions gotrace reads" \
+	'[ $rc -eq 1 ] && has "bad header: read \"go 1.21 trace.x00.x00.x00\"; gotrace reads \"go 1.11 trace\"" "$T/err"'
+head -c 16 "$T/min.trace" >"$T/header.trace"
+run check "$T/header.trace"
+check "check: a go 1.11 trace without its footer did not finish recording" \
+	'[ $rc -eq 1 ] && has "no Frequency record: the recording did not finish" "$T/err"'
+# A device or pipe is copied to a temporary file, but only once its
+# header is a trace's: /dev/zero would fill $TMPDIR.
+TMPDIR=$T timeout 20 "$GOTRACE" check /dev/zero >"$T/out" 2>"$T/err"
+rc=$?
+check "check /dev/zero: refused at its header, not copied (exit 1, not the timeout's 124)" \
+	'[ $rc -eq 1 ] && has "bad header: read \".x00.x00" "$T/err"'
+write_trace | TMPDIR=$T/nonexistent "$GOTRACE" check - >"$T/out" 2>"$T/err"
+rc=$?
+check "check - with a bad TMPDIR: the error names the directory" \
+	'[ $rc -eq 1 ] && has "temporary file in $T/nonexistent (TMPDIR)" "$T/err"'
+run record --device "$T/nonexistent" -o /proc/version
+check "record -o /proc/version: names the temporary file that cannot be made" \
+	'[ $rc -eq 1 ] && has "cannot create /proc/version.tmp-[0-9]*, where the trace is written until it replaces /proc/version" "$T/err"'
 
 run stat "$T/min.trace"
 check "stat: minimal trace, one task named bash" '[ $rc -eq 0 ] && has "tasks       1 (goroutines), 1 names" "$T/out" && has "^  bash " "$T/out" && has "CPUs (Ps)   1" "$T/out"'

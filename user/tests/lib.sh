@@ -45,6 +45,16 @@ has() {
 	grep -q -- "$1" "$2"
 }
 
+# no_go WHAT: a Go the test needs is missing.  A failure, for make deps
+# installs every one; a skip only when GT_ALLOW_NO_GO=1 asks for it.
+no_go() {
+	if [ "${GT_ALLOW_NO_GO:-0}" = 1 ]; then
+		ok "# SKIP $1 (GT_ALLOW_NO_GO=1)"
+	else
+		not_ok "$1: 'make deps' installs it (GT_ALLOW_NO_GO=1 skips instead)"
+	fi
+}
+
 done_testing() {
 	echo "1..$n"
 	[ "$failed" -eq 0 ]

@@ -40,7 +40,7 @@ GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27
 export GO127
 if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||
    [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ]; then
-	ok "# SKIP Go 1.21 and 1.23 are not installed: Go's parsers not run"
+	no_go "Go's parsers of go 1.11 traces need Go 1.21 and 1.23"
 else
 	for f in "$T"/*.trace; do
 		case $f in *.v2.trace) continue ;; esac
@@ -54,7 +54,7 @@ else
 fi
 
 if [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ] || [ ! -x "$GO127" ]; then
-	ok "# SKIP Go 1.23 or 1.27 missing (make deps): go 1.23 twins not run"
+	no_go "the go 1.23 twins need Go 1.23 and 1.27"
 else
 	for f in "$T"/*.v2.trace; do
 		name=$(basename "$f" .v2.trace)

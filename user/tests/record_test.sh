@@ -123,6 +123,8 @@ check "end of file: exit 0, the file is the stream" '[ $rc -eq 0 ] && cmp -s "$T
 check "end of file: summary with bytes and stop reason" 'has "gotrace: 76 B (76 bytes) written to $T/a.trace" "$T/err" && has "stopped: end of file" "$T/err"'
 run check -q "$T/a.trace"
 check "the recorded file passes gotrace check" '[ $rc -eq 0 ]'
+check "the trace is its owner's only (0600, as perf.data), whatever the umask" \
+	'[ "$(stat -c %a "$T/a.trace")" = 600 ]'
 
 writer_eof
 run record --device "$FIFO" -q -o "$T/q.trace"
@@ -138,6 +140,21 @@ writer_eof
 run record --device "$FIFO" -o /dev/full
 stop_writer
 check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ] && has "writing /dev/full: No space left on device" "$T/err" && has "stopped: output error" "$T/err"'
+
+# A full disk under a go 1.23 trace (EFBIG of a file size limit here):
+# the incomplete file is kept, and the message says how to save its
+# complete generations.
+V2LONG=${V2LONG:-$(dirname "$0")/../build/v2long}
+"$V2LONG" 4 "$T/long4.trace"
+cat "$T/long4.trace" >"$FIFO" &
+writer=$!
+(trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \
+	-o "$T/full.trace") >"$T/out" 2>"$T/err"
+rc=$?
+stop_writer
+check "a full disk under a go 1.23 trace: exit 1, the temporary file kept, --repair named" \
+	'[ $rc -eq 1 ] && has "gotrace check --repair -o $T/full.trace $T/full.trace.tmp-[0-9]*'"'"' keeps its complete generations" "$T/err"'
+rm -f "$T"/full.trace.tmp-*
 
 # Nothing writes the FIFO: opening it would hang.  A bad -o must be
 # refused before the device is opened, that is before any session.

@@ -407,6 +407,27 @@ static bool m_no_frequency(void)
 	return false;
 }
 
+/*
+ * Every generation's frequency 1 Hz, its times those of a clock since a
+ * boot 1e12 ticks ago: a tick is a second, and the times in ns pass
+ * 2^64 (the fuzzer's finding: an undefined conversion to an integer).
+ */
+static bool m_freq_1hz(void)
+{
+	static uint8_t one_hz[] = { GT_V2_EV_FREQUENCY, 1 };
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++) {
+		if (table_batch(&bs[i], GT_V2_EV_FREQUENCY)) {
+			bs[i].data = one_hz;
+			bs[i].size = sizeof(one_hz);
+			any = true;
+		}
+		bs[i].time += 1000000000000ULL;
+	}
+	return any;
+}
+
 /* Generation 2's stack and string batches from another generation. */
 static bool m_tables_of_gen1(void)
 {
@@ -529,6 +550,7 @@ static const struct {
 	{ "dup-stack-id", m_dup_stack_id },
 	{ "tables-of-gen1", m_tables_of_gen1 },
 	{ "no-frequency", m_no_frequency },
+	{ "freq-1hz", m_freq_1hz },
 	{ "tables-first", m_tables_first },
 	{ "time-backwards", m_time_backwards },
 	{ "gen-gap", m_gen_gap },

@@ -17,7 +17,7 @@
 # that a checker rejects is then repaired, and the repaired file must be
 # accepted by gotrace check and both Gos.
 #
-# Skips with a reason where Go 1.23 or 1.27 is missing.
+# Fails where Go 1.23 or 1.27 is missing (skips with GT_ALLOW_NO_GO=1).
 # $MODEL_TEST and $V2MUTATE are the binaries (make check passes them).
 
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,7 @@ export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
 
 if [ ! -x "$GO123" ] || [ ! -x "$GO127" ]; then
-	ok "# SKIP Go 1.23 ($GO123) or Go 1.27 ($GO127) missing (make deps): no verdict to compare with"
+	no_go "Go's verdicts need Go 1.23 ($GO123) and Go 1.27 ($GO127)"
 	done_testing
 	exit
 fi
@@ -80,6 +80,17 @@ for m in $("$V2MUTATE" list); do
 	agree "$m"
 done
 
+# gotrace stat says the frequency the trace says (its times are in ns).
+# At 1 Hz, times in ns pass 2^64: a verdict, no undefined conversion.
+"$V2MUTATE" freq-1hz "$T/base.trace" "$T/m.trace"
+"$GOTRACE" check "$T/m.trace" >"$T/out" 2>"$T/err"
+check "check of a 1 Hz trace: its times in ns saturate, none is converted out of range" \
+	'! has "runtime error" "$T/err"'
+"$GOTRACE" stat "$T/m.trace" >"$T/out" 2>"$T/err"
+check "stat of a 1 Hz trace: frequency 1 Hz" 'has "(frequency 1 Hz)" "$T/out"'
+"$GOTRACE" stat -j "$T/m.trace" >"$T/out" 2>"$T/err"
+check "stat -j of a 1 Hz trace: frequency 1" 'has "^  \"frequency\": 1,$" "$T/out"'
+
 # The sweep (statuses of the tasks a generation did not name) matters
 # once the trace starts late: in the whole 22-generation trace, dropping
 # the first generation (a flight-recorder cut) leaves a task asleep
@@ -92,8 +103,14 @@ done
 
 # Truncation, and repair.
 size=$(wc -c <"$T/base.trace")
+# A file cut inside a generation: the error says what --repair keeps.
+head -c 20000 "$T/base.trace" >"$T/cut.trace"
+"$GOTRACE" check "$T/cut.trace" >"$T/out" 2>"$T/err"
+check "check of a cut file: names --repair and the complete generations it keeps" \
+	'has "if it was cut short (a recorder killed, a full disk), .gotrace check --repair. keeps its [1-9][0-9]* complete generations" "$T/err"'
+
 cuts=$("$V2MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
-for c in $cuts 17:in-the-first-batch-header 20:in-the-first-batch-header \
+for c in $cuts 16:header-only 17:in-the-first-batch-header 20:in-the-first-batch-header \
 	 5000:mid-generation 20000:mid-generation 35000:mid-generation \
 	 $((size - 1)):one-byte-short; do
 	off=${c%%:*}
