@@ -298,9 +298,6 @@ static long gt_dev_get_cpu_status(void __user *arg)
 	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
-/* Most chunks a session may ask for: 1 GiB of buffers. */
-#define GT_MAX_CHUNKS	16384
-
 static int gt_options_check(const struct gotrace_options *o)
 {
 	unsigned int i;
@@ -309,7 +306,7 @@ static int gt_options_check(const struct gotrace_options *o)
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
 			 GOTRACE_OPT_NO_UNITS) ||
-	    o->chunks > GT_MAX_CHUNKS || o->syscalls > GOTRACE_SYSCALLS_NONE ||
+	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
 	    !memchr(o->comm, '\0', sizeof(o->comm)) ||

@@ -188,8 +188,8 @@ extern unsigned int gt_param_format;
 extern unsigned int gt_param_generation_ms;
 
 /*
- * Most chunks the chunks parameter gives a session: 1 GiB of buffers,
- * as the session options allow (dev.c).
+ * Most chunks a session has, from its options (dev.c) or the chunks
+ * parameter: 1 GiB of buffers.
  */
 #define GT_CHUNKS_MAX		16384U
 /*
