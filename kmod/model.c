@@ -96,7 +96,9 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 	c->last_ts = ts;
 	if (t)
 		t->last_ts = ts;
-	c->events++;
+	/* A go 1.23 transition is counted by the events it took (ev()). */
+	if (m->format == GT_FORMAT_GO111)
+		c->events++;
 	return true;
 }
 
@@ -1603,11 +1605,17 @@ void gt_model_close(struct gt_model *m, u64 ts)
 	gt_unlock_irqrestore(&m->close_lock, flags);
 }
 
-/* Sum of the CPUs' event (or lost event) counters. */
+/*
+ * Sum of the CPUs' event (or lost event) counters: the events of the
+ * file, as its readers count them, with those of the go 1.23 sweeps.
+ */
 u64 gt_model_count(struct gt_model *m, bool lost)
 {
 	u64 sum = 0;
 	int cpu;
+
+	if (!lost && m->format == GT_FORMAT_GO123)
+		sum = READ_ONCE(m->v2.sweep_events);
 
 	gt_env_for_each_cpu(cpu, m) {
 		struct gt_cpu *c = gt_env_cpu_ptr(m->cpus, cpu);

@@ -255,7 +255,9 @@ struct gt_sys_cache {
  * @p_started:	ProcStart written and no ProcStop since
  * @offline:	the CPU went offline: its hooks write nothing
  * @in_pool:	the pool's reserve holds a chunk for closing this P
- * @events:	events written
+ * @events:	events written: in go 1.23 those of the format, several for
+ *		some transitions (a syscall's begin and end, a ProcStop and
+ *		ProcStart around a switch), as the trace's readers count them
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
  * @pcs:	scratch space for a stack being captured

@@ -228,6 +228,7 @@ static bool ev(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	set->last_ts = max(set->last_ts, ts);
 	vc->ev_ts = ts;
 	vc->ev_m = mid;
+	c->events++;
 	return true;
 }
 
@@ -1026,7 +1027,11 @@ static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		return false;
 	/* No hook adds to @gen's table any more: the sweep may. */
 	a[3] = comm_stack_id(m, gen, t);
-	return gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4);
+	if (!gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4))
+		return false;
+	/* Only the reader writes it; the status reads it at any time. */
+	WRITE_ONCE(v->sweep_events, v->sweep_events + 1);
+	return true;
 }
 
 /* Write the sweep batch out and start an empty one. */

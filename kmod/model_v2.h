@@ -167,6 +167,7 @@ struct gt_v2_cpu {
  *		quarters (gt_tables_due()): end the generation soon
  * @cpus:	per CPU, nr_cpus of them
  * @sweep:	the generation's M-less batch of statuses
+ * @sweep_events: statuses the sweeps wrote, for the session's event count
  * @out:	the generations written so far, for the reader
  * @out_len:	bytes in @out
  * @out_cap:	its size
@@ -182,6 +183,7 @@ struct gt_v2 {
 	bool due;
 	struct gt_v2_cpu *cpus;
 	struct gt_enc2 sweep;
+	u64 sweep_events;
 	u8 *out;
 	size_t out_len;
 	size_t out_cap;

@@ -135,6 +135,12 @@ check "full one-page rings: still no record of a task never announced" \
 	'grep -q "drops=[1-9]" "$T/err" && awk "$FIELD"" field(\"type\") == \"task\" { seen[field(\"key\")] = 1; next } field(\"match\") % 2 == 1 && !seen[field(\"key\")] { bad++ } END { exit bad > 0 }" "$T/out"'
 
 # --- gotrace record --backend bpf: a trace Go accepts ------------------
+# The events record's summary (its stderr, $1) counts, and those gotrace
+# stat reads in the file ($2), into $summary and $file.
+same_events() {
+	summary=$(sed -n 's/.* written to .*, \([0-9][0-9]*\) events, .*/\1/p' "$1")
+	file=$("$GOTRACE" stat "$2" | awk '$1 == "events" { print $2; exit }')
+}
 CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
 # First in go1.11, which Go 1.21 and 1.23 read.
 run record --backend bpf --format go1.11 -o "$T/bpf.trace" -- "$WORKLOAD" "$T/ids" $N
@@ -142,6 +148,9 @@ run record --backend bpf --format go1.11 -o "$T/bpf.trace" -- "$WORKLOAD" "$T/id
 # they must be counted, not absent.
 check "record --backend bpf --format go1.11: the workload's status, the summary names the backend and counts losses" \
 	'[ "$rc" -eq 0 ] && has "backend bpf" "$T/err" && grep -Eq " [0-9]+ lost" "$T/err" && [ "$(head -c 13 "$T/bpf.trace")" = "go 1.11 trace" ]'
+same_events "$T/err" "$T/bpf.trace"
+check "the go1.11 summary counts the events of the file: $summary, stat $file" \
+	'[ -n "$summary" ] && [ "$summary" = "$file" ]'
 eval "$(cat "$T/ids")"
 run check "$T/bpf.trace"
 check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
@@ -165,6 +174,9 @@ fmt=
 run record --backend bpf $fmt -o "$T/v2.trace" -- "$WORKLOAD" "$T/ids" $N
 check "record --backend bpf${fmt:+ $fmt}: go 1.23 by default, the workload's status" \
 	'[ "$rc" -eq 0 ] && [ "$(head -c 13 "$T/v2.trace")" = "go 1.23 trace" ]'
+same_events "$T/err" "$T/v2.trace"
+check "the go 1.23 summary counts the events of the file: $summary, stat $file" \
+	'[ -n "$summary" ] && [ "$summary" = "$file" ]'
 run check "$T/v2.trace"
 check "gotrace check accepts the go 1.23 trace" \
 	'[ "$rc" -eq 0 ] && has ": ok" "$T/out"'

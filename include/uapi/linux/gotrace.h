@@ -96,7 +96,7 @@
  * @reader_pid:		pid of the process that opened the session, in the
  *			caller's pid namespace; 0: none, or not visible
  * @start_ns:		CLOCK_MONOTONIC time the session started, in ns
- * @events:		events written so far
+ * @events:		events written so far, as the trace's readers count them
  * @bytes_produced:	bytes of trace produced so far (header included)
  * @bytes_read:		bytes of trace returned by read() so far
  * @chunks_total:	chunks in the session's pool
