@@ -10,6 +10,10 @@
 . ./lib.sh
 
 command -v unshare >/dev/null || { echo "no unshare"; exit 4; }
+# The debug kernel (allnoconfig and its checkers) has no pid namespaces:
+# unshare -p fails there with EINVAL.
+[ -e /proc/self/ns/pid ] ||
+	{ echo "no pid namespaces in this kernel (CONFIG_PID_NS)"; exit 4; }
 out=$GT_OUT/pidns.trace
 fifo=/tmp/gt_pidns_fifo
 pids=/tmp/gt_pidns_pids
