@@ -91,14 +91,14 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 		model_lost(m, c);
 		return false;
 	}
-	if (m->format == GT_FORMAT_GO111)
+	/* A go 1.23 transition is counted by the events it took (ev()). */
+	if (m->format == GT_FORMAT_GO111) {
 		gt_enc_event(&c->enc, type, ts, args, nargs);
+		c->events++;
+	}
 	c->last_ts = ts;
 	if (t)
 		t->last_ts = ts;
-	/* A go 1.23 transition is counted by the events it took (ev()). */
-	if (m->format == GT_FORMAT_GO111)
-		c->events++;
 	return true;
 }
 
