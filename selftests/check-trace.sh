@@ -116,12 +116,19 @@ fail() {
 declare -A gobin=([121]=$GO121 [123]=$GO123 [127]=$GO127)
 declare -A dflag=([121]=-d [123]=-d=1 [127]=-d=parsed)
 declare -A goversion=()
+declare -A tracebin=()
 
-# use_go TAG: check the binary once, remember its version.  Go 1.27 has
-# no prebuilt `go tool trace`: the first call builds it into GOCACHE
-# (about a minute), once, before runs in parallel would each build it.
+# use_go TAG: check the binary once, remember its version and its trace
+# tool.  Go 1.27 has no prebuilt `go tool trace`: the first call builds it
+# into GOCACHE (about a minute), once, before runs in parallel would each
+# build it (make deps installs it in the toolchain: scripts/go127.sh).
+# The parsers and profiles run the tool's binary itself: `go tool trace`
+# starts the go command first, a second Go process on each of the ten or
+# so runs per trace, for nothing but finding that binary.  The web UI
+# keeps `go tool trace` (its pages run `go tool pprof` from the GOROOT
+# the go command gives it).
 use_go() {
-	local tag=$1
+	local tag=$1 dir
 	[ -z "${goversion[$tag]:-}" ] || return 0
 	[ -x "${gobin[$tag]}" ] || {
 		echo "FAIL: no go binary at ${gobin[$tag]} (set GO$tag${2:+; $2})" >&2
@@ -130,6 +137,12 @@ use_go() {
 	goversion[$tag]=$("${gobin[$tag]}" env GOVERSION)
 	if [ "$tag" = 127 ]; then
 		"${gobin[$tag]}" tool trace -h > /dev/null 2>&1 || true
+	fi
+	dir=$("${gobin[$tag]}" env GOTOOLDIR)
+	if [ -x "$dir/trace" ]; then
+		tracebin[$tag]=$dir/trace
+	else
+		tracebin[$tag]=
 	fi
 }
 
@@ -150,21 +163,34 @@ benign='^(Parsing trace\.\.\.|Splitting trace( for viewer)?\.\.\.|Preparing trac
 errors='^(failed |panic:|fatal error:|goroutine [0-9]+ \[|http: panic|Encountered error|Lost [0-9.]+%)'
 
 # check_log TRACE VERSION WHAT LOGFILE: only benign lines in a log.
+# Read by the shell itself: a process costs about 10 ms of CPU here, and
+# there are a dozen logs per trace, nearly all of them empty or benign.
 check_log() {
-	sed -E 's,^[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9:]{8} ,,' "$4" |
-		grep -vE "$benign" > "$tmp/unexpected" || true
+	local line
+	: > "$tmp/unexpected"
+	while IFS= read -r line || [ -n "$line" ]; do
+		# The log package's date and time prefix.
+		[[ $line =~ ^[0-9]{4}/[0-9]{2}/[0-9]{2}\ [0-9:]{8}\ (.*)$ ]] &&
+			line=${BASH_REMATCH[1]}
+		[[ $line =~ $benign ]] || printf '%s\n' "$line" >> "$tmp/unexpected"
+	done < "$4"
 	[ ! -s "$tmp/unexpected" ] ||
 		fail "$1" "$2" "$3 reported an error" "$tmp/unexpected"
 }
 
-# start TAG GO TRACE ARGS...: a tool run in the background.  Stdout is only
-# scanned for error lines (a -d listing can be hundreds of MB), never kept.
+# start TAG CHECKER TRACE ARGS...: a tool run in the background, by the
+# checker tag's trace binary (use_go).  Stdout is only scanned for error
+# lines (a -d listing can be hundreds of MB), never kept.
 start() {
-	local tag=$1 go=$2 trace=$3
+	local tag=$1 checker=$2 trace=$3
 	shift 3
 	(
 		set +e
-		"$go" tool trace "$@" "$trace" 2> "$tmp/$tag.err" |
+		if [ -n "${tracebin[$checker]}" ]; then
+			"${tracebin[$checker]}" "$@" "$trace"
+		else
+			"${gobin[$checker]}" tool trace "$@" "$trace"
+		fi 2> "$tmp/$tag.err" |
 			LC_ALL=C grep -E "$errors" > "$tmp/$tag.outerr"
 		echo "${PIPESTATUS[0]}" > "$tmp/$tag.rc"
 	) &
@@ -175,7 +201,8 @@ start() {
 finish() {
 	local tag=$1 trace=$2 version=$3 rc
 	shift 3
-	rc=$(cat "$tmp/$tag.rc" 2>/dev/null || echo "unknown")
+	rc=unknown
+	[ ! -s "$tmp/$tag.rc" ] || read -r rc < "$tmp/$tag.rc"
 	[ "$rc" = 0 ] ||
 		fail "$trace" "$version" "go tool trace $* exited with status $rc" "$tmp/$tag.err"
 	[ ! -s "$tmp/$tag.outerr" ] ||
@@ -199,7 +226,7 @@ profiles() {
 	shift
 	for kind in $kinds; do
 		for tag in "$@"; do
-			start "p$tag" "${gobin[$tag]}" "$trace" -pprof="$kind"
+			start "p$tag" "$tag" "$trace" -pprof="$kind"
 		done
 		wait_all
 		for tag in "$@"; do
@@ -316,7 +343,7 @@ for trace in "$@"; do
 	done
 	# The parsers at once: a 10 MB trace takes seconds, not minutes.
 	for tag in $tags; do
-		start "d$tag" "${gobin[$tag]}" "$trace" "${dflag[$tag]}"
+		start "d$tag" "$tag" "$trace" "${dflag[$tag]}"
 	done
 	wait_all
 	for tag in $tags; do
