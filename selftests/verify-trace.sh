@@ -12,6 +12,10 @@
 #                            no other (a CPU new to the session adds one)
 #   ps N                     N distinct Ps start in the trace
 #   kernel_pcs shown|hidden|none
+#   stuck N                  (generational) N goroutines were runnable at
+#                            the start of each of the last two whole
+#                            generations and ran in neither: a dead task
+#                            the model left on a CPU
 #                            kernel frames carry real addresses, or
 #                            synthetic ones below 4 GiB, or there is
 #                            no kernel frame (but [comm] frames are)
@@ -223,6 +227,46 @@ while read -r a b c d; do
 			echo "ok kernel_pcs $b (${real:-no kernel frame}, $comm [comm] frames)"
 		else
 			echo "FAIL kernel_pcs $b (${real:-no kernel frame}, $comm [comm] frames)"
+			failed=$((failed + 1))
+		fi
+		continue ;;
+	stuck)
+		# Go 1.27's events by generation (a Sync begins one).  A
+		# goroutine's state as a generation states it shows as
+		# Undetermined->STATE the first time, STATE->STATE after; one
+		# that is Runnable there and never Runnable->Running before the
+		# next Sync waited the whole generation.  The last generation ends at the stop: only the
+		# two before it count, and there must be such two.
+		if [ -z "$generational" ]; then
+			echo "FAIL stuck $b: needs a generational trace"
+			failed=$((failed + 1))
+			continue
+		fi
+		got=$("$GO127" tool trace -d=parsed "$trace" 2>/dev/null |
+			awk '/ Sync / { g++; next }
+			/ StateTransition / && / GoID=/ {
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^GoID=/) id = substr($i, 6)
+				if (/ (Undetermined|Runnable)->Runnable /)
+					waiting[g, id] = 1
+				if (/ Runnable->Running /) delete waiting[g, id]
+			}
+			END {
+				if (g < 3) { print "only " g " generations"; exit }
+				n = 0
+				for (k in waiting) {
+					split(k, p, SUBSEP)
+					if (p[1] == g - 1 && ((g - 2, p[2]) in waiting)) {
+						n++
+						ids = ids " " p[2]
+					}
+				}
+				print n (n ? " (goroutines" ids ")" : "")
+			}')
+		if [ "${got%% *}" = "$b" ]; then
+			echo "ok stuck $got"
+		else
+			echo "FAIL stuck $b (got $got)"
 			failed=$((failed + 1))
 		fi
 		continue ;;

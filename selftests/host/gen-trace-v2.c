@@ -18,11 +18,14 @@
  * goroutine unblocked by main.faint that waits 1.2 ms for a CPU: a
  * function of the sched profile at about 0.4% of it, which pprof's
  * display drops by default), v126 (go 1.26: sync batch with clock
- * snapshot and end-of-generation bytes).
+ * snapshot and end-of-generation bytes), stuck (small with 4
+ * generations, and one goroutine unblocked in the first that never runs:
+ * what a dead task left runnable on a CPU looks like).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 
 #include "encode_v2.h"
 
@@ -53,6 +56,8 @@ enum { STK_MAIN = 1, STK_WORKER, STK_READ, STK_FAINT };
 /* The faint kind: the step of its unblock, and how long it stays parked. */
 #define FAINT_STEP	1000
 #define FAINT_WAIT	1200
+/* The stuck kind: the step of the first generation that parks one. */
+#define STUCK_STEP	200
 
 struct g {
 	int state;
@@ -344,18 +349,20 @@ static void step_m(struct m *m)
 int main(int argc, char **argv)
 {
 	unsigned int ngen, steps;
-	bool faint = false;
+	bool faint = false, stuck = false;
 	u8 hdr[GT_E2_HEADER_BYTES];
 	struct gt_enc2 e;
 
 	if (argc != 3)
-		die("usage: gen-trace-v2 small|busy|faint|v126 FILE");
+		die("usage: gen-trace-v2 small|busy|faint|v126|stuck FILE");
 	if (!strcmp(argv[1], "small")) {
 		version = GT_E2_GO123, ngen = 3, steps = 300;
 	} else if (!strcmp(argv[1], "busy")) {
 		version = GT_E2_GO123, ngen = 8, steps = 40000;
 	} else if (!strcmp(argv[1], "faint")) {
 		version = GT_E2_GO123, ngen = 8, steps = 40000, faint = true;
+	} else if (!strcmp(argv[1], "stuck")) {
+		version = GT_E2_GO123, ngen = 4, steps = 300, stuck = true;
 	} else if (!strcmp(argv[1], "v126")) {
 		version = GT_E2_GO126, ngen = 3, steps = 300;
 	} else {
@@ -385,6 +392,9 @@ int main(int argc, char **argv)
 			now += STEP;
 			if (faint && k == 1 && s == FAINT_STEP) {
 				park_one(&ms[s % NM]);
+			} else if (stuck && k == 0 && s == STUCK_STEP) {
+				park_one(&ms[s % NM]);
+				park_left = UINT_MAX;	/* never runs */
 			} else if (parked && !--park_left) {
 				enqueue(parked);
 				parked = 0;

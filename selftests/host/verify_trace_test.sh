@@ -159,6 +159,17 @@ nopprof net main.worker" GO121=/bin/false
 		"pprof sched main.faint"
 	expect_verdict 1 "go 1.23 trace: nopprof fails on 1 ms or more under 0.5% of the profile" \
 		"nopprof sched main.faint"
+	trace=$T/v2-stuck.trace
+	"$gen_v2" stuck "$trace" > /dev/null 2> "$T/gen.err" ||
+		{ echo "Bail out! gen-trace-v2 stuck failed: $(cat "$T/gen.err")"; exit 1; }
+	expect_verdict 1 "go 1.23 trace: stuck 0 fails on a goroutine runnable for whole generations" \
+		"stuck 0"
+	expect_verdict 0 "go 1.23 trace: stuck 1 names it" "stuck 1"
+	trace=$T/v2-small.trace
+	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
+		{ echo "Bail out! gen-trace-v2 small failed: $(cat "$T/gen.err")"; exit 1; }
+	expect_verdict 0 "go 1.23 trace: stuck 0 passes where every runnable goroutine runs" \
+		"stuck 0"
 	trace=$T/small.trace
 elif [ -n "$gen_v2" ] && [ "${GT_ALLOW_NO_GO:-0}" != 1 ]; then
 	# make deps installs Go 1.27: its absence fails, unless asked.

@@ -60,9 +60,9 @@ v1:syscall_test.sh
 # under load, the overload and the chunk pool, it asks for in its
 # options whatever the default (17 s saved).
 GT_8CPUS_TESTS=device_test,sched_test.sh,syscall_test.sh,cross_cpu_test.sh,\
-hotplug_test.sh,overflow_v2_test.sh,online_cpus_test.sh,generations_test.sh,\
-v1:sched_test.sh,v1:syscall_test.sh,v1:cross_cpu_test.sh,v1:hotplug_test.sh,\
-v1:overflow_test.sh,v1:online_cpus_test.sh,dmesg_clean_test.sh
+hotplug_test.sh,overflow_v2_test.sh,exit_loss_v2_test.sh,online_cpus_test.sh,\
+generations_test.sh,v1:sched_test.sh,v1:syscall_test.sh,v1:cross_cpu_test.sh,\
+v1:hotplug_test.sh,v1:overflow_test.sh,v1:online_cpus_test.sh,dmesg_clean_test.sh
 # The guest tests of the @maxcpus64 boot: those where the number of
 # possible, online and recorded CPUs matters.  In go1.11 only those
 # where it sizes something of that format: the chunk pool and its
