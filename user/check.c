@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "subcommands.h"
-#include "tracedec.h"
-#include "tracev2_check.h"
-#include "tracev2_in.h"
-#include "tracev2_repair.h"
+#include "trace/go111_decode.h"
+#include "trace/go123_check.h"
+#include "trace/go123_read.h"
+#include "trace/go123_repair.h"
 #include "util.h"
 
 static void check_usage(FILE *f)

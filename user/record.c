@@ -42,7 +42,7 @@
 #include "subcommands.h"
 #include "backend.h"
 #ifdef GT_HAVE_BPF
-#include "bpf_record.h"
+#include "record_bpf.h"
 #endif
 #include "child.h"
 #include "device.h"

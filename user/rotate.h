@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "keep.h"
-#include "v2split.h"
+#include "trace/go123_split.h"
 
 /**
  * struct gt_rotate_cfg - how to rotate

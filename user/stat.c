@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "subcommands.h"
-#include "statjson.h"
-#include "tracestat.h"
-#include "tracev2_in.h"
-#include "tracev2_stat.h"
+#include "trace/stats_json.h"
+#include "trace/stats.h"
+#include "trace/go123_read.h"
+#include "trace/go123_stat.h"
 #include "util.h"
 
 static void stat_usage(FILE *f)

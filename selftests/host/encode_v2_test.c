@@ -12,15 +12,15 @@
 
 #include "encode_v2.h"
 #include "tap.h"
-#include "../../user/leb128.h"
+#include "../../user/trace/leb128.h"
 /*
  * gotrace's reader has a struct gt_frame of its own (tracecheck.h): give
  * it another name in this file, which uses the encoder's.
  */
 #define gt_frame gt_reader_frame
-#include "../../user/tracev2.h"
-#include "../../user/tracev2_in.h"
-#include "../../user/tracev2_walk.h"
+#include "../../user/trace/go123.h"
+#include "../../user/trace/go123_read.h"
+#include "../../user/trace/go123_walk.h"
 #undef gt_frame
 
 /* Decode the LEB128 value at *@p and move past it; UINT64_MAX if bad. */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgunits.h"
+#include "bpf/cgunits.h"
 #include "tap.h"
 
 static char root[PATH_MAX];

@@ -29,15 +29,15 @@
 #include <asm/unistd_64.h>
 
 #include "tap.h"
-#include "tracedec.h"
-#include "tracein.h"
-#include "tracev2_check.h"
-#include "tracestat.h"
-#include "tracev2_in.h"
-#include "tracev2_stat.h"
-#include "v2split.h"
-#include "tracev2_walk.h"
-#include "model/gtmodel.h"
+#include "trace/go111_decode.h"
+#include "trace/input.h"
+#include "trace/go123_check.h"
+#include "trace/stats.h"
+#include "trace/go123_read.h"
+#include "trace/go123_stat.h"
+#include "trace/go123_split.h"
+#include "trace/go123_walk.h"
+#include "bpf/model/gtmodel.h"
 
 #define MAX_CPUS	4
 #define MAX_EVENTS	200000

@@ -13,7 +13,7 @@
 #include "min_trace.h"
 #include "tap.h"
 #include "tracebuild.h"
-#include "tracecheck.h"
+#include "trace/go111_check.h"
 #include "util.h"
 
 #define U TB_U

@@ -15,9 +15,9 @@
 
 #include "tap.h"
 #include "tracebuild.h"
-#include "tracedec.h"
-#include "statjson.h"
-#include "tracestat.h"
+#include "trace/go111_decode.h"
+#include "trace/stats_json.h"
+#include "trace/stats.h"
 
 #define U TB_U
 #define NARGS TB_NARGS
