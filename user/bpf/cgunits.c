@@ -21,7 +21,7 @@
 
 #include "cgunits.h"
 #include "../trace/u64map.h"
-#include "../util.h"
+#include "../trace/base.h"
 
 /* Deepest directory looked at below the root (systemd nests a few). */
 #define WALK_DEPTH	32

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ksyms.h"
-#include "../util.h"
+#include "../trace/base.h"
 
 struct ksym {
 	uint64_t addr;

@@ -29,7 +29,7 @@
 #include "loader.h"
 #include "preflight.h"
 #include "gotrace.skel.h"
-#include "../util.h"
+#include "../trace/base.h"
 
 struct gt_bpf {
 	struct gotrace_bpf *skel;

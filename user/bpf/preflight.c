@@ -6,12 +6,13 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "preflight.h"
-#include "../util.h"
+#include "../trace/base.h"
 
 /* Older uapi headers lack the two capabilities split out of SYS_ADMIN. */
 #ifndef CAP_PERFMON
@@ -85,4 +86,40 @@ int gt_bpf_preflight(const struct gt_bpf_paths *p, const struct gt_bpf_caps *c)
 		}
 	}
 	return 0;
+}
+
+int gt_parse_cpu_list(const char *text, bool *set, unsigned int n)
+{
+	const char *s = text;
+	int count = 0;
+
+	memset(set, 0, n * sizeof(*set));
+	while (*s && *s != '\n') {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		lo = strtoul(s, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -1;
+			hi = strtoul(s, &end, 10);
+		}
+		if (hi < lo)
+			return -1;
+		for (unsigned long c = lo; c <= hi && c < n; c++)
+			if (!set[c]) {
+				set[c] = true;
+				count++;
+			}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -1;
+	}
+	return count;
 }

@@ -36,4 +36,11 @@ int gt_bpf_preflight(const struct gt_bpf_paths *p, const struct gt_bpf_caps *c);
 /* Does this /sys/kernel/security/lockdown text select confidentiality? */
 bool gt_lockdown_confidential(const char *text);
 
+/*
+ * Mark in @set (@n flags, cleared first) the CPUs of a kernel CPU list
+ * such as /sys/devices/system/cpu/online: "0-3,8,10-11\n".  Returns how
+ * many are set, or -1 for a malformed list; CPUs >= @n are ignored.
+ */
+int gt_parse_cpu_list(const char *text, bool *set, unsigned int n);
+
 #endif /* GOTRACE_BPF_PREFLIGHT_H */

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "go111_check.h"
-#include "../util.h"
+#include "base.h"
 
 #define HEADER		"go 1.11 trace\0\0\0"
 #define HEADER_LEN	16

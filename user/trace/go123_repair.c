@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "go123_repair.h"
-#include "../util.h"
+#include "base.h"
 
 static mode_t out_mode(const char *out)
 {

@@ -15,7 +15,7 @@
 #include "go123_read.h"
 #include "go123_stat.h"
 #include "go123_walk.h"
-#include "../util.h"
+#include "base.h"
 #include "u64map.h"
 
 struct gstate {

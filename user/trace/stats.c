@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "../util.h"
+#include "base.h"
 
 struct gaux {
 	uint64_t since;		/* time the current state began */

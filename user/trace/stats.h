@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "go111_decode.h"
-#include "../util.h"
+#include "base.h"
 
 #define GT_STAT_NAME	64
 /* A systemd unit's name with its NUL, as systemd's UNIT_NAME_MAX. */
