@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_record.c - 'gotrace record --backend bpf' (bpf_record.h)
+ * record_bpf.c - 'gotrace record --backend bpf' (record_bpf.h)
  *
- * The BPF programs capture (bpf_backend.c), their records are merged in
+ * The BPF programs capture (bpf/loader.c), their records are merged in
  * time order and fed to the module's Linux -> Go model built for user
- * space (bpf_feed.c, user/model/), which writes the same trace the
+ * space (bpf/feed.c, bpf/model/), which writes the same trace the
  * module would; this file runs the session: output file, COMMAND,
  * signals, duration, the start-up snapshot, the drain loop, the end.
  */
@@ -75,7 +75,7 @@ static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
 
 /*
  * A ring per online CPU from the module's buffer size (64 KiB chunks in
- * all); the CPUs offline get one page (bpf_backend.c).
+ * all); the CPUs offline get one page (bpf/loader.c).
  */
 static size_t ring_bytes(const struct gotrace_options *o)
 {

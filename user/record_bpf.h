@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_record.h - 'gotrace record' with the BPF backend: capture, model,
+ * record_bpf.h - 'gotrace record' with the BPF backend: capture, model,
  * trace file
  */
 #ifndef GOTRACE_BPF_RECORD_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_feed.c - BPF records into the model's hooks (bpf_feed.h)
+ * feed.c - BPF records into the model's hooks (feed.h)
  */
 #include <errno.h>
 #include <stdlib.h>

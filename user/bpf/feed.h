@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_feed.h - the BPF backend's records, merged in time order, as the
+ * feed.h - the BPF backend's records, merged in time order, as the
  * input events of the Linux -> Go model (kmod/model_input.h)
  *
  * The filters ran in BPF: every task with a task record is recorded,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_backend.c - load, attach and drain the BPF capture programs
- * (bpf_backend.h)
+ * loader.c - load, attach and drain the BPF capture programs
+ * (loader.h)
  *
  * Each possible CPU gets its own ring buffer, created here and put into
  * the programs' array of maps, so that CPUs never contend for a ring and

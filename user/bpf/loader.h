@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_backend.h - capture with BPF programs instead of the module
+ * loader.h - capture with BPF programs instead of the module
  *
  * Loads the programs of bpf/gotrace.bpf.c with the session's options,
  * attaches them, and hands on their records (bpf/record.h) merged from

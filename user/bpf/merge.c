@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_merge.c - per-CPU queues and a heap over their heads (bpf_merge.h)
+ * merge.c - per-CPU queues and a heap over their heads (merge.h)
  */
 #include <linux/types.h>
 #include <stdbool.h>

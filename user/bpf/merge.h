@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_merge.h - put the BPF backend's per-CPU records in time order
+ * merge.h - put the BPF backend's per-CPU records in time order
  *
  * Each CPU's ring buffer is nearly in time order: a program interrupted
  * between taking its timestamp and reserving its record (a wakeup from

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_preflight.c - the reasons the BPF backend cannot run, said plainly
- * (bpf_preflight.h)
+ * preflight.c - the reasons the BPF backend cannot run, said plainly
+ * (preflight.h)
  */
 #include <errno.h>
 #include <linux/capability.h>

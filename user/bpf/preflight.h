@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf_preflight.h - can this machine run the BPF backend?  One clear
+ * preflight.h - can this machine run the BPF backend?  One clear
  * line for each reason it cannot, before libbpf says something obscure.
  */
 #ifndef GOTRACE_BPF_PREFLIGHT_H

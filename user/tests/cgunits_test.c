@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgunits_test.c - a cgroup's systemd unit by its id (cgunits.c), on a
+ * cgunits_test.c - a cgroup's systemd unit by its id (bpf/cgunits.c), on a
  * tree of plain directories laid out as systemd lays out cgroup v2:
  * the id is the directory's inode number, as readdir() gives it.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracecheck.c - strict structural check of a "go 1.11 trace" file
+ * go111_check.c - strict structural check of a "go 1.11 trace" file
  *
- * One pass over the file through a cursor (tracein.c), decoding records
+ * One pass over the file through a cursor (input.c), decoding records
  * as Go 1.21's readTrace does
  * (internal/trace/parser.go) and checking each as parseEvents does, then
  * the references that may point forward (stacks, strings, goroutines) at

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracecheck.h - strict structural check of a "go 1.11 trace" file
+ * go111_check.h - strict structural check of a "go 1.11 trace" file
  *
  * One pass over the file decodes every record the way Go 1.21's
  * internal/trace readTrace and parseEvents do, plus the rules that Go
  * 1.23's reader or the web UI enforce (Documentation/trace-format.rst).
- * It does not replay goroutine states: that is tracedec.c, which reads
+ * It does not replay goroutine states: that is go111_decode.c, which reads
  * what this pass indexes (the batches of every P, strings, stacks).
  */
 #ifndef GOTRACE_TRACECHECK_H

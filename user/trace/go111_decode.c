@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracedec.c - read every P's batches, merge the Ps and replay the
+ * go111_decode.c - read every P's batches, merge the Ps and replay the
  * goroutine and P state machines, streaming
  *
  * Following Go 1.21's internal/trace (parser.go parseEvents, order.go
@@ -19,7 +19,7 @@
  *  3. replay: each merged event, GoSysExit with its real timestamp, goes
  *     through the states of postProcessTrace (goroutines
  *     dead/runnable/running/waiting, per-P running goroutine and
- *     started/stopped) plus the rules of the 1.23 views (tracedec.h).
+ *     started/stopped) plus the rules of the 1.23 views (go111_decode.h).
  *
  * Go sorts the whole merged trace again once GoSysExit events take their
  * real time.  Here a GoSysExit whose real time is earlier than its place
@@ -1007,7 +1007,7 @@ static int emit(struct dec *d, struct gt_event *e)
 		return -1;
 	/*
 	 * Earlier than its place: nothing of its goroutine is in between
-	 * (tracedec.h).  Later: events up to its time come first.
+	 * (go111_decode.h).  Later: events up to its time come first.
 	 */
 	if (e->ts > merged_ts)
 		return late_push(d, e);

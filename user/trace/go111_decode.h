@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracedec.h - decode a "go 1.11 trace" and replay its scheduler states,
+ * go111_decode.h - decode a "go 1.11 trace" and replay its scheduler states,
  * in bounded memory
  *
- * gt_trace_open() runs the structural check of tracecheck.c, which
+ * gt_trace_open() runs the structural check of go111_check.c, which
  * indexes the batches of every P, the strings and the stacks.
  * gt_trace_replay() then reads every P's batches with a cursor of its
  * own, gives each timed event its P, implicit goroutine, absolute time,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * traceev.c - names and value layouts of the "go 1.11 trace" event types
+ * go111_events.c - names and value layouts of the "go 1.11 trace" event types
  */
 #include <stddef.h>
 

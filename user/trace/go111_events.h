@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * traceev.h - what the "go 1.11 trace" format says about each event type
+ * go111_events.h - what the "go 1.11 trace" format says about each event type
  *
  * The numbers are Go's (enum gotrace_event in kmod/go_trace.h); this adds the name, the layout of the
  * values and the classes the checker and the replay need.  See

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2.h - the event types of Go's generational trace format
+ * go123.h - the event types of Go's generational trace format
  *
  * Headers "go 1.22 trace" to "go 1.26 trace" (Documentation/
  * trace-format.rst, "The generational format").  Every event of an event

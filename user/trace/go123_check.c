@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_check.c - check a generational trace and count what is in it
+ * go123_check.c - check a generational trace and count what is in it
  *
- * Every event goes through Go's state machine (tracev2_order.c) in the
+ * Every event goes through Go's state machine (go123_order.c) in the
  * order Go's reader would apply it, so that gotrace check and Go agree
  * on which traces are broken.
  */

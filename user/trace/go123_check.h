@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_check.h - 'gotrace check' of a generational trace
+ * go123_check.h - 'gotrace check' of a generational trace
  *
- * Reads the trace one generation at a time (tracev2_in.c), decodes every
- * event (tracev2_walk.c) and counts what it saw.  Memory is bounded by
+ * Reads the trace one generation at a time (go123_read.c), decodes every
+ * event (go123_walk.c) and counts what it saw.  Memory is bounded by
  * the largest generation, plus one entry per goroutine, P and M id.
  */
 #ifndef GOTRACE_TRACEV2_CHECK_H

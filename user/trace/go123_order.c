@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_order.c - the goroutine, P and M state machine of Go's reader
+ * go123_order.c - the goroutine, P and M state machine of Go's reader
  *
  * Each handler decides one event type: "not yet" where Go's reader
  * waits for another M's events, an error where it gives up.  GC, STW,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_order.h - replay the scheduler states a generational trace
+ * go123_order.h - replay the scheduler states a generational trace
  * describes, as Go's reader does, to give its verdict
  *
  * Go's reader does not trust the order of the file: it keeps the state

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_in.c - batches and generations of a generational trace
+ * go123_read.c - batches and generations of a generational trace
  *
  * Reads a generation the way Go's reader does (internal/trace in Go 1.23
  * and 1.27), so that the same files fail, for the same first reason:
  * batch headers, the 64 KiB batch limit, generation numbers, the string
  * and stack tables (ids unique, frames naming defined strings), the sync
  * batch (frequency, and from 1.25 a clock snapshot) and, from 1.26, the
- * end-of-generation byte.  Events are decoded later (tracev2_walk.c).
+ * end-of-generation byte.  Events are decoded later (go123_walk.c).
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_in.h - read a generational trace one generation at a time
+ * go123_read.h - read a generational trace one generation at a time
  *
  * A generation is a run of batches with the same generation number (and,
  * from "go 1.26 trace" on, a bare end-of-generation byte after them).

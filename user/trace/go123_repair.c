@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_repair.c - write a trimmed copy of a trace, atomically
+ * go123_repair.c - write a trimmed copy of a trace, atomically
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_repair.h - trim a damaged generational trace
+ * go123_repair.h - trim a damaged generational trace
  *
  * A recording that was killed, or a disk that filled up, leaves a file
  * whose last generation is cut.  Go 1.27 reads a "go 1.26 trace" up to

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_spec.c - the layout of every timed event of the generational
+ * go123_spec.c - the layout of every timed event of the generational
  * format: how many values follow the type byte (the timestamp delta is
  * value 0) and which of them are stack or string ids.
  */

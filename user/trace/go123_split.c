@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * v2split.c - cut a generational trace's byte stream between generations
- * (v2split.h)
+ * go123_split.c - cut a generational trace's byte stream between generations
+ * (go123_split.h)
  */
 #include <string.h>
 

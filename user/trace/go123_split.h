@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * v2split.h - cut a generational trace's byte stream between generations
+ * go123_split.h - cut a generational trace's byte stream between generations
  *
  * A "go 1.2x trace" is a 16-byte header and then generations, each a run
  * of batches with the same generation number (the frequency, string and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_stat.c - replay a generational trace's goroutine states for
+ * go123_stat.c - replay a generational trace's goroutine states for
  * 'gotrace stat'
  *
  * Goroutine and P states are carried from one generation to the next;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_stat.h - 'gotrace stat' figures of a generational trace
+ * go123_stat.h - 'gotrace stat' figures of a generational trace
  *
  * The same struct gt_stats as for a "go 1.11 trace", filled while the
- * events of each generation are walked in time order (tracev2_walk.c).
+ * events of each generation are walked in time order (go123_walk.c).
  * Times are nanoseconds (frequency 1000000000), whatever the trace's
  * tick.  A task's name is the function of the outermost frame of the
  * first stack that names it: its creation stack, else the stack of its

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracev2_walk.c - decode a generation's events, merging the Ms by time
+ * go123_walk.c - decode a generation's events, merging the Ms by time
  *
  * One cursor per M over its batches; a binary heap of cursors keyed by
  * the time of their next event gives the next event of the generation.

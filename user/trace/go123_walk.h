@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracev2_walk.h - the events of one generation, in time order
+ * go123_walk.h - the events of one generation, in time order
  *
  * Every event batch is decoded with the layout of its event types, and
  * every stack and string id an event names must be in the generation's
  * tables, as Go's reader requires.  The batches of each M are read in
  * file order (the order the format gives them) and the Ms are merged by
  * event time, as Go's reader tries them; the callback decides whether an
- * event fits (tracev2_order.c replays Go's states).
+ * event fits (go123_order.c replays Go's states).
  */
 #ifndef GOTRACE_TRACEV2_WALK_H
 #define GOTRACE_TRACEV2_WALK_H

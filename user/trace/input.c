@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracein.c - trace sources (memory, file, stdin) and windowed cursors
+ * input.c - trace sources (memory, file, stdin) and windowed cursors
  */
 #include <errno.h>
 #include <fcntl.h>

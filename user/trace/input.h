@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracein.h - read a trace file in bounded memory
+ * input.h - read a trace file in bounded memory
  *
  * A source is a trace in memory (the unit tests) or an open file, read
  * with pread() at any offset, so that the checker can walk the file once

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracestat.c - per-task, per-name and per-syscall figures of a trace
+ * stats.c - per-task, per-name and per-syscall figures of a trace
  *
- * Called on every merged, checked event of tracedec.c, following each
+ * Called on every merged, checked event of go111_decode.c, following each
  * goroutine's state: runnable (created, unblocked, syscall exit,
  * sched/preempt) -> GoStart counts as scheduler latency; running ->
  * anything that stops it counts as run time; GoSysCall names the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracestat.h - what 'gotrace stat' computes while replaying a trace
+ * stats.h - what 'gotrace stat' computes while replaying a trace
  *
  * Times are in ticks of the trace (nanoseconds for gotrace's traces).
  * A task is a goroutine; its name is the function of the first frame of

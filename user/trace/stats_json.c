@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * statjson.c - 'gotrace stat --json': the figures as one JSON object
+ * stats_json.c - 'gotrace stat --json': the figures as one JSON object
  *
  * One key per line, two spaces of indent per level, so that a shell
  * script can also take a top-level number with sed.  Times are integer

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * statjson.h - 'gotrace stat --json': the figures as one JSON object
+ * stats_json.h - 'gotrace stat --json': the figures as one JSON object
  */
 #ifndef GOTRACE_STATJSON_H
 #define GOTRACE_STATJSON_H
