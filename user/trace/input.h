@@ -2,6 +2,12 @@
 /*
  * input.h - read a trace file in bounded memory
  *
+ * trace/ is the library of gotrace check and stat: it reads and checks
+ * trace files of both formats, go 1.11 (go111_*) and the generational
+ * go 1.23 (go123_*), from a source of this header, with the shared
+ * decoding (leb128.h, u64map.c, stats.c) and the helpers of base.h.
+ * It includes nothing of the command (user/) or of the backend (bpf/).
+ *
  * A source is a trace in memory (the unit tests) or an open file, read
  * with pread() at any offset, so that the checker can walk the file once
  * and the merge can follow every P's batches with one small window each,
