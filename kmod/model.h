@@ -8,7 +8,7 @@
  * events into per-CPU chunks (chunk.c), which the backend's reader takes
  * in order.  The same hooks serve the module (kmod/probes.c, one call per
  * tracepoint hit, on the CPU of the event, interrupts disabled by the
- * model) and user space (user/model/: one thread feeding events in
+ * model) and user space (user/bpf/model/: one thread feeding events in
  * timestamp order, taking chunks between events).
  *
  * Order of calls:

@@ -5,7 +5,7 @@
  * The portable files (model.c, tasks.c, classify.c, chunk.c, tables.c,
  * encode.c, syscalls.c) include this header and nothing of Linux or libc
  * beyond it.  It picks the environment at compile time: env_kernel.h in
- * the module, env_user.h (user/model/) in user space.  Every function is
+ * the module, env_user.h (user/bpf/model/) in user space.  Every function is
  * static inline there, so the kernel's hot path calls no function
  * pointer and costs what it cost before the split.
  *

@@ -14,7 +14,7 @@
  * freed when it ends: hooks never allocate.  Nothing here is a kernel
  * type: the environment (model_env.h) supplies locks, atomics, per-CPU
  * storage and the lazy queries, so the same files build into the module
- * and into user space (user/model/).
+ * and into user space (user/bpf/model/).
  */
 #ifndef _GT_MODEL_STATE_H
 #define _GT_MODEL_STATE_H

@@ -4,7 +4,7 @@
  *
  * The model (model.c, tasks.c, classify.c, chunk.c, tables.c) and the
  * encoder (encode.c) build both into the module and, in user space, into
- * a library (user/model/).  They use the kernel's names u8 ... u64, s32,
+ * a library (user/bpf/model/).  They use the kernel's names u8 ... u64, s32,
  * which user space gets here from the compiler's own type names, so no
  * libc header is needed to define them.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * backend.h - which capture backend records: the module (/dev/gotrace)
- * or the BPF programs (bpf_backend.h)
+ * or the BPF programs (bpf/loader.h)
  */
 #ifndef GOTRACE_BACKEND_H
 #define GOTRACE_BACKEND_H

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "bpf/record.h"
-#include "bpf_backend.h"
+#include "bpf/loader.h"
 #include "child.h"
-#include "ksyms.h"
+#include "bpf/ksyms.h"
 #include "options.h"
 #include "subcommands.h"
 #include "util.h"

@@ -2,11 +2,12 @@
 /*
  * check.c - gotrace check: structure and scheduler states of a trace file
  *
- * Needs no Go.  A "go 1.11 trace": decodes every record (tracecheck.c),
- * merges the Ps and replays the goroutine and P states as Go 1.21 does
- * (tracedec.c).  A generational trace ("go 1.22" to "go 1.26"): reads it
- * one generation at a time as Go's reader does (tracev2_check.c), and
- * with --repair trims a damaged one to its last complete generation.
+ * Needs no Go.  A "go 1.11 trace": decodes every record
+ * (trace/go111_check.c), merges the Ps and replays the goroutine and P
+ * states as Go 1.21 does (trace/go111_decode.c).  A generational trace
+ * ("go 1.22" to "go 1.26"): reads it one generation at a time as Go's
+ * reader does (trace/go123_check.c), and with --repair trims a damaged
+ * one to its last complete generation.
  * Prints what it counted.  Streams: memory does not grow with the file.
  * Exits 1 naming the offset of the first malformed record or impossible
  * transition.
@@ -18,10 +19,10 @@
 #include <string.h>
 
 #include "subcommands.h"
-#include "tracedec.h"
-#include "tracev2_check.h"
-#include "tracev2_in.h"
-#include "tracev2_repair.h"
+#include "trace/go111_decode.h"
+#include "trace/go123_check.h"
+#include "trace/go123_read.h"
+#include "trace/go123_repair.h"
 #include "util.h"
 
 static void check_usage(FILE *f)

@@ -4,6 +4,15 @@
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
  * check.c, stat.c), prints the top-level usage and the version.
+ *
+ * user/ has three rooms (Documentation/source-map.rst).  This top level
+ * is the command: one file per subcommand and the helpers they share
+ * (util.c, options.c, output.c, rotate.c, ...).  trace/ is the library
+ * that reads and checks trace files, go111_* and go123_* by format.
+ * bpf/ is the BPF capture backend: its programs, their loader and the
+ * feed into the module's model (bpf/model/).  Includes point down only:
+ * the command includes trace/ and bpf/, bpf/ includes trace/base.h and
+ * trace/u64map.h, and trace/ neither (scripts/include-graph.sh).
  */
 #include <stdio.h>
 #include <string.h>

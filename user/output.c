@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "tracev2_in.h"
+#include "trace/go123_read.h"
 #include "util.h"
 
 /* Tries at a free temporary name before giving up. */

@@ -42,7 +42,7 @@
 #include "subcommands.h"
 #include "backend.h"
 #ifdef GT_HAVE_BPF
-#include "bpf_record.h"
+#include "record_bpf.h"
 #endif
 #include "child.h"
 #include "device.h"
@@ -1087,7 +1087,7 @@ static int rec_choose_backend(struct recorder *r)
 }
 
 #ifdef GT_HAVE_BPF
-/* The BPF backend runs the whole session itself (bpf_record.c). */
+/* The BPF backend runs the whole session itself (record_bpf.c). */
 static int rec_run_bpf(struct recorder *r)
 {
 	struct gt_bpf_rec a = {

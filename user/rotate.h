@@ -3,7 +3,7 @@
  * rotate.h - 'gotrace record --rotate': a generational trace written as
  * a sequence of files, each a complete trace
  *
- * The stream is cut only where a generation begins (v2split.h), and a
+ * The stream is cut only where a generation begins (trace/go123_split.h), and a
  * file ends at the first such point after it has lasted the period or
  * reached the size: so each file is the trace header and whole
  * generations, and the files together hold every byte of the stream
@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "keep.h"
-#include "v2split.h"
+#include "trace/go123_split.h"
 
 /**
  * struct gt_rotate_cfg - how to rotate

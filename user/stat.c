@@ -2,9 +2,9 @@
 /*
  * stat.c - gotrace stat: what a trace file contains
  *
- * Checks the file (tracecheck.c), computes the figures while replaying
- * it (tracedec.c, tracestat.c) and prints, as text or as JSON
- * (statjson.c): duration, Ps, tasks and their names, events by type,
+ * Checks the file (trace/go111_check.c), computes the figures while replaying
+ * it (trace/go111_decode.c, trace/stats.c) and prints, as text or as JSON
+ * (trace/stats_json.c): duration, Ps, tasks and their names, events by type,
  * run time, latency and blocking per systemd unit, the top tasks by run
  * time and by scheduler latency, the top
  * syscalls by count and by blocked time, and what the end of the file
@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "subcommands.h"
-#include "statjson.h"
-#include "tracestat.h"
-#include "tracev2_in.h"
-#include "tracev2_stat.h"
+#include "trace/stats_json.h"
+#include "trace/stats.h"
+#include "trace/go123_read.h"
+#include "trace/go123_stat.h"
 #include "util.h"
 
 static void stat_usage(FILE *f)

@@ -16,7 +16,7 @@
 
 #include "subcommands.h"
 #ifdef GT_HAVE_BPF
-#include "bpf_backend.h"
+#include "bpf/loader.h"
 #endif
 #include "device.h"
 #include "util.h"

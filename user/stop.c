@@ -14,7 +14,7 @@
 
 #include "subcommands.h"
 #ifdef GT_HAVE_BPF
-#include "bpf_backend.h"
+#include "bpf/loader.h"
 #endif
 #include "control_args.h"
 #include "device.h"

@@ -10,7 +10,7 @@
 
 #include "encode.h"
 #include "tap.h"
-#include "../../user/leb128.h"
+#include "../../user/trace/leb128.h"
 #include "../../user/tests/min_trace.h"
 
 /* Decode one LEB128 value with gotrace's decoder; 0 if malformed. */

@@ -4,7 +4,8 @@
  * (kmod/encode_v2.c, the source the module builds): the byte layout of
  * the header, batches, events and tables, every append writing its whole
  * record or nothing, the 64 KiB batch cap, and generations read back by
- * gotrace's own reader of the format (user/tracev2_in.c, tracev2_walk.c).
+ * gotrace's own reader of the format (user/trace/go123_read.c,
+ * go123_walk.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,15 +13,15 @@
 
 #include "encode_v2.h"
 #include "tap.h"
-#include "../../user/leb128.h"
+#include "../../user/trace/leb128.h"
 /*
- * gotrace's reader has a struct gt_frame of its own (tracecheck.h): give
+ * gotrace's reader has a struct gt_frame of its own (trace/go111_check.h): give
  * it another name in this file, which uses the encoder's.
  */
 #define gt_frame gt_reader_frame
-#include "../../user/tracev2.h"
-#include "../../user/tracev2_in.h"
-#include "../../user/tracev2_walk.h"
+#include "../../user/trace/go123.h"
+#include "../../user/trace/go123_read.h"
+#include "../../user/trace/go123_walk.h"
 #undef gt_frame
 
 /* Decode the LEB128 value at *@p and move past it; UINT64_MAX if bad. */

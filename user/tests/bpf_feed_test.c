@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "bpf/record.h"
-#include "bpf_feed.h"
-#include "model/gtmodel.h"
+#include "bpf/feed.h"
+#include "bpf/model/gtmodel.h"
 #include "tap.h"
 
 #define KEY_KNOWN	0x1000

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bpf/record.h"
-#include "bpf_merge.h"
+#include "bpf/merge.h"
 #include "tap.h"
 
 struct seen {

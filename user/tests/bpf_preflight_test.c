@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bpf_preflight.h"
+#include "bpf/preflight.h"
 #include "tap.h"
 #include "util.h"
 

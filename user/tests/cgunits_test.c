@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgunits_test.c - a cgroup's systemd unit by its id (cgunits.c), on a
+ * cgunits_test.c - a cgroup's systemd unit by its id (bpf/cgunits.c), on a
  * tree of plain directories laid out as systemd lays out cgroup v2:
  * the id is the directory's inode number, as readdir() gives it.
  */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgunits.h"
+#include "bpf/cgunits.h"
 #include "tap.h"
 
 static char root[PATH_MAX];

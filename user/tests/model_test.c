@@ -3,9 +3,9 @@
  * model_test.c - the module's Linux -> Go model, fed from user space
  *
  * Each case feeds a sequence of input events (kmod/model_input.h) to the
- * model built for user space (user/model/), takes the trace it writes,
- * checks it with the replay of 'gotrace check' (tracedec.c) and asserts
- * what the decoded trace says: which goroutines exist and under which
+ * model built for user space (user/bpf/model/), takes the trace it writes,
+ * checks it with the replay of 'gotrace check' (trace/go111_decode.c) and
+ * asserts what the decoded trace says: which goroutines exist and under which
  * name, how they blocked, who unblocked whom, which syscall events there
  * are.  With a directory as argument, every case's trace is also written
  * there as CASE.trace, for Go's own parsers (model_go_test.sh).
@@ -29,15 +29,15 @@
 #include <asm/unistd_64.h>
 
 #include "tap.h"
-#include "tracedec.h"
-#include "tracein.h"
-#include "tracev2_check.h"
-#include "tracestat.h"
-#include "tracev2_in.h"
-#include "tracev2_stat.h"
-#include "v2split.h"
-#include "tracev2_walk.h"
-#include "model/gtmodel.h"
+#include "trace/go111_decode.h"
+#include "trace/input.h"
+#include "trace/go123_check.h"
+#include "trace/stats.h"
+#include "trace/go123_read.h"
+#include "trace/go123_stat.h"
+#include "trace/go123_split.h"
+#include "trace/go123_walk.h"
+#include "bpf/model/gtmodel.h"
 
 #define MAX_CPUS	4
 #define MAX_EVENTS	200000

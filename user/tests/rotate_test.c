@@ -12,8 +12,8 @@
 
 #include "rotate.h"
 #include "tap.h"
-#include "tracev2.h"
-#include "v2split.h"
+#include "trace/go123.h"
+#include "trace/go123_split.h"
 
 static uint8_t stream[1 << 20];
 static size_t stream_len;

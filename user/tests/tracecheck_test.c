@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracecheck_test.c - unit tests of the trace checker (tracecheck.c) and
+ * tracecheck_test.c - unit tests of the trace checker (trace/go111_check.c) and
  * of the helpers in util.c
  *
  * Traces are built byte by byte (tracebuild.c) from the minimal valid
@@ -13,7 +13,7 @@
 #include "min_trace.h"
 #include "tap.h"
 #include "tracebuild.h"
-#include "tracecheck.h"
+#include "trace/go111_check.h"
 #include "util.h"
 
 #define U TB_U

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracedec_test.c - unit tests of the state replay (tracedec.c) and of
- * the figures of 'gotrace stat' (tracestat.c)
+ * tracedec_test.c - unit tests of the state replay (trace/go111_decode.c)
+ * and of the figures of 'gotrace stat' (trace/stats.c)
  *
  * A valid two-P trace with known answers, the same with its batches in
  * another file order, then one broken trace per rule: each must fail at
@@ -15,9 +15,9 @@
 
 #include "tap.h"
 #include "tracebuild.h"
-#include "tracedec.h"
-#include "statjson.h"
-#include "tracestat.h"
+#include "trace/go111_decode.h"
+#include "trace/stats_json.h"
+#include "trace/stats.h"
 
 #define U TB_U
 #define NARGS TB_NARGS

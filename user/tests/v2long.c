@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracev2.h"
+#include "trace/go123.h"
 
 #define NPROCS	4
 #define NGS	64

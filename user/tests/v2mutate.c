@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "leb128.h"
-#include "tracev2.h"
+#include "trace/leb128.h"
+#include "trace/go123.h"
 
 #define NONE	UINT64_MAX
 

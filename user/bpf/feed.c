@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feed.c - BPF records into the model's hooks (feed.h)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+
+#include "record.h"
+#include "feed.h"
+#include "cgunits.h"
+#include "model/gtmodel.h"
+#include "../trace/u64map.h"
+
+/* A task of the table: what its task record said, kept up to date. */
+struct ftask {
+	struct gt_in_task in;
+	char comm[GT_IN_COMM_LEN];
+};
+
+struct gt_bpf_feed {
+	struct gt_model *m;
+	const struct gt_ksyms *ksyms;
+	struct gt_cgunits *units;	/* NULL: tasks in no unit */
+	struct u64map tasks;		/* key -> struct ftask *, 0: none */
+	struct gt_in_task unknown_task[2];	/* tasks named by key only */
+	struct ftask **snap;		/* the snapshot, in order */
+	unsigned char *snap_sleeping;
+	size_t nr_snap, snap_cap;
+	uint64_t start;			/* records before: table only */
+	uint64_t end;			/* records after: none (0: not yet) */
+	bool started;
+	/*
+	 * Events of recorded tasks the table does not know: a task record
+	 * the reader could not keep (no memory), or one that never came
+	 * before its task's first record.  The model is told of them as of
+	 * an idle task, so they are lost: counted, never silent.
+	 */
+	uint64_t unknown;
+	/*
+	 * The task each CPU's switch records put on it (0: none known
+	 * yet), and the times a record of a recorded task current on its
+	 * CPU (a syscall, a switch-out, a wakeup, a fork, an exec) came from
+	 * a CPU that no switch record had given it: a switch lost on its way
+	 * (see Documentation/bpf-backend.rst), counted once per CPU and
+	 * switch.
+	 */
+	uint64_t *on_cpu;
+	unsigned int nr_on_cpu;
+	uint64_t unswitched;
+};
+
+/* sched_switch's prev_state: TASK_DEAD. */
+#define STATE_DEAD	0x80
+
+struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
+				    const struct gt_ksyms *ksyms)
+{
+	struct gt_bpf_feed *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->m = m;
+	f->ksyms = ksyms;
+	for (int i = 0; i < 2; i++) {
+		f->unknown_task[i].flags = GT_IN_IDLE;
+		f->unknown_task[i].comm = "";
+	}
+	return f;
+}
+
+void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units)
+{
+	f->units = units;
+}
+
+void gt_bpf_feed_free(struct gt_bpf_feed *f)
+{
+	size_t i = 0;
+	uint64_t key, val;
+
+	if (!f)
+		return;
+	while (u64map_next(&f->tasks, &i, &key, &val))
+		free((struct ftask *)(uintptr_t)val);
+	u64map_free(&f->tasks);
+	free(f->snap);
+	free(f->snap_sleeping);
+	free(f->on_cpu);
+	free(f);
+}
+
+/* The table's task for a task record: new, or the key's reuse. */
+static struct ftask *task_update(struct gt_bpf_feed *f,
+				 const struct gtb_task *r)
+{
+	uint64_t *slot;
+	struct ftask *t;
+	bool added;
+
+	slot = u64map_put(&f->tasks, r->hdr.key, 0, &added);
+	if (!slot)
+		return NULL;
+	/* 0: added, or left so by a calloc() that failed. */
+	if (!*slot) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return NULL;
+		*slot = (uintptr_t)t;
+	}
+	t = (struct ftask *)(uintptr_t)*slot;
+	t->in.key = r->hdr.key;
+	t->in.start_time = r->start_time;
+	t->in.tid = r->tid;
+	t->in.tgid = r->tgid;
+	t->in.flags = r->flags & 0x00200000 /* PF_KTHREAD */ ? GT_IN_KTHREAD : 0;
+	memcpy(t->comm, r->comm, sizeof(t->comm));
+	t->in.comm = t->comm;
+	return t;
+}
+
+/*
+ * The task of @key, or an idle stand-in (slot @i of two): for a task the
+ * filters left out (!@recorded), and, counted as a loss, for a recorded
+ * one the table does not know.
+ */
+static const struct gt_in_task *task_of(struct gt_bpf_feed *f, uint64_t key,
+					bool recorded, int i)
+{
+	uint64_t *slot = recorded ? u64map_get(&f->tasks, key) : NULL;
+
+	if (slot && *slot)
+		return &((struct ftask *)(uintptr_t)*slot)->in;
+	if (recorded)
+		f->unknown++;
+	f->unknown_task[i].key = key;
+	return &f->unknown_task[i];
+}
+
+void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts)
+{
+	f->end = ts;
+}
+
+uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f)
+{
+	return f->unknown;
+}
+
+uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f)
+{
+	return f->unswitched;
+}
+
+/* The slot of @cpu's running task, or NULL when it cannot be had. */
+static uint64_t *on_cpu(struct gt_bpf_feed *f, unsigned int cpu)
+{
+	if (cpu >= f->nr_on_cpu) {
+		unsigned int n = cpu + 64;
+		uint64_t *v = realloc(f->on_cpu, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + f->nr_on_cpu, 0, (n - f->nr_on_cpu) * sizeof(*v));
+		f->on_cpu = v;
+		f->nr_on_cpu = n;
+	}
+	return &f->on_cpu[cpu];
+}
+
+void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg)
+{
+	const struct gtb_task *r = rec;
+	struct gt_bpf_feed *f = arg;
+	struct ftask *t;
+
+	if (len < sizeof(*r) || r->hdr.type != GTB_TASK)
+		return;
+	t = task_update(f, r);
+	if (!t)
+		return;
+	if (f->nr_snap == f->snap_cap) {
+		size_t cap = f->snap_cap ? 2 * f->snap_cap : 1024;
+		struct ftask **v = realloc(f->snap, cap * sizeof(*v));
+		unsigned char *s = realloc(f->snap_sleeping, cap);
+
+		if (v)
+			f->snap = v;
+		if (s)
+			f->snap_sleeping = s;
+		if (!v || !s)
+			return;
+		f->snap_cap = cap;
+	}
+	f->snap[f->nr_snap] = t;
+	f->snap_sleeping[f->nr_snap++] = r->state != 0;
+}
+
+int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu)
+{
+	struct gt_in_task cur = { .flags = GT_IN_IDLE, .comm = "" };
+	struct gt_in_ev ev = { .ts = ts, .cpu = cpu, .cur = &cur };
+	int ret;
+
+	ret = gt_model_snapshot_begin(f->m, &ev);
+	for (size_t i = 0; !ret && i < f->nr_snap; i++) {
+		struct gt_in_snap_task snap = {
+			.task = &f->snap[i]->in,
+			.sleeping = f->snap_sleeping[i],
+		};
+
+		ret = gt_model_snapshot_task(f->m, &snap);
+	}
+	if (!ret)
+		ret = gt_model_snapshot_end(f->m);
+	f->start = ts;
+	f->started = true;
+	return ret;
+}
+
+/* The header every input event has; @pcs: the record's stack, or NULL. */
+static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			     const struct gt_in_task *cur, const __u64 *pcs)
+{
+	struct gt_in_ev ev = { .ts = h->ts, .cpu = h->cpu, .cur = cur };
+	unsigned int n = h->nr_frames, skip;
+
+	if (pcs && n) {
+		skip = f->ksyms ? gt_ksyms_tracing_frames(f->ksyms,
+				(const uint64_t *)pcs, n) : 0;
+		ev.pcs = (const u64 *)pcs + skip;
+		ev.nr_pcs = n - skip;
+	}
+	return ev;
+}
+
+/*
+ * A record of @cur, current on a CPU where the switch records left
+ * @was: the switch between them never reached the reader.  It is counted
+ * as lost and written as a preemption at the record's time, so that the
+ * record and those that follow are @cur's.  Otherwise the model drops
+ * a syscall of a task it does not show running, writes a switch-out as
+ * of a task that ran for no time, and takes a wakeup or a fork for one
+ * by a task it does not show (--children then leaves the child out).
+ */
+static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			  uint64_t was, const struct gt_in_task *cur)
+{
+	uint64_t *known = u64map_get(&f->tasks, was);
+	struct gt_in_switch in = { 0 };
+
+	f->unswitched++;
+	in.prev = task_of(f, was, known && *known, 1);
+	in.next = cur;
+	in.ev = in_ev(f, h, in.prev, NULL);
+	in.preempt = true;
+	in.prev_state = GT_IN_RUNNABLE;
+	in.fd_kind = GT_IN_FD_UNKNOWN;
+	gt_model_switch(f->m, &in);
+}
+
+/*
+ * @h is a record of @key, a recorded task that is current on h->cpu (a
+ * switch's prev, a waker, a parent, a task in exec or a syscall): if the
+ * switch records put another task there, the switch to @key was missed
+ * (see switch_missed()).  Only recorded tasks are checked: a switch
+ * between two tasks the filters leave out has no record.
+ */
+static void current_check(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+			  uint64_t key, const struct gt_in_task *cur)
+{
+	uint64_t *slot = on_cpu(f, h->cpu);
+
+	if (!slot || *slot == key)
+		return;
+	if (*slot)
+		switch_missed(f, h, *slot, cur);
+	*slot = key;
+}
+
+/*
+ * @key's task, recorded and about to run, is in cgroup @cgroup: its unit
+ * for the model (which looks at it when the cgroup changed).
+ */
+static void task_cgroup(struct gt_bpf_feed *f, uint64_t key, uint64_t cgroup)
+{
+	uint64_t *slot = u64map_get(&f->tasks, key);
+	struct ftask *t;
+
+	if (!f->units || !cgroup || !slot || !*slot)
+		return;
+	t = (struct ftask *)(uintptr_t)*slot;
+	if (t->in.cgroup == cgroup)
+		return;
+	t->in.cgroup = cgroup;
+	t->in.unit = gt_cgunits_of(f->units, cgroup);
+}
+
+static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
+{
+	const struct gt_in_task *prev, *next;
+	struct gt_in_switch in = { 0 };
+	uint64_t *slot;
+
+	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	if (r->hdr.match & GTB_MATCH_KEY)
+		current_check(f, &r->hdr, r->hdr.key, prev);
+	if (r->hdr.match & GTB_MATCH_OTHER)
+		task_cgroup(f, r->next, r->next_cgroup);
+	next = task_of(f, r->next, r->hdr.match & GTB_MATCH_OTHER, 1);
+	in.ev = in_ev(f, &r->hdr, prev, r->stack);
+	in.prev = prev;
+	in.next = next;
+	in.preempt = r->preempt;
+	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
+			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
+	slot = on_cpu(f, r->hdr.cpu);
+	if (slot)
+		*slot = r->next;
+	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
+		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
+		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
+		     GT_IN_FD_UNKNOWN;
+	gt_model_switch(f->m, &in);
+}
+
+static void feed_wake(struct gt_bpf_feed *f, const struct gtb_wake *r)
+{
+	const struct gt_in_task *cur;
+	struct gt_in_wake in;
+
+	cur = task_of(f, r->waker, r->hdr.match & GTB_MATCH_OTHER, 0);
+	if (r->hdr.match & GTB_MATCH_OTHER)
+		current_check(f, &r->hdr, r->waker, cur);
+	in.ev = in_ev(f, &r->hdr, cur, r->stack);
+	in.task = task_of(f, r->hdr.key, true, 1);
+	if (r->hdr.type == GTB_WAKING)
+		gt_model_waking(f->m, &in);
+	else
+		gt_model_wakeup(f->m, &in);
+}
+
+static void feed_fork(struct gt_bpf_feed *f, const struct gtb_fork *r)
+{
+	const struct gt_in_task *parent;
+	struct gt_in_fork in;
+
+	parent = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	if (r->hdr.match & GTB_MATCH_KEY)
+		current_check(f, &r->hdr, r->hdr.key, parent);
+	in.ev = in_ev(f, &r->hdr, parent, r->stack);
+	in.child = task_of(f, r->child, r->hdr.match & GTB_MATCH_OTHER, 1);
+	gt_model_fork(f->m, &in);
+}
+
+static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
+{
+	uint64_t *slot = u64map_get(&f->tasks, r->hdr.key);
+	struct ftask *t;
+	struct gt_in_exec in;
+
+	if (!slot || !*slot) {
+		f->unknown++;
+		return;
+	}
+	t = (struct ftask *)(uintptr_t)*slot;
+	/* A switch to it that was missed happened under its old comm. */
+	current_check(f, &r->hdr, r->hdr.key, &t->in);
+	/* The model reads the new comm (and tid) from ev.cur. */
+	memcpy(t->comm, r->comm, sizeof(t->comm));
+	t->in.tid = r->tid;
+	in.ev = in_ev(f, &r->hdr, &t->in, NULL);
+	gt_model_exec(f->m, &in);
+}
+
+static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
+{
+	const struct gt_in_task *cur = task_of(f, r->hdr.key, true, 0);
+
+	/* Only current makes syscalls: was a switch to it missed? */
+	current_check(f, &r->hdr, r->hdr.key, cur);
+	if (r->hdr.type == GTB_SYS_ENTER) {
+		struct gt_in_sys_enter in = {
+			.ev = in_ev(f, &r->hdr, cur, NULL),
+			.nr = r->nr,
+			.compat = r->compat,
+		};
+
+		gt_model_sys_enter(f->m, &in);
+	} else {
+		struct gt_in_sys_exit in = {
+			.ev = in_ev(f, &r->hdr, cur, NULL),
+		};
+
+		gt_model_sys_exit(f->m, &in);
+	}
+}
+
+void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
+{
+	const struct gtb_hdr *h = rec;
+	struct gt_bpf_feed *f = arg;
+
+	if (len < sizeof(*h) || len < h->size)
+		return;
+	if (h->type == GTB_TASK) {
+		if (len >= sizeof(struct gtb_task))
+			task_update(f, rec);
+		return;
+	}
+	if (!f->started || h->ts < f->start || (f->end && h->ts > f->end))
+		return;
+	switch (h->type) {
+	case GTB_SWITCH:
+		feed_switch(f, rec);
+		break;
+	case GTB_WAKING:
+	case GTB_WAKEUP:
+	case GTB_WAKEUP_NEW:
+		feed_wake(f, rec);
+		break;
+	case GTB_FORK:
+		feed_fork(f, rec);
+		break;
+	case GTB_EXEC:
+		feed_exec(f, rec);
+		break;
+	case GTB_SYS_ENTER:
+	case GTB_SYS_EXIT:
+		feed_sys(f, rec);
+		break;
+	default:
+		break;		/* GTB_EXIT: the final switch says it */
+	}
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * feed.h - the BPF backend's records, merged in time order, as the
+ * input events of the Linux -> Go model (kmod/model_input.h)
+ *
+ * The filters ran in BPF: every task with a task record is recorded,
+ * and the model is given no filter of its own.  A task the records name
+ * only by key (left out by the filters, an idle task, or a task record
+ * lost to a full ring) is given to the model as an idle task, so its CPU
+ * looks idle, as the module shows tasks its filters leave out.  The
+ * events of a recorded task that the table does not know (its task
+ * record could not be kept) are lost that way: gt_bpf_feed_unknown()
+ * counts them.
+ */
+#ifndef GOTRACE_BPF_FEED_H
+#define GOTRACE_BPF_FEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ksyms.h"
+
+struct gt_model;
+struct gt_bpf_feed;
+
+/* @ksyms (may be NULL) drops the tracepoint iterator's frame. */
+struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
+				    const struct gt_ksyms *ksyms);
+struct gt_cgunits;
+/* Name the tasks' systemd units from @units (gt_cgunits_new()), not freed. */
+void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units);
+void gt_bpf_feed_free(struct gt_bpf_feed *f);
+/* A gt_merge_fn for gt_bpf_snapshot(): one existing task. */
+void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg);
+/*
+ * Start the trace at @ts on @cpu with the tasks given so far; records
+ * older than @ts only update the task table.  0 or -ENOSPC.
+ */
+int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu);
+/*
+ * The session ends at @ts: later records are not given to the model.
+ * The programs are detached one after the other, so the records of the
+ * last moments would otherwise show syscalls without their switches.
+ */
+void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts);
+/* A gt_merge_fn: one record, in time order. */
+void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
+/* Records of recorded tasks the table did not know, so lost. */
+uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
+/*
+ * Switches the records missed: a record of a recorded task current on
+ * its CPU (a syscall, a switch-out, a wakeup, a fork, an exec) that no
+ * switch record had put there.
+ */
+uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f);
+
+#endif /* GOTRACE_BPF_FEED_H */

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loader.c - load, attach and drain the BPF capture programs
+ * (loader.h)
+ *
+ * bpf/ is the BPF capture backend: the programs (gotrace.bpf.c, their
+ * records in record.h), this loader and its preflight, the merge of the
+ * CPUs' records (merge.c), the feed into the module's model built for
+ * user space (feed.c, model/, through model/gtmodel.h only), and what
+ * the feed looks up: kernel symbols (ksyms.c) and cgroups' systemd units
+ * (cgunits.c).  It includes trace/base.h and trace/u64map.h, never the
+ * command's headers; the command's record_bpf.c runs a session with it.
+ *
+ * Each possible CPU gets its own ring buffer, created here and put into
+ * the programs' array of maps, so that CPUs never contend for a ring and
+ * each ring stays nearly in time order.  Only the CPUs online at the
+ * start get the size asked for; the others (128 possible CPUs for 4
+ * online is common) one page each, as the module allocates its buffers
+ * for online CPUs only.  The programs wake the reader
+ * only when a ring is half full; otherwise it drains on its own timer.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record.h"
+#include "loader.h"
+#include "preflight.h"
+#include "gotrace.skel.h"
+#include "../trace/base.h"
+
+struct gt_bpf {
+	struct gotrace_bpf *skel;
+	struct ring_buffer *rb;
+	struct gt_merge *merge;
+	int *ring_fds;
+	unsigned int nr_cpus;
+	bool failed;		/* out of memory while merging */
+	uint64_t unread;	/* records dropped here: counted with drops */
+	bool twins;		/* the twins are attached (or failed to) */
+	uint64_t twin_check;	/* when to look at the skips again */
+};
+
+/* How often the reader looks for the syscall programs' first skip. */
+#define TWIN_CHECK_NS	(100 * 1000 * 1000ULL)
+
+/* libbpf's own messages only when asked for (GOTRACE_BPF_DEBUG=1). */
+static int libbpf_say(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	static int debug = -1;
+
+	(void)level;
+	if (debug < 0)
+		debug = getenv("GOTRACE_BPF_DEBUG") != NULL;
+	return debug ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct gt_bpf *b = ctx;
+	const struct gtb_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size > size) {
+		b->unread++;
+		return 0;
+	}
+	if (gt_merge_push(b->merge, data, h->size)) {
+		b->unread++;
+		b->failed = true;
+	}
+	return 0;
+}
+
+static void fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
+{
+	const struct gotrace_options *o = p->opts;
+
+	memset(c, 0, sizeof(*c));
+	c->flags = o->flags;
+	c->syscalls = o->syscalls;
+	c->syscall_set_mode = o->syscall_set_mode;
+	c->nr_pids = o->nr_pids;
+	memcpy(c->pids, o->pids, sizeof(c->pids));
+	memcpy(c->comm, o->comm, sizeof(c->comm));
+	memcpy(c->syscall_set, o->syscall_set, sizeof(c->syscall_set));
+	c->cgroup_id = o->cgroup_id;
+}
+
+static size_t ring_size(size_t want)
+{
+	size_t page = sysconf(_SC_PAGESIZE), n = page;
+
+	while (n < want && n < (1UL << 30))
+		n *= 2;
+	return n;
+}
+
+/* The CPUs online now, in @online; all of them if the kernel won't say. */
+static void online_cpus(bool *online, unsigned int n)
+{
+	char text[4096];
+	ssize_t len = -1;
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		len = read(fd, text, sizeof(text) - 1);
+		close(fd);
+	}
+	if (len > 0) {
+		text[len] = '\0';
+		if (gt_parse_cpu_list(text, online, n) > 0)
+			return;
+	}
+	for (unsigned int c = 0; c < n; c++)
+		online[c] = true;
+}
+
+/*
+ * One ring per possible CPU, before loading: @bytes for those online,
+ * one page for the others; the first is the template.
+ */
+static int make_rings(struct gt_bpf *b, size_t bytes)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	bool *online;
+	int err = 0;
+
+	b->ring_fds = calloc(b->nr_cpus, sizeof(*b->ring_fds));
+	if (!b->ring_fds)
+		return -ENOMEM;
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		b->ring_fds[c] = -1;
+	online = calloc(b->nr_cpus, sizeof(*online));
+	if (!online)
+		return -ENOMEM;
+	online_cpus(online, b->nr_cpus);
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		b->ring_fds[c] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gt_ring",
+						0, 0, online[c] ? bytes : page,
+						NULL);
+		if (b->ring_fds[c] < 0) {
+			err = -errno;
+			break;
+		}
+	}
+	free(online);
+	if (err)
+		return err;
+	return bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
+}
+
+/* After loading: each CPU's ring into the programs' array, and the reader's. */
+static int insert_rings(struct gt_bpf *b)
+{
+	int outer = bpf_map__fd(b->skel->maps.rings);
+
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		int fd = b->ring_fds[c];
+
+		if (bpf_map_update_elem(outer, &c, &fd, BPF_ANY))
+			return -errno;
+		if (!c)
+			b->rb = ring_buffer__new(fd, on_record, b, NULL);
+		else if (ring_buffer__add(b->rb, fd, on_record, b))
+			return -errno;
+		if (!b->rb)
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Does this kernel call tracepoint programs with preemption on?  Linux
+ * 7.0 and later do (Debian's 7.3: the tracepoints under SRCU, and the
+ * syscall tracepoints' BPF probe no longer disables preemption), 6.18
+ * and earlier do not.  There the twins are attached from the start;
+ * elsewhere at the first skip seen (twins_when_needed()), in case a
+ * kernel of its own took the change.
+ */
+static bool preemptible_programs(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && atoi(u.release) >= 7;
+}
+
+/*
+ * The syscall programs' twins, after the first programs: a
+ * tracepoint calls its probes in the order they were attached, and a
+ * twin must run after its first program for the same hit.  Their links
+ * go where the skeleton's destroy finds them.
+ */
+static int attach_twins(struct gotrace_bpf *skel)
+{
+	/* The marks first: a twin finding none would record the hit again. */
+	skel->bss->twins_on = true;
+	skel->links.gt_sys_enter_twin =
+		bpf_program__attach(skel->progs.gt_sys_enter_twin);
+	if (!skel->links.gt_sys_enter_twin)
+		return -errno;
+	skel->links.gt_sys_exit_twin =
+		bpf_program__attach(skel->progs.gt_sys_exit_twin);
+	if (!skel->links.gt_sys_exit_twin)
+		return -errno;
+	return 0;
+}
+
+struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
+{
+	struct gt_bpf_caps caps;
+	struct gt_bpf *b;
+	size_t bytes = ring_size(p->ring_bytes ? p->ring_bytes :
+				 GT_BPF_RING_DEFAULT);
+	int cpus, err;
+
+	gt_bpf_caps_get(&caps);
+	if (gt_bpf_preflight(&gt_bpf_paths, &caps))
+		return NULL;
+	libbpf_set_print(libbpf_say);
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1) {
+		gt_err("this kernel has no BPF ring buffers (Linux 5.8 or later): the BPF backend cannot run, use the module");
+		return NULL;
+	}
+	cpus = libbpf_num_possible_cpus();
+	if (cpus <= 0) {
+		gt_err("cannot count the possible CPUs: %s", strerror(-cpus));
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->nr_cpus = cpus;
+	b->merge = gt_merge_new(cpus);
+	b->skel = gotrace_bpf__open();
+	if (!b->merge || !b->skel) {
+		gt_err("cannot open the BPF programs: %s", strerror(errno));
+		goto fail;
+	}
+	/* The twins come after their first programs (gotrace.bpf.c). */
+	bpf_program__set_autoattach(b->skel->progs.gt_sys_enter_twin, false);
+	bpf_program__set_autoattach(b->skel->progs.gt_sys_exit_twin, false);
+	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
+	b->skel->rodata->wake_bytes = bytes / 2;
+	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
+	err = make_rings(b, bytes);
+	if (err) {
+		gt_err("cannot create %u ring buffers of %zu bytes: %s",
+		       b->nr_cpus, bytes, strerror(-err));
+		goto fail;
+	}
+	err = gotrace_bpf__load(b->skel);
+	if (err) {
+		gt_err("the kernel refused the BPF programs: %s (GOTRACE_BPF_DEBUG=1 shows the verifier's log)",
+		       strerror(-err));
+		goto fail;
+	}
+	err = insert_rings(b);
+	if (err) {
+		gt_err("cannot set up the ring buffers: %s", strerror(-err));
+		goto fail;
+	}
+	err = gotrace_bpf__attach(b->skel);
+	/* (The tests ask for them at once where no skip would come.) */
+	if (!err && (preemptible_programs() || getenv("GOTRACE_BPF_TWINS"))) {
+		b->twins = true;
+		err = attach_twins(b->skel);
+	}
+	if (err) {
+		gt_err("cannot attach the BPF programs: %s", strerror(-err));
+		goto fail;
+	}
+	return b;
+fail:
+	gt_bpf_close(b);
+	return NULL;
+}
+
+/* recursion_misses of @prog: 0 where the kernel has no such count (< 5.12). */
+static uint64_t prog_misses(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+/*
+ * At the first skip of a syscall program, its twins (gotrace.bpf.c):
+ * the hits skipped until then are counted lost, the later ones mostly
+ * recorded.  A kernel that refuses them leaves the skips counted.
+ */
+static void twins_when_needed(struct gt_bpf *b, uint64_t now)
+{
+	int err;
+
+	if (b->twins || now < b->twin_check)
+		return;
+	b->twin_check = now + TWIN_CHECK_NS;
+	if (!prog_misses(b->skel->progs.gt_sys_enter) &&
+	    !prog_misses(b->skel->progs.gt_sys_exit))
+		return;
+	b->twins = true;
+	err = attach_twins(b->skel);
+	if (err)
+		gt_warn("cannot attach the syscall programs' twins: %s; the hits their first programs skip stay lost (counted)",
+			strerror(-err));
+}
+
+int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
+{
+	uint64_t now;
+	int n;
+
+	n = ring_buffer__poll(b->rb, timeout_ms);
+	if (n < 0 && n != -EINTR) {
+		gt_err("polling the BPF ring buffers: %s", strerror(-n));
+		return -1;
+	}
+	/* Records stamped before @now are in the rings from here on... */
+	now = gt_now_ns();
+	n = ring_buffer__consume(b->rb);
+	if (n < 0) {
+		gt_err("reading the BPF ring buffers: %s", strerror(-n));
+		return -1;
+	}
+	if (b->failed) {
+		gt_err("out of memory merging the BPF records");
+		return -1;
+	}
+	/* ...unless a program took longer than the window to write one. */
+	if (now > GT_BPF_REORDER_NS)
+		gt_merge_emit(b->merge, now - GT_BPF_REORDER_NS, fn, arg);
+	twins_when_needed(b, now);
+	return 0;
+}
+
+int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	struct gtb_task t;
+	size_t have = 0;
+	ssize_t n;
+	int fd;
+
+	fd = bpf_iter_create(bpf_link__fd(b->skel->links.gt_snapshot));
+	if (fd < 0) {
+		gt_err("cannot walk the tasks (BPF task iterator): %s",
+		       strerror(errno));
+		return -1;
+	}
+	/* Records may straddle two reads. */
+	while ((n = read(fd, (char *)&t + have, sizeof(t) - have)) > 0) {
+		have += n;
+		if (have == sizeof(t)) {
+			fn(&t, sizeof(t), arg);
+			have = 0;
+		}
+	}
+	close(fd);
+	if (n < 0) {
+		gt_err("walking the tasks: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A program that began before the detach may still be writing a record
+ * it reserved: the reader stops at such a record, and all after it in
+ * that ring.  The same window the merge allows a program to write one
+ * (GT_BPF_REORDER_NS), then the rings drained to the end.
+ */
+void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	uint64_t until;
+	int64_t left;
+	int n;
+
+	/*
+	 * The twins first: one left alone for a while would record every
+	 * syscall hit again, its first program no longer marking the task.
+	 */
+	bpf_link__destroy(b->skel->links.gt_sys_enter_twin);
+	b->skel->links.gt_sys_enter_twin = NULL;
+	bpf_link__destroy(b->skel->links.gt_sys_exit_twin);
+	b->skel->links.gt_sys_exit_twin = NULL;
+	gotrace_bpf__detach(b->skel);
+	until = gt_now_ns() + GT_BPF_REORDER_NS;
+	while ((left = (int64_t)(until - gt_now_ns())) > 0) {
+		n = ring_buffer__poll(b->rb, (int)(left / 1000000) + 1);
+		if (n < 0 && n != -EINTR)
+			break;
+	}
+	while (ring_buffer__consume(b->rb) > 0)
+		;
+	/* The loop has ended: what could not be merged is counted. */
+	if (b->failed)
+		gt_err("out of memory merging the BPF records: %" PRIu64
+		       " records lost (counted)", b->unread);
+	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
+}
+
+unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)
+{
+	return b->nr_cpus;
+}
+
+uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
+{
+	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = b->unread;
+	uint32_t zero = 0;
+
+	if (!v)
+		return sum;
+	if (!bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.drops), &zero, v))
+		for (unsigned int c = 0; c < b->nr_cpus; c++) {
+			sum += v[c];
+			if (per_cpu)
+				per_cpu[c] = v[c];
+		}
+	free(v);
+	return sum;
+}
+
+/* Sum of the per-CPU counter @map (one entry). */
+static uint64_t percpu_sum(const struct gt_bpf *b, const struct bpf_map *map)
+{
+	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = 0;
+	uint32_t zero = 0;
+
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(map), &zero, v))
+		for (unsigned int c = 0; c < b->nr_cpus; c++)
+			sum += v[c];
+	free(v);
+	return sum;
+}
+
+static bool is_twin(const struct gt_bpf *b, const struct bpf_program *prog)
+{
+	return prog == b->skel->progs.gt_sys_enter_twin ||
+	       prog == b->skel->progs.gt_sys_exit_twin;
+}
+
+/*
+ * The kernel skips a program, and counts it in that program's
+ * recursion_misses, when the CPU is already running it: nested (an
+ * interrupt), or, where tracepoint programs are preemptible (Linux 7.x:
+ * tracepoints are called under SRCU, BPF programs with migration
+ * disabled only), while a task preempted inside it waits on that CPU.
+ * Every tracepoint hit on that CPU meanwhile, of any task, is skipped.
+ * The syscall programs' skips that their twins recorded (twin_runs) are
+ * not lost; a twin's own skips are not either, unless its first program
+ * skipped the same hit, which that one's count says (gotrace.bpf.c).
+ */
+uint64_t gt_bpf_twin_runs(const struct gt_bpf *b)
+{
+	return percpu_sum(b, b->skel->maps.twin_runs);
+}
+
+uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
+{
+	uint64_t sum = 0, sys = 0, taken = gt_bpf_twin_runs(b);
+	struct bpf_program *prog;
+	size_t at = 0;
+
+	if (which && len)
+		which[0] = '\0';
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		uint64_t m = is_twin(b, prog) ? 0 : prog_misses(prog);
+		int n;
+
+		if (!m)
+			continue;
+		if (prog == b->skel->progs.gt_sys_enter ||
+		    prog == b->skel->progs.gt_sys_exit)
+			sys += m;
+		else
+			sum += m;
+		if (!which || at >= len)
+			continue;
+		n = snprintf(which + at, len - at, "%s%s %llu", at ? ", " : "",
+			     bpf_program__name(prog), (unsigned long long)m);
+		if (n > 0)
+			at += (size_t)n;
+	}
+	if (which && taken && at < len)
+		snprintf(which + at, len - at, "%s%llu of them recorded by the twins",
+			 at ? "; " : "", (unsigned long long)taken);
+	/* At the end a twin may outlive its first program by a few hits. */
+	return sum + (sys > taken ? sys - taken : 0);
+}
+
+void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s)
+{
+	gt_merge_stats(b->merge, s);
+}
+
+void gt_bpf_close(struct gt_bpf *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	gotrace_bpf__destroy(b->skel);
+	for (unsigned int c = 0; b->ring_fds && c < b->nr_cpus; c++)
+		if (b->ring_fds[c] >= 0)
+			close(b->ring_fds[c]);
+	free(b->ring_fds);
+	gt_merge_free(b->merge);
+	free(b);
+}
+
+/* True if the file descriptor info at @path is of BPF program @id. */
+static bool fdinfo_is_prog(const char *path, __u32 id)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = fopen(path, "re");
+	unsigned int v;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "prog_id: %u", &v) == 1 && v == id;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The process that holds BPF program @id (its link or the program), not
+ * this one; 0 if none is found.  The kernel names no owner for a
+ * program: each process's fdinfo says which program a descriptor holds.
+ */
+static pid_t prog_holder(__u32 id)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	pid_t found = 0;
+
+	while (proc && !found && (d = readdir(proc))) {
+		char dir[64], path[64 + sizeof(d->d_name)];
+		struct dirent *fd;
+		DIR *fds;
+		int pid = atoi(d->d_name);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%d/fdinfo", pid);
+		fds = opendir(dir);
+		while (fds && !found && (fd = readdir(fds))) {
+			if (fd->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, fd->d_name);
+			if (fdinfo_is_prog(path, id))
+				found = pid;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+	return found;
+}
+
+int gt_bpf_sessions(pid_t *pid)
+{
+	/* The name of gt_switch() in bpf/gotrace.bpf.c. */
+	static const char name[] = "gt_switch";
+	__u32 id = 0, first = 0;
+	int n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strncmp(info.name, name, sizeof(info.name)) && !n++)
+			first = id;
+		close(fd);
+	}
+	if (errno != ENOENT) {
+		gt_err("cannot list the BPF programs: %s", strerror(errno));
+		return -1;
+	}
+	if (pid)
+		*pid = n ? prog_holder(first) : 0;
+	return n;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_bpf.c - 'gotrace record --backend bpf' (record_bpf.h)
+ *
+ * The BPF programs capture (bpf/loader.c), their records are merged in
+ * time order and fed to the module's Linux -> Go model built for user
+ * space (bpf/feed.c, bpf/model/), which writes the same trace the
+ * module would; this file runs the session: output file, COMMAND,
+ * signals, duration, the start-up snapshot, the drain loop, the end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf/loader.h"
+#include "bpf/feed.h"
+#include "record_bpf.h"
+#include "bpf/cgunits.h"
+#include "child.h"
+#include "bpf/ksyms.h"
+#include "bpf/model/gtmodel.h"
+#include "notify.h"
+#include "output.h"
+#include "recsig.h"
+#include "rotate.h"
+#include "util.h"
+
+/* How often the reader drains when no ring is half full. */
+#define POLL_MS		100
+#define STATUS_NS	1000000000ULL	/* systemd's STATUS= period */
+
+struct sink {
+	int fd;
+	struct gt_rotate *rot;		/* --rotate: the files, not @fd */
+	uint64_t bytes;
+	int err;
+};
+
+static int sink_write(void *arg, const void *buf, size_t len)
+{
+	struct sink *s = arg;
+	int ret = s->rot ? gt_rotate_write(s->rot, buf, len) :
+			   gt_write_all(s->fd, buf, len);
+
+	if (ret) {
+		s->err = -ret;
+		return ret;
+	}
+	s->bytes += len;
+	return 0;
+}
+
+/*
+ * The footer's names of kernel PCs: "func+0xoff".  Where the kernel hid
+ * its addresses from this reader (kptr_restrict) none is found, and the
+ * model names the frame "[unknown]" rather than by its address.
+ */
+static bool symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	const char *name;
+	uint64_t off;
+
+	name = gt_ksyms_find(arg, pc, &off);
+	if (!name)
+		return false;
+	snprintf(buf, len, "%s+0x%" PRIx64, name, off);
+	return true;
+}
+
+/*
+ * A ring per online CPU from the module's buffer size (64 KiB chunks in
+ * all); the CPUs offline get one page (bpf/loader.c).
+ */
+static size_t ring_bytes(const struct gotrace_options *o)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!o->chunks || cpus <= 0)
+		return 0;
+	return (size_t)o->chunks * 65536 / cpus;
+}
+
+int gt_bpf_record(struct gt_bpf_rec *a)
+{
+	struct gt_umodel_config cfg = { 0 };
+	struct gt_bpf_params p = { .opts = &a->opts };
+	struct gt_child child = { .go_fd = -1, .err_fd = -1 };
+	struct gt_output out = { .fd = -1 };
+	struct gt_rotate rot = { .fd = -1 };
+	struct gt_umodel_stats st;
+	struct gt_merge_stats ms = { 0 };
+	struct gt_bpf_feed *feed = NULL;
+	struct gt_cgunits *units = NULL;
+	struct gt_ksyms *ksyms = NULL;
+	struct gt_model *m = NULL;
+	struct gt_bpf *b = NULL;
+	struct sink sink = { 0 };
+	const char *why = "interrupted";
+	uint64_t start, next_status, drops = 0, unknown = 0, unswitched = 0;
+	uint64_t misses = 0, twins = 0;
+	sigset_t none;
+	bool ok = false;
+	int ret = GT_EXIT_FAIL, cpu;
+	char sz[32], where[PATH_MAX + 64], missed[256];
+
+	if (a->rotate) {
+		if (gt_rotate_open(&rot, a->rotate))
+			return GT_EXIT_FAIL;
+		sink.rot = &rot;
+		out.path = a->rotate->dir;
+		gt_recsig_abort_msg("%s: aborted: the last file in %s keeps its .tmp name\n",
+				    GT_NAME, a->rotate->dir);
+	} else if (gt_output_open(&out, a->out_path)) {
+		return GT_EXIT_FAIL;
+	} else {
+		gt_recsig_abort_output(&out);
+	}
+	sink.fd = out.fd;
+	sigemptyset(&none);
+	/*
+	 * The module's recorder's signals (recsig.h), not blocked: the
+	 * loop sleeps POLL_MS at most, then looks at them.
+	 */
+	gt_recsig_say(a->quiet, false);
+	gt_recsig_install(false, NULL);
+	if (a->cmd_filter) {
+		if (gt_child_fork(&child, a->cmd, &none, out.fd == STDOUT_FILENO))
+			goto out;
+		gt_recsig_child(child.pid);
+		a->opts.pids[0] = child.pid;
+		a->opts.nr_pids = 1;
+	}
+	p.ring_bytes = ring_bytes(&a->opts);
+	b = gt_bpf_open(&p);
+	if (!b)
+		goto out;
+	ksyms = gt_ksyms_load(NULL);
+	/*
+	 * The filters ran in BPF: the model records what it is given.  It
+	 * keeps the comm filter, with --children, which exempts the tasks it
+	 * adopts from it: a recorded task that executes another program or
+	 * renames itself is decided again there, and its goroutine ends if
+	 * its new comm does not match, as with the module.
+	 */
+	cfg.opts = a->opts;
+	cfg.opts.nr_pids = 0;
+	cfg.opts.cgroup_id = 0;
+	cfg.opts.flags &= ~GOTRACE_OPT_TGID;
+	cfg.nr_cpus = gt_bpf_nr_cpus(b);
+	cfg.show_addrs = ksyms && gt_ksyms_visible(ksyms);
+	cfg.symbolise = ksyms ? symbolise : NULL;
+	cfg.arg = ksyms;
+	cfg.format = a->format_v2 ? GT_UMODEL_GO123 : GT_UMODEL_GO111;
+	m = gt_umodel_create(&cfg);
+	feed = m ? gt_bpf_feed_new(m, ksyms) : NULL;
+	/* The units of the generational format, as the module writes them. */
+	if (feed && a->format_v2 && !(a->opts.flags & GOTRACE_OPT_NO_UNITS)) {
+		units = gt_cgunits_new(NULL);
+		if (units) {
+			gt_bpf_feed_units(feed, units);
+		} else {
+			gt_bpf_feed_free(feed);
+			feed = NULL;
+		}
+	}
+	if (!feed) {
+		gt_err("out of memory for the model");
+		goto out;
+	}
+	start = gt_now_ns();
+	cpu = sched_getcpu();
+	if (gt_bpf_snapshot(b, gt_bpf_feed_snap_task, feed))
+		goto out;
+	if (gt_bpf_feed_start(feed, start, cpu < 0 ? 0 : cpu)) {
+		gt_err("the tasks do not fit the model's buffers");
+		goto out;
+	}
+	if (child.pid ? gt_child_exec(&child) :
+	    a->cmd && gt_child_start(&child, a->cmd, &none,
+				     out.fd == STDOUT_FILENO))
+		goto out;
+	gt_recsig_child(child.pid);
+	gt_notify_ready();
+	next_status = start + STATUS_NS;
+	for (;;) {
+		uint64_t now = gt_now_ns();
+
+		if (now >= next_status && gt_notify_enabled()) {
+			gt_umodel_stats(m, &st);
+			gt_notify_status("recording %.0f s: %s written, %" PRIu64
+					 " events, %" PRIu64 " lost (bpf)",
+					 (double)(now - start) / 1e9,
+					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
+					 (uint64_t)st.events,
+					 (uint64_t)st.lost + gt_bpf_drops(b, NULL) +
+					 gt_bpf_misses(b, NULL, 0) +
+					 gt_bpf_feed_unknown(feed) +
+					 gt_bpf_feed_unswitched(feed));
+			next_status = now + STATUS_NS;
+		}
+		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
+			goto out;
+		if (gt_umodel_drain(m, sink_write, &sink))
+			break;
+		/* It writes nothing more: recording on would hide that. */
+		if (gt_umodel_halted(m)) {
+			why = "events lost, the trace ends early";
+			break;
+		}
+		if (gt_recsig_stopping()) {
+			why = gt_recsig_why();
+			break;
+		}
+		if (a->duration_ns && gt_now_ns() - start >= a->duration_ns) {
+			why = "duration elapsed";
+			break;
+		}
+		if (a->cmd) {
+			gt_child_reap(&child, false);
+			if (!child.pid) {
+				why = "command exited";
+				break;
+			}
+		}
+	}
+	gt_notify_stopping();
+	gt_bpf_feed_end(feed, gt_now_ns());
+	gt_bpf_finish(b, gt_bpf_feed_record, feed);
+	drops = gt_bpf_drops(b, NULL);
+	misses = gt_bpf_misses(b, missed, sizeof(missed));
+	twins = gt_bpf_twin_runs(b);
+	unknown = gt_bpf_feed_unknown(feed);
+	unswitched = gt_bpf_feed_unswitched(feed);
+	gt_bpf_merge_stats(b, &ms);
+	if (!sink.err)
+		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
+	if (sink.err) {
+		gt_err("writing %s: %s", gt_output_name(&out),
+		       strerror(sink.err));
+		why = "output error";
+	} else {
+		ok = true;
+	}
+out:
+	if (a->rotate) {
+		if (gt_rotate_close(&rot, ok) && ok) {
+			gt_err("writing into %s: %s", a->rotate->dir,
+			       strerror(rot.err));
+			ok = false;
+		}
+		snprintf(where, sizeof(where), "%" PRIu64 " files in %s%s",
+			 rot.committed, a->rotate->dir, rot.kept.removed ?
+			 " (the oldest removed by --keep)" : "");
+	} else {
+		if (ok && gt_output_commit(&out))
+			ok = false;
+		if (!ok)
+			if (gt_output_abandon(&out, sink.bytes > 0))
+				gt_output_say_kept(&out);
+		snprintf(where, sizeof(where), "%s", out.path);
+	}
+	if (ok) {
+		gt_umodel_stats(m, &st);
+		if (!a->quiet)
+			fprintf(stderr,
+				"%s: %s (%" PRIu64 " bytes) written to %s, %" PRIu64
+				" events, %.2f s, stopped: %s, %" PRIu64
+				" lost, backend bpf\n", GT_NAME,
+				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
+				sink.bytes, where, (uint64_t)st.events,
+				(double)(gt_now_ns() - start) / 1e9, why,
+				(uint64_t)st.lost + drops + misses + unknown +
+				unswitched);
+		if (twins && !a->quiet)
+			fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
+				GT_NAME, twins);
+		if (drops || misses || unknown || unswitched || st.lost ||
+		    st.halted)
+			gt_warn("*** %" PRIu64 " EVENTS LOST *** (%" PRIu64
+				" records found their BPF ring full, %" PRIu64
+				" tracepoint hits found their program busy on their CPU, %" PRIu64
+				" named a task the reader did not know, %" PRIu64
+				" switches never reached the reader, %" PRIu64
+				" events found the model's buffers full)",
+				(uint64_t)st.lost + drops + misses + unknown +
+				unswitched, drops, misses, unknown, unswitched,
+				(uint64_t)st.lost);
+		/* The reader fell behind the tracepoints. */
+		if (drops)
+			gt_warn("the BPF rings filled faster than they were read: raise --buffer-size, record fewer syscalls (--syscalls blocking, --syscall-filter), or filter the tasks");
+		/* Of any task: the kernel skips before the filters run. */
+		if (misses)
+			gt_warn("%" PRIu64 " tracepoint hits not recorded: the kernel did not run their BPF program, its CPU being inside it already (a task preempted there): %s",
+				misses, missed);
+		if (st.halted)
+			gt_warn("the trace ends where the first event was lost; raise --buffer-size, filter, or record for less time");
+		/* Written, with the task's own frame for a stack. */
+		if (st.stack_overflows)
+			gt_warn("%" PRIu64 " kernel stacks not kept: the stack table was full",
+				(uint64_t)st.stack_overflows);
+		/* Handed to the model out of order: it clamps their times. */
+		if (ms.late)
+			gt_warn("%" PRIu64 " records reached their ring later than the %llu ms the merge waits for",
+				(uint64_t)ms.late,
+				GT_BPF_REORDER_NS / 1000000);
+		ret = GT_EXIT_OK;
+	}
+	/* COMMAND forked but never let go: EOF on its pipe ends it. */
+	if (child.go_fd >= 0)
+		gt_child_cancel(&child);
+	/* The trace is complete: from now on a signal may simply kill. */
+	if (child.pid && !a->quiet)
+		fprintf(stderr, "%s: waiting for %s (pid %d) to exit\n",
+			GT_NAME, a->cmd[0], (int)child.pid);
+	gt_recsig_restore(NULL);
+	if (child.pid || child.ran) {
+		gt_child_reap(&child, true);
+		if (child.ran && ok)
+			ret = gt_child_exit_code(&child);
+	}
+	if (a->rotate)
+		gt_rotate_free(&rot);
+	else
+		gt_output_free(&out);
+	gt_bpf_feed_free(feed);
+	gt_cgunits_free(units);
+	gt_umodel_destroy(m);
+	gt_ksyms_free(ksyms);
+	gt_bpf_close(b);
+	return ret;
+}

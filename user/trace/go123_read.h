@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * go123_read.h - read a generational trace one generation at a time
+ *
+ * A generation is a run of batches with the same generation number (and,
+ * from "go 1.26 trace" on, a bare end-of-generation byte after them).
+ * gt_v2_next() reads the next one whole: the data of its event batches
+ * into memory, its string and stack tables, its frequency and clock
+ * snapshot, and checks them as Go's reader does before it looks at any
+ * event.  Memory is that of one generation: the next call reuses it.
+ *
+ * Where Go goes on after an error, this reader does too, in the same
+ * order: with headers before 1.26 a batch that cannot be read ends the
+ * generation, which is still checked and returned; the error comes with
+ * the next call.
+ */
+#ifndef GOTRACE_TRACEV2_IN_H
+#define GOTRACE_TRACEV2_IN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "go111_check.h"
+#include "input.h"
+#include "u64map.h"
+
+/* An event batch: its M, base time and data (in gen->data). */
+struct gt_v2_batch {
+	uint64_t off;		/* file offset of its batch byte */
+	uint64_t m;
+	uint64_t time;
+	size_t data;		/* offset of its data in gen->data */
+	size_t size;
+};
+
+struct gt_v2_frame {
+	uint64_t pc, func, file, line;	/* func and file: string ids */
+};
+
+struct gt_v2_gen {
+	uint64_t gen;		/* its number */
+	uint64_t off, end;	/* its bytes in the file */
+	uint64_t freq;		/* ticks per second */
+	bool snapshot;		/* a clock snapshot (1.25+) */
+	/*
+	 * Its end is certain: an end-of-generation byte (1.26) or the
+	 * first batch of the next generation came after it.  Else the file
+	 * ended, or could not be read, after its last batch.
+	 */
+	bool complete;
+	uint64_t nbatches_all;	/* batches of every kind */
+	uint8_t *data;		/* data of the event batches */
+	size_t len, cap;
+	struct gt_v2_batch *batches;	/* event batches, in file order */
+	size_t nbatches, bcap;
+	struct u64map strings;	/* id -> offset in sdata | length << 40 */
+	char *sdata;
+	size_t slen, scap;
+	struct u64map stacks;	/* id -> first index in pcs | frames << 32 */
+	uint64_t *pcs;
+	size_t npcs, pcap;
+	struct u64map frames;	/* pc -> index in fr: the first frame wins */
+	struct gt_v2_frame *fr;
+	size_t nfr, frcap;
+};
+
+struct gt_v2_reader {
+	const struct gt_src *src;
+	int version;		/* 22, 23, 25 or 26 */
+	uint64_t pos;		/* next byte to read */
+	uint64_t prev_gen;	/* number of the last generation, or 0 */
+	uint64_t generations;	/* returned so far */
+	bool pending;		/* an error waits for the next call */
+	struct gt_trace_error pending_err;
+};
+
+/* The N of a generational header "go 1.N trace" in @hdr, else 0. */
+int gt_v2_header(const uint8_t *hdr, size_t len);
+
+/* Start reading @src (whose header gt_v2_header() accepted). */
+void gt_v2_open(struct gt_v2_reader *r, const struct gt_src *src);
+/*
+ * The next generation into @g (reset first).  1: one was read, 0: the
+ * trace ended cleanly, -1: @err says why not.
+ */
+int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
+	       struct gt_trace_error *err);
+void gt_v2_gen_free(struct gt_v2_gen *g);
+
+/* The bytes and length of string @id of @g; false if it is not defined. */
+bool gt_v2_string(const struct gt_v2_gen *g, uint64_t id, const char **s,
+		  size_t *len);
+/* Frames of stack @id (innermost first); false if it is not defined. */
+bool gt_v2_stack(const struct gt_v2_gen *g, uint64_t id,
+		 const uint64_t **pcs, size_t *n);
+const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g,
+				       uint64_t pc);
+
+#endif /* GOTRACE_TRACEV2_IN_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * go123_repair.h - trim a damaged generational trace
+ *
+ * A recording that was killed, or a disk that filled up, leaves a file
+ * whose last generation is cut.  Go 1.27 reads a "go 1.26 trace" up to
+ * its last complete generation and then fails; a "go 1.23 trace" cut
+ * between batches may even fail in the generation before the cut.  The
+ * repair keeps the header and every generation up to the last one that
+ * is certainly complete and checks whole (gt_v2_info.good_end).
+ */
+#ifndef GOTRACE_TRACEV2_REPAIR_H
+#define GOTRACE_TRACEV2_REPAIR_H
+
+#include <stdint.h>
+
+#include "input.h"
+
+/*
+ * Write the first @len bytes of @src to @out: to a temporary file in the
+ * same directory, renamed over @out once complete and synced, so that
+ * @out (which may be the input) is never left half-written.  0 or
+ * -errno.
+ */
+int gt_v2_write_prefix(const struct gt_src *src, uint64_t len,
+		       const char *out);
+
+#endif /* GOTRACE_TRACEV2_REPAIR_H */

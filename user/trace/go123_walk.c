@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * go123_walk.c - decode a generation's events, merging the Ms by time
+ *
+ * One cursor per M over its batches; a binary heap of cursors keyed by
+ * the time of their next event gives the next event of the generation.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "leb128.h"
+#include "go123_walk.h"
+
+struct cursor {
+	const struct gt_v2_batch **b;	/* this M's batches, in file order */
+	size_t nb, i;			/* i: the batch being read */
+	size_t at;			/* next byte in batch i's data */
+	uint64_t last;			/* time of the previous event, ns */
+	struct gt_v2_event ev;		/* the next event */
+};
+
+struct walk {
+	const struct gt_v2_gen *g;
+	double ns_per_tick;
+	struct gt_trace_error *err;
+};
+
+/*
+ * @ticks in ns.  A small frequency (1 Hz: 1e9 ns a tick) can take a
+ * time past 2^64 ns, which no integer holds: such times saturate, as do
+ * the sums of them, so that they still compare (and no conversion is
+ * undefined).
+ */
+static uint64_t to_ns(const struct walk *w, uint64_t ticks)
+{
+	double ns = w->ns_per_tick * (double)ticks;
+
+	return ns < 0x1p64 ? (uint64_t)ns : UINT64_MAX;
+}
+
+static uint64_t add_ns(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int bad(struct walk *w, const struct gt_v2_batch *b, size_t at,
+	       const char *fmt, ...);
+
+/* The next event of @c into c->ev.  1, 0 at the end, -1 on an error. */
+static int next_event(struct walk *w, struct cursor *c)
+{
+	const struct gt_v2_gen *g = w->g;
+	const struct gt_v2_spec *spec;
+	const struct gt_v2_batch *b;
+	const uint8_t *p, *end;
+
+	while (c->i < c->nb && c->at == c->b[c->i]->size) {
+		c->i++;
+		c->at = 0;
+	}
+	if (c->i == c->nb)
+		return 0;
+	b = c->b[c->i];
+	if (!c->at)
+		c->last = to_ns(w, b->time);
+	p = g->data + b->data + c->at;
+	end = g->data + b->data + b->size;
+	c->ev.type = *p;
+	c->ev.m = b->m;
+	c->ev.off = b->off;
+	spec = gt_v2_spec(*p);
+	if (!spec)
+		return bad(w, b, c->at, "found event without a timestamp: type=%u",
+			   *p);
+	p++;
+	for (unsigned int i = 0; i < spec->nargs; i++) {
+		int k = gt_leb_get(p, (size_t)(end - p), &c->ev.args[i]);
+
+		if (k <= 0)
+			return bad(w, b, c->at, "%s: found invalid uvarint",
+				   spec->name);
+		p += k;
+	}
+	for (unsigned int i = 1; i < spec->nargs; i++) {
+		const uint64_t *pcs;
+		const char *str;
+		size_t n;
+
+		if ((spec->stack_args & (1u << i)) &&
+		    !gt_v2_stack(g, c->ev.args[i], &pcs, &n))
+			return bad(w, b, c->at, "found invalid stack ID %llu for event %s",
+				   (unsigned long long)c->ev.args[i], spec->name);
+		if ((spec->string_args & (1u << i)) &&
+		    !gt_v2_string(g, c->ev.args[i], &str, &n))
+			return bad(w, b, c->at, "found invalid string ID %llu for event %s",
+				   (unsigned long long)c->ev.args[i], spec->name);
+	}
+	c->at = (size_t)(p - (g->data + b->data));
+	c->ev.ts = add_ns(c->last, to_ns(w, c->ev.args[0]));
+	c->last = c->ev.ts;
+	return 1;
+}
+
+static int bad(struct walk *w, const struct gt_v2_batch *b, size_t at,
+	       const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	w->err->off = (size_t)b->off;
+	n = snprintf(w->err->msg, sizeof(w->err->msg),
+		     "generation %llu: batch of M %lld, byte %zu: ",
+		     (unsigned long long)w->g->gen, (long long)b->m, at);
+	va_start(ap, fmt);
+	vsnprintf(w->err->msg + n, sizeof(w->err->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool earlier(const struct cursor *a, const struct cursor *b)
+{
+	return a->ev.ts < b->ev.ts;
+}
+
+static void sift_down(struct cursor **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1, r = l + 1;
+		struct cursor *t;
+
+		if (l < n && earlier(h[l], h[m]))
+			m = l;
+		if (r < n && earlier(h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Batches by M, in file order within an M (the index breaks ties). */
+static int by_m(const void *x, const void *y)
+{
+	const struct gt_v2_batch *a = *(const struct gt_v2_batch *const *)x;
+	const struct gt_v2_batch *b = *(const struct gt_v2_batch *const *)y;
+
+	if (a->m != b->m)
+		return a->m < b->m ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void sift_up(struct cursor **h, size_t i)
+{
+	while (i && earlier(h[i], h[(i - 1) / 2])) {
+		struct cursor *t = h[i];
+
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/*
+ * The event at the head of the heap does not fit yet: try the other Ms'
+ * next events in time order, as Go's reader does, by setting aside the
+ * heads that do not fit (in @aside, *@naside of them) until one does.
+ * 0 or -1 as @fn says, with the one applied at the head; 1 if none fits.
+ */
+static int try_others(struct cursor **heap, size_t *n, struct cursor **aside,
+		      size_t *naside, gt_v2_event_fn fn, void *ctx,
+		      const struct gt_v2_gen *g, struct gt_trace_error *err)
+{
+	int r = 1;
+
+	while (r > 0 && *n > 1) {
+		aside[(*naside)++] = heap[0];
+		heap[0] = heap[--*n];
+		sift_down(heap, *n, 0);
+		r = fn(ctx, g, &heap[0]->ev, err);
+	}
+	return r;
+}
+
+/* Put the heads set aside back into the heap. */
+static void put_back(struct cursor **heap, size_t *n, struct cursor **aside,
+		     size_t *naside)
+{
+	while (*naside) {
+		heap[(*n)++] = aside[--*naside];
+		sift_up(heap, *n - 1);
+	}
+}
+
+/* No M's next event fits: Go's "failed to advance". */
+static int stuck(struct walk *w, struct cursor **heap, size_t n)
+{
+	const struct cursor *c = heap[0];
+
+	w->err->off = (size_t)c->ev.off;
+	snprintf(w->err->msg, sizeof(w->err->msg),
+		 "generation %llu: broken trace: failed to advance: no event of the %zu Ms fits, the first is %s of M %lld at %llu ns",
+		 (unsigned long long)w->g->gen, n, gt_v2_type_name(c->ev.type),
+		 (long long)c->ev.m, (unsigned long long)c->ev.ts);
+	return -1;
+}
+
+int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+	       struct gt_trace_error *err)
+{
+	return gt_v2_walk_ties(g, fn, ctx, err, NULL);
+}
+
+int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+		    struct gt_trace_error *err, uint64_t *ties)
+{
+	struct walk w = { .g = g, .err = err,
+			  .ns_per_tick = 1e9 / (double)g->freq };
+	const struct gt_v2_batch **order;
+	struct cursor *cs, **heap, **aside = NULL;
+	size_t ncs = 0, n = 0;
+	int ret = 0;
+
+	if (!g->nbatches)
+		return 0;
+	order = malloc(g->nbatches * sizeof(*order));
+	cs = calloc(g->nbatches, sizeof(*cs));
+	heap = malloc(g->nbatches * sizeof(*heap));
+	aside = malloc(g->nbatches * sizeof(*aside));
+	if (!order || !cs || !heap || !aside) {
+		err->off = (size_t)g->off;
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		ret = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < g->nbatches; i++)
+		order[i] = &g->batches[i];
+	qsort(order, g->nbatches, sizeof(*order), by_m);
+	for (size_t i = 0; i < g->nbatches; i++) {
+		if (i && order[i]->m == order[i - 1]->m) {
+			cs[ncs - 1].nb++;
+			continue;
+		}
+		cs[ncs++] = (struct cursor){ .b = &order[i], .nb = 1 };
+	}
+	for (size_t i = 0; i < ncs; i++) {
+		ret = next_event(&w, &cs[i]);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			heap[n++] = &cs[i];
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(heap, n, i);
+	ret = 0;
+	while (n) {
+		size_t naside = 0;
+		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
+
+		if (r > 0) {
+			r = try_others(heap, &n, aside, &naside, fn, ctx, g, err);
+			if (r > 0) {
+				put_back(heap, &n, aside, &naside);
+				r = stuck(&w, heap, n);
+			} else if (!r && ties && heap[0]->ev.ts == aside[0]->ev.ts) {
+				/* The head needed an event of its own time. */
+				(*ties)++;
+			}
+		}
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		/* The event applied is at the head. */
+		ret = next_event(&w, heap[0]);
+		if (ret < 0)
+			break;
+		if (!ret)
+			heap[0] = heap[--n];
+		sift_down(heap, n, 0);
+		put_back(heap, &n, aside, &naside);
+		ret = 0;
+	}
+out:
+	free(order);
+	free(cs);
+	free(heap);
+	free(aside);
+	return ret ? -1 : 0;
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - per-task, per-name and per-syscall figures of a trace
+ *
+ * Called on every merged, checked event of go111_decode.c, following each
+ * goroutine's state: runnable (created, unblocked, syscall exit,
+ * sched/preempt) -> GoStart counts as scheduler latency; running ->
+ * anything that stops it counts as run time; GoSysCall names the
+ * syscall, GoSysBlock .. GoSysExit is its blocked time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "base.h"
+
+struct gaux {
+	uint64_t since;		/* time the current state began */
+	int64_t sys;		/* syscall of the current run, or -1 */
+	int64_t sysblock;	/* syscall blocked in, or -1 */
+};
+
+struct stat_ctx {
+	const struct gt_trace *t;
+	struct gt_stats *s;
+	struct u64map gidx;	/* g -> task index */
+	struct gaux *aux;
+	size_t tcap;
+	struct u64map sysidx;	/* func string id -> syscall index */
+	size_t scap;
+	struct u64map stkidx;	/* GoSysCall stack id -> syscall index + 1 */
+	struct u64map pstate;	/* P -> 1 if started */
+};
+
+/* Function string id of the first frame of stack @stk, 0 if none. */
+static uint64_t first_func(const struct gt_trace *t, uint64_t stk)
+{
+	const struct gt_frame *f;
+	size_t n;
+
+	f = gt_trace_stack(t, stk, &n);
+	return n ? f[0].func : 0;
+}
+
+/*
+ * Function string id naming the syscall of GoSysCall stack @stk: the
+ * frame whose file is "[syscall]" (gotrace's syscall frame, below the
+ * kernel frames of a sleep), else the first frame.
+ */
+static uint64_t syscall_func(const struct gt_trace *t, uint64_t stk)
+{
+	const struct gt_frame *f;
+	char file[16];
+	size_t n;
+
+	f = gt_trace_stack(t, stk, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(gt_trace_string(t, f[i].file, file, sizeof(file)),
+			    "[syscall]"))
+			return f[i].func;
+	return n ? f[0].func : 0;
+}
+
+static void copy_name(const struct gt_trace *t, uint64_t id, char *out)
+{
+	gt_trace_string(t, id, out, GT_STAT_NAME);
+	if (!out[0])
+		strcpy(out, "?");
+}
+
+static int64_t syscall_of(struct stat_ctx *c, uint64_t func)
+{
+	struct gt_stats *s = c->s;
+	uint64_t *v;
+	bool added;
+
+	v = u64map_put(&c->sysidx, func, s->nsyscalls, &added);
+	if (!v)
+		return -1;
+	if (added) {
+		if (gt_grow((void **)&s->syscalls, &c->scap, s->nsyscalls + 1,
+			 sizeof(*s->syscalls)))
+			return -1;
+		copy_name(c->t, func, s->syscalls[s->nsyscalls++].name);
+	}
+	return (int64_t)*v;
+}
+
+/* Syscall of a GoSysCall stack: its strings are read once per stack. */
+static int64_t syscall_of_stack(struct stat_ctx *c, uint64_t stk)
+{
+	uint64_t *v = u64map_get(&c->stkidx, stk);
+	int64_t i;
+	bool added;
+
+	if (v)
+		return (int64_t)*v - 1;
+	i = syscall_of(c, syscall_func(c->t, stk));
+	if (i < 0 || !u64map_put(&c->stkidx, stk, (uint64_t)i + 1, &added))
+		return -1;
+	return i;
+}
+
+/* The task of goroutine @g, created on first sight. */
+static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
+				    struct gaux **aux)
+{
+	struct gt_stats *s = c->s;
+	uint64_t *v;
+	bool added;
+
+	v = u64map_put(&c->gidx, g, s->ntasks, &added);
+	if (!v)
+		return NULL;
+	if (added) {
+		size_t cap = c->tcap;
+
+		if (gt_grow((void **)&s->tasks, &cap, s->ntasks + 1,
+			 sizeof(*s->tasks)) ||
+		    gt_grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
+			 sizeof(*c->aux)))
+			return NULL;
+		s->tasks[s->ntasks].g = g;
+		strcpy(s->tasks[s->ntasks].name, "?");
+		c->aux[s->ntasks] = (struct gaux){ 0, -1, -1 };
+		s->ntasks++;
+	}
+	*aux = &c->aux[*v];
+	return &s->tasks[*v];
+}
+
+static void stop_running(struct gt_stat_task *k, struct gaux *a, uint64_t ts,
+			 int state)
+{
+	if (k->state == GT_STAT_G_RUNNING)
+		k->run += ts - a->since;
+	k->state = state;
+	a->since = ts;
+}
+
+static void make_runnable(struct gt_stat_task *k, struct gaux *a, uint64_t ts)
+{
+	if (k->state == GT_STAT_G_WAITING || k->state == GT_STAT_G_SYSCALL)
+		k->blocked += ts - a->since;
+	k->state = GT_STAT_G_RUNNABLE;
+	a->since = ts;
+}
+
+static int stat_event(struct stat_ctx *c, const struct gt_event *e)
+{
+	struct gt_stats *s = c->s;
+	struct gt_stat_task *k;
+	struct gaux *a;
+	int64_t i;
+	uint64_t *v;
+	bool added;
+
+	switch (e->type) {
+	case GOTRACE_EV_PROC_START:
+	case GOTRACE_EV_PROC_STOP:
+		v = u64map_put(&c->pstate, e->p, 0, &added);
+		if (!v)
+			return -1;
+		*v = e->type == GOTRACE_EV_PROC_START;
+		return 0;
+	case GOTRACE_EV_GO_CREATE:
+		k = task_of(c, e->args[0], &a);
+		if (!k)
+			return -1;
+		copy_name(c->t, first_func(c->t, e->args[1]), k->name);
+		k->state = GT_STAT_G_RUNNABLE;
+		a->since = e->ts;
+		return 0;
+	case GOTRACE_EV_GO_UNBLOCK:
+		k = task_of(c, e->args[0], &a);
+		if (!k)
+			return -1;
+		k->unblocks++;
+		make_runnable(k, a, e->ts);
+		return 0;
+	default:
+		break;
+	}
+
+	k = task_of(c, e->g, &a);
+	if (!k)
+		return -1;
+	switch (e->type) {
+	case GOTRACE_EV_GO_START:
+	case GOTRACE_EV_GO_START_LABEL:
+		if (k->state == GT_STAT_G_RUNNABLE) {
+			uint64_t lat = e->ts - a->since;
+
+			k->latency += lat;
+			if (lat > k->max_latency)
+				k->max_latency = lat;
+		}
+		k->starts++;
+		k->state = GT_STAT_G_RUNNING;
+		a->since = e->ts;
+		a->sys = -1;
+		break;
+	case GOTRACE_EV_GO_END:
+	case GOTRACE_EV_GO_STOP:
+		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
+		break;
+	case GOTRACE_EV_GO_SCHED:
+	case GOTRACE_EV_GO_PREEMPT:
+		stop_running(k, a, e->ts, GT_STAT_G_RUNNABLE);
+		break;
+	case GOTRACE_EV_GO_WAITING:
+		k->state = GT_STAT_G_WAITING;
+		a->since = e->ts;
+		break;
+	case GOTRACE_EV_GO_INSYSCALL:
+		k->state = GT_STAT_G_SYSCALL;
+		a->since = e->ts;
+		a->sysblock = -1;
+		break;
+	case GOTRACE_EV_GO_SYSCALL:
+		i = syscall_of_stack(c, e->stk);
+		if (i < 0)
+			return -1;
+		s->syscalls[i].count++;
+		k->syscalls++;
+		a->sys = i;
+		break;
+	case GOTRACE_EV_GO_SYSBLOCK:
+		stop_running(k, a, e->ts, GT_STAT_G_SYSCALL);
+		a->sysblock = a->sys;
+		a->sys = -1;
+		break;
+	case GOTRACE_EV_GO_SYSEXIT:
+		if (k->state == GT_STAT_G_SYSCALL && a->sysblock >= 0) {
+			s->syscalls[a->sysblock].blocks++;
+			s->syscalls[a->sysblock].blocked += e->ts - a->since;
+		}
+		a->sysblock = -1;
+		make_runnable(k, a, e->ts);
+		break;
+	default:
+		if (gt_trace_type_is_block(e->type)) {
+			k->blocks++;
+			stop_running(k, a, e->ts, GT_STAT_G_WAITING);
+		}
+		break;
+	}
+	return 0;
+}
+
+static int stat_cb(void *arg, const struct gt_event *e)
+{
+	return stat_event(arg, e);
+}
+
+/* Tasks grouped by name into s->names (the goroutine 0 pseudo task aside). */
+int gt_stats_by_name(struct gt_stats *s)
+{
+	struct u64map nameidx = { 0 };
+	size_t ncap = 0;
+
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct gt_stat_task *tk = &s->tasks[i];
+		struct gt_stat_name *n = NULL;
+
+		if (tk->g == 0)
+			continue;
+		uint64_t h = 0xcbf29ce484222325ULL, *slot;
+		bool added;
+
+		for (const char *p = tk->name; *p; p++)
+			h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+		slot = u64map_get(&nameidx, h);
+		if (slot && !strcmp(s->names[*slot].name, tk->name))
+			n = &s->names[*slot];
+		for (size_t j = 0; !n && slot && j < s->nnames; j++)
+			if (!strcmp(s->names[j].name, tk->name))
+				n = &s->names[j];
+		if (!n) {
+			if (!u64map_put(&nameidx, h, s->nnames, &added))
+				goto fail;
+			if (gt_grow((void **)&s->names, &ncap, s->nnames + 1,
+				 sizeof(*s->names)))
+				goto fail;
+			n = &s->names[s->nnames++];
+			strcpy(n->name, tk->name);
+		}
+		n->tasks++;
+		n->run += tk->run;
+		n->latency += tk->latency;
+		n->starts += tk->starts;
+	}
+	u64map_free(&nameidx);
+	return 0;
+fail:
+	u64map_free(&nameidx);
+	return -1;
+}
+
+int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
+		     struct gt_trace_error *err)
+{
+	struct stat_ctx c = { .t = t, .s = s };
+	uint64_t k, v;
+	size_t it = 0;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->frequency = t->frequency;
+	s->trace_frequency = t->frequency;
+	s->version = 11;
+	s->nr_types = GT_TRACE_NR_TYPES;
+	s->type_name = gt_trace_type_name;
+	s->ps = t->info.ps;
+	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
+	if (gt_trace_replay(t, stat_cb, &c, err))
+		goto out;
+	s->events = t->nev;
+	s->start = t->start;
+	s->end = t->end;
+
+	/* What is still going on at the end. */
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct gt_stat_task *tk = &s->tasks[i];
+
+		if (tk->g == 0)
+			continue;
+		if (tk->state == GT_STAT_G_RUNNING)
+			tk->run += s->end - c.aux[i].since;
+		s->at_end[tk->state]++;
+	}
+	while (u64map_next(&c.pstate, &it, &k, &v))
+		s->ps_running_at_end += v;
+
+	if (gt_stats_by_name(s))
+		goto out;
+	ret = 0;
+out:
+	u64map_free(&c.gidx);
+	u64map_free(&c.sysidx);
+	u64map_free(&c.stkidx);
+	u64map_free(&c.pstate);
+	free(c.aux);
+	if (ret)
+		gt_stats_free(s);
+	return ret;
+}
+
+uint32_t gt_stats_unit_id(struct gt_stats *s, const char *name, size_t len)
+{
+	long i;
+
+	if (s->unit_names.n >= UINT32_MAX - 1)
+		return 0;
+	i = gt_names_index(&s->unit_names, name, len);
+	return i < 0 ? 0 : (uint32_t)i + 1;
+}
+
+const char *gt_stat_task_unit(const struct gt_stats *s,
+			      const struct gt_stat_task *tk)
+{
+	return tk->unit ? s->unit_names.v[tk->unit - 1] : "";
+}
+
+int gt_stats_by_unit(struct gt_stats *s)
+{
+	size_t n = 0;
+
+	if (!s->unit_names.n)
+		return 0;
+	/* One row per name, then the names no task ended in left out. */
+	s->units = calloc(s->unit_names.n, sizeof(*s->units));
+	if (!s->units)
+		return -1;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct gt_stat_task *tk = &s->tasks[i];
+		struct gt_stat_unit *u;
+
+		if (!tk->unit)
+			continue;
+		u = &s->units[tk->unit - 1];
+		u->tasks++;
+		u->run += tk->run;
+		u->latency += tk->latency;
+		if (tk->max_latency > u->max_latency)
+			u->max_latency = tk->max_latency;
+		u->starts += tk->starts;
+		u->blocked += tk->blocked;
+		u->blocks += tk->blocks;
+	}
+	for (size_t j = 0; j < s->unit_names.n; j++) {
+		if (!s->units[j].tasks)
+			continue;
+		s->units[n] = s->units[j];
+		strcpy(s->units[n++].name, s->unit_names.v[j]);
+	}
+	s->nunits = n;
+	return 0;
+}
+
+void gt_stats_free(struct gt_stats *s)
+{
+	free(s->tasks);
+	free(s->names);
+	free(s->units);
+	gt_names_free(&s->unit_names);
+	free(s->syscalls);
+	memset(s, 0, sizeof(*s));
+}
+
+/* qsort() orders of the tables, largest first, ties by id or name. */
+int gt_stat_task_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_task_by_latency(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+int gt_stat_name_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_name *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_unit_by_run(const void *a, const void *b)
+{
+	const struct gt_stat_unit *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run > y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_count(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int gt_stat_sys_by_blocked(const void *a, const void *b)
+{
+	const struct gt_stat_syscall *x = a, *y = b;
+
+	if (x->blocked != y->blocked)
+		return x->blocked > y->blocked ? -1 : 1;
+	return strcmp(x->name, y->name);
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats_json.c - 'gotrace stat --json': the figures as one JSON object
+ *
+ * One key per line, two spaces of indent per level, so that a shell
+ * script can also take a top-level number with sed.  Times are integer
+ * nanoseconds (converted from the trace's ticks with its frequency);
+ * names are written as the trace holds them, with JSON's escapes.
+ * Documented in Documentation/gotrace.1 (the stat command).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "stats_json.h"
+
+static const char *const state_keys[] = {
+	[GT_STAT_G_DEAD] = "ended", [GT_STAT_G_RUNNABLE] = "runnable",
+	[GT_STAT_G_RUNNING] = "running", [GT_STAT_G_WAITING] = "waiting",
+	[GT_STAT_G_SYSCALL] = "syscall",
+};
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Ticks to nanoseconds. */
+static uint64_t ns(const struct gt_stats *s, uint64_t ticks)
+{
+	if (!s->frequency || s->frequency == 1000000000ULL)
+		return ticks;
+	return (uint64_t)((long double)ticks * 1e9L / (long double)s->frequency);
+}
+
+static size_t rows(size_t n, size_t want)
+{
+	return want && want < n ? want : n;
+}
+
+static void tasks_json(FILE *f, const struct gt_stats *s,
+		       const struct gt_stat_task *tk, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "    { \"g\": %" PRIu64 ", \"name\": ", tk[i].g);
+		json_str(f, tk[i].name);
+		fprintf(f, ", \"run_ns\": %" PRIu64 ", \"starts\": %" PRIu64
+			", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64
+			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+			", \"blocks\": %" PRIu64 ", \"unblocks\": %" PRIu64
+			", \"state_at_end\": \"%s\", \"unit\": ",
+			ns(s, tk[i].run), tk[i].starts, ns(s, tk[i].latency),
+			ns(s, tk[i].max_latency), tk[i].syscalls,
+			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
+			state_keys[tk[i].state]);
+		json_str(f, gt_stat_task_unit(s, &tk[i]));
+		fprintf(f, " }%s\n", i + 1 < n ? "," : "");
+	}
+}
+
+static void syscalls_json(FILE *f, const struct gt_stats *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_stat_syscall *sc = &s->syscalls[i];
+
+		fprintf(f, "    { \"name\": ");
+		json_str(f, sc->name);
+		fprintf(f, ", \"count\": %" PRIu64 ", \"blocks\": %" PRIu64
+			", \"blocked_ns\": %" PRIu64 " }%s\n", sc->count,
+			sc->blocks, ns(s, sc->blocked), i + 1 < n ? "," : "");
+	}
+}
+
+void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
+		  struct gt_stats *s, size_t want)
+{
+	uint64_t tasks = 0, span = s->end - s->start;
+	size_t n, k;
+
+	/* Goroutine 0 (what runs outside any task) is no task. */
+	for (size_t i = 0, j = 0; i < s->ntasks; i++)
+		if (s->tasks[i].g) {
+			s->tasks[j++] = s->tasks[i];
+			tasks++;
+		}
+	s->ntasks = (size_t)tasks;
+
+	fprintf(f, "{\n  \"file\": ");
+	json_str(f, path);
+	fprintf(f, ",\n  \"bytes\": %" PRIu64 ",\n", bytes);
+	fprintf(f, "  \"frequency\": %" PRIu64 ",\n", s->trace_frequency);
+	fprintf(f, "  \"duration_ns\": %" PRIu64 ",\n", ns(s, span));
+	fprintf(f, "  \"ps\": %" PRIu64 ",\n", s->ps);
+	fprintf(f, "  \"ps_started_at_end\": %" PRIu64 ",\n",
+		s->ps_running_at_end);
+	fprintf(f, "  \"tasks\": %" PRIu64 ",\n", tasks);
+	fprintf(f, "  \"names\": %zu,\n", s->nnames);
+	fprintf(f, "  \"events\": %" PRIu64 ",\n", s->events);
+	fprintf(f, "  \"tasks_at_end\": {\n");
+	for (int i = 0; i < 5; i++)
+		fprintf(f, "    \"%s\": %" PRIu64 "%s\n", state_keys[i],
+			s->at_end[i], i < 4 ? "," : "");
+	fprintf(f, "  },\n  \"events_by_type\": {\n");
+	k = 0;
+	for (unsigned int i = 1; i < s->nr_types; i++)
+		k += s->by_type[i] != 0;
+	for (unsigned int i = 1; i < s->nr_types; i++)
+		if (s->by_type[i])
+			fprintf(f, "    \"%s\": %" PRIu64 "%s\n",
+				s->type_name(i), s->by_type[i],
+				--k ? "," : "");
+
+	fprintf(f, "  },\n  \"names_by_run\": [\n");
+	if (s->nnames)
+		qsort(s->names, s->nnames, sizeof(*s->names),
+		      gt_stat_name_by_run);
+	n = rows(s->nnames, want);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "    { \"name\": ");
+		json_str(f, s->names[i].name);
+		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %" PRIu64
+			", \"latency_ns\": %" PRIu64 ", \"starts\": %" PRIu64
+			" }%s\n", s->names[i].tasks, ns(s, s->names[i].run),
+			ns(s, s->names[i].latency), s->names[i].starts,
+			i + 1 < n ? "," : "");
+	}
+
+	fprintf(f, "  ],\n  \"units_by_run\": [\n");
+	if (s->nunits)
+		qsort(s->units, s->nunits, sizeof(*s->units),
+		      gt_stat_unit_by_run);
+	n = rows(s->nunits, want);
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_stat_unit *u = &s->units[i];
+
+		fprintf(f, "    { \"unit\": ");
+		json_str(f, u->name);
+		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %" PRIu64
+			", \"latency_ns\": %" PRIu64
+			", \"max_latency_ns\": %" PRIu64
+			", \"starts\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+			", \"blocks\": %" PRIu64 " }%s\n", u->tasks,
+			ns(s, u->run), ns(s, u->latency), ns(s, u->max_latency),
+			u->starts, ns(s, u->blocked), u->blocks,
+			i + 1 < n ? "," : "");
+	}
+
+	fprintf(f, "  ],\n  \"tasks_by_run\": [\n");
+	if (s->ntasks)
+		qsort(s->tasks, s->ntasks, sizeof(*s->tasks),
+		      gt_stat_task_by_run);
+	tasks_json(f, s, s->tasks, rows(s->ntasks, want));
+	fprintf(f, "  ],\n  \"tasks_by_latency\": [\n");
+	if (s->ntasks)
+		qsort(s->tasks, s->ntasks, sizeof(*s->tasks),
+		      gt_stat_task_by_latency);
+	tasks_json(f, s, s->tasks, rows(s->ntasks, want));
+
+	fprintf(f, "  ],\n  \"syscalls_by_count\": [\n");
+	if (s->nsyscalls)
+		qsort(s->syscalls, s->nsyscalls, sizeof(*s->syscalls),
+		      gt_stat_sys_by_count);
+	syscalls_json(f, s, rows(s->nsyscalls, want));
+	fprintf(f, "  ],\n  \"syscalls_by_blocked\": [\n");
+	if (s->nsyscalls)
+		qsort(s->syscalls, s->nsyscalls, sizeof(*s->syscalls),
+		      gt_stat_sys_by_blocked);
+	syscalls_json(f, s, rows(s->nsyscalls, want));
+	fprintf(f, "  ]\n}\n");
+}
