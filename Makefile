@@ -78,9 +78,7 @@ deps:
 	@scripts/deps.sh
 
 check: deps
-	$(MAKE) check-host
-	$(MAKE) checkpatch
-	$(MAKE) check-vm
+	KERNELS="$(KERNELS)" scripts/check.sh
 
 check-host:
 	$(MAKE) -C selftests/host run

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - the steps of `make check` after `make deps`: the host tests,
+# checkpatch, then the VM tests on $KERNELS (default: every kernel and
+# boot of selftests/vm/lib.sh's GT_KERNELS_DEFAULT).
+#
+# On a machine whose GT_STORE has no debug kernel yet, building it is the
+# longest single step of the VM tests (27 minutes on a fresh 2-CPU host,
+# Documentation/testing.rst).  It is started here, in the background,
+# before the host tests: the build runs at nice 10, so the host tests
+# keep their CPU and the build takes what they leave idle.  run-kernel.sh
+# waits for it under the same lock when the debug kernel's turn comes
+# (the other slot boots meanwhile), and builds it itself if this build
+# failed.  Where the kernel is cached,
+# the background step only finds it ready.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit
+
+# shellcheck source-path=SCRIPTDIR/..
+# shellcheck source=selftests/vm/lib.sh
+. selftests/vm/lib.sh
+
+kernels=${KERNELS:-$GT_KERNELS_DEFAULT}
+early=
+log=$GT_CACHE/vm/debug-kernel-early.log
+case " $kernels " in
+*" debug "*)
+	mkdir -p "$GT_CACHE/vm"
+	# A process group of its own, so that an early end of the checks
+	# stops the whole build, make and compilers included.
+	setsid bash -c '. selftests/vm/lib.sh && gt_kernel_fetch debug' \
+		> "$log" 2>&1 &
+	early=$!
+	echo "debug kernel: prepared in the background (log: $log)"
+	;;
+esac
+
+stop_early() {
+	[ -n "$early" ] || return 0
+	kill -0 "$early" 2>/dev/null || return 0
+	kill -- -"$early" 2>/dev/null
+	wait "$early" 2>/dev/null
+}
+trap stop_early EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+make check-host || exit
+make checkpatch || exit
+# Not waited for: the other VM slot boots meanwhile.
+make check-vm KERNELS="$kernels"
