@@ -121,9 +121,9 @@ static void print_record(const void *rec, size_t len, void *arg)
 	case GTB_SWITCH: {
 		const struct gtb_switch *s = rec;
 
-		printf(" next=%" PRIx64 " state=%u preempt=%u sys=%d fd=%s",
+		printf(" next=%" PRIx64 " state=%u preempt=%u sys=%d fd=%s drops=%u",
 		       (uint64_t)s->next, s->prev_state, s->preempt, s->sys_nr,
-		       fd_names[s->fd_kind & 3]);
+		       fd_names[s->fd_kind & 3], s->drops);
 		print_stack(d, s->stack, h->nr_frames);
 		break;
 	}

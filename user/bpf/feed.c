@@ -3,6 +3,7 @@
  * feed.c - BPF records into the model's hooks (feed.h)
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,30 @@
 struct ftask {
 	struct gt_in_task in;
 	char comm[GT_IN_COMM_LEN];
+};
+
+/* The tasks of a CPU's gaps kept until they are decided (more: counted). */
+#define GAP_KEEP	4
+/* The distinct tasks of unreported switches named in the summary. */
+#define NAMES_KEEP	4
+
+/* A task the switch records left on a CPU, and that another's record found gone. */
+struct gap_task {
+	uint64_t key;
+	int tid;		/* 0: not in the table (left out by the filters) */
+	char comm[GT_IN_COMM_LEN];
+};
+
+/*
+ * What the switch records of one CPU said: the task they put on it, and
+ * the CPU's drop count in the last of them (record.h), against which the
+ * gaps found since are decided at its next switch record.
+ */
+struct cpu_seen {
+	uint64_t task;		/* 0: none known yet */
+	uint32_t drops;
+	uint32_t gaps;		/* found since that record, undecided */
+	struct gap_task gap[GAP_KEEP];
 };
 
 struct gt_bpf_feed {
@@ -40,16 +65,25 @@ struct gt_bpf_feed {
 	 */
 	uint64_t unknown;
 	/*
-	 * The task each CPU's switch records put on it (0: none known
-	 * yet), and the times a record of a recorded task current on its
-	 * CPU (a syscall, a switch-out, a wakeup, a fork, an exec) came from
-	 * a CPU that no switch record had given it: a switch lost on its way
-	 * (see Documentation/bpf-backend.rst), counted once per CPU and
-	 * switch.
+	 * Per CPU, what its switch records said (struct cpu_seen); and the
+	 * times a record of a recorded task current on its CPU (a syscall,
+	 * a switch-out, a wakeup, a fork, an exec) came from a CPU that no
+	 * switch record had given it: a gap, counted once per CPU and
+	 * switch (see Documentation/bpf-backend.rst).  Each gap is then
+	 * decided: @gaps_dropped if a record of that CPU was dropped
+	 * meanwhile (the drop is counted, and lost, already), @unreported
+	 * if none was, the kernel never having run the switch program.
 	 */
-	uint64_t *on_cpu;
-	unsigned int nr_on_cpu;
+	struct cpu_seen *cpus;
+	unsigned int nr_cpus;
 	uint64_t unswitched;
+	uint64_t gaps_dropped;
+	uint64_t unreported;
+	/* The distinct tasks of @unreported, by key; the first few named. */
+	struct u64map unreported_keys;
+	size_t nr_unreported_tasks;
+	struct gap_task names[NAMES_KEEP];
+	size_t nr_names;
 };
 
 /* sched_switch's prev_state: TASK_DEAD. */
@@ -88,7 +122,8 @@ void gt_bpf_feed_free(struct gt_bpf_feed *f)
 	u64map_free(&f->tasks);
 	free(f->snap);
 	free(f->snap_sleeping);
-	free(f->on_cpu);
+	free(f->cpus);
+	u64map_free(&f->unreported_keys);
 	free(f);
 }
 
@@ -154,20 +189,112 @@ uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f)
 	return f->unswitched;
 }
 
-/* The slot of @cpu's running task, or NULL when it cannot be had. */
-static uint64_t *on_cpu(struct gt_bpf_feed *f, unsigned int cpu)
+uint64_t gt_bpf_feed_gaps_dropped(const struct gt_bpf_feed *f)
 {
-	if (cpu >= f->nr_on_cpu) {
+	return f->gaps_dropped;
+}
+
+uint64_t gt_bpf_feed_unreported(const struct gt_bpf_feed *f)
+{
+	return f->unreported;
+}
+
+size_t gt_bpf_feed_unreported_tasks(const struct gt_bpf_feed *f, char *buf,
+				    size_t len)
+{
+	size_t at = 0;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < f->nr_names && at < len; i++) {
+		n = snprintf(buf + at, len - at, "%s%.16s %d", i ? ", " : "",
+			     f->names[i].comm, f->names[i].tid);
+		if (n > 0)
+			at += (size_t)n;
+	}
+	/* Those left out by the filters, and those past the first few. */
+	if (f->nr_unreported_tasks > f->nr_names && at < len)
+		snprintf(buf + at, len - at, "%s%zu more", at ? ", " : "",
+			 f->nr_unreported_tasks - f->nr_names);
+	return f->nr_unreported_tasks;
+}
+
+/* What the records said of @cpu, or NULL when it cannot be had. */
+static struct cpu_seen *cpu_seen(struct gt_bpf_feed *f, unsigned int cpu)
+{
+	if (cpu >= f->nr_cpus) {
 		unsigned int n = cpu + 64;
-		uint64_t *v = realloc(f->on_cpu, n * sizeof(*v));
+		struct cpu_seen *v = realloc(f->cpus, n * sizeof(*v));
 
 		if (!v)
 			return NULL;
-		memset(v + f->nr_on_cpu, 0, (n - f->nr_on_cpu) * sizeof(*v));
-		f->on_cpu = v;
-		f->nr_on_cpu = n;
+		memset(v + f->nr_cpus, 0, (n - f->nr_cpus) * sizeof(*v));
+		f->cpus = v;
+		f->nr_cpus = n;
 	}
-	return &f->on_cpu[cpu];
+	return &f->cpus[cpu];
+}
+
+/* An unreported switch away from @t: its task counted once, named if among the first. */
+static void unreported_task(struct gt_bpf_feed *f, const struct gap_task *t)
+{
+	bool added = false;
+
+	if (!u64map_put(&f->unreported_keys, t->key, 1, &added) || !added)
+		return;
+	f->nr_unreported_tasks++;
+	if (t->tid && f->nr_names < NAMES_KEEP)
+		f->names[f->nr_names++] = *t;
+}
+
+/*
+ * Decide @c's gaps found since its last switch record, whose drop count
+ * was c->drops, now that the CPU's count is @drops (a later switch
+ * record's, or the session's last).
+ *
+ * Exact when the count did not change: the switch programs of a CPU run
+ * one after the other with interrupts off, so a switch between the two
+ * records whose record found the ring full would have moved the count
+ * before the later one read it; and the switch program cannot be
+ * skipped for recursion there (it would be counted in its misses, and
+ * lost, all the same).  So the kernel never ran it: the switch was not
+ * reported, nothing was lost.
+ *
+ * When it changed, a record of that CPU was dropped meanwhile, though
+ * not necessarily the switch's (a syscall's, a wakeup's): the gap is
+ * taken for that drop, which the drop count has already made a loss, so
+ * it is not counted again.  An unreported switch may hide there, left
+ * out of the note then; the lost total stays exact.
+ *
+ * The records the reader itself could not keep (out of memory merging,
+ * which it reports) are in no CPU's count: a switch among them is lost,
+ * counted with the drops, and its gap taken for an unreported one.
+ */
+static void gaps_decide(struct gt_bpf_feed *f, struct cpu_seen *c,
+			uint32_t drops)
+{
+	if (c->gaps && drops == c->drops) {
+		f->unreported += c->gaps;
+		for (uint32_t i = 0; i < c->gaps && i < GAP_KEEP; i++)
+			unreported_task(f, &c->gap[i]);
+	} else {
+		f->gaps_dropped += c->gaps;
+	}
+	c->gaps = 0;
+	c->drops = drops;
+}
+
+void gt_bpf_feed_settle(struct gt_bpf_feed *f, const uint64_t *drops,
+			unsigned int nr)
+{
+	for (unsigned int i = 0; i < f->nr_cpus; i++) {
+		/* No count for this CPU: a drop cannot be ruled out. */
+		uint32_t now = i < nr && drops ? (uint32_t)drops[i] :
+			       f->cpus[i].drops + 1;
+
+		gaps_decide(f, &f->cpus[i], now);
+	}
 }
 
 void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg)
@@ -238,20 +365,40 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 
 /*
  * A record of @cur, current on a CPU where the switch records left
- * @was: the switch between them never reached the reader.  It is counted
- * as lost and written as a preemption at the record's time, so that the
+ * @was: the switch between them never reached the reader.  It is kept
+ * to be decided at that CPU's next switch record (gaps_decide()), and
+ * written as a preemption at the record's time, so that the
  * record and those that follow are @cur's.  Otherwise the model drops
  * a syscall of a task it does not show running, writes a switch-out as
  * of a task that ran for no time, and takes a wakeup or a fork for one
  * by a task it does not show (--children then leaves the child out).
  */
 static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
-			  uint64_t was, const struct gt_in_task *cur)
+			  struct cpu_seen *c, const struct gt_in_task *cur)
 {
-	uint64_t *known = u64map_get(&f->tasks, was);
+	uint64_t was = c->task, *known = u64map_get(&f->tasks, was);
 	struct gt_in_switch in = { 0 };
 
+	/*
+	 * Newly recorded (GTB_MATCH_NEW): its switch in was one between
+	 * tasks the filters left out, which has no record.  Written, not
+	 * a gap.
+	 */
+	if (h->match & GTB_MATCH_NEW)
+		goto write;
 	f->unswitched++;
+	/* Its name now: the task may exit, its key be reused, before. */
+	if (c->gaps < GAP_KEEP) {
+		struct gap_task *g = &c->gap[c->gaps];
+		const struct ftask *t = known && *known ?
+			(const struct ftask *)(uintptr_t)*known : NULL;
+
+		g->key = was;
+		g->tid = t ? t->in.tid : 0;
+		memcpy(g->comm, t ? t->comm : "", t ? sizeof(g->comm) : 1);
+	}
+	c->gaps++;
+write:
 	in.prev = task_of(f, was, known && *known, 1);
 	in.next = cur;
 	in.ev = in_ev(f, h, in.prev, NULL);
@@ -271,13 +418,13 @@ static void switch_missed(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 static void current_check(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 			  uint64_t key, const struct gt_in_task *cur)
 {
-	uint64_t *slot = on_cpu(f, h->cpu);
+	struct cpu_seen *c = cpu_seen(f, h->cpu);
 
-	if (!slot || *slot == key)
+	if (!c || c->task == key)
 		return;
-	if (*slot)
-		switch_missed(f, h, *slot, cur);
-	*slot = key;
+	if (c->task)
+		switch_missed(f, h, c, cur);
+	c->task = key;
 }
 
 /*
@@ -298,11 +445,20 @@ static void task_cgroup(struct gt_bpf_feed *f, uint64_t key, uint64_t cgroup)
 	t->in.unit = gt_cgunits_of(f->units, cgroup);
 }
 
+/* The drop count of a switch record the model is not given. */
+static void switch_count(struct gt_bpf_feed *f, const struct gtb_switch *r)
+{
+	struct cpu_seen *c = cpu_seen(f, r->hdr.cpu);
+
+	if (c)
+		gaps_decide(f, c, r->drops);
+}
+
 static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 {
 	const struct gt_in_task *prev, *next;
 	struct gt_in_switch in = { 0 };
-	uint64_t *slot;
+	struct cpu_seen *c;
 
 	prev = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
 	if (r->hdr.match & GTB_MATCH_KEY)
@@ -316,9 +472,12 @@ static void feed_switch(struct gt_bpf_feed *f, const struct gtb_switch *r)
 	in.preempt = r->preempt;
 	in.prev_state = r->prev_state & STATE_DEAD ? GT_IN_DEAD :
 			r->prev_state ? GT_IN_SLEEP : GT_IN_RUNNABLE;
-	slot = on_cpu(f, r->hdr.cpu);
-	if (slot)
-		*slot = r->next;
+	c = cpu_seen(f, r->hdr.cpu);
+	if (c) {
+		c->task = r->next;
+		/* Its count decides the gaps since the last one, its own too. */
+		gaps_decide(f, c, r->drops);
+	}
 	in.fd_kind = r->fd_kind == GTB_FD_PIPE ? GT_IN_FD_PIPE :
 		     r->fd_kind == GTB_FD_SOCKET ? GT_IN_FD_SOCKET :
 		     r->fd_kind == GTB_FD_OTHER ? GT_IN_FD_OTHER :
@@ -410,8 +569,16 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 			task_update(f, rec);
 		return;
 	}
-	if (!f->started || h->ts < f->start || (f->end && h->ts > f->end))
+	if (!f->started || h->ts < f->start || (f->end && h->ts > f->end)) {
+		/*
+		 * A switch record outside the session is still the CPU's
+		 * drop count at that time: from it a gap inside is decided
+		 * as exactly as from one inside.
+		 */
+		if (h->type == GTB_SWITCH && len >= sizeof(struct gtb_switch))
+			switch_count(f, rec);
 		return;
+	}
 	switch (h->type) {
 	case GTB_SWITCH:
 		feed_switch(f, rec);

@@ -48,10 +48,38 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 /*
- * Switches the records missed: a record of a recorded task current on
- * its CPU (a syscall, a switch-out, a wakeup, a fork, an exec) that no
- * switch record had put there.
+ * Switches the records missed, the gaps: a record of a recorded task
+ * current on its CPU (a syscall, a switch-out, a wakeup, a fork, an
+ * exec) that no switch record had put there.  Each is decided at its
+ * CPU's next switch record, or by gt_bpf_feed_settle(), as one of the
+ * two below; none is a loss of its own.
  */
 uint64_t gt_bpf_feed_unswitched(const struct gt_bpf_feed *f);
+/*
+ * Gaps with a record of their CPU dropped meanwhile: taken for that
+ * drop, which the ring's drop count has counted lost already.
+ */
+uint64_t gt_bpf_feed_gaps_dropped(const struct gt_bpf_feed *f);
+/*
+ * Gaps with no record of their CPU dropped meanwhile: the kernel never
+ * ran the switch program for that switch (never reported it), so
+ * nothing was lost.  The trace shows the task preempted where the next
+ * one began.
+ */
+uint64_t gt_bpf_feed_unreported(const struct gt_bpf_feed *f);
+/*
+ * The distinct tasks the unreported switches were away from: their
+ * number, and the first few as "comm tid, ..." into @buf.
+ */
+size_t gt_bpf_feed_unreported_tasks(const struct gt_bpf_feed *f, char *buf,
+				    size_t len);
+/*
+ * The session's last drop count of each CPU (@drops[0..@nr), the BPF
+ * map's, read after the programs are detached): decides the gaps found
+ * after a CPU's last switch record.  A CPU without a count keeps its
+ * gaps as drops.
+ */
+void gt_bpf_feed_settle(struct gt_bpf_feed *f, const uint64_t *drops,
+			unsigned int nr);
 
 #endif /* GOTRACE_BPF_FEED_H */

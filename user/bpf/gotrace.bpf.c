@@ -114,6 +114,20 @@ static __always_inline void count_drop(void)
 		__sync_fetch_and_add(n, 1);
 }
 
+/*
+ * This CPU's drop count now, for a switch record (record.h).  Its switch
+ * programs run one after the other, with interrupts off, so a switch
+ * whose record was dropped between two written ones moved the count
+ * that the second one reads.
+ */
+static __always_inline __u32 drops_now(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&drops, &zero);
+
+	return n ? (__u32)*n : 0;
+}
+
 static __always_inline void *reserve(__u32 size)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
@@ -292,19 +306,24 @@ static __always_inline bool task_match(struct task_struct *t, bool inherit)
 	return decide(t, inherit, true);
 }
 
-/* Decide again (a new comm from exec or prctl may match the filter). */
-static __always_inline bool task_rematch(struct task_struct *t)
+/*
+ * Decide again (a new comm from exec or prctl may match the filter): the
+ * hdr.match of @t's record, 0 if it is not recorded.  A task recorded
+ * from now on is current, and was switched in unrecorded, so maybe with
+ * no switch record: GTB_MATCH_NEW tells the reader.
+ */
+static __always_inline __u8 task_rematch(struct task_struct *t)
 {
 	__u64 key = (__u64)t;
 	struct task_seen *s = bpf_map_lookup_elem(&seen, &key);
 
 	if (!cfg.comm[0] || !s || s->match != SEEN_NO ||
 	    s->start_time != t->start_time)
-		return task_match(t, false);
+		return task_match(t, false) ? GTB_MATCH_KEY : 0;
 	if (!filters_match(t))
-		return false;
+		return 0;
 	s->match = announce(t, s->comm) ? SEEN_YES : SEEN_UNSAID;
-	return s->match == SEEN_YES;
+	return s->match == SEEN_YES ? GTB_MATCH_KEY | GTB_MATCH_NEW : 0;
 }
 
 /*
@@ -405,6 +424,7 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 		r->sys_nr = -1;
 		r->fd_kind = GTB_FD_NONE;
 		__builtin_memset(r->pad, 0, sizeof(r->pad));
+		r->drops = drops_now();
 		/* Its systemd unit, which the reader finds by this id. */
 		r->next_cgroup = 0;
 		if (nm && !(cfg.flags & OPT_NO_UNITS))
@@ -503,13 +523,14 @@ int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
 	struct task_seen *s;
 	struct gtb_exec *r;
 	__u64 key = (__u64)p;
+	__u8 match = task_rematch(p);
 
-	if (!task_rematch(p))
+	if (!match)
 		return 0;
 	r = reserve(sizeof(*r));
 	if (!r)
 		return 0;
-	fill_hdr(&r->hdr, GTB_EXEC, sizeof(*r), (__u64)p, GTB_MATCH_KEY);
+	fill_hdr(&r->hdr, GTB_EXEC, sizeof(*r), (__u64)p, match);
 	r->old_tid = old_pid;
 	r->tid = p->pid;
 	bpf_probe_read_kernel(r->comm, sizeof(r->comm), p->comm);
@@ -546,7 +567,8 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct gtb_sys *r;
-	bool m = rematch ? task_rematch(cur) : task_match(cur, false);
+	__u8 m = rematch ? task_rematch(cur) :
+		 task_match(cur, false) ? GTB_MATCH_KEY : 0;
 
 	if (!m)
 		return 0;
@@ -555,7 +577,7 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 	r = reserve(sizeof(*r));
 	if (!r)
 		return 0;
-	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, GTB_MATCH_KEY);
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, m);
 	r->val = val;
 	r->nr = nr;
 	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);

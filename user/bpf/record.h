@@ -45,6 +45,12 @@ enum gtb_type {
 /* hdr.match: which task of the record the filters select. */
 #define GTB_MATCH_KEY		(1U << 0)	/* hdr.key's task */
 #define GTB_MATCH_OTHER		(1U << 1)	/* next / child / waker */
+/*
+ * hdr.key's task is recorded from this record on (a comm filter matched
+ * at exec or prctl): it is current, and was switched in while the
+ * filters left it out, so no switch record may have put it there.
+ */
+#define GTB_MATCH_NEW		(1U << 2)
 
 /* struct gtb_switch.fd_kind: what a sleeping read or write waits on. */
 #define GTB_FD_NONE		0	/* not asleep in a read or write */
@@ -91,7 +97,14 @@ struct gtb_switch {
 	__s32 sys_nr;		/* prev's syscall (orig_ax), -1: none */
 	__u8 preempt;
 	__u8 fd_kind;		/* GTB_FD_* for a sleeping read/write */
-	__u8 pad[6];
+	__u8 pad[2];
+	/*
+	 * The low 32 bits of the writing CPU's count of records dropped
+	 * (a full ring), once this record was reserved: a switch the
+	 * reader finds missing between two switch records of a CPU with
+	 * the same count was never written, rather than dropped.
+	 */
+	__u32 drops;
 	__u64 next_cgroup;	/* id of next's cgroup v2 (0: --no-units) */
 	__u64 stack[];
 };

@@ -20,6 +20,8 @@
 #define KEY_LEFT2	0x5000	/* ...: no record of a switch between them */
 
 static uint64_t now = 1000;
+/* The CPU's drop count the next switch record carries. */
+static uint32_t cpu_drops;
 
 static struct gtb_hdr hdr(uint16_t type, uint16_t size, uint64_t key,
 			  uint8_t match)
@@ -55,6 +57,7 @@ static void switch_to(struct gt_bpf_feed *f, uint64_t prev, uint64_t next,
 	r.hdr = hdr(GTB_SWITCH, sizeof(r), prev, match);
 	r.next = next;
 	r.sys_nr = -1;
+	r.drops = cpu_drops;
 	gt_bpf_feed_record(&r, sizeof(r), f);
 }
 
@@ -87,14 +90,19 @@ static void fork_record(struct gt_bpf_feed *f, uint64_t parent, uint64_t child,
 	gt_bpf_feed_record(&r, sizeof(r), f);
 }
 
-static void exec_record(struct gt_bpf_feed *f, uint64_t key)
+static void exec_match(struct gt_bpf_feed *f, uint64_t key, uint8_t match)
 {
 	struct gtb_exec r = { 0 };
 
-	r.hdr = hdr(GTB_EXEC, sizeof(r), key, GTB_MATCH_KEY);
+	r.hdr = hdr(GTB_EXEC, sizeof(r), key, match);
 	r.tid = 7;
 	strcpy(r.comm, "gt_exec");
 	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+static void exec_record(struct gt_bpf_feed *f, uint64_t key)
+{
+	exec_match(f, key, GTB_MATCH_KEY);
 }
 
 static uint64_t events(struct gt_model *m)
@@ -103,6 +111,100 @@ static uint64_t events(struct gt_model *m)
 
 	gt_umodel_stats(m, &st);
 	return st.events;
+}
+
+/* What the recorder counts lost of the feed and the model (bpf_record.c). */
+static uint64_t lost(struct gt_model *m, struct gt_bpf_feed *f)
+{
+	struct gt_umodel_stats st;
+
+	gt_umodel_stats(m, &st);
+	return st.lost + gt_bpf_feed_unknown(f);
+}
+
+/*
+ * A switch missing from the records is decided by the drop counts of the
+ * CPU's switch records around it: none dropped meanwhile, the kernel never
+ * reported it (not lost); one dropped, the drop, counted once.
+ */
+static void gaps_test(struct gt_umodel_config *cfg)
+{
+	struct gt_model *m = gt_umodel_create(cfg);
+	struct gt_bpf_feed *f = m ? gt_bpf_feed_new(m, NULL) : NULL;
+	char who[64];
+	uint64_t drops[1], before;
+
+	if (!ok(f != NULL, "a model and its feed for the gaps"))
+		return;
+	cpu_drops = 0;
+	task_named(f, KEY_KNOWN, 68, "tokio-rt-worker");
+	task_record(f, KEY_UNSAID, 6);
+	ok(gt_bpf_feed_start(f, now, 0) == 0, "the trace starts");
+
+	diag("a gap, the drop count unchanged: a switch the kernel never reported");
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	/* KEY_KNOWN -> KEY_UNSAID: no switch program ran. */
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 1, "the gap is found once (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	switch_to(f, KEY_UNSAID, 1, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unreported(f) == 1,
+	   "decided at the next switch record: unreported (%llu)",
+	   (unsigned long long)gt_bpf_feed_unreported(f));
+	ok(gt_bpf_feed_gaps_dropped(f) == 0 && lost(m, f) == 0,
+	   "not lost (%llu), not taken for a drop (%llu)",
+	   (unsigned long long)lost(m, f),
+	   (unsigned long long)gt_bpf_feed_gaps_dropped(f));
+	ok(gt_bpf_feed_unreported_tasks(f, who, sizeof(who)) == 1 &&
+	   !strcmp(who, "tokio-rt-worker 68"),
+	   "the task never shown leaving is named: %s", who);
+
+	diag("a gap, a record of the CPU dropped meanwhile: the drop, once");
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	cpu_drops++;	/* KEY_KNOWN -> KEY_UNSAID found the ring full */
+	switch_to(f, KEY_UNSAID, 1, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 2, "the gap is found (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	ok(gt_bpf_feed_gaps_dropped(f) == 1 && gt_bpf_feed_unreported(f) == 1,
+	   "taken for the drop (%llu), not unreported (%llu)",
+	   (unsigned long long)gt_bpf_feed_gaps_dropped(f),
+	   (unsigned long long)gt_bpf_feed_unreported(f));
+	ok(lost(m, f) == 0,
+	   "not counted lost again: the drop count has it (%llu)",
+	   (unsigned long long)lost(m, f));
+
+	diag("a gap after the CPU's last switch record: the final count decides");
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	drops[0] = cpu_drops;
+	gt_bpf_feed_settle(f, drops, 1);
+	ok(gt_bpf_feed_unreported(f) == 2 && gt_bpf_feed_gaps_dropped(f) == 1,
+	   "the count unchanged at the end: unreported (%llu)",
+	   (unsigned long long)gt_bpf_feed_unreported(f));
+	switch_to(f, KEY_UNSAID, KEY_KNOWN, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	sys_enter(f, KEY_UNSAID, GTB_MATCH_KEY);
+	drops[0] = cpu_drops + 1;
+	gt_bpf_feed_settle(f, drops, 1);
+	ok(gt_bpf_feed_unreported(f) == 2 && gt_bpf_feed_gaps_dropped(f) == 2,
+	   "changed: taken for the drop (%llu)",
+	   (unsigned long long)gt_bpf_feed_gaps_dropped(f));
+	ok(gt_bpf_feed_unreported_tasks(f, who, sizeof(who)) == 1,
+	   "one task in all: %s", who);
+
+	diag("a task recorded from its exec on (a comm filter matched there)");
+	switch_to(f, KEY_UNSAID, KEY_LEFT, GTB_MATCH_KEY);
+	/* KEY_LEFT -> KEY_LEFT2, both left out: no record. */
+	task_record(f, KEY_LEFT2, 9);
+	before = events(m);
+	exec_match(f, KEY_LEFT2, GTB_MATCH_KEY | GTB_MATCH_NEW);
+	sys_enter(f, KEY_LEFT2, GTB_MATCH_KEY);
+	ok(gt_bpf_feed_unswitched(f) == 4,
+	   "its switch in, unrecorded, is no gap (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	ok(events(m) > before, "it is shown running: its exec and syscall are written");
+	gt_bpf_feed_free(f);
+	gt_umodel_destroy(m);
 }
 
 int main(void)
@@ -223,5 +325,9 @@ int main(void)
 
 	gt_bpf_feed_free(f);
 	gt_umodel_destroy(m);
+
+	strcpy(cfg.opts.comm, "");
+	cfg.opts.flags = 0;
+	gaps_test(&cfg);
 	return tap_done();
 }
