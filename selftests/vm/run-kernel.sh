@@ -69,7 +69,7 @@ case $name in
 		GT_TESTS=${GT_TESTS:-$GT_MAXCPUS_TESTS} ;;
 *@mttcg)	cpus=4
 		accel=tcg,thread=multi
-		retries=${GT_MTTCG_RETRIES:-3}
+		retries=${GT_MTTCG_RETRIES:-6}
 		GT_TESTS=${GT_TESTS:-$GT_MTTCG_TESTS} ;;
 *@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, systemd)" ;;
 esac
