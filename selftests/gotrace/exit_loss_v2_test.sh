@@ -45,9 +45,12 @@ cleanup_on_exit $storm
 ./corner forkstorm 3000 &
 forks=$!
 cleanup_on_exit $forks
-# A slow reader: each read ends a full generation, and the storm fills
-# the next within milliseconds, so that the buffers fill again and again
-# while tasks start and exit, not once before all of them.
+# No reader until a buffer is full (on the debug kernel the storm is
+# slow: a reader from the start let it lose only 77 events).  Then a slow
+# reader: each read ends a full generation, and the storm fills the next
+# within milliseconds, so that the buffers fill again and again while
+# tasks start and exit, not once before all of them.
+wait_until '[ "$(status_of lost_events)" -gt 0 ] || ! kill -0 $storm' 100
 while kill -0 $forks 2>/dev/null; do
 	dd bs=4096 count=1 <&3 >> "$out" 2>/dev/null
 done
