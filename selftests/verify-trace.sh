@@ -12,13 +12,13 @@
 #                            no other (a CPU new to the session adds one)
 #   ps N                     N distinct Ps start in the trace
 #   kernel_pcs shown|hidden|none
-#   stuck N                  (generational) N goroutines were runnable at
-#                            the start of each of the last two whole
-#                            generations and ran in neither: a dead task
-#                            the model left on a CPU
 #                            kernel frames carry real addresses, or
 #                            synthetic ones below 4 GiB, or there is
 #                            no kernel frame (but [comm] frames are)
+#   stuck N                  (generational) N goroutines were runnable at
+#                            the start of each of the two whole
+#                            generations before the last and ran in
+#                            neither: a dead task the model left on a CPU
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
@@ -231,12 +231,13 @@ while read -r a b c d; do
 		fi
 		continue ;;
 	stuck)
-		# Go 1.27's events by generation (a Sync begins one).  A
-		# goroutine's state as a generation states it shows as
-		# Undetermined->STATE the first time, STATE->STATE after; one
-		# that is Runnable there and never Runnable->Running before the
-		# next Sync waited the whole generation.  The last generation ends at the stop: only the
-		# two before it count, and there must be such two.
+		# Go 1.27's events by generation: a Sync begins each, and
+		# one more ends the trace.  A goroutine's state as a
+		# generation states it shows as Undetermined->STATE the
+		# first time, STATE->STATE after; one that is Runnable there
+		# and never Runnable->Running before the next Sync waited the
+		# whole generation.  The last generation ends at the stop:
+		# only the two before it count, and there must be such two.
 		if [ -z "$generational" ]; then
 			echo "FAIL stuck $b: needs a generational trace"
 			failed=$((failed + 1))
@@ -252,11 +253,12 @@ while read -r a b c d; do
 				if (/ Runnable->Running /) delete waiting[g, id]
 			}
 			END {
-				if (g < 3) { print "only " g " generations"; exit }
+				# g - 1 generations; g - 1 is the last.
+				if (g - 1 < 3) { print "only " g - 1 " generations"; exit }
 				n = 0
 				for (k in waiting) {
 					split(k, p, SUBSEP)
-					if (p[1] == g - 1 && ((g - 2, p[2]) in waiting)) {
+					if (p[1] == g - 2 && ((g - 3, p[2]) in waiting)) {
 						n++
 						ids = ids " " p[2]
 					}
