@@ -127,6 +127,20 @@ status_of() {
 	cat "$GT_STATUS/$1" 2>/dev/null
 }
 
+# read_rest OUT: a reader appends the rest of the session open on fd 3
+# to OUT in the background ($reader), fd 3 closed here; returns once it
+# has ended the generation the buffers filled (its first read does) and
+# that generation is written.  For tests that let the buffers fill
+# with no reader.
+read_rest() {
+	cat <&3 >> "$1" &
+	reader=$!
+	exec 3<&-
+	cleanup_on_exit $reader
+	wait_until '[ "$(status_of generations)" -ge 1 ]' 300 ||
+		fail "no generation written within 30 s of the reader's start"
+}
+
 # wait_file FILE: wait up to 30 s until FILE exists.
 wait_file() {
 	wait_until "[ -e '$1' ]" 300 || fail "$1 did not appear within 30 s"
