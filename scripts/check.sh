@@ -21,7 +21,12 @@ cd "$(dirname "$0")/.." || exit
 # shellcheck source=selftests/vm/lib.sh
 . selftests/vm/lib.sh
 
-kernels=${KERNELS:-$GT_KERNELS_DEFAULT}
+# One kernel per word, on one line: the default list spans two lines of
+# lib.sh, and a newline passed on in KERNELS= would end the check-vm
+# recipe early and run the rest of the list as a command.
+# shellcheck disable=SC2086
+set -- ${KERNELS:-$GT_KERNELS_DEFAULT}
+kernels=$*
 early=
 log=$GT_CACHE/vm/debug-kernel-early.log
 case " $kernels " in
