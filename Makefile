@@ -6,8 +6,9 @@
 #   make module          only the module: kmod/gotrace.ko
 #   make user            only the gotrace command: user/gotrace
 #   make deps            install what a fresh Debian 12 machine needs
-#   make check           host tests, then VM tests on every Debian kernel
-#                        and boot configuration, the debug kernel included
+#   make check           host tests, and beside them VM tests on every
+#                        Debian kernel and boot configuration, the debug
+#                        kernel included
 #   make check KERNELS=6.12       narrow the VM tests to some kernels
 #                        (6.1 6.12 6.12-rt newest newest-rt debug, each
 #                        with @8cpus or @maxcpus64 for those boots)

@@ -1,19 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh - the steps of `make check` after `make deps`: the host tests,
-# checkpatch, then the VM tests on $KERNELS (default: every kernel and
-# boot of selftests/vm/lib.sh's GT_KERNELS_DEFAULT).
+# check.sh - the steps of `make check` after `make deps`: the host tests
+# and checkpatch, and beside them the VM tests on $KERNELS (default:
+# every kernel and boot of selftests/vm/lib.sh's GT_KERNELS_DEFAULT),
+# one boot at a time until the host checks pass, then two (below).
 #
 # On a machine whose GT_STORE has no debug kernel yet, building it is the
 # longest single step of the VM tests (27 minutes on a fresh 2-CPU host,
 # Documentation/testing.rst).  It is started here, in the background,
 # before the host tests: the build runs at nice 10, so the host tests
 # keep their CPU and the build takes what they leave idle.  run-kernel.sh
-# waits for it under the same lock when the debug kernel's turn comes
-# (the other slot boots meanwhile), and builds it itself if this build
-# failed.  Where the kernel is cached,
-# the background step only finds it ready.
+# waits for it under the same lock when the debug kernel's turn comes,
+# and builds it itself if this build failed.  Where the kernel is
+# cached, the background step only finds it ready.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 
@@ -41,17 +41,35 @@ case " $kernels " in
 	;;
 esac
 
-stop_early() {
-	[ -n "$early" ] || return 0
-	kill -0 "$early" 2>/dev/null || return 0
-	kill -- -"$early" 2>/dev/null
-	wait "$early" 2>/dev/null
+# The VM tests start at once, one kernel at a time until the host tests
+# and checkpatch have passed (run-kernels.sh's GT_VM_GATE): those keep
+# one CPU busy, and the first boot, the longest, takes the other.  They
+# share user/'s generated files (the BPF skeleton, the syscall tables)
+# with the VM harness's builds, so the command is built first, alone.
+gate=$GT_CACHE/vm/host-checks-done
+vm=
+
+# stop PID: end the process group PID leads (setsid), if it still runs.
+stop() {
+	[ -n "$1" ] || return 0
+	kill -0 "$1" 2>/dev/null || return 0
+	kill -- -"$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
-trap stop_early EXIT
+trap 'stop "$vm"; stop "$early"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-make check-host || exit
-make checkpatch || exit
-# Not waited for: the other VM slot boots meanwhile.
-make check-vm KERNELS="$kernels"
+make -s -C user > /dev/null || exit
+mkdir -p "$GT_CACHE/vm"
+rm -f "$gate"
+GT_VM_GATE=$gate setsid make check-vm KERNELS="$kernels" &
+vm=$!
+make check-host && make checkpatch
+host=$?
+touch "$gate"
+if [ "$host" -ne 0 ]; then
+	echo "host checks failed: the VM tests are stopped"
+	exit "$host"
+fi
+wait "$vm"

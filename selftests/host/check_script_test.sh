@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check_script_test.sh - scripts/check.sh (make check after make deps)
-# hands check-vm every kernel it was asked for, in one recipe line.
+# check_script_test.sh - make check's order of work: scripts/check.sh
+# hands check-vm every kernel it was asked for, in one recipe line, and
+# starts it beside the host checks; run-kernels.sh boots one kernel at a
+# time until those checks open its gate, then two.
 #
 # The default list of kernels spans two lines in selftests/vm/lib.sh.
 # Passed on as KERNELS= with its newline, make split the check-vm
@@ -10,12 +12,13 @@
 # and the second line ran as a command ("6.12: No such file or
 # directory"), which failed CI after 40 minutes of VM tests.
 #
-# check.sh is run with stand-ins on PATH: a make that records the
-# targets and, for check-vm, asks the real make what it would run
-# (-n); a setsid that records the background debug kernel build
-# instead of starting it.
+# check.sh is run with stand-ins on PATH: a make that logs its targets
+# and, for check-vm, asks the real make what it would run (-n) and waits
+# for the gate; a setsid that logs the background debug kernel build
+# instead of starting it.  run-kernels.sh is run with a stand-in
+# run-kernel.sh (GT_RUN_KERNEL) that boots nothing and ends when told.
 # ok()'s conditions are evaluated when it runs them.
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2034
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,15 +27,51 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 real_make=$(command -v make)
 mkdir "$tmp/bin"
+log=$tmp/log
+
+# until FILE PATTERN: wait up to 20 s for PATTERN in FILE.
+cat > "$tmp/until" <<'SH'
+i=0
+until grep -q -- "$2" "$1" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -lt 200 ] || exit 1
+	sleep 0.1
+done
+SH
+
 cat > "$tmp/bin/make" <<SH
 #!/bin/bash
-echo "\$1" >> "$tmp/targets"
-[ "\$1" = check-vm ] || exit 0
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $real_make -n --no-print-directory "\$@" > "$tmp/recipe"
+case "\$1" in
+check-vm)
+	echo "vm start gate=\${GT_VM_GATE:-none} open=\$([ -e "\${GT_VM_GATE:-/nonexistent}" ] && echo yes || echo no)" >> $log
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $real_make -n --no-print-directory "\$@" > $tmp/recipe
+	echo \$\$ > $tmp/vm.pid
+	i=0
+	until [ -e "\$GT_VM_GATE" ]; do
+		i=\$((i + 1))
+		[ "\$i" -lt 200 ] || exit 1
+		sleep 0.1
+	done
+	echo "vm saw the gate open" >> $log
+	[ -z "\${STUB_VM_SLEEP:-}" ] || sleep "\$STUB_VM_SLEEP"
+	echo "vm end" >> $log
+	;;
+check-host)
+	sh $tmp/until $log "vm start" || echo "host: no vm started" >> $log
+	echo "host end" >> $log
+	exit \${STUB_HOST_RC:-0}
+	;;
+*)
+	echo "make \$*" >> $log
+	;;
+esac
 SH
 cat > "$tmp/bin/setsid" <<SH
 #!/bin/bash
-echo "\$*" >> "$tmp/setsid"
+case "\$*" in
+*gt_kernel_fetch*) echo "setsid \$*" >> $log ;;
+*) exec $(command -v setsid) "\$@" ;;
+esac
 SH
 chmod +x "$tmp/bin/make" "$tmp/bin/setsid"
 
@@ -47,27 +86,73 @@ ok() {
 	if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
 }
 
-# run_check [KERNELS]: check.sh with the stand-ins; its output in $tmp/out.
+# run_check [KERNELS]: check.sh with the stand-ins; its status in $rc.
 run_check() {
-	rm -f "$tmp/targets" "$tmp/recipe" "$tmp/setsid"
+	rm -f "$log" "$tmp/recipe" "$tmp/vm.pid"
+	rc=0
 	env ${1+KERNELS="$1"} PATH="$tmp/bin:$PATH" GT_CACHE="$tmp/cache" \
-		"$root/scripts/check.sh" > "$tmp/out" 2>&1
+		"$root/scripts/check.sh" > "$tmp/out" 2>&1 || rc=$?
 }
 
 run_check
-ok "default: the targets are check-host, checkpatch, check-vm ($(tr '\n' ' ' < "$tmp/targets"))" \
-	'[ "$(tr "\n" " " < "$tmp/targets")" = "check-host checkpatch check-vm " ]'
+ok "default: passes" '[ "$rc" = 0 ]'
+ok "default: the command is built before the VM tests start" \
+	'grep -v "^setsid" "$log" | head -n 1 | grep -q "^make -s -C user$"'
+ok "default: the VM tests start before the host checks end, the gate shut" \
+	'grep -q "^vm start gate=$tmp/cache/vm/host-checks-done open=no$" "$log" &&
+	 ! grep -q "no vm started" "$log"'
+ok "default: the host checks and checkpatch, then the gate opens" \
+	'grep -A2 "^host end$" "$log" | tr "\n" " " |
+	 grep -q "^host end make checkpatch vm saw the gate open $"'
 ok "default: check-vm runs one command ($(wc -l < "$tmp/recipe") lines)" \
 	'[ "$(wc -l < "$tmp/recipe")" -eq 1 ]'
-ok "default: that command is run-kernels.sh on all $(wc -w <<< "$default") kernels of lib.sh" \
+ok "default: that command is run-kernels.sh on all ${#words[@]} kernels of lib.sh" \
 	'[ "$(cat "$tmp/recipe")" = "selftests/vm/run-kernels.sh $default" ]'
 ok "default: the debug kernel is prepared in the background" \
-	'grep -q "gt_kernel_fetch debug" "$tmp/setsid"'
+	'grep -q "^setsid.*gt_kernel_fetch debug" "$log"'
 
 run_check "6.12
 6.1@maxcpus64"
 ok "KERNELS over two lines: one command with both" \
 	'[ "$(cat "$tmp/recipe")" = "selftests/vm/run-kernels.sh 6.12 6.1@maxcpus64" ]'
-ok "KERNELS without debug: no background build" '[ ! -e "$tmp/setsid" ]'
+ok "KERNELS without debug: no background build" '! grep -q "^setsid" "$log"'
+
+start=$SECONDS
+STUB_HOST_RC=2 STUB_VM_SLEEP=60 run_check 6.12
+ok "host checks fail: check.sh fails with their status ($rc)" '[ "$rc" = 2 ]'
+ok "host checks fail: the VM tests are stopped at once ($((SECONDS - start)) s)" \
+	'[ $((SECONDS - start)) -lt 30 ] && ! kill -0 "$(cat "$tmp/vm.pid")" 2>/dev/null &&
+	 ! grep -q "^vm end" "$log"'
+
+# run-kernels.sh with its gate: a stand-in run-kernel.sh that logs its
+# start and ends once $tmp/end-K exists.
+cat > "$tmp/run-kernel" <<SH
+#!/bin/bash
+echo "start \$1" >> $tmp/rk.log
+sh $tmp/until $tmp/ends "end \$1" || exit 1
+mkdir -p "\$GT_CACHE/vm/\$1"
+echo "3 0" > "\$GT_CACHE/vm/\$1/counts"
+SH
+chmod +x "$tmp/run-kernel"
+: > "$tmp/ends"
+rm -f "$tmp/gate"
+GT_CACHE=$tmp/rk GT_VM_JOBS=2 GT_VM_GATE=$tmp/gate \
+	GT_RUN_KERNEL=$tmp/run-kernel \
+	"$root/selftests/vm/run-kernels.sh" a b c > "$tmp/rk.out" 2>&1 &
+rk=$!
+sh "$tmp/until" "$tmp/rk.log" "start a" || true
+sleep 3
+ok "gate shut: one kernel runs ($(tr '\n' ' ' < "$tmp/rk.log"))" \
+	'[ "$(cat "$tmp/rk.log")" = "start a" ]'
+touch "$tmp/gate"
+ok "gate open: a second kernel starts" 'sh "$tmp/until" "$tmp/rk.log" "start b"'
+ok "two at a time: the third waits" '! grep -q "start c" "$tmp/rk.log"'
+echo "end b" >> "$tmp/ends"
+ok "the third starts when one ends" 'sh "$tmp/until" "$tmp/rk.log" "start c"'
+printf 'end a\nend c\n' >> "$tmp/ends"
+rk_rc=0
+wait "$rk" || rk_rc=$?
+ok "run-kernels.sh passes with all three ($rk_rc): $(tail -n 1 "$tmp/rk.out")" \
+	'[ "$rk_rc" = 0 ] && [ "$(tail -n 1 "$tmp/rk.out")" = "9 passed, 0 failed" ]'
 echo "1..$n"
 exit $fail

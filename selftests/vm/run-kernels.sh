@@ -12,6 +12,11 @@
 # them take about half the time of one after the other.  Each run's
 # output is printed in one piece when it ends, then every failed test
 # again at the bottom, so that the end of a long log says what failed.
+#
+# GT_VM_GATE=FILE: one kernel at a time until FILE exists, then
+# GT_VM_JOBS.  make check (scripts/check.sh) runs the host tests, which
+# keep one CPU busy, beside the first boot, and opens the gate when they
+# end.  GT_RUN_KERNEL replaces run-kernel.sh (the harness's own tests).
 set -uo pipefail
 
 # shellcheck source=lib.sh
@@ -20,6 +25,8 @@ set -uo pipefail
 # shellcheck disable=SC2086
 [ $# -gt 0 ] || set -- $GT_KERNELS_DEFAULT
 jobs=${GT_VM_JOBS:-$(($(nproc) >= 2 ? 2 : 1))}
+gate=${GT_VM_GATE:-}
+run_kernel=${GT_RUN_KERNEL:-$GT_VM/run-kernel.sh}
 logs=$GT_CACHE/vm/logs
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -28,7 +35,7 @@ mkdir -p "$logs"
 run_one() {
 	local k=$1 start=$SECONDS
 	rm -f "$GT_CACHE/vm/$k/counts"
-	"$GT_VM/run-kernel.sh" "$k" > "$logs/$k.log" 2>&1
+	"$run_kernel" "$k" > "$logs/$k.log" 2>&1
 	echo $? > "$logs/$k.rc"
 	echo $((SECONDS - start)) > "$logs/$k.seconds"
 }
@@ -40,11 +47,26 @@ report() {
 	echo "[$k] took $(cat "$logs/$k.seconds") s"
 }
 
+# update_slots: $slots, how many kernels may run now.  While the gate is
+# shut, a watcher that ends when it opens is one more child for wait -n,
+# so that the loop below wakes then, not at the next kernel's end.
+watcher=
+update_slots() {
+	slots=$jobs
+	[ -n "$gate" ] && [ ! -e "$gate" ] || return 0
+	slots=1
+	if [ -z "$watcher" ]; then
+		while [ ! -e "$gate" ]; do sleep 2; done &
+		watcher=$!
+	fi
+}
+
 declare -A pid_of
 pending=("$@")
 running=0
 while [ ${#pending[@]} -gt 0 ] || [ "$running" -gt 0 ]; do
-	if [ ${#pending[@]} -gt 0 ] && [ "$running" -lt "$jobs" ]; then
+	update_slots
+	if [ ${#pending[@]} -gt 0 ] && [ "$running" -lt "$slots" ]; then
 		k=${pending[0]}
 		pending=("${pending[@]:1}")
 		echo "[$k] started ($((running + 1)) of $jobs running)"
@@ -62,6 +84,8 @@ while [ ${#pending[@]} -gt 0 ] || [ "$running" -gt 0 ]; do
 		report "$k"
 	done
 done
+# All ran before the gate opened: the watcher is the last child.
+[ -z "$watcher" ] || kill "$watcher" 2>/dev/null
 
 passed=0
 failed=0
