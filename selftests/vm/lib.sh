@@ -297,17 +297,30 @@ gt_linux_source() {
 	rm -rf "$tmp"
 }
 
-# gt_build_module NAME [RUN]: build kmod/gotrace.ko for kernel NAME out of
-# tree, from a copy of the sources in the build dir of RUN (NAME by
-# default; run-kernel.sh passes KERNEL@BOOT, so that two boots of one
-# kernel running at once build apart), with W=1 and sparse;
-# any compiler or sparse warning fails.  A kernel built with a compiler
-# the host lacks (gcc-14 for the newest) is built for in the trixie
-# chroot, with that chroot's sparse.  Sets KMOD to the built module.
+# gt_build_module NAME: build kmod/gotrace.ko for kernel NAME out of
+# tree, from a copy of the sources in its build dir, with W=1 and
+# sparse; any compiler or sparse warning fails.  A kernel built with a
+# compiler the host lacks (gcc-14 for the newest) is built for in the
+# trixie chroot, with that chroot's sparse.  Sets KMOD to the built
+# module.  The boots of one kernel (6.12, 6.12@8cpus, 6.12@mttcg...)
+# share its build: it is kept, keyed by the module's sources and the
+# kernel release, and made again only when they change (a build with
+# sparse is a minute of CPU; run-kernel.sh holds its preparation lock
+# from here until it has copied KMOD).
 gt_build_module() {
-	local name=$1 bdir log check=C=1 where=host
+	local name=$1 bdir log check=C=1 where=host key
 	gt_kernel_fetch "$name"
-	bdir=$GT_CACHE/build/${2:-$name}
+	bdir=$GT_CACHE/build/$name
+	key=$( (echo "$KREL"
+		cd "$GT_ROOT" && find Kbuild kmod include -type f \
+			\( -name '*.[ch]' -o -name Kbuild -o -name '*.sh' \) \
+			! -name '*.mod.c' ! -name syscall_names.h | LC_ALL=C sort |
+			xargs sha256sum) | sha256sum | cut -c1-16)
+	KMOD=$bdir/kmod/gotrace.ko
+	if [ -f "$KMOD" ] && [ "$(cat "$bdir/.key" 2>/dev/null)" = "$key" ]; then
+		gt_log "gotrace.ko for $KREL: built already ($bdir)"
+		return 0
+	fi
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
 	cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$bdir/"
@@ -336,8 +349,8 @@ gt_build_module() {
 	then
 		gt_die "module build for $KREL is not warning-free"
 	fi
-	KMOD=$bdir/kmod/gotrace.ko
 	[ -f "$KMOD" ] || gt_die "no $KMOD"
+	echo "$key" > "$bdir/.key"
 	[ "$where" = host ] || gt_log "built gotrace.ko for $KREL in the $where"
 }
 

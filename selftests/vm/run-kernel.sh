@@ -125,19 +125,21 @@ fi
 # apt state, the chroot and user/.
 exec 8> "$GT_CACHE/vm/.prepare.lock"
 flock 8
-gt_build_module "$kernel" "$name"
+gt_build_module "$kernel"
 gt_linux_source
 make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 
-# The tests: static binaries, so the initramfs needs no libc.
-make -s -C "$GT_ROOT/selftests/gotrace" O="$work/tests" \
+# The tests: static binaries, so the initramfs needs no libc.  Built
+# once for every boot of the run (make rebuilds what changed).
+tests=$GT_CACHE/vm/tests
+make -s -C "$GT_ROOT/selftests/gotrace" O="$tests" \
 	KSFT_DIR="$LSRC/tools/testing/selftests" >&2
 
 # The initramfs: busybox, the virtio drivers, the module and the tests.
 root=$work/rootfs
 gt_initramfs_base "$root" "$GT_VM/guest-init"
 cp "$KMOD" "$root/gotrace.ko"
-cp -r "$work/tests" "$root/tests"
+cp -r "$tests" "$root/tests"
 gt_initramfs_pack "$root" "$work/initramfs.gz"
 flock -u 8
 exec 8>&-
