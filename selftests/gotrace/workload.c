@@ -24,7 +24,8 @@
  *                           that keep its name; prints how many of each
  *   workload getppid K      gt_getppid makes exactly K getppid calls
  *   workload sigwait N      gt_sigwait waits N times in rt_sigtimedwait for
- *                           a SIGUSR1 that gt_signaller sends 20 ms later,
+ *                           a SIGUSR1 that gt_signaller sends 20 ms after
+ *                           it sees the wait asleep,
  *                           then says so over a pipe and sleeps 1 ms;
  *                           gt_signaller sends the next one only then
  *   workload sock N         gt_sock_a and gt_sock_b pass a byte over a
@@ -307,6 +308,26 @@ static int getppids(long k)
 	return 0;
 }
 
+/*
+ * Is @pid asleep in rt_sigtimedwait?  /proc/PID/syscall names the
+ * syscall of a task that is blocked in one, "running" otherwise.
+ */
+static int asleep_in_sigwait(pid_t pid)
+{
+	char path[64], buf[128] = "";
+	FILE *f;
+	long nr = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f))
+		nr = strtol(buf, NULL, 10);
+	fclose(f);
+	return buf[0] >= '0' && buf[0] <= '9' && nr == SYS_rt_sigtimedwait;
+}
+
 static int sigwaiter(long n)
 {
 	struct timespec gap = { 0, 20 * 1000000L };
@@ -344,9 +365,17 @@ static int sigwaiter(long n)
 	/*
 	 * SIGUSR1 does not queue: two sent before the waiter took the first
 	 * would be one, and it would wait for good (it did, on a loaded
-	 * host).  So the next goes only after the last was taken.
+	 * host).  So the next goes only after the last was taken, and only
+	 * once the waiter sleeps in its wait again: on 8 vCPUs of a loaded
+	 * host, 20 ms were once not enough for it to get back there, and 3
+	 * of 10 signals were found pending, without a block (polled every
+	 * millisecond, for 10 s at most).
 	 */
 	for (i = 0; i < n; i++) {
+		struct timespec poll = { 0, 1000000L };
+
+		for (int j = 0; j < 10000 && !asleep_in_sigwait(pid); j++)
+			nanosleep(&poll, NULL);
 		nanosleep(&gap, NULL);
 		kill(pid, SIGUSR1);
 		xread(got[0]);
