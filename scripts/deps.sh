@@ -22,11 +22,15 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # checks them, dkms builds their module against a kernel's headers.
 # debootstrap also makes the systemd guest's Debian system, and
 # e2fsprogs' mkfs.ext4 -d its disk image from a directory (no mount).
+# libdw-dev (elfutils' libdw and libdwfl) names user-space frames for
+# gotrace symbolize (user/trace/usym.c); its libdw.a, with libelf.a,
+# libz.a, liblzma.a (liblzma-dev) and libbz2.a (libbz2-dev), links it
+# into the static gotrace.
 PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-e2fsprogs"
+e2fsprogs libdw-dev liblzma-dev libbz2-dev"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"

@@ -3,7 +3,7 @@
  * main.c - gotrace: record the machine's scheduler as a Go execution trace
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
- * check.c, stat.c), prints the top-level usage and the version.
+ * check.c, stat.c, symbolize.c), prints the top-level usage and the version.
  *
  * user/ has three rooms (Documentation/source-map.rst).  This top level
  * is the command: one file per subcommand and the helpers they share
@@ -44,6 +44,8 @@ static const char *const usage_msg[] = {
 	"  status          show what /dev/gotrace is doing",
 	"  check FILE      check a trace file: structure, goroutine and P states",
 	"  stat FILE       duration, tasks, top tasks and syscalls of a trace file",
+	"  symbolize IN OUT",
+	"                  copy a trace with its user-space frames named",
 	"  help            show this text",
 	"",
 	"  --version       the version of gotrace and of the device ABI it speaks",
@@ -68,6 +70,7 @@ static const struct {
 	{ "status",	cmd_status },
 	{ "check",	cmd_check },
 	{ "stat",	cmd_stat },
+	{ "symbolize",	cmd_symbolize },
 #ifdef GT_HAVE_BPF
 	/* Not in the usage: the tests' and benchmark's view of the BPF backend. */
 	{ "bpf-dump",	cmd_bpf_dump },

@@ -13,6 +13,7 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
 int cmd_bpf_dump(int argc, char **argv);
 
 #endif /* GOTRACE_SUBCOMMANDS_H */

@@ -21,6 +21,15 @@
  * snapshot and end-of-generation bytes), stuck (small with 4
  * generations, and one goroutine unblocked in the first that never runs:
  * what a dead task left runnable on a CPU looks like).
+ *
+ *   gen-trace-v2 ustack FILE BINARY OFFSET...
+ *
+ * ustack: small, whose syscall stack (syscall.read) holds user frames
+ * as the recorders write them before they are named
+ * (Documentation/user-stacks.rst): a kernel frame, then one
+ * "<basename>+0x<OFFSET>" frame of BINARY per OFFSET (innermost first,
+ * at most 8), an address in no file, a walk cut short, then the
+ * synthetic syscall and task frames.  For gotrace symbolize's test.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +99,11 @@ static unsigned long nevents, nbatches;
  */
 static int parked, faint_g;
 static unsigned int park_left;
+/* The ustack kind: the binary and the offsets of its user frames. */
+#define MAX_UFRAMES	8
+static const char *ubin;
+static u64 uoffs[MAX_UFRAMES];
+static unsigned int nuoffs;
 
 static void die(const char *what)
 {
@@ -186,6 +200,45 @@ static void gen_begin(void)
 	}
 }
 
+/*
+ * The ustack kind's syscall stack: a kernel frame, the user frames, then
+ * the frames a recorder adds after them; its strings from id NR_STR on.
+ */
+static void ustack(struct gt_enc2 *e, const struct gt_frame *f_read)
+{
+	enum { S_KERN = NR_STR, S_BIN, S_UNKNOWN, S_TRUNC, S_UFUNC };
+	const char *base = strrchr(ubin, '/') ? strrchr(ubin, '/') + 1 : ubin;
+	struct gt_frame f[MAX_UFRAMES + 5];
+	unsigned int n = 0;
+	char name[256];
+
+	f[n++] = (struct gt_frame){ 0xffffffff81a00010ULL, S_KERN, 0, 0 };
+	for (unsigned int i = 0; i < nuoffs; i++)
+		f[n++] = (struct gt_frame){ 0x555555554000ULL + uoffs[i],
+					    S_UFUNC + i, S_BIN, 0 };
+	f[n++] = (struct gt_frame){ 0x7ffd1000, S_UNKNOWN, 0, 0 };
+	f[n++] = (struct gt_frame){ 0, S_TRUNC, 0, 0 };
+	f[n++] = f_read[0];
+	f[n++] = f_read[1];
+	if (!gt_enc2_strings(e, gen) ||
+	    !gt_enc2_string(e, S_KERN, "entry_SYSCALL_64", 16) ||
+	    !gt_enc2_string(e, S_BIN, ubin, strlen(ubin)) ||
+	    !gt_enc2_string(e, S_UNKNOWN, "[unknown]+0x7ffd1000", 20) ||
+	    !gt_enc2_string(e, S_TRUNC, "[user stack truncated: depth limit]",
+			    35))
+		die("ustack strings");
+	for (unsigned int i = 0; i < nuoffs; i++) {
+		snprintf(name, sizeof(name), "%s+0x%llx", base,
+			 (unsigned long long)uoffs[i]);
+		if (!gt_enc2_string(e, S_UFUNC + i, name, strlen(name)))
+			die("ustack strings");
+	}
+	gt_enc2_batch_end(e);
+	if (!gt_enc2_stacks(e, gen) || !gt_enc2_stack(e, STK_READ, f, n))
+		die("ustack stack");
+	gt_enc2_batch_end(e);
+}
+
 static void tables(void)
 {
 	static u8 buf[MBUF];
@@ -207,12 +260,14 @@ static void tables(void)
 	if (!gt_enc2_stacks(&e, gen) ||
 	    !gt_enc2_stack(&e, STK_MAIN, &f_main, 1) ||
 	    !gt_enc2_stack(&e, STK_WORKER, &f_worker, 1) ||
-	    !gt_enc2_stack(&e, STK_READ, f_read, 2) ||
+	    (!ubin && !gt_enc2_stack(&e, STK_READ, f_read, 2)) ||
 	    !gt_enc2_stack(&e, STK_FAINT, &f_faint, 1))
 		die("stacks");
 	gt_enc2_batch_end(&e);
+	if (ubin)
+		ustack(&e, f_read);
 	put(e.buf, e.len);
-	nbatches += 2;
+	nbatches += ubin ? 4 : 2;
 }
 
 static void gen_end(void)
@@ -353,9 +408,16 @@ int main(int argc, char **argv)
 	u8 hdr[GT_E2_HEADER_BYTES];
 	struct gt_enc2 e;
 
-	if (argc != 3)
-		die("usage: gen-trace-v2 small|busy|faint|v126|stuck FILE");
-	if (!strcmp(argv[1], "small")) {
+	if (argc > 4 && !strcmp(argv[1], "ustack") &&
+	    argc - 4 <= MAX_UFRAMES) {
+		version = GT_E2_GO123, ngen = 3, steps = 300;
+		ubin = argv[3];
+		for (int i = 4; i < argc; i++)
+			uoffs[nuoffs++] = strtoull(argv[i], NULL, 0);
+	} else if (argc != 3) {
+		die("usage: gen-trace-v2 small|busy|faint|v126|stuck FILE, "
+		    "or ustack FILE BINARY OFFSET...");
+	} else if (!strcmp(argv[1], "small")) {
 		version = GT_E2_GO123, ngen = 3, steps = 300;
 	} else if (!strcmp(argv[1], "busy")) {
 		version = GT_E2_GO123, ngen = 8, steps = 40000;

@@ -28,6 +28,14 @@
  *   unclosed      goroutines still running at the end: the parsers
  *           accept it, the 1.21 web UI crashes while splitting the trace
  *
+ *   gen-trace ustack OUT BINARY OFFSET...
+ *
+ * ustack: small, whose kernel-like stacks hold user frames as the
+ * recorders write them before they are named
+ * (Documentation/user-stacks.rst): one "<basename>+0x<OFFSET>" frame of
+ * BINARY per OFFSET (innermost first, at most 8) between the kernel
+ * frames and the comm frame.  For gotrace symbolize's test.
+ *
  * The generator plays a small scheduler, following the rules of
  * Documentation/trace-format.rst and Documentation/mapping.rst: one
  * global clock (so each P's events and each goroutine's chain are in
@@ -101,6 +109,11 @@ static u64 str_comm0, str_kernel, str_commfile, str_func0, str_irq, str_label0;
 static u64 stk_comm0, stk_irq, stk_kernel0;
 
 static unsigned long min_events;
+/* The ustack kind: the binary and the offsets of its user frames. */
+#define MAX_UFRAMES	8
+static const char *ubin;
+static u64 uoffs[MAX_UFRAMES];
+static unsigned int nuoffs;
 
 /* The goroutines in each state, for find() in long traces. */
 static unsigned int members[G_DEAD + 1][MAX_G], nmembers[G_DEAD + 1];
@@ -544,8 +557,24 @@ static void footer(void)
 			fr[j].file = str_kernel;
 			fr[j].line = limits ? (1ULL << 63) + fn : fn * 3;
 		}
+		for (unsigned int k = 0; ubin && k < nuoffs; k++, j++)
+			fr[j] = (struct gt_frame){ 0x555555554000ULL + uoffs[k],
+						   str_func0 + NFUNC + 1 + k,
+						   str_func0 + NFUNC, 0 };
 		fr[j] = comm_frame(comm);
-		footer_stack(&e, buf, stk_kernel0 + i, fr, frames);
+		footer_stack(&e, buf, stk_kernel0 + i, fr, j + 1);
+	}
+	/* The ustack kind's strings, after the last of the others. */
+	if (ubin) {
+		const char *base = strrchr(ubin, '/');
+
+		footer_string(&e, buf, str_func0 + NFUNC, ubin);
+		for (i = 0; i < nuoffs; i++) {
+			snprintf(name, sizeof(name), "%s+0x%llx",
+				 base ? base + 1 : ubin,
+				 (unsigned long long)uoffs[i]);
+			footer_string(&e, buf, str_func0 + NFUNC + 1 + i, name);
+		}
 	}
 	out_put(buf, e.len);
 	free(buf);
@@ -618,10 +647,19 @@ int main(int argc, char **argv)
 {
 	unsigned int i, batches = 0;
 
-	if (argc != 3 && argc != 4)
-		die("usage: gen-trace KIND OUT [EVENTS]");
-	configure(argv[1]);
-	if (argc == 4) {
+	if (argc > 3 && !strcmp(argv[1], "ustack") &&
+	    argc - 4 <= MAX_UFRAMES) {
+		ubin = argv[3];
+		for (int k = 4; k < argc; k++)
+			uoffs[nuoffs++] = strtoull(argv[k], NULL, 0);
+		configure("small");
+	} else if (argc != 3 && argc != 4) {
+		die("usage: gen-trace KIND OUT [EVENTS], or ustack OUT BINARY "
+		    "OFFSET...");
+	} else {
+		configure(argv[1]);
+	}
+	if (argc == 4 && !ubin) {
 		char *end;
 
 		min_events = strtoul(argv[3], &end, 10);

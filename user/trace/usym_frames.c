@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usym_frames.c - new strings and named frames of one string table
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "leb128.h"
+#include "usym_frames.h"
+
+/* Go's readers take no longer string in a frame (Go 1.23, 1.27). */
+#define MAX_STRING	1024
+
+int gt_buf_put(struct gt_buf *b, const void *p, size_t n)
+{
+	if (gt_grow((void **)&b->p, &b->cap, b->len + n, 1))
+		return -1;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int gt_buf_leb(struct gt_buf *b, uint64_t v)
+{
+	uint8_t t[GT_LEB_BYTES_MAX];
+	size_t n = 0;
+
+	do {
+		t[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			t[n] |= 0x80;
+		n++;
+	} while (v);
+	return gt_buf_put(b, t, n);
+}
+
+void gt_namer_free(struct gt_namer *nm)
+{
+	u64map_free(&nm->by_hash);
+	u64map_free(&nm->by_func);
+	free(nm->strs);
+	free(nm->sdata.p);
+	free(nm->memo);
+	free(nm->pending.p);
+}
+
+static uint64_t hash(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The id of new string @str, added on first use; 0 out of memory.  A
+ * string longer than Go reads keeps its last 1024 bytes, as the module's
+ * encoder does.
+ */
+static uint64_t str_id(struct gt_namer *nm, const char *str)
+{
+	size_t n = strlen(str);
+	uint64_t h, *slot;
+	bool added;
+
+	if (n > MAX_STRING) {
+		str += n - MAX_STRING;
+		n = MAX_STRING;
+	}
+	h = hash(str, n);
+	slot = u64map_get(&nm->by_hash, h);
+	if (slot && nm->strs[*slot].len == n &&
+	    !memcmp(nm->sdata.p + nm->strs[*slot].off, str, n))
+		return nm->strs[*slot].id;
+	/* New, or a hash met with other bytes: a string of its own. */
+	if (gt_grow((void **)&nm->strs, &nm->scap, nm->nstrs + 1,
+		    sizeof(*nm->strs)))
+		return 0;
+	nm->strs[nm->nstrs].off = nm->sdata.len;
+	nm->strs[nm->nstrs].len = n;
+	nm->strs[nm->nstrs].id = nm->next_id;
+	if (gt_buf_put(&nm->sdata, str, n) ||
+	    gt_buf_put(&nm->pending, &nm->string_byte, 1) ||
+	    gt_buf_leb(&nm->pending, nm->next_id) ||
+	    gt_buf_leb(&nm->pending, n) || gt_buf_put(&nm->pending, str, n))
+		return 0;
+	if (!slot && !u64map_put(&nm->by_hash, h, nm->nstrs, &added))
+		return 0;
+	nm->nstrs++;
+	nm->n->strings++;
+	return nm->next_id++;
+}
+
+const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t func,
+				      uint64_t file, bool *oom)
+{
+	const char *fs, *ls;
+	size_t fn, ln;
+	uint64_t off, *slot;
+	struct gt_usym_loc loc;
+	struct gt_named m = { .file_of = file };
+	bool added;
+	int r;
+
+	slot = u64map_get(&nm->by_func, func);
+	if (slot && nm->memo[*slot].file_of == file)
+		return nm->memo[*slot].named ? &nm->memo[*slot] : NULL;
+	if (!nm->string(nm->ctx, func, &fs, &fn) ||
+	    !nm->string(nm->ctx, file, &ls, &ln) ||
+	    !gt_usym_parse(fs, fn, ls, ln, &off))
+		return NULL;
+	nm->n->frames++;
+	r = gt_usym_resolve(nm->u, ls, off, &loc);
+	if (r < 0)
+		goto oom;
+	if (r > 0) {
+		m.func = str_id(nm, loc.func);
+		m.file = str_id(nm, loc.file);
+		if (!m.func || !m.file)
+			goto oom;
+		m.line = loc.line;
+		m.named = true;
+		nm->n->named++;
+	}
+	if (gt_grow((void **)&nm->memo, &nm->mcap, nm->nmemo + 1,
+		    sizeof(*nm->memo)))
+		goto oom;
+	nm->memo[nm->nmemo] = m;
+	/* A func id met with another file is looked up again each time. */
+	if (!slot && !u64map_put(&nm->by_func, func, nm->nmemo, &added))
+		goto oom;
+	nm->nmemo++;
+	return m.named ? &nm->memo[nm->nmemo - 1] : NULL;
+oom:
+	*oom = true;
+	return NULL;
+}
