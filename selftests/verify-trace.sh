@@ -15,10 +15,15 @@
 #                            kernel frames carry real addresses, or
 #                            synthetic ones below 4 GiB, or there is
 #                            no kernel frame (but [comm] frames are)
-#   stuck N                  (generational) N goroutines were runnable at
-#                            the start of each of the two whole
-#                            generations before the last and ran in
-#                            neither: a dead task the model left on a CPU
+#   stuck N                  (generational) N goroutines created during
+#                            the trace were runnable at the start of each
+#                            of the two whole generations before the last
+#                            and ran in neither: a dead task the model
+#                            left on a CPU.  Tasks alive at the start are
+#                            left out: after lost events, a kernel thread
+#                            that ran once unseen and then slept for good
+#                            looks the same (newest-rt: a kthread woken
+#                            once, its switches lost, runnable for 5 s)
 #
 # Metrics are counted per goroutine name (a goroutine's name is its
 # creation stack's function: the task's comm): create, end, start,
@@ -236,7 +241,8 @@ while read -r a b c d; do
 		# generation states it shows as Undetermined->STATE the
 		# first time, STATE->STATE after; one that is Runnable there
 		# and never Runnable->Running before the next Sync waited the
-		# whole generation.  The last generation ends at the stop:
+		# whole generation.  Only goroutines created in the trace
+		# (NotExist->) count: see the header.  The last generation ends at the stop:
 		# only the two before it count, and there must be such two.
 		if [ -z "$generational" ]; then
 			echo "FAIL stuck $b: needs a generational trace"
@@ -248,7 +254,9 @@ while read -r a b c d; do
 			/ StateTransition / && / GoID=/ {
 				for (i = 1; i <= NF; i++)
 					if ($i ~ /^GoID=/) id = substr($i, 6)
-				if (/ (Undetermined|Runnable)->Runnable /)
+				if (/ NotExist->/) created[id] = 1
+				if (/ (Undetermined|Runnable)->Runnable / &&
+				    (id in created))
 					waiting[g, id] = 1
 				if (/ Runnable->Running /) delete waiting[g, id]
 			}
