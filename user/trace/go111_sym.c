@@ -108,24 +108,6 @@ static int rewrite_stack(struct gt_namer *nm, const uint8_t *body, size_t len,
 	return changed;
 }
 
-/* Bytes [@from, @to) of @src to @out unchanged. */
-static int copy_range(const struct gt_src *src, uint64_t from, uint64_t to,
-		      FILE *out)
-{
-	static uint8_t chunk[1 << 16];
-
-	while (from < to) {
-		size_t n = to - from < sizeof(chunk) ? (size_t)(to - from) :
-			sizeof(chunk);
-
-		if (gt_src_read(src, from, chunk, n) ||
-		    fwrite(chunk, 1, n, out) != n)
-			return -1;
-		from += n;
-	}
-	return 0;
-}
-
 /* Skip @n LEB128 values; false if the file ends in them. */
 static bool skip_vals(struct gt_cur *c, unsigned int n)
 {
@@ -186,7 +168,7 @@ static int copy_records(const struct gt_src *src, FILE *out,
 					if (gt_buf_put(&rec, &first, 1) ||
 					    gt_buf_leb(&rec, body.len) ||
 					    gt_buf_put(&rec, body.p, body.len) ||
-					    copy_range(src, from, off, out) ||
+					    gt_src_copy(src, from, off, out) ||
 					    fwrite(rec.p, 1, rec.len, out) !=
 					    rec.len)
 						goto out;
@@ -201,7 +183,7 @@ static int copy_records(const struct gt_src *src, FILE *out,
 		    (gt_cur_leb(&c, &len) <= 0 || !gt_cur_skip(&c, len)))
 			goto out;
 	}
-	if (copy_range(src, from, src->len, out) || (nm->pending.len &&
+	if (gt_src_copy(src, from, src->len, out) || (nm->pending.len &&
 	    fwrite(nm->pending.p, 1, nm->pending.len, out) != nm->pending.len))
 		goto out;
 	ret = 0;
@@ -228,7 +210,7 @@ int gt_v1_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
 	memset(n, 0, sizeof(*n));
 	if (gt_trace_scan(src, &info, &ix, err)) {
 		gt_trace_index_free(&ix);
-		return copy_range(src, 0, src->len, out) ? -2 : -1;
+		return gt_src_copy(src, 0, src->len, out) ? -2 : -1;
 	}
 	while (u64map_next(&ix.strings, &i, &id, &v))
 		if (id >= nm.next_id)

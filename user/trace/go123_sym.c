@@ -218,23 +218,6 @@ static int copy_out(FILE *out, const void *p, size_t n)
 	return !n || fwrite(p, 1, n, out) == n ? 0 : -1;
 }
 
-/* Bytes [@from, @to) of @src to @out unchanged. */
-static int copy_range(const struct gt_src *src, uint64_t from, uint64_t to,
-		      FILE *out)
-{
-	static uint8_t chunk[1 << 16];
-
-	while (from < to) {
-		size_t n = to - from < sizeof(chunk) ? (size_t)(to - from) :
-			sizeof(chunk);
-
-		if (gt_src_read(src, from, chunk, n) || copy_out(out, chunk, n))
-			return -1;
-		from += n;
-	}
-	return 0;
-}
-
 int gt_v2_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
 		    struct gt_sym_counts *n, struct gt_trace_error *err)
 {
@@ -246,7 +229,7 @@ int gt_v2_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
 
 	memset(n, 0, sizeof(*n));
 	gt_v2_open(&r, src);
-	if (copy_range(src, 0, pos, out))
+	if (gt_src_copy(src, 0, pos, out))
 		goto write_failed;
 	while ((k = gt_v2_next(&r, &g, err)) > 0) {
 		struct gt_namer s = { .u = u, .n = n, .string = gen_string,
@@ -283,7 +266,7 @@ int gt_v2_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
 		pos = g.end;
 	}
 	/* The rest (nothing, or what could not be read) as it was. */
-	if (copy_range(src, pos, src->len, out))
+	if (gt_src_copy(src, pos, src->len, out))
 		goto write_failed;
 	ret = k < 0 ? -1 : 0;
 	goto out;

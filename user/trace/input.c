@@ -214,3 +214,19 @@ size_t gt_cur_fill(struct gt_cur *c, size_t n)
 	c->wlen += want;
 	return gt_cur_avail(c);
 }
+
+int gt_src_copy(const struct gt_src *s, uint64_t from, uint64_t to, FILE *out)
+{
+	static uint8_t chunk[1 << 16];
+
+	while (from < to) {
+		size_t n = to - from < sizeof(chunk) ? (size_t)(to - from) :
+			sizeof(chunk);
+
+		if (gt_src_read(s, from, chunk, n) ||
+		    fwrite(chunk, 1, n, out) != n)
+			return -1;
+		from += n;
+	}
+	return 0;
+}

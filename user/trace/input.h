@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "leb128.h"
 
@@ -46,6 +47,8 @@ int gt_src_open(struct gt_src *s, const char *path);
 void gt_src_close(struct gt_src *s);
 /* Copy @n bytes at offset @off into @out.  0, or -1 if they are not there. */
 int gt_src_read(const struct gt_src *s, uint64_t off, void *out, size_t n);
+/* Bytes [@from, @to) of @s to @out unchanged.  0, or -1. */
+int gt_src_copy(const struct gt_src *s, uint64_t from, uint64_t to, FILE *out);
 
 #define GT_CUR_WINDOW	(64 << 10)
 
