@@ -304,14 +304,15 @@ gt_linux_source() {
 # trixie chroot, with that chroot's sparse.  Sets KMOD to the built
 # module.  The boots of one kernel (6.12, 6.12@8cpus, 6.12@mttcg...)
 # share its build: it is kept, keyed by the module's sources and the
-# kernel release, and made again only when they change (a build with
+# kernel's release and build tree (the debug kernel's tree is named after
+# its config), and made again only when they change (a build with
 # sparse is a minute of CPU; run-kernel.sh holds its preparation lock
 # from here until it has copied KMOD).
 gt_build_module() {
 	local name=$1 bdir log check=C=1 where=host key
 	gt_kernel_fetch "$name"
 	bdir=$GT_CACHE/build/$name
-	key=$( (echo "$KREL"
+	key=$( (echo "$KREL $KHDR"
 		cd "$GT_ROOT" && find Kbuild kmod include -type f \
 			\( -name '*.[ch]' -o -name Kbuild -o -name '*.sh' \) \
 			! -name '*.mod.c' ! -name syscall_names.h | LC_ALL=C sort |
