@@ -44,7 +44,7 @@ run_one() {
 report() {
 	local k=$1
 	cat "$logs/$k.log"
-	echo "[$k] took $(cat "$logs/$k.seconds") s"
+	echo "[$k] took $(cat "$logs/$k.seconds") s, ended at $SECONDS s"
 }
 
 # update_slots: $slots, how many kernels may run now.  While the gate is
@@ -69,7 +69,7 @@ while [ ${#pending[@]} -gt 0 ] || [ "$running" -gt 0 ]; do
 	if [ ${#pending[@]} -gt 0 ] && [ "$running" -lt "$slots" ]; then
 		k=${pending[0]}
 		pending=("${pending[@]:1}")
-		echo "[$k] started ($((running + 1)) of $jobs running)"
+		echo "[$k] started at $SECONDS s ($((running + 1)) of $jobs running)"
 		run_one "$k" &
 		pid_of[$k]=$!
 		running=$((running + 1))
