@@ -6,8 +6,9 @@
 # is any (errors, warnings and checks alike).
 #
 # checkpatch.pl comes from Debian's linux-source-6.1 package, unpacked once
-# into the git-ignored .cache/linux-source/ by gt_linux_source (lib.sh),
-# the same tree the VM harness takes the kselftest headers from.
+# per version of the package into $GT_STORE/linux-source/ by
+# gt_linux_source (lib.sh), the same tree the VM harness takes the
+# kselftest headers from.
 #
 # No check is excluded: checkpatch.pl -f on whole files does not raise the
 # patch-only ones (FILE_PATH_CHANGES, commit message checks), and every

@@ -265,17 +265,22 @@ gt_debug_kernel_fetch() {
 }
 
 # gt_linux_source: kselftest headers and checkpatch from Debian's
-# linux-source package, unpacked once into $GT_CACHE/linux-source.
+# linux-source package, unpacked once per version of the package into
+# $GT_STORE/linux-source/ (kept across CI's clean clones: fetching and
+# unpacking it took every run a download of 140 MB and the CPU to
+# decompress all of it, before the host checks could end).
 gt_linux_source() {
-	local dst=$GT_CACHE/linux-source tmp pkg tarball
-	LSRC=$dst
-	[ -f "$dst/.ready" ] && return 0
-	gt_log "fetching linux-source (checkpatch, kselftest headers)"
-	mkdir -p "$GT_CACHE"
-	tmp=$(mktemp -d "$GT_CACHE/linux-source.XXXXXX")
+	local dst tmp pkg ver tarball
 	pkg=$(apt-cache depends linux-source 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-source-6\.1\)$/\1/p')
 	pkg=${pkg:-linux-source-6.1}
+	ver=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	dst=$GT_STORE/linux-source/$pkg-${ver:-unknown}
+	LSRC=$dst
+	[ -f "$dst/.ready" ] && return 0
+	gt_log "fetching $pkg $ver (checkpatch, kselftest headers)"
+	mkdir -p "$GT_STORE/linux-source"
+	tmp=$(mktemp -d "$GT_STORE/linux-source/.new.XXXXXX")
 	( cd "$tmp" && gt_apt_download "$pkg" ) ||
 		{ gt_apt_refresh && ( cd "$tmp" && gt_apt_download "$pkg" ); } ||
 		gt_die "cannot download $pkg"
