@@ -127,13 +127,25 @@ declare -A tracebin=()
 # so runs per trace, for nothing but finding that binary.  The web UI
 # keeps `go tool trace` (its pages run `go tool pprof` from the GOROOT
 # the go command gives it).
+# What it learns is kept in GOCACHE, beside the go binary's path, and
+# taken from there while it is newer than the binary: the VM tests call
+# this script once per trace, over a hundred times a boot, and those
+# three runs of the go command cost 0.1 CPU-s each time.
 use_go() {
-	local tag=$1 dir
+	local tag=$1 dir memo line
 	[ -z "${goversion[$tag]:-}" ] || return 0
 	[ -x "${gobin[$tag]}" ] || {
 		echo "FAIL: no go binary at ${gobin[$tag]} (set GO$tag${2:+; $2})" >&2
 		exit 1
 	}
+	memo=$GOCACHE/gotrace-check-trace/${gobin[$tag]//\//_}
+	# (Only with the tool's binary still there: without one, ask again.)
+	if [ "$memo" -nt "${gobin[$tag]}" ] && { read -r line < "$memo"; } 2>/dev/null &&
+	   [ -x "${line#* }" ]; then
+		goversion[$tag]=${line%% *}
+		tracebin[$tag]=${line#* }
+		return 0
+	fi
 	goversion[$tag]=$("${gobin[$tag]}" env GOVERSION)
 	if [ "$tag" = 127 ]; then
 		"${gobin[$tag]}" tool trace -h > /dev/null 2>&1 || true
@@ -144,6 +156,9 @@ use_go() {
 	else
 		tracebin[$tag]=
 	fi
+	mkdir -p "${memo%/*}" 2>/dev/null &&
+		echo "${goversion[$tag]} ${tracebin[$tag]:--}" > "$memo.$$" &&
+		mv -f "$memo.$$" "$memo" 2>/dev/null || true
 }
 
 # readers TRACE: the checker tags for the trace's header.
