@@ -73,3 +73,13 @@ if [ "$host" -ne 0 ]; then
 	exit "$host"
 fi
 wait "$vm"
+vm_rc=$?
+# A test that ran a tool with output "/dev/null" through a temporary file
+# and a rename, as root, would have made /dev/null a regular file: every
+# later "> /dev/null" on the machine then writes to disk, and compilers
+# that read it as an empty source (Kbuild's cc-option) fail.  Fail too.
+if [ ! -c /dev/null ]; then
+	echo "error: /dev/null is no longer the null device: a test replaced it (restore it: rm /dev/null; mknod -m 666 /dev/null c 1 3)"
+	exit 1
+fi
+exit "$vm_rc"

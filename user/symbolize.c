@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "subcommands.h"
@@ -80,6 +81,8 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 	bool to_stdout = !strcmp(out, "-");
 	char *tmp = NULL;
 	size_t opened, failed;
+	bool in_place = false;
+	struct stat st;
 	FILE *f;
 	int ret;
 
@@ -87,9 +90,26 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 		gt_err("symbolize: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	f = to_stdout ? stdout : open_tmp(out, &tmp);
+	if (!to_stdout && !stat(out, &st) && S_ISDIR(st.st_mode)) {
+		gt_err("symbolize: %s is a directory: OUT names the file", out);
+		gt_usym_close(u);
+		return GT_EXIT_FAIL;
+	}
+	if (!to_stdout && !stat(out, &st) && !S_ISREG(st.st_mode)) {
+		/*
+		 * A device or a FIFO (/dev/null): written in place, as
+		 * stdout is.  A temporary file renamed over it would put a
+		 * regular file in its place, which for root's /dev/null
+		 * breaks the whole machine.
+		 */
+		in_place = true;
+		f = fopen(out, "wb");
+	} else {
+		f = to_stdout ? stdout : open_tmp(out, &tmp);
+	}
 	if (!f) {
-		gt_err("symbolize: cannot create a file beside %s: %s", out,
+		gt_err("symbolize: cannot %s %s: %s",
+		       in_place ? "open" : "create a file beside", out,
 		       strerror(errno));
 		gt_usym_close(u);
 		return GT_EXIT_FAIL;
@@ -97,14 +117,14 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 	ret = fn(src, f, u, &n, &err);
 	if (ret != -2 && fflush(f))
 		ret = -2;
-	if (ret != -2 && !to_stdout && fsync(fileno(f)))
+	if (ret != -2 && tmp && fsync(fileno(f)))
 		ret = -2;
 	if (!to_stdout && fclose(f) && ret != -2)
 		ret = -2;
 	if (ret == -2) {
 		gt_err("%s: %s: %s", in, out, err.msg[0] ? err.msg :
 		       "cannot write the output");
-	} else if (!to_stdout && rename(tmp, out)) {
+	} else if (tmp && rename(tmp, out)) {
 		gt_err("symbolize: cannot rename %s to %s: %s", tmp, out,
 		       strerror(errno));
 		ret = -2;

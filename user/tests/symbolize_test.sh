@@ -78,6 +78,24 @@ cp "$T/u.trace" "$T/inplace.trace"
 run symbolize -q "$T/inplace.trace" "$T/inplace.trace"
 check "symbolize IN IN rewrites it in place" \
 	'[ $rc -eq 0 ] && cmp -s "$T/inplace.trace" "$T/s.trace"'
+# An OUT that is no regular file is written, never replaced: a rename
+# over root's /dev/null made it a regular file for the whole machine.
+mkfifo "$T/fifo"
+timeout 20 cat "$T/fifo" >"$T/fifo.out" &
+run symbolize -q "$T/u.trace" "$T/fifo"
+wait
+check "a FIFO as OUT is written through and stays a FIFO" \
+	'[ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/fifo.out" "$T/s.trace"'
+if mknod -m 666 "$T/null" c 1 3 2>/dev/null; then
+	run symbolize -q "$T/u.trace" "$T/null"
+	check "a copy of /dev/null as OUT stays the null device" \
+		'[ $rc -eq 0 ] && [ -c "$T/null" ]'
+else
+	ok "# SKIP a copy of /dev/null as OUT stays the null device (mknod needs root)"
+fi
+run symbolize -q "$T/u.trace" "$T"
+check "a directory as OUT: exit 1, named" \
+	'[ $rc -eq 1 ] && has "is a directory" "$T/err"'
 
 # A trace with no user frames, and one that is no generational trace.
 "$GEN" small "$T/small.trace" 2>/dev/null
