@@ -81,7 +81,7 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 	bool to_stdout = !strcmp(out, "-");
 	char *tmp = NULL;
 	size_t opened, failed;
-	bool in_place = false;
+	bool in_place = false, exists;
 	struct stat st;
 	FILE *f;
 	int ret;
@@ -90,12 +90,13 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 		gt_err("symbolize: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	if (!to_stdout && !stat(out, &st) && S_ISDIR(st.st_mode)) {
+	exists = !to_stdout && !stat(out, &st);
+	if (exists && S_ISDIR(st.st_mode)) {
 		gt_err("symbolize: %s is a directory: OUT names the file", out);
 		gt_usym_close(u);
 		return GT_EXIT_FAIL;
 	}
-	if (!to_stdout && !stat(out, &st) && !S_ISREG(st.st_mode)) {
+	if (exists && !S_ISREG(st.st_mode)) {
 		/*
 		 * A device or a FIFO (/dev/null): written in place, as
 		 * stdout is.  A temporary file renamed over it would put a
