@@ -20,7 +20,15 @@
  * display drops by default), v126 (go 1.26: sync batch with clock
  * snapshot and end-of-generation bytes), stuck (small with 4
  * generations, and one goroutine unblocked in the first that never runs:
- * what a dead task left runnable on a CPU looks like).
+ * what a dead task left runnable on a CPU looks like), units (small,
+ * and its goroutines in systemd units as gotrace writes them: a user
+ * region named after the unit, begun when a goroutine first runs in it
+ * and ended when it next runs after moving to another; main is in
+ * a.service from before the trace, its region's begin unseen, and moves
+ * to b.scope in the second generation; a third of the goroutines are in
+ * no unit; some block for the reason "network"; its Ms are numbered
+ * down and two thirds of its steps are taken by all three Ms at the same
+ * time, so that the order of equal times matters.  For gotrace pprof).
  *
  *   gen-trace-v2 ustack FILE BINARY OFFSET...
  *
@@ -71,7 +79,19 @@ enum { STK_MAIN = 1, STK_WORKER, STK_READ, STK_FAINT };
 struct g {
 	int state;
 	u64 seq;
+	int unit;		/* the units kind: U_NONE, U_A or U_B */
+	int region;		/* the unit of its open region */
 };
+
+/* The units kind: the units, their strings and their user tasks. */
+enum { U_NONE, U_A, U_B, NR_UNITS };
+enum { STR_UNIT_A = NR_STR, STR_UNIT_B, STR_NET, NR_STR_UNITS };
+static const char *const unit_strs[] = {
+	[STR_UNIT_A - NR_STR] = "a.service", [STR_UNIT_B - NR_STR] = "b.scope",
+	[STR_NET - NR_STR] = "network",
+};
+static const u64 unit_str[NR_UNITS] = { 0, STR_UNIT_A, STR_UNIT_B };
+static bool units, unit_task_begun[NR_UNITS];
 
 struct m {
 	u64 id;
@@ -256,6 +276,10 @@ static void tables(void)
 	for (int i = 1; i < NR_STR; i++)
 		if (!gt_enc2_string(&e, i, strs[i], strlen(strs[i])))
 			die("string");
+	for (int i = NR_STR; units && i < NR_STR_UNITS; i++)
+		if (!gt_enc2_string(&e, i, unit_strs[i - NR_STR],
+				    strlen(unit_strs[i - NR_STR])))
+			die("string");
 	gt_enc2_batch_end(&e);
 	if (!gt_enc2_stacks(&e, gen) ||
 	    !gt_enc2_stack(&e, STK_MAIN, &f_main, 1) ||
@@ -326,6 +350,32 @@ static void park_one(struct m *m)
 	die("no waiting goroutine to unblock as main.faint");
 }
 
+/*
+ * The units kind: goroutine @g starts running on @m; as gotrace's
+ * recorders do, its region follows its unit from then on (the user task
+ * of a unit is begun with the unit's first region).
+ */
+static void unit_regions(struct m *m, int g)
+{
+	struct g *G = &gs[g];
+
+	if (!units || G->region == G->unit)
+		return;
+	if (G->region != U_NONE)
+		EV(m, GT_E2_USER_REGION_END, G->region,
+		   unit_str[G->region], 0);
+	if (G->unit != U_NONE) {
+		if (!unit_task_begun[G->unit]) {
+			EV(m, GT_E2_USER_TASK_BEGIN, G->unit, 0,
+			   unit_str[G->unit], 0);
+			unit_task_begun[G->unit] = true;
+		}
+		EV(m, GT_E2_USER_REGION_BEGIN, G->unit, unit_str[G->unit],
+		   0);
+	}
+	G->region = G->unit;
+}
+
 static void step_m(struct m *m)
 {
 	static const u64 reasons[] = { STR_CHAN, STR_SELECT, STR_MUTEX,
@@ -352,6 +402,7 @@ static void step_m(struct m *m)
 		EV(m, GT_E2_GO_START, g, ++gs[g].seq);
 		gs[g].state = S_RUNNING;
 		m->g = g;
+		unit_regions(m, g);
 		return;
 	}
 	if (g == faint_g && !parked) {
@@ -366,6 +417,10 @@ static void step_m(struct m *m)
 		if (ng < MAX_G && rq_len < 8) {
 			EV(m, GT_E2_GO_CREATE, ng, STK_MAIN, STK_WORKER);
 			gs[ng].seq = 0;
+			/* In its creator's unit, or another. */
+			if (units)
+				gs[ng].unit = rnd(2) ? gs[g].unit :
+					      (int)rnd(NR_UNITS);
 			enqueue(ng++);
 			break;
 		}
@@ -375,7 +430,8 @@ static void step_m(struct m *m)
 			break;
 		/* fall through */
 	case 2:		/* block */
-		EV(m, GT_E2_GO_BLOCK, reasons[rnd(4)], STK_WORKER);
+		EV(m, GT_E2_GO_BLOCK, units && !rnd(5) ? STR_NET :
+		   reasons[rnd(4)], STK_WORKER);
 		gs[g].state = S_WAITING;
 		m->g = 0;
 		break;
@@ -396,7 +452,9 @@ static void step_m(struct m *m)
 			m->g = 0;
 		}
 		break;
-	default:	/* runs on */
+	default:	/* runs on, or moves to another unit */
+		if (units && !rnd(8))
+			gs[g].unit = (gs[g].unit + 1) % NR_UNITS;
 		break;
 	}
 }
@@ -415,7 +473,7 @@ int main(int argc, char **argv)
 		for (int i = 4; i < argc; i++)
 			uoffs[nuoffs++] = strtoull(argv[i], NULL, 0);
 	} else if (argc != 3) {
-		die("usage: gen-trace-v2 small|busy|faint|v126|stuck FILE, "
+		die("usage: gen-trace-v2 small|busy|faint|v126|stuck|units FILE, "
 		    "or ustack FILE BINARY OFFSET...");
 	} else if (!strcmp(argv[1], "small")) {
 		version = GT_E2_GO123, ngen = 3, steps = 300;
@@ -427,6 +485,8 @@ int main(int argc, char **argv)
 		version = GT_E2_GO123, ngen = 4, steps = 300, stuck = true;
 	} else if (!strcmp(argv[1], "v126")) {
 		version = GT_E2_GO126, ngen = 3, steps = 300;
+	} else if (!strcmp(argv[1], "units")) {
+		version = GT_E2_GO123, ngen = 3, steps = 300, units = true;
 	} else {
 		die("unknown kind");
 	}
@@ -439,19 +499,28 @@ int main(int argc, char **argv)
 	put(hdr, sizeof(hdr));
 
 	for (int i = 0; i < NM; i++) {
-		ms[i] = (struct m){ .id = 101 + i, .p = i, .has_p = true };
+		/*
+		 * The units kind numbers its Ms down, so that the file's order
+		 * of Ms is not their numbers' (Go's reader takes equal times
+		 * in the order it met the Ms).
+		 */
+		ms[i] = (struct m){ .id = units ? 103 - i : 101 + i, .p = i,
+				    .has_p = true };
 		ms[i].buf = malloc(MBUF);
 		if (!ms[i].buf)
 			die("out of memory");
 	}
 	/* main runs on the first M from the start. */
 	gs[ng].state = S_RUNNING;
+	gs[ng].unit = gs[ng].region = units ? U_A : U_NONE;
 	ms[0].g = ng++;
 
 	for (unsigned int k = 0; k < ngen; k++) {
 		gen_begin();
 		for (unsigned int s = 0; s < steps; s++) {
 			now += STEP;
+			if (units && k == 1 && s == 0)
+				gs[1].unit = U_B;	/* main moves */
 			if (faint && k == 1 && s == FAINT_STEP) {
 				park_one(&ms[s % NM]);
 			} else if (stuck && k == 0 && s == STUCK_STEP) {
@@ -462,6 +531,15 @@ int main(int argc, char **argv)
 				parked = 0;
 			}
 			step_m(&ms[s % NM]);
+			/*
+			 * The units kind: the other Ms step at the same time,
+			 * so that Go's reader orders events of equal times
+			 * (and ones that must wait for another M's).
+			 */
+			if (units && rnd(3)) {
+				step_m(&ms[(s + 1) % NM]);
+				step_m(&ms[(s + 2) % NM]);
+			}
 		}
 		now += STEP;
 		gen_end();

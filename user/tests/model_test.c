@@ -8,7 +8,8 @@
  * asserts what the decoded trace says: which goroutines exist and under which
  * name, how they blocked, who unblocked whom, which syscall events there
  * are.  With a directory as argument, every case's trace is also written
- * there as CASE.trace, for Go's own parsers (model_go_test.sh).
+ * there as CASE.trace, for Go's own parsers (model_go_test.sh); with case
+ * names after it (test_NAME), only those cases run (pprof_test.sh).
  *
  * The cases cover what the guest tests cover, and what a VM can hardly
  * produce: a wakeup before the switch-out, an exec inside a syscall, a
@@ -2810,6 +2811,55 @@ static void test_units(void)
 	free(cut.buf);
 }
 
+/*
+ * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
+ * named ones alone: pprof_test.sh wants a few traces, not all of them.
+ */
+static const struct {
+	const char *name;
+	void (*run)(void);
+} cases[] = {
+	{ "switch_block_wakeup", test_switch_block_wakeup },
+	{ "kernel_wait_reasons", test_kernel_wait_reasons },
+	{ "seq_one_byte", test_seq_one_byte },
+	{ "units", test_units },
+	{ "fork_exit", test_fork_exit },
+	{ "exec_rename", test_exec_rename },
+	{ "filter_comm_exec", test_filter_comm_exec },
+	{ "filter_pid", test_filter_pid },
+	{ "filter_cgroup", test_filter_cgroup },
+	{ "syscalls", test_syscalls },
+	{ "classify", test_classify },
+	{ "classify_all", test_classify_all },
+	{ "sys_times", test_sys_times },
+	{ "clock_skew_batches", test_clock_skew_batches },
+	{ "comm_names", test_comm_names },
+	{ "stack_table_full_named", test_stack_table_full_named },
+	{ "sweep_moved", test_sweep_moved },
+	{ "wakeup_before_switch", test_wakeup_before_switch },
+	{ "exec_in_syscall", test_exec_in_syscall },
+	{ "reuse", test_reuse },
+	{ "reuse_running", test_reuse_running },
+	{ "task_table_full", test_task_table_full },
+	{ "task_table_reuse", test_task_table_reuse },
+	{ "stack_table_full", test_stack_table_full },
+	{ "no_wake_stacks", test_no_wake_stacks },
+	{ "overflow", test_overflow },
+	{ "overflow_v2", test_overflow_v2 },
+	{ "clock_skew", test_clock_skew },
+	{ "idle_p", test_idle_p },
+	{ "bad_cpu", test_bad_cpu },
+	{ "lost_switch", test_lost_switch },
+	{ "exit_not_started", test_exit_not_started },
+	{ "exit_other_p", test_exit_other_p },
+	{ "exit_end_lost", test_exit_end_lost },
+	{ "exit_refiltered", test_exit_refiltered },
+	{ "generations", test_generations },
+	{ "table_generations_stacks", test_table_generations_stacks },
+	{ "table_generations_comms", test_table_generations_comms },
+	{ "table_generations_live", test_table_generations_live },
+};
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -2817,45 +2867,25 @@ int main(int argc, char **argv)
 	evs = calloc(MAX_EVENTS, sizeof(*evs));
 	if (!evs)
 		return 1;
-	test_switch_block_wakeup();
-	test_kernel_wait_reasons();
-	test_seq_one_byte();
-	test_units();
-	test_fork_exit();
-	test_exec_rename();
-	test_filter_comm_exec();
-	test_filter_pid();
-	test_filter_cgroup();
-	test_syscalls();
-	test_classify();
-	test_classify_all();
-	test_sys_times();
-	test_clock_skew_batches();
-	test_comm_names();
-	test_stack_table_full_named();
-	test_sweep_moved();
-	test_wakeup_before_switch();
-	test_exec_in_syscall();
-	test_reuse();
-	test_reuse_running();
-	test_task_table_full();
-	test_task_table_reuse();
-	test_stack_table_full();
-	test_no_wake_stacks();
-	test_overflow();
-	test_overflow_v2();
-	test_clock_skew();
-	test_idle_p();
-	test_bad_cpu();
-	test_lost_switch();
-	test_exit_not_started();
-	test_exit_other_p();
-	test_exit_end_lost();
-	test_exit_refiltered();
-	test_generations();
-	test_table_generations_stacks();
-	test_table_generations_comms();
-	test_table_generations_live();
+	for (int a = 2; a < argc; a++) {
+		size_t i = 0;
+
+		while (i < sizeof(cases) / sizeof(cases[0]) &&
+		       strcmp(argv[a], cases[i].name))
+			i++;
+		if (i == sizeof(cases) / sizeof(cases[0])) {
+			fprintf(stderr, "model_test: no case %s\n", argv[a]);
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool want = argc <= 2;
+
+		for (int a = 2; a < argc; a++)
+			want |= !strcmp(argv[a], cases[i].name);
+		if (want)
+			cases[i].run();
+	}
 	if (T_open)
 		gt_trace_close(&T);
 	free(evs);
