@@ -89,7 +89,7 @@ static void gen_reset(struct gt_v2_gen *g)
 	u64map_free(&g->strings);
 	u64map_free(&g->stacks);
 	u64map_free(&g->frames);
-	g->gen = g->freq = g->nbatches_all = 0;
+	g->gen = g->freq = g->nbatches_all = g->min_ts = 0;
 	g->snapshot = g->complete = false;
 	g->len = g->nbatches = g->slen = g->npcs = g->nfr = 0;
 }
@@ -330,6 +330,8 @@ static int add_batch(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	if (gt_src_read(r->src, b->end - size, g->data + g->len, size))
 		return fail(err, b->off, g->gen, "cannot read the file");
 	g->nbatches_all++;
+	if (!g->min_ts || b->time < g->min_ts)
+		g->min_ts = b->time;
 	if (b->experimental)
 		return 0;
 	p = g->data + g->len;

@@ -50,6 +50,14 @@ struct gt_v2_gen {
 	 */
 	bool complete;
 	uint64_t nbatches_all;	/* batches of every kind */
+	/*
+	 * Go's minTs: the base time of its batches of every kind in file
+	 * order, each taken if smaller or if the one kept is 0 (so a batch
+	 * of time 0, such as a table batch, counts only when it is the
+	 * last).  Go's reader times the Sync event that opens the
+	 * generation by it (go123_pprof.c replays that).
+	 */
+	uint64_t min_ts;
 	uint8_t *data;		/* data of the event batches */
 	size_t len, cap;
 	struct gt_v2_batch *batches;	/* event batches, in file order */

@@ -4,6 +4,11 @@
  *
  * One cursor per M over its batches; a binary heap of cursors keyed by
  * the time of their next event gives the next event of the generation.
+ * The heap is Go's reader's frontier, operation for operation (its
+ * heapInsert, heapUpdate, heapRemove, and the sort when the head does
+ * not fit), so that events of the same time come in Go's order: a
+ * profile's times depend on it, as Go moves each event to 1 ns after
+ * the one before where it is not later (go123_pprof.c).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -155,7 +160,8 @@ static int by_m(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static void sift_up(struct cursor **h, size_t i)
+/* Where entry @i ends up. */
+static size_t sift_up(struct cursor **h, size_t i)
 {
 	while (i && earlier(h[i], h[(i - 1) / 2])) {
 		struct cursor *t = h[i];
@@ -164,37 +170,55 @@ static void sift_up(struct cursor **h, size_t i)
 		h[(i - 1) / 2] = t;
 		i = (i - 1) / 2;
 	}
+	return i;
+}
+
+/* Entry @i's time changed (Go's heapUpdate): up if it moves, else down. */
+static void update(struct cursor **h, size_t n, size_t i)
+{
+	if (sift_up(h, i) == i)
+		sift_down(h, n, i);
 }
 
 /*
- * The event at the head of the heap does not fit yet: try the other Ms'
- * next events in time order, as Go's reader does, by setting aside the
- * heads that do not fit (in @aside, *@naside of them) until one does.
- * 0 or -1 as @fn says, with the one applied at the head; 1 if none fits.
+ * Entry @i has no more events (Go's heapRemove): carried to the root
+ * whatever the times, swapped with the last, dropped, the root sifted.
  */
-static int try_others(struct cursor **heap, size_t *n, struct cursor **aside,
-		      size_t *naside, gt_v2_event_fn fn, void *ctx,
-		      const struct gt_v2_gen *g, struct gt_trace_error *err)
+static void remove_at(struct cursor **h, size_t *n, size_t i)
 {
-	int r = 1;
+	for (; i; i = (i - 1) / 2) {
+		struct cursor *t = h[i];
 
-	while (r > 0 && *n > 1) {
-		aside[(*naside)++] = heap[0];
-		heap[0] = heap[--*n];
-		sift_down(heap, *n, 0);
-		r = fn(ctx, g, &heap[0]->ev, err);
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
 	}
-	return r;
+	h[0] = h[--*n];
+	sift_down(h, *n, 0);
 }
 
-/* Put the heads set aside back into the heap. */
-static void put_back(struct cursor **heap, size_t *n, struct cursor **aside,
-		     size_t *naside)
+/*
+ * The head does not fit: Go sorts the whole frontier by time
+ * (slices.SortFunc, which sorts up to 12 entries by insertion, stably;
+ * above 12 its pattern-defeating quicksort may order equal times
+ * otherwise) and tries the entries from the second on.
+ */
+static void sort_by_time(struct cursor **h, size_t n)
 {
-	while (*naside) {
-		heap[(*n)++] = aside[--*naside];
-		sift_up(heap, *n - 1);
-	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j && earlier(h[j], h[j - 1]); j--) {
+			struct cursor *t = h[j];
+
+			h[j] = h[j - 1];
+			h[j - 1] = t;
+		}
+}
+
+/* Cursors by the file position of their M's first batch (Go's batchMs). */
+static int by_first_batch(const void *x, const void *y)
+{
+	const struct cursor *a = x, *b = y;
+
+	return a->b[0] < b->b[0] ? -1 : a->b[0] > b->b[0];
 }
 
 /* No M's next event fits: Go's "failed to advance". */
@@ -222,7 +246,7 @@ int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	struct walk w = { .g = g, .err = err,
 			  .ns_per_tick = 1e9 / (double)g->freq };
 	const struct gt_v2_batch **order;
-	struct cursor *cs, **heap, **aside = NULL;
+	struct cursor *cs, **heap;
 	size_t ncs = 0, n = 0;
 	int ret = 0;
 
@@ -231,8 +255,7 @@ int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 	order = malloc(g->nbatches * sizeof(*order));
 	cs = calloc(g->nbatches, sizeof(*cs));
 	heap = malloc(g->nbatches * sizeof(*heap));
-	aside = malloc(g->nbatches * sizeof(*aside));
-	if (!order || !cs || !heap || !aside) {
+	if (!order || !cs || !heap) {
 		err->off = (size_t)g->off;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		ret = -1;
@@ -248,48 +271,51 @@ int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		}
 		cs[ncs++] = (struct cursor){ .b = &order[i], .nb = 1 };
 	}
+	/* Go inserts the Ms' cursors one by one, in the order it met them. */
+	qsort(cs, ncs, sizeof(*cs), by_first_batch);
 	for (size_t i = 0; i < ncs; i++) {
 		ret = next_event(&w, &cs[i]);
 		if (ret < 0)
 			goto out;
-		if (ret)
+		if (ret) {
 			heap[n++] = &cs[i];
+			sift_up(heap, n - 1);
+		}
 	}
-	for (size_t i = n / 2; i-- > 0;)
-		sift_down(heap, n, i);
 	ret = 0;
 	while (n) {
-		size_t naside = 0;
 		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
+		size_t i = 0;
 
 		if (r > 0) {
-			r = try_others(heap, &n, aside, &naside, fn, ctx, g, err);
-			if (r > 0) {
-				put_back(heap, &n, aside, &naside);
+			uint64_t head = heap[0]->ev.ts;
+
+			sort_by_time(heap, n);
+			for (i = 1; i < n && r > 0; i++)
+				r = fn(ctx, g, &heap[i]->ev, err);
+			i--;
+			if (r > 0)
 				r = stuck(&w, heap, n);
-			} else if (!r && ties && heap[0]->ev.ts == aside[0]->ev.ts) {
-				/* The head needed an event of its own time. */
-				(*ties)++;
-			}
+			else if (!r && ties && heap[i]->ev.ts == head)
+				(*ties)++;	/* it needed an event of its time */
 		}
 		if (r < 0) {
 			ret = -1;
 			break;
 		}
-		/* The event applied is at the head. */
-		ret = next_event(&w, heap[0]);
+		/* The event applied is entry i's. */
+		ret = next_event(&w, heap[i]);
 		if (ret < 0)
 			break;
-		if (!ret)
-			heap[0] = heap[--n];
-		sift_down(heap, n, 0);
-		put_back(heap, &n, aside, &naside);
+		if (ret)
+			update(heap, n, i);
+		else
+			remove_at(heap, &n, i);
 		ret = 0;
 	}
 out:
 	free(order);
 	free(cs);
 	free(heap);
-	free(aside);
 	return ret ? -1 : 0;
 }
