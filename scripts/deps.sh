@@ -16,7 +16,10 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # libbpf-dev and bpftool build the BPF capture backend (user/bpf/): clang
 # compiles the programs, bpftool writes vmlinux.h and the skeleton,
 # libbpf loads them; zlib1g-dev's libz.a (with libbpf.a and libelf.a)
-# links it into the test VM's static gotrace.  libsystemd-dev and pkgconf
+# links it into the test VM's static gotrace, and zlib gzips the
+# profiles of gotrace pprof (user/pprof.c, in the static command too);
+# curl also asks Go's web UI for the profiles pprof_test.sh compares
+# with.  libsystemd-dev and pkgconf
 # give the command sd_notify for the systemd units; dpkg-dev, debhelper,
 # dh-dkms and fakeroot build the Debian packages (make deb), lintian
 # checks them, dkms builds their module against a kernel's headers.

@@ -3,7 +3,7 @@
  * main.c - gotrace: record the machine's scheduler as a Go execution trace
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
- * check.c, stat.c, symbolize.c), prints the top-level usage and the version.
+ * check.c, stat.c, symbolize.c, pprof.c), prints the top-level usage and the version.
  *
  * user/ has three rooms (Documentation/source-map.rst).  This top level
  * is the command: one file per subcommand and the helpers they share
@@ -46,6 +46,8 @@ static const char *const usage_msg[] = {
 	"  stat FILE       duration, tasks, top tasks and syscalls of a trace file",
 	"  symbolize IN OUT",
 	"                  copy a trace with its user-space frames named",
+	"  pprof KIND -o OUT FILE",
+	"                  a pprof profile (sched, sync, syscall, net) of a trace",
 	"  help            show this text",
 	"",
 	"  --version       the version of gotrace and of the device ABI it speaks",
@@ -71,6 +73,7 @@ static const struct {
 	{ "check",	cmd_check },
 	{ "stat",	cmd_stat },
 	{ "symbolize",	cmd_symbolize },
+	{ "pprof",	cmd_pprof },
 #ifdef GT_HAVE_BPF
 	/* Not in the usage: the tests' and benchmark's view of the BPF backend. */
 	{ "bpf-dump",	cmd_bpf_dump },

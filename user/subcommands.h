@@ -14,6 +14,7 @@ int cmd_status(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_pprof(int argc, char **argv);
 int cmd_bpf_dump(int argc, char **argv);
 
 #endif /* GOTRACE_SUBCOMMANDS_H */

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# v2stream_test.sh - gotrace check and stat read a generational trace one
-# generation at a time: their peak memory does not grow with the file
+# v2stream_test.sh - gotrace check, stat and pprof read a generational
+# trace one generation at a time: their peak memory does not grow with
+# the file
 #
 # v2long writes two valid "go 1.23 trace" files of the same generations,
 # 20 (1 MB) and 1000 (52 MB).  The peak RSS (/usr/bin/time's %M) of
-# check and of stat on the long one must stay within 8 MB of the short
-# one's: holding the file, or anything per generation, would add 50 MB.
+# check, of stat and of pprof (sched) on the long one must stay within
+# 8 MB of the short one's: holding the file, or anything per generation,
+# would add 50 MB.
 # The sanitizer's quarantine of freed blocks is turned off for the
 # measurement: it keeps up to 256 MB of freed memory by design.
 # Skips without /usr/bin/time.
@@ -39,11 +41,15 @@ peak() {
 	kb=$(tail -n 1 "$T/rss")
 }
 
-for cmd in check stat; do
-	peak "$cmd" "$T/short.trace"
+for cmd in check stat pprof; do
+	args=$cmd
+	[ $cmd = pprof ] && args="pprof sched -o $T/p.pb.gz"
+	# shellcheck disable=SC2086 # $args: the command and its options
+	peak $args "$T/short.trace"
 	short=$kb
 	check "$cmd of 20 generations succeeds" '[ $rc -eq 0 ]'
-	peak "$cmd" "$T/long.trace"
+	# shellcheck disable=SC2086
+	peak $args "$T/long.trace"
 	check "$cmd of 1000 generations succeeds" '[ $rc -eq 0 ]'
 	[ $cmd = check ] && check "check read all 1000 generations" \
 		'grep -q "generations 1000$" "$T/out"'

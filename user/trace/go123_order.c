@@ -554,3 +554,19 @@ void gt_v2_order_free(struct gt_v2_order *o)
 	free(o->m);
 	memset(o, 0, sizeof(*o));
 }
+
+void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
+		   uint64_t *p)
+{
+	const uint64_t *i = u64map_get(&o->ms, m);
+
+	*g = i ? o->m[*i].g : NONE;
+	*p = i ? o->m[*i].p : NONE;
+}
+
+bool gt_v2_order_g_exists(const struct gt_v2_order *o, uint64_t g)
+{
+	const uint64_t *i = u64map_get(&o->gs, g);
+
+	return i && o->g[*i].status != G_GONE;
+}

@@ -19,6 +19,7 @@
 #ifndef GOTRACE_TRACEV2_ORDER_H
 #define GOTRACE_TRACEV2_ORDER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "go111_check.h"
@@ -43,5 +44,14 @@ struct gt_v2_order {
 int gt_v2_order_event(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		      const struct gt_v2_event *ev, struct gt_trace_error *err);
 void gt_v2_order_free(struct gt_v2_order *o);
+
+/*
+ * What the state says before an event is applied, for readers that
+ * replay Go's transitions (go123_pprof.c): the G running or in a syscall
+ * on M @m and the P it holds (UINT64_MAX: none), and whether G @g exists.
+ */
+void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
+		   uint64_t *p);
+bool gt_v2_order_g_exists(const struct gt_v2_order *o, uint64_t g);
 
 #endif /* GOTRACE_TRACEV2_ORDER_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pprof.c - gotrace pprof: a pprof profile of a trace file
+ *
+ * Builds the profile of one kind from a go1.23 trace, generation by
+ * generation (trace/go123_pprof.c), encodes it as pprof's protocol
+ * buffer (trace/pprof_enc.c) and gzips it with zlib, as 'go tool
+ * pprof' and pprof's other readers expect of a .pb.gz file.  OUT is
+ * made as a temporary file beside it before the trace is read (an OUT
+ * that cannot be written fails at once) and renamed over OUT once
+ * whole: a truncated trace or a full disk leaves OUT as it was.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "subcommands.h"
+#include "trace/go123_pprof.h"
+#include "trace/go123_read.h"
+#include "trace/pprof_enc.h"
+#include "util.h"
+
+static void pprof_usage(FILE *f)
+{
+	fprintf(f, "usage: gotrace pprof KIND [--unit NAME] [--comm NAME]"
+		" [--tid N] -o OUT FILE\n\n"
+		"Write the pprof profile KIND of the go1.23 trace FILE (- = stdin)\n"
+		"to OUT (- = stdout), gzipped; the same profiles as Go's\n"
+		"'go tool trace -pprof=KIND', for 'go tool pprof OUT'.  KIND:\n\n"
+		"  sched     time runnable before running (scheduling latency)\n"
+		"  sync      time blocked on a channel, select or sync primitive\n"
+		"  syscall   time in syscalls\n"
+		"  net       time blocked on the network\n"
+		"  cpu       CPU samples (gotrace records none yet)\n\n"
+		"Each sample is a stack with a count and a time: where the task\n"
+		"entered the state.  The options keep only the tasks that match\n"
+		"all of them:\n\n"
+		"  -o, --output OUT  where to write the profile (required)\n"
+		"  --unit NAME       tasks of systemd unit NAME, while in it\n"
+		"  --comm NAME       tasks named NAME (their outermost frame)\n"
+		"  --tid N           the task with thread id N\n");
+}
+
+static const char *const kinds[] = {
+	[GT_PPROF_SCHED] = "sched", [GT_PPROF_SYNC] = "sync",
+	[GT_PPROF_SYSCALL] = "syscall", [GT_PPROF_NET] = "net",
+};
+
+static int gz_write(void *ctx, const void *buf, size_t len)
+{
+	/* The encoder hands over at most a flush's worth (pprof_enc.c). */
+	return gzwrite(ctx, buf, (unsigned int)len) == (int)len ? 0 : -1;
+}
+
+/*
+ * Where the profile goes: a temporary file beside OUT, made before the
+ * trace is read so that an OUT that cannot be written fails at once,
+ * and renamed over OUT only once the profile is whole, so that a
+ * failure (a truncated trace, a full disk) leaves OUT as it was.
+ */
+struct pprof_out {
+	const char *path;	/* OUT, "-": standard output */
+	char *tmp;		/* the temporary file, NULL for stdout */
+	int fd;
+};
+
+static int out_open(struct pprof_out *o, const char *path)
+{
+	size_t n = strlen(path) + sizeof(".pprof.XXXXXX");
+
+	o->path = path;
+	o->tmp = NULL;
+	if (!strcmp(path, "-")) {
+		o->fd = dup(STDOUT_FILENO);
+		if (o->fd < 0) {
+			gt_err("pprof: standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	o->tmp = malloc(n);
+	if (!o->tmp) {
+		gt_err("pprof: out of memory");
+		return -1;
+	}
+	snprintf(o->tmp, n, "%s.pprof.XXXXXX", path);
+	/* mkstemp's 0600 stays: the profile names the machine's tasks. */
+	o->fd = mkstemp(o->tmp);
+	if (o->fd < 0) {
+		gt_err("pprof: cannot create a file beside %s: %s", path,
+		       strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Drop the temporary file (after a failure). */
+static void out_abort(struct pprof_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+}
+
+/* Encode @p gzipped into @o and put it in place.  0, or -1 said. */
+static int out_write(struct pprof_out *o, const struct gt_prof *p)
+{
+	/* zlib closes its own descriptor; ours stays for fsync(). */
+	int zfd = dup(o->fd);
+	gzFile z = zfd < 0 ? NULL : gzdopen(zfd, "wb");
+	int ret;
+
+	if (!z) {
+		gt_err("pprof: %s: %s", o->path,
+		       zfd < 0 ? strerror(errno) : "out of memory");
+		if (zfd >= 0)
+			close(zfd);
+		out_abort(o);
+		return -1;
+	}
+	/*
+	 * What fails sets errno: write(2) (ENOSPC, EIO, EPIPE) or malloc();
+	 * only zlib's own allocations may not.
+	 */
+	errno = 0;
+	ret = gt_pprof_encode(p, gz_write, z);
+	if (gzclose(z) != Z_OK)
+		ret = -1;
+	/* On disk before it replaces OUT: a crash leaves the old OUT. */
+	if (!ret && o->tmp && fsync(o->fd))
+		ret = -1;
+	if (!ret && close(o->fd))
+		ret = -1;
+	else if (ret)
+		close(o->fd);
+	o->fd = -1;
+	if (ret) {
+		gt_err("pprof: cannot write %s: %s", o->path,
+		       errno ? strerror(errno) : "out of memory");
+		out_abort(o);
+		return -1;
+	}
+	if (o->tmp && rename(o->tmp, o->path)) {
+		gt_err("pprof: cannot rename %s to %s: %s", o->tmp, o->path,
+		       strerror(errno));
+		out_abort(o);
+		return -1;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return 0;
+}
+
+static int parse_tid(const char *s, uint64_t *tid)
+{
+	char *end;
+
+	errno = 0;
+	*tid = strtoull(s, &end, 10);
+	return !*s || *end || s[0] == '-' || errno ? -1 : 0;
+}
+
+int cmd_pprof(int argc, char **argv)
+{
+	enum { OPT_UNIT = 256, OPT_COMM, OPT_TID };
+	static const struct option opts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "unit",	required_argument,	NULL, OPT_UNIT },
+		{ "comm",	required_argument,	NULL, OPT_COMM },
+		{ "tid",	required_argument,	NULL, OPT_TID },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct gt_pprof_opts o = { 0 };
+	struct gt_trace_error err;
+	const char *out_path = NULL, *path, *kind;
+	struct pprof_out out = { .fd = -1 };
+	uint8_t hdr[16] = { 0 };
+	struct gt_src src;
+	struct gt_prof p;
+	int c, ret, k = -1;
+
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			pprof_usage(stdout);
+			return GT_EXIT_OK;
+		case 'o':
+			out_path = optarg;
+			break;
+		case OPT_UNIT:
+			o.unit = optarg;
+			break;
+		case OPT_COMM:
+			o.comm = optarg;
+			break;
+		case OPT_TID:
+			if (parse_tid(optarg, &o.tid)) {
+				gt_err("pprof: invalid thread id '%s' for --tid",
+				       optarg);
+				gt_usage_hint("pprof");
+				return GT_EXIT_USAGE;
+			}
+			o.by_tid = true;
+			break;
+		default:
+			gt_usage_hint("pprof");
+			return GT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 2 || !out_path) {
+		gt_err(!out_path ? "pprof: needs -o OUT" :
+		       "pprof: takes KIND and FILE");
+		gt_usage_hint("pprof");
+		return GT_EXIT_USAGE;
+	}
+	kind = argv[optind];
+	path = argv[optind + 1];
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i]))
+			k = (int)i;
+	if (k < 0 && strcmp(kind, "cpu")) {
+		gt_err("pprof: unknown profile '%s' (sched, sync, syscall, net,"
+		       " cpu)", kind);
+		gt_usage_hint("pprof");
+		return GT_EXIT_USAGE;
+	}
+	ret = gt_src_open(&src, path);
+	if (ret) {
+		gt_err_input(path, src.spool_dir, -ret);
+		return GT_EXIT_FAIL;
+	}
+	if (gt_src_read(&src, 0, hdr, sizeof(hdr)) < 0)
+		memset(hdr, 0, sizeof(hdr));
+	if (!gt_v2_header(hdr, sizeof(hdr))) {
+		gt_src_close(&src);
+		if (!memcmp(hdr, "go 1.", 5))
+			gt_err("%s: a \"%.13s\": pprof reads generational traces"
+			       " (\"go 1.22 trace\" to \"go 1.26 trace\"): record"
+			       " with --format go1.23", path, (const char *)hdr);
+		else
+			gt_err("%s: not a Go execution trace", path);
+		return GT_EXIT_FAIL;
+	}
+	if (k < 0) {
+		/* gotrace's traces have no CPU sample batches yet. */
+		gt_src_close(&src);
+		gt_err("%s: no CPU samples in this trace", path);
+		return GT_EXIT_FAIL;
+	}
+	o.kind = (enum gt_pprof_kind)k;
+	if (out_open(&out, out_path)) {
+		gt_src_close(&src);
+		return GT_EXIT_FAIL;
+	}
+	if (gt_prof_init(&p)) {
+		gt_src_close(&src);
+		out_abort(&out);
+		gt_err("pprof: out of memory");
+		return GT_EXIT_FAIL;
+	}
+	ret = gt_v2_pprof(&src, &o, &p, &err);
+	gt_src_close(&src);
+	if (ret) {
+		/* As gotrace check says it: a cut trace has a way out. */
+		gt_err("%s: offset %zu (0x%zx): %s; %s left as it was (if the"
+		       " trace was cut short, 'gotrace check --repair' keeps"
+		       " its complete generations)", path, err.off, err.off,
+		       err.msg, out.tmp ? out_path : "standard output");
+		out_abort(&out);
+	} else {
+		ret = out_write(&out, &p);
+	}
+	gt_prof_free(&p);
+	return ret ? GT_EXIT_FAIL : GT_EXIT_OK;
+}
