@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c - the file 'gotrace record' writes, so that no trace is ever
+ * output.c - the files the command writes, so that none is ever
  * destroyed (see output.h for the rules)
  */
 #include <errno.h>
@@ -47,8 +47,8 @@ static int output_create_tmp(struct gt_output *o)
 		}
 		n = errno;
 		if (n != EEXIST) {
-			gt_err("cannot create %s, where the trace is written until it replaces %s: %s",
-			       name, o->path, strerror(n));
+			gt_err("cannot create %s, where the %s is written until it replaces %s: %s",
+			       name, o->what, o->path, strerror(n));
 			free(name);
 			return -1;
 		}
@@ -59,14 +59,17 @@ static int output_create_tmp(struct gt_output *o)
 	return -1;
 }
 
-int gt_output_open(struct gt_output *o, const char *path)
+int gt_output_open(struct gt_output *o, const char *path, const char *what,
+		   unsigned int flags)
 {
 	struct stat st;
 
-	*o = (struct gt_output){ .path = path, .fd = -1 };
+	*o = (struct gt_output){ .path = path, .what = what, .flags = flags,
+				 .fd = -1 };
 	if (!strcmp(path, "-")) {
 		if (isatty(STDOUT_FILENO)) {
-			gt_err("refusing to write a binary trace to a terminal; use -o FILE");
+			gt_err("refusing to write a binary %s to a terminal; name a file",
+			       what);
 			return -1;
 		}
 		o->fd = STDOUT_FILENO;
@@ -78,7 +81,8 @@ int gt_output_open(struct gt_output *o, const char *path)
 			return -1;
 		}
 	} else if (S_ISDIR(st.st_mode)) {
-		gt_err("%s is a directory: -o names the trace file", path);
+		gt_err("%s is a directory: the %s needs a file name", path,
+		       what);
 		return -1;
 	} else if (!S_ISREG(st.st_mode)) {
 		/* A device or a FIFO: nothing to keep, nothing to rename. */
@@ -116,19 +120,27 @@ int gt_output_commit(struct gt_output *o)
 {
 	struct stat st;
 
+	/* On disk before it replaces @path: a crash leaves the old file. */
+	if (o->tmp && fsync(o->fd)) {
+		gt_err("writing %s: %s", o->tmp, strerror(errno));
+		output_close(o);
+		return -1;
+	}
 	if (output_close(o))
 		return -1;
 	if (!o->tmp)
 		return 0;
-	if (!lstat(o->path, &st)) {
+	if ((o->flags & GT_OUTPUT_KEEP_OLD) && !lstat(o->path, &st)) {
 		if (asprintf(&o->old, "%s.old", o->path) < 0) {
 			o->old = NULL;
-			gt_err("out of memory: the trace is in %s", o->tmp);
+			gt_err("out of memory: the %s is in %s", o->what,
+			       o->tmp);
 			return -1;
 		}
 		if (rename(o->path, o->old)) {
-			gt_err("cannot keep the previous %s as %s: %s; the new trace is in %s",
-			       o->path, o->old, strerror(errno), o->tmp);
+			gt_err("cannot keep the previous %s as %s: %s; the new %s is in %s",
+			       o->path, o->old, strerror(errno), o->what,
+			       o->tmp);
 			free(o->old);
 			o->old = NULL;
 			return -1;

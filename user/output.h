@@ -1,48 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * output.h - the file 'gotrace record' writes, so that no trace is ever
- * destroyed
+ * output.h - the files the command writes (a recording's trace, a
+ * symbolised copy, a profile), so that none is ever destroyed
  *
  * A regular file (or a name that does not exist yet) is written under a
- * temporary name in the same directory, FILE.tmp-PID; only a complete
- * trace replaces FILE, by rename(), and the previous FILE is then kept as
- * FILE.old (replacing an older FILE.old), as perf keeps perf.data.old.
- * An incomplete trace (aborted, output error) stays under its temporary
- * name; an empty one, or a run that recorded nothing (COMMAND could not
- * run), removes it.  "-" is
- * standard output; an existing device or FIFO is written in place.
+ * temporary name in the same directory, FILE.tmp-PID, mode 0600; only a
+ * complete output replaces FILE, by rename() once it is on disk
+ * (fsync()), and with GT_OUTPUT_KEEP_OLD the previous FILE is then kept
+ * as FILE.old (replacing an older FILE.old), as perf keeps
+ * perf.data.old.  An incomplete output (aborted, output error) stays
+ * under its temporary name if asked; an empty one is removed.  "-" is
+ * standard output, refused on a terminal.  An existing device or FIFO is
+ * written in place: a file renamed over it would replace the device
+ * itself, and as root over /dev/null that breaks the whole machine.  A
+ * directory is refused.
  */
 #ifndef GOTRACE_OUTPUT_H
 #define GOTRACE_OUTPUT_H
 
 #include <stdbool.h>
 
+/* gt_output_open()'s flags. */
+enum {
+	GT_OUTPUT_KEEP_OLD = 1 << 0,	/* a replaced FILE stays as FILE.old */
+};
+
 struct gt_output {
 	const char *path;	/* as given: "-", a file, a device */
+	const char *what;	/* what is written, for messages: "trace" */
 	char *tmp;		/* what is written until the rename, or NULL */
 	char *old;		/* path.old, once the previous file moved */
+	unsigned int flags;
 	int fd;
 };
 
 /*
- * Open @path for writing before anything is recorded: refuses a
- * terminal on standard output, a directory, a directory that cannot
- * hold the temporary file.  Returns 0, or -1 after saying why.
+ * Open @path for writing @what ("trace", "profile": the messages name
+ * it) before any work is done: refuses a terminal on standard output, a
+ * directory, a directory that cannot hold the temporary file.  Returns
+ * 0, or -1 after saying why.
  */
-int gt_output_open(struct gt_output *o, const char *path);
+int gt_output_open(struct gt_output *o, const char *path, const char *what,
+		   unsigned int flags);
 
 /* Where the bytes go now: the temporary file, @path, or "stdout". */
 const char *gt_output_name(const struct gt_output *o);
 
 /*
- * The trace is complete: close, keep the previous @path as @path.old,
- * rename the temporary file to @path.  Returns 0, or -1 after saying
- * why and where the trace is.
+ * The output is complete: sync and close it, keep the previous @path as
+ * @path.old (GT_OUTPUT_KEEP_OLD), rename the temporary file to @path.
+ * Returns 0, or -1 after saying why and where the output is.
  */
 int gt_output_commit(struct gt_output *o);
 
 /*
- * The trace is incomplete or empty: close; with @keep the temporary file
+ * The output is incomplete or empty: close; with @keep the temporary file
  * stays (its name is gt_output_name()) unless it is empty, without it is
  * removed.  @path itself is never touched.  Returns true if a temporary
  * file stays.

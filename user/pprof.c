@@ -6,9 +6,10 @@
  * generation (trace/go123_pprof.c), encodes it as pprof's protocol
  * buffer (trace/pprof_enc.c) and gzips it with zlib, as 'go tool
  * pprof' and pprof's other readers expect of a .pb.gz file.  OUT is
- * made as a temporary file beside it before the trace is read (an OUT
- * that cannot be written fails at once) and renamed over OUT once
- * whole: a truncated trace or a full disk leaves OUT as it was.
+ * opened before the trace is read (an OUT that cannot be written fails
+ * at once) and written as output.h says: a temporary file beside it,
+ * renamed over it once whole, so that a truncated trace or a full disk
+ * leaves OUT as it was; a device or a FIFO is written in place.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "output.h"
 #include "subcommands.h"
 #include "trace/go123_pprof.h"
 #include "trace/go123_read.h"
@@ -57,75 +59,22 @@ static int gz_write(void *ctx, const void *buf, size_t len)
 }
 
 /*
- * Where the profile goes: a temporary file beside OUT, made before the
- * trace is read so that an OUT that cannot be written fails at once,
- * and renamed over OUT only once the profile is whole, so that a
- * failure (a truncated trace, a full disk) leaves OUT as it was.
+ * Encode @p gzipped into @o, opened before the trace was read, and put
+ * it in place (output.h).  0, or -1 said.
  */
-struct pprof_out {
-	const char *path;	/* OUT, "-": standard output */
-	char *tmp;		/* the temporary file, NULL for stdout */
-	int fd;
-};
-
-static int out_open(struct pprof_out *o, const char *path)
+static int out_write(struct gt_output *o, const struct gt_prof *p)
 {
-	size_t n = strlen(path) + sizeof(".pprof.XXXXXX");
-
-	o->path = path;
-	o->tmp = NULL;
-	if (!strcmp(path, "-")) {
-		o->fd = dup(STDOUT_FILENO);
-		if (o->fd < 0) {
-			gt_err("pprof: standard output: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	o->tmp = malloc(n);
-	if (!o->tmp) {
-		gt_err("pprof: out of memory");
-		return -1;
-	}
-	snprintf(o->tmp, n, "%s.pprof.XXXXXX", path);
-	/* mkstemp's 0600 stays: the profile names the machine's tasks. */
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		gt_err("pprof: cannot create a file beside %s: %s", path,
-		       strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* Drop the temporary file (after a failure). */
-static void out_abort(struct pprof_out *o)
-{
-	if (o->fd >= 0)
-		close(o->fd);
-	o->fd = -1;
-	if (o->tmp)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-}
-
-/* Encode @p gzipped into @o and put it in place.  0, or -1 said. */
-static int out_write(struct pprof_out *o, const struct gt_prof *p)
-{
-	/* zlib closes its own descriptor; ours stays for fsync(). */
+	/* zlib closes its own descriptor; the output's is synced. */
 	int zfd = dup(o->fd);
 	gzFile z = zfd < 0 ? NULL : gzdopen(zfd, "wb");
 	int ret;
 
 	if (!z) {
-		gt_err("pprof: %s: %s", o->path,
+		gt_err("pprof: %s: %s", gt_output_name(o),
 		       zfd < 0 ? strerror(errno) : "out of memory");
 		if (zfd >= 0)
 			close(zfd);
-		out_abort(o);
+		gt_output_abandon(o, false);
 		return -1;
 	}
 	/*
@@ -136,29 +85,13 @@ static int out_write(struct pprof_out *o, const struct gt_prof *p)
 	ret = gt_pprof_encode(p, gz_write, z);
 	if (gzclose(z) != Z_OK)
 		ret = -1;
-	/* On disk before it replaces OUT: a crash leaves the old OUT. */
-	if (!ret && o->tmp && fsync(o->fd))
-		ret = -1;
-	if (!ret && close(o->fd))
-		ret = -1;
-	else if (ret)
-		close(o->fd);
-	o->fd = -1;
 	if (ret) {
-		gt_err("pprof: cannot write %s: %s", o->path,
+		gt_err("pprof: cannot write %s: %s", gt_output_name(o),
 		       errno ? strerror(errno) : "out of memory");
-		out_abort(o);
+		gt_output_abandon(o, false);
 		return -1;
 	}
-	if (o->tmp && rename(o->tmp, o->path)) {
-		gt_err("pprof: cannot rename %s to %s: %s", o->tmp, o->path,
-		       strerror(errno));
-		out_abort(o);
-		return -1;
-	}
-	free(o->tmp);
-	o->tmp = NULL;
-	return 0;
+	return gt_output_commit(o);
 }
 
 static int parse_tid(const char *s, uint64_t *tid)
@@ -184,7 +117,7 @@ int cmd_pprof(int argc, char **argv)
 	struct gt_pprof_opts o = { 0 };
 	struct gt_trace_error err;
 	const char *out_path = NULL, *path, *kind;
-	struct pprof_out out = { .fd = -1 };
+	struct gt_output out;
 	uint8_t hdr[16] = { 0 };
 	struct gt_src src;
 	struct gt_prof p;
@@ -259,13 +192,14 @@ int cmd_pprof(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	o.kind = (enum gt_pprof_kind)k;
-	if (out_open(&out, out_path)) {
+	if (gt_output_open(&out, out_path, "profile", 0)) {
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
 	}
 	if (gt_prof_init(&p)) {
 		gt_src_close(&src);
-		out_abort(&out);
+		gt_output_abandon(&out, false);
+		gt_output_free(&out);
 		gt_err("pprof: out of memory");
 		return GT_EXIT_FAIL;
 	}
@@ -276,11 +210,13 @@ int cmd_pprof(int argc, char **argv)
 		gt_err("%s: offset %zu (0x%zx): %s; %s left as it was (if the"
 		       " trace was cut short, 'gotrace check --repair' keeps"
 		       " its complete generations)", path, err.off, err.off,
-		       err.msg, out.tmp ? out_path : "standard output");
-		out_abort(&out);
+		       err.msg, strcmp(out_path, "-") ? out_path :
+		       "standard output");
+		gt_output_abandon(&out, false);
 	} else {
 		ret = out_write(&out, &p);
 	}
+	gt_output_free(&out);
 	gt_prof_free(&p);
 	return ret ? GT_EXIT_FAIL : GT_EXIT_OK;
 }

@@ -998,7 +998,8 @@ static int rec_open_output(struct recorder *r)
 				    GT_NAME, r->rotate.dir);
 		return 0;
 	}
-	if (gt_output_open(&r->out, r->out_path))
+	if (gt_output_open(&r->out, r->out_path, "trace",
+			   GT_OUTPUT_KEEP_OLD))
 		return -1;
 	gt_recsig_abort_output(&r->out);
 	return 0;

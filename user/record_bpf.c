@@ -117,7 +117,8 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 		out.path = a->rotate->dir;
 		gt_recsig_abort_msg("%s: aborted: the last file in %s keeps its .tmp name\n",
 				    GT_NAME, a->rotate->dir);
-	} else if (gt_output_open(&out, a->out_path)) {
+	} else if (gt_output_open(&out, a->out_path, "trace",
+				  GT_OUTPUT_KEEP_OLD)) {
 		return GT_EXIT_FAIL;
 	} else {
 		gt_recsig_abort_output(&out);

@@ -7,8 +7,9 @@
  * binary, which may be read later, elsewhere, or with debug files the
  * recording machine lacked.  This copies a trace with those frames
  * named (trace/usym.c, through elfutils) and every other byte as it
- * was.  The output is written to a temporary file beside OUT and renamed
- * over it once whole, so OUT may be IN and is never left half-written.
+ * was.  OUT is written as output.h says: under a temporary name beside
+ * it, renamed over it once whole, so OUT may be IN and is never left
+ * half-written; a device or a FIFO is written in place.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "subcommands.h"
 #include "trace/go111_sym.h"
 #include "trace/go123_read.h"
@@ -39,34 +40,6 @@ static void symbolize_usage(FILE *f)
 		"  -q, --quiet    print nothing when it worked\n");
 }
 
-/* A temporary file beside @out, its name into *@tmp; NULL on failure. */
-static FILE *open_tmp(const char *out, char **tmp)
-{
-	size_t n = strlen(out) + sizeof(".symbolize.XXXXXX");
-	FILE *f;
-	int fd;
-
-	*tmp = malloc(n);
-	if (!*tmp)
-		return NULL;
-	snprintf(*tmp, n, "%s.symbolize.XXXXXX", out);
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		free(*tmp);
-		*tmp = NULL;
-		return NULL;
-	}
-	/* mkstemp's 0600 stays: a trace is its owner's, as a recording's. */
-	f = fdopen(fd, "wb");
-	if (!f) {
-		close(fd);
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return f;
-}
-
 /* A format's copy with its frames named (go123_sym.h, go111_sym.h). */
 typedef int (*symbolize_fn)(const struct gt_src *src, FILE *out,
 			    struct gt_usym *u, struct gt_sym_counts *n,
@@ -78,61 +51,46 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 	struct gt_sym_counts n;
 	struct gt_trace_error err = { 0 };
 	struct gt_usym *u = gt_usym_open();
-	bool to_stdout = !strcmp(out, "-");
-	char *tmp = NULL;
+	struct gt_output o;
 	size_t opened, failed;
-	bool in_place = false, exists;
-	struct stat st;
-	FILE *f;
-	int ret;
+	FILE *f = NULL;
+	int fd, ret;
 
 	if (!u) {
 		gt_err("symbolize: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	exists = !to_stdout && !stat(out, &st);
-	if (exists && S_ISDIR(st.st_mode)) {
-		gt_err("symbolize: %s is a directory: OUT names the file", out);
+	if (gt_output_open(&o, out, "trace", 0)) {
 		gt_usym_close(u);
 		return GT_EXIT_FAIL;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		/*
-		 * A device or a FIFO (/dev/null): written in place, as
-		 * stdout is.  A temporary file renamed over it would put a
-		 * regular file in its place, which for root's /dev/null
-		 * breaks the whole machine.
-		 */
-		in_place = true;
-		f = fopen(out, "wb");
-	} else {
-		f = to_stdout ? stdout : open_tmp(out, &tmp);
-	}
+	/* The stream closes its own descriptor; the output's is synced. */
+	fd = dup(o.fd);
+	if (fd >= 0)
+		f = fdopen(fd, "wb");
 	if (!f) {
-		gt_err("symbolize: cannot %s %s: %s",
-		       in_place ? "open" : "create a file beside", out,
+		gt_err("symbolize: %s: %s", gt_output_name(&o),
 		       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		gt_output_abandon(&o, false);
+		gt_output_free(&o);
 		gt_usym_close(u);
 		return GT_EXIT_FAIL;
 	}
 	ret = fn(src, f, u, &n, &err);
 	if (ret != -2 && fflush(f))
 		ret = -2;
-	if (ret != -2 && tmp && fsync(fileno(f)))
-		ret = -2;
-	if (!to_stdout && fclose(f) && ret != -2)
+	if (fclose(f) && ret != -2)
 		ret = -2;
 	if (ret == -2) {
-		gt_err("%s: %s: %s", in, out, err.msg[0] ? err.msg :
-		       "cannot write the output");
-	} else if (tmp && rename(tmp, out)) {
-		gt_err("symbolize: cannot rename %s to %s: %s", tmp, out,
-		       strerror(errno));
-		ret = -2;
+		gt_err("%s: %s: %s", in, gt_output_name(&o), err.msg[0] ?
+		       err.msg : "cannot write the output");
+		gt_output_abandon(&o, false);
+	} else if (gt_output_commit(&o)) {
+		ret = -2;	/* it said where the output is */
 	}
-	if (ret == -2 && tmp)
-		unlink(tmp);
-	free(tmp);
+	gt_output_free(&o);
 	gt_usym_counts(u, &opened, &failed);
 	gt_usym_close(u);
 	if (ret == -1)

@@ -94,16 +94,34 @@ size=$(wc -c <"$T/units.trace")
 head -c $((size * 2 / 3)) "$T/units.trace" >"$T/cut.trace"
 run pprof sched -o "$T/keep.pb.gz" "$T/cut.trace"
 check "a truncated trace: exit 1, the offset, OUT kept, no temporary file" \
-	'[ $rc -eq 1 ] && has "cut.trace: offset [0-9]* (0x[0-9a-f]*): " "$T/err" && has "keep.pb.gz left as it was" "$T/err" && [ "$(cat "$T/keep.pb.gz")" = old ] && [ -z "$(ls "$T" | grep "\.pprof\.")" ]'
+	'[ $rc -eq 1 ] && has "cut.trace: offset [0-9]* (0x[0-9a-f]*): " "$T/err" && has "keep.pb.gz left as it was" "$T/err" && [ "$(cat "$T/keep.pb.gz")" = old ] && [ -z "$(ls "$T" | grep "\.tmp-")" ]'
 run pprof sched -o "$T/nodir/x.pb.gz" "$T/cut.trace"
 check "OUT in a missing directory: exit 1, said before the (truncated) trace is read" \
-	'[ $rc -eq 1 ] && has "cannot create a file beside .*nodir/x.pb.gz: No such file or directory" "$T/err" && [ $(wc -l <"$T/err") -eq 1 ]'
+	'[ $rc -eq 1 ] && has "cannot create .*nodir/x.pb.gz.tmp-[0-9]*, where the profile is written until it replaces .*nodir/x.pb.gz: No such file or directory" "$T/err" && [ $(wc -l <"$T/err") -eq 1 ]'
 run pprof sched -o "$T/zip/x.pb.gz" "$T/small.trace"
 check "OUT under a file: exit 1, Not a directory" \
 	'[ $rc -eq 1 ] && has "Not a directory" "$T/err"'
 run pprof sched -o "$T/keep.pb.gz" "$T/small.trace"
-check "a good trace replaces OUT (gzip, mode 0600 as mkstemp made it), no temporary file left" \
-	'[ $rc -eq 0 ] && [ ! -s "$T/err" ] && gzip -t "$T/keep.pb.gz" && [ "$(stat -c %a "$T/keep.pb.gz")" = 600 ] && [ -z "$(ls "$T" | grep "\.pprof\.")" ]'
+check "a good trace replaces OUT (gzip, mode 0600), no OUT.old, no temporary file left" \
+	'[ $rc -eq 0 ] && [ ! -s "$T/err" ] && gzip -t "$T/keep.pb.gz" && [ "$(stat -c %a "$T/keep.pb.gz")" = 600 ] && [ -z "$(ls "$T" | grep "\.tmp-")" ] && [ ! -e "$T/keep.pb.gz.old" ]'
+# A device or a FIFO as OUT is written in place: a file renamed over
+# it would replace the device (as root, /dev/null for the whole machine).
+mkfifo "$T/fifo"
+timeout 20 cat "$T/fifo" >"$T/fifo.out" &
+run pprof sched -o "$T/fifo" "$T/small.trace"
+wait
+check "a FIFO as OUT is written through and stays a FIFO" \
+	'[ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/fifo.out" "$T/keep.pb.gz"'
+if mknod -m 666 "$T/null" c 1 3 2>/dev/null; then
+	run pprof sched -o "$T/null" "$T/small.trace"
+	check "a copy of /dev/null as OUT stays the null device" \
+		'[ $rc -eq 0 ] && [ -c "$T/null" ]'
+else
+	ok "# SKIP a copy of /dev/null as OUT stays the null device (mknod needs root)"
+fi
+run pprof sched -o "$T" "$T/small.trace"
+check "a directory as OUT: exit 1, named" \
+	'[ $rc -eq 1 ] && has "$T is a directory: the profile needs a file name" "$T/err"'
 "$GOTRACE" pprof sched -o - - <"$T/small.trace" >"$T/stdout.pb.gz" 2>"$T/err"
 grc=$?
 check "-o - and FILE -: stdin to stdout, the same bytes as the file's" \
