@@ -196,14 +196,31 @@ static void remove_at(struct cursor **h, size_t *n, size_t i)
 	sift_down(h, *n, 0);
 }
 
+/* qsort()'s order of cursors by the time of their next event. */
+static int by_time(const void *x, const void *y)
+{
+	const struct cursor *a = *(struct cursor *const *)x;
+	const struct cursor *b = *(struct cursor *const *)y;
+
+	return earlier(a, b) ? -1 : earlier(b, a);
+}
+
 /*
  * The head does not fit: Go sorts the whole frontier by time
- * (slices.SortFunc, which sorts up to 12 entries by insertion, stably;
- * above 12 its pattern-defeating quicksort may order equal times
- * otherwise) and tries the entries from the second on.
+ * (slices.SortFunc) and tries the entries from the second on.  Up to 12
+ * entries Go sorts by insertion, stably, and so does this: equal times
+ * keep Go's order.  Above 12 Go's pattern-defeating quicksort may order
+ * equal times otherwise, and a generation of a busy machine has
+ * thousands of Ms (one per task), so this sorts in O(n log n) too,
+ * without emulating Go's order of equal times.  A sorted array is a
+ * heap, so the frontier stays one.
  */
 static void sort_by_time(struct cursor **h, size_t n)
 {
+	if (n > 12) {
+		qsort(h, n, sizeof(*h), by_time);
+		return;
+	}
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j && earlier(h[j], h[j - 1]); j--) {
 			struct cursor *t = h[j];
