@@ -11,7 +11,12 @@
 
 . "$(dirname "$0")/lib.sh"
 
-WORKLOAD=$(cd "$(dirname "$0")/../build" && pwd)/bpf_workload
+# The workload runs under a name of this run's own, so that the comm
+# filters below match no other run of this test on the same host (two
+# checkouts' make check at once).
+WNAME=$(printf 'bpfw-%d' $$ | cut -c1-15)
+cp "$(dirname "$0")/../build/bpf_workload" "$T/$WNAME"
+WORKLOAD=$T/$WNAME
 N=100
 MAGIC=31354
 
@@ -47,7 +52,7 @@ key() {
 }
 
 # --- the workload, every task of it, nothing else -------------------
-run bpf-dump -c bpf_workload --children -- "$WORKLOAD" "$T/ids" $N
+run bpf-dump -c "$WNAME" --children -- "$WORKLOAD" "$T/ids" $N
 check "bpf-dump ran the workload (status 0)" '[ "$rc" -eq 0 ]'
 eval "$(cat "$T/ids")"
 check "the workload wrote its ids" '[ -n "$parent" ] && [ -n "$child" ]'
@@ -98,7 +103,7 @@ check "no record dropped, no program skipped, no twin run, none merged late" \
 # no program is skipped, each twin finds its first program's mark at
 # every hit and records nothing: the workload's syscalls once each.
 export GOTRACE_BPF_TWINS=1
-run bpf-dump -c bpf_workload --children -- "$WORKLOAD" "$T/ids" $N
+run bpf-dump -c "$WNAME" --children -- "$WORKLOAD" "$T/ids" $N
 unset GOTRACE_BPF_TWINS
 eval "$(cat "$T/ids")"
 ck=$(key "$child")
@@ -122,7 +127,7 @@ check "--pid: its syscalls, and nobody else's" \
 # The reader and the workload share one CPU, so that the reader cannot
 # drain the ring while the workload runs: on an idle host with a CPU to
 # itself it kept up with 10000 records (seen twice in three runs).
-taskset -c 0 "$GOTRACE" bpf-dump -s --ring-size 4096 -c bpf_workload \
+taskset -c 0 "$GOTRACE" bpf-dump -s --ring-size 4096 -c "$WNAME" \
 	--children -- "$WORKLOAD" "$T/ids" 5000 >"$T/out" 2>"$T/err"
 rc=$?
 check "a one-page ring drops records and counts them" \
@@ -155,7 +160,7 @@ eval "$(cat "$T/ids")"
 run check "$T/bpf.trace"
 check "gotrace check accepts the trace" '[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
 run stat -j -n 100000 "$T/bpf.trace"
-check "the trace has the workload's goroutines" 'has "bpf_workload" "$T/out"'
+check "the trace has the workload's goroutines" 'has "$WNAME" "$T/out"'
 if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ]; then
 	"$CHECK_TRACE" "$T/bpf.trace" >"$T/out" 2>"$T/err"
 	rc=$?
@@ -192,7 +197,7 @@ fi
 # every event: the child's getpgid() calls of five runs, summed over the
 # files, are all there, once.
 run record --backend bpf --format go1.23 --rotate 1s -o "$T/rot" \
-	-c bpf_workload --children -- sh -c 'for i in 1 2 3 4 5; do
+	-c "$WNAME" --children -- sh -c 'for i in 1 2 3 4 5; do
 		"$0" "$1" 2000 || exit 1; sleep 0.6; done' "$WORKLOAD" "$T/ids"
 check "record --rotate 1s: the command's status, the files named" \
 	'[ "$rc" -eq 0 ] && has "written to [0-9]* files in $T/rot" "$T/err"'
@@ -239,16 +244,16 @@ check "--rotate with --format go1.11: a one-line error" \
 # sleeps in: nanosleep stays a sleep, the pipe read a chan receive.  In
 # go1.11, whose events name the reason (a generational trace has one
 # GoBlock, its reason a string that gotrace stat does not count).
-run record --backend bpf --format go1.11 -c bpf_workload --children --syscalls none \
+run record --backend bpf --format go1.11 -c "$WNAME" --children --syscalls none \
 	-o "$T/nosys.trace" -- "$WORKLOAD" "$T/ids" 5
 run stat -j -n 100000 "$T/nosys.trace"
 check "--syscalls none: no syscall event, sleeps still sleep and chan receive" \
 	'! has "\"GoSysCall\"" "$T/out" && has "\"GoSleep\": [1-9]" "$T/out" && has "\"GoBlockRecv\": [1-9]" "$T/out"'
-run record --backend bpf -c bpf_workload --children -o "$T/filtered.trace" \
+run record --backend bpf -c "$WNAME" --children -o "$T/filtered.trace" \
 	-- "$WORKLOAD" "$T/ids" $N
 run stat -j -n 100000 "$T/filtered.trace"
 check "with -c: only the workload's goroutines" \
-	'has "bpf_workload" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
+	'has "$WNAME" "$T/out" && ! has "\"bash\"\|\"sh\"\|kworker" "$T/out"'
 
 # --- an idle host: nothing lost is nothing said lost -------------------
 # The whole machine for 2 s.  A switch whose record is missing from its
@@ -295,9 +300,9 @@ if mount -t cgroup2 none "$T/cg2" 2>/dev/null; then
 		"$T/cg2/gt-test.service/inner" "$WORKLOAD" "$T/ids"
 	run stat -j -n 100000 "$T/cg.trace"
 	check "--cgroup: the tasks of a cgroup below it, and only them" \
-		'has "^  \"tasks\": 3,$" "$T/out" && has "bpf_workload" "$T/out"'
+		'has "^  \"tasks\": 3,$" "$T/out" && has "$WNAME" "$T/out"'
 	check "their unit, from the cgroup's name: each of the 3 in gt-test.service" \
-		'[ "$(grep -c "\"name\": \"bpf_workload\",.*\"unit\": \"gt-test.service\" }" "$T/out")" -ge 3 ]'
+		'[ "$(grep -c "\"name\": \"$WNAME\",.*\"unit\": \"gt-test.service\" }" "$T/out")" -ge 3 ]'
 	rmdir "$T/cg2/gt-test.service/inner" "$T/cg2/gt-test.service"
 	umount "$T/cg2"
 else
@@ -334,7 +339,7 @@ fi
 
 # --- a ring that overflows under record: the summary says what to do --
 # As above: the reader shares the workload's CPU; 64K is 32 KiB a CPU.
-taskset -c 0 "$GOTRACE" record --backend bpf --buffer-size 64K -c bpf_workload \
+taskset -c 0 "$GOTRACE" record --backend bpf --buffer-size 64K -c "$WNAME" \
 	--children -o "$T/small.trace" -- "$WORKLOAD" "$T/ids" 20000 \
 	>"$T/out" 2>"$T/err"
 check "record with full rings: the loss counted, with the advice (--buffer-size, --syscalls blocking)" \
