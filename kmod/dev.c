@@ -305,7 +305,7 @@ static int gt_options_check(const struct gotrace_options *o)
 	if (o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
-			 GOTRACE_OPT_NO_UNITS) ||
+			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS) ||
 	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
@@ -579,6 +579,12 @@ GT_STATUS_ATTR(generations, u64);
 GT_STATUS_ATTR(flight_bytes, u64);
 GT_STATUS_ATTR(flight_generations, u64);
 GT_STATUS_ATTR(unit_overflows, u64);
+GT_STATUS_ATTR(ustack_walks, u64);
+GT_STATUS_ATTR(ustack_bad_fp, u64);
+GT_STATUS_ATTR(ustack_faults, u64);
+GT_STATUS_ATTR(ustack_depth, u64);
+GT_STATUS_ATTR(ustack_queue_full, u64);
+GT_STATUS_ATTR(ustack_map_full, u64);
 
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
@@ -649,6 +655,12 @@ static struct attribute *gt_status_attrs[] = {
 	&gt_status_flight_bytes.attr.attr,
 	&gt_status_flight_generations.attr.attr,
 	&gt_status_unit_overflows.attr.attr,
+	&gt_status_ustack_walks.attr.attr,
+	&gt_status_ustack_bad_fp.attr.attr,
+	&gt_status_ustack_faults.attr.attr,
+	&gt_status_ustack_depth.attr.attr,
+	&gt_status_ustack_queue_full.attr.attr,
+	&gt_status_ustack_map_full.attr.attr,
 	NULL,
 };
 

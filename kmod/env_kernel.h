@@ -84,8 +84,14 @@
 #define gt_env_irq_save(flags)		local_irq_save(flags)
 #define gt_env_irq_restore(flags)	local_irq_restore(flags)
 
-/* Nothing the module's model keeps of its own. */
+struct gt_ustack;
+
+/*
+ * What the module's model keeps of its own: the naming of user frames
+ * (ustack.c), NULL unless the session records user stacks.
+ */
 struct gt_env_model {
+	struct gt_ustack *us;
 };
 
 /* ---- Time ------------------------------------------------------------- */
@@ -263,6 +269,32 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 	rcu_read_unlock();
 	return kind;
 }
+
+/*
+ * User stacks (GOTRACE_OPT_USER_STACKS), ustack.c.  The walk, in the
+ * probe: current's frame pointers, from its saved user registers, read
+ * with copy_from_user_nofault() (no fault, no sleep: legal under the
+ * runqueue lock with interrupts off, on PREEMPT_RT too).  A stack new to
+ * its table is queued with its mm pinned; a work item names its frames
+ * in process context (mmap_lock sleeps: not in a probe); the tables are
+ * written once the work is done (gt_env_ustack_sync()).
+ */
+struct gt_model;
+unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
+			    unsigned int *stop);
+void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
+		     unsigned int n);
+void gt_ustack_sync(struct gt_model *m);
+bool gt_ustack_resolve(struct gt_model *m, u64 space, u64 pc, u32 *file,
+		       u64 *off);
+const char *gt_ustack_file(struct gt_model *m, u32 file);
+#define gt_env_ustack(m, c, pcs, max, space, stop) \
+	gt_ustack_walk(pcs, max, space, stop)
+#define gt_env_ustack_queue(m, space, pcs, n)	gt_ustack_queue(m, space, pcs, n)
+#define gt_env_ustack_sync(m)			gt_ustack_sync(m)
+#define gt_env_ustack_resolve(m, space, pc, file, off) \
+	gt_ustack_resolve(m, space, pc, file, off)
+#define gt_env_ustack_file(m, file)		gt_ustack_file(m, file)
 
 /* "func+0x1c/0x80 [mod]" of a kernel PC; process context. */
 #define GT_ENV_SYM_LEN			KSYM_SYMBOL_LEN

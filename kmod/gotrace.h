@@ -146,6 +146,10 @@ struct gt_session {
 	atomic64_t snap_missed;
 };
 
+/* ustack.c: user stacks' naming (env_kernel.h has the probes' side) */
+int gt_ustack_init(struct gt_model *m);
+void gt_ustack_free(struct gt_model *m);
+
 /* probes.c */
 int gt_probes_register(struct gt_session *s);
 void gt_probes_unregister(struct gt_session *s);
@@ -182,6 +186,7 @@ extern unsigned int gt_param_max_tasks;
 extern unsigned int gt_param_syscalls;
 extern bool gt_param_kstacks;
 extern bool gt_param_wake_kstacks;
+extern bool gt_param_user_stacks;
 extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 extern unsigned int gt_param_format;

@@ -88,6 +88,16 @@ module_param_named(wake_kstacks, gt_param_wake_kstacks, bool, 0644);
 MODULE_PARM_DESC(wake_kstacks,
 		 "Record wakeups' kernel stacks (with kstacks) unless a session's options say otherwise");
 
+/*
+ * Off by default for now: the walk costs one read of user memory per
+ * frame at every recorded block, syscall and wakeup; the default will
+ * follow measurements (Documentation/performance.rst).
+ */
+bool gt_param_user_stacks;
+module_param_named(user_stacks, gt_param_user_stacks, bool, 0644);
+MODULE_PARM_DESC(user_stacks,
+		 "Record user stacks (frame pointers) unless a session's options say otherwise");
+
 unsigned int gt_param_syscalls = GOTRACE_SYSCALLS_ALL;
 
 /* Indexed by GOTRACE_SYSCALLS_*. */

@@ -135,7 +135,10 @@ static u64 task_comm_stack(struct gt_model *m, struct gt_task *t, u64 gen)
 
 /*
  * The stack of a pending GoSysCall, [syscall frame, comm frame], interned
- * again if it is of an earlier generation than the session's.
+ * again if it is of an earlier generation than the session's.  The user
+ * frames of a stack taken at the entry are not kept for that: only the
+ * syscall's frame is, and a GoSysCall pending across the end of a
+ * generation is rare (one per CPU at most).
  */
 static u64 sys_pending_stack(struct gt_model *m, struct gt_sys_pending *sp)
 {
@@ -311,24 +314,88 @@ static u64 comm_pc_of(struct gt_model *m, struct gt_task *t,
 }
 
 /*
+ * The user frames of the task running here (GOTRACE_OPT_USER_STACKS),
+ * appended to the stack being built in c->pcs at @at: the space marker,
+ * the raw user PCs the environment's walk gave, and a truncation marker
+ * if the walk stopped early (tables.c names them when the stack is
+ * written).  The walk gets the room the frames before it leave within
+ * GT_STACK_MAX_FRAMES, with a truncation frame, a syscall frame and a
+ * comm frame still to come.  Only for a task the trace shows running
+ * here, in task context: an interrupt's wakeup is no work of the task
+ * it interrupted.  Returns the PCs appended (0: none).
+ */
+static unsigned int ustack_save(struct gt_model *m, struct gt_cpu *c,
+				unsigned int at)
+{
+	unsigned int max, n, stop = GT_USTOP_NONE;
+	u64 space = 0;
+
+	if (!(m->opts.flags & GOTRACE_OPT_USER_STACKS) ||
+	    at + 3 >= GT_STACK_MAX_FRAMES)
+		return 0;
+	max = min_t(unsigned int, GT_USTACK_MAX, GT_STACK_MAX_FRAMES - at - 3);
+	n = gt_env_ustack(m, c, &c->pcs[at + 1], max, &space, &stop);
+	if (!n)
+		return 0;
+	gt_atomic64_inc(&m->ustack_walks);
+	c->pcs[at] = gt_ustack_marker(space, n);
+	if (stop > GT_USTOP_NONE && stop < GT_USTOP_NR) {
+		gt_atomic64_inc(&m->ustack_stops[stop]);
+		c->pcs[at + 1 + n++] = gt_utrunc_marker(stop);
+	}
+	return n + 1;
+}
+
+/*
+ * Intern the @n PCs of c->pcs, whose user frames (if any) start with
+ * the space marker at @uat (-1: none).  A stack new to the table hands
+ * its raw user PCs to the environment, which names them before the
+ * table is written (gt_env_ustack_queue()); one found again was handed
+ * over when it was added.  Returns the reference, 0 if the table is full.
+ */
+static u64 stack_intern(struct gt_model *m, struct gt_cpu *c, u64 gen,
+			unsigned int n, int uat)
+{
+	bool added = false;
+	u64 id;
+
+	if (uat < 0)
+		return gt_tables_stack(m->tables, gen, c->pcs, n);
+	id = gt_tables_stack_new(m->tables, gen, c->pcs, n, &added);
+	if (added)
+		gt_env_ustack_queue(m, c->pcs[uat] & GT_USPACE_MASK,
+				    &c->pcs[uat + 1],
+				    gt_ustack_marker_nr(c->pcs[uat]));
+	return id;
+}
+
+/*
  * The stack of the running kernel code (innermost first, without the
- * probe's own frames), ending with the comm frame of @comm_of (whose
- * entry is @t) when given; @wake: of a wakeup or a creation.  Returns
- * the stack reference, or @fallback when the table is full.
+ * probe's own frames), then its task's user frames (ustack_save()), and
+ * the comm frame of @comm_of (whose entry is @t), when given: the user
+ * frames are only of a task that names itself.  @wake: of a wakeup or a
+ * creation.  Returns the stack reference, or @fallback when the table is
+ * full.
  */
 static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      const struct gt_in_task *comm_of, u64 fallback,
 		      bool wake)
 {
 	u64 gen = model_gen(m), id;
-	unsigned int n;
+	unsigned int n, nu = 0;
+	int uat = -1;
 
 	n = stack_save(m, c, GT_KSTACK_MAX, wake);
-	if (comm_of)
+	if (comm_of) {
+		nu = ustack_save(m, c, n);
+		if (nu)
+			uat = n;
+		n += nu;
 		c->pcs[n++] = comm_pc_of(m, t, comm_of, gen);
+	}
 	if (!n)
 		return fallback;
-	id = gt_tables_stack(m->tables, gen, c->pcs, n);
+	id = stack_intern(m, c, gen, n, uat);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
 		return fallback;
@@ -673,6 +740,30 @@ static u64 sys_stack(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 }
 
 /*
+ * The stack of a syscall entry with the user frames of @t, current
+ * (GOTRACE_OPT_USER_STACKS): [user frames, syscall frame, comm frame],
+ * walked at every entry (no cache: the user frames are the point), or
+ * sys_stack()'s without them when there are none.
+ */
+static u64 sys_ustack(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
+{
+	u64 gen = model_gen(m), id;
+	unsigned int n;
+
+	n = ustack_save(m, c, 0);
+	if (!n)
+		return sys_stack(m, c, t);
+	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
+	c->pcs[n++] = task_comm_pc(m, t, gen);
+	id = stack_intern(m, c, gen, n, 0);
+	if (!id) {
+		gt_atomic64_inc(&m->stack_overflows);
+		return sys_stack(m, c, t);
+	}
+	return id;
+}
+
+/*
  * GoSysCall at the entry of a syscall, kept pending: written before the
  * P's next event, or replaced by the block of this syscall.
  */
@@ -686,7 +777,8 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 		c->lost++;
 		return;
 	}
-	sp->stack = sys_stack(m, c, t);
+	sp->stack = m->opts.flags & GOTRACE_OPT_USER_STACKS ?
+		    sys_ustack(m, c, t) : sys_stack(m, c, t);
 	sp->pc = gt_syscall_pc(t->sys_nr, t->sys_compat);
 	sp->ts = t->sys_enter_ts;
 	sp->returned = false;
@@ -705,8 +797,9 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		      struct gt_task *t, const struct gt_in_task *p)
 {
+	unsigned int n, nu;
 	u64 when, gen;
-	unsigned int n;
+	int uat;
 	u64 id;
 
 	/* Room for the three events, so no chunk boundary splits them. */
@@ -727,9 +820,12 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 
 	gen = model_gen(m);
 	n = stack_save(m, c, GT_KSTACK_MAX, false);
+	nu = ustack_save(m, c, n);
+	uat = nu ? (int)n : -1;
+	n += nu;
 	c->pcs[n++] = gt_syscall_pc(t->sys_nr, t->sys_compat);
 	c->pcs[n++] = comm_pc_of(m, t, p, gen);
-	id = gt_tables_stack(m->tables, gen, c->pcs, n);
+	id = stack_intern(m, c, gen, n, uat);
 	if (!id) {
 		gt_atomic64_inc(&m->stack_overflows);
 		id = sys_stack(m, c, t);

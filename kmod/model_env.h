@@ -67,6 +67,28 @@
  *                                   "func+0xoff/0xsize [mod]" of a kernel
  *                                   PC, for the footer
  *
+ * User stacks (GOTRACE_OPT_USER_STACKS, Documentation/user-stacks.rst)
+ *   gt_env_ustack(m, c, pcs, max, &space, &stop)
+ *                              the user frames of the task running here
+ *                              (raw addresses, innermost first, at most
+ *                              @max), its address space's identity into
+ *                              @space, why the walk stopped early into
+ *                              @stop (enum gt_ustack_stop); 0 frames for
+ *                              a kernel thread, a 32-bit task, an
+ *                              interrupt (user space: the event's eager
+ *                              fields, none from the BPF backend yet)
+ *   gt_env_ustack_queue(m, space, pcs, n)
+ *                              a stack new to its table holds these user
+ *                              PCs: name them before the table is
+ *                              written (the module: queued, resolved by
+ *                              a work item; user space: nothing)
+ *   gt_env_ustack_sync(m)      every PC queued so far is named (before a
+ *                              generation's tables or the footer)
+ *   gt_env_ustack_resolve(m, space, pc, &file, &off)
+ *                              the file index and file offset of a user
+ *                              PC; false: in no file, or not named
+ *   gt_env_ustack_file(m, file) the absolute path of a file index
+ *
  * Session
  *   gt_env_halted(m)           the model ran out of space: the session is
  *                              to stop (the kernel defers it: hooks run

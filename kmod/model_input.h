@@ -93,6 +93,14 @@ struct gt_in_task {
  *		tracepoint, innermost first, without the tracer's own
  *		frames; NULL (the module captures it when asked)
  * @nr_pcs:	PCs in @pcs
+ * @upcs:	user space: the user stack of @cur, raw addresses innermost
+ *		first, as a frame pointer walk gives them (its PC, then
+ *		the return addresses); NULL: none (the module walks it
+ *		when asked, GOTRACE_OPT_USER_STACKS)
+ * @nr_upcs:	PCs in @upcs
+ * @ustop:	why the walk of @upcs stopped early: enum gt_ustack_stop
+ * @uspace:	the address space @upcs are addresses of (its identity, as
+ *		gt_env_ustack() gives it; only compared)
  */
 struct gt_in_ev {
 	u64 ts;
@@ -100,6 +108,35 @@ struct gt_in_ev {
 	u32 nr_pcs;
 	const struct gt_in_task *cur;
 	const u64 *pcs;
+	const u64 *upcs;
+	u32 nr_upcs;
+	u32 ustop;
+	u64 uspace;
+};
+
+/*
+ * User frames a stack keeps at most (GOTRACE_OPT_USER_STACKS).  A stack
+ * of Go 1.23's 1.11 reader must fit in 2 KiB (GT_STACK_MAX_FRAMES, 50
+ * frames with the kernel's): 32 user frames go past most programs' depth
+ * at a block (main, an event loop, a library call or two), and a deeper
+ * kernel stack gives the user frames less room (model.c).  Go 1.27
+ * refuses stacks of more than 128 frames; the walk's cost grows with
+ * the depth, one read of user memory a frame.
+ */
+#define GT_USTACK_MAX		32
+
+/* Why a walk of a user stack stopped before its outermost frame. */
+enum gt_ustack_stop {
+	GT_USTOP_NONE,		/* it did not: the stack is whole */
+	GT_USTOP_BAD_FP,	/* a frame pointer off the stack, not above
+				 * the previous one, or misaligned: code
+				 * built without frame pointers
+				 */
+	GT_USTOP_FAULT,		/* a frame could not be read without
+				 * sleeping (not present, not mapped)
+				 */
+	GT_USTOP_DEPTH,		/* more frames than the stack keeps */
+	GT_USTOP_NR,
 };
 
 /* struct gt_in_switch.prev_state: how @prev leaves its CPU. */

@@ -67,11 +67,56 @@ static inline size_t gt_grow_cap(size_t cap, size_t need)
 #define GT_KSTACK_MAX		32
 
 /*
- * PCs of the largest stack an event carries: the kernel frames, then the
- * syscall frame and the comm frame (a blocking syscall's).  Every buffer
- * that holds a stack is this long.
+ * PCs of the largest stack an event carries: the kernel frames, the user
+ * frames (GOTRACE_OPT_USER_STACKS) after their space marker, a truncation
+ * marker, then the syscall frame and the comm frame (a blocking
+ * syscall's).  Every buffer that holds a stack is this long.  The frames
+ * written of one stack (all but the space marker) stay within
+ * GT_STACK_MAX_FRAMES: the user walk gets what room the kernel frames
+ * leave (model.c, ustack_save()).
  */
-#define GT_STACK_PCS		(GT_KSTACK_MAX + 2)
+#define GT_STACK_PCS		(GT_STACK_MAX_FRAMES + 1)
+
+/*
+ * A stack's user frames, in the stack tables: a space marker, then the
+ * raw user PCs, then a truncation marker if the walk stopped early.  A
+ * raw address means nothing without its address space: the marker names
+ * the space (a 48-bit hash of its identity, gt_env_ustack()) and counts
+ * the raw PCs after it, so the same address in two processes makes two
+ * stacks, and the PCs after it are known as user addresses (which may
+ * take any value a synthetic PC has).  Both markers have a top byte no
+ * PC has: user addresses are below 2^56, kernel ones 0xff..., synthetic
+ * ones small.  Neither is written as a frame (tables.c).
+ */
+#define GT_USPACE_TAG		0xfaULL
+#define GT_UTRUNC_TAG		0xfbULL
+#define GT_USPACE_MASK		((1ULL << 48) - 1)
+
+static inline u64 gt_ustack_marker(u64 space, unsigned int nr)
+{
+	return GT_USPACE_TAG << 56 | (u64)(nr & 0xff) << 48 |
+	       (space & GT_USPACE_MASK);
+}
+
+static inline bool gt_is_ustack_marker(u64 pc)
+{
+	return pc >> 56 == GT_USPACE_TAG;
+}
+
+static inline unsigned int gt_ustack_marker_nr(u64 pc)
+{
+	return (pc >> 48) & 0xff;
+}
+
+static inline u64 gt_utrunc_marker(unsigned int stop)
+{
+	return GT_UTRUNC_TAG << 56 | stop;
+}
+
+static inline bool gt_is_utrunc_marker(u64 pc)
+{
+	return pc >> 56 == GT_UTRUNC_TAG;
+}
 
 /*
  * Bounds of max_stacks: a table holds at least the stacks that name a
@@ -377,6 +422,12 @@ struct gt_model {
 	gt_atomic64_t chunk_overflows;
 	gt_atomic64_t stack_overflows;
 	gt_atomic64_t unit_overflows;	/* units not named: table full */
+	/* GOTRACE_OPT_USER_STACKS: walks, and those stopped early, by why */
+	gt_atomic64_t ustack_walks;
+	gt_atomic64_t ustack_stops[GT_USTOP_NR];
+	/* user frames left unnamed: the queue or resolution map was full */
+	gt_atomic64_t ustack_queue_full;
+	gt_atomic64_t ustack_map_full;
 	struct gt_units *units;		/* NULL: the trace names no unit */
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
 	unsigned int format;		/* enum gt_format, fixed at start */
@@ -447,6 +498,8 @@ void gt_tables_free(struct gt_tables *t);
 u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm);
 u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 		    unsigned int n);
+u64 gt_tables_stack_new(struct gt_tables *t, u64 gen, const u64 *pcs,
+			unsigned int n, bool *added);
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
 u64 gt_tables_unit(const struct gt_tables *t, u32 unit);
 u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);

@@ -148,6 +148,8 @@ void gt_session_model_halted(struct gt_model *m)
 /* Free what session_start_locked() allocated; safe on a partial start. */
 static void session_free_buffers(struct gt_session *s)
 {
+	/* First: its work may name frames, no table is needed for that. */
+	gt_ustack_free(&s->model);
 	gt_v2_free(&s->model);
 	gt_tables_free(s->model.tables);
 	s->model.tables = NULL;
@@ -221,6 +223,8 @@ int gt_session_create(struct gt_session **sp)
 		s->model.opts.flags |= GOTRACE_OPT_NO_KSTACKS;
 	if (!READ_ONCE(gt_param_wake_kstacks))
 		s->model.opts.flags |= GOTRACE_OPT_NO_WAKE_KSTACKS;
+	if (READ_ONCE(gt_param_user_stacks))
+		s->model.opts.flags |= GOTRACE_OPT_USER_STACKS;
 	atomic64_set(&s->model.bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);
@@ -319,6 +323,9 @@ static int session_alloc(struct gt_session *s)
 	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
 	if (!s->model.tables)
 		return -ENOMEM;
+	ret = gt_ustack_init(&s->model);
+	if (ret)
+		return ret;
 	/* Only the generational format writes units (model_v2.c). */
 	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
 		return gt_units_init(&s->model, GT_UNITS_MAX);
@@ -1260,6 +1267,14 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->task_overflows = atomic64_read(&s->model.task_overflows);
 	st->stack_overflows = atomic64_read(&s->model.stack_overflows);
 	st->unit_overflows = atomic64_read(&s->model.unit_overflows);
+	st->ustack_walks = atomic64_read(&s->model.ustack_walks);
+	st->ustack_bad_fp =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_BAD_FP]);
+	st->ustack_faults =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_FAULT]);
+	st->ustack_depth = atomic64_read(&s->model.ustack_stops[GT_USTOP_DEPTH]);
+	st->ustack_queue_full = atomic64_read(&s->model.ustack_queue_full);
+	st->ustack_map_full = atomic64_read(&s->model.ustack_map_full);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);

@@ -17,7 +17,17 @@
  *   with it, so both Go readers name and group goroutines by command;
  *
  *   syscall PCs, synthetic (syscalls.c): the frame that names a syscall,
- *   just above the comm frame in the stacks of syscall events.
+ *   just above the comm frame in the stacks of syscall events;
+ *
+ *   user PCs (GOTRACE_OPT_USER_STACKS), raw addresses of a process,
+ *   between the kernel frames and the synthetic ones, after a space
+ *   marker that names the address space and counts them, and maybe
+ *   followed by a truncation marker (model_state.h).  The marker makes
+ *   the same address of two processes two stacks.  They are written per
+ *   Documentation/user-stacks.rst: the environment names each (space,
+ *   address) as a file and an offset in it, off the event path
+ *   (gt_env_ustack_queue(), gt_env_ustack_sync()), and the frame's PC is
+ *   one per file and offset, GT_UPC_FILE below.
  *
  * Probes intern stacks and comms in O(length) with no allocation: the
  * tables are fixed-size, open-addressed, sized when the session starts.
@@ -95,6 +105,25 @@
  */
 #define GT_KPC2_BASE		0x40000000ULL
 #define GT_KPC2_CODES		((0x100000000ULL - GT_KPC2_BASE) / GT_PC_STEP)
+
+/*
+ * The PCs of user frames (Documentation/user-stacks.rst): one per file
+ * and offset, the same in every process and generation, so that Go's
+ * profiles, which name a PC once for the whole trace, neither merge two
+ * functions nor split one: GT_UPC_FILE | file index << 32 | offset.  An
+ * address in no file: GT_UPC_UNKNOWN | the address (below 2^56), its
+ * name "[unknown]+0x<address>"; where kernel addresses are hidden the
+ * user ones are too: GT_UPC_UNKNOWN alone, named "[unknown]".  Above
+ * 2^56, no user address (57-bit at most) nor synthetic PC; far below
+ * kernel ones.  A truncated walk's frame: GT_UPC_TRUNC | its reason, a
+ * PC per reason, as its name is (one PC 0 for all would give every
+ * truncation frame of a profile the name of the first one met).
+ */
+#define GT_UPC_FILE		0x0100000000000000ULL
+#define GT_UPC_UNKNOWN		0x0200000000000000ULL
+#define GT_UPC_TRUNC		0x0300000000000000ULL
+#define GT_UPC_FILES		0x1000000U	/* file indices: 24 bits */
+#define GT_UPC_ADDR_MASK	(GT_UPC_FILE - 1)
 
 struct gt_stack_ent {
 	u32 hash;
@@ -371,6 +400,40 @@ u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 	return stack_ref(gen, id);
 }
 
+/**
+ * gt_tables_stack_new() - gt_tables_stack(), saying whether it was added
+ * @t:		tables
+ * @gen:	the generation whose table it goes to (0 in the 1.11 format)
+ * @pcs:	PCs, innermost first; a comm PC is of @gen's table
+ * @n:		number of PCs, at most GT_STACK_PCS
+ * @added:	set to true if the table did not hold it yet (so that the
+ *		caller hands its user frames on once per table, not at
+ *		every event that meets it again)
+ *
+ * Context: any.
+ * Return: its reference, or 0 if the table is full.
+ */
+u64 gt_tables_stack_new(struct gt_tables *t, u64 gen, const u64 *pcs,
+			unsigned int n, bool *added)
+{
+	struct gt_stab *st = tab_of(t, gen);
+	u32 hash = stack_hash(pcs, n);
+	unsigned long flags = 0;
+	u32 id, before;
+
+	*added = false;
+	id = stab_find(t, st, pcs, n, hash);
+	if (likely(id))
+		return stack_ref(gen, id);
+	gt_lock_irqsave(&t->lock, flags);
+	/* Ids are given in order: an id past the count is the new entry. */
+	before = st->nr_stacks;
+	id = tables_stack_locked(t, st, pcs, n, hash, false);
+	*added = id > before;
+	gt_unlock_irqrestore(&t->lock, flags);
+	return stack_ref(gen, id);
+}
+
 /*
  * The slot of code @code in @st->code_slots: its own, or the empty one
  * where it would go.
@@ -624,6 +687,14 @@ u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
 		n = min_t(u32, e->n, GT_STACK_PCS);
 		for (i = 0; i < n; i++) {
 			scratch[i] = from->pcs[e->off + i];
+			/* User PCs may look like anything: copied as they are. */
+			if (gt_is_ustack_marker(scratch[i])) {
+				u32 k = gt_ustack_marker_nr(scratch[i]);
+
+				for (; k && i + 1 < n; k--, i++)
+					scratch[i + 1] = from->pcs[e->off + i + 1];
+				continue;
+			}
 			if (!is_comm_pc(t, from, scratch[i], &idx))
 				continue;
 			idx = tables_comm_locked(t, to, from->comms[idx]);
@@ -976,6 +1047,108 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 	return 0;
 }
 
+/* The reasons of a truncated user stack (enum gt_ustack_stop). */
+static const char *const ustop_names[GT_USTOP_NR] = {
+	[GT_USTOP_BAD_FP] = "bad frame pointer",
+	[GT_USTOP_FAULT] = "fault",
+	[GT_USTOP_DEPTH] = "depth limit",
+};
+
+/* The frame that ends a truncated user stack: a PC per reason, no file. */
+static int footer_utrunc(struct footer *f, u64 marker, struct gt_frame *fr)
+{
+	u32 stop = (u32)marker;
+	char name[64];
+	int len;
+
+	len = snprintf(name, sizeof(name), "[user stack truncated: %s]",
+		       stop < GT_USTOP_NR && ustop_names[stop] ?
+		       ustop_names[stop] : "?");
+	fr->pc = GT_UPC_TRUNC | (stop < GT_USTOP_NR ? stop : 0);
+	fr->func = footer_string(f, name, min_t(u32, len, sizeof(name) - 1));
+	fr->file = 0;
+	fr->line = 0;
+	return fr->func ? 0 : -ENOMEM;
+}
+
+/*
+ * The frame of user PC @pc of address space @space: "<basename>+0x<off>"
+ * in the file the environment found it in (its absolute path), or
+ * "[unknown]+0x<pc>" in none (the environment found no file, or had no
+ * room to look); see GT_UPC_FILE.
+ */
+static int footer_uframe(struct footer *f, u64 space, u64 pc,
+			 struct gt_frame *fr)
+{
+	char name[GT_ENV_SYM_LEN];
+	const char *path = NULL, *base;
+	u32 file = 0;
+	u64 off = 0;
+	int len;
+
+	if (gt_env_ustack_resolve(f->m, space, pc, &file, &off) &&
+	    file < GT_UPC_FILES && off <= 0xffffffffULL)
+		path = gt_env_ustack_file(f->m, file);
+	if (path) {
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		len = snprintf(name, sizeof(name), "%s+0x%llx", base,
+			       (unsigned long long)off);
+		fr->pc = GT_UPC_FILE | (u64)file << 32 | off;
+		fr->file = footer_string(f, path, strlen(path));
+		if (!fr->file)
+			return -ENOMEM;
+	} else if (f->show_addrs) {
+		len = snprintf(name, sizeof(name), "[unknown]+0x%llx",
+			       (unsigned long long)pc);
+		fr->pc = GT_UPC_UNKNOWN | (pc & GT_UPC_ADDR_MASK);
+		fr->file = 0;
+	} else {
+		/* A process's layout is no more for this reader than ours. */
+		len = snprintf(name, sizeof(name), "[unknown]");
+		fr->pc = GT_UPC_UNKNOWN;
+		fr->file = 0;
+	}
+	fr->func = footer_string(f, name, min_t(u32, len, sizeof(name) - 1));
+	fr->line = 0;
+	return fr->func ? 0 : -ENOMEM;
+}
+
+/*
+ * The frames of a stack of @n PCs into @frames: a frame per PC, but for
+ * the space marker, which only says whose the user PCs after it are.
+ * Returns the frames written, or -ENOMEM.
+ */
+static int footer_stack(struct footer *f, const u64 *pcs, u32 n,
+			struct gt_frame *frames)
+{
+	u32 j, k, nu;
+	int w = 0;
+	u64 space;
+
+	for (j = 0; j < n; j++) {
+		if (gt_is_ustack_marker(pcs[j])) {
+			space = pcs[j] & GT_USPACE_MASK;
+			nu = gt_ustack_marker_nr(pcs[j]);
+			for (k = 0; k < nu && j + 1 < n; k++) {
+				j++;
+				if (footer_uframe(f, space, pcs[j],
+						  &frames[w++]))
+					return -ENOMEM;
+			}
+			continue;
+		}
+		if (gt_is_utrunc_marker(pcs[j])) {
+			if (footer_utrunc(f, pcs[j], &frames[w++]))
+				return -ENOMEM;
+			continue;
+		}
+		if (footer_frame(f, pcs[j], &frames[w++]))
+			return -ENOMEM;
+	}
+	return w;
+}
+
 static void footer_release(struct footer *f)
 {
 	u32 i;
@@ -1010,14 +1183,16 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 			    .nr_comms = t->nr_comms, .show_addrs = show_addrs };
 	struct gt_enc stacks = { 0 }, head;
 	u8 head_buf[GT_BATCH_MAX_BYTES + 1 + GT_LEB_MAX];
-	u32 i, j, n;
-	int ret = -ENOMEM;
+	u32 i, n;
+	int ret = -ENOMEM, w;
 
-	BUILD_BUG_ON(GT_STACK_PCS > GT_STACK_MAX_FRAMES);
+	/* Every PC of a stack is a frame, but for the user space marker. */
+	BUILD_BUG_ON(GT_STACK_PCS - 1 > GT_STACK_MAX_FRAMES);
 	/* Off the stack: GT_STACK_PCS frames exceed a kernel frame's limit. */
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
 	if (!frames)
 		goto out;
+	gt_env_ustack_sync(m);
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -1028,13 +1203,13 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		const struct gt_stack_ent *e = &t->stacks[i];
 
 		n = min_t(u32, e->n, GT_STACK_PCS);
-		for (j = 0; j < n; j++)
-			if (footer_frame(&f, t->pcs[e->off + j], &frames[j]))
-				goto out;
+		w = footer_stack(&f, &t->pcs[e->off], n, frames);
+		if (w < 0)
+			goto out;
 		if (footer_grow(&stacks, 1 + 2 * GT_LEB_MAX +
 				GT_STACK_MAX_VALUE_BYTES))
 			goto out;
-		gt_enc_stack(&stacks, i + 1, frames, n);
+		gt_enc_stack(&stacks, i + 1, frames, w);
 	}
 
 	gt_enc_init(&head, head_buf, sizeof(head_buf));
@@ -1174,8 +1349,9 @@ static bool kwait_function(struct footer *f, u32 id, char *sym)
 	for (j = 0; j < min_t(u32, s->n, GT_STACK_PCS); j++) {
 		u64 pc = f->st->pcs[s->off + j];
 
-		/* The syscall and comm frames end the kernel's. */
-		if (gt_syscall_frame_name(pc, frame, sizeof(frame), &nr) ||
+		/* The user, syscall and comm frames end the kernel's. */
+		if (gt_is_ustack_marker(pc) || gt_is_utrunc_marker(pc) ||
+		    gt_syscall_frame_name(pc, frame, sizeof(frame), &nr) ||
 		    is_comm_pc(f->t, f->st, pc, &idx))
 			return false;
 		gt_env_symbolise(f->m, pc, sym);
@@ -1308,14 +1484,16 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			    .show_addrs = show_addrs };
 	struct gt_enc2 e = { 0 };
 	struct gt_frame *frames;
-	u32 i, j, n, need;
-	int ret = -ENOMEM;
+	u32 i, n, need;
+	int ret = -ENOMEM, w;
 
 	f.nr_comms = st->nr_comms;
 	f.gen_kpcs = !show_addrs;
 	frames = gt_env_zalloc(GT_STACK_PCS, sizeof(*frames));
 	if (!frames)
 		goto out;
+	/* The user frames of the generation's stacks are named by now. */
+	gt_env_ustack_sync(m);
 	for (i = 0; i < GT_V2_NR_STRINGS; i++)
 		if (footer_string(&f, gt_v2_strings[i],
 				  strlen(gt_v2_strings[i])) != i + 1)
@@ -1335,12 +1513,12 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		const struct gt_stack_ent *s = &st->stacks[i];
 
 		n = min_t(u32, s->n, GT_STACK_PCS);
-		for (j = 0; j < n; j++)
-			if (footer_frame(&f, st->pcs[s->off + j], &frames[j]))
-				goto out;
-		need = 1 + 2 * GT_LEB_MAX + n * 4 * GT_LEB_MAX;
+		w = footer_stack(&f, &st->pcs[s->off], n, frames);
+		if (w < 0)
+			goto out;
+		need = 1 + 2 * GT_LEB_MAX + w * 4 * GT_LEB_MAX;
 		if (v2_table_room(&e, gen, GT_E2_STACKS, need) ||
-		    !gt_enc2_stack(&e, i + 1, frames, n))
+		    !gt_enc2_stack(&e, i + 1, frames, w))
 			goto out;
 	}
 	gt_enc2_batch_end(&e);

@@ -85,6 +85,9 @@ void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
 	read_param(dir, "wake_kstacks", v, sizeof(v));
 	if (!strcmp(v, "N"))
 		o->flags |= GOTRACE_OPT_NO_WAKE_KSTACKS;
+	read_param(dir, "user_stacks", v, sizeof(v));
+	if (!strcmp(v, "Y"))
+		o->flags |= GOTRACE_OPT_USER_STACKS;
 	/*
 	 * Explicit, so that both backends write what the module would:
 	 * with no parameter (no module loaded, or one older than the

@@ -112,6 +112,7 @@ struct recorder {
 	uint64_t progress_ns;		/* time and events of the last */
 	uint64_t progress_events;	/* progress line */
 	char opt_names[160];		/* options given: "--pid, --comm" */
+	bool user_stacks_given;		/* --user-stacks, not the default */
 };
 
 static void record_usage(FILE *f)
@@ -122,6 +123,7 @@ static void record_usage(FILE *f)
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
+		"                      [--user-stacks | --no-user-stacks]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
@@ -190,6 +192,12 @@ static void record_usage(FILE *f)
 		"                         [comm] frame); blocks keep theirs\n"
 		"      --no-units         (go1.23) no user regions naming each task's\n"
 		"                         systemd unit (its cgroup's .service or .scope)\n"
+		"      --user-stacks      (the module) the user frames of the running\n"
+		"                         task too, by its frame pointers, written as\n"
+		"                         file+offset ('gotrace symbolize' names them);\n"
+		"                         default: the module's user_stacks parameter,\n"
+		"                         off unless it was set\n"
+		"      --no-user-stacks   none, whatever the module's parameter says\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -612,7 +620,7 @@ static int rec_check_rotate(struct recorder *r)
 enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_WAKE_STACKS,
-	O_NO_UNITS, O_BACKEND, O_FORMAT,
+	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -765,6 +773,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "no-wake-stacks", no_argument,	NULL, O_NO_WAKE_STACKS },
 		{ "no-units",	no_argument,		NULL, O_NO_UNITS },
+		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
+		{ "no-user-stacks", no_argument,	NULL, O_NO_USER_STACKS },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -886,6 +896,14 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_NO_UNITS:
 			r->opts.flags |= GOTRACE_OPT_NO_UNITS;
+			break;
+		case O_USER_STACKS:
+			r->opts.flags |= GOTRACE_OPT_USER_STACKS;
+			r->user_stacks_given = true;
+			break;
+		case O_NO_USER_STACKS:
+			r->opts.flags &= ~GOTRACE_OPT_USER_STACKS;
+			r->user_stacks_given = false;
 			break;
 		default:
 			gt_usage_hint("record");
@@ -1132,6 +1150,13 @@ int cmd_record(int argc, char **argv)
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
 #ifdef GT_HAVE_BPF
+	if (r.backend == GT_BACKEND_BPF && r.user_stacks_given) {
+		gt_err("--user-stacks is the module's for now: not with the BPF backend (use --backend kmod)");
+		return GT_EXIT_USAGE;
+	}
+	/* The module's parameter asks the module only. */
+	r.opts.flags &= ~(r.backend == GT_BACKEND_BPF ?
+			  GOTRACE_OPT_USER_STACKS : 0);
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);
 #endif

@@ -81,6 +81,15 @@ static void status_print(const struct gotrace_status *st)
 	       ", stacks %" PRIu64 ", units %" PRIu64 "\n",
 	       (uint64_t)st->chunk_overflows, (uint64_t)st->task_overflows,
 	       (uint64_t)st->stack_overflows, (uint64_t)st->unit_overflows);
+	if (st->ustack_walks)
+		printf("user stacks:    %" PRIu64 " walked, truncated: bad frame"
+		       " pointer %" PRIu64 ", fault %" PRIu64 ", depth limit %"
+		       PRIu64 "; unnamed: queue full %" PRIu64 ", maps full %"
+		       PRIu64 "\n", (uint64_t)st->ustack_walks,
+		       (uint64_t)st->ustack_bad_fp, (uint64_t)st->ustack_faults,
+		       (uint64_t)st->ustack_depth,
+		       (uint64_t)st->ustack_queue_full,
+		       (uint64_t)st->ustack_map_full);
 }
 
 /*
@@ -168,6 +177,18 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       (uint64_t)st->flight_generations);
 	printf("  \"unit_overflows\": %" PRIu64 ",\n",
 	       (uint64_t)st->unit_overflows);
+	printf("  \"ustack_walks\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_walks);
+	printf("  \"ustack_bad_fp\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_bad_fp);
+	printf("  \"ustack_faults\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_faults);
+	printf("  \"ustack_depth\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_depth);
+	printf("  \"ustack_queue_full\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_queue_full);
+	printf("  \"ustack_map_full\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_map_full);
 	printf("  \"cpus\": [");
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {

@@ -2165,6 +2165,329 @@ static void test_kernel_wait_reasons(void)
 	   "none, the syscall inside one", walk.n);
 }
 
+
+/* ---- User stacks (GOTRACE_OPT_USER_STACKS) ----------------------------- */
+
+/*
+ * The recorder's half of Documentation/user-stacks.rst, with a fake
+ * resolver in the environment's place: the walk's raw PCs go into the
+ * stack after a space marker, a stack new to its table hands them over
+ * once (not at every event that meets it again), the same raw PCs of
+ * two address spaces make two stacks named from two files, and every
+ * user frame is written as the contract says, in both formats: resolved
+ * (<basename>+0x<offset>, the path, a PC per file and offset),
+ * unresolved ("[unknown]", no file: kernel addresses are hidden here, so
+ * user ones are too) and truncated (the reason, a PC per reason: gotrace
+ * check, as Go's readers, names a PC once); the marker is no frame.
+ */
+#define US_SPACE_A	0xa11ceULL
+#define US_SPACE_B	0xb0bULL
+#define US_SPACE_C	0xc0ffeeULL
+#define US_KPC(i)	(0xffffffff84000000ULL + 16 * (u64)(i))
+#define US_UPC		(1ULL << 56)
+
+static const char *const us_files[] = {
+	"/usr/bin/usprog", "/usr/lib/libus.so.1",
+};
+
+/*
+ * Space A maps usprog at 0x400000 from its start, space B libus.so.1
+ * there from file offset 0x1000; space C and other addresses: no file.
+ */
+static bool us_resolve(void *arg, u64 space, u64 pc, u32 *file, u64 *off)
+{
+	(void)arg;
+	if (pc < 0x400000 || pc >= 0x500000)
+		return false;
+	if (space == US_SPACE_A) {
+		*file = 0;
+		*off = pc - 0x400000;
+		return true;
+	}
+	if (space == US_SPACE_B) {
+		*file = 1;
+		*off = pc - 0x400000 + 0x1000;
+		return true;
+	}
+	return false;
+}
+
+static const char *us_file(void *arg, u32 file)
+{
+	(void)arg;
+	return file < ARRAY_SIZE(us_files) ? us_files[file] : NULL;
+}
+
+/* @t, running on CPU 0, sleeps there with user frames @upcs of @space. */
+static void us_block(struct task *t, u64 space, const u64 *upcs,
+		     unsigned int nu, unsigned int stop)
+{
+	static const u64 kpcs[2] = { US_KPC(0), US_KPC(1) };
+	struct gt_in_switch in = { .ev = ev(0), .prev = &t->in,
+				   .next = &S.idle[0].in,
+				   .prev_state = GT_IN_SLEEP };
+
+	in.ev.pcs = kpcs;
+	in.ev.nr_pcs = 2;
+	in.ev.upcs = upcs;
+	in.ev.nr_upcs = nu;
+	in.ev.uspace = space;
+	in.ev.ustop = stop;
+	FEED(gt_model_switch, &in);
+	S.cur[0] = &S.idle[0];
+	drain();
+	wake(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+}
+
+/*
+ * A stack as "func@file" per frame, "#pc" after it where the PC is a
+ * user frame's (top byte set) or 0, "|" between; the kernel frames
+ * ("kfn_...") are left out, the comm frame is its name.
+ */
+static void us_render(char *out, size_t size, size_t n,
+		      const char *(*name)(const void *ctx, size_t i,
+					  char *buf, size_t len, u64 *pc,
+					  char *file, size_t flen),
+		      const void *ctx)
+{
+	char func[128], file[128];
+	size_t used = 0;
+	u64 pc;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < size; i++) {
+		name(ctx, i, func, sizeof(func), &pc, file, sizeof(file));
+		if (!strncmp(func, "kfn_", 4))
+			continue;
+		if (i == n - 1)
+			used += snprintf(out + used, size - used, "%s", func);
+		else if (!pc || pc >> 56)
+			used += snprintf(out + used, size - used, "%s@%s#%llx|",
+					 func, file, (unsigned long long)pc);
+		else
+			used += snprintf(out + used, size - used, "%s@%s|",
+					 func, file);
+	}
+}
+
+/* The 1.11 trace's stack @stk, frame @i. */
+static const char *us_frame1(const void *ctx, size_t i, char *buf,
+			     size_t len, u64 *pc, char *file, size_t flen)
+{
+	const struct gt_frame *f;
+	size_t n;
+
+	f = gt_trace_stack(&T, *(const u64 *)ctx, &n);
+	buf[0] = file[0] = '\0';
+	*pc = 0;
+	if (!f || i >= n)
+		return buf;
+	*pc = f[i].pc;
+	gt_trace_string(&T, f[i].func, buf, len);
+	if (f[i].file)
+		gt_trace_string(&T, f[i].file, file, flen);
+	return buf;
+}
+
+struct us_v2ctx {
+	const struct gt_v2_gen *g;
+	const uint64_t *pcs;
+};
+
+static void us_v2str(const struct gt_v2_gen *g, u64 id, char *buf,
+		     size_t len)
+{
+	const char *str;
+	size_t n;
+
+	buf[0] = '\0';
+	if (id && gt_v2_string(g, id, &str, &n))
+		snprintf(buf, len, "%.*s", (int)n, str);
+}
+
+static const char *us_frame2(const void *ctx, size_t i, char *buf,
+			     size_t len, u64 *pc, char *file, size_t flen)
+{
+	const struct us_v2ctx *c = ctx;
+	const struct gt_v2_frame *f = gt_v2_frame(c->g, c->pcs[i]);
+
+	*pc = c->pcs[i];
+	buf[0] = file[0] = '\0';
+	if (f) {
+		us_v2str(c->g, f->func, buf, len);
+		us_v2str(c->g, f->file, file, flen);
+	}
+	return buf;
+}
+
+#define US_STACKS	8
+#define US_LEN		4096
+
+struct us_walk {
+	char blocks[US_STACKS][US_LEN];		/* of the GoBlocks, in order */
+	unsigned int nb;
+	char sys[US_LEN];			/* the first GoSyscallBegin's */
+	unsigned int markers;			/* frames with a marker's PC */
+};
+
+static int us_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct us_walk *w = ctx;
+	struct us_v2ctx c = { .g = g };
+	char *out;
+	size_t n;
+
+	(void)err;
+	if (ev->type == GT_V2_EV_GO_BLOCK && w->nb < US_STACKS)
+		out = w->blocks[w->nb++];
+	else if (ev->type == GT_V2_EV_GO_SYSCALL_BEGIN && !w->sys[0])
+		out = w->sys;
+	else
+		return 0;
+	if (!gt_v2_stack(g, ev->args[2], &c.pcs, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		w->markers += c.pcs[i] >> 56 == 0xfa || c.pcs[i] >> 56 == 0xfb;
+	us_render(out, US_LEN, n, us_frame2, &c);
+	return 0;
+}
+
+static void test_user_stacks(void)
+{
+	static const u64 up[] = { 0x401010, 0x402020, 0x403030 };
+	static const u64 ubad[] = { 0x401010, 0x7ffd0000 };
+	struct task *a = task_new(2100, 2100, "usa");
+	/* Another process of the same name: only the space tells them. */
+	struct task *b = task_new(2200, 2200, "usa");
+	struct task *c = task_new(2300, 2300, "usc");
+	struct task *d = task_new(2400, 2400, "usd");
+	struct task *tasks[] = { a, b, c, d };
+	char want[US_STACKS][US_LEN], got[US_LEN], *p;
+	struct gt_in_sys_enter se;
+	struct us_walk w = { .nb = 0 };
+	struct gt_trace_error err = { 0 };
+	const struct gt_event *blk[US_STACKS];
+	unsigned int nblk = 0, right1 = 0, right2 = 0, i;
+	u64 deep[40], sysstk = 0;
+	size_t n;
+	int ret;
+
+	sim_setup("user_stacks", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cfg.uresolve = us_resolve;
+	S.cfg.ufile = us_file;
+	for (i = 0; i < ARRAY_SIZE(deep); i++)
+		deep[i] = 0x401000 + 16 * i;
+	S.cur[0] = a;
+	sim_start(tasks, 4);
+	/* a's quick syscall: [user frames, syscall frame, comm frame]. */
+	se = (struct gt_in_sys_enter){ .ev = ev(0), .nr = __NR_getpid };
+	se.ev.upcs = up;
+	se.ev.nr_upcs = 2;
+	se.ev.uspace = US_SPACE_A;
+	FEED(gt_model_sys_enter, &se);
+	drain();
+	sys_exit(0);
+	us_block(a, US_SPACE_A, up, 3, GT_USTOP_NONE);
+	us_block(a, US_SPACE_A, up, 3, GT_USTOP_NONE);	/* met again */
+	sw(0, b, GT_IN_RUNNABLE);
+	us_block(b, US_SPACE_B, up, 3, GT_USTOP_NONE);	/* same raw PCs */
+	sw(0, c, GT_IN_RUNNABLE);
+	us_block(c, US_SPACE_C, ubad, 2, GT_USTOP_BAD_FP);
+	sw(0, d, GT_IN_RUNNABLE);
+	us_block(d, US_SPACE_A, deep, ARRAY_SIZE(deep), GT_USTOP_NONE);
+	sim_finish();
+
+	snprintf(want[0], US_LEN, "usprog+0x1010@/usr/bin/usprog#%llx|"
+		 "usprog+0x2020@/usr/bin/usprog#%llx|"
+		 "usprog+0x3030@/usr/bin/usprog#%llx|usa",
+		 US_UPC | 0x1010, US_UPC | 0x2020, US_UPC | 0x3030);
+	memcpy(want[1], want[0], US_LEN);
+	snprintf(want[2], US_LEN,
+		 "libus.so.1+0x2010@/usr/lib/libus.so.1#%llx|"
+		 "libus.so.1+0x3020@/usr/lib/libus.so.1#%llx|"
+		 "libus.so.1+0x4030@/usr/lib/libus.so.1#%llx|usa",
+		 US_UPC | 1ULL << 32 | 0x2010, US_UPC | 1ULL << 32 | 0x3020,
+		 US_UPC | 1ULL << 32 | 0x4030);
+	snprintf(want[3], US_LEN, "[unknown]@#%llx|[unknown]@#%llx|"
+		 "[user stack truncated: bad frame pointer]@#%llx|usc",
+		 2ULL << 56, 2ULL << 56, 3ULL << 56 | GT_USTOP_BAD_FP);
+	/* Two kernel frames: room for 32 user frames, then the cut. */
+	p = want[4];
+	for (i = 0; i < GT_USTACK_MAX; i++)
+		p += sprintf(p, "usprog+0x%x@/usr/bin/usprog#%llx|",
+			     0x1000 + 16 * i, US_UPC | (0x1000 + 16 * i));
+	sprintf(p, "[user stack truncated: depth limit]@#%llx|usd",
+		3ULL << 56 | GT_USTOP_DEPTH);
+
+	for (size_t k = 0; k < nevs && nblk < US_STACKS; k++) {
+		if (evs[k].type == GOTRACE_EV_GO_BLOCK)
+			blk[nblk++] = &evs[k];
+		if (evs[k].type == GOTRACE_EV_GO_SYSCALL && !sysstk)
+			sysstk = evs[k].stk;
+	}
+	for (i = 0; i < nblk && i < 5; i++) {
+		gt_trace_stack(&T, blk[i]->stk, &n);
+		us_render(got, sizeof(got), n, us_frame1, &blk[i]->stk);
+		if (!strcmp(got, want[i])) {
+			right1++;
+			continue;
+		}
+		diag("1.11 block %u: %s", i, got);
+		diag("         want: %s", want[i]);
+	}
+	ok(nblk == 5 && right1 == 5,
+	   "user_stacks (1.11): %u of %u blocks carry their user frames as "
+	   "the contract writes them", right1, nblk);
+	ok(nblk == 5 && blk[0]->stk == blk[1]->stk &&
+	   blk[0]->stk != blk[2]->stk,
+	   "user_stacks (1.11): the same user stack met again is the same "
+	   "stack; the same raw PCs of another process another one");
+	gt_trace_stack(&T, sysstk, &n);
+	us_render(got, sizeof(got), n, us_frame1, &sysstk);
+	ok(!strncmp(got, want[0], strlen("usprog+0x1010@/usr/bin/usprog#"
+					  "100000000001010|usprog+0x2020@/"
+					  "usr/bin/usprog#100000000002020|")) &&
+	   strstr(got, "|sys_getpid@[syscall]|usa"),
+	   "user_stacks (1.11): a syscall's entry: user frames, syscall "
+	   "frame, comm frame: %s", got);
+	/*
+	 * Handed over once per new stack: the syscall's 2, a's 3, b's 3,
+	 * c's 2, d's 32; a's second block none.  Walked at every event.
+	 */
+	ok(ST.ustack_queued == 2 + 3 + 3 + 2 + GT_USTACK_MAX &&
+	   ST.ustack_walks == 6 && ST.ustack_syncs >= 1,
+	   "user_stacks (1.11): %llu user PCs handed over to be named, of "
+	   "6 walks; the footer asked for them first (%llu)",
+	   (unsigned long long)ST.ustack_queued,
+	   (unsigned long long)ST.ustack_syncs);
+
+	ret = v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	ok(ret == 0 && !err.msg[0], "user_stacks (go 1.23): the trace reads "
+	   "(%s)", err.msg[0] ? err.msg : "no error");
+	for (i = 0; i < w.nb && i < 5; i++) {
+		if (!strcmp(w.blocks[i], want[i])) {
+			right2++;
+			continue;
+		}
+		diag("go 1.23 block %u: %s", i, w.blocks[i]);
+		diag("            want: %s", want[i]);
+	}
+	ok(w.nb == 5 && right2 == 5 && !w.markers,
+	   "user_stacks (go 1.23): %u of %u blocks carry their user frames as "
+	   "the contract writes them, no marker is a frame (%u)", right2,
+	   w.nb, w.markers);
+	ok(strstr(w.sys, "usprog+0x2020@/usr/bin/usprog#100000000002020|"
+		  "sys_getpid@[syscall]|usa") != NULL,
+	   "user_stacks (go 1.23): a syscall's entry: %s", w.sys);
+	ok(ST2.ustack_syncs >= 1 && ST2.ustack_walks == 6,
+	   "user_stacks (go 1.23): each generation's tables asked for the "
+	   "names first (%llu)", (unsigned long long)ST2.ustack_syncs);
+}
+
 /* ---- Deaths the trace could not write (go 1.23) ------------------------ */
 
 /*
@@ -2821,6 +3144,7 @@ static const struct {
 } cases[] = {
 	{ "switch_block_wakeup", test_switch_block_wakeup },
 	{ "kernel_wait_reasons", test_kernel_wait_reasons },
+	{ "user_stacks", test_user_stacks },
 	{ "seq_one_byte", test_seq_one_byte },
 	{ "units", test_units },
 	{ "fork_exit", test_fork_exit },

@@ -194,6 +194,47 @@ static void test_carry_renamed(void)
 	gt_tables_free(t);
 }
 
+
+/*
+ * A stack with user frames carried into the next generation: its raw
+ * user PCs are copied as they are, even one whose value is a comm PC of
+ * the table it comes from (user addresses may be anything), while its
+ * comm frame is renamed as ever.  Here the raw PC is comm @a's PC of
+ * generation 1, which is @b's in generation 2: renaming it as a comm
+ * frame would write another address.
+ */
+static void test_carry_user(void)
+{
+	struct gt_tables *t = gt_tables_alloc(64, 512, true);
+	u64 scratch[GT_STACK_PCS], pcs[5], ref, ref2;
+	char a[GT_IN_COMM_LEN], b[GT_IN_COMM_LEN];
+	bool added = false;
+	u32 id;
+
+	if (!t || !comms_meeting(a, b, sizeof(a))) {
+		ok(0, "tables allocated, two comms of one hash found");
+		gt_tables_free(t);
+		return;
+	}
+	pcs[0] = KPC1;
+	pcs[1] = gt_ustack_marker(0x1234, 2);
+	pcs[2] = gt_tables_comm_pc(t, 1, a);	/* a raw user PC */
+	pcs[3] = 0x401000;
+	pcs[4] = gt_tables_comm_pc(t, 1, "user");
+	ref = gt_tables_stack_new(t, 1, pcs, 5, &added);
+	ok(ref && added, "a stack with user frames is added");
+	gt_tables_stack_new(t, 1, pcs, 5, &added);
+	ok(!added, "met again, it is not added again");
+	gt_tables_comm_pc(t, 2, b);
+	id = gt_tables_v2_id(t, 2, ref, scratch);
+	pcs[4] = gt_tables_comm_pc(t, 2, "user");
+	ref2 = gt_tables_stack(t, 2, pcs, 5);
+	ok(id && (u32)ref2 == id && scratch[2] == pcs[2],
+	   "carried into generation 2: its user PCs as they were, its comm "
+	   "frame renamed (%u, %u)", id, (u32)ref2);
+	gt_tables_free(t);
+}
+
 /*
  * A comm stack carried into a generation whose table is full: comm
  * stacks have the table's reserve, which kernel stacks leave them, so
@@ -308,6 +349,7 @@ int main(void)
 {
 	test_carry();
 	test_carry_renamed();
+	test_carry_user();
 	test_carry_full();
 	test_one_table();
 	test_due();

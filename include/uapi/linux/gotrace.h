@@ -113,6 +113,16 @@
  * @unit_overflows:	systemd units the trace could not name (the
  *			session's table of units was full, or a name too
  *			long): their tasks show no unit
+ * @ustack_walks:	GOTRACE_OPT_USER_STACKS: user stacks walked
+ * @ustack_bad_fp:	walks ended early by a bad frame pointer (code
+ *			without frame pointers)
+ * @ustack_faults:	walks ended early by a frame that could not be
+ *			read without sleeping
+ * @ustack_depth:	walks ended early by the depth limit
+ * @ustack_queue_full:	new stacks whose user frames could not be queued
+ *			to be named (the queue was full): "[unknown]"
+ * @ustack_map_full:	user PCs not named for want of room in the
+ *			session's maps (of addresses or of files)
  */
 struct gotrace_status {
 	__u32 size;
@@ -137,6 +147,12 @@ struct gotrace_status {
 	__u64 flight_bytes;
 	__u64 flight_generations;
 	__u64 unit_overflows;
+	__u64 ustack_walks;
+	__u64 ustack_bad_fp;
+	__u64 ustack_faults;
+	__u64 ustack_depth;
+	__u64 ustack_queue_full;
+	__u64 ustack_map_full;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -176,6 +192,16 @@ struct gotrace_status {
 						 * each task's systemd unit
 						 * (written in the go1.23
 						 * format only)
+						 */
+#define GOTRACE_OPT_USER_STACKS	(1U << 5)	/* the user frames of the
+						 * running task (frame
+						 * pointers) in the stacks
+						 * of blocks, syscalls,
+						 * preemptions, wakeups
+						 * and creations, as files
+						 * and offsets
+						 * (Documentation/
+						 * user-stacks.rst)
 						 */
 
 #define GOTRACE_MAX_PIDS	64
@@ -380,6 +406,9 @@ struct gotrace_cpu_status {
  */
 #define GOTRACE_STATUS_SIZE_VER0	104	/* up to @stack_overflows */
 #define GOTRACE_STATUS_SIZE_VER1	144	/* + @format ... @unit_overflows */
+#define GOTRACE_STATUS_SIZE_VER2	192	/* + @ustack_walks ...
+						 * @ustack_map_full
+						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
 #define GOTRACE_CPU_STATUS_SIZE_VER0	40

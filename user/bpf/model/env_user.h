@@ -128,6 +128,10 @@ struct gt_env_model {
 	u64 generations;
 	u64 gen_bytes_max;
 	u64 gen_bytes_sum;
+	bool (*uresolve)(void *arg, u64 space, u64 pc, u32 *file, u64 *off);
+	const char *(*ufile)(void *arg, u32 file);
+	u64 uqueued;		/* user PCs handed to gt_env_ustack_queue() */
+	u64 usyncs;		/* gt_env_ustack_sync() calls */
 };
 
 /* ---- Time ------------------------------------------------------------- */
@@ -238,6 +242,42 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 {
 	return in->fd_kind;
 }
+
+/*
+ * User stacks (GOTRACE_OPT_USER_STACKS): the walk is the backend's, in
+ * the event's eager fields (none from the BPF backend yet: 0 frames); a
+ * walk longer than the room the model gives is cut there, as the
+ * module's walk stops.  Naming a frame is the caller's resolver's
+ * (gtmodel.h), asked when the tables are written: there is nothing to
+ * queue or wait for, only counted, for the tests.
+ */
+#define gt_env_ustack(m, c, pcs, max, space, stop) \
+	gt_env_user_ustack((c)->ev, pcs, max, space, stop)
+
+static inline unsigned int gt_env_user_ustack(const struct gt_in_ev *ev,
+					      u64 *pcs, unsigned int max,
+					      u64 *space, unsigned int *stop)
+{
+	unsigned int n;
+
+	if (!ev || !ev->upcs || !ev->nr_upcs)
+		return 0;
+	n = ev->nr_upcs < max ? ev->nr_upcs : max;
+	memcpy(pcs, ev->upcs, n * sizeof(*pcs));
+	*space = ev->uspace;
+	*stop = ev->nr_upcs > max ? GT_USTOP_DEPTH : ev->ustop;
+	return n;
+}
+
+#define gt_env_ustack_queue(m, space, pcs, n) \
+	((void)(space), (void)(pcs), (void)((m)->env.uqueued += (n)))
+#define gt_env_ustack_sync(m)		((void)((m)->env.usyncs++))
+
+#define gt_env_ustack_resolve(m, space, pc, file, off) \
+	((m)->env.uresolve && \
+	 (m)->env.uresolve((m)->env.arg, space, pc, file, off))
+#define gt_env_ustack_file(m, file) \
+	((m)->env.ufile ? (m)->env.ufile((m)->env.arg, file) : NULL)
 
 #define GT_ENV_SYM_LEN			256
 #define gt_env_symbolise(m, pc, buf)	gt_env_user_symbolise(&(m)->env, pc, buf)

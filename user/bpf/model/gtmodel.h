@@ -51,6 +51,11 @@
  *		full
  * @cpu_bytes:	GT_UMODEL_GO123: each CPU's buffer for one generation
  *		(0: 4 MiB)
+ * @uresolve:	GOTRACE_OPT_USER_STACKS: the file (an index for @ufile)
+ *		and the offset in it of user address @pc of address space
+ *		@space (gt_in_ev.uspace); false: in no file.  NULL: every
+ *		user frame is "[unknown]".  Asked when tables are written.
+ * @ufile:	the absolute path of file index @file of @uresolve
  */
 struct gt_umodel_config {
 	struct gotrace_options opts;
@@ -64,6 +69,8 @@ struct gt_umodel_config {
 	unsigned int format;
 	unsigned int generation_ms;
 	unsigned int cpu_bytes;
+	bool (*uresolve)(void *arg, u64 space, u64 pc, u32 *file, u64 *off);
+	const char *(*ufile)(void *arg, u32 file);
 };
 
 /* Trace formats (kmod/model_v2.h: enum gt_format). */
@@ -102,6 +109,10 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
  *		generation's table held (of the generations written)
  * @table_pcs_max: the same, PCs
  * @table_comms_max: the same, comms
+ * @ustack_walks: GOTRACE_OPT_USER_STACKS: user stacks taken
+ * @ustack_queued: user PCs handed over to be named (once per stack new
+ *		to its table)
+ * @ustack_syncs: times the tables asked for them to be named first
  */
 struct gt_umodel_stats {
 	u64 events;
@@ -117,6 +128,9 @@ struct gt_umodel_stats {
 	u32 table_stacks_max;
 	u32 table_pcs_max;
 	u32 table_comms_max;
+	u64 ustack_walks;
+	u64 ustack_queued;
+	u64 ustack_syncs;
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);

@@ -40,6 +40,8 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 	m->env.symbolise = cfg->symbolise;
 	m->env.arg = cfg->arg;
 	m->env.show_addrs = cfg->show_addrs;
+	m->env.uresolve = cfg->uresolve;
+	m->env.ufile = cfg->ufile;
 	gt_lock_init(&m->close_lock);
 	gt_atomic64_set(&m->bytes_produced, GOTRACE_HEADER_LEN);
 	m->cpus = calloc(nr, sizeof(*m->cpus));
@@ -198,6 +200,9 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->gen_events_avg = m->env.generations ?
 		m->env.gen_bytes_sum / m->env.generations : 0;
 	st->halted = READ_ONCE(m->halted);
+	st->ustack_walks = gt_atomic64_read(&m->ustack_walks);
+	st->ustack_queued = m->env.uqueued;
+	st->ustack_syncs = m->env.usyncs;
 	st->table_stacks_max = 0;
 	st->table_pcs_max = 0;
 	st->table_comms_max = 0;
