@@ -15,6 +15,14 @@
 #                            kernel frames carry real addresses, or
 #                            synthetic ones below 4 GiB, or there is
 #                            no kernel frame (but [comm] frames are)
+#   stack F1,F2,...          some stack lists these functions one after
+#                            the other, innermost first, in both Go
+#                            1.23's dump (-d=1) and Go 1.27's (-d=parsed)
+#                            (user frames: Documentation/user-stacks.rst)
+#   pprof_stack TYPE F1,F2,... some sample of `go tool trace -pprof=TYPE`
+#                            has these functions one after the other,
+#                            innermost first, with both Go versions of
+#                            "pprof" below
 #   stuck N                  (generational) N goroutines created during
 #                            the trace were runnable at the start of each
 #                            of the two whole generations before the last
@@ -209,6 +217,18 @@ has_goroutine() {
 	awk -v n="$1" '$1 == n { found = 1 } END { exit !found }' "$tmp/summary"
 }
 
+# has_frames DUMP F1,F2,...: the frames of DUMP (a -d=1 or -d=parsed
+# listing: "\tNAME @ 0xPC" lines, each followed by its "\t\tFILE:LINE")
+# hold F1, F2, ... one after the other, in one stack.
+has_frames() {
+	awk '/^\t[^\t].* @ 0x/ { f = $0; sub(/^\t/, "", f); sub(/ @ 0x.*/, "", f)
+		print f; next } /^\t\t/ { next } { print "" }' "$1" |
+		awk -v want="$2" 'BEGIN { n = split(want, w, ",") }
+		{ if ($0 == w[i + 1]) { i++; if (i == n) { found = 1; exit } }
+		  else i = ($0 == w[1]) }
+		END { exit !found }'
+}
+
 failed=0
 checked=0
 while read -r a b c d; do
@@ -279,6 +299,41 @@ while read -r a b c d; do
 			echo "FAIL stuck $b (got $got)"
 			failed=$((failed + 1))
 		fi
+		continue ;;
+	stack)
+		"$GO127" tool trace -d=parsed "$trace" > "$tmp/d127" 2>/dev/null || true
+		ok=ok
+		for dump in "$tmp/events" "$tmp/d127"; do
+			has_frames "$dump" "$b" || ok=FAIL
+		done
+		echo "$ok stack $b (Go 1.23 -d=1, Go 1.27 -d=parsed)"
+		[ "$ok" = ok ] || failed=$((failed + 1))
+		continue ;;
+	pprof_stack)
+		for go in $pprof_gos; do
+			version=$("$go" env GOVERSION)
+			# pprof -traces: a sample's frames one a line, the
+			# function last; a line of dashes between samples.
+			if ! "$go" tool trace -pprof="$b" "$trace" \
+				< /dev/null > "$tmp/prof" 2> "$tmp/err" ||
+			   ! "$go" tool pprof -traces "$tmp/prof" \
+				< /dev/null > "$tmp/traces" 2>> "$tmp/err"; then
+				echo "FAIL $a $b $c ($version: cannot build the profile:" \
+					"$(tail -n 1 "$tmp/err"))"
+				failed=$((failed + 1))
+				continue
+			fi
+			if awk '{ print $NF }' "$tmp/traces" |
+			   awk -v want="$c" 'BEGIN { n = split(want, w, ",") }
+				{ if ($0 == w[i + 1]) { i++; if (i == n) { found = 1; exit } }
+				  else i = ($0 == w[1]) }
+				END { exit !found }'; then
+				echo "ok   $a $b $c ($version)"
+			else
+				echo "FAIL $a $b $c ($version)"
+				failed=$((failed + 1))
+			fi
+		done
 		continue ;;
 	names)
 		others=$(awk -v list=",$b," 'index(list, "," $1 ",") == 0 { print $1 }' \

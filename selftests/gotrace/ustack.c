@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ustack.c - blocks with known user stacks, for ustack_test.sh
+ *
+ *   ustack pipe|futex|sleep|evfd [ROUNDS]
+ *
+ * The main thread calls outer_MODE() -> middle_MODE() -> leaf_MODE(),
+ * each noinline, and leaf_MODE() makes the blocking syscall itself with
+ * an inline "syscall" instruction: the frame pointer walk of the module
+ * then goes leaf, middle, outer whatever libc was built with (Debian's
+ * is built without frame pointers).  Built with -O1
+ * -fno-omit-frame-pointer (Makefile).  A helper thread ends each block
+ * 20 ms after it began:
+ *
+ *   pipe	a read of an empty pipe (a "chan receive" block, Go's sync
+ *		profile), comm gt_us_pipe
+ *   futex	a FUTEX_WAIT ("sync", the sync profile), gt_us_futex
+ *   sleep	a 20 ms nanosleep ("sleep", seen in the scheduling profile
+ *		once woken), gt_us_sleep; no helper
+ *   evfd	a read of an eventfd (a syscall that blocks: Go's syscall
+ *		profile), gt_us_evfd
+ *
+ * The process exits right after its last block: its frames must be
+ * named all the same (the module pins its mm until it has).
+ */
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A syscall made right here, not through libc. */
+static inline long raw_syscall4(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ volatile ("syscall"
+			  : "=a" (ret)
+			  : "0" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
+			  : "rcx", "r11", "memory");
+	return ret;
+}
+
+static int fds[2];
+static volatile uint32_t word;
+static int rounds = 3;
+
+#define NOINLINE __attribute__((noinline, noclone))
+/* Keeps a call from becoming a jump (no frame of its own then). */
+#define NO_TAIL() __asm__ volatile ("" ::: "memory")
+
+static NOINLINE long leaf_pipe(void)
+{
+	char c;
+
+	return raw_syscall4(SYS_read, fds[0], (long)&c, 1, 0);
+}
+
+static NOINLINE long middle_pipe(void)
+{
+	long r = leaf_pipe();
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long outer_pipe(void)
+{
+	long r = middle_pipe();
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long leaf_futex(uint32_t val)
+{
+	return raw_syscall4(SYS_futex, (long)&word, FUTEX_WAIT_PRIVATE, val, 0);
+}
+
+static NOINLINE long middle_futex(uint32_t val)
+{
+	long r = leaf_futex(val);
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long outer_futex(uint32_t val)
+{
+	long r = middle_futex(val);
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long leaf_sleep(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	return raw_syscall4(SYS_nanosleep, (long)&ts, 0, 0, 0);
+}
+
+static NOINLINE long middle_sleep(void)
+{
+	long r = leaf_sleep();
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long outer_sleep(void)
+{
+	long r = middle_sleep();
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long leaf_evfd(void)
+{
+	uint64_t v;
+
+	return raw_syscall4(SYS_read, fds[0], (long)&v, sizeof(v), 0);
+}
+
+static NOINLINE long middle_evfd(void)
+{
+	long r = leaf_evfd();
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long outer_evfd(void)
+{
+	long r = middle_evfd();
+
+	NO_TAIL();
+	return r;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Ends each of the main thread's blocks 20 ms after it began. */
+static void *helper(void *arg)
+{
+	const char *mode = arg;
+	uint64_t one = 1;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		pause_ms(20);
+		if (!strcmp(mode, "pipe")) {
+			if (write(fds[1], "x", 1) != 1)
+				exit(1);
+		} else if (!strcmp(mode, "evfd")) {
+			if (write(fds[0], &one, sizeof(one)) != sizeof(one))
+				exit(1);
+		} else {
+			__atomic_store_n(&word, i + 1, __ATOMIC_SEQ_CST);
+			syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL);
+		}
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	char comm[16];
+	pthread_t th;
+	int i;
+
+	if (argc > 2)
+		rounds = atoi(argv[2]);
+	if (strcmp(mode, "pipe") && strcmp(mode, "futex") &&
+	    strcmp(mode, "sleep") && strcmp(mode, "evfd")) {
+		fprintf(stderr, "usage: ustack pipe|futex|sleep|evfd [ROUNDS]\n");
+		return 2;
+	}
+	snprintf(comm, sizeof(comm), "gt_us_%s", mode);
+	prctl(PR_SET_NAME, comm);
+	if (!strcmp(mode, "pipe") && pipe(fds))
+		return 1;
+	if (!strcmp(mode, "evfd")) {
+		fds[0] = eventfd(0, 0);
+		if (fds[0] < 0)
+			return 1;
+	}
+	if (strcmp(mode, "sleep") &&
+	    pthread_create(&th, NULL, helper, (void *)mode))
+		return 1;
+	for (i = 0; i < rounds; i++) {
+		if (!strcmp(mode, "pipe"))
+			outer_pipe();
+		else if (!strcmp(mode, "evfd"))
+			outer_evfd();
+		else if (!strcmp(mode, "sleep"))
+			outer_sleep();
+		else
+			while (__atomic_load_n(&word, __ATOMIC_SEQ_CST) ==
+			       (uint32_t)i)
+				outer_futex(i);
+	}
+	/* Exit at once: no join, no flush; the helper is done or ends. */
+	_exit(0);
+}
