@@ -121,11 +121,19 @@ static inline bool gt_is_utrunc_marker(u64 pc)
 /*
  * Bounds of max_stacks: a table holds at least the stacks that name a
  * few tasks, and at most what keeps its PCs (GT_STACK_AVG_PCS per stack
- * on average) within 256 MiB and every size computed from it in a u32.
+ * on average) within 256 MiB (768 MiB with GT_STACK_AVG_UPCS more, for
+ * user stacks) and every size computed from it in a u32.
  */
 #define GT_STACKS_MIN		64U
 #define GT_STACKS_MAX		(4U * 1024 * 1024)
 #define GT_STACK_AVG_PCS	8
+/*
+ * With user stacks (GOTRACE_OPT_USER_STACKS) a stack holds its user
+ * frames too, a dozen or two: the tables get room for this many more
+ * PCs per stack, so that they end a generation (or, in the 1.11 format,
+ * drop stacks) at as many stacks as without.
+ */
+#define GT_STACK_AVG_UPCS	16
 
 /*
  * The stacks one table holds, of a session allowed @max_stacks: all of

@@ -320,7 +320,11 @@ static int session_alloc(struct gt_session *s)
 		       GT_STACKS_MAX);
 	v2 = s->model.format == GT_FORMAT_GO123;
 	stacks = gt_table_stacks(stacks, v2);
-	s->model.tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS, v2);
+	s->model.tables = gt_tables_alloc(stacks, stacks *
+					  (GT_STACK_AVG_PCS +
+					   (s->model.opts.flags &
+					    GOTRACE_OPT_USER_STACKS ?
+					    GT_STACK_AVG_UPCS : 0)), v2);
 	if (!s->model.tables)
 		return -ENOMEM;
 	ret = gt_ustack_init(&s->model);

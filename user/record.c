@@ -562,6 +562,18 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				gt_stop_reason_name(st->stop_reason),
 				(uint64_t)st->lost_events);
 		fprintf(stderr, ", backend %s\n", gt_backend_name(r->backend));
+		if (have_st && st->ustack_walks)
+			fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
+				"truncated: bad frame pointer %" PRIu64
+				", fault %" PRIu64 ", depth limit %" PRIu64
+				"; unnamed: queue full %" PRIu64
+				", maps full %" PRIu64 "\n", GT_NAME,
+				(uint64_t)st->ustack_walks,
+				(uint64_t)st->ustack_bad_fp,
+				(uint64_t)st->ustack_faults,
+				(uint64_t)st->ustack_depth,
+				(uint64_t)st->ustack_queue_full,
+				(uint64_t)st->ustack_map_full);
 		if (r->out.old)
 			fprintf(stderr, "%s: the previous %s is kept as %s\n",
 				GT_NAME, r->out.path, r->out.old);

@@ -22,7 +22,7 @@ param=/sys/module/gotrace/parameters/user_stacks
 on_exit "echo N > $param"
 
 rounds=3
-./gotrace record -q --user-stacks -o /tmp/ustack.raw -- sh -c \
+./gotrace record --user-stacks -o /tmp/ustack.raw -- sh -c \
 	"./ustack pipe $rounds && ./ustack futex $rounds &&
 	 ./ustack sleep $rounds && ./ustack evfd $rounds" ||
 	fail "gotrace record --user-stacks failed"
