@@ -10,7 +10,8 @@
  * then goes leaf, middle, outer whatever libc was built with (Debian's
  * is built without frame pointers).  Built with -O1
  * -fno-omit-frame-pointer (Makefile).  A helper thread ends each block
- * 20 ms after it began:
+ * 20 ms after it began, from wake_outer() -> wake_middle() ->
+ * wake_leaf(), with its own syscall as well:
  *
  *   pipe	a read of an empty pipe (a "chan receive" block, Go's sync
  *		profile), comm gt_us_pipe
@@ -153,25 +154,51 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * The helper's wakeup, through wake_outer() -> wake_middle() ->
+ * wake_leaf(), its own syscall too: Go's scheduling profile groups a
+ * goroutine's wait for a P by the stack that made it runnable, the
+ * waker's.
+ */
+static NOINLINE long wake_leaf(const char *mode, uint32_t i)
+{
+	static const uint64_t one = 1;
+
+	if (!strcmp(mode, "pipe"))
+		return raw_syscall4(SYS_write, fds[1], (long)"x", 1, 0);
+	if (!strcmp(mode, "evfd"))
+		return raw_syscall4(SYS_write, fds[0], (long)&one,
+				    sizeof(one), 0);
+	__atomic_store_n(&word, i + 1, __ATOMIC_SEQ_CST);
+	return raw_syscall4(SYS_futex, (long)&word, FUTEX_WAKE_PRIVATE, 1, 0);
+}
+
+static NOINLINE long wake_middle(const char *mode, uint32_t i)
+{
+	long r = wake_leaf(mode, i);
+
+	NO_TAIL();
+	return r;
+}
+
+static NOINLINE long wake_outer(const char *mode, uint32_t i)
+{
+	long r = wake_middle(mode, i);
+
+	NO_TAIL();
+	return r;
+}
+
 /* Ends each of the main thread's blocks 20 ms after it began. */
 static void *helper(void *arg)
 {
 	const char *mode = arg;
-	uint64_t one = 1;
 	int i;
 
 	for (i = 0; i < rounds; i++) {
 		pause_ms(20);
-		if (!strcmp(mode, "pipe")) {
-			if (write(fds[1], "x", 1) != 1)
-				exit(1);
-		} else if (!strcmp(mode, "evfd")) {
-			if (write(fds[0], &one, sizeof(one)) != sizeof(one))
-				exit(1);
-		} else {
-			__atomic_store_n(&word, i + 1, __ATOMIC_SEQ_CST);
-			syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL);
-		}
+		if (wake_outer(mode, i) < 0)
+			exit(1);
 	}
 	return NULL;
 }

@@ -6,8 +6,10 @@
 # outer_MODE(), making the syscall itself; recorded with gotrace record
 # --user-stacks and named with gotrace symbolize here, where the binary
 # is.  The host checks (ustack.expect, selftests/verify-trace.sh) that
-# Go 1.23's and 1.27's dumps and the sync, syscall and scheduling
-# profiles show those stacks, leaf, middle, outer in order.  Each
+# Go 1.23's and 1.27's dumps and the sync and syscall profiles show
+# those stacks, leaf, middle, outer in order, and the scheduling
+# profile, which groups by the stack that made a goroutine runnable,
+# the helper thread's wake_leaf, wake_middle, wake_outer.  Each
 # process exits right after its last block: its frames must still be
 # named.  Also: the module parameter user_stacks gives a session of
 # `cat /dev/gotrace` user stacks, counted in the status; without it
@@ -53,7 +55,7 @@ stack leaf_evfd,middle_evfd,outer_evfd
 pprof_stack sync leaf_pipe,middle_pipe,outer_pipe
 pprof_stack sync leaf_futex,middle_futex,outer_futex
 pprof_stack syscall leaf_evfd,middle_evfd,outer_evfd
-pprof_stack sched leaf_sleep,middle_sleep,outer_sleep
+pprof_stack sched wake_leaf,wake_middle,wake_outer
 EOT
 
 # The module parameter, for sessions without options: walks counted.
