@@ -967,6 +967,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		gt_err("empty output file name");
 		return -1;
 	}
+	if (r->backend == GT_BACKEND_BPF && r->user_stacks_given) {
+		gt_err("--user-stacks is the module's for now: not with --backend bpf");
+		return -1;
+	}
 	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }
 
@@ -1162,8 +1166,9 @@ int cmd_record(int argc, char **argv)
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
 #ifdef GT_HAVE_BPF
+	/* --backend auto found no module: the BPF backend has none. */
 	if (r.backend == GT_BACKEND_BPF && r.user_stacks_given) {
-		gt_err("--user-stacks is the module's for now: not with the BPF backend (use --backend kmod)");
+		gt_err("--user-stacks is the module's for now: not with --backend bpf (no gotrace.ko here)");
 		return GT_EXIT_USAGE;
 	}
 	/* The module's parameter asks the module only. */
