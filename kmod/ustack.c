@@ -452,7 +452,7 @@ static void ustack_kick(struct irq_work *w)
 {
 	struct gt_ustack *us = container_of(w, struct gt_ustack, kick);
 
-	queue_work(system_unbound_wq, &us->work);
+	schedule_work(&us->work);
 }
 
 /**

@@ -2488,6 +2488,47 @@ static void test_user_stacks(void)
 	   "names first (%llu)", (unsigned long long)ST2.ustack_syncs);
 }
 
+
+/*
+ * Where the reader may see kernel addresses (show_addrs), an unnamed
+ * user frame shows its address too, with a PC per address.
+ */
+static void test_user_stacks_shown(void)
+{
+	static const u64 ubad[] = { 0x401010, 0x7ffd0000 };
+	struct task *c = task_new(2500, 2500, "usc");
+	struct us_walk w = { .nb = 0 };
+	struct gt_trace_error err = { 0 };
+	char want[US_LEN], got[US_LEN];
+	u64 stk = 0;
+	size_t n;
+
+	sim_setup("user_stacks_shown", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cfg.show_addrs = true;
+	S.cfg.uresolve = us_resolve;
+	S.cfg.ufile = us_file;
+	S.cur[0] = c;
+	sim_start(&c, 1);
+	us_block(c, US_SPACE_C, ubad, 2, GT_USTOP_FAULT);
+	sim_finish();
+	snprintf(want, sizeof(want), "[unknown]+0x401010@#%llx|"
+		 "[unknown]+0x7ffd0000@#%llx|"
+		 "[user stack truncated: fault]@#%llx|usc",
+		 2ULL << 56 | 0x401010, 2ULL << 56 | 0x7ffd0000,
+		 3ULL << 56 | GT_USTOP_FAULT);
+	for (size_t k = 0; k < nevs && !stk; k++)
+		if (evs[k].type == GOTRACE_EV_GO_BLOCK)
+			stk = evs[k].stk;
+	gt_trace_stack(&T, stk, &n);
+	us_render(got, sizeof(got), n, us_frame1, &stk);
+	ok(!strcmp(got, want), "user_stacks_shown (1.11): %s", got);
+	v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	ok(w.nb >= 1 && !strcmp(w.blocks[0], want),
+	   "user_stacks_shown (go 1.23): %s", w.nb ? w.blocks[0] : "none");
+}
+
 /* ---- Deaths the trace could not write (go 1.23) ------------------------ */
 
 /*
@@ -3145,6 +3186,7 @@ static const struct {
 	{ "switch_block_wakeup", test_switch_block_wakeup },
 	{ "kernel_wait_reasons", test_kernel_wait_reasons },
 	{ "user_stacks", test_user_stacks },
+	{ "user_stacks_shown", test_user_stacks_shown },
 	{ "seq_one_byte", test_seq_one_byte },
 	{ "units", test_units },
 	{ "fork_exit", test_fork_exit },
