@@ -19,7 +19,7 @@
  *   sleep	a 20 ms nanosleep ("sleep", seen in the scheduling profile
  *		once woken), gt_us_sleep; no helper
  *   evfd	a read of an eventfd (a syscall that blocks: Go's syscall
- *		profile), gt_us_evfd
+ *		profile), after a 1 ms sleep (evfd_round()), gt_us_evfd
  *
  * The process exits right after its last block: its frames must be
  * named all the same (the module pins its mm until it has).
@@ -203,6 +203,19 @@ static void *helper(void *arg)
 	return NULL;
 }
 
+/*
+ * A round of evfd: a 1 ms sleep, then the read.  Go's syscall profile
+ * takes a goroutine from its first syscall with a stack to its next
+ * transition with a stack that is not another syscall: without the
+ * sleep's block between them, the read would count under the stack of
+ * whatever syscall the thread made before it (its prctl()).
+ */
+static void evfd_round(void)
+{
+	pause_ms(1);
+	outer_evfd();
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -233,7 +246,7 @@ int main(int argc, char **argv)
 		if (!strcmp(mode, "pipe"))
 			outer_pipe();
 		else if (!strcmp(mode, "evfd"))
-			outer_evfd();
+			evfd_round();
 		else if (!strcmp(mode, "sleep"))
 			outer_sleep();
 		else
