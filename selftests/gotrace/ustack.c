@@ -11,7 +11,11 @@
  * is built without frame pointers).  Built with -O1
  * -fno-omit-frame-pointer (Makefile).  A helper thread ends each block
  * 20 ms after it began, from wake_outer() -> wake_middle() ->
- * wake_leaf(), with its own syscall as well:
+ * wake_leaf(), with its own syscall as well.  It waits until the main
+ * thread is in the round's blocking syscall (/proc's syscall file) before
+ * it counts the 20 ms: a slow guest (TCG on a loaded host) must not see
+ * a wakeup come before its block, and a read that finds its data
+ * already there never blocks:
  *
  *   pipe	a read of an empty pipe (a "chan receive" block, Go's sync
  *		profile), comm gt_us_pipe
@@ -52,6 +56,9 @@ static inline long raw_syscall4(long nr, long a, long b, long c, long d)
 static int fds[2];
 static volatile uint32_t word;
 static int rounds = 3;
+/* The main thread's id, and the blocking calls it has begun. */
+static pid_t main_tid;
+static int started;
 
 #define NOINLINE __attribute__((noinline, noclone))
 /* Keeps a call from becoming a jump (no frame of its own then). */
@@ -199,6 +206,35 @@ static NOINLINE long wake_outer(const char *mode, uint32_t i)
 	return r;
 }
 
+/*
+ * Wait until the main thread has begun its blocking call of round @i
+ * and is in syscall @nr: /proc's syscall file starts with the number of
+ * the syscall a thread is blocked in.  At most 10 s, then go on: the
+ * test's expectations then say what was missed.
+ */
+static void wait_blocked(int i, long nr)
+{
+	char path[64], buf[64];
+	FILE *f;
+	int tries;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall",
+		 (int)main_tid);
+	for (tries = 0; tries < 10000; tries++, pause_ms(1)) {
+		if (__atomic_load_n(&started, __ATOMIC_SEQ_CST) <= i)
+			continue;
+		f = fopen(path, "r");
+		if (!f)
+			return;
+		buf[0] = 0;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+		if (strtol(buf, NULL, 10) == nr && buf[0] != '-')
+			return;
+	}
+}
+
 /* Ends each of the main thread's blocks 20 ms after it began. */
 static void *helper(void *arg)
 {
@@ -206,6 +242,7 @@ static void *helper(void *arg)
 	int i;
 
 	for (i = 0; i < rounds; i++) {
+		wait_blocked(i, strcmp(mode, "futex") ? SYS_read : SYS_futex);
 		pause_ms(20);
 		if (wake_outer(mode, i) < 0)
 			exit(1);
@@ -223,6 +260,7 @@ static void *helper(void *arg)
 static void evfd_round(void)
 {
 	pause_ms(1);
+	__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 	outer_evfd();
 }
 
@@ -242,6 +280,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(comm, sizeof(comm), "gt_us_%s", mode);
 	prctl(PR_SET_NAME, comm);
+	main_tid = (pid_t)syscall(SYS_gettid);
 	if (!strcmp(mode, "pipe") && pipe(fds))
 		return 1;
 	if (!strcmp(mode, "evfd")) {
@@ -253,16 +292,19 @@ int main(int argc, char **argv)
 	    pthread_create(&th, NULL, helper, (void *)mode))
 		return 1;
 	for (i = 0; i < rounds; i++) {
-		if (!strcmp(mode, "pipe"))
+		if (!strcmp(mode, "pipe")) {
+			__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 			outer_pipe();
-		else if (!strcmp(mode, "evfd"))
+		} else if (!strcmp(mode, "evfd")) {
 			evfd_round();
-		else if (!strcmp(mode, "sleep"))
+		} else if (!strcmp(mode, "sleep")) {
 			outer_sleep();
-		else
+		} else {
+			__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
 			while (__atomic_load_n(&word, __ATOMIC_SEQ_CST) ==
 			       (uint32_t)i)
 				outer_futex(i);
+		}
 	}
 	/* Exit at once: no join, no flush; the helper is done or ends. */
 	_exit(0);

@@ -9,7 +9,9 @@
 # Go 1.23's and 1.27's dumps and the sync and syscall profiles show
 # those stacks, leaf, middle, outer in order, and the scheduling
 # profile, which groups by the stack that made a goroutine runnable,
-# the helper thread's wake_leaf, wake_middle, wake_outer.  Each
+# the helper thread's wake_leaf, wake_middle, wake_outer.  ustack_go,
+# a Go program, blocks in main.readLoop -> syscall.Read, on a pipe
+# (the sync profile) and an eventfd (the syscall profile).  Each
 # process exits right after its last block: its frames must still be
 # named.  Also: the module parameter user_stacks gives a session of
 # `cat /dev/gotrace` user stacks, counted in the status; without it
@@ -26,7 +28,8 @@ on_exit "echo N > $param"
 rounds=3
 ./gotrace record --user-stacks -o /tmp/ustack.raw -- sh -c \
 	"./ustack pipe $rounds && ./ustack futex $rounds &&
-	 ./ustack sleep $rounds && ./ustack evfd $rounds" ||
+	 ./ustack sleep $rounds && ./ustack evfd $rounds &&
+	 ./ustack_go pipe $rounds && ./ustack_go evfd $rounds" ||
 	fail "gotrace record --user-stacks failed"
 check_header /tmp/ustack.raw
 ./gotrace check -q /tmp/ustack.raw || fail "gotrace check refused the trace"
@@ -56,6 +59,11 @@ pprof_stack sync leaf_pipe,middle_pipe,outer_pipe
 pprof_stack sync leaf_futex,middle_futex,outer_futex
 pprof_stack syscall leaf_evfd,middle_evfd,outer_evfd
 pprof_stack sched wake_leaf,wake_middle,wake_outer
+gt_ug_pipe block:chan_receive >= $rounds
+gt_ug_evfd sysblock:sys_read >= $rounds
+stack syscall.Read,main.readLoop,main.main
+pprof_stack sync syscall.Read,main.readLoop,main.main
+pprof_stack syscall syscall.Read,main.readLoop,main.main
 EOT
 
 # The module parameter, for sessions without options: walks counted.
