@@ -525,6 +525,17 @@ const char *gt_ustack_file(struct gt_model *m, u32 file)
 	return path;
 }
 
+/* Free @us and its tables, any of which may not be there yet. */
+static void ustack_release(struct gt_ustack *us)
+{
+	vfree(us->q);
+	vfree(us->map);
+	vfree(us->fslots);
+	vfree(us->files);
+	kfree(us->pathbuf);
+	kfree(us);
+}
+
 /**
  * gt_ustack_init() - what a session recording user stacks needs
  * @m:	the model, its options set
@@ -560,12 +571,7 @@ int gt_ustack_init(struct gt_model *m)
 	m->env.us = us;
 	return 0;
 err:
-	vfree(us->q);
-	vfree(us->map);
-	vfree(us->fslots);
-	vfree(us->files);
-	kfree(us->pathbuf);
-	kfree(us);
+	ustack_release(us);
 	return -ENOMEM;
 }
 
@@ -592,10 +598,5 @@ void gt_ustack_free(struct gt_model *m)
 	m->env.us = NULL;
 	for (i = 0; i < us->nr_files; i++)
 		kfree(us->files[i]->path);
-	vfree(us->q);
-	vfree(us->map);
-	vfree(us->fslots);
-	vfree(us->files);
-	kfree(us->pathbuf);
-	kfree(us);
+	ustack_release(us);
 }
