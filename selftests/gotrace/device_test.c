@@ -1499,7 +1499,9 @@ TEST(status_files)
 		"bytes_read", "chunks_total", "chunks_in_use",
 		"chunk_overflows", "task_overflows", "stack_overflows",
 		"generations", "flight_bytes", "flight_generations",
-		"unit_overflows",
+		"unit_overflows", "ustack_walks", "ustack_bad_fp",
+		"ustack_faults", "ustack_depth", "ustack_queue_full",
+		"ustack_map_full",
 	};
 	char buf[4096], hdr[GOTRACE_HEADER_LEN];
 	struct gotrace_status st;
