@@ -74,7 +74,11 @@ gens=$(sed -n 's/^gotrace: snapshot 1,.*, \([0-9]*\) generations,.*/\1/p' /tmp/f
 # The full window (3 s: 10 generations of 300 ms and one more), from
 # 3.5 s into the ping-pong, holds at most 14 generations (fewer when the
 # host stalls the guest and ticks come late: longer generations), and
-# its memory does not grow: the last sample at most 1.5 times the first.
+# its memory does not grow: the last sample's bytes per generation at
+# most 1.5 times the first's.  Per generation, since a stalled guest's
+# first samples hold fewer, longer generations (6.12-rt under a loaded
+# host, its TSC just found unstable: 8 generations, 261576 bytes, then
+# 10, 394120 bytes); the count itself is bounded above.
 awk -v s="$pp_start" '$1 >= s + 3.5 { print $2, $3 }' /tmp/fl-mem.txt \
 	> /tmp/fl-full.txt
 tr '\n' ' ' < /tmp/fl-full.txt
@@ -82,10 +86,10 @@ echo
 awk '$1 < 1 || $1 > 14 { bad = 1 } END { exit bad || NR < 3 }' \
 	/tmp/fl-full.txt ||
 	fail "the full 3 s window did not hold 1 to 14 generations throughout ($(wc -l < /tmp/fl-full.txt) samples)"
-awk 'NR == 1 { first = $2 } { last = $2 } END {
-		printf "window memory: %d samples, first %d bytes, last %d\n", NR, first, last
+awk 'NR == 1 { first = $2 / $1 } { last = $2 / $1 } END {
+		printf "window memory: %d samples, first %d bytes per generation, last %d\n", NR, first, last
 		exit !(first > 0 && last <= 1.5 * first)
-	}' /tmp/fl-full.txt || fail "the window's memory grows"
+	}' /tmp/fl-full.txt || fail "the window's memory per generation grows"
 [ "$(status_of flight_generations)" -ge 1 ] ||
 	fail "the status directory does not show the window"
 
