@@ -230,7 +230,9 @@ static void wait_blocked(int i, long nr)
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
-		if (strtol(buf, NULL, 10) == nr && buf[0] != '-')
+		/* "running" or "-1 ..." when in no syscall: a digit first. */
+		if (buf[0] >= '0' && buf[0] <= '9' &&
+		    strtol(buf, NULL, 10) == nr)
 			return;
 	}
 }
