@@ -82,6 +82,7 @@ static void check_print_v2(const char *path, const struct gt_v2_info *in)
 	printf("  generations %" PRIu64 "\n", in->generations);
 	printf("  events      %" PRIu64 " in %" PRIu64 " batches\n",
 	       in->events, in->batches);
+	printf("  CPU samples %" PRIu64 "\n", in->samples);
 	printf("  Ms          %" PRIu64 "\n", in->ms);
 	printf("  Ps          %" PRIu64 "\n", in->ps);
 	printf("  goroutines  %" PRIu64 "\n", in->goroutines);

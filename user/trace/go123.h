@@ -61,6 +61,15 @@ enum gt_v2_type {
 enum { GT_V2_G_RUNNABLE = 1, GT_V2_G_RUNNING = 2, GT_V2_G_SYSCALL = 3,
        GT_V2_G_WAITING = 4 };
 
+/*
+ * The sampling rate, where a recorder says it: a string of each
+ * generation's table, "gotrace: CPU samples at N Hz" (Go's runtime
+ * writes none; its rate is runtime/pprof's 100 Hz).
+ */
+#define GT_V2_CPU_HZ_PREFIX	"gotrace: CPU samples at "
+#define GT_V2_CPU_HZ_SUFFIX	" Hz"
+#define GT_V2_GO_CPU_HZ		100
+
 /* Values after the type byte, the timestamp delta included. */
 #define GT_V2_ARGS_MAX	5
 

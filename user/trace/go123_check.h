@@ -20,7 +20,8 @@ struct gt_v2_info {
 	uint64_t bytes;
 	uint64_t generations;	/* read and checked */
 	uint64_t batches;	/* of every kind */
-	uint64_t events;
+	uint64_t events;	/* CPU samples not among them */
+	uint64_t samples;	/* CPU samples */
 	uint64_t by_type[GT_V2_NR_TYPES];
 	uint64_t goroutines, ps, ms;	/* distinct ids */
 	uint64_t strings, stacks;	/* summed over the generations */

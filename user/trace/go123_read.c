@@ -92,6 +92,7 @@ static void gen_reset(struct gt_v2_gen *g)
 	g->gen = g->freq = g->nbatches_all = g->min_ts = 0;
 	g->snapshot = g->complete = false;
 	g->len = g->nbatches = g->slen = g->npcs = g->nfr = 0;
+	g->nsamples = 0;
 }
 
 void gt_v2_gen_free(struct gt_v2_gen *g)
@@ -102,6 +103,7 @@ void gt_v2_gen_free(struct gt_v2_gen *g)
 	free(g->sdata);
 	free(g->pcs);
 	free(g->fr);
+	free(g->samples);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -299,21 +301,108 @@ static int set_sync(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	return 0;
 }
 
-/* CPU samples: checked for their layout, not kept (gotrace writes none). */
-static int skip_samples(struct gt_v2_gen *g, const uint8_t *p,
-			const uint8_t *end, uint64_t off,
-			struct gt_trace_error *err)
+/*
+ * A CPU samples batch: each sample is the CPUSample byte and five values
+ * (time, M, P, G, stack), as Go's addCPUSamples() reads them.  Their
+ * times wait for the frequency, their stacks for the stack table
+ * (gen_validate()).
+ */
+static int add_samples(struct gt_v2_gen *g, const uint8_t *p,
+		       const uint8_t *end, uint64_t off,
+		       struct gt_trace_error *err)
 {
+	static const char *const what[] = { "time", "M", "P", "G", "stack" };
+
 	for (p++; p < end;) {
-		uint64_t v;
+		uint64_t v[5];
 
 		if (*p++ != GT_V2_EV_CPU_SAMPLE)
 			return fail(err, off, g->gen, "expected CPU sample event, got %u",
 				    p[-1]);
-		for (int i = 0; i < 5; i++)
-			if (!val(&p, end, &v))
-				return fail(err, off, g->gen, "CPU samples batch ends in a sample");
+		for (int i = 0; i < 5; i++) {
+			int k = gt_leb_get(p, (size_t)(end - p), &v[i]);
+
+			if (k <= 0)
+				return fail(err, off, g->gen,
+					    "CPU sample %zu of its batch: its %s %s",
+					    g->nsamples + 1, what[i],
+					    k == GT_LEB_TRUNCATED ?
+					    "is cut off by the batch's end" :
+					    "overflows 64 bits");
+			p += k;
+		}
+		if (grow((void **)&g->samples, &g->smcap, g->nsamples + 1,
+			 sizeof(*g->samples)))
+			return fail(err, off, g->gen, "out of memory");
+		g->samples[g->nsamples++] = (struct gt_v2_sample){
+			.ts = v[0], .m = v[1], .p = v[2], .g = v[3],
+			.stack = v[4], .off = off,
+		};
 	}
+	return 0;
+}
+
+/*
+ * Sort the samples by time, equal times in file order (a merge sort:
+ * Go's writer gives them nearly in order, and a broken file must not
+ * cost more than n log n).  0, or -1 out of memory.
+ */
+static int sort_samples(struct gt_v2_gen *g)
+{
+	struct gt_v2_sample *a = g->samples, *b, *t;
+	size_t n = g->nsamples;
+
+	b = malloc(n * sizeof(*b));
+	if (!b)
+		return -1;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				b[k++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != g->samples) {
+		memcpy(g->samples, a, n * sizeof(*a));
+		b = a;
+	}
+	free(b);
+	return 0;
+}
+
+/*
+ * The samples' times in ns, by time, as Go's fixUpCPUSamples() makes
+ * them; and their stacks, which Go's reader does not check but its
+ * tools look up (and panic on, 'go tool trace -d' of Go 1.23 and 1.27):
+ * a stack id not in the table is an error here.
+ */
+static int fix_samples(struct gt_v2_gen *g, struct gt_trace_error *err)
+{
+	const uint64_t *pcs;
+	size_t n;
+
+	for (size_t i = 0; i < g->nsamples; i++) {
+		struct gt_v2_sample *s = &g->samples[i];
+
+		if (!gt_v2_stack(g, s->stack, &pcs, &n))
+			return fail(err, s->off, g->gen,
+				    "found invalid stack ID %llu for a CPU sample (M %lld, G %llu)",
+				    (unsigned long long)s->stack, (long long)s->m,
+				    (unsigned long long)s->g);
+		s->ts = gt_v2_ticks_ns(g->freq, s->ts);
+	}
+	if (g->nsamples > 1 && sort_samples(g))
+		return fail(err, g->off, g->gen, "out of memory");
 	return 0;
 }
 
@@ -341,7 +430,7 @@ static int add_batch(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	else if (size && p[0] == GT_V2_EV_STACKS)
 		ret = add_stacks(g, p, end, b->off, err);
 	else if (size && p[0] == GT_V2_EV_CPU_SAMPLES)
-		ret = skip_samples(g, p, end, b->off, err);
+		ret = add_samples(g, p, end, b->off, err);
 	else if (size && ((p[0] == GT_V2_EV_FREQUENCY && r->version < GT_V2_GO125) ||
 			  (p[0] == GT_V2_EV_SYNC && r->version >= GT_V2_GO125)))
 		ret = set_sync(r, g, p, end, b->off, err);
@@ -387,7 +476,7 @@ static int gen_validate(struct gt_v2_reader *r, struct gt_v2_gen *g,
 					    (unsigned long long)id);
 		}
 	}
-	return 0;
+	return fix_samples(g, err);
 }
 
 int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
@@ -510,4 +599,28 @@ const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g, uint64_t pc)
 	const uint64_t *i = u64map_get(&g->frames, pc);
 
 	return i ? &g->fr[*i] : NULL;
+}
+
+uint64_t gt_v2_cpu_hz(const struct gt_v2_gen *g)
+{
+	static const char pre[] = GT_V2_CPU_HZ_PREFIX;
+	static const char suf[] = GT_V2_CPU_HZ_SUFFIX;
+	size_t i = 0, n, np = sizeof(pre) - 1, ns = sizeof(suf) - 1;
+	uint64_t id, v, hz;
+
+	while (u64map_next(&g->strings, &i, &id, &v)) {
+		const char *s = g->sdata + (v & ((1ULL << 40) - 1)), *d;
+
+		n = (size_t)(v >> 40);
+		/* One to nine digits: a rate up to 999999999 Hz. */
+		if (n <= np + ns || n > np + 9 + ns || memcmp(s, pre, np) ||
+		    memcmp(s + n - ns, suf, ns))
+			continue;
+		hz = 0;
+		for (d = s + np; d < s + n - ns && *d >= '0' && *d <= '9'; d++)
+			hz = hz * 10 + (uint64_t)(*d - '0');
+		if (d == s + n - ns && hz)
+			return hz;
+	}
+	return 0;
 }

@@ -34,6 +34,19 @@ struct gt_v2_batch {
 	size_t size;
 };
 
+/*
+ * A CPU sample of a CPU samples batch: the thread (M), P and goroutine
+ * it hit and its stack.  Its time is absolute, not a delta.
+ */
+struct gt_v2_sample {
+	uint64_t ts;		/* nanoseconds, as the events' */
+	uint64_t m;
+	uint64_t p;		/* UINT64_MAX: none (Go's runtime near a syscall) */
+	uint64_t g;		/* 0: none */
+	uint64_t stack;		/* in the generation's table (checked) */
+	uint64_t off;		/* file offset of its batch */
+};
+
 struct gt_v2_frame {
 	uint64_t pc, func, file, line;	/* func and file: string ids */
 };
@@ -71,6 +84,9 @@ struct gt_v2_gen {
 	struct u64map frames;	/* pc -> index in fr: the first frame wins */
 	struct gt_v2_frame *fr;
 	size_t nfr, frcap;
+	/* CPU samples of every samples batch, by time (stable). */
+	struct gt_v2_sample *samples;
+	size_t nsamples, smcap;
 };
 
 struct gt_v2_reader {
@@ -82,6 +98,20 @@ struct gt_v2_reader {
 	bool pending;		/* an error waits for the next call */
 	struct gt_trace_error pending_err;
 };
+
+/*
+ * @ticks of a clock of @freq ticks a second in nanoseconds, as Go's
+ * reader converts them (1 / (freq / 1e9) ns a tick, rounded as Go
+ * rounds it).  A small frequency (1 Hz: 1e9 ns a tick) can take a time
+ * past 2^64 ns, which no integer holds: such times saturate, so that
+ * they still compare and no conversion is undefined.
+ */
+static inline uint64_t gt_v2_ticks_ns(uint64_t freq, uint64_t ticks)
+{
+	double ns = freq ? 1.0 / ((double)freq / 1e9) * (double)ticks : 0;
+
+	return ns < 0x1p64 ? (uint64_t)ns : UINT64_MAX;
+}
 
 /* The N of a generational header "go 1.N trace" in @hdr, else 0. */
 int gt_v2_header(const uint8_t *hdr, size_t len);
@@ -104,5 +134,11 @@ bool gt_v2_stack(const struct gt_v2_gen *g, uint64_t id,
 		 const uint64_t **pcs, size_t *n);
 const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g,
 				       uint64_t pc);
+
+/*
+ * The CPU sampling rate @g's string table states (GT_V2_CPU_HZ_PREFIX),
+ * or 0 if it states none.
+ */
+uint64_t gt_v2_cpu_hz(const struct gt_v2_gen *g);
 
 #endif /* GOTRACE_TRACEV2_IN_H */

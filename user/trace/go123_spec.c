@@ -68,6 +68,9 @@ const char *gt_v2_type_name(unsigned int type)
 
 	if (type < GT_V2_NR_TYPES && specs[type].name)
 		return specs[type].name;
+	/* Not a timed event of an M's batch, but the walk gives samples too. */
+	if (type == GT_V2_EV_CPU_SAMPLE)
+		return "CPUSample";
 	snprintf(buf, sizeof(buf), "type %u", type);
 	return buf;
 }

@@ -28,21 +28,13 @@ struct cursor {
 
 struct walk {
 	const struct gt_v2_gen *g;
-	double ns_per_tick;
 	struct gt_trace_error *err;
 };
 
-/*
- * @ticks in ns.  A small frequency (1 Hz: 1e9 ns a tick) can take a
- * time past 2^64 ns, which no integer holds: such times saturate, as do
- * the sums of them, so that they still compare (and no conversion is
- * undefined).
- */
+/* @ticks in ns (gt_v2_ticks_ns()); the sums of them saturate too. */
 static uint64_t to_ns(const struct walk *w, uint64_t ticks)
 {
-	double ns = w->ns_per_tick * (double)ticks;
-
-	return ns < 0x1p64 ? (uint64_t)ns : UINT64_MAX;
+	return gt_v2_ticks_ns(w->g->freq, ticks);
 }
 
 static uint64_t add_ns(uint64_t a, uint64_t b)
@@ -251,24 +243,39 @@ static int stuck(struct walk *w, struct cursor **heap, size_t n)
 	return -1;
 }
 
-int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-	       struct gt_trace_error *err)
+/* Sample @s of the generation as an event to @fn: 0, or -1 to stop. */
+static int give_sample(const struct gt_v2_gen *g, const struct gt_v2_sample *s,
+		       gt_v2_event_fn fn, void *ctx, struct gt_trace_error *err)
 {
-	return gt_v2_walk_ties(g, fn, ctx, err, NULL);
+	struct gt_v2_event ev = {
+		.type = GT_V2_EV_CPU_SAMPLE, .m = s->m, .ts = s->ts,
+		.args = { 0, s->p, s->g, s->stack }, .off = s->off,
+	};
+
+	return fn(ctx, g, &ev, err) < 0 ? -1 : 0;
 }
 
-int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-		    struct gt_trace_error *err, uint64_t *ties)
+/*
+ * The walk.  With @samples, the generation's CPU samples come in between
+ * the events as Go's reader gives them: the next sample before the
+ * next try of the frontier when it is earlier than the frontier's head,
+ * or when no event is left.
+ */
+static int walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+		struct gt_trace_error *err, uint64_t *ties, bool samples)
 {
-	struct walk w = { .g = g, .err = err,
-			  .ns_per_tick = 1e9 / (double)g->freq };
+	struct walk w = { .g = g, .err = err };
 	const struct gt_v2_batch **order;
 	struct cursor *cs, **heap;
-	size_t ncs = 0, n = 0;
+	size_t ncs = 0, n = 0, si = 0, ns = samples && fn ? g->nsamples : 0;
 	int ret = 0;
 
-	if (!g->nbatches)
+	if (!g->nbatches) {
+		for (; si < ns; si++)
+			if (give_sample(g, &g->samples[si], fn, ctx, err))
+				return -1;
 		return 0;
+	}
 	order = malloc(g->nbatches * sizeof(*order));
 	cs = calloc(g->nbatches, sizeof(*cs));
 	heap = malloc(g->nbatches * sizeof(*heap));
@@ -300,9 +307,17 @@ int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		}
 	}
 	ret = 0;
-	while (n) {
-		int r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
+	while (n || si < ns) {
 		size_t i = 0;
+		int r;
+
+		if (si < ns && (!n || g->samples[si].ts < heap[0]->ev.ts)) {
+			ret = give_sample(g, &g->samples[si++], fn, ctx, err);
+			if (ret)
+				break;
+			continue;
+		}
+		r = fn ? fn(ctx, g, &heap[0]->ev, err) : 0;
 
 		if (r > 0) {
 			uint64_t head = heap[0]->ev.ts;
@@ -335,4 +350,22 @@ out:
 	free(cs);
 	free(heap);
 	return ret ? -1 : 0;
+}
+
+int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+	       struct gt_trace_error *err)
+{
+	return walk(g, fn, ctx, err, NULL, false);
+}
+
+int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+		    struct gt_trace_error *err, uint64_t *ties)
+{
+	return walk(g, fn, ctx, err, ties, false);
+}
+
+int gt_v2_walk_samples(const struct gt_v2_gen *g, gt_v2_event_fn fn,
+		       void *ctx, struct gt_trace_error *err, uint64_t *ties)
+{
+	return walk(g, fn, ctx, err, ties, true);
 }

@@ -47,4 +47,14 @@ int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 		    struct gt_trace_error *err, uint64_t *ties);
 
+/*
+ * gt_v2_walk_ties() with the generation's CPU samples too, as events of
+ * type GT_V2_EV_CPU_SAMPLE (m: the sample's M, args[1] its P, args[2]
+ * its G, args[3] its stack), in Go's reader's order: a sample comes
+ * before the next event tried when it is earlier than the earliest of
+ * the Ms' next events.  @fn's return for a sample: 0, or -1 to stop.
+ */
+int gt_v2_walk_samples(const struct gt_v2_gen *g, gt_v2_event_fn fn,
+		       void *ctx, struct gt_trace_error *err, uint64_t *ties);
+
 #endif /* GOTRACE_TRACEV2_WALK_H */
