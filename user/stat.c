@@ -18,6 +18,7 @@
 
 #include "subcommands.h"
 #include "trace/stats_json.h"
+#include "trace/go123.h"
 #include "trace/stats.h"
 #include "trace/go123_read.h"
 #include "trace/go123_stat.h"
@@ -90,6 +91,16 @@ static void print_tasks(const struct gt_stats *s, struct gt_stat_task *tk,
 		       fmt_time(s, tk[i].starts ? tk[i].latency / tk[i].starts : 0,
 				b2, sizeof(b2)),
 		       fmt_time(s, tk[i].max_latency, b3, sizeof(b3)));
+
+	if (!s->samples)
+		return;
+	printf("\ntop tasks by CPU samples:\n");
+	printf("  %14s  %-20s %8s %7s\n", "G", "NAME", "SAMPLES", "%");
+	qsort(tk, n, sizeof(*tk), gt_stat_task_by_samples);
+	for (size_t i = 0; i < top(n, want) && tk[i].samples; i++)
+		printf("  %14" PRIu64 "  %-20s %8" PRIu64 " %6.2f%%\n",
+		       tk[i].g, tk[i].name, tk[i].samples,
+		       100.0 * (double)tk[i].samples / (double)s->samples);
 }
 
 static void print_syscalls(const struct gt_stats *s, size_t want)
@@ -177,6 +188,14 @@ static void print_stats(const char *path, uint64_t bytes,
 	       s->nnames);
 	printf("  events      %" PRIu64 " (%.0f/s)\n", s->events,
 	       span ? (double)s->events / secs(s, span) : 0.0);
+	if (s->version >= 22 && !s->samples)
+		printf("  CPU samples 0\n");
+	else if (s->version >= 22)
+		printf("  CPU samples %" PRIu64 " (%.0f/s; %s%" PRIu64 " Hz%s)\n",
+		       s->samples, span ? (double)s->samples / secs(s, span) : 0.0,
+		       s->sample_hz ? "" : "rate not in the trace: Go's ",
+		       s->sample_hz ? s->sample_hz : GT_V2_GO_CPU_HZ,
+		       s->sample_hz ? ", as the trace says" : " assumed");
 	printf("  at the end  %" PRIu64 " running, %" PRIu64 " runnable, %"
 	       PRIu64 " waiting, %" PRIu64 " in a syscall, %" PRIu64
 	       " ended; %" PRIu64 " of %" PRIu64 " Ps started\n",

@@ -33,6 +33,11 @@ struct ctx {
 	struct u64map mp;	/* M -> P + 1 it holds, or 0 */
 	struct u64map ps;	/* P -> 1 if running (or in a syscall) */
 	struct u64map sysidx;	/* FNV-1a of a syscall name -> index */
+	/*
+	 * g -> CPU samples that hit it: given to its task at the end, for
+	 * a sample may come before the first event of its goroutine.
+	 */
+	struct u64map gsamples;
 };
 
 /* Is frame @f gotrace's syscall frame (file "[syscall]")? */
@@ -344,6 +349,17 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 	bool added;
 	int ret = 0;
 
+	if (ev->type == GT_V2_EV_CPU_SAMPLE) {
+		/* Counted, and on the task it hit; not an event. */
+		uint64_t *v = u64map_put(&c->gsamples, ev->args[2], 0, &added);
+
+		s->samples++;
+		if (v)
+			++*v;
+		else
+			ret = -1;
+		goto out;
+	}
 	s->events++;
 	s->by_type[ev->type]++;
 	if (!s->start || ev->ts < s->start)
@@ -433,6 +449,7 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 			ret = start(c, ev->m, ev->args[1], ev->ts);
 		break;
 	}
+out:
 	if (ret) {
 		err->off = (size_t)ev->off;
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -460,7 +477,9 @@ int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 		/* The walk turns every generation's ticks into ns. */
 		if (!s->trace_frequency)
 			s->trace_frequency = g.freq;
-		if (gt_v2_walk(&g, stat_event, &c, err)) {
+		if (!s->sample_hz)
+			s->sample_hz = gt_v2_cpu_hz(&g);
+		if (gt_v2_walk_samples(&g, stat_event, &c, err, NULL)) {
 			ret = -1;
 			break;
 		}
@@ -480,6 +499,13 @@ int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 		}
 		while (u64map_next(&c.ps, &it, &k, &v))
 			s->ps_running_at_end += v;
+		it = 0;
+		while (u64map_next(&c.gsamples, &it, &k, &v)) {
+			const uint64_t *t = k ? u64map_get(&c.gidx, k) : NULL;
+
+			if (t)
+				s->tasks[*t].samples += v;
+		}
 		if (gt_stats_by_name(s) || gt_stats_by_unit(s)) {
 			err->off = 0;
 			snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -492,6 +518,7 @@ int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 	u64map_free(&c.mp);
 	u64map_free(&c.ps);
 	u64map_free(&c.sysidx);
+	u64map_free(&c.gsamples);
 	if (ret)
 		gt_stats_free(s);
 	return ret ? -1 : 0;

@@ -427,6 +427,15 @@ int gt_stat_task_by_latency(const void *a, const void *b)
 	return x->g < y->g ? -1 : x->g > y->g;
 }
 
+int gt_stat_task_by_samples(const void *a, const void *b)
+{
+	const struct gt_stat_task *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
 int gt_stat_name_by_run(const void *a, const void *b)
 {
 	const struct gt_stat_name *x = a, *y = b;

@@ -31,6 +31,7 @@ struct gt_stat_task {
 	uint64_t blocked;	/* time waiting (block or syscall) */
 	uint64_t blocks;	/* block events (sleeps too; not syscalls') */
 	uint64_t unblocks;	/* GoUnblock events of this goroutine */
+	uint64_t samples;	/* CPU samples that hit it */
 	int state;		/* at the end: GT_STAT_G_* */
 	/*
 	 * Its systemd unit: the user region it was last in (gotrace names
@@ -83,6 +84,8 @@ struct gt_stats {
 	uint64_t ps_running_at_end;	/* ProcStart without ProcStop */
 	uint64_t events;
 	uint64_t by_type[64];
+	uint64_t samples;	/* CPU samples (go1.23 traces) */
+	uint64_t sample_hz;	/* their rate, if the trace says it; else 0 */
 	struct gt_stat_task *tasks;	/* by goroutine id */
 	size_t ntasks;
 	struct gt_stat_name *names;	/* by name */
@@ -123,6 +126,7 @@ const char *gt_stat_task_unit(const struct gt_stats *s,
 /* qsort() orders, largest first; ties by goroutine id or by name. */
 int gt_stat_task_by_run(const void *a, const void *b);
 int gt_stat_task_by_latency(const void *a, const void *b);
+int gt_stat_task_by_samples(const void *a, const void *b);
 int gt_stat_name_by_run(const void *a, const void *b);
 int gt_stat_unit_by_run(const void *a, const void *b);
 int gt_stat_sys_by_count(const void *a, const void *b);

@@ -58,11 +58,12 @@ static void tasks_json(FILE *f, const struct gt_stats *s,
 			", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64
 			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
 			", \"blocks\": %" PRIu64 ", \"unblocks\": %" PRIu64
+			", \"cpu_samples\": %" PRIu64
 			", \"state_at_end\": \"%s\", \"unit\": ",
 			ns(s, tk[i].run), tk[i].starts, ns(s, tk[i].latency),
 			ns(s, tk[i].max_latency), tk[i].syscalls,
 			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
-			state_keys[tk[i].state]);
+			tk[i].samples, state_keys[tk[i].state]);
 		json_str(f, gt_stat_task_unit(s, &tk[i]));
 		fprintf(f, " }%s\n", i + 1 < n ? "," : "");
 	}
@@ -106,6 +107,9 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	fprintf(f, "  \"tasks\": %" PRIu64 ",\n", tasks);
 	fprintf(f, "  \"names\": %zu,\n", s->nnames);
 	fprintf(f, "  \"events\": %" PRIu64 ",\n", s->events);
+	fprintf(f, "  \"cpu_samples\": %" PRIu64 ",\n", s->samples);
+	/* 0: the trace does not say (Go's own traces). */
+	fprintf(f, "  \"cpu_sample_hz\": %" PRIu64 ",\n", s->sample_hz);
 	fprintf(f, "  \"tasks_at_end\": {\n");
 	for (int i = 0; i < 5; i++)
 		fprintf(f, "    \"%s\": %" PRIu64 "%s\n", state_keys[i],
