@@ -37,10 +37,11 @@ static void pprof_usage(FILE *f)
 		"  sync      time blocked on a channel, select or sync primitive\n"
 		"  syscall   time in syscalls\n"
 		"  net       time blocked on the network\n"
-		"  cpu       CPU samples (gotrace records none yet)\n\n"
+		"  cpu       the trace's CPU samples: where the CPUs ran\n\n"
 		"Each sample is a stack with a count and a time: where the task\n"
-		"entered the state.  The options keep only the tasks that match\n"
-		"all of them:\n\n"
+		"entered the state, or, for cpu, the stack a CPU sample caught,\n"
+		"its time the sampling period.  The options keep only the tasks\n"
+		"that match all of them:\n\n"
 		"  -o, --output OUT  where to write the profile (required)\n"
 		"  --unit NAME       tasks of systemd unit NAME, while in it\n"
 		"  --comm NAME       tasks named NAME (their outermost frame)\n"
@@ -50,6 +51,7 @@ static void pprof_usage(FILE *f)
 static const char *const kinds[] = {
 	[GT_PPROF_SCHED] = "sched", [GT_PPROF_SYNC] = "sync",
 	[GT_PPROF_SYSCALL] = "syscall", [GT_PPROF_NET] = "net",
+	[GT_PPROF_CPU] = "cpu",
 };
 
 static int gz_write(void *ctx, const void *buf, size_t len)
@@ -115,6 +117,7 @@ int cmd_pprof(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct gt_pprof_opts o = { 0 };
+	struct gt_pprof_seen seen;
 	struct gt_trace_error err;
 	const char *out_path = NULL, *path, *kind;
 	struct gt_output out;
@@ -162,7 +165,7 @@ int cmd_pprof(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(kind, kinds[i]))
 			k = (int)i;
-	if (k < 0 && strcmp(kind, "cpu")) {
+	if (k < 0) {
 		gt_err("pprof: unknown profile '%s' (sched, sync, syscall, net,"
 		       " cpu)", kind);
 		gt_usage_hint("pprof");
@@ -177,7 +180,12 @@ int cmd_pprof(int argc, char **argv)
 		memset(hdr, 0, sizeof(hdr));
 	if (!gt_v2_header(hdr, sizeof(hdr))) {
 		gt_src_close(&src);
-		if (!memcmp(hdr, "go 1.", 5))
+		if (!memcmp(hdr, "go 1.", 5) && k == GT_PPROF_CPU)
+			gt_err("%s: a \"%.13s\" has no CPU samples (Go's format"
+			       " has them from go 1.19's, gotrace's from the"
+			       " generational one): record with --format go1.23",
+			       path, (const char *)hdr);
+		else if (!memcmp(hdr, "go 1.", 5))
 			gt_err("%s: a \"%.13s\": pprof reads generational traces"
 			       " (\"go 1.22 trace\" to \"go 1.26 trace\"): record"
 			       " with --format go1.23", path, (const char *)hdr);
@@ -185,27 +193,28 @@ int cmd_pprof(int argc, char **argv)
 			gt_err("%s: not a Go execution trace", path);
 		return GT_EXIT_FAIL;
 	}
-	if (k < 0) {
-		/* gotrace's traces have no CPU sample batches yet. */
-		gt_src_close(&src);
-		gt_err("%s: no CPU samples in this trace", path);
-		return GT_EXIT_FAIL;
-	}
 	o.kind = (enum gt_pprof_kind)k;
 	if (gt_output_open(&out, out_path, "profile", 0)) {
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
 	}
-	if (gt_prof_init(&p)) {
+	if (gt_prof_init(&p, k == GT_PPROF_CPU ? GT_PROF_CPU : GT_PROF_TIME)) {
 		gt_src_close(&src);
 		gt_output_abandon(&out, false);
 		gt_output_free(&out);
 		gt_err("pprof: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_v2_pprof(&src, &o, &p, &err);
+	ret = gt_v2_pprof(&src, &o, &p, &seen, &err);
 	gt_src_close(&src);
-	if (ret) {
+	if (!ret && k == GT_PPROF_CPU && !seen.samples) {
+		/* An empty CPU profile would look like an idle machine. */
+		gt_err("%s: no CPU samples in this trace (gotrace records them"
+		       " with --cpu-hz); %s left as it was", path,
+		       strcmp(out_path, "-") ? out_path : "standard output");
+		gt_output_abandon(&out, false);
+		ret = -1;
+	} else if (ret) {
 		/* As gotrace check says it: a cut trace has a way out. */
 		gt_err("%s: offset %zu (0x%zx): %s; %s left as it was (if the"
 		       " trace was cut short, 'gotrace check --repair' keeps"

@@ -126,7 +126,7 @@ int main(void)
 	size_t big_stacks = 0;
 	int enc, calls = 0;
 
-	ok(!gt_prof_init(&p), "an empty profile");
+	ok(!gt_prof_init(&p, GT_PROF_TIME), "an empty profile");
 	fn = gt_prof_string(&p, "main.work", 9);
 	file = gt_prof_string(&p, "[comm]", 6);
 	ok(fn > 0 && gt_prof_string(&p, "main.work", 9) == fn,
@@ -187,7 +187,7 @@ int main(void)
 	/* Enough stacks for several 64 KiB flushes: none lost at a seam. */
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
-	ok(!gt_prof_init(&p), "a second profile");
+	ok(!gt_prof_init(&p, GT_PROF_TIME), "a second profile");
 	f = gt_prof_func(&p, (uint32_t)gt_prof_string(&p, "f", 1), 0);
 	for (uint64_t i = 0; i < 20000; i++) {
 		uint32_t loc = (uint32_t)gt_prof_loc(&p, 0x400000 + i,

@@ -30,6 +30,13 @@
  * Go keys its summary of goroutines by id, so a reused id's earlier
  * lives are clipped to its last one; here each life is its own
  * (Documentation/gotrace.rst, "Profiles: gotrace pprof").
+ *
+ * The CPU profile counts the samples Go's reader gives between the
+ * events (go123_walk.c), each under its own stack.  Its filters are the
+ * same: the sample's goroutine by id, its name, and its unit's region
+ * at the sample's time; a sample of a goroutine whose name or unit is
+ * not known yet waits in its pending list as a time does.  A sample
+ * taken while no goroutine ran (G 0) matches no filter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +70,11 @@ struct gstate {
 	uint64_t t0;		/* since then */
 	uint32_t stack;		/* the stack of the event that began it */
 	bool ran;		/* has run in this life (Go's StartTime) */
+	/*
+	 * Made by a CPU sample, no transition seen yet: a first status
+	 * ("undetermined") continues this life.
+	 */
+	bool fresh;
 	int8_t name;		/* matches --comm: 1, 0, -1 not known yet */
 	int8_t unit;		/* in --unit's region: 1, 0, -1 not known */
 	struct pend *pend;
@@ -72,7 +84,9 @@ struct gstate {
 struct ctx {
 	const struct gt_pprof_opts *o;
 	struct gt_prof *p;
-	int want;			/* the profile's state */
+	int want;			/* the profile's state (-1: cpu) */
+	struct gt_pprof_seen seen;
+	uint64_t first;			/* the earliest event's time */
 	struct gt_v2_order order;
 	struct u64map gidx;		/* goroutine -> index into gs */
 	struct gstate *gs;
@@ -200,20 +214,16 @@ static void settle(struct ctx *c, struct gstate *s)
 	resolve(c, s, NEED_RUN, true);
 }
 
-/* @ns in the state, under @stack; 0, or -1 out of memory. */
-static int sample(struct ctx *c, struct gstate *s, uint32_t stack,
-		  uint64_t ns)
+/*
+ * One sample (@ns, a time or 0 for a CPU sample) of @s under @stack,
+ * counted now or, if it waits for what @need says, pending.  0, or -1
+ * out of memory.
+ */
+static int count(struct ctx *c, struct gstate *s, uint32_t stack,
+		 uint8_t need, uint64_t ns)
 {
-	/*
-	 * With --unit the window is the unit's regions, as in Go's
-	 * /regionKIND?type=UNIT, not the task's life: a region the trace
-	 * did not see begin counts from the start of the trace, first run
-	 * or not.
-	 */
-	uint8_t need = s->ran || c->o->unit ? 0 : NEED_RUN;
-
-	if (!ns || !s->name || !s->unit)
-		return 0;	/* Go keeps only times longer than 0 */
+	if (!s->name || !s->unit)
+		return 0;
 	need |= s->name < 0 ? NEED_NAME : 0;
 	need |= s->unit < 0 ? NEED_UNIT : 0;
 	if (!need) {
@@ -232,6 +242,23 @@ static int sample(struct ctx *c, struct gstate *s, uint32_t stack,
 	s->pend[s->npend++] = (struct pend){ .stack = stack, .need = need,
 					     .count = 1, .ns = ns };
 	return 0;
+}
+
+/* @ns in the state, under @stack; 0, or -1 out of memory. */
+static int sample(struct ctx *c, struct gstate *s, uint32_t stack,
+		  uint64_t ns)
+{
+	/*
+	 * With --unit the window is the unit's regions, as in Go's
+	 * /regionKIND?type=UNIT, not the task's life: a region the trace
+	 * did not see begin counts from the start of the trace, first run
+	 * or not.
+	 */
+	uint8_t need = s->ran || c->o->unit ? 0 : NEED_RUN;
+
+	if (!ns)
+		return 0;	/* Go keeps only times longer than 0 */
+	return count(c, s, stack, need, ns);
 }
 
 /* Goroutine @gid's state, made if new (NULL: out of memory). */
@@ -302,9 +329,11 @@ static int transition(struct ctx *c, const struct gt_v2_gen *g,
 		return -1;
 	if (added)
 		*s = (struct gstate){ 0 };
-	if (added || t->from == S_GONE || t->from == S_UNDETERMINED)
+	if (added || t->from == S_GONE ||
+	    (t->from == S_UNDETERMINED && !s->fresh))
 		born(c, s, added && t->from != S_GONE ? S_UNDETERMINED :
 			   t->from);
+	s->fresh = false;
 	if (t->reason && !gt_v2_string(g, t->reason, &reason, &rlen))
 		rlen = 0;
 	/* The profile: time in the state, from the first event into it. */
@@ -354,6 +383,37 @@ static void region(struct ctx *c, const struct gt_v2_gen *g, uint64_t gid,
 	s->unit = ev->type == GT_V2_EV_USER_REGION_BEGIN && match;
 }
 
+/* A CPU sample (go123_walk.h): counted under its stack if it matches. */
+static int cpu_sample(struct ctx *c, const struct gt_v2_gen *g,
+		      const struct gt_v2_event *ev)
+{
+	const struct gt_pprof_opts *o = c->o;
+	uint64_t gid = ev->args[2];
+	struct gstate *s;
+	int64_t stk;
+	bool added;
+
+	if ((o->by_tid && gid != o->tid) || ((o->comm || o->unit) && !gid))
+		return 0;
+	stk = intern(c, g, ev->args[3]);
+	if (stk < 0)
+		return -1;
+	if (!o->comm && !o->unit) {
+		add(c, (uint32_t)stk, 1, 0);
+		return 0;
+	}
+	s = gstate(c, gid, &added);
+	if (!s)
+		return -1;
+	if (added) {
+		/* A goroutine the trace has not named yet. */
+		*s = (struct gstate){ 0 };
+		born(c, s, S_UNDETERMINED);
+		s->fresh = true;
+	}
+	return count(c, s, (uint32_t)stk, 0, 0);
+}
+
 static int on_event(void *arg, const struct gt_v2_gen *g,
 		    const struct gt_v2_event *ev, struct gt_trace_error *err)
 {
@@ -364,6 +424,16 @@ static int on_event(void *arg, const struct gt_v2_gen *g,
 	bool existed = false;
 	int ret, n = 1;
 
+	if (!c->first || ev->ts < c->first)
+		c->first = ev->ts;
+	if (ev->type == GT_V2_EV_CPU_SAMPLE) {
+		/* Go's reader moves a sample's time as any event's. */
+		tick(c, ev->ts);
+		c->seen.samples++;
+		if (c->want < 0 && cpu_sample(c, g, ev))
+			goto oom;
+		return 0;
+	}
 	if (ev->type == GT_V2_EV_GO_STATUS ||
 	    ev->type == GT_V2_EV_GO_STATUS_STACK)
 		existed = gt_v2_order_g_exists(&c->order, a1);
@@ -440,12 +510,13 @@ static int on_event(void *arg, const struct gt_v2_gen *g,
 	if (!t[0].ts)
 		t[0].ts = ts;
 	for (int i = 0; i < n; i++)
-		if (transition(c, g, &t[i])) {
-			err->off = (size_t)ev->off;
-			snprintf(err->msg, sizeof(err->msg), "out of memory");
-			return -1;
-		}
+		if (transition(c, g, &t[i]))
+			goto oom;
 	return 0;
+oom:
+	err->off = (size_t)ev->off;
+	snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return -1;
 }
 
 /*
@@ -455,18 +526,34 @@ static int on_event(void *arg, const struct gt_v2_gen *g,
  */
 static uint64_t sync_time(const struct gt_v2_gen *g)
 {
-	double ns = g->freq ? 1e9 / (double)g->freq * (double)g->min_ts : 0;
+	return gt_v2_ticks_ns(g->freq, g->min_ts);
+}
 
-	/* As go123_walk.c converts, saturated. */
-	return ns < 0x1p64 ? (uint64_t)ns : UINT64_MAX;
+/*
+ * The CPU profile's values: each sample's nanoseconds are the period of
+ * the rate the trace states, else of runtime/pprof's 100 Hz, as Go's
+ * runtime/pprof makes them (1e9 / hz, an integer); its duration the
+ * trace's span.
+ */
+static void cpu_values(struct ctx *c)
+{
+	uint64_t hz = c->seen.hz ? c->seen.hz : GT_V2_GO_CPU_HZ;
+	struct gt_prof *p = c->p;
+
+	p->period = 1000000000 / hz;
+	p->duration_ns = c->last > c->first ? c->last - c->first : 0;
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->stacks[i].ns = p->stacks[i].count * p->period;
 }
 
 int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
-		struct gt_prof *p, struct gt_trace_error *err)
+		struct gt_prof *p, struct gt_pprof_seen *seen,
+		struct gt_trace_error *err)
 {
 	static const int want[] = {
 		[GT_PPROF_SCHED] = S_RUNNABLE, [GT_PPROF_SYNC] = S_WAITING,
 		[GT_PPROF_SYSCALL] = S_SYSCALL, [GT_PPROF_NET] = S_WAITING,
+		[GT_PPROF_CPU] = -1,
 	};
 	struct ctx c = { .o = o, .p = p, .want = want[o->kind] };
 	struct gt_v2_reader r;
@@ -475,8 +562,10 @@ int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
 
 	gt_v2_open(&r, src);
 	while ((ret = gt_v2_next(&r, &g, err)) > 0) {
+		if (!c.seen.hz)
+			c.seen.hz = gt_v2_cpu_hz(&g);
 		tick(&c, sync_time(&g));
-		if (gt_v2_walk(&g, on_event, &c, err)) {
+		if (gt_v2_walk_samples(&g, on_event, &c, err, NULL)) {
 			ret = -1;
 			break;
 		}
@@ -491,5 +580,9 @@ int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
 	free(c.gs);
 	u64map_free(&c.gidx);
 	gt_v2_order_free(&c.order);
+	if (!ret && o->kind == GT_PPROF_CPU)
+		cpu_values(&c);
+	if (seen)
+		*seen = c.seen;
 	return ret ? -1 : 0;
 }

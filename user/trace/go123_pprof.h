@@ -13,6 +13,11 @@
  *   syscall  in a syscall
  *   net      waiting for the reason "network"
  *
+ * and a CPU profile, which Go's trace tool does not make, from the
+ * trace's CPU samples: each a count of one under its stack, and the
+ * nanoseconds of its sampling period (the rate the trace states, else
+ * runtime/pprof's 100 Hz), as Go's runtime/pprof writes CPU profiles.
+ *
  * The trace is read one generation at a time; what is kept across them
  * is the profile, Go's scheduler state (go123_order.c) and a few words
  * per goroutine.
@@ -28,7 +33,7 @@
 #include "profile.h"
 
 enum gt_pprof_kind { GT_PPROF_SCHED, GT_PPROF_SYNC, GT_PPROF_SYSCALL,
-		     GT_PPROF_NET };
+		     GT_PPROF_NET, GT_PPROF_CPU };
 
 struct gt_pprof_opts {
 	enum gt_pprof_kind kind;
@@ -39,8 +44,18 @@ struct gt_pprof_opts {
 	uint64_t tid;		/* with this goroutine id (the task's tid) */
 };
 
-/* The profile of @src into @p (gt_prof_init() first).  0, or -1 and @err. */
+/* What the trace held, for the caller's messages. */
+struct gt_pprof_seen {
+	uint64_t samples;	/* CPU samples, before the filters */
+	uint64_t hz;		/* their rate as the trace states it, or 0 */
+};
+
+/*
+ * The profile of @src into @p (gt_prof_init() first, GT_PROF_CPU for
+ * GT_PPROF_CPU).  0, or -1 and @err.  @seen may be NULL.
+ */
 int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
-		struct gt_prof *p, struct gt_trace_error *err);
+		struct gt_prof *p, struct gt_pprof_seen *seen,
+		struct gt_trace_error *err);
 
 #endif /* GOTRACE_GO123_PPROF_H */

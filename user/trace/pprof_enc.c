@@ -19,7 +19,8 @@
 enum {
 	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_LOCATION = 4,
 	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6,
-	PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11,
+	PROFILE_PERIOD = 12,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
 	LOCATION_ID = 1, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
@@ -155,16 +156,25 @@ static void function(struct buf *b, struct buf *sub,
 int gt_pprof_encode(const struct gt_prof *p, gt_pprof_write_fn write,
 		    void *ctx)
 {
+	/* The value types of each kind (profile.h): two, then the period's. */
+	static const char *const types[][3][2] = {
+		[GT_PROF_TIME] = { { "contentions", "count" },
+				   { "delay", "nanoseconds" },
+				   { "trace", "count" } },
+		[GT_PROF_CPU] = { { "samples", "count" },
+				  { "cpu", "nanoseconds" },
+				  { "cpu", "nanoseconds" } },
+	};
+	const char *const (*t)[2] = types[p->kind];
 	struct buf b = { 0 }, sub = { 0 }, inner = { 0 };
 	int ret = -1;
 
-	if (value_type(&b, &sub, PROFILE_SAMPLE_TYPE, p, "contentions",
-		       "count") ||
-	    value_type(&b, &sub, PROFILE_SAMPLE_TYPE, p, "delay",
-		       "nanoseconds") ||
-	    value_type(&b, &sub, PROFILE_PERIOD_TYPE, p, "trace", "count"))
+	if (value_type(&b, &sub, PROFILE_SAMPLE_TYPE, p, t[0][0], t[0][1]) ||
+	    value_type(&b, &sub, PROFILE_SAMPLE_TYPE, p, t[1][0], t[1][1]) ||
+	    value_type(&b, &sub, PROFILE_PERIOD_TYPE, p, t[2][0], t[2][1]))
 		goto out;
-	field_u64(&b, PROFILE_PERIOD, 1);
+	field_u64(&b, PROFILE_DURATION_NANOS, p->duration_ns);
+	field_u64(&b, PROFILE_PERIOD, p->period);
 	if (flush(&b, write, ctx))
 		goto out;
 	for (size_t i = 0; i < p->nstacks; i++) {

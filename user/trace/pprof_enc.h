@@ -3,9 +3,9 @@
  * pprof_enc.h - write a profile as pprof's protocol buffer
  *
  * The message is pprof's "Profile" (profile.proto of the pprof
- * project), of which gotrace writes only what Go's own trace profiles
- * carry: two sample types (contentions/count, delay/nanoseconds), the
- * period type trace/count with period 1, the samples (locations,
+ * project), of which gotrace writes only what Go's own profiles carry:
+ * two sample types and a period type with its period (profile.h says
+ * which for each kind), the duration if known, the samples (locations,
  * values), locations (id, address, one line), functions (id, name,
  * system name, file) and the string table.  Samples without a count are
  * left out.

@@ -58,15 +58,22 @@ static void ix_free(struct gt_prof_index *ix)
 	free(ix->next);
 }
 
-int gt_prof_init(struct gt_prof *p)
+int gt_prof_init(struct gt_prof *p, enum gt_prof_kind kind)
 {
 	/* "" first, as pprof's string table requires; then the value types. */
-	static const char *const names[] = { "", "contentions", "count",
-					     "delay", "nanoseconds", "trace" };
+	static const char *const names[][6] = {
+		[GT_PROF_TIME] = { "", "contentions", "count", "delay",
+				   "nanoseconds", "trace" },
+		[GT_PROF_CPU] = { "", "samples", "count", "cpu",
+				  "nanoseconds" },
+	};
 
 	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (gt_prof_string(p, names[i], strlen(names[i])) < 0)
+	p->kind = kind;
+	p->period = 1;
+	for (size_t i = 0; i < 6 && (!i || names[kind][i]); i++)
+		if (gt_prof_string(p, names[kind][i],
+				   strlen(names[kind][i])) < 0)
 			return -1;
 	return 0;
 }

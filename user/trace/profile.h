@@ -47,7 +47,20 @@ struct gt_prof_stack {
 	uint64_t ns;		/* their time */
 };
 
+/*
+ * What a profile's two values are: the time profiles of Go's trace tool
+ * (contentions/count, delay/nanoseconds; period type trace/count,
+ * period 1), or a CPU profile as Go's runtime/pprof writes one
+ * (samples/count, cpu/nanoseconds; period type cpu/nanoseconds, the
+ * period the nanoseconds of a sample).
+ */
+enum gt_prof_kind { GT_PROF_TIME, GT_PROF_CPU };
+
 struct gt_prof {
+	enum gt_prof_kind kind;
+	uint64_t period;	/* pprof's period: 1, or ns per CPU sample */
+	uint64_t duration_ns;	/* pprof's duration_nanos; 0: not said */
+
 	/* Strings: string i is bytes [str_off[i], str_off[i + 1]) of sbuf. */
 	char *sbuf;
 	size_t slen, scap;
@@ -71,10 +84,10 @@ struct gt_prof {
 };
 
 /*
- * An empty profile: 0, or -1 out of memory.  String 0 is "", and the
- * names of the sample types are there.
+ * An empty profile of @kind: 0, or -1 out of memory.  String 0 is "",
+ * and the names of the kind's value types are there.
  */
-int gt_prof_init(struct gt_prof *p);
+int gt_prof_init(struct gt_prof *p, enum gt_prof_kind kind);
 void gt_prof_free(struct gt_prof *p);
 
 /* The index of string @s (@len bytes), added if new; -1 out of memory. */
