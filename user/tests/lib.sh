@@ -64,3 +64,16 @@ done_testing() {
 write_trace() {
 	"$(dirname "$0")/../build/min_trace"
 }
+
+# cpuburn GO DIR SECONDS: build tests/cpuburn_go.go with the go command
+# GO into DIR/cpuburn and run it for SECONDS: Go's runtime writes its CPU
+# profile to DIR/prof.pb and its execution trace, with the CPU samples,
+# to DIR/burn.trace.  0, or the status of the step that failed (the
+# build's output in DIR/build.log).
+cpuburn() {
+	mkdir -p "$2" &&
+		GOTOOLCHAIN=local GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}" \
+		"$1" build -o "$2/cpuburn" "$(dirname "$0")/cpuburn_go.go" \
+		>"$2/build.log" 2>&1 &&
+		"$2/cpuburn" "$2/prof.pb" "$2/burn.trace" "$3"
+}

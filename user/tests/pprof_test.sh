@@ -27,10 +27,18 @@
 # and the same nanoseconds.  The filters are held to Go's web UI, which
 # a 'trace -http' server per trace answers: --unit U to /regionKIND?
 # type=U (the unit's regions), --comm N to /KIND?name=N; --tid to the
-# name of the one task so named.  Then the errors (usage, cpu, a go1.11
-# trace, no trace, a truncated one, an OUT that cannot be made) and OUT's
-# temporary file: made beside OUT, renamed over it when whole, removed
-# and OUT untouched on failure.
+# name of the one task so named.  Then the errors (usage, cpu without
+# samples, a go1.11 trace, no trace, a truncated one, an OUT that cannot
+# be made) and OUT's temporary file: made beside OUT, renamed over it
+# when whole, removed and OUT untouched on failure.
+#
+# The CPU profile is held to Go's own CPU samples: tests/cpuburn_go.go,
+# built with Go 1.23 and with Go 1.27, spins in main.burnA 75% and
+# main.burnB 25% of its CPU time with runtime/pprof's profile and
+# runtime/trace on, and Go's runtime writes the samples into its trace.
+# 'gotrace pprof cpu' must give the samples Go 1.27's dump (-d=parsed)
+# lists, stack for stack and count for count, the shares within 5 points
+# of 75 and 25 and within 2 of the profile Go wrote itself.
 #
 # The Go tools run as the binaries of GOTOOLDIR, not 'go tool X' (one
 # process less each).  Go 1.27 is $GO127, else the one scripts/go127.sh
@@ -76,8 +84,11 @@ check "--tid wants a number" '[ $rc -eq 2 ] && has "invalid thread id .12x." "$T
 run pprof sched -o "$T/x.pb.gz" "$T/small.trace" extra
 check "one FILE only" '[ $rc -eq 2 ] && has "takes KIND and FILE" "$T/err"'
 run pprof cpu -o "$T/x.pb.gz" "$T/small.trace"
-check "cpu: no CPU samples in this trace, no OUT" \
+check "cpu of a trace without samples: no CPU samples in this trace, no OUT" \
 	'[ $rc -eq 1 ] && has "no CPU samples in this trace" "$T/err" && [ ! -e "$T/x.pb.gz" ]'
+run pprof cpu -o "$T/x.pb.gz" "$old"
+check "cpu of a go1.11 trace: that format has no CPU samples, no OUT" \
+	'[ $rc -eq 1 ] && has "\"go 1.11 trace\" has no CPU samples" "$T/err" && has "record with --format go1.23" "$T/err" && [ ! -e "$T/x.pb.gz" ]'
 run pprof sched -o "$T/x.pb.gz" "$old"
 check "a go1.11 trace: one line naming its format and the way out" \
 	'[ $rc -eq 1 ] && has "\"go 1.11 trace\": pprof reads generational traces" "$T/err" && has "record with --format go1.23" "$T/err" && [ $(wc -l <"$T/err") -eq 1 ]'
@@ -199,6 +210,142 @@ done
 grc=$?
 check "pprof -top reads the .pb.gz: delay in nanoseconds" \
 	'[ $grc -eq 0 ] && has "^Type: delay" "$T/out" && has "flat%" "$T/out"'
+
+# ---- CPU samples, from Go's own runtime ---------------------------------
+# tests/cpuburn_go.go spins in main.burnA 75% and main.burnB 25% of its
+# CPU time under runtime/pprof's CPU profile and runtime/trace: Go's
+# runtime writes the samples into the trace (CPU samples batches).  Its
+# build with Go 1.23 writes "go 1.23 trace", with Go 1.27 "go 1.26
+# trace".  Go 1.27's dump of the trace (-d=parsed) lists every sample
+# with its goroutine and stack: gotrace's profile must hold the same
+# stacks with the same counts, and each sample 10 ms (runtime/pprof's
+# 100 Hz: the trace states no rate).
+
+# dumped TRACE [G]: Go 1.27's samples of TRACE (of goroutine G), as
+# raw() lists a CPU profile: "count ns frame;frame;...", sorted.
+dumped() {
+	"$TOOLS/trace" -d=parsed "$1" 2>/dev/null | awk -v want="$2" '
+		function done_sample() {
+			if (ok)
+				C[key == "" ? "(none)" : key]++
+			in_s = 0
+		}
+		/ StackSample / { if (in_s) done_sample()
+			g = $3; sub(/^G=/, "", g)
+			in_s = 1; ok = want == "" || g == want; key = ""; next }
+		in_s && /^Stack=/ { next }
+		in_s && /^\t\t/ { l = $0; sub(/^\t\t/, "", l)
+			key = key (key == "" ? "" : ";") fn " " l ":0"; next }
+		in_s && /^\t/ { fn = $0; sub(/^\t/, "", fn)
+			sub(/ @ 0x[0-9a-f]+$/, "", fn); next }
+		in_s { done_sample() }
+		END { if (in_s) done_sample()
+			for (k in C) printf "%d %.0f %s\n", C[k], C[k] * 10000000, k }' |
+		sort -k 3
+}
+
+# share PROFILE FUNC: FUNC's cumulative share of PROFILE's samples, in
+# percent, as 'pprof -top' prints it.
+share() {
+	"$TOOLS/pprof" -top -nodefraction=0 "$1" 2>/dev/null |
+		awk -v f="$2" '$6 == f { sub(/%/, "", $5); print $5; exit }'
+}
+within() {
+	awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(a != "" && x <= d && x >= -d) }'
+}
+
+GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+for v in 123 127; do
+	if [ $v = 123 ] && [ ! -x "$GO123" ]; then
+		no_go "Go 1.23 ($GO123) writes the go 1.23 trace with samples"
+		continue
+	fi
+	gocmd=$GO127
+	[ $v = 123 ] && gocmd=$GO123
+	cpuburn "$gocmd" "$T/burn$v" 3 >"$T/out" 2>"$T/err"
+	grc=$?
+	check "go$v: cpuburn writes its trace and its CPU profile (3 s)" \
+		'[ $grc -eq 0 ] && [ -s "$T/burn$v/burn.trace" ] && [ -s "$T/burn$v/prof.pb" ] || { cat "$T/burn$v/build.log"; false; }'
+	tr=$T/burn$v/burn.trace
+	dumped "$tr" >"$T/want.txt"
+	nwant=$(awk '{ n += $1 } END { print n + 0 }' "$T/want.txt")
+	run check "$tr"
+	check "go$v: gotrace check accepts it: $nwant CPU samples, as Go 1.27's dump" \
+		'[ $rc -eq 0 ] && [ "$nwant" -gt 100 ] && has "^  CPU samples $nwant$" "$T/out"'
+	run stat "$tr"
+	check "go$v: gotrace stat: $nwant CPU samples, Go's 100 Hz assumed, the tasks they hit" \
+		'[ $rc -eq 0 ] && has "^  CPU samples $nwant (.*Go.s 100 Hz assumed)" "$T/out" && has "^top tasks by CPU samples:" "$T/out" && has "^ *1  .* [0-9][0-9]* *[0-9.]*%$" "$T/out"'
+	run pprof cpu -o "$T/cpu$v.pb.gz" "$tr"
+	raw "$T/cpu$v.pb.gz" >"$T/gt.txt"
+	diff "$T/want.txt" "$T/gt.txt" >"$T/out"
+	check "go$v: pprof cpu: Go 1.27's samples, stack for stack, count for count, 10 ms each ($(wc -l <"$T/gt.txt") stacks)" \
+		'[ $rc -eq 0 ] && [ -s "$T/gt.txt" ] && [ ! -s "$T/out" ]'
+	a=$(share "$T/cpu$v.pb.gz" main.burnA)
+	b=$(share "$T/cpu$v.pb.gz" main.burnB)
+	goa=$(share "$T/burn$v/prof.pb" main.burnA)
+	gob=$(share "$T/burn$v/prof.pb" main.burnB)
+	check "go$v: burnA $a% and burnB $b% of the samples: 75 and 25 within 5 points" \
+		'within "$a" 75 5 && within "$b" 25 5'
+	check "go$v: the same within 2 points as the CPU profile Go wrote itself (burnA $goa%, burnB $gob%)" \
+		'within "$a" "$goa" 2 && within "$b" "$gob" 2'
+	"$TOOLS/pprof" -top "$T/cpu$v.pb.gz" >"$T/out" 2>"$T/err"
+	grc=$?
+	check "go$v: pprof -top reads it: Type cpu, a 3 s duration, 10 ms a sample" \
+		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && has "^Duration: 3" "$T/out" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
+	# The burn runs on the main goroutine, G 1.  Go names a goroutine by
+	# the root frame of the first stack of its transitions: a preemption
+	# in burnA or burnB, whose stack Go's runtime cuts there.
+	dumped "$tr" 1 >"$T/want.txt"
+	gname=$("$TOOLS/trace" -d=parsed "$tr" 2>/dev/null | awk '
+		/ StateTransition .* GoID=1 / { t = 1; next }
+		t && /^TransitionStack=/ { s = 1; next }
+		s && /^\t[^\t]/ { fn = $1; next }
+		s && /^\t\t/ { next }
+		s { print fn; exit }
+		{ t = 0 }')
+	run pprof cpu --tid 1 -o "$T/t.pb.gz" "$tr"
+	raw "$T/t.pb.gz" >"$T/gt.txt"
+	diff "$T/want.txt" "$T/gt.txt" >"$T/out"
+	check "go$v: pprof cpu --tid 1: Go 1.27's samples of G 1 ($(awk '{ n += $1 } END { print n + 0 }' "$T/gt.txt"))" \
+		'[ $rc -eq 0 ] && [ -s "$T/gt.txt" ] && [ ! -s "$T/out" ]'
+	run pprof cpu --comm "$gname" -o "$T/c.pb.gz" "$tr"
+	raw "$T/c.pb.gz" >"$T/gt.txt"
+	diff "$T/want.txt" "$T/gt.txt" >"$T/out"
+	check "go$v: pprof cpu --comm $gname (G 1's name in Go 1.27's dump): the same samples" \
+		'[ $rc -eq 0 ] && [ -n "$gname" ] && [ ! -s "$T/out" ]'
+	run pprof cpu --comm runtime.bgsweep -o "$T/c.pb.gz" "$tr"
+	check "go$v: pprof cpu --comm of a task that never ran hot: no samples" \
+		'[ $rc -eq 0 ] && [ -z "$(raw "$T/c.pb.gz")" ]'
+	run pprof cpu --tid 4000000000 -o "$T/t.pb.gz" "$tr"
+	check "go$v: pprof cpu --tid of no task: a profile without samples" \
+		'[ $rc -eq 0 ] && [ -z "$(raw "$T/t.pb.gz")" ]'
+	# The time profiles of a real Go program's trace, samples and all:
+	# Go's reader gives the samples between the events and moves each
+	# event and sample to 1 ns after the one before where it is not later.
+	# Go's runtime writes some GoUnblock stacks as one frame of PC 0,
+	# which Go's profiles key with the empty stack (by PCs, zero-padded)
+	# under whichever of the two came last; gotrace keeps them apart
+	# (Documentation/gotrace.rst): the two are summed on both sides.
+	for kind in sched sync syscall; do
+		"$TOOLS/trace" -pprof=$kind "$tr" >"$T/go.pb" 2>"$T/err"
+		grc=$?
+		run pprof $kind -o "$T/k.pb.gz" "$tr"
+		[ $rc -eq 0 ] && [ $grc -eq 0 ] && same "$T/go.pb" "$T/k.pb.gz"
+		for f in go gt; do
+			awk '{ c = $1; t = $2; $1 = $2 = ""; sub(/^  /, "")
+				if ($0 == " :0:0" || $0 == ":0:0") $0 = "(none)"
+				C[$0] += c; N[$0] += t }
+				END { for (k in C) printf "%.0f %.0f %s\n", C[k], N[k], k }' \
+				"$T/$f.txt" | sort -k 3 >"$T/$f.merged"
+		done
+		diff "$T/go.merged" "$T/gt.merged" >"$T/out"
+		check "go$v: pprof $kind of the trace with samples: Go 1.27's ($samples samples)" \
+			'[ $rc -eq 0 ] && [ $grc -eq 0 ] && [ -s "$T/go.merged" ] && [ ! -s "$T/out" ]'
+	done
+	run symbolize "$tr" "$T/sym.trace"
+	check "go$v: symbolize keeps the samples: a trace with nothing to name comes out identical" \
+		'[ $rc -eq 0 ] && cmp -s "$tr" "$T/sym.trace"'
+done
 
 # ---- the filters, against Go's web UI -----------------------------------
 if [ -z "$have_curl" ]; then

@@ -513,6 +513,151 @@ static bool m_drop_gen1(void)
 	return any && later;
 }
 
+/*
+ * The CPU samples (a trace Go's runtime wrote with its CPU profile on):
+ * the first samples batch with two samples at least, and where its
+ * sample @k begins (the CPUSample byte), with the end of each value.
+ */
+static struct batch *samples_batch(void)
+{
+	for (size_t i = 0; i < nb; i++)
+		if (table_batch(&bs[i], GT_V2_EV_CPU_SAMPLES) &&
+		    bs[i].size > 1 + 2 * 6)
+			return &bs[i];
+	return NULL;
+}
+
+/* Offset of sample @k of @b; @ends: where each of its values ends. */
+static size_t sample_at(const struct batch *b, size_t k, size_t ends[5])
+{
+	size_t at = 1, start = 1;
+
+	for (size_t i = 0; i <= k; i++) {
+		start = at++;
+		for (int v = 0; v < 5; v++) {
+			get_in(b, &at, b->size);
+			ends[v] = at;
+		}
+	}
+	return start;
+}
+
+/* @b's data with bytes [@from, @to) replaced by @n bytes at @p. */
+static void splice(struct batch *b, size_t from, size_t to,
+		   const uint8_t *p, size_t n)
+{
+	uint8_t *d = malloc(b->size - (to - from) + n);
+
+	if (!d)
+		die("out of memory");
+	memcpy(d, b->data, from);
+	memcpy(d + from, p, n);
+	memcpy(d + from + n, b->data + to, b->size - to);
+	b->data = d;
+	b->size = b->size - (to - from) + n;
+}
+
+/* The second sample's CPUSample byte another type: Go refuses it. */
+static bool m_sample_bad_byte(void)
+{
+	struct batch *b = samples_batch();
+	size_t ends[5];
+
+	if (!b)
+		return false;
+	splice(b, sample_at(b, 1, ends), sample_at(b, 1, ends) + 1,
+	       (const uint8_t[]){ GT_V2_EV_FREQUENCY }, 1);
+	return true;
+}
+
+/* The batch ends inside its last sample's stack id. */
+static bool m_sample_cut(void)
+{
+	struct batch *b = samples_batch();
+
+	if (!b)
+		return false;
+	b->size--;
+	return true;
+}
+
+/* The first sample's M an 11-byte value: past 64 bits. */
+static bool m_sample_overflow(void)
+{
+	static const uint8_t big[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				       0xff, 0xff, 0xff, 0xff, 0x01 };
+	struct batch *b = samples_batch();
+	size_t ends[5];
+
+	if (!b)
+		return false;
+	sample_at(b, 0, ends);
+	splice(b, ends[0], ends[1], big, sizeof(big));
+	return true;
+}
+
+/*
+ * The first sample's stack an id its generation's table lacks: Go's
+ * readers take it, and their tools panic looking it up.
+ */
+static bool m_sample_bad_stack(void)
+{
+	struct batch *b = samples_batch();
+	uint8_t id[GT_LEB_BYTES_MAX];
+	uint64_t v = 999999999;
+	size_t ends[5], n = 0;
+
+	if (!b)
+		return false;
+	sample_at(b, 0, ends);
+	do {
+		id[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	splice(b, ends[3], ends[4], id, n);
+	return true;
+}
+
+/* The first sample with no P (Go's runtime near a syscall) and no G. */
+static bool m_sample_no_p_no_g(void)
+{
+	static const uint8_t none[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0x01, 0x00 };
+	struct batch *b = samples_batch();
+	size_t ends[5];
+
+	if (!b)
+		return false;
+	sample_at(b, 0, ends);
+	splice(b, ends[1], ends[3], none, sizeof(none));
+	return true;
+}
+
+/* A samples batch holding no sample (its kind byte only): valid. */
+static bool m_samples_empty(void)
+{
+	struct batch *b = samples_batch();
+
+	if (!b)
+		return false;
+	b->size = 1;
+	return true;
+}
+
+/* A CPU sample inside an event batch, where no timed event has type 7. */
+static bool m_sample_in_events(void)
+{
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+
+		if (b->gen == 2 && b->events && b->m != NONE && b->nev > 2) {
+			b->evs[1].type = GT_V2_EV_CPU_SAMPLE;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The valid trace itself, re-encoded: the control case. */
 static bool m_unchanged(void)
 {
@@ -556,6 +701,13 @@ static const struct {
 	{ "gen-gap", m_gen_gap },
 	{ "drop-gen2", m_drop_gen2 },
 	{ "drop-gen1", m_drop_gen1 },
+	{ "sample-bad-byte", m_sample_bad_byte },
+	{ "sample-cut", m_sample_cut },
+	{ "sample-overflow", m_sample_overflow },
+	{ "sample-bad-stack", m_sample_bad_stack },
+	{ "sample-no-p-no-g", m_sample_no_p_no_g },
+	{ "samples-empty", m_samples_empty },
+	{ "sample-in-events", m_sample_in_events },
 };
 
 static void load(const char *path)
