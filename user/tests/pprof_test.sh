@@ -43,14 +43,15 @@
 # The Go tools run as the binaries of GOTOOLDIR, not 'go tool X' (one
 # process less each).  Go 1.27 is $GO127, else the one scripts/go127.sh
 # unpacked into $GT_STORE; without it the test fails (no_go, lib.sh).
-# $MODEL_TEST and $GEN_TRACE_V2 are the generators (make check builds
-# them).
+# $MODEL_TEST, $GEN_TRACE_V2 and $V2MUTATE are the generators (make
+# check builds them).
 
 . "$(dirname "$0")/lib.sh"
 
 B=$(dirname "$0")/../build
 MODEL_TEST=${MODEL_TEST:-$B/model_test}
 GEN_TRACE_V2=${GEN_TRACE_V2:-$B/gen-trace-v2}
+V2MUTATE=${V2MUTATE:-$B/v2mutate}
 GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
 spid=
@@ -345,6 +346,65 @@ for v in 123 127; do
 	run symbolize "$tr" "$T/sym.trace"
 	check "go$v: symbolize keeps the samples: a trace with nothing to name comes out identical" \
 		'[ $rc -eq 0 ] && cmp -s "$tr" "$T/sym.trace"'
+done
+
+# pprof cpu --unit: Go has no view of samples by region to compare with,
+# so the samples' order and the regions come from Go 1.27's dump of the
+# units trace with a sample one tick after every GoStart (v2mutate
+# samples-at-starts), and the count is gotrace's rule applied to it in
+# awk: a sample counts when its goroutine is in the unit's region; one
+# of a goroutine whose first region event is still to come waits for it
+# (an end of the unit's region: it was in it).
+"$V2MUTATE" samples-at-starts "$T/units.trace" "$T/us.trace" 2>"$T/err"
+dumped "$T/us.trace" >"$T/want.txt"
+run pprof cpu -o "$T/us.pb.gz" "$T/us.trace"
+raw "$T/us.pb.gz" >"$T/gt.txt"
+diff "$T/want.txt" "$T/gt.txt" >"$T/out"
+check "units with samples at every start: pprof cpu is Go 1.27's samples ($(awk '{ n += $1 } END { print n + 0 }' "$T/gt.txt"))" \
+	'[ $rc -eq 0 ] && [ -s "$T/gt.txt" ] && [ ! -s "$T/out" ]'
+"$TOOLS/trace" -d=parsed "$T/us.trace" >"$T/us.dump" 2>/dev/null
+for u in a.service b.scope; do
+	want=$(awk -v unit=$u '
+function field(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1)
+			return substr($i, length(name) + 2)
+	return ""
+}
+/ StackSample / {
+	g = field("G")
+	if (g == "-1")
+		next
+	if (!(g in st) || st[g] == -1)
+		pend[g]++
+	else if (st[g] == 1)
+		n++
+	next
+}
+/ StateTransition / {
+	g = field("GoID")
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /->/) { split($i, ab, "->"); break }
+	if (ab[1] == "NotExist") { st[g] = 0; pend[g] = 0 }
+	else if (ab[1] == "Undetermined" && !(g in st)) st[g] = -1
+	if (ab[2] == "NotExist") pend[g] = 0
+	next
+}
+/ RegionBegin / || / RegionEnd / {
+	g = field("G")
+	m = field("Type") == "\"" unit "\""
+	if (!(g in st) || st[g] == -1) {
+		if (/ RegionEnd / && m) n += pend[g]
+		pend[g] = 0
+	}
+	st[g] = / RegionBegin / && m
+}
+END { print n + 0 }
+' "$T/us.dump")
+	run pprof cpu --unit $u -o "$T/u.pb.gz" "$T/us.trace"
+	got=$(raw "$T/u.pb.gz" | awk '{ n += $1 } END { print n + 0 }')
+	check "units with samples: pprof cpu --unit $u: $got samples, $want by Go's order of events" \
+		'[ $rc -eq 0 ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ]'
 done
 
 # ---- the filters, against Go's web UI -----------------------------------

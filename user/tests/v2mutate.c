@@ -658,6 +658,98 @@ static bool m_sample_in_events(void)
 	return false;
 }
 
+/* The id of the first stack of generation @gen's table, or 0. */
+static uint64_t first_stack(uint64_t gen)
+{
+	for (size_t i = 0; i < nb; i++) {
+		size_t at = 2;
+
+		if (bs[i].gen == gen && table_batch(&bs[i], GT_V2_EV_STACKS) &&
+		    bs[i].size > 2)
+			return get_in(&bs[i], &at, bs[i].size);
+	}
+	return 0;
+}
+
+static void put_mem(uint8_t **p, uint64_t v)
+{
+	do {
+		*(*p)++ = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+/*
+ * A CPU sample one tick after every GoStart, of the goroutine started,
+ * on its M, under the first stack of the generation, and one a tick
+ * before every goroutine status of the first generation (a sample of a
+ * goroutine the trace has not named yet): a samples batch at the end of
+ * each generation.  The samples of a trace whose goroutines move
+ * between units (gen-trace-v2's units), for pprof cpu --unit.
+ */
+static bool m_samples_at_starts(void)
+{
+	struct batch *out = malloc(2 * nb * sizeof(*out));
+	size_t n = 0;
+	bool any = false;
+
+	if (!out)
+		die("out of memory");
+	for (size_t i = 0; i < nb;) {
+		size_t j = i, cap = 1;
+		uint64_t stk = first_stack(bs[i].gen);
+		uint8_t *d, *p;
+
+		while (j < nb && bs[j].gen == bs[i].gen)
+			j++;
+		for (size_t k = i; k < j; k++)
+			cap += bs[k].events ? bs[k].nev * 6 * GT_LEB_BYTES_MAX : 0;
+		d = p = malloc(cap);
+		if (!d)
+			die("out of memory");
+		*p++ = GT_V2_EV_CPU_SAMPLES;
+		for (size_t k = i; k < j; k++) {
+			uint64_t t = bs[k].time;
+
+			out[n++] = bs[k];
+			if (!bs[k].events || bs[k].m == NONE)
+				continue;
+			for (size_t e = 0; e < bs[k].nev; e++) {
+				uint8_t ty = bs[k].evs[e].type;
+				uint64_t at = t += bs[k].evs[e].a[0];
+
+				if (ty == GT_V2_EV_GO_START)
+					at++;
+				else if ((ty == GT_V2_EV_GO_STATUS ||
+					  ty == GT_V2_EV_GO_STATUS_STACK) &&
+					 !i && at)
+					at--;
+				else
+					continue;
+				if (!stk)
+					continue;
+				*p++ = GT_V2_EV_CPU_SAMPLE;
+				put_mem(&p, at);
+				put_mem(&p, bs[k].m);
+				put_mem(&p, 0);
+				put_mem(&p, bs[k].evs[e].a[1]);
+				put_mem(&p, stk);
+			}
+		}
+		if (p - d > 1) {
+			out[n++] = (struct batch){ .gen = bs[i].gen, .m = 0,
+				.time = bs[i].time, .data = d,
+				.size = (size_t)(p - d) };
+			any = true;
+		}
+		i = j;
+	}
+	free(bs);
+	bs = out;
+	nb = n;
+	return any;
+}
+
 /* The valid trace itself, re-encoded: the control case. */
 static bool m_unchanged(void)
 {
@@ -708,6 +800,7 @@ static const struct {
 	{ "sample-no-p-no-g", m_sample_no_p_no_g },
 	{ "samples-empty", m_samples_empty },
 	{ "sample-in-events", m_sample_in_events },
+	{ "samples-at-starts", m_samples_at_starts },
 };
 
 static void load(const char *path)
