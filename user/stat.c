@@ -192,7 +192,8 @@ static void print_stats(const char *path, uint64_t bytes,
 		printf("  CPU samples 0\n");
 	else if (s->version >= 22)
 		printf("  CPU samples %" PRIu64 " (%.0f/s; %s%" PRIu64 " Hz%s)\n",
-		       s->samples, span ? (double)s->samples / secs(s, span) : 0.0,
+		       s->samples,
+		       span ? (double)s->samples / secs(s, span) : 0.0,
 		       s->sample_hz ? "" : "rate not in the trace: Go's ",
 		       s->sample_hz ? s->sample_hz : GT_V2_GO_CPU_HZ,
 		       s->sample_hz ? ", as the trace says" : " assumed");

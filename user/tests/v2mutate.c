@@ -703,7 +703,8 @@ static bool m_samples_at_starts(void)
 		while (j < nb && bs[j].gen == bs[i].gen)
 			j++;
 		for (size_t k = i; k < j; k++)
-			cap += bs[k].events ? bs[k].nev * 6 * GT_LEB_BYTES_MAX : 0;
+			if (bs[k].events)
+				cap += bs[k].nev * 6 * GT_LEB_BYTES_MAX;
 		d = p = malloc(cap);
 		if (!d)
 			die("out of memory");

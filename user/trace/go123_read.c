@@ -397,8 +397,8 @@ static int fix_samples(struct gt_v2_gen *g, struct gt_trace_error *err)
 		if (!gt_v2_stack(g, s->stack, &pcs, &n))
 			return fail(err, s->off, g->gen,
 				    "found invalid stack ID %llu for a CPU sample (M %lld, G %llu)",
-				    (unsigned long long)s->stack, (long long)s->m,
-				    (unsigned long long)s->g);
+				    (unsigned long long)s->stack,
+				    (long long)s->m, (unsigned long long)s->g);
 		s->ts = gt_v2_ticks_ns(g->freq, s->ts);
 	}
 	if (g->nsamples > 1 && sort_samples(g))

@@ -41,7 +41,7 @@ struct gt_v2_batch {
 struct gt_v2_sample {
 	uint64_t ts;		/* nanoseconds, as the events' */
 	uint64_t m;
-	uint64_t p;		/* UINT64_MAX: none (Go's runtime near a syscall) */
+	uint64_t p;		/* UINT64_MAX: none (Go, near a syscall) */
 	uint64_t g;		/* 0: none */
 	uint64_t stack;		/* in the generation's table (checked) */
 	uint64_t off;		/* file offset of its batch */
