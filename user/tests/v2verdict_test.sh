@@ -90,7 +90,7 @@ done
 # in the table (both readers take it; both dumps panic looking it up)
 # and a batch that ends inside a sample (Go's reader takes the end of
 # the data for the end of the trace: both dumps show nothing at all).
-if cpuburn "$GO123" "$T/burn" 1 >"$T/out" 2>"$T/err"; then
+if cpuburn "$GO123" "$T/burn" 1.5 >"$T/out" 2>"$T/err"; then
 	ok "cpuburn (Go 1.23) writes a go 1.23 trace with CPU samples"
 	for m in unchanged sample-bad-byte sample-overflow sample-no-p-no-g \
 		 samples-empty sample-in-events; do
@@ -106,6 +106,19 @@ if cpuburn "$GO123" "$T/burn" 1 >"$T/out" 2>"$T/err"; then
 	verdict "$T/m.trace"
 	check "sample-cut: gotrace check rejects it; Go 1.27 sees no sample at all (the trace ends there for it)" \
 		'[ $gt = reject ] && has "its stack is cut off by the batch.s end" "$T/gt.err" && ! grep -q StackSample "$T/go127.out"'
+	# Cut inside generation 2: the repair keeps generation 1, samples
+	# and all.
+	off=$("$V2MUTATE" cuts "$T/burn/burn.trace" | awk '$2 == "inside-batch" && $3 == "gen=2" { print $1; exit }')
+	if [ -n "$off" ]; then
+		head -c "$off" "$T/burn/burn.trace" >"$T/cut.trace"
+		"$GOTRACE" check --repair -o "$T/fixed.trace" "$T/cut.trace" >"$T/out" 2>"$T/err"
+		verdict "$T/fixed.trace"
+		kept=$(grep -c StackSample "$T/go127.out")
+		check "CPU samples cut inside generation 2 at $off: repaired, all three accept it, its $kept samples checked" \
+			'[ "$gt$g123$g127" = acceptacceptaccept ] && [ "$kept" -gt 0 ] && "$GOTRACE" check "$T/fixed.trace" | grep -q "^  CPU samples $kept$"'
+	else
+		ok "# SKIP the trace of cpuburn has one generation: no cut to repair"
+	fi
 else
 	not_ok "cpuburn (Go 1.23) writes a go 1.23 trace with CPU samples"
 	sed 's/^/# /' "$T/burn/build.log" 2>/dev/null | head -5
