@@ -20,14 +20,15 @@
 # Fails where Go 1.21, 1.23 or 1.27 is missing (skips with
 # GT_ALLOW_NO_GO=1).
 #
-# $GEN and $GEN1 are the generators, $PROG the program (make check builds
-# them).
+# $GEN and $GEN1 are the generators, $PROG the program, $V2MUTATE adds
+# CPU samples (make check builds them).
 
 . "$(dirname "$0")/lib.sh"
 
 GEN=${GEN:-./build/gen-trace-v2}
 GEN1=${GEN1:-./build/gen-trace}
 PROG=$(realpath "${PROG:-./build/usym_prog}")
+V2MUTATE=${V2MUTATE:-./build/v2mutate}
 CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
@@ -183,6 +184,30 @@ check "the frames before and after them are as they were" \
 	'grep -B1 -A4 "^leaf " "$T/dump" | head -6 |
 	 tr "\n" "|" | grep -q "^entry_SYSCALL_64 :0|leaf .*|middle .*|outer .*|\[unknown\]+0x7ffd1000 :0|\[user stack truncated: depth limit\] :0|$"'
 check "no user frame is left unnamed" '! grep -q "usym_prog+0x" "$T/dump"'
+
+# CPU samples share the stack table: a sample of every stack (v2mutate
+# samples-of-stacks), and the samples' stacks must come out named too.
+# sampled TRACE: the frames of the samples of Go 1.27's dump of TRACE.
+sampled() {
+	"$GO127" tool trace -d=parsed "$1" 2>/dev/null | awk '
+	/ StackSample / { s = 1; next }
+	s && /^Stack=/ { next }
+	s && /^\t[^\t].* @ 0x/ { sub(/^\t/, ""); sub(/ @ 0x.*/, ""); name = $0; next }
+	s && /^\t\t/ { sub(/^\t\t/, ""); print name " " $0; next }
+	{ s = 0 }
+'
+}
+"$V2MUTATE" samples-of-stacks "$T/u.trace" "$T/us.trace"
+run symbolize "$T/us.trace" "$T/uss.trace"
+sampled "$T/us.trace" >"$T/sdump0"
+sampled "$T/uss.trace" >"$T/sdump"
+awk '$1 == "leaf" { getline m; getline o; print; print m; print o; exit }' \
+	"$T/sdump" >"$T/got"
+check "CPU samples of every stack: symbolize names leaf, middle, outer in their stacks too" \
+	'[ $rc -eq 0 ] && grep -q "usym_prog+0x" "$T/sdump0" && cmp -s "$T/want" "$T/got" && ! grep -q "usym_prog+0x" "$T/sdump"'
+run check "$T/uss.trace"
+check "gotrace check accepts it, with its samples" \
+	'[ $rc -eq 0 ] && has "^  CPU samples [1-9]" "$T/out"'
 
 "$GO127" tool trace -pprof=syscall "$T/s.trace" >"$T/sys.pprof" 2>/dev/null
 "$GO127" tool pprof -traces "$T/sys.pprof" 2>/dev/null >"$T/traces"

@@ -751,6 +751,65 @@ static bool m_samples_at_starts(void)
 	return any;
 }
 
+/*
+ * A CPU sample of every stack of each generation's table (no G, M 0, at
+ * the generation's first batch time), in a samples batch at the end of
+ * the generation: the samples of a trace whose stacks hold user frames,
+ * for gotrace symbolize.
+ */
+static bool m_samples_of_stacks(void)
+{
+	struct batch *out = malloc(2 * nb * sizeof(*out));
+	size_t n = 0;
+	bool any = false;
+
+	if (!out)
+		die("out of memory");
+	for (size_t i = 0; i < nb;) {
+		size_t j = i, cap = 1;
+		uint8_t *d, *p;
+
+		while (j < nb && bs[j].gen == bs[i].gen)
+			j++;
+		for (size_t k = i; k < j; k++)
+			if (table_batch(&bs[k], GT_V2_EV_STACKS))
+				cap += bs[k].size * 6;
+		d = p = malloc(cap);
+		if (!d)
+			die("out of memory");
+		*p++ = GT_V2_EV_CPU_SAMPLES;
+		for (size_t k = i; k < j; k++) {
+			size_t at = 1;
+
+			out[n++] = bs[k];
+			if (!table_batch(&bs[k], GT_V2_EV_STACKS))
+				continue;
+			while (at < bs[k].size) {
+				size_t len = record_len(&bs[k], at), v = at + 1;
+
+				*p++ = GT_V2_EV_CPU_SAMPLE;
+				put_mem(&p, bs[i].time);
+				put_mem(&p, 0);
+				put_mem(&p, 0);
+				put_mem(&p, 0);
+				put_mem(&p, get_in(&bs[k], &v, bs[k].size));
+				at += len;
+			}
+		}
+		if (p - d > 1) {
+			out[n++] = (struct batch){ .gen = bs[i].gen, .m = 0,
+				.time = bs[i].time, .data = d,
+				.size = (size_t)(p - d) };
+			any = true;
+		}
+		i = j;
+	}
+	free(bs);
+	bs = out;
+	nb = n;
+	return any;
+}
+
 /* The valid trace itself, re-encoded: the control case. */
 static bool m_unchanged(void)
 {
@@ -802,6 +861,7 @@ static const struct {
 	{ "samples-empty", m_samples_empty },
 	{ "sample-in-events", m_sample_in_events },
 	{ "samples-at-starts", m_samples_at_starts },
+	{ "samples-of-stacks", m_samples_of_stacks },
 };
 
 static void load(const char *path)
