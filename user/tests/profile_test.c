@@ -60,6 +60,8 @@ static bool varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 
 struct seen {
 	size_t fields[16];	/* top-level fields by number */
+	uint64_t varints[16];	/* the last value of each varint field */
+	char strings[16][16];	/* the first 16 strings, if short */
 	bool bad;
 	char first_string[16];
 	uint64_t values[2][2];	/* the two samples' values */
@@ -101,6 +103,7 @@ static void walk(struct seen *s, const uint8_t *p, const uint8_t *end)
 		if ((key & 7) == 0) {
 			if (!varint(&p, end, &v))
 				s->bad = true;
+			s->varints[key >> 3] = v;
 			continue;
 		}
 		if ((key & 7) != 2 || !varint(&p, end, &len) ||
@@ -110,6 +113,8 @@ static void walk(struct seen *s, const uint8_t *p, const uint8_t *end)
 		}
 		if (key >> 3 == 6 && s->fields[6] == 1 && len < 16)
 			memcpy(s->first_string, p, len);
+		if (key >> 3 == 6 && s->fields[6] <= 16 && len < 16)
+			memcpy(s->strings[s->fields[6] - 1], p, len);
 		if (key >> 3 == 2)
 			sample(s, p, p + len);
 		p += len;
@@ -205,6 +210,32 @@ int main(void)
 	   s.fields[4] == 20000 && o.len > 4 * 65536,
 	   "20000 samples and locations through several flushes (%zu bytes)",
 	   o.len);
+	free(o.b);
+	gt_prof_free(&p);
+
+	/* A CPU profile: runtime/pprof's value types, period and duration. */
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	ok(!gt_prof_init(&p, GT_PROF_CPU), "a CPU profile");
+	f = gt_prof_func(&p, (uint32_t)gt_prof_string(&p, "main.burnA", 10), 0);
+	l1 = gt_prof_loc(&p, 0x401000, (uint32_t)f, 3);
+	locs[0] = (uint32_t)l1;
+	st = gt_prof_stack(&p, locs, 1);
+	p.stacks[st].count = 7;
+	p.stacks[st].ns = 7 * 1001001;
+	p.period = 1001001;
+	p.duration_ns = 3000000000;
+	enc = gt_pprof_encode(&p, collect, &o);
+	walk(&s, o.b, o.b + o.len);
+	ok(!enc && !s.bad && s.nsamples == 1 && s.values[0][0] == 7 &&
+	   s.values[0][1] == 7007007, "its sample: 7 samples, 7 periods of ns");
+	ok(s.fields[1] == 2 && s.fields[11] == 1 &&
+	   s.varints[12] == 1001001 && s.varints[10] == 3000000000,
+	   "two sample types, a period type, the period and the duration");
+	ok(!strcmp(s.strings[1], "samples") && !strcmp(s.strings[2], "count") &&
+	   !strcmp(s.strings[3], "cpu") &&
+	   !strcmp(s.strings[4], "nanoseconds"),
+	   "its names: samples count, cpu nanoseconds (runtime/pprof's)");
 	free(o.b);
 	gt_prof_free(&p);
 	return tap_done();

@@ -6,8 +6,9 @@
  * and 1.27), so that the same files fail, for the same first reason:
  * batch headers, the 64 KiB batch limit, generation numbers, the string
  * and stack tables (ids unique, frames naming defined strings), the sync
- * batch (frequency, and from 1.25 a clock snapshot) and, from 1.26, the
- * end-of-generation byte.  Events are decoded later (go123_walk.c).
+ * batch (frequency, and from 1.25 a clock snapshot), the CPU samples
+ * batches and, from 1.26, the end-of-generation byte.  Events are
+ * decoded later (go123_walk.c).
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,9 +5,10 @@
  * A generation is a run of batches with the same generation number (and,
  * from "go 1.26 trace" on, a bare end-of-generation byte after them).
  * gt_v2_next() reads the next one whole: the data of its event batches
- * into memory, its string and stack tables, its frequency and clock
- * snapshot, and checks them as Go's reader does before it looks at any
- * event.  Memory is that of one generation: the next call reuses it.
+ * into memory, its string and stack tables, its CPU samples, its
+ * frequency and clock snapshot, and checks them as Go's reader does
+ * before it looks at any event (and, beyond Go, that every sample's
+ * stack is in the table).  Memory is that of one generation: the next call reuses it.
  *
  * Where Go goes on after an error, this reader does too, in the same
  * order: with headers before 1.26 a batch that cannot be read ends the

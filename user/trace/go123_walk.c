@@ -8,7 +8,9 @@
  * heapInsert, heapUpdate, heapRemove, and the sort when the head does
  * not fit), so that events of the same time come in Go's order: a
  * profile's times depend on it, as Go moves each event to 1 ns after
- * the one before where it is not later (go123_pprof.c).
+ * the one before where it is not later (go123_pprof.c).  CPU samples,
+ * which belong to no M, come in from their own sorted list, where Go's
+ * reader puts them.
  */
 #include <stdarg.h>
 #include <stdbool.h>
