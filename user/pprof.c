@@ -3,7 +3,8 @@
  * pprof.c - gotrace pprof: a pprof profile of a trace file
  *
  * Builds the profile of one kind from a go1.23 trace, generation by
- * generation (trace/go123_pprof.c), encodes it as pprof's protocol
+ * generation (trace/go123_pprof.c): a time profile, or a CPU profile of
+ * the trace's CPU samples, encodes it as pprof's protocol
  * buffer (trace/pprof_enc.c) and gzips it with zlib, as 'go tool
  * pprof' and pprof's other readers expect of a .pb.gz file.  OUT is
  * opened before the trace is read (an OUT that cannot be written fails
@@ -31,8 +32,10 @@ static void pprof_usage(FILE *f)
 	fprintf(f, "usage: gotrace pprof KIND [--unit NAME] [--comm NAME]"
 		" [--tid N] -o OUT FILE\n\n"
 		"Write the pprof profile KIND of the go1.23 trace FILE (- = stdin)\n"
-		"to OUT (- = stdout), gzipped; the same profiles as Go's\n"
-		"'go tool trace -pprof=KIND', for 'go tool pprof OUT'.  KIND:\n\n"
+		"to OUT (- = stdout), gzipped, for 'go tool pprof OUT': for sched,\n"
+		"sync, syscall and net the profiles of Go's 'go tool trace\n"
+		"-pprof=KIND', for cpu a CPU profile as Go's runtime/pprof writes.\n"
+		"KIND:\n\n"
 		"  sched     time runnable before running (scheduling latency)\n"
 		"  sync      time blocked on a channel, select or sync primitive\n"
 		"  syscall   time in syscalls\n"
