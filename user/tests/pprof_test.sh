@@ -348,6 +348,21 @@ for v in 123 127; do
 		'[ $rc -eq 0 ] && cmp -s "$tr" "$T/sym.trace"'
 done
 
+# A recorder may state its rate (a string of each generation's table):
+# then each sample is worth its period, 1e9 / 999 ns.
+if [ -s "$T/burn123/burn.trace" ]; then
+	"$V2MUTATE" cpu-hz-999 "$T/burn123/burn.trace" "$T/hz.trace" 2>"$T/err"
+	run pprof cpu -o "$T/hz.pb.gz" "$T/hz.trace"
+	"$TOOLS/pprof" -raw "$T/hz.pb.gz" >"$T/out" 2>"$T/err"
+	check "a trace stating 999 Hz: pprof cpu's period is 1001001 ns, each sample worth it" \
+		'[ $rc -eq 0 ] && has "^Period: 1001001$" "$T/out" && awk "/^Samples:/ { s = 1; getline; next } /^Locations/ { s = 0 } s && \$2 + 0 != \$1 * 1001001 { bad = 1 } s { n++ } END { exit bad || !n }" "$T/out"'
+	run stat "$T/hz.trace"
+	check "a trace stating 999 Hz: gotrace stat says so" \
+		'[ $rc -eq 0 ] && has "^  CPU samples [0-9]* (.*; 999 Hz, as the trace says)" "$T/out"'
+	run check -q "$T/hz.trace"
+	check "a trace stating 999 Hz: gotrace check accepts the string" '[ $rc -eq 0 ]'
+fi
+
 # pprof cpu --unit: Go has no view of samples by region to compare with,
 # so the samples' order and the regions come from Go 1.27's dump of the
 # units trace with a sample one tick after every GoStart (v2mutate

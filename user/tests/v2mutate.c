@@ -810,6 +810,35 @@ static bool m_samples_of_stacks(void)
 	return any;
 }
 
+/*
+ * Each generation's string table states a CPU sampling rate of 999 Hz,
+ * as a recorder may (trace/go123.h): a string under an id no writer
+ * uses this soon.
+ */
+static bool m_cpu_hz_999(void)
+{
+	static const char str[] = GT_V2_CPU_HZ_PREFIX "999" GT_V2_CPU_HZ_SUFFIX;
+	uint64_t last = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		uint8_t rec[2 + 2 * GT_LEB_BYTES_MAX + sizeof(str)], *p = rec;
+
+		if (!table_batch(b, GT_V2_EV_STRINGS) || b->gen == last)
+			continue;
+		last = b->gen;
+		*p++ = GT_V2_EV_STRING;
+		put_mem(&p, 999999);
+		put_mem(&p, sizeof(str) - 1);
+		memcpy(p, str, sizeof(str) - 1);
+		p += sizeof(str) - 1;
+		splice(b, b->size, b->size, rec, (size_t)(p - rec));
+		any = true;
+	}
+	return any;
+}
+
 /* The valid trace itself, re-encoded: the control case. */
 static bool m_unchanged(void)
 {
@@ -862,6 +891,7 @@ static const struct {
 	{ "sample-in-events", m_sample_in_events },
 	{ "samples-at-starts", m_samples_at_starts },
 	{ "samples-of-stacks", m_samples_of_stacks },
+	{ "cpu-hz-999", m_cpu_hz_999 },
 };
 
 static void load(const char *path)
