@@ -11,7 +11,8 @@
 # per event and truncated walks per walk, by reason.  From TRACE, read
 # by Go 1.27 (go tool trace -d=parsed, every event with its stack): the
 # events whose stack has a user frame (a PC of the module's user range,
-# 2^56 to 2^58 + 2^56), those that end in a truncation frame, and the
+# 2^56 to 2^58 + 2^56), those that end in a truncation frame, how many
+# frames the walks found, and the
 # twenty commonest places a walk stopped: the reason and the frame
 # before the truncation frame (the name gotrace symbolize gave it, or
 # for an unnamed binary+0xoffset the binary), with the task's comm (the
@@ -76,6 +77,9 @@ function done_stack() {
 	if (!nuser)
 		return
 	withuser++
+	# The frames the walk found: the user frames but the truncation one.
+	d = nuser - (trunc != "")
+	depth[d > 8 ? 9 : d]++
 	if (trunc != "") {
 		truncated++
 		site[trunc " | " before " | " last]++
@@ -117,6 +121,12 @@ END {
 		"frames (%.1f%%), %d of these truncated (%.1f%%)\n", events,
 		stacks, withuser, stacks ? 100 * withuser / stacks : 0,
 		truncated, withuser ? 100 * truncated / withuser : 0
+	printf "user frames per stack that has some:"
+	for (d = 0; d <= 9; d++)
+		if (d in depth)
+			printf " %s%d: %.1f%%", d == 9 ? ">" : "", d == 9 ? 8 : d,
+				100 * depth[d] / withuser
+	printf "\n"
 	print "walks cut short, commonest first: events, reason | frame " \
 		"before | the last frame of the stack (the comm)"
 	for (s in site)
