@@ -193,9 +193,9 @@ static u64 ustack_space(struct task_struct *p)
  * exiting), a 32-bit task, or outside task context (an interrupt's
  * wakeup is no work of the task it interrupted).
  *
- * Context: any, interrupts off (a probe): copy_from_user_nofault()
- * disables page faults, so a page that is not present fails the read
- * instead of sleeping.  x86-64 only.
+ * Context: any, interrupts off (a probe): page faults are disabled, so
+ * a page that is not present fails the read instead of sleeping.
+ * x86-64 only.
  * Return: the frames, 0 for none.
  */
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
@@ -230,14 +230,26 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 */
 	fp = regs->bp;
 	lo = regs->sp;
+	/*
+	 * Page faults are disabled for the whole walk, as perf's frame
+	 * pointer call chains do: a record on a page that is not present
+	 * fails its read instead of sleeping.  Each record is then one
+	 * __copy_from_user_inatomic() after its own access_ok(), not a
+	 * copy_from_user_nofault(), which disables faults again per record.
+	 * (Its nmi_uaccess_okay() is for NMIs, which may come while the
+	 * loaded mm is not current's; a walk is in task context only.)
+	 */
+	pagefault_disable();
 	while (fp) {
+		const void __user *ufp = (const void __user *)fp;
+
 		if (fp & (sizeof(long) - 1) || fp < lo ||
 		    fp - lo > GT_USTACK_SPAN) {
 			*stop = GT_USTOP_BAD_FP;
 			break;
 		}
-		if (copy_from_user_nofault(&rec, (const void __user *)fp,
-					   sizeof(rec))) {
+		if (!access_ok(ufp, sizeof(rec)) ||
+		    __copy_from_user_inatomic(&rec, ufp, sizeof(rec))) {
 			*stop = GT_USTOP_FAULT;
 			break;
 		}
@@ -255,6 +267,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 		lo = fp + sizeof(rec);
 		fp = rec.next;
 	}
+	pagefault_enable();
 	return n;
 #else
 	return 0;
