@@ -10,7 +10,8 @@
 # .cache/bench/KERNEL/ab.txt).  The environment of bench/run.sh applies;
 # by default 3 rounds of 500 ms of getppid and the ping-pong (hackbench's
 # schedule is not deterministic, and varies by tens of percent), in the
-# configurations none, empty, gotrace, nostacks, gotrace-v2 and each
+# configurations none, empty, gotrace, nostacks, gotrace-v2, and
+# ustacks-v2 where BASE has user stacks (kmod/ustack.c), and each
 # NAME@base, no ramp.  Documentation/performance.rst, "The hot path:
 # measured changes".
 set -euo pipefail
@@ -19,6 +20,10 @@ base=${1:-HEAD}
 name=${2:-6.12}
 cfg=none,empty,gotrace,gotrace@base,nostacks,nostacks@base
 cfg=$cfg,gotrace-v2,gotrace-v2@base
+if git -C "$(dirname "${BASH_SOURCE[0]}")" cat-file -e "$base:kmod/ustack.c" \
+	2>/dev/null; then
+	cfg=$cfg,ustacks-v2,ustacks-v2@base
+fi
 export BENCH_BASE=$base BENCH_ICOUNT=1
 export BENCH_MS=${BENCH_MS:-500} BENCH_ROUNDS=${BENCH_ROUNDS:-3}
 export BENCH_WORKLOADS=${BENCH_WORKLOADS:-getppid,pingpong}

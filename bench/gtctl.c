@@ -11,7 +11,9 @@
  *
  * Status is one line of key=value words: events bytes lost overflows
  * task_overflows stack_overflows stop state cpus chunks format (1: go
- * 1.11, 2: go 1.23, 0: not started) generations.
+ * 1.11, 2: go 1.23, 0: not started) generations, then the user stacks'
+ * counters: ustack_walks ustack_bad_fp ustack_faults ustack_depth
+ * ustack_queue_full ustack_map_full (0 where the module has none).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,13 +38,19 @@ static int print_status(int fd)
 	printf("events=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64
 	       " overflows=%" PRIu64 " task_overflows=%" PRIu64
 	       " stack_overflows=%" PRIu64 " stop=%u state=%u cpus=%u chunks=%"
-	       PRIu64 " format=%u generations=%" PRIu64 "\n",
+	       PRIu64 " format=%u generations=%" PRIu64 " ustack_walks=%" PRIu64
+	       " ustack_bad_fp=%" PRIu64 " ustack_faults=%" PRIu64
+	       " ustack_depth=%" PRIu64 " ustack_queue_full=%" PRIu64
+	       " ustack_map_full=%" PRIu64 "\n",
 	       (uint64_t)st.events, (uint64_t)st.bytes_produced,
 	       (uint64_t)st.lost_events, (uint64_t)st.chunk_overflows,
 	       (uint64_t)st.task_overflows, (uint64_t)st.stack_overflows,
 	       st.stop_reason, st.state, st.nr_cpus,
 	       (uint64_t)st.chunks_total, st.format,
-	       (uint64_t)st.generations);
+	       (uint64_t)st.generations, (uint64_t)st.ustack_walks,
+	       (uint64_t)st.ustack_bad_fp, (uint64_t)st.ustack_faults,
+	       (uint64_t)st.ustack_depth, (uint64_t)st.ustack_queue_full,
+	       (uint64_t)st.ustack_map_full);
 	fflush(stdout);
 	return 0;
 }

@@ -15,6 +15,9 @@
 #            (module parameter wake_kstacks=N)
 #   gotrace-v2 the gotrace session in Go's generational format, "go 1.23
 #            trace" (module parameter format=go1.23, default generation_ms)
+#   ustacks  the gotrace session with user stacks (module parameter
+#            user_stacks=Y), go 1.11
+#   ustacks-v2 the same in go 1.23
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
 #   bpf      gotrace record --backend bpf into a tmpfs file, the workload
@@ -37,10 +40,14 @@ OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
-CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ftrace,bpf}" | tr , ' ')
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ustacks,ustacks-v2,ftrace,bpf}" |
+	tr , ' ')
 KSTACKS=/sys/module/gotrace/parameters/kstacks
 WAKE_KSTACKS=/sys/module/gotrace/parameters/wake_kstacks
 FORMAT=/sys/module/gotrace/parameters/format
+USTACKS=/sys/module/gotrace/parameters/user_stacks
+# The module's own default, restored after each run (the ramps use it).
+US_DEFAULT=$(cat $USTACKS 2>/dev/null)
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
 RAMP_GETPPID=$(echo "${BENCH_RAMP_GETPPID:-1,2,4,8,16,32,64}" | tr , ' ')
 RAMP_STARVED=$(echo "${BENCH_RAMP_STARVED:-1,2,4,8,16,32,64,128}" | tr , ' ')
@@ -122,19 +129,31 @@ run_config() {
 			tail -n 1)
 		emit "empty round=$r workload=$w hits=$hits"
 		;;
-	gotrace|nostacks|nowakestacks|gotrace-v2)
+	gotrace|nostacks|nowakestacks|gotrace-v2|ustacks|ustacks-v2)
 		# nostacks: the same session without kernel stacks (the
 		# module's kstacks parameter, which gtctl's session takes);
 		# nowakestacks: without those of wakeups (wake_kstacks);
 		# gotrace-v2: in the go 1.23 format, the others in go 1.11
 		# (the format parameter, read when the reader opens the
-		# device; the module's default is go1.23).
+		# device; the module's default is go1.23); ustacks,
+		# ustacks-v2: gotrace, gotrace-v2 with user stacks (the
+		# user_stacks parameter, also read at the open).  Every
+		# parameter is set for each run, so that a run never
+		# depends on the default of the module under test.
 		[ "$c" = nostacks ] && echo N > $KSTACKS
 		if [ "$c" = nowakestacks ]; then
 			echo N > $WAKE_KSTACKS || return 1
 		fi
+		us=N
+		case $c in ustacks*) us=Y ;; esac
+		if [ -e $USTACKS ]; then
+			echo $us > $USTACKS || return 1
+		elif [ $us = Y ]; then
+			echo "# $name: this module has no user stacks"
+			return 1
+		fi
 		f=go1.11
-		[ "$c" = gotrace-v2 ] && f=go1.23
+		case $c in *-v2) f=go1.23 ;; esac
 		echo $f > $FORMAT || return 1
 		./gtctl rec /tmp/gotrace.trace > /tmp/gotrace.status &
 		reader=$!
@@ -144,6 +163,8 @@ run_config() {
 		wait $reader
 		echo Y > $KSTACKS
 		[ ! -e $WAKE_KSTACKS ] || echo Y > $WAKE_KSTACKS
+		[ -z "$US_DEFAULT" ] || [ ! -e $USTACKS ] ||
+			echo "$US_DEFAULT" > $USTACKS
 		echo go1.23 > $FORMAT
 		emit "$name round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
@@ -209,7 +230,8 @@ emit "info release=$(uname -r) cpus=$NCPU ms=$MS rounds=$ROUNDS" \
 	"gotrace_chunks=$(cat /sys/module/gotrace/parameters/chunks)" \
 	"gotrace_flush_ms=$(cat /sys/module/gotrace/parameters/flush_ms)" \
 	"gotrace_generation_ms=$(cat \
-		/sys/module/gotrace/parameters/generation_ms 2>/dev/null)"
+		/sys/module/gotrace/parameters/generation_ms 2>/dev/null)" \
+	"gotrace_user_stacks=${US_DEFAULT:--}"
 
 r=1
 while [ $r -le "$ROUNDS" ]; do

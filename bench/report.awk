@@ -8,7 +8,9 @@
 # added cost (its median minus no tracing's) over ftrace's and over the
 # empty probes', the bytes per event each tracer wrote to its files, the
 # two trace formats side by side (gotrace: go 1.11, gotrace-v2: go 1.23),
-# and the ramp: events per second per CPU of each gotrace session under
+# user stacks off and on in each format (ustacks, ustacks-v2: the added
+# cost, the bytes per event, the share of events with user frames and of
+# walks cut short, from the sessions' ustack_* counters), and the ramp: events per second per CPU of each gotrace session under
 # more and more hackbench groups, and the highest one that lost nothing.
 
 function addw(w) {
@@ -20,6 +22,59 @@ function addw(w) {
 
 function ratio(a, b) {
 	return b > 0 ? sprintf("%.2f", a / b) : "-"
+}
+
+function pct(a, b) {
+	return b > 0 ? sprintf("%.1f", 100 * a / b) : "-"
+}
+
+# User stacks off and on, in each format: the added cost of each (median
+# ns/iter minus no tracing's) and their ratio, the bytes per event, the
+# share of events whose stack has user frames (walks that gave a frame
+# / events: one walk per event that shows a task running here) and the
+# share of those walks cut short, by reason.
+function ustacks_table(    n, i, j, w, off, on, base, a, b, ko, ku, t) {
+	n = split("gotrace ustacks gotrace-v2 ustacks-v2", pair, " ")
+	hdr = 0
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		for (j = 1; j < n; j += 2) {
+			off = pair[j]; on = pair[j + 1]
+			if (!(((off, w) in med) && ((on, w) in med)))
+				continue
+			if (!hdr++) {
+				printf "\nuser stacks\n%-10s %-6s %9s %9s %6s | " \
+					"%6s %6s | %6s %6s %15s %5s\n", "workload", \
+					"format", "off", "on", "ratio", "off", "on", \
+					"ustack", "trunc", "bad_fp/flt/dep", "full"
+				printf "%-10s %-6s %9s %9s %6s | %6s %6s | %6s %6s\n", \
+					"", "", "added ns", "added ns", "", "B/ev", \
+					"B/ev", "% ev", "% walk"
+			}
+			base = med["none", w]
+			a = med[off, w] - base
+			b = med[on, w] - base
+			ko = off SUBSEP w
+			ku = on SUBSEP w
+			t = ubadfp[ku] + ufault[ku] + udepth[ku]
+			printf "%-10s %-6s %9.1f %9.1f %6s | %6s %6s | %6s %6s " \
+				"%15s %5d\n", w, off ~ /-v2$/ ? "go1.23" : "go1.11", \
+				a, b, (a > 0) ? sprintf("%.2f", b / a) : "-", \
+				(gev[ko] > 0) ? sprintf("%.2f", gfile[ko] / gev[ko]) : "-", \
+				(gev[ku] > 0) ? sprintf("%.2f", gfile[ku] / gev[ku]) : "-", \
+				pct(uwalks[ku], gev[ku]), pct(t, uwalks[ku]), \
+				pct(ubadfp[ku], uwalks[ku]) "/" pct(ufault[ku], \
+				uwalks[ku]) "/" pct(udepth[ku], uwalks[ku]), \
+				uqfull[ku] + umapfull[ku]
+		}
+	}
+	if (hdr)
+		printf "(gotrace, gotrace-v2 (off) and ustacks, ustacks-v2 (on): " \
+			"added cost = median ns/iter\n minus no tracing's, " \
+			"ratio = on / off; ustack: walks that gave a user frame / " \
+			"events;\n trunc: walks cut short / walks, by reason " \
+			"(bad frame pointer, fault, depth limit)\n in %% of walks; " \
+			"full: stacks not queued for naming and PCs not named)\n"
 }
 
 $1 == "info" {
@@ -46,11 +101,15 @@ $1 == "empty" {
 	hits[f["workload"], f["round"]] = f["hits"]
 }
 
-# A gotrace session, with or without kernel stacks, in either format: its
-# file and status.
-$1 == "gotrace" || $1 == "nostacks" || $1 == "gotrace-v2" {
+# A gotrace session, with or without kernel stacks, with or without user
+# stacks, in either format: its file and status.
+$1 == "gotrace" || $1 == "nostacks" || $1 == "gotrace-v2" || \
+$1 == "ustacks" || $1 == "ustacks-v2" {
 	kv()
 	k = $1 SUBSEP f["workload"]
+	uwalks[k] += f["ustack_walks"]; ubadfp[k] += f["ustack_bad_fp"]
+	ufault[k] += f["ustack_faults"]; udepth[k] += f["ustack_depth"]
+	uqfull[k] += f["ustack_queue_full"]; umapfull[k] += f["ustack_map_full"]
 	gfile[k] += f["file"]; gev[k] += f["events"]
 	glost[k] += f["lost"] + f["overflows"] + f["task_overflows"] + \
 		f["stack_overflows"]
@@ -93,8 +152,9 @@ $1 == "ramp" {
 }
 
 END {
-	ncl = split("none empty gotrace nostacks gotrace-v2 ftrace bpf", cl, " ")
-	ngc = split("gotrace nostacks gotrace-v2", gc, " ")
+	ncl = split("none empty gotrace nostacks gotrace-v2 ustacks " \
+		"ustacks-v2 ftrace bpf", cl, " ")
+	ngc = split("gotrace nostacks gotrace-v2 ustacks ustacks-v2", gc, " ")
 	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
 		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
 
@@ -139,10 +199,11 @@ END {
 		}
 	}
 	printf "(added cost of gotrace, of gotrace without kernel stacks, of " \
-		"gotrace in the go 1.23\n format and of the BPF backend " \
-		"over ftrace's and the empty probes'; added cost\n = median " \
-		"ns/iter minus no tracing's; tp hits = tracepoint calls " \
-		"counted by\n the empty probes)\n"
+		"gotrace in the go 1.23\n format, with user stacks in both " \
+		"(ustacks, ustacks-v2) and of the BPF backend\n over " \
+		"ftrace's and the empty probes'; added cost = median " \
+		"ns/iter minus no\n tracing's; tp hits = tracepoint calls " \
+		"counted by the empty probes)\n"
 
 	printf "\n%-10s %-10s %8s %9s %5s %6s\n", "workload", "config", \
 		"B/event", "events", "lost", "gens"
@@ -156,7 +217,7 @@ END {
 			printf "%-10s %-10s %8s %9d %5d %6s\n", w, c, \
 				(gev[k] > 0) ? sprintf("%.2f", gfile[k] / gev[k]) : "-", \
 				gev[k], glost[k], \
-				(c == "gotrace-v2") ? ggen[k] : "-"
+				(c ~ /-v2$/) ? ggen[k] : "-"
 			tgf[c] += gfile[k]; tge[c] += gev[k]; tgl[c] += glost[k]
 			tgg[c] += ggen[k]; tgr[c] = 1
 		}
@@ -167,7 +228,7 @@ END {
 			continue
 		printf "%-10s %-10s %8s %9d %5d %6s\n", "all", c, \
 			(tge[c] > 0) ? sprintf("%.2f", tgf[c] / tge[c]) : "-", \
-			tge[c], tgl[c], (c == "gotrace-v2") ? tgg[c] : "-"
+			tge[c], tgl[c], (c ~ /-v2$/) ? tgg[c] : "-"
 	}
 	printf "(all rounds summed; file bytes / events of the session's " \
 		"status; lost: lost events\n and chunk, task and stack " \
@@ -229,6 +290,8 @@ END {
 			"go 1.11's; generations of %s ms at most)\n", \
 			genms != "" ? genms : "?"
 	}
+
+	ustacks_table()
 
 	nb = 0
 	for (w in bev)

@@ -273,7 +273,7 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 /*
  * User stacks (GOTRACE_OPT_USER_STACKS), ustack.c.  The walk, in the
  * probe: current's frame pointers, from its saved user registers, read
- * with copy_from_user_nofault() (no fault, no sleep: legal under the
+ * with page faults disabled (no fault, no sleep: legal under the
  * runqueue lock with interrupts off, on PREEMPT_RT too).  A stack new to
  * its table is queued with its mm pinned; a work item names its frames
  * in process context (mmap_lock sleeps: not in a probe); the tables are

@@ -89,9 +89,11 @@ MODULE_PARM_DESC(wake_kstacks,
 		 "Record wakeups' kernel stacks (with kstacks) unless a session's options say otherwise");
 
 /*
- * Off by default for now: the walk costs one read of user memory per
- * frame at every recorded block, syscall and wakeup; the default will
- * follow measurements (Documentation/performance.rst).
+ * Off by default: measured, the walk at every syscall entry, block and
+ * wakeup costs up to twice the added cost of a syscall-heavy load, and
+ * on a stock Debian system most walks stop after the first frame
+ * (Documentation/user-stacks.rst, "What user stacks cost, and the
+ * default").
  */
 bool gt_param_user_stacks;
 module_param_named(user_stacks, gt_param_user_stacks, bool, 0644);

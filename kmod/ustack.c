@@ -14,8 +14,9 @@
  *
  *   the walk (gt_ustack_walk()), in the probe: the saved user registers
  *   of current, then one record {next frame pointer, return address} per
- *   frame, read with copy_from_user_nofault(), which neither faults nor
- *   sleeps (a page that is not present makes it fail: the walk stops);
+ *   frame, read with page faults disabled, so that the read neither
+ *   faults nor sleeps (a page that is not present makes it fail: the
+ *   walk stops);
  *
  *   the queue (gt_ustack_queue()), in the probe, only when the stack is
  *   new to its table: the address space and the raw PCs go to this
@@ -60,6 +61,7 @@
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -156,6 +158,28 @@ struct gt_ustack {
 #define GT_USTACK_NOT_USER	(PF_KTHREAD | PF_IO_WORKER)
 #endif
 
+/* What names an address space (ustack_space()), and its hash. */
+struct gt_uspace_id {
+	u64 start;
+	u64 exec_id;
+	u32 tgid;
+	u32 zero;
+};
+
+struct gt_uspace_memo {
+	struct gt_uspace_id id;
+	u64 space;
+};
+
+/*
+ * Each CPU's last address space: its task walks again at once (a
+ * syscall's entry, then its block or the wakeup it makes), so the two
+ * hashes are mostly not made again.  Keyed by the whole identity, never
+ * stale; a cache of a pure function, shared by the sessions.  Read and
+ * written by the walk only, interrupts off.
+ */
+static DEFINE_PER_CPU(struct gt_uspace_memo, gt_uspace_memo);
+
 /*
  * The identity of current's address space, 48 bits of a hash of it:
  * the process (tgid), its leader's start time (a tgid reused later is
@@ -165,19 +189,21 @@ struct gt_ustack {
  */
 static u64 ustack_space(struct task_struct *p)
 {
-	struct {
-		u64 start;
-		u64 exec_id;
-		u32 tgid;
-		u32 zero;
-	} id = {
+	struct gt_uspace_memo *memo = this_cpu_ptr(&gt_uspace_memo);
+	struct gt_uspace_id id = {
 		.start = READ_ONCE(p->group_leader)->start_time,
 		.exec_id = READ_ONCE(p->self_exec_id),
 		.tgid = p->tgid,
 	};
 
-	return ((u64)jhash(&id, sizeof(id), 1) << 32 |
-		jhash(&id, sizeof(id), 2)) & GT_USPACE_MASK;
+	if (memo->space && memo->id.tgid == id.tgid &&
+	    memo->id.start == id.start && memo->id.exec_id == id.exec_id)
+		return memo->space;
+	memo->id = id;
+	/* Never 0, which says the memo is empty. */
+	memo->space = ((u64)jhash(&id, sizeof(id), 1) << 32 |
+		       jhash(&id, sizeof(id), 2)) & GT_USPACE_MASK ?: 1;
+	return memo->space;
 }
 
 /**
@@ -193,9 +219,9 @@ static u64 ustack_space(struct task_struct *p)
  * exiting), a 32-bit task, or outside task context (an interrupt's
  * wakeup is no work of the task it interrupted).
  *
- * Context: any, interrupts off (a probe): copy_from_user_nofault()
- * disables page faults, so a page that is not present fails the read
- * instead of sleeping.  x86-64 only.
+ * Context: any, interrupts off (a probe): page faults are disabled, so
+ * a page that is not present fails the read instead of sleeping.
+ * x86-64 only.
  * Return: the frames, 0 for none.
  */
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
@@ -230,14 +256,26 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 */
 	fp = regs->bp;
 	lo = regs->sp;
+	/*
+	 * Page faults are disabled for the whole walk, as perf's frame
+	 * pointer call chains do: a record on a page that is not present
+	 * fails its read instead of sleeping.  Each record is then one
+	 * __copy_from_user_inatomic() after its own access_ok(), not a
+	 * copy_from_user_nofault(), which disables faults again per record.
+	 * (Its nmi_uaccess_okay() is for NMIs, which may come while the
+	 * loaded mm is not current's; a walk is in task context only.)
+	 */
+	pagefault_disable();
 	while (fp) {
+		const void __user *ufp = (const void __user *)fp;
+
 		if (fp & (sizeof(long) - 1) || fp < lo ||
 		    fp - lo > GT_USTACK_SPAN) {
 			*stop = GT_USTOP_BAD_FP;
 			break;
 		}
-		if (copy_from_user_nofault(&rec, (const void __user *)fp,
-					   sizeof(rec))) {
+		if (!access_ok(ufp, sizeof(rec)) ||
+		    __copy_from_user_inatomic(&rec, ufp, sizeof(rec))) {
 			*stop = GT_USTOP_FAULT;
 			break;
 		}
@@ -255,6 +293,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 		lo = fp + sizeof(rec);
 		fp = rec.next;
 	}
+	pagefault_enable();
 	return n;
 #else
 	return 0;

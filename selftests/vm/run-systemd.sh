@@ -13,7 +13,12 @@
 # KERNEL@systemd.
 #
 # Environment: GT_VM_TIMEOUT (seconds, default 600), GT_VM_MEM (1024,
-# MiB), GT_VM_CPUS (2), GT_VM_ACCEL (tcg,thread=single), GT_VM_APPEND.
+# MiB), GT_VM_CPUS (2), GT_VM_ACCEL (tcg,thread=single), GT_VM_APPEND;
+# GT_SD_USER_STACKS=1: the guest's module is loaded with user_stacks=1
+# (/etc/modprobe.d/gotrace.conf, as an administrator would), so that
+# the boot trace and every other session record user stacks, and the
+# host reports how many events got one and how many walks were cut
+# short (selftests/vm/ustack-report.sh).
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -84,6 +89,9 @@ else
 	gt_die "DKMS built no gotrace.ko for $KREL when its headers came (log: $work/headers.log)"
 fi
 install -m 0755 "$GT_VM/sd-guest-test" "$root/usr/local/sbin/sd-guest-test"
+if [ "${GT_SD_USER_STACKS:-0}" = 1 ]; then
+	echo "options gotrace user_stacks=1" > "$root/etc/modprobe.d/gotrace.conf"
+fi
 cat > "$root/etc/systemd/system/gotrace-selftest.service" <<'EOF'
 [Unit]
 Description=gotrace's tests of the systemd guest
@@ -246,6 +254,12 @@ done
 [ -s "$work/out/boot.trace" ] &&
 	host_test "boot.trace: journald's and udevd's tasks are in their units" \
 		"$work/out/boot.units" boot_units "$work/out/boot.trace"
+
+if [ "${GT_SD_USER_STACKS:-0}" = 1 ] && [ -s "$work/out/boot.trace" ]; then
+	host_test "boot.trace: user stacks walked and counted" \
+		"$work/out/boot.ustack" "$GT_VM/ustack-report.sh" \
+		"$work/out/boot.trace" "$work/out/boot-units.journal"
+fi
 
 echo "[$name] $KREL: $passed passed, $failed failed"
 echo "$passed $failed" > "$work/counts"

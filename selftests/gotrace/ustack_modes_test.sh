@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# User stacks in the recording modes other than a plain one (issue 27:
+# "the flight recorder, rotation, filters, units and both formats all
+# work with user stacks"): each trace below is recorded with user stacks
+# (--user-stacks, or the module parameter user_stacks for a session of
+# cat), named here with gotrace symbolize, which must name some frames,
+# and goes to the host with its ground truth: the stacks of ustack.c's
+# blocks list leaf_MODE, middle_MODE, outer_MODE in order, those of
+# ustack_go main.readLoop under syscall.Read, in Go 1.23's and 1.27's
+# dumps and profiles (selftests/verify-trace.sh), and every Go reader
+# parses them (selftests/check-trace.sh).
+#
+#   ustack-comm      -c gt_us_futex: only the futex program, renamed by
+#                    prctl() after it started (the filter decides again)
+#   ustack-pid       --children -- COMMAND: the C pipe program and the
+#                    Go eventfd program, the command's descendants
+#   then, in go1.23 only (generations):
+#   ustack-flight    --flight: a snapshot of the window after the C
+#                    sleep and the Go pipe programs
+#   ustack-rotate-N  --rotate: each file a trace of its own, its frames
+#                    named in it; ustack-rotate-joined the files'
+#                    generations behind one header, named once joined
+#   ustack-units     a session of cat with user_stacks=Y, the C pipe
+#                    program in a unit's cgroup: its user region and its
+#                    stacks
+#
+# Each program exits right after its last block: its frames must be
+# named all the same, in a snapshot and in a rotated file too.
+. ./lib.sh
+
+[ "$GT_BACKEND" = kmod ] || { echo "SKIP: the module's feature"; exit 4; }
+
+param=/sys/module/gotrace/parameters/user_stacks
+[ -e $param ] || fail "no user_stacks parameter"
+us_was=$(cat $param)
+on_exit "echo $us_was > $param"
+rounds=3
+
+# sym IN OUT: gotrace symbolize IN into OUT, which must name some of
+# its user frames.
+sym() {
+	./gotrace symbolize "$1" "$2" 2> /tmp/ums-sym.err ||
+		fail "gotrace symbolize $1 failed: $(cat /tmp/ums-sym.err)"
+	cat /tmp/ums-sym.err
+	named=$(sed -n 's/.* \([0-9][0-9]*\) of [0-9]* user frames named.*/\1/p' \
+		/tmp/ums-sym.err)
+	[ "${named:-0}" -gt 0 ] || fail "symbolize named no user frame of $1"
+	./gotrace check -q "$2" || fail "gotrace check refuses $2"
+}
+
+# The comm filter: the futex program, named gt_us_futex by prctl() once
+# running, and its helper thread, which has the name from its start.
+./gotrace record --user-stacks -q -c gt_us_futex -o /tmp/ums-comm.raw -- \
+	./ustack futex $rounds || fail "gotrace record -c gt_us_futex failed"
+check_header /tmp/ums-comm.raw
+sym /tmp/ums-comm.raw "$GT_OUT/ustack-comm.trace"
+cat > "$GT_OUT/ustack-comm.expect" <<EOT
+names gt_us_futex
+gt_us_futex block:sync >= $rounds
+stack leaf_futex,middle_futex,outer_futex
+pprof_stack sync leaf_futex,middle_futex,outer_futex
+pprof_stack sched wake_leaf,wake_middle,wake_outer
+EOT
+
+# The pid filter: the command and its descendants, a C and a Go program.
+./gotrace record --user-stacks -q --children -o /tmp/ums-pid.raw -- \
+	sh -c "./ustack pipe $rounds && ./ustack_go evfd $rounds" ||
+	fail "gotrace record --children failed"
+check_header /tmp/ums-pid.raw
+sym /tmp/ums-pid.raw "$GT_OUT/ustack-pid.trace"
+cat > "$GT_OUT/ustack-pid.expect" <<EOT
+gt_us_pipe block:chan_receive >= $rounds
+gt_ug_evfd sysblock:sys_read >= $rounds
+stack leaf_pipe,middle_pipe,outer_pipe
+pprof_stack sync leaf_pipe,middle_pipe,outer_pipe
+stack syscall.Read,main.readLoop,main.main
+pprof_stack syscall syscall.Read,main.readLoop,main.main
+EOT
+
+[ "$GT_FORMAT" = go1.23 ] || exit 0
+
+# The flight recorder: a window long enough for both programs under
+# emulation, a snapshot once they have exited.
+dir=/tmp/ums-flight
+rm -rf $dir
+./gotrace record --user-stacks --flight 30s -o $dir > /tmp/ums-fl.out \
+	2> /tmp/ums-fl.err &
+rec=$!
+cleanup_on_exit $rec
+wait_state recording
+./ustack sleep $rounds || fail "ustack sleep failed"
+./ustack_go pipe $rounds || fail "ustack_go pipe failed"
+./gotrace snapshot || fail "gotrace snapshot failed"
+wait_until "ls $dir | grep -q -- '-0001-user\.trace\$'" 300 ||
+	fail "no snapshot in $dir within 30 s: $(cat /tmp/ums-fl.err)"
+wait_until "grep -q '^gotrace: snapshot 1,' /tmp/ums-fl.err" 100 ||
+	fail "no summary line for the snapshot: $(cat /tmp/ums-fl.err)"
+./gotrace stop || fail "gotrace stop failed"
+wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+wait $rec || fail "the recorder exited with $?: $(cat /tmp/ums-fl.err)"
+f=$dir/$(ls $dir | grep -- '-0001-user\.trace$')
+check_header "$f"
+sym "$f" "$GT_OUT/ustack-flight.trace"
+cat > "$GT_OUT/ustack-flight.expect" <<EOT
+gt_us_sleep block:sleep >= $rounds
+gt_ug_pipe block:chan_receive >= $rounds
+stack leaf_sleep,middle_sleep,outer_sleep
+stack syscall.Read,main.readLoop,main.main
+pprof_stack sync syscall.Read,main.readLoop,main.main
+EOT
+
+# Rotation: short generations and files, a program per file or so.  A
+# file is a trace of its own: its frames are named from its own tables.
+dir=/tmp/ums-rotate
+rm -rf $dir
+gen_param=/sys/module/gotrace/parameters/generation_ms
+gen_was=$(cat $gen_param)
+on_exit "echo $gen_was > $gen_param"
+echo 200 > $gen_param || fail "cannot set generation_ms=200"
+./gotrace record --user-stacks --rotate 1s -o $dir -- sh -c \
+	"./ustack evfd $rounds && sleep 1.5 && ./ustack futex $rounds &&
+	 sleep 1.5 && ./ustack_go pipe $rounds" \
+	> /tmp/ums-rot.out 2> /tmp/ums-rot.err ||
+	fail "gotrace record --rotate failed: $(cat /tmp/ums-rot.err)"
+cat /tmp/ums-rot.err
+n=$(ls $dir | wc -l)
+[ "$n" -ge 2 ] || fail "$n files for 3 s rotated every 1 s, not 2 or more"
+k=0
+joined=/tmp/ums-rotate-joined.raw
+for f in $(ls $dir | sort); do
+	k=$((k + 1))
+	check_header "$dir/$f"
+	if [ $k -eq 1 ]; then
+		cp "$dir/$f" $joined
+	else
+		tail -c +17 "$dir/$f" >> $joined
+	fi
+	./gotrace symbolize "$dir/$f" "$GT_OUT/ustack-rotate-$k.trace" \
+		2> /tmp/ums-sym.err ||
+		fail "gotrace symbolize refuses file $k of $n: $(cat /tmp/ums-sym.err)"
+	echo "file $k: $(cat /tmp/ums-sym.err)"
+done
+sym $joined "$GT_OUT/ustack-rotate-joined.trace"
+cat > "$GT_OUT/ustack-rotate-joined.expect" <<EOT
+gt_us_evfd sysblock:sys_read >= $rounds
+gt_us_futex block:sync >= $rounds
+gt_ug_pipe block:chan_receive >= $rounds
+stack leaf_evfd,middle_evfd,outer_evfd
+stack leaf_futex,middle_futex,outer_futex
+stack syscall.Read,main.readLoop,main.main
+pprof_stack syscall leaf_evfd,middle_evfd,outer_evfd
+pprof_stack sync leaf_futex,middle_futex,outer_futex
+EOT
+echo "$gen_was" > $gen_param
+
+# Units, in a session of cat that takes its user stacks from the
+# module parameter: the pipe program run in a unit's cgroup (as
+# units_test.sh, which says why the shell is moved before its exec).
+grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
+	mount -t cgroup2 none /sys/fs/cgroup || fail "cannot mount cgroup2"
+unit=/sys/fs/cgroup/gt-ustack.service
+mkdir -p $unit || fail "cannot create $unit"
+on_exit "rmdir $unit"
+in_unit() {
+	rm -f /tmp/ums-units.go
+	mkfifo /tmp/ums-units.go || fail "mkfifo"
+	sh -c 'read -r _ < /tmp/ums-units.go; exec "$@"' sh "$@" &
+	iu_pid=$!
+	sleep 0.2
+	echo $iu_pid > $unit/cgroup.procs ||
+		fail "cannot move $iu_pid into $unit"
+	echo go > /tmp/ums-units.go
+	wait $iu_pid || fail "'$*' in $unit failed"
+}
+echo Y > $param || fail "cannot set user_stacks=Y"
+record_while /tmp/ums-units.raw in_unit ./ustack pipe $rounds
+echo "$us_was" > $param
+sym /tmp/ums-units.raw "$GT_OUT/ustack-units.trace"
+cat > "$GT_OUT/ustack-units.expect" <<EOT
+gt_us_pipe region:gt-ustack.service >= 1
+gt_us_pipe block:chan_receive >= $rounds
+stack leaf_pipe,middle_pipe,outer_pipe
+pprof_stack sync leaf_pipe,middle_pipe,outer_pipe
+pprof_stack sched wake_leaf,wake_middle,wake_outer
+EOT
+exit 0
