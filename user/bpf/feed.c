@@ -139,7 +139,7 @@ static size_t stack_at(unsigned int type)
  * The user stack of record @h, NULL if it has none (record.h: its size
  * goes past its kernel frames), or one that does not fit its size.
  */
-static const struct gtb_ustack *rec_ustack(const struct gtb_hdr *h)
+const struct gtb_ustack *gt_bpf_rec_ustack(const struct gtb_hdr *h)
 {
 	size_t at = stack_at(h->type), k;
 	const struct gtb_ustack *us;
@@ -174,7 +174,7 @@ void gt_bpf_feed_early(const void *rec, size_t len, void *arg)
 
 	if (!f->umaps || len < sizeof(*h) || len < h->size)
 		return;
-	us = rec_ustack(h);
+	us = gt_bpf_rec_ustack(h);
 	if (us)
 		ustack_see(f, us);
 }
@@ -431,7 +431,7 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 		ev.pcs = (const u64 *)pcs + skip;
 		ev.nr_pcs = n - skip;
 	}
-	us = pcs ? rec_ustack(h) : NULL;
+	us = pcs ? gt_bpf_rec_ustack(h) : NULL;
 	if (us) {
 		/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
 		ustack_see(f, us);

@@ -30,6 +30,13 @@ struct gt_cgunits;
 /* Name the tasks' systemd units from @units (gt_cgunits_new()), not freed. */
 void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units);
 struct gt_umaps;
+struct gtb_hdr;
+struct gtb_ustack;
+/*
+ * The user stack record @h carries (record.h), NULL if none, or one that
+ * does not fit its size.  @h->size bytes must be readable.
+ */
+const struct gtb_ustack *gt_bpf_rec_ustack(const struct gtb_hdr *h);
 /*
  * Name user frames with @umaps (gt_umaps_new()), not freed: the feed
  * tells it of every user stack it gives the model.

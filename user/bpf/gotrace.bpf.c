@@ -145,16 +145,24 @@ static __always_inline void *reserve(__u32 size)
 	return rec;
 }
 
-/* No wakeup per record: the reader polls, or is woken when a ring fills. */
-static __always_inline void submit(void *rec)
+/*
+ * No wakeup per record: the reader polls, or is woken when a ring fills,
+ * or (@now) when a record needs it soon.
+ */
+static __always_inline void submit_now(void *rec, bool now)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	void *rb = bpf_map_lookup_elem(&rings, &cpu);
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes)
+	if (now || (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes))
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(rec, flags);
+}
+
+static __always_inline void submit(void *rec)
+{
+	submit_now(rec, false);
 }
 
 static __always_inline void fill_hdr(struct gtb_hdr *h, __u16 type,
@@ -382,6 +390,19 @@ static __always_inline __u32 ustack_room(void)
 	return cfg.flags & OPT_USER_STACKS ? USTACK_ROOM : 0;
 }
 
+/*
+ * Address spaces whose user stacks the reader was woken for: the first
+ * stack of each wakes it at once, so that it reads the process's maps
+ * (umaps.c) while the process lives, however short its life.  An LRU
+ * map, preallocated: an evicted space only wakes the reader once more.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u8);
+} uspaces SEC(".maps");
+
 /* Tasks whose saved user registers are not theirs: kmod/ustack.c's. */
 #define PF_IO_WORKER_BIT	0x00000010
 #define PF_USER_WORKER_BIT	0x00004000
@@ -448,9 +469,11 @@ static __always_inline __u64 uspace_of(struct task_struct *t)
  * bpf_probe_read_user() per frame: copy_from_user_nofault(), which
  * neither faults nor sleeps.  At most GTB_MAX_UFRAMES records read.
  * Returns the bytes written at @us, 0 for none (a kernel thread or a
- * user worker, a 32-bit task, an interrupt, user stacks off).
+ * user worker, a 32-bit task, an interrupt, user stacks off); @fresh
+ * set if the space is new to the reader (uspaces).
  */
-static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us)
+static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
+					 bool *fresh)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct {
@@ -468,6 +491,12 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us)
 	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
 		return 0;
 	us->space = uspace_of(t);
+	if (!bpf_map_lookup_elem(&uspaces, &us->space)) {
+		__u8 one = 1;
+
+		bpf_map_update_elem(&uspaces, &us->space, &one, BPF_ANY);
+		*fresh = true;
+	}
 	us->tid = t->pid;
 	us->tgid = t->tgid;
 	us->exe_ino = BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
@@ -509,15 +538,19 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us)
  * Current's user stack after the @nk kernel frames at @stack (the
  * record's hdr.nr_frames, passed so that the verifier knows its bound),
  * in a record that reserved ustack_room() for it; hdr.size grows by it.
+ * True if the reader should be woken for it now (submit_now()).
  */
-static __always_inline void put_ustack(void *ctx, struct gtb_hdr *h,
+static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
 				       __u64 *stack, __u32 nk)
 {
+	bool fresh = false;
+
 	if (!(cfg.flags & OPT_USER_STACKS))
-		return;
+		return false;
 	if (nk > GTB_MAX_FRAMES)
 		nk = GTB_MAX_FRAMES;
-	h->size += ustack_walk(ctx, (struct gtb_ustack *)&stack[nk]);
+	h->size += ustack_walk(ctx, (struct gtb_ustack *)&stack[nk], &fresh);
+	return fresh;
 }
 
 /* What fd @fd of @t is: the check of the module's classify.c. */
@@ -563,6 +596,7 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 	struct gtb_switch *r;
 	struct pt_regs *regs;
 	__u64 key = (__u64)prev;
+	bool fresh = false;
 	__u32 nk;
 
 	if (pm && !preempt && prev_state)
@@ -597,9 +631,9 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 			r->hdr.nr_frames = nk;
 			r->hdr.size += nk * 8;
 			/* prev is current: its own user stack. */
-			put_ustack(ctx, &r->hdr, r->stack, nk);
+			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
 		}
-		submit(r);
+		submit_now(r, fresh);
 	}
 out:
 	/* The last switch of an exited task: forget it. */
@@ -615,7 +649,7 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8 +
 		     ustack_room();
 	struct gtb_wake *r;
-	bool wm;
+	bool wm, fresh = false;
 	__u32 nk;
 
 	if (!task_match(p, false))
@@ -635,9 +669,9 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 		r->hdr.size += nk * 8;
 		/* The waker's, when it is recorded (the reader's model asks). */
 		if (wm)
-			put_ustack(ctx, &r->hdr, r->stack, nk);
+			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
 	}
-	submit(r);
+	submit_now(r, fresh);
 	return 0;
 }
 
@@ -667,6 +701,7 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 size = sizeof(struct gtb_fork) + GTB_MAX_FRAMES * 8 +
 		     ustack_room();
 	struct gtb_fork *r;
+	bool fresh = false;
 	__u32 nk;
 
 	if (!pm && !cm)
@@ -682,8 +717,8 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	r->hdr.size += nk * 8;
 	/* The parent is current: its user stack, when it is recorded. */
 	if (pm)
-		put_ustack(ctx, &r->hdr, r->stack, nk);
-	submit(r);
+		fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
+	submit_now(r, fresh);
 	return 0;
 }
 
@@ -737,6 +772,7 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 			       bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
+	bool fresh = false;
 	struct gtb_sys *r;
 	__u8 m = rematch ? task_rematch(cur) :
 		 task_match(cur, false) ? GTB_MATCH_KEY : 0;
@@ -754,8 +790,8 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
 	/* The stack of a syscall's entry is its user frames. */
 	if (type == GTB_SYS_ENTER)
-		put_ustack(ctx, &r->hdr, r->stack, 0);
-	submit(r);
+		fresh = put_ustack(ctx, &r->hdr, r->stack, 0);
+	submit_now(r, fresh);
 	return 0;
 }
 
