@@ -426,12 +426,12 @@ const volatile __u64 thread_size = 16384;
  * reaches only where the kernel lists its data symbols
  * (CONFIG_KALLSYMS_ALL), so the stack tells instead: on x86-64, hard
  * interrupts, softirqs and NMIs run on stacks of their own, and task
- * context on @t's (task->stack, THREAD_SIZE bytes).  The program's own
- * frame is on the stack it runs on: the address of a local, read as a
- * number (bpf_probe_read_kernel(), so that the verifier sees a number):
- * not a local's, which may be on a per-CPU stack of BPF's own (Linux
- * 6.13 on), but the context's, the arguments bpf_trace_run*() keeps on
- * the kernel stack.
+ * context on @t's (task->stack, THREAD_SIZE bytes).  Which stack this
+ * is, the context's address says: the arguments bpf_trace_run*() keeps
+ * in its frame (a local's would not: a program's locals may be on a
+ * per-CPU stack of BPF's own, Linux 6.13 on), read as a number with
+ * bpf_probe_read_kernel() so that the verifier sees a number.  On
+ * PREEMPT_RT a softirq run in a task's context counts as the task's.
  */
 static __always_inline bool in_task_ctx(void *ctx, struct task_struct *t)
 {
