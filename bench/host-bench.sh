@@ -10,8 +10,12 @@
 #   bpf     gotrace bpf-dump -s (the BPF backend's programs, rings and
 #           merging reader, no trace), comm filter on the workload: other
 #           tasks' events cost the programs' filter check
+#   bpfu    the same with --user-stacks: the programs walk the user stack
+#           of the running task (Documentation/user-stacks.rst)
 #   record  gotrace record --backend bpf with the same filter: the above,
 #           plus the model and the trace file (in $BENCH_OUT)
+#   recordu the same with --user-stacks: plus the maps the reader reads
+#           and the user frames the model writes
 #   ftrace  the same tracepoints through a tracefs instance, one cat of
 #           trace_pipe_raw per CPU into files, set_event_pid (with
 #           event-fork) on the workload
@@ -19,6 +23,7 @@
 #   getppid   syscall storm: one getppid() per iteration
 #   pingpong  context-switch storm: one round trip per iteration (two
 #             blocking reads, two wakeups, two switches), pinned to CPU 0
+#   hackbench 1 group of 10 senders and 10 receivers on socket pairs
 # Then a ramp: BPF capture of more and more getppid processes until
 # records are dropped: the highest event rate without drops.
 #
@@ -31,9 +36,15 @@
 #               bytes per trace event; ftrace: page headers and committed
 #               data of trace_pipe_raw)
 #   drops       events lost (bpf: full rings; ftrace: overrun + dropped)
+#   ustack%     bpfu, recordu: events (bpfu: records) carrying a user stack
+#   trunc%      bpfu, recordu: user stacks whose walk stopped early (a bad
+#               frame pointer, a fault, the depth limit)
+#   vs-no-u     bpfu, recordu: the added cost (ns/iter over none's) with
+#               user stacks, as a multiple of the same without them
 #
 # Environment: BENCH_MS (one run, 1000), BENCH_ROUNDS (3),
-# BENCH_WORKLOADS ("getppid pingpong"), BENCH_CONFIGS ("none bpf ftrace"),
+# BENCH_WORKLOADS ("getppid pingpong hackbench"), BENCH_CONFIGS ("none
+# bpf bpfu record recordu ftrace"),
 # BENCH_RAMP (getppid processes, "1 2 4 8 16"), BENCH_OUT (results
 # directory, .cache/bench/host).
 set -euo pipefail
@@ -42,8 +53,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-3}
 RAMP=${BENCH_RAMP-1 2 4 8 16}
-WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong}
-CONFIGS=${BENCH_CONFIGS:-none bpf record ftrace}
+WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong hackbench}
+CONFIGS=${BENCH_CONFIGS:-none bpf bpfu record recordu ftrace}
 OUT=${BENCH_OUT:-$ROOT/.cache/bench/host}
 GOTRACE=$ROOT/user/gotrace
 PROGS=$OUT/progs
@@ -67,7 +78,7 @@ make -s -C "$ROOT/user" gotrace
 "$GOTRACE" bpf-dump -h >/dev/null 2>&1 ||
 	die "gotrace was built without the BPF backend (make deps)"
 make -s -C "$ROOT/bench" O="$PROGS" "$PROGS/getppid" "$PROGS/pingpong" \
-	"$PROGS/ftpages"
+	"$PROGS/hackbench" "$PROGS/ftpages"
 
 mounted=
 if [ ! -d "$TRACEFS/events" ]; then
@@ -89,6 +100,7 @@ workload() {
 	case $1 in
 	getppid)	echo "$PROGS/getppid $MS ${2:-1}" ;;
 	pingpong)	echo "$PROGS/pingpong $MS 1 0" ;;
+	hackbench)	echo "$PROGS/hackbench $MS 1 10" ;;
 	esac
 }
 
@@ -100,34 +112,51 @@ iters_ns() {
 run_none() {
 	# shellcheck disable=SC2091,SC2046
 	$(workload "$1") > "$OUT/run.out"
-	echo "$(iters_ns "$OUT/run.out") 0 0 0"
+	echo "$(iters_ns "$OUT/run.out") 0 0 0 0 0"
 }
 
+# Each run prints "ITERS NS EVENTS BYTES DROPS USTACKS TRUNCATED".
 run_bpf() {
-	# shellcheck disable=SC2046
-	"$GOTRACE" bpf-dump -s --ring-size $RING -c "$1" -- \
+	local ustacks utrunc
+	# shellcheck disable=SC2046,SC2086
+	"$GOTRACE" bpf-dump -s --ring-size $RING -c "$1" ${UFLAG:-} -- \
 		$(workload "$1" "${2:-}") > /dev/null 2> "$OUT/run.out"
 	summary=$(grep '^bpf-dump:' "$OUT/run.out")
 	rec=$(echo "$summary" | sed 's/.*records=\([0-9]*\).*/\1/')
 	bytes=$(echo "$summary" | sed 's/.*bytes=\([0-9]*\).*/\1/')
 	drops=$(echo "$summary" | sed 's/.*drops=\([0-9]*\).*/\1/')
-	echo "$(iters_ns "$OUT/run.out") $rec $bytes $drops"
+	ustacks=$(echo "$summary" | sed -n 's/.*ustacks=\([0-9]*\).*/\1/p')
+	utrunc=$(echo "$summary" | sed -n 's/.*utrunc=\([0-9]*\).*/\1/p')
+	echo "$(iters_ns "$OUT/run.out") $rec $bytes $drops ${ustacks:-0} ${utrunc:-0}"
+}
+
+run_bpfu() {
+	UFLAG=--user-stacks run_bpf "$@"
 }
 
 run_record() {
-	local drops size
-	# shellcheck disable=SC2046
+	local drops size walks trunc
+	# shellcheck disable=SC2046,SC2086
 	"$GOTRACE" record --backend bpf -o "$OUT/record.trace" \
-		--buffer-size $((4 * NCPU))M -c "$1" -- \
+		--buffer-size $((4 * NCPU))M -c "$1" ${UFLAG:-} -- \
 		$(workload "$1") > "$OUT/run.out" 2>&1
 	drops=$(sed -n 's/.* \([0-9]*\) lost, backend bpf$/\1/p' "$OUT/run.out")
+	# "user stacks: N walked, truncated: bad frame pointer A, fault B,
+	# depth limit C; ..."
+	walks=$(sed -n 's/.*user stacks: \([0-9]*\) walked.*/\1/p' "$OUT/run.out")
+	trunc=$(sed -n 's/.*bad frame pointer \([0-9]*\), fault \([0-9]*\), depth limit \([0-9]*\).*/\1 + \2 + \3/p' \
+		"$OUT/run.out")
 	# Events and bytes of the trace: what the model wrote.
 	"$GOTRACE" stat -j "$OUT/record.trace" > "$OUT/stat.json"
 	size=$(wc -c < "$OUT/record.trace")
 	rm -f "$OUT/record.trace" "$OUT/record.trace.old"
 	echo "$(iters_ns "$OUT/run.out")" \
 		"$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$OUT/stat.json" | head -n 1)" \
-		"$size" "${drops:-0}"
+		"$size" "${drops:-0}" "${walks:-0}" "$((${trunc:-0}))"
+}
+
+run_recordu() {
+	UFLAG=--user-stacks run_record "$@"
 }
 
 ftrace_events() {
@@ -186,7 +215,7 @@ run_ftrace() {
 	[ -n "${BENCH_KEEP:-}" ] || rm -f "$OUT"/ftrace.*
 	echo "$(iters_ns "$OUT/run.out")" \
 		"$(echo "$pages" | sed 's/.*events=\([0-9]*\).*/\1/')" \
-		"$(echo "$pages" | sed 's/.*payload=\([0-9]*\).*/\1/')" "$drops"
+		"$(echo "$pages" | sed 's/.*payload=\([0-9]*\).*/\1/')" "$drops" 0 0
 }
 
 res=$OUT/results.txt
@@ -202,14 +231,15 @@ for r in $(seq "$ROUNDS"); do
 done
 
 echo
-printf '%-9s %-7s %9s %8s %9s %8s %8s\n' workload config ns/iter ev/iter \
-	ns/event B/event drops
+printf '%-9s %-7s %9s %8s %9s %8s %8s %7s %7s %8s\n' workload config \
+	ns/iter ev/iter ns/event B/event drops ustack% trunc% vs-no-u
 awk '$1 == "run" {
 	split($3, w, "="); split($4, c, "=")
 	k = w[2] " " c[2]
 	n[k]++
 	ni[k, n[k]] = $6 / $5		# ns per iteration
 	ev[k] += $7; it[k] += $5; by[k] += $8; dr[k] += $9
+	us[k] += $10; tr[k] += $11
 	keys[k] = 1
 }
 function median(k,   i, j, t, m) {
@@ -221,20 +251,31 @@ function median(k,   i, j, t, m) {
 	return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
 }
 END {
-	split("getppid pingpong", ws, " ")
-	split("none bpf record ftrace", cs, " ")
-	for (i = 1; i <= 2; i++) {
+	nw = split("getppid pingpong hackbench", ws, " ")
+	nc = split("none bpf bpfu record recordu ftrace", cs, " ")
+	for (i = 1; i <= nw; i++) {
 		base = median(ws[i] " none")
-		for (j = 1; j <= 4; j++) {
+		for (j = 1; j <= nc; j++) {
 			k = ws[i] " " cs[j]
 			if (!(k in keys)) continue
 			m = median(k)
 			e = it[k] ? ev[k] / it[k] : 0
 			# Dropped events cost their probe too.
 			a = it[k] ? (ev[k] + dr[k]) / it[k] : 0
-			printf "%-9s %-7s %9.1f %8.2f %9s %8s %8d\n", ws[i], cs[j], m,
+			# With user stacks: the added cost over the same
+			# configuration without them (bpfu/bpf, recordu/record).
+			x = "-"
+			if (cs[j] ~ /u$/) {
+				k0 = ws[i] " " substr(cs[j], 1, length(cs[j]) - 1)
+				if ((k0 in keys) && median(k0) > base)
+					x = sprintf("%.2f", (m - base) / (median(k0) - base))
+			}
+			printf "%-9s %-7s %9.1f %8.2f %9s %8s %8d %7s %7s %8s\n",
+				ws[i], cs[j], m,
 				e, a ? sprintf("%.1f", (m - base) / a) : "-",
-				ev[k] ? sprintf("%.1f", by[k] / ev[k]) : "-", dr[k]
+				ev[k] ? sprintf("%.1f", by[k] / ev[k]) : "-", dr[k],
+				ev[k] && us[k] ? sprintf("%.1f", 100 * us[k] / ev[k]) : "-",
+				us[k] ? sprintf("%.1f", 100 * tr[k] / us[k]) : "-", x
 		}
 	}
 }' "$res" | tee "$OUT/table.txt"

@@ -16,6 +16,7 @@
 
 #include "bpf/record.h"
 #include "bpf/loader.h"
+#include "bpf/feed.h"
 #include "child.h"
 #include "bpf/ksyms.h"
 #include "options.h"
@@ -35,6 +36,7 @@ static const char *const usage_msg[] = {
 	"  -c, --comm NAME       only tasks with this command name",
 	"      --cgroup PATH     only tasks in this cgroup v2 or below",
 	"      --no-stacks       no kernel stacks",
+	"      --user-stacks     the user stacks of the running task too",
 	"      --ring-size SIZE  each CPU's ring buffer (default 4M)",
 	"  -s, --summary         print only the counts",
 	NULL,
@@ -52,6 +54,7 @@ struct dump {
 	struct gt_ksyms *ksyms;
 	bool summary;
 	uint64_t records, bytes, per_type[GTB_TYPE_COUNT];
+	uint64_t ustacks, utrunc;	/* user stacks, and truncated ones */
 };
 
 static const char *const type_names[GTB_TYPE_COUNT] = {
@@ -100,10 +103,16 @@ static void print_record(const void *rec, size_t len, void *arg)
 	const struct gtb_hdr *h = rec;
 	struct dump *d = arg;
 
+	const struct gtb_ustack *us = gt_bpf_rec_ustack(h);
+
 	d->records++;
 	d->bytes += len;
 	if (h->type < GTB_TYPE_COUNT)
 		d->per_type[h->type]++;
+	if (us) {
+		d->ustacks++;
+		d->utrunc += us->stop != GTB_USTOP_NONE;
+	}
 	if (d->summary || h->type >= GTB_TYPE_COUNT || !type_names[h->type])
 		return;
 	printf("ts=%" PRIu64 " cpu=%u type=%s key=%" PRIx64 " match=%u",
@@ -164,7 +173,7 @@ static void print_record(const void *rec, size_t len, void *arg)
 static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
-	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS,
+	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS, O_USER_STACKS,
 	       O_RING };
 	static const struct option opts[] = {
 		{ "duration",	required_argument,	NULL, 'd' },
@@ -174,6 +183,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		{ "comm",	required_argument,	NULL, 'c' },
 		{ "cgroup",	required_argument,	NULL, O_CGROUP },
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
+		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
 		{ "ring-size",	required_argument,	NULL, O_RING },
 		{ "summary",	no_argument,		NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -211,6 +221,9 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 			break;
 		case O_NO_STACKS:
 			o->flags |= GOTRACE_OPT_NO_KSTACKS;
+			break;
+		case O_USER_STACKS:
+			o->flags |= GOTRACE_OPT_USER_STACKS;
 			break;
 		case O_RING:
 			p->ring_bytes = strtoull(optarg, &end, 0);
@@ -290,12 +303,13 @@ int cmd_bpf_dump(int argc, char **argv)
 		"bpf-dump: records=%" PRIu64 " bytes=%" PRIu64 " drops=%" PRIu64
 		" misses=%" PRIu64 " twins=%" PRIu64 " late=%" PRIu64
 		" switch=%" PRIu64
-		" sys=%" PRIu64 "\n",
+		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64 "\n",
 		d.records, d.bytes, drops, gt_bpf_misses(b, NULL, 0),
 		gt_bpf_twin_runs(b),
 		(uint64_t)ms.late,
 		d.per_type[GTB_SWITCH],
-		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT]);
+		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT],
+		d.ustacks, d.utrunc);
 	gt_ksyms_free(d.ksyms);
 	gt_bpf_close(b);
 	if (child.pid)

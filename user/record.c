@@ -192,11 +192,11 @@ static void record_usage(FILE *f)
 		"                         [comm] frame); blocks keep theirs\n"
 		"      --no-units         (go1.23) no user regions naming each task's\n"
 		"                         systemd unit (its cgroup's .service or .scope)\n"
-		"      --user-stacks      (the module) the user frames of the running\n"
-		"                         task too, by its frame pointers, written as\n"
-		"                         file+offset ('gotrace symbolize' names them);\n"
-		"                         default: the module's user_stacks parameter,\n"
-		"                         off unless it was set\n"
+		"      --user-stacks      the user frames of the running task too, by\n"
+		"                         its frame pointers, written as file+offset\n"
+		"                         ('gotrace symbolize' names them); default:\n"
+		"                         the module's user_stacks parameter, off\n"
+		"                         unless it was set (off with --backend bpf)\n"
 		"      --no-user-stacks   none, whatever the module's parameter says\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
@@ -967,10 +967,6 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		gt_err("empty output file name");
 		return -1;
 	}
-	if (r->backend == GT_BACKEND_BPF && r->user_stacks_given) {
-		gt_err("--user-stacks is the module's for now: not with --backend bpf");
-		return -1;
-	}
 	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }
 
@@ -1166,14 +1162,9 @@ int cmd_record(int argc, char **argv)
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
 #ifdef GT_HAVE_BPF
-	/* --backend auto found no module: the BPF backend has none. */
-	if (r.backend == GT_BACKEND_BPF && r.user_stacks_given) {
-		gt_err("--user-stacks is the module's for now: not with --backend bpf (no gotrace.ko here)");
-		return GT_EXIT_USAGE;
-	}
 	/* The module's parameter asks the module only. */
-	r.opts.flags &= ~(r.backend == GT_BACKEND_BPF ?
-			  GOTRACE_OPT_USER_STACKS : 0);
+	if (r.backend == GT_BACKEND_BPF && !r.user_stacks_given)
+		r.opts.flags &= ~GOTRACE_OPT_USER_STACKS;
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);
 #endif

@@ -24,6 +24,7 @@
 #include "bpf/cgunits.h"
 #include "child.h"
 #include "bpf/ksyms.h"
+#include "bpf/umaps.h"
 #include "bpf/model/gtmodel.h"
 #include "notify.h"
 #include "output.h"
@@ -98,6 +99,8 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct gt_bpf_feed *feed = NULL;
 	struct gt_cgunits *units = NULL;
 	struct gt_ksyms *ksyms = NULL;
+	struct gt_umaps *umaps = NULL;
+	struct gt_umaps_stats us;
 	struct gt_model *m = NULL;
 	struct gt_bpf *b = NULL;
 	struct sink sink = { 0 };
@@ -159,8 +162,23 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	cfg.symbolise = ksyms ? symbolise : NULL;
 	cfg.arg = ksyms;
 	cfg.format = a->format_v2 ? GT_UMODEL_GO123 : GT_UMODEL_GO111;
+	/* User frames are named from the processes' mappings (umaps.h). */
+	if (a->opts.flags & GOTRACE_OPT_USER_STACKS) {
+		umaps = gt_umaps_new(NULL);
+		if (!umaps) {
+			gt_err("out of memory for the user stacks");
+			goto out;
+		}
+		cfg.uresolve = gt_umaps_resolve;
+		cfg.ufile = gt_umaps_file;
+		cfg.uarg = umaps;
+	}
 	m = gt_umodel_create(&cfg);
 	feed = m ? gt_bpf_feed_new(m, ksyms) : NULL;
+	if (feed && umaps) {
+		gt_bpf_feed_umaps(feed, umaps);
+		gt_bpf_set_early(b, gt_bpf_feed_early, feed);
+	}
 	/* The units of the generational format, as the module writes them. */
 	if (feed && a->format_v2 && !(a->opts.flags & GOTRACE_OPT_NO_UNITS)) {
 		units = gt_cgunits_new(NULL);
@@ -285,6 +303,20 @@ out:
 				sink.bytes, where, (uint64_t)st.events,
 				(double)(gt_now_ns() - start) / 1e9, why,
 				(uint64_t)st.lost + drops + misses + unknown);
+		gt_umaps_stats(umaps, &us);
+		/* As the module's recorder says it (record.c). */
+		if (st.ustack_walks && !a->quiet)
+			fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
+				"truncated: bad frame pointer %" PRIu64
+				", fault %" PRIu64 ", depth limit %" PRIu64
+				"; unnamed: %" PRIu64 " of %" PRIu64
+				" address spaces gone, %" PRIu64
+				" running another program before their maps were read\n",
+				GT_NAME, (uint64_t)st.ustack_walks,
+				(uint64_t)st.ustack_bad_fp,
+				(uint64_t)st.ustack_faults,
+				(uint64_t)st.ustack_depth, us.gone, us.spaces,
+				us.changed);
 		if (twins && !a->quiet)
 			fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 				GT_NAME, twins);
@@ -353,6 +385,7 @@ out:
 	else
 		gt_output_free(&out);
 	gt_bpf_feed_free(feed);
+	gt_umaps_free(umaps);
 	gt_cgunits_free(units);
 	gt_umodel_destroy(m);
 	gt_ksyms_free(ksyms);

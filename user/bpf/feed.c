@@ -12,6 +12,7 @@
 #include "record.h"
 #include "feed.h"
 #include "cgunits.h"
+#include "umaps.h"
 #include "model/gtmodel.h"
 #include "../trace/u64map.h"
 
@@ -49,6 +50,7 @@ struct gt_bpf_feed {
 	struct gt_model *m;
 	const struct gt_ksyms *ksyms;
 	struct gt_cgunits *units;	/* NULL: tasks in no unit */
+	struct gt_umaps *umaps;		/* NULL: user frames unnamed */
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown_task[2];	/* tasks named by key only */
 	struct ftask **snap;		/* the snapshot, in order */
@@ -108,6 +110,73 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units)
 {
 	f->units = units;
+}
+
+void gt_bpf_feed_umaps(struct gt_bpf_feed *f, struct gt_umaps *umaps)
+{
+	f->umaps = umaps;
+}
+
+/* The bytes of a record of @type before its stack (0: it has none). */
+static size_t stack_at(unsigned int type)
+{
+	switch (type) {
+	case GTB_SWITCH:
+		return offsetof(struct gtb_switch, stack);
+	case GTB_WAKING:
+	case GTB_WAKEUP:
+	case GTB_WAKEUP_NEW:
+		return offsetof(struct gtb_wake, stack);
+	case GTB_FORK:
+		return offsetof(struct gtb_fork, stack);
+	case GTB_SYS_ENTER:
+		return offsetof(struct gtb_sys, stack);
+	}
+	return 0;
+}
+
+/*
+ * The user stack of record @h, NULL if it has none (record.h: its size
+ * goes past its kernel frames), or one that does not fit its size.
+ */
+const struct gtb_ustack *gt_bpf_rec_ustack(const struct gtb_hdr *h)
+{
+	size_t at = stack_at(h->type), k;
+	const struct gtb_ustack *us;
+
+	if (!at)
+		return NULL;
+	k = at + (size_t)h->nr_frames * 8;
+	if (h->size < k + sizeof(*us))
+		return NULL;
+	us = (const struct gtb_ustack *)((const char *)h + k);
+	if (!us->nr || us->nr > GTB_MAX_UFRAMES ||
+	    h->size < k + sizeof(*us) + (size_t)us->nr * 8)
+		return NULL;
+	return us;
+}
+
+static void ustack_see(struct gt_bpf_feed *f, const struct gtb_ustack *us)
+{
+	struct gt_umaps_who w = {
+		.space = us->space, .exe_ino = us->exe_ino,
+		.tid = us->tid, .tgid = us->tgid,
+	};
+
+	gt_umaps_see(f->umaps, &w, (const uint64_t *)us->pcs, us->nr);
+}
+
+void gt_bpf_feed_early(const void *rec, size_t len, void *arg)
+{
+	const struct gtb_hdr *h = rec;
+	const struct gtb_ustack *us;
+	struct gt_bpf_feed *f = arg;
+
+	if (!f->umaps || len < sizeof(*h) || len < h->size)
+		return;
+	us = gt_bpf_rec_ustack(h);
+	if (us)
+		ustack_see(f, us);
 }
 
 void gt_bpf_feed_free(struct gt_bpf_feed *f)
@@ -354,11 +423,22 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	struct gt_in_ev ev = { .ts = h->ts, .cpu = h->cpu, .cur = cur };
 	unsigned int n = h->nr_frames, skip;
 
+	const struct gtb_ustack *us;
+
 	if (pcs && n) {
 		skip = f->ksyms ? gt_ksyms_tracing_frames(f->ksyms,
 				(const uint64_t *)pcs, n) : 0;
 		ev.pcs = (const u64 *)pcs + skip;
 		ev.nr_pcs = n - skip;
+	}
+	us = pcs ? gt_bpf_rec_ustack(h) : NULL;
+	if (us) {
+		/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
+		ustack_see(f, us);
+		ev.upcs = (const u64 *)us->pcs;
+		ev.nr_upcs = us->nr;
+		ev.ustop = us->stop;
+		ev.uspace = us->space;
 	}
 	return ev;
 }
@@ -542,7 +622,7 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 	current_check(f, &r->hdr, r->hdr.key, cur);
 	if (r->hdr.type == GTB_SYS_ENTER) {
 		struct gt_in_sys_enter in = {
-			.ev = in_ev(f, &r->hdr, cur, NULL),
+			.ev = in_ev(f, &r->hdr, cur, r->stack),
 			.nr = r->nr,
 			.compat = r->compat,
 		};

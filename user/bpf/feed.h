@@ -29,6 +29,25 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 struct gt_cgunits;
 /* Name the tasks' systemd units from @units (gt_cgunits_new()), not freed. */
 void gt_bpf_feed_units(struct gt_bpf_feed *f, struct gt_cgunits *units);
+struct gt_umaps;
+struct gtb_hdr;
+struct gtb_ustack;
+/*
+ * The user stack record @h carries (record.h), NULL if none, or one that
+ * does not fit its size.  @h->size bytes must be readable.
+ */
+const struct gtb_ustack *gt_bpf_rec_ustack(const struct gtb_hdr *h);
+/*
+ * Name user frames with @umaps (gt_umaps_new()), not freed: the feed
+ * tells it of every user stack it gives the model.
+ */
+void gt_bpf_feed_umaps(struct gt_bpf_feed *f, struct gt_umaps *umaps);
+/*
+ * For the loader, on each record as it leaves its ring, before the
+ * merge holds it (loader.h, gt_bpf_params.early): a user stack's
+ * mappings are read then, while its process is most likely alive.
+ */
+void gt_bpf_feed_early(const void *rec, size_t len, void *arg);
 void gt_bpf_feed_free(struct gt_bpf_feed *f);
 /* A gt_merge_fn for gt_bpf_snapshot(): one existing task. */
 void gt_bpf_feed_snap_task(const void *rec, size_t len, void *arg);

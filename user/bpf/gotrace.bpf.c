@@ -27,6 +27,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_CHILDREN		(1U << 1)
 #define OPT_NO_KSTACKS		(1U << 2)
 #define OPT_NO_UNITS		(1U << 4)
+#define OPT_USER_STACKS		(1U << 5)
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
 #define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
@@ -144,16 +145,24 @@ static __always_inline void *reserve(__u32 size)
 	return rec;
 }
 
-/* No wakeup per record: the reader polls, or is woken when a ring fills. */
-static __always_inline void submit(void *rec)
+/*
+ * No wakeup per record: the reader polls, or is woken when a ring fills,
+ * or (@now) when a record needs it soon.
+ */
+static __always_inline void submit_now(void *rec, bool now)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	void *rb = bpf_map_lookup_elem(&rings, &cpu);
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes)
+	if (now || (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes))
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(rec, flags);
+}
+
+static __always_inline void submit(void *rec)
+{
+	submit_now(rec, false);
 }
 
 static __always_inline void fill_hdr(struct gtb_hdr *h, __u16 type,
@@ -367,6 +376,183 @@ static __always_inline __u8 get_stack(void *ctx, __u64 *buf)
 	return n > 0 ? n / sizeof(__u64) : 0;
 }
 
+/* ---- User stacks (GOTRACE_OPT_USER_STACKS) ---------------------------- */
+
+/*
+ * Room a record reserves for a user stack: its header and every PC.
+ * Reserved only with user stacks on, so that a session without them
+ * uses the rings as before.
+ */
+#define USTACK_ROOM	(sizeof(struct gtb_ustack) + GTB_MAX_UFRAMES * 8)
+
+static __always_inline __u32 ustack_room(void)
+{
+	return cfg.flags & OPT_USER_STACKS ? USTACK_ROOM : 0;
+}
+
+/*
+ * Address spaces whose user stacks the reader was woken for: the first
+ * stack of each wakes it at once, so that it reads the process's maps
+ * (umaps.c) while the process lives, however short its life.  An LRU
+ * map, preallocated: an evicted space only wakes the reader once more.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, __u8);
+} uspaces SEC(".maps");
+
+/* Tasks whose saved user registers are not theirs: kmod/ustack.c's. */
+#define PF_IO_WORKER_BIT	0x00000010
+#define PF_USER_WORKER_BIT	0x00004000
+#define PF_KTHREAD_BIT		0x00200000
+#define NOT_USER_FLAGS		(PF_IO_WORKER_BIT | PF_USER_WORKER_BIT | \
+				 PF_KTHREAD_BIT)
+#define USER64_CS		0x33	/* __USER_CS: a 64-bit task */
+/* A frame record this far above the previous one is not on the stack. */
+#define USTACK_SPAN		(8ULL << 20)
+/* TASK_SIZE_MAX with 4-level page tables: no user address is above. */
+#define USER_ADDR_END		0x00007ffffffff000ULL
+#define USPACE_MASK		((1ULL << 48) - 1)
+
+/* Set by the loader: THREAD_SIZE, the size of a task's kernel stack. */
+const volatile __u64 thread_size = 16384;
+
+/*
+ * in_task(): an interrupt's wakeup is no work of the task it
+ * interrupted, which must not be given its user stack (the module's
+ * rule).  preempt_count() is a per-CPU variable, which a BPF program
+ * reaches only where the kernel lists its data symbols
+ * (CONFIG_KALLSYMS_ALL), so the stack tells instead: on x86-64, hard
+ * interrupts, softirqs and NMIs run on stacks of their own, and task
+ * context on @t's (task->stack, THREAD_SIZE bytes).  Which stack this
+ * is, the context's address says: the arguments bpf_trace_run*() keeps
+ * in its frame (a local's would not: a program's locals may be on a
+ * per-CPU stack of BPF's own, Linux 6.13 on), read as a number with
+ * bpf_probe_read_kernel() so that the verifier sees a number.  On
+ * PREEMPT_RT a softirq run in a task's context counts as the task's.
+ */
+static __always_inline bool in_task_ctx(void *ctx, struct task_struct *t)
+{
+	__u64 base = (__u64)BPF_CORE_READ(t, stack), here = 0;
+	void *p = ctx;
+
+	if (bpf_probe_read_kernel(&here, sizeof(here), &p))
+		return false;
+	return here - base < thread_size;
+}
+
+/*
+ * The identity of @t's address space: the module's (kmod/ustack.c), its
+ * process, its leader's start time and its exec count, hashed to 48
+ * bits (only compared: the reader keeps the mappings under it).
+ */
+static __always_inline __u64 uspace_of(struct task_struct *t)
+{
+	__u64 h = BPF_CORE_READ(t, group_leader, start_time);
+
+	h = (h ^ (__u64)t->tgid) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ BPF_CORE_READ(t, self_exec_id)) * 0xc2b2ae3d27d4eb4fULL;
+	h ^= h >> 29;
+	h *= 0x165667b19e3779f9ULL;
+	h ^= h >> 32;
+	return h & USPACE_MASK;
+}
+
+/*
+ * The user stack of current, by its frame pointers, into @us: the walk
+ * of the module's gt_ustack_walk(), with its checks and its reasons to
+ * stop (record.h), rather than bpf_get_stack(BPF_F_USER_STACK): the
+ * kernel's walk says neither why it stopped nor checks that each frame
+ * record is above the last, and differs from kernel to kernel.  One
+ * bpf_probe_read_user() per frame: copy_from_user_nofault(), which
+ * neither faults nor sleeps.  At most GTB_MAX_UFRAMES records read.
+ * Returns the bytes written at @us, 0 for none (a kernel thread or a
+ * user worker, a 32-bit task, an interrupt, user stacks off); @fresh
+ * set if the space is new to the reader (uspaces).
+ */
+static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
+					 bool *fresh)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct {
+		__u64 next;
+		__u64 ret;
+	} fr;
+	struct pt_regs *regs;
+	__u64 fp, lo;
+	__u32 n = 1, stop = GTB_USTOP_NONE;
+
+	if (!(cfg.flags & OPT_USER_STACKS) || !t->mm ||
+	    t->flags & NOT_USER_FLAGS || !in_task_ctx(ctx, t))
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(t);
+	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
+		return 0;
+	us->space = uspace_of(t);
+	if (!bpf_map_lookup_elem(&uspaces, &us->space)) {
+		__u8 one = 1;
+
+		bpf_map_update_elem(&uspaces, &us->space, &one, BPF_ANY);
+		*fresh = true;
+	}
+	us->tid = t->pid;
+	us->tgid = t->tgid;
+	us->exe_ino = BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
+	us->pad = 0;
+	us->pcs[0] = BPF_CORE_READ(regs, ip);
+	fp = BPF_CORE_READ(regs, bp);
+	lo = BPF_CORE_READ(regs, sp);
+	for (int i = 0; i < GTB_MAX_UFRAMES; i++) {
+		if (!fp)
+			break;
+		if (fp & 7 || fp < lo || fp - lo > USTACK_SPAN) {
+			stop = GTB_USTOP_BAD_FP;
+			break;
+		}
+		if (bpf_probe_read_user(&fr, sizeof(fr), (void *)fp)) {
+			stop = GTB_USTOP_FAULT;
+			break;
+		}
+		if (!fr.ret)
+			break;
+		if (fr.ret >= USER_ADDR_END) {
+			stop = GTB_USTOP_BAD_FP;
+			break;
+		}
+		if (n >= GTB_MAX_UFRAMES) {
+			stop = GTB_USTOP_DEPTH;
+			break;
+		}
+		us->pcs[n++] = fr.ret;
+		lo = fp + sizeof(fr);
+		fp = fr.next;
+	}
+	us->nr = n;
+	us->stop = stop;
+	return sizeof(*us) + n * 8;
+}
+
+/*
+ * Current's user stack after the @nk kernel frames at @stack (the
+ * record's hdr.nr_frames, passed so that the verifier knows its bound),
+ * in a record that reserved ustack_room() for it; hdr.size grows by it.
+ * True if the reader should be woken for it now (submit_now()).
+ */
+static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
+				       __u64 *stack, __u32 nk)
+{
+	bool fresh = false;
+
+	if (!(cfg.flags & OPT_USER_STACKS))
+		return false;
+	if (nk > GTB_MAX_FRAMES)
+		nk = GTB_MAX_FRAMES;
+	h->size += ustack_walk(ctx, (struct gtb_ustack *)&stack[nk], &fresh);
+	return fresh;
+}
+
 /* What fd @fd of @t is: the check of the module's classify.c. */
 static __always_inline __u8 fd_kind(struct task_struct *t, __u64 fd)
 {
@@ -405,10 +591,13 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 {
 	bool pm = task_match(prev, false);
 	bool nm = task_match(next, false);
-	__u32 size = sizeof(struct gtb_switch) + GTB_MAX_FRAMES * 8;
+	__u32 size = sizeof(struct gtb_switch) + GTB_MAX_FRAMES * 8 +
+		     ustack_room();
 	struct gtb_switch *r;
 	struct pt_regs *regs;
 	__u64 key = (__u64)prev;
+	bool fresh = false;
+	__u32 nk;
 
 	if (pm && !preempt && prev_state)
 		comm_check(prev);
@@ -438,10 +627,13 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 						     BPF_CORE_READ(regs, di));
 		}
 		if (pm) {
-			r->hdr.nr_frames = get_stack(ctx, r->stack);
-			r->hdr.size += r->hdr.nr_frames * 8;
+			nk = get_stack(ctx, r->stack);
+			r->hdr.nr_frames = nk;
+			r->hdr.size += nk * 8;
+			/* prev is current: its own user stack. */
+			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
 		}
-		submit(r);
+		submit_now(r, fresh);
 	}
 out:
 	/* The last switch of an exited task: forget it. */
@@ -454,9 +646,11 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 				bool stack)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8;
+	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8 +
+		     ustack_room();
 	struct gtb_wake *r;
-	bool wm;
+	bool wm, fresh = false;
+	__u32 nk;
 
 	if (!task_match(p, false))
 		return 0;
@@ -470,10 +664,14 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 	r->target_cpu = BPF_CORE_READ(p, wake_cpu);
 	r->pad = 0;
 	if (stack) {
-		r->hdr.nr_frames = get_stack(ctx, r->stack);
-		r->hdr.size += r->hdr.nr_frames * 8;
+		nk = get_stack(ctx, r->stack);
+		r->hdr.nr_frames = nk;
+		r->hdr.size += nk * 8;
+		/* The waker's, when it is recorded (the reader's model asks). */
+		if (wm)
+			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
 	}
-	submit(r);
+	submit_now(r, fresh);
 	return 0;
 }
 
@@ -500,8 +698,11 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 {
 	bool pm = task_match(parent, false);
 	bool cm = task_match(child, pm && (cfg.flags & OPT_CHILDREN));
-	__u32 size = sizeof(struct gtb_fork) + GTB_MAX_FRAMES * 8;
+	__u32 size = sizeof(struct gtb_fork) + GTB_MAX_FRAMES * 8 +
+		     ustack_room();
 	struct gtb_fork *r;
+	bool fresh = false;
+	__u32 nk;
 
 	if (!pm && !cm)
 		return 0;
@@ -511,9 +712,13 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	fill_hdr(&r->hdr, GTB_FORK, sizeof(*r), (__u64)parent,
 		 (pm ? GTB_MATCH_KEY : 0) | (cm ? GTB_MATCH_OTHER : 0));
 	r->child = (__u64)child;
-	r->hdr.nr_frames = get_stack(ctx, r->stack);
-	r->hdr.size += r->hdr.nr_frames * 8;
-	submit(r);
+	nk = get_stack(ctx, r->stack);
+	r->hdr.nr_frames = nk;
+	r->hdr.size += nk * 8;
+	/* The parent is current: its user stack, when it is recorded. */
+	if (pm)
+		fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
+	submit_now(r, fresh);
 	return 0;
 }
 
@@ -563,9 +768,11 @@ int BPF_PROG(gt_exit, struct task_struct *p)
  * sleeps (futex: sync, nanosleep: sleep, read of a pipe: chan receive),
  * and applies the selection to the events it writes, as in the module.
  */
-static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
+static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
+			       bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
+	bool fresh = false;
 	struct gtb_sys *r;
 	__u8 m = rematch ? task_rematch(cur) :
 		 task_match(cur, false) ? GTB_MATCH_KEY : 0;
@@ -574,14 +781,17 @@ static __always_inline int sys(__u16 type, long nr, long val, bool rematch)
 		return 0;
 	if (type == GTB_SYS_EXIT)
 		comm_check(cur);
-	r = reserve(sizeof(*r));
+	r = reserve(sizeof(*r) + (type == GTB_SYS_ENTER ? ustack_room() : 0));
 	if (!r)
 		return 0;
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, m);
 	r->val = val;
 	r->nr = nr;
 	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
-	submit(r);
+	/* The stack of a syscall's entry is its user frames. */
+	if (type == GTB_SYS_ENTER)
+		fresh = put_ustack(ctx, &r->hdr, r->stack, 0);
+	submit_now(r, fresh);
 	return 0;
 }
 
@@ -648,23 +858,23 @@ static __always_inline bool twin_first_ran(__u8 bit)
 	return false;
 }
 
-static __always_inline int sys_enter(struct pt_regs *regs, long id)
+static __always_inline int sys_enter(void *ctx, struct pt_regs *regs, long id)
 {
-	return sys(GTB_SYS_ENTER, id, BPF_CORE_READ(regs, di), false);
+	return sys(ctx, GTB_SYS_ENTER, id, BPF_CORE_READ(regs, di), false);
 }
 
-static __always_inline int sys_exit(struct pt_regs *regs, long ret)
+static __always_inline int sys_exit(void *ctx, struct pt_regs *regs, long ret)
 {
 	long nr = BPF_CORE_READ(regs, orig_ax);
 
 	/* prctl(PR_SET_NAME) may have given the task the filter's comm. */
-	return sys(GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
+	return sys(ctx, GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(gt_sys_enter, struct pt_regs *regs, long id)
 {
-	sys_enter(regs, id);
+	sys_enter(ctx, regs, id);
 	twin_mark(TWIN_ENTER);
 	return 0;
 }
@@ -672,7 +882,7 @@ int BPF_PROG(gt_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
 {
-	sys_exit(regs, ret);
+	sys_exit(ctx, regs, ret);
 	twin_mark(TWIN_EXIT);
 	return 0;
 }
@@ -680,13 +890,13 @@ int BPF_PROG(gt_sys_exit, struct pt_regs *regs, long ret)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(gt_sys_enter_twin, struct pt_regs *regs, long id)
 {
-	return twin_first_ran(TWIN_ENTER) ? 0 : sys_enter(regs, id);
+	return twin_first_ran(TWIN_ENTER) ? 0 : sys_enter(ctx, regs, id);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(gt_sys_exit_twin, struct pt_regs *regs, long ret)
 {
-	return twin_first_ran(TWIN_EXIT) ? 0 : sys_exit(regs, ret);
+	return twin_first_ran(TWIN_EXIT) ? 0 : sys_exit(ctx, regs, ret);
 }
 
 /*

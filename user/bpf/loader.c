@@ -49,6 +49,8 @@ struct gt_bpf {
 	uint64_t unread;	/* records dropped here: counted with drops */
 	bool twins;		/* the twins are attached (or failed to) */
 	uint64_t twin_check;	/* when to look at the skips again */
+	gt_merge_fn early;	/* gt_bpf_set_early() */
+	void *early_arg;
 };
 
 /* How often the reader looks for the syscall programs' first skip. */
@@ -75,6 +77,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		b->unread++;
 		return 0;
 	}
+	if (b->early)
+		b->early(data, h->size, b->early_arg);
 	if (gt_merge_push(b->merge, data, h->size)) {
 		b->unread++;
 		b->failed = true;
@@ -95,6 +99,29 @@ static void fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
 	memcpy(c->comm, o->comm, sizeof(c->comm));
 	memcpy(c->syscall_set, o->syscall_set, sizeof(c->syscall_set));
 	c->cgroup_id = o->cgroup_id;
+}
+
+/*
+ * THREAD_SIZE, for the programs' test of task context (gotrace.bpf.c,
+ * in_task_ctx()): x86-64's 16 KiB, doubled by KASAN, whose functions
+ * the kernel then lists.
+ */
+static uint64_t thread_size(void)
+{
+	char line[256];
+	uint64_t size = 16384;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return size;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " kasan_report")) {
+			size = 32768;
+			break;
+		}
+	}
+	fclose(f);
+	return size;
 }
 
 static size_t ring_size(size_t want)
@@ -252,6 +279,8 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 	bpf_program__set_autoattach(b->skel->progs.gt_sys_exit_twin, false);
 	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
 	b->skel->rodata->wake_bytes = bytes / 2;
+	if (p->opts->flags & GOTRACE_OPT_USER_STACKS)
+		b->skel->rodata->thread_size = thread_size();
 	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
 	err = make_rings(b, bytes);
 	if (err) {
@@ -412,6 +441,12 @@ void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 		gt_err("out of memory merging the BPF records: %" PRIu64
 		       " records lost (counted)", b->unread);
 	gt_merge_emit(b->merge, UINT64_MAX, fn, arg);
+}
+
+void gt_bpf_set_early(struct gt_bpf *b, gt_merge_fn fn, void *arg)
+{
+	b->early = fn;
+	b->early_arg = arg;
 }
 
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)

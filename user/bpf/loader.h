@@ -53,6 +53,11 @@ int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg);
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
 /*
+ * Call @fn on each record as it is read from its ring, before the merge
+ * holds it back (NULL: none).
+ */
+void gt_bpf_set_early(struct gt_bpf *b, gt_merge_fn fn, void *arg);
+/*
  * Records lost: to full rings (per CPU into @per_cpu), and in the reader
  * (short records, out of memory merging), in the total only.
  */

@@ -12,6 +12,11 @@
  * records carry only keys.  Records that carry a kernel stack end with
  * hdr.nr_frames return addresses.
  *
+ * With GOTRACE_OPT_USER_STACKS, the records of a switch, a wakeup, a
+ * fork and a syscall entry may carry the user stack of the task running
+ * (current): a struct gtb_ustack right after the kernel frames.  A
+ * record has one when hdr.size goes past its kernel frames.
+ *
  * The snapshot of the tasks that exist when a session starts is not in
  * the rings: the task iterator program writes one struct gtb_task per
  * recorded task to its own file (bpf_iter), with @state set.
@@ -25,8 +30,10 @@
 
 /* Deepest kernel stack a record carries: the module's cap too. */
 #define GTB_MAX_FRAMES		32
-/* Largest record: a fork with a full stack. */
-#define GTB_MAX_RECORD		512
+/* Deepest user stack a record carries: GT_USTACK_MAX, the module's. */
+#define GTB_MAX_UFRAMES		32
+/* Largest record: a fork with full kernel and user stacks. */
+#define GTB_MAX_RECORD		1024
 
 enum gtb_type {
 	GTB_TASK = 1,		/* struct gtb_task: who hdr.key is */
@@ -142,7 +149,36 @@ struct gtb_sys {
 	__s64 val;		/* enter: arg0; exit: the return value */
 	__s32 nr;
 	__u32 compat;		/* a 32-bit syscall (TS_COMPAT) */
+	__u64 stack[];		/* enter: no kernel frames, maybe a user stack */
 };
+
+/*
+ * The user stack of current, walked by its frame pointers as the
+ * module's kmod/ustack.c walks it (Documentation/user-stacks.rst):
+ * @pcs[0] is the user PC, then one return address per frame.  Raw
+ * addresses: the reader names them as a file and an offset from the
+ * process's mappings, off the event path.
+ */
+struct gtb_ustack {
+	__u64 space;		/* the address space: 48 bits of a hash of
+				 * (tgid, its leader's start time, the exec
+				 * count), as the module's */
+	__u64 exe_ino;		/* the inode of its program (mm->exe_file):
+				 * the reader reads the maps of a process
+				 * still running that program only */
+	__s32 tid;		/* current's: whose /proc/TID/maps names them */
+	__s32 tgid;		/* its process's, when the thread is gone */
+	__u16 nr;		/* PCs in @pcs, 1 to GTB_MAX_UFRAMES */
+	__u16 stop;		/* why the walk stopped early: GTB_USTOP_* */
+	__u32 pad;
+	__u64 pcs[];
+};
+
+/* gtb_ustack.stop: enum gt_ustack_stop of kmod/model_input.h. */
+#define GTB_USTOP_NONE		0
+#define GTB_USTOP_BAD_FP	1
+#define GTB_USTOP_FAULT		2
+#define GTB_USTOP_DEPTH		3
 
 /**
  * struct gtb_config - what one session records, set before loading

@@ -41,8 +41,8 @@ run record --flight 30s --format go1.11 -o "$T/fl"
 check "record --flight with go1.11: exit 2" '[ $rc -eq 2 ] && has "needs --format go1.23" "$T/err"'
 run record --flight 30s --backend bpf -o "$T/fl"
 check "record --flight with the BPF backend: exit 2" '[ $rc -eq 2 ] && has "not with --backend bpf" "$T/err"'
-run record --user-stacks --backend bpf -o "$T/us"
-check "record --user-stacks with the BPF backend: exit 2, one line, no file" '[ $rc -eq 2 ] && has "^gotrace: --user-stacks is the module.s for now: not with --backend bpf$" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -e "$T/us" ]'
+run record --user-stacks --backend bpf -o "$T/us" -d bogus
+check "record --user-stacks with the BPF backend is taken: only -d bogus refused, no file" '[ $rc -eq 2 ] && has "bogus" "$T/err" && ! has "user-stacks" "$T/err" && [ ! -e "$T/us" ]'
 run record --user-stacks --no-user-stacks --backend bpf -o "$T/us" -d bogus
 check "record --user-stacks --no-user-stacks: the last one counts" '[ $rc -eq 2 ] && ! has "user-stacks" "$T/err"'
 run record --trigger sched-latency:50ms -o "$T/fl"

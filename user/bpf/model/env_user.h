@@ -130,6 +130,7 @@ struct gt_env_model {
 	u64 gen_bytes_sum;
 	bool (*uresolve)(void *arg, u64 space, u64 pc, u32 *file, u64 *off);
 	const char *(*ufile)(void *arg, u32 file);
+	void *uarg;		/* of uresolve and ufile */
 	u64 uqueued;		/* user PCs handed to gt_env_ustack_queue() */
 	u64 usyncs;		/* gt_env_ustack_sync() calls */
 };
@@ -245,7 +246,7 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 
 /*
  * User stacks (GOTRACE_OPT_USER_STACKS): the walk is the backend's, in
- * the event's eager fields (none from the BPF backend yet: 0 frames); a
+ * the event's eager fields (the BPF backend's record.h, gtb_ustack); a
  * walk longer than the room the model gives is cut there, as the
  * module's walk stops.  Naming a frame is the caller's resolver's
  * (gtmodel.h), asked when the tables are written: there is nothing to
@@ -275,9 +276,9 @@ static inline unsigned int gt_env_user_ustack(const struct gt_in_ev *ev,
 
 #define gt_env_ustack_resolve(m, space, pc, file, off) \
 	((m)->env.uresolve && \
-	 (m)->env.uresolve((m)->env.arg, space, pc, file, off))
+	 (m)->env.uresolve((m)->env.uarg, space, pc, file, off))
 #define gt_env_ustack_file(m, file) \
-	((m)->env.ufile ? (m)->env.ufile((m)->env.arg, file) : NULL)
+	((m)->env.ufile ? (m)->env.ufile((m)->env.uarg, file) : NULL)
 
 #define GT_ENV_SYM_LEN			256
 #define gt_env_symbolise(m, pc, buf)	gt_env_user_symbolise(&(m)->env, pc, buf)

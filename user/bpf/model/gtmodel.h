@@ -56,6 +56,7 @@
  *		@space (gt_in_ev.uspace); false: in no file.  NULL: every
  *		user frame is "[unknown]".  Asked when tables are written.
  * @ufile:	the absolute path of file index @file of @uresolve
+ * @uarg:	passed to @uresolve and @ufile (NULL: @arg)
  */
 struct gt_umodel_config {
 	struct gotrace_options opts;
@@ -71,6 +72,7 @@ struct gt_umodel_config {
 	unsigned int cpu_bytes;
 	bool (*uresolve)(void *arg, u64 space, u64 pc, u32 *file, u64 *off);
 	const char *(*ufile)(void *arg, u32 file);
+	void *uarg;
 };
 
 /* Trace formats (kmod/model_v2.h: enum gt_format). */
@@ -128,7 +130,10 @@ struct gt_umodel_stats {
 	u32 table_stacks_max;
 	u32 table_pcs_max;
 	u32 table_comms_max;
-	u64 ustack_walks;
+	u64 ustack_walks;	/* stacks written with user frames */
+	u64 ustack_bad_fp;	/* of them, truncated: enum gt_ustack_stop */
+	u64 ustack_faults;
+	u64 ustack_depth;
 	u64 ustack_queued;
 	u64 ustack_syncs;
 };

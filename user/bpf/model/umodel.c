@@ -42,6 +42,7 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 	m->env.show_addrs = cfg->show_addrs;
 	m->env.uresolve = cfg->uresolve;
 	m->env.ufile = cfg->ufile;
+	m->env.uarg = cfg->uarg ? cfg->uarg : cfg->arg;
 	gt_lock_init(&m->close_lock);
 	gt_atomic64_set(&m->bytes_produced, GOTRACE_HEADER_LEN);
 	m->cpus = calloc(nr, sizeof(*m->cpus));
@@ -201,6 +202,9 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 		m->env.gen_bytes_sum / m->env.generations : 0;
 	st->halted = READ_ONCE(m->halted);
 	st->ustack_walks = gt_atomic64_read(&m->ustack_walks);
+	st->ustack_bad_fp = gt_atomic64_read(&m->ustack_stops[GT_USTOP_BAD_FP]);
+	st->ustack_faults = gt_atomic64_read(&m->ustack_stops[GT_USTOP_FAULT]);
+	st->ustack_depth = gt_atomic64_read(&m->ustack_stops[GT_USTOP_DEPTH]);
 	st->ustack_queued = m->env.uqueued;
 	st->ustack_syncs = m->env.usyncs;
 	st->table_stacks_max = 0;
