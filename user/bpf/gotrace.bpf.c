@@ -553,6 +553,22 @@ static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
 	return fresh;
 }
 
+/*
+ * The stacks of a record about current: its kernel frames at @stack,
+ * then, when @user (current is a recorded task), its user frames after
+ * them (put_ustack()).  Whether the reader must wake at once, as
+ * put_ustack() says.
+ */
+static __always_inline bool put_stacks(void *ctx, struct gtb_hdr *h,
+				       __u64 *stack, bool user)
+{
+	__u32 nk = get_stack(ctx, stack);
+
+	h->nr_frames = nk;
+	h->size += nk * 8;
+	return user && put_ustack(ctx, h, stack, nk);
+}
+
 /* What fd @fd of @t is: the check of the module's classify.c. */
 static __always_inline __u8 fd_kind(struct task_struct *t, __u64 fd)
 {
@@ -597,7 +613,6 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 	struct pt_regs *regs;
 	__u64 key = (__u64)prev;
 	bool fresh = false;
-	__u32 nk;
 
 	if (pm && !preempt && prev_state)
 		comm_check(prev);
@@ -626,13 +641,9 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 				r->fd_kind = fd_kind(prev,
 						     BPF_CORE_READ(regs, di));
 		}
-		if (pm) {
-			nk = get_stack(ctx, r->stack);
-			r->hdr.nr_frames = nk;
-			r->hdr.size += nk * 8;
-			/* prev is current: its own user stack. */
-			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
-		}
+		/* prev is current: its own stacks. */
+		if (pm)
+			fresh = put_stacks(ctx, &r->hdr, r->stack, true);
 		submit_now(r, fresh);
 	}
 out:
@@ -650,7 +661,6 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 		     ustack_room();
 	struct gtb_wake *r;
 	bool wm, fresh = false;
-	__u32 nk;
 
 	if (!task_match(p, false))
 		return 0;
@@ -663,14 +673,9 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 	r->waker = (__u64)cur;
 	r->target_cpu = BPF_CORE_READ(p, wake_cpu);
 	r->pad = 0;
-	if (stack) {
-		nk = get_stack(ctx, r->stack);
-		r->hdr.nr_frames = nk;
-		r->hdr.size += nk * 8;
-		/* The waker's, when it is recorded (the reader's model asks). */
-		if (wm)
-			fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
-	}
+	/* The waker's user stack, when it is recorded (the model asks). */
+	if (stack)
+		fresh = put_stacks(ctx, &r->hdr, r->stack, wm);
 	submit_now(r, fresh);
 	return 0;
 }
@@ -702,7 +707,6 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 		     ustack_room();
 	struct gtb_fork *r;
 	bool fresh = false;
-	__u32 nk;
 
 	if (!pm && !cm)
 		return 0;
@@ -712,12 +716,8 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	fill_hdr(&r->hdr, GTB_FORK, sizeof(*r), (__u64)parent,
 		 (pm ? GTB_MATCH_KEY : 0) | (cm ? GTB_MATCH_OTHER : 0));
 	r->child = (__u64)child;
-	nk = get_stack(ctx, r->stack);
-	r->hdr.nr_frames = nk;
-	r->hdr.size += nk * 8;
 	/* The parent is current: its user stack, when it is recorded. */
-	if (pm)
-		fresh = put_ustack(ctx, &r->hdr, r->stack, nk);
+	fresh = put_stacks(ctx, &r->hdr, r->stack, pm);
 	submit_now(r, fresh);
 	return 0;
 }
