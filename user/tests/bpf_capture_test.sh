@@ -20,15 +20,7 @@ WORKLOAD=$T/$WNAME
 N=100
 MAGIC=31354
 
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ "$(id -u)" -eq 0 ] || skip_all "not root: the BPF backend needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip_all "this kernel has no BTF"
-"$GOTRACE" bpf-dump -h >/dev/null 2>&1 ||
-	skip_all "gotrace was built without the BPF backend"
+need_bpf
 
 # field NAME: the value of NAME=... in the awk record $0.
 FIELD='function field(name,   i, kv) {

@@ -55,6 +55,22 @@ no_go() {
 	fi
 }
 
+# need_bpf: skip the whole test (TAP SKIP) where this host cannot run
+# the BPF backend: not root, no BTF, or a gotrace built without it.
+need_bpf() {
+	if [ "$(id -u)" -ne 0 ]; then
+		reason="not root: the BPF backend needs root"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		reason="this kernel has no BTF"
+	elif ! "$GOTRACE" bpf-dump -h >/dev/null 2>&1; then
+		reason="gotrace was built without the BPF backend"
+	else
+		return 0
+	fi
+	echo "1..0 # SKIP $reason"
+	exit 0
+}
+
 done_testing() {
 	echo "1..$n"
 	[ "$failed" -eq 0 ]
