@@ -39,40 +39,16 @@ export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
 # lossy), and exits more than a second before its generation is written.
 ROUNDS=10
 
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ "$(id -u)" -eq 0 ] || skip_all "not root: the BPF backend needs root"
-[ -r /sys/kernel/btf/vmlinux ] || skip_all "this kernel has no BTF"
-"$GOTRACE" bpf-dump -h >/dev/null 2>&1 ||
-	skip_all "gotrace was built without the BPF backend"
+need_bpf
 if [ ! -x "$GO123" ] || [ ! -x "$GO127" ] || [ ! -x "$USTACK_GO" ]; then
 	no_go "Go 1.23 ($GO123), Go 1.27 ($GO127) or build/ustack_go"
 	done_testing
 	exit
 fi
 
-cat >"$T/expect" <<EOT
-gt_us_pipe block:chan_receive >= $ROUNDS
-gt_us_futex block:sync >= $ROUNDS
-gt_us_sleep block:sleep >= $ROUNDS
-gt_us_evfd sysblock:sys_read >= $ROUNDS
-stack leaf_pipe,middle_pipe,outer_pipe
-stack leaf_futex,middle_futex,outer_futex
-stack leaf_sleep,middle_sleep,outer_sleep
-stack leaf_evfd,middle_evfd,outer_evfd
-pprof_stack sync leaf_pipe,middle_pipe,outer_pipe
-pprof_stack sync leaf_futex,middle_futex,outer_futex
-pprof_stack syscall leaf_evfd,middle_evfd,outer_evfd
-pprof_stack sched wake_leaf,wake_middle,wake_outer
-gt_ug_pipe block:chan_receive >= $ROUNDS
-gt_ug_evfd sysblock:sys_read >= $ROUNDS
-stack syscall.Read,main.readLoop,main.main
-pprof_stack sync syscall.Read,main.readLoop,main.main
-pprof_stack syscall syscall.Read,main.readLoop,main.main
-EOT
+# The guest test's ground truth (selftests/gotrace/ustack.expect).
+sed "s/@ROUNDS@/$ROUNDS/" "$(dirname "$0")/../../selftests/gotrace/ustack.expect" \
+	>"$T/expect" || exit
 
 # vaddr LOADS OFFSET: the ELF address of file offset OFFSET, by the
 # binary's PT_LOAD headers in LOADS ("offset vaddr filesz" lines).
