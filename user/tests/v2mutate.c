@@ -131,16 +131,23 @@ static void parse(void)
 	}
 }
 
-static void put(FILE *f, uint64_t v)
+/* v in LEB128 at b (GT_LEB_BYTES_MAX bytes of room); its length. */
+static size_t leb(uint8_t *b, uint64_t v)
 {
-	uint8_t b[GT_LEB_BYTES_MAX];
-	int n = 0;
+	size_t n = 0;
 
 	do {
 		b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
 		v >>= 7;
 	} while (v);
-	fwrite(b, 1, (size_t)n, f);
+	return n;
+}
+
+static void put(FILE *f, uint64_t v)
+{
+	uint8_t b[GT_LEB_BYTES_MAX];
+
+	fwrite(b, 1, leb(b, v), f);
 }
 
 static size_t leblen(uint64_t v)
@@ -604,17 +611,12 @@ static bool m_sample_bad_stack(void)
 {
 	struct batch *b = samples_batch();
 	uint8_t id[GT_LEB_BYTES_MAX];
-	uint64_t v = 999999999;
-	size_t ends[5], n = 0;
+	size_t ends[5];
 
 	if (!b)
 		return false;
 	sample_at(b, 0, ends);
-	do {
-		id[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	splice(b, ends[3], ends[4], id, n);
+	splice(b, ends[3], ends[4], id, leb(id, 999999999));
 	return true;
 }
 
