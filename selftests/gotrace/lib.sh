@@ -73,6 +73,33 @@ on_exit() {
 $1"
 }
 
+# make_unit NAME: the cgroup systemd would give the unit NAME,
+# /sys/fs/cgroup/NAME (cgroup2 mounted first if it is not), in $unit,
+# removed when the test exits.
+make_unit() {
+	grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup ||
+		fail "cannot mount cgroup2"
+	unit=/sys/fs/cgroup/$1
+	mkdir -p "$unit" || fail "cannot create $unit"
+	on_exit "rmdir $unit"
+}
+
+# in_unit COMMAND...: run COMMAND from a shell that the trace sees run in
+# the root cgroup, then moved into $unit (make_unit; as a service's
+# process is by systemd), which then execs COMMAND.
+in_unit() {
+	rm -f /tmp/in-unit.go
+	mkfifo /tmp/in-unit.go || fail "mkfifo"
+	sh -c 'read -r _ < /tmp/in-unit.go; exec "$@"' sh "$@" &
+	iu_pid=$!
+	sleep 0.2
+	echo $iu_pid > "$unit/cgroup.procs" ||
+		fail "cannot move $iu_pid into $unit"
+	echo go > /tmp/in-unit.go
+	wait $iu_pid || fail "'$*' in $unit failed"
+}
+
 gt_cleanup() {
 	left=
 	for p in $gt_cleanup_pids; do

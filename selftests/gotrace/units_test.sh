@@ -18,25 +18,7 @@
 . ./lib.sh
 
 [ "$GT_FORMAT" = go1.23 ] || { echo "units are written in go1.23 only"; exit 4; }
-grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
-	mount -t cgroup2 none /sys/fs/cgroup || fail "cannot mount cgroup2"
-unit=/sys/fs/cgroup/gt-test.service
-mkdir -p $unit || fail "cannot create $unit"
-on_exit "rmdir $unit"
-
-# in_unit COMMAND...: run COMMAND from a shell that the trace sees run in
-# the root cgroup, then moved into the unit (as a service's process is
-# by systemd), which then execs COMMAND.
-in_unit() {
-	rm -f /tmp/units.go
-	mkfifo /tmp/units.go || fail "mkfifo"
-	sh -c 'read -r _ < /tmp/units.go; exec "$@"' sh "$@" &
-	iu_pid=$!
-	sleep 0.2
-	echo $iu_pid > $unit/cgroup.procs || fail "cannot move $iu_pid into $unit"
-	echo go > /tmp/units.go
-	wait $iu_pid || fail "'$*' in $unit failed"
-}
+make_unit gt-test.service
 
 # The workload in the unit, a sleeper outside, at the same time.
 both() {

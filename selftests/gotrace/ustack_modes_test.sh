@@ -157,23 +157,8 @@ echo "$gen_was" > $gen_param
 
 # Units, in a session of cat that takes its user stacks from the
 # module parameter: the pipe program run in a unit's cgroup (as
-# units_test.sh, which says why the shell is moved before its exec).
-grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
-	mount -t cgroup2 none /sys/fs/cgroup || fail "cannot mount cgroup2"
-unit=/sys/fs/cgroup/gt-ustack.service
-mkdir -p $unit || fail "cannot create $unit"
-on_exit "rmdir $unit"
-in_unit() {
-	rm -f /tmp/ums-units.go
-	mkfifo /tmp/ums-units.go || fail "mkfifo"
-	sh -c 'read -r _ < /tmp/ums-units.go; exec "$@"' sh "$@" &
-	iu_pid=$!
-	sleep 0.2
-	echo $iu_pid > $unit/cgroup.procs ||
-		fail "cannot move $iu_pid into $unit"
-	echo go > /tmp/ums-units.go
-	wait $iu_pid || fail "'$*' in $unit failed"
-}
+# in_unit(), lib.sh, which says why the shell is moved before its exec).
+make_unit gt-ustack.service
 echo Y > $param || fail "cannot set user_stacks=Y"
 record_while /tmp/ums-units.raw in_unit ./ustack pipe $rounds
 echo "$us_was" > $param
