@@ -77,7 +77,11 @@ echo "user_stacks=Y: $on walks; user_stacks=N: $w"
 # The BPF backend records them too (user/tests/bpf_ustack_test.sh checks
 # its names on the host): here, that it takes --user-stacks and writes
 # the binary's file+offset frames.
-if ./gotrace bpf-dump -h > /dev/null 2>&1; then
+# Where the BPF backend cannot run (no BTF: the debug kernel), say why.
+why=$(bpf_skip_reason)
+if [ -n "$why" ]; then
+	echo "BPF backend not tried: $why"
+else
 	./gotrace record --backend bpf --user-stacks --children \
 		-o /tmp/ustack-bpf.trace -- ./ustack pipe 2 2> /tmp/bpf.err ||
 		fail "the BPF backend failed with --user-stacks: $(cat /tmp/bpf.err)"

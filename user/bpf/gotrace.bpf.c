@@ -481,7 +481,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 		__u64 ret;
 	} fr;
 	struct pt_regs *regs;
-	__u64 fp, lo;
+	__u64 fp, lo, space;
 	__u32 n = 1, stop = GTB_USTOP_NONE;
 
 	if (!(cfg.flags & OPT_USER_STACKS) || !t->mm ||
@@ -490,11 +490,16 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
 		return 0;
-	us->space = uspace_of(t);
-	if (!bpf_map_lookup_elem(&uspaces, &us->space)) {
+	/*
+	 * The key is copied to the stack: before Linux 6.3 or so the
+	 * verifier takes no ring buffer memory as a map key.
+	 */
+	space = uspace_of(t);
+	us->space = space;
+	if (!bpf_map_lookup_elem(&uspaces, &space)) {
 		__u8 one = 1;
 
-		bpf_map_update_elem(&uspaces, &us->space, &one, BPF_ANY);
+		bpf_map_update_elem(&uspaces, &space, &one, BPF_ANY);
 		*fresh = true;
 	}
 	us->tid = t->pid;
