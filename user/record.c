@@ -51,6 +51,7 @@
 #include "output.h"
 #include "recsig.h"
 #include "flight.h"
+#include "record_sym.h"
 #include "rotate.h"
 #include "util.h"
 
@@ -113,6 +114,8 @@ struct recorder {
 	uint64_t progress_events;	/* progress line */
 	char opt_names[160];		/* options given: "--pid, --comm" */
 	bool user_stacks_given;		/* --user-stacks, not the default */
+	bool no_symbolize;		/* --no-symbolize */
+	struct gt_recsym sym;		/* the naming of the files written */
 };
 
 static void record_usage(FILE *f)
@@ -194,10 +197,13 @@ static void record_usage(FILE *f)
 		"                         systemd unit (its cgroup's .service or .scope)\n"
 		"      --user-stacks      the user frames of the running task too, by\n"
 		"                         its frame pointers, written as file+offset\n"
-		"                         ('gotrace symbolize' names them); default:\n"
+		"                         named once the file is complete; default:\n"
 		"                         the module's user_stacks parameter, off\n"
 		"                         unless it was set (off with --backend bpf)\n"
 		"      --no-user-stacks   none, whatever the module's parameter says\n"
+		"      --no-symbolize     leave the user frames as file+offset: by\n"
+		"                         default each file written is rewritten with\n"
+		"                         their names once complete\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -377,6 +383,8 @@ static void rec_flight_end(struct recorder *r)
 				(uint64_t)info.held_off, (uint64_t)info.missed);
 		fputc('\n', stderr);
 	}
+	if (name)
+		gt_recsym_spawn(&r->sym, name);
 	free(name);
 	if (info.reason == GOTRACE_SNAP_STOP)
 		r->eof = true;
@@ -632,7 +640,7 @@ static int rec_check_rotate(struct recorder *r)
 enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_WAKE_STACKS,
-	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_BACKEND, O_FORMAT,
+	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_NO_SYMBOLIZE, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -787,6 +795,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-units",	no_argument,		NULL, O_NO_UNITS },
 		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
 		{ "no-user-stacks", no_argument,	NULL, O_NO_USER_STACKS },
+		{ "no-symbolize", no_argument,		NULL, O_NO_SYMBOLIZE },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -916,6 +925,9 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_NO_USER_STACKS:
 			r->opts.flags &= ~GOTRACE_OPT_USER_STACKS;
 			r->user_stacks_given = false;
+			break;
+		case O_NO_SYMBOLIZE:
+			r->no_symbolize = true;
 			break;
 		default:
 			gt_usage_hint("record");
@@ -1117,6 +1129,12 @@ static int rec_choose_backend(struct recorder *r)
 	return -1;
 }
 
+/* A rotated file is complete: name its user frames in the background. */
+static void rec_name_frames(void *arg, const char *path)
+{
+	gt_recsym_spawn(arg, path);
+}
+
 #ifdef GT_HAVE_BPF
 /* The BPF backend runs the whole session itself (record_bpf.c). */
 static int rec_run_bpf(struct recorder *r)
@@ -1130,6 +1148,7 @@ static int rec_run_bpf(struct recorder *r)
 		.cmd_filter = r->cmd_filter,
 		.format_v2 = r->format_v2,
 		.rotate = r->rotating ? &r->rotate : NULL,
+		.sym = &r->sym,
 	};
 
 	return gt_bpf_record(&a);
@@ -1165,6 +1184,12 @@ int cmd_record(int argc, char **argv)
 	/* The module's parameter asks the module only. */
 	if (r.backend == GT_BACKEND_BPF && !r.user_stacks_given)
 		r.opts.flags &= ~GOTRACE_OPT_USER_STACKS;
+#endif
+	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;
+	r.sym.quiet = r.quiet;
+	r.rotate.committed = rec_name_frames;
+	r.rotate.arg = &r.sym;
+#ifdef GT_HAVE_BPF
 	if (r.backend == GT_BACKEND_BPF)
 		return rec_run_bpf(&r);
 #endif
@@ -1234,6 +1259,9 @@ int cmd_record(int argc, char **argv)
 	have_st = !gt_dev_status(r.in, &st);
 	rec_finish_output(&r, !ret && !r.failed);
 	rec_summary(&r, &st, have_st);
+	if (!r.failed && !r.flighting && !r.rotating)
+		gt_recsym_file(&r.sym, r.out.path);
+	gt_recsym_finish(&r.sym);
 	if (r.child.pid)
 		rec_wait_command(&r);
 	code = rec_exit_code(&r);

@@ -29,6 +29,7 @@
 #include "notify.h"
 #include "output.h"
 #include "recsig.h"
+#include "record_sym.h"
 #include "rotate.h"
 #include "util.h"
 
@@ -366,7 +367,10 @@ out:
 				(uint64_t)ms.late,
 				GT_BPF_REORDER_NS / 1000000);
 		ret = GT_EXIT_OK;
+		if (!a->rotate)
+			gt_recsym_file(a->sym, out.path);
 	}
+	gt_recsym_finish(a->sym);
 	/* COMMAND forked but never let go: EOF on its pipe ends it. */
 	if (child.go_fd >= 0)
 		gt_child_cancel(&child);

@@ -11,6 +11,8 @@
 
 #include <linux/gotrace.h>
 
+struct gt_recsym;
+
 struct gt_rotate_cfg;
 
 /**
@@ -24,6 +26,7 @@ struct gt_rotate_cfg;
  *		forked, is the pid filter)
  * @format_v2:	write "go 1.23 trace" (generations), not "go 1.11 trace"
  * @rotate:	--rotate (with @format_v2): the files, not @out_path; or NULL
+ * @sym:	the naming of the user frames of the files written
  */
 struct gt_bpf_rec {
 	struct gotrace_options opts;
@@ -34,6 +37,7 @@ struct gt_bpf_rec {
 	bool cmd_filter;
 	bool format_v2;
 	const struct gt_rotate_cfg *rotate;
+	struct gt_recsym *sym;
 };
 
 /* Record; returns the exit status of 'gotrace record'. */

@@ -99,6 +99,8 @@ static int file_commit(struct gt_rotate *r)
 	if (rename(r->tmp, r->name))
 		return fail(r, errno);
 	r->committed++;
+	if (r->cfg.committed)
+		r->cfg.committed(r->cfg.arg, r->name);
 	if (gt_keep_add(&r->kept, r->name))
 		return fail(r, ENOMEM);
 	r->name = NULL;

@@ -29,12 +29,16 @@
  *		(0: no time limit)
  * @max_bytes:	or once it holds this many bytes (0: no size limit)
  * @keep:	the newest files kept (0: all)
+ * @committed:	called with each file's name once it is complete, or NULL
+ * @arg:	@committed's first argument
  */
 struct gt_rotate_cfg {
 	const char *dir;
 	uint64_t period_ns;
 	uint64_t max_bytes;
 	unsigned int keep;
+	void (*committed)(void *arg, const char *path);
+	void *arg;
 };
 
 struct gt_rotate {

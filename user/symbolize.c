@@ -21,6 +21,7 @@
 
 #include "output.h"
 #include "subcommands.h"
+#include "symbolize.h"
 #include "trace/go111_sym.h"
 #include "trace/go123_read.h"
 #include "trace/go123_sym.h"
@@ -116,10 +117,8 @@ int cmd_symbolize(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
-	uint8_t hdr[16] = { 0 };
 	bool quiet = false;
-	struct gt_src src;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "+hq", opts, NULL)) != -1) {
 		switch (c) {
@@ -139,13 +138,22 @@ int cmd_symbolize(int argc, char **argv)
 		gt_usage_hint("symbolize");
 		return GT_EXIT_USAGE;
 	}
-	ret = gt_src_open(&src, argv[optind]);
+	return gt_symbolize_path(argv[optind], argv[optind + 1], quiet);
+}
+
+int gt_symbolize_path(const char *in, const char *out, bool quiet)
+{
+	uint8_t hdr[16] = { 0 };
+	struct gt_src src;
+	int ret;
+
+	ret = gt_src_open(&src, in);
 	if (ret) {
-		gt_err_input(argv[optind], src.spool_dir, -ret);
+		gt_err_input(in, src.spool_dir, -ret);
 		return GT_EXIT_FAIL;
 	}
 	gt_src_read(&src, 0, hdr, sizeof(hdr));
-	ret = symbolize(argv[optind], &src, argv[optind + 1], quiet,
+	ret = symbolize(in, &src, out, quiet,
 			gt_v2_header(hdr, sizeof(hdr)) ? gt_v2_symbolize :
 			gt_v1_symbolize);
 	gt_src_close(&src);

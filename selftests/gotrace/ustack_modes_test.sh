@@ -5,8 +5,9 @@
 # "the flight recorder, rotation, filters, units and both formats all
 # work with user stacks"): each trace below is recorded with user stacks
 # (--user-stacks, or the module parameter user_stacks for a session of
-# cat), named here with gotrace symbolize, which must name some frames,
-# and goes to the host with its ground truth: the stacks of ustack.c's
+# cat), named by gotrace record once each file is complete (in the
+# background for a snapshot or a rotated file), or for cat's here with
+# gotrace symbolize, which must name some frames, and goes to the host with its ground truth: the stacks of ustack.c's
 # blocks list leaf_MODE, middle_MODE, outer_MODE in order, those of
 # ustack_go main.readLoop under syscall.Read, in Go 1.23's and 1.27's
 # dumps and profiles (selftests/verify-trace.sh), and every Go reader
@@ -39,7 +40,7 @@ on_exit "echo $us_was > $param"
 rounds=3
 
 # sym IN OUT: gotrace symbolize IN into OUT, which must name some of
-# its user frames.
+# its user frames (a trace cat read: unnamed).
 sym() {
 	./gotrace symbolize "$1" "$2" 2> /tmp/ums-sym.err ||
 		fail "gotrace symbolize $1 failed: $(cat /tmp/ums-sym.err)"
@@ -52,10 +53,9 @@ sym() {
 
 # The comm filter: the futex program, named gt_us_futex by prctl() once
 # running, and its helper thread, which has the name from its start.
-./gotrace record --user-stacks -q -c gt_us_futex -o /tmp/ums-comm.raw -- \
-	./ustack futex $rounds || fail "gotrace record -c gt_us_futex failed"
-check_header /tmp/ums-comm.raw
-sym /tmp/ums-comm.raw "$GT_OUT/ustack-comm.trace"
+./gotrace record --user-stacks -q -c gt_us_futex -o "$GT_OUT/ustack-comm.trace" \
+	-- ./ustack futex $rounds || fail "gotrace record -c gt_us_futex failed"
+check_header "$GT_OUT/ustack-comm.trace"
 cat > "$GT_OUT/ustack-comm.expect" <<EOT
 names gt_us_futex
 gt_us_futex block:sync >= $rounds
@@ -64,8 +64,10 @@ pprof_stack sync leaf_futex,middle_futex,outer_futex
 pprof_stack sched wake_leaf,wake_middle,wake_outer
 EOT
 
-# The pid filter: the command and its descendants, a C and a Go program.
-./gotrace record --user-stacks -q --children -o /tmp/ums-pid.raw -- \
+# The pid filter: the command and its descendants, a C and a Go program;
+# recorded unnamed (--no-symbolize), named by gotrace symbolize.
+./gotrace record --user-stacks --no-symbolize -q --children \
+	-o /tmp/ums-pid.raw -- \
 	sh -c "./ustack pipe $rounds && ./ustack_go evfd $rounds" ||
 	fail "gotrace record --children failed"
 check_header /tmp/ums-pid.raw
@@ -102,7 +104,9 @@ wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
 wait $rec || fail "the recorder exited with $?: $(cat /tmp/ums-fl.err)"
 f=$dir/$(ls $dir | grep -- '-0001-user\.trace$')
 check_header "$f"
-sym "$f" "$GT_OUT/ustack-flight.trace"
+! grep -q "naming the user frames\|unnamed user frames" /tmp/ums-fl.err ||
+	fail "the snapshot's frames were not named: $(cat /tmp/ums-fl.err)"
+cp "$f" "$GT_OUT/ustack-flight.trace"
 cat > "$GT_OUT/ustack-flight.expect" <<EOT
 gt_us_sleep block:sleep >= $rounds
 gt_ug_pipe block:chan_receive >= $rounds
@@ -112,7 +116,9 @@ pprof_stack sync syscall.Read,main.readLoop,main.main
 EOT
 
 # Rotation: short generations and files, a program per file or so.  A
-# file is a trace of its own: its frames are named from its own tables.
+# file is a trace of its own: its frames are named from its own tables,
+# each by a gotrace symbolize the recorder started once it was complete,
+# all done when the recorder exits.
 dir=/tmp/ums-rotate
 rm -rf $dir
 gen_param=/sys/module/gotrace/parameters/generation_ms
@@ -125,6 +131,8 @@ echo 200 > $gen_param || fail "cannot set generation_ms=200"
 	> /tmp/ums-rot.out 2> /tmp/ums-rot.err ||
 	fail "gotrace record --rotate failed: $(cat /tmp/ums-rot.err)"
 cat /tmp/ums-rot.err
+! grep -q "naming the user frames\|unnamed user frames" /tmp/ums-rot.err ||
+	fail "rotated files not named: $(cat /tmp/ums-rot.err)"
 n=$(ls $dir | wc -l)
 [ "$n" -ge 2 ] || fail "$n files for 3 s rotated every 1 s, not 2 or more"
 k=0
@@ -137,12 +145,11 @@ for f in $(ls $dir | sort); do
 	else
 		tail -c +17 "$dir/$f" >> $joined
 	fi
-	./gotrace symbolize "$dir/$f" "$GT_OUT/ustack-rotate-$k.trace" \
-		2> /tmp/ums-sym.err ||
-		fail "gotrace symbolize refuses file $k of $n: $(cat /tmp/ums-sym.err)"
-	echo "file $k: $(cat /tmp/ums-sym.err)"
+	./gotrace check -q "$dir/$f" || fail "gotrace check refuses file $k of $n"
+	cp "$dir/$f" "$GT_OUT/ustack-rotate-$k.trace"
 done
-sym $joined "$GT_OUT/ustack-rotate-joined.trace"
+./gotrace check -q $joined || fail "gotrace check refuses the joined files"
+cp $joined "$GT_OUT/ustack-rotate-joined.trace"
 cat > "$GT_OUT/ustack-rotate-joined.expect" <<EOT
 gt_us_evfd sysblock:sys_read >= $rounds
 gt_us_futex block:sync >= $rounds

@@ -491,6 +491,15 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
 		return 0;
 	/*
+	 * Inside execve(), between the switch to the new address space
+	 * and the loading of the new program (which sets end_code), the
+	 * registers are still the old program's: no stack of either.
+	 * Not announcing the space then also keeps the reader from
+	 * reading its maps before the program is in them.
+	 */
+	if (!BPF_CORE_READ(t, mm, end_code))
+		return 0;
+	/*
 	 * The key is copied to the stack: before Linux 6.3 or so the
 	 * verifier takes no ring buffer memory as a map key.
 	 */

@@ -20,6 +20,14 @@
 
 /* A PC in no mapping read so far reads them again, not more often. */
 #define REREAD_NS	(5ULL * 1000 * 1000)
+/*
+ * Reads of a space that may follow one another at once: the first stack
+ * of a space can come from inside execve(), after the new address space
+ * exists and before the program's segments are mapped in it (the walk
+ * then finds the old program's registers), so the first read may lack
+ * the program itself.  Beyond these, REREAD_NS apart.
+ */
+#define QUICK_READS	4
 
 struct umap {
 	uint64_t start, end;	/* [start, end) */
@@ -31,6 +39,7 @@ struct uspace {
 	struct umap *maps;
 	size_t n, cap;
 	uint64_t read_ns;	/* when last read, 0: never */
+	unsigned int reads;	/* how many times read */
 	bool gone;		/* the last read found no process (or another
 				 * program) */
 };
@@ -131,14 +140,18 @@ static bool same_map(const struct umap *a, const struct umap *b)
 	       a->file == b->file;
 }
 
-/* Does /proc/@id run the program of inode @ino (0: any)? */
-static bool same_exe(const struct gt_umaps *u, int id, uint64_t ino)
+enum { EXE_SAME, EXE_OTHER, EXE_GONE };
+
+/* Does /proc/@id run the program of inode @ino (0: any)?  Or is it gone? */
+static int exe_of(const struct gt_umaps *u, int id, uint64_t ino)
 {
 	char path[300];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%d/exe", u->proc, id);
-	return !ino || (!stat(path, &st) && (uint64_t)st.st_ino == ino);
+	if (stat(path, &st))
+		return EXE_GONE;	/* exited, or a zombie: no exe */
+	return !ino || (uint64_t)st.st_ino == ino ? EXE_SAME : EXE_OTHER;
 }
 
 /* The mappings of /proc/@id, into @v; false if none could be read. */
@@ -203,11 +216,17 @@ static int space_read(struct gt_umaps *u, struct uspace *s,
 	bool ok = false;
 
 	s->read_ns = mono_ns();
+	s->reads++;
 	u->st.reads++;
 	for (int i = 0; i < 2 && !ok; i++) {
+		int exe;
+
 		if (ids[i] <= 0 || (i && ids[1] == ids[0]))
 			continue;
-		if (!same_exe(u, ids[i], w->exe_ino)) {
+		exe = exe_of(u, ids[i], w->exe_ino);
+		if (exe == EXE_GONE)
+			continue;	/* the thread exited: its process? */
+		if (exe == EXE_OTHER) {
 			/* Running another program: its maps are not these. */
 			s->gone = true;
 			free(v);
@@ -215,7 +234,7 @@ static int space_read(struct gt_umaps *u, struct uspace *s,
 		}
 		n = 0;
 		ok = maps_read(u, ids[i], &v, &n, &cap) &&
-		     same_exe(u, ids[i], w->exe_ino);
+		     exe_of(u, ids[i], w->exe_ino) == EXE_SAME;
 	}
 	if (!ok) {
 		free(v);
@@ -304,9 +323,15 @@ void gt_umaps_see(struct gt_umaps *u, const struct gt_umaps_who *w,
 
 		if (u64map_get(&u->seen, key))
 			continue;
-		/* A PC the mappings read do not cover: mapped since? */
-		if (!space_find(s, pcs[i]) && !read_now && !s->gone &&
-		    mono_ns() - s->read_ns >= REREAD_NS) {
+		/*
+		 * A PC the mappings read do not cover: mapped since?  A
+		 * space read too recently is read at a later sighting of
+		 * the PC, so the PC is not marked seen yet.
+		 */
+		if (!space_find(s, pcs[i]) && !read_now && !s->gone) {
+			if (s->reads >= QUICK_READS &&
+			    mono_ns() - s->read_ns < REREAD_NS)
+				continue;
 			space_read(u, s, w);
 			read_now = true;
 		}

@@ -11,7 +11,9 @@
 # build/ustack_go blocks in syscall.Read <- main.readLoop.  Each process
 # exits right after its last block, and the trace goes on for more than
 # a generation after the last one, so every process is gone before the
-# generation holding its stacks (or the go 1.11 footer) is written.  After gotrace symbolize:
+# generation holding its stacks (or the go 1.11 footer) is written.
+# Recorded unnamed (--no-symbolize; ustack_test.sh in the guests checks
+# the recorder's own naming), then after gotrace symbolize:
 #
 #   - Go 1.23's and 1.27's dumps and their sync, syscall and sched
 #     profiles name those functions in order (selftests/verify-trace.sh,
@@ -144,7 +146,7 @@ for fmt in go1.23 go1.11; do
 	raw=$T/ustack-$fmt.raw
 	named=$T/ustack-$fmt.trace
 	# The last process exits, then 1.5 s more: past a generation.
-	run record --backend bpf --format $fmt --user-stacks --children \
+	run record --backend bpf --format $fmt --user-stacks --no-symbolize --children \
 		-o "$raw" -- sh -c "
 		$USTACK pipe $ROUNDS && $USTACK futex $ROUNDS &&
 		$USTACK sleep $ROUNDS && $USTACK evfd $ROUNDS &&

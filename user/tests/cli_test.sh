@@ -45,6 +45,8 @@ run record --user-stacks --backend bpf -o "$T/us" -d bogus
 check "record --user-stacks with the BPF backend is taken: only -d bogus refused, no file" '[ $rc -eq 2 ] && has "bogus" "$T/err" && ! has "user-stacks" "$T/err" && [ ! -e "$T/us" ]'
 run record --user-stacks --no-user-stacks --backend bpf -o "$T/us" -d bogus
 check "record --user-stacks --no-user-stacks: the last one counts" '[ $rc -eq 2 ] && ! has "user-stacks" "$T/err"'
+run record --user-stacks --no-symbolize -o "$T/us" -d bogus
+check "record --no-symbolize is taken: only -d bogus refused" '[ $rc -eq 2 ] && has "bogus" "$T/err" && ! has "symbolize" "$T/err"'
 run record --trigger sched-latency:50ms -o "$T/fl"
 check "record --trigger without --flight: exit 2" '[ $rc -eq 2 ] && has "it goes with --flight" "$T/err"'
 run record --flight 30s --trigger-comm x -o "$T/fl"

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_sym.c - the recorder names the user frames of the files it wrote
+ *
+ * See record_sym.h.  The background naming runs this same program,
+ * "gotrace symbolize -q FILE FILE", rather than a fork of the recorder:
+ * the BPF backend's recorder has threads (libbpf's), after which a
+ * forked child may only exec.  It runs in a process group of its own, so
+ * the Ctrl-C that stops the recording does not cut a file's naming
+ * short; a naming cut short anyway leaves the file as it was, since
+ * output.h replaces a file only with a whole one.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "record_sym.h"
+#include "symbolize.h"
+#include "util.h"
+
+extern char **environ;
+
+/* A pipe, a FIFO or a device cannot be rewritten: say how to name it. */
+static bool rewritable(struct gt_recsym *s, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode))
+		return true;
+	gt_warn("the user frames of %s stay BINARY+0xOFFSET: only a file can be rewritten with their names; pipe the trace through 'gotrace symbolize - OUT'",
+		strcmp(path, "-") ? path : "stdout");
+	s->failed++;
+	return false;
+}
+
+void gt_recsym_file(struct gt_recsym *s, const char *path)
+{
+	if (!s->on || !rewritable(s, path))
+		return;
+	if (gt_symbolize_path(path, path, s->quiet) == GT_EXIT_OK) {
+		s->named++;
+	} else {
+		gt_warn("%s is complete, its user frames not all named: 'gotrace symbolize %s %s' tries again",
+			path, path, path);
+		s->failed++;
+	}
+}
+
+/* Collect the background namings that ended (all of them: @wait). */
+static void reap(struct gt_recsym *s, bool wait)
+{
+	for (int i = 0; i < GT_RECSYM_MAX_RUNNING; i++) {
+		int st;
+		pid_t pid;
+
+		if (!s->pid[i])
+			continue;
+		do {
+			pid = waitpid(s->pid[i], &st, wait ? 0 : WNOHANG);
+		} while (pid < 0 && errno == EINTR);
+		if (!pid)
+			continue;	/* still running */
+		if (pid > 0 && WIFEXITED(st) && !WEXITSTATUS(st)) {
+			s->named++;
+		} else {
+			gt_warn("naming the user frames of %s failed: 'gotrace symbolize %s %s' tries again",
+				s->path[i], s->path[i], s->path[i]);
+			s->failed++;
+		}
+		s->pid[i] = 0;
+		free(s->path[i]);
+		s->path[i] = NULL;
+	}
+}
+
+void gt_recsym_spawn(struct gt_recsym *s, const char *path)
+{
+	char *argv[] = { "gotrace", "symbolize", "-q", NULL, NULL, NULL };
+	posix_spawnattr_t attr;
+	int i, err;
+
+	if (!s->on || !rewritable(s, path))
+		return;
+	reap(s, false);
+	for (i = 0; i < GT_RECSYM_MAX_RUNNING && s->pid[i]; i++)
+		;
+	if (i == GT_RECSYM_MAX_RUNNING) {
+		gt_warn("%d files are being named already: the user frames of %s stay BINARY+0xOFFSET ('gotrace symbolize' names them)",
+			GT_RECSYM_MAX_RUNNING, path);
+		s->failed++;
+		return;
+	}
+	s->path[i] = strdup(path);
+	if (!s->path[i]) {
+		s->failed++;
+		return;
+	}
+	argv[3] = s->path[i];
+	argv[4] = s->path[i];
+	err = posix_spawnattr_init(&attr);
+	if (!err) {
+		sigset_t none;
+
+		/* The recorder blocks its signals: the child must not. */
+		sigemptyset(&none);
+		posix_spawnattr_setsigmask(&attr, &none);
+		posix_spawnattr_setpgroup(&attr, 0);
+		posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+					 POSIX_SPAWN_SETPGROUP);
+		err = posix_spawn(&s->pid[i], "/proc/self/exe", NULL, &attr,
+				  argv, environ);
+		posix_spawnattr_destroy(&attr);
+	}
+	if (err) {
+		gt_warn("cannot start 'gotrace symbolize' for %s: %s",
+			path, strerror(err));
+		s->pid[i] = 0;
+		free(s->path[i]);
+		s->path[i] = NULL;
+		s->failed++;
+	}
+}
+
+void gt_recsym_finish(struct gt_recsym *s)
+{
+	reap(s, true);
+	if (s->failed)
+		gt_warn("%" PRIu64 " of %" PRIu64 " files keep unnamed user frames (BINARY+0xOFFSET)",
+			s->failed, s->failed + s->named);
+}
