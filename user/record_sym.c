@@ -39,17 +39,31 @@ static bool rewritable(struct gt_recsym *s, const char *path)
 	return false;
 }
 
+/* The naming of the complete file @path ended, @ok or not: counted. */
+static void named(struct gt_recsym *s, const char *path, bool ok)
+{
+	if (ok) {
+		s->named++;
+		return;
+	}
+	gt_warn("%s is complete, its user frames not all named: 'gotrace symbolize %s %s' tries again",
+		path, path, path);
+	s->failed++;
+}
+
 void gt_recsym_file(struct gt_recsym *s, const char *path)
 {
-	if (!s->on || !rewritable(s, path))
-		return;
-	if (gt_symbolize_path(path, path, s->quiet) == GT_EXIT_OK) {
-		s->named++;
-	} else {
-		gt_warn("%s is complete, its user frames not all named: 'gotrace symbolize %s %s' tries again",
-			path, path, path);
-		s->failed++;
-	}
+	if (s->on && rewritable(s, path))
+		named(s, path,
+		      gt_symbolize_path(path, path, s->quiet) == GT_EXIT_OK);
+}
+
+/* Background slot @i is free again. */
+static void slot_free(struct gt_recsym *s, int i)
+{
+	s->pid[i] = 0;
+	free(s->path[i]);
+	s->path[i] = NULL;
 }
 
 /* Collect the background namings that ended (all of them: @wait). */
@@ -66,16 +80,9 @@ static void reap(struct gt_recsym *s, bool wait)
 		} while (pid < 0 && errno == EINTR);
 		if (!pid)
 			continue;	/* still running */
-		if (pid > 0 && WIFEXITED(st) && !WEXITSTATUS(st)) {
-			s->named++;
-		} else {
-			gt_warn("naming the user frames of %s failed: 'gotrace symbolize %s %s' tries again",
-				s->path[i], s->path[i], s->path[i]);
-			s->failed++;
-		}
-		s->pid[i] = 0;
-		free(s->path[i]);
-		s->path[i] = NULL;
+		named(s, s->path[i],
+		      pid > 0 && WIFEXITED(st) && !WEXITSTATUS(st));
+		slot_free(s, i);
 	}
 }
 
@@ -120,9 +127,7 @@ void gt_recsym_spawn(struct gt_recsym *s, const char *path)
 	if (err) {
 		gt_warn("cannot start 'gotrace symbolize' for %s: %s",
 			path, strerror(err));
-		s->pid[i] = 0;
-		free(s->path[i]);
-		s->path[i] = NULL;
+		slot_free(s, i);
 		s->failed++;
 	}
 }

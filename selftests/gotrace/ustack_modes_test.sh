@@ -104,7 +104,7 @@ wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
 wait $rec || fail "the recorder exited with $?: $(cat /tmp/ums-fl.err)"
 f=$dir/$(ls $dir | grep -- '-0001-user\.trace$')
 check_header "$f"
-! grep -q "naming the user frames\|unnamed user frames" /tmp/ums-fl.err ||
+! grep -q "user frames not all named\|unnamed user frames" /tmp/ums-fl.err ||
 	fail "the snapshot's frames were not named: $(cat /tmp/ums-fl.err)"
 cp "$f" "$GT_OUT/ustack-flight.trace"
 cat > "$GT_OUT/ustack-flight.expect" <<EOT
@@ -131,7 +131,7 @@ echo 200 > $gen_param || fail "cannot set generation_ms=200"
 	> /tmp/ums-rot.out 2> /tmp/ums-rot.err ||
 	fail "gotrace record --rotate failed: $(cat /tmp/ums-rot.err)"
 cat /tmp/ums-rot.err
-! grep -q "naming the user frames\|unnamed user frames" /tmp/ums-rot.err ||
+! grep -q "user frames not all named\|unnamed user frames" /tmp/ums-rot.err ||
 	fail "rotated files not named: $(cat /tmp/ums-rot.err)"
 n=$(ls $dir | wc -l)
 [ "$n" -ge 2 ] || fail "$n files for 3 s rotated every 1 s, not 2 or more"
