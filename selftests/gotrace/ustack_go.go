@@ -33,10 +33,22 @@ func setName(name string) {
 		uintptr(unsafe.Pointer(&b[0])), 0)
 }
 
-// readLoop reads fd rounds times.  With pause, each read comes 1 ms
-// after a sleep: Go's syscall profile counts a syscall under the stack
-// of the first syscall since the goroutine's last other transition, and
-// the sleep is that transition.
+// sleep1ms blocks the thread in nanosleep(2) for 1 ms.  Not
+// time.Sleep: on a slow guest its timer may have fired by the time the
+// thread would wait in futex(2), which then returns at once and blocks
+// nothing.
+func sleep1ms() {
+	ts := syscall.Timespec{Nsec: 1000000}
+
+	syscall.Nanosleep(&ts, nil)
+}
+
+// readLoop reads fd rounds times.  With pause, each read comes between
+// two sleeps: Go 1.23's syscall profile counts a syscall under the stack
+// of the first syscall since the goroutine's last other transition
+// carrying a stack, and only once a later one ends it (a syscall's end
+// carries none); a sleep is such a transition, a blocked syscall never
+// is.
 //
 //go:noinline
 func readLoop(fd, rounds int, pause bool) {
@@ -44,12 +56,15 @@ func readLoop(fd, rounds int, pause bool) {
 
 	for i := 0; i < rounds; i++ {
 		if pause {
-			time.Sleep(time.Millisecond)
+			sleep1ms()
 		}
 		started.Add(1)
 		if _, err := syscall.Read(fd, buf); err != nil {
 			os.Exit(1)
 		}
+	}
+	if pause {
+		sleep1ms()
 	}
 }
 
