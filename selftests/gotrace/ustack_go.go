@@ -15,6 +15,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -33,58 +34,80 @@ func setName(name string) {
 		uintptr(unsafe.Pointer(&b[0])), 0)
 }
 
-// sleep1ms blocks the thread in nanosleep(2) for 1 ms.  Not
-// time.Sleep: on a slow guest its timer may have fired by the time the
-// thread would wait in futex(2), which then returns at once and blocks
-// nothing.
-func sleep1ms() {
-	ts := syscall.Timespec{Nsec: 1000000}
+// gateWait blocks the thread in read(2) on the gate pipe until the
+// other goroutine writes a byte to it, which it does only once it has
+// seen the thread in that read (waitBlocked): a block that surely
+// happens.  A raw syscall, so that the runtime makes no syscall of its
+// own between the block and the caller's next call: entering and
+// leaving a syscall through syscall.Syscall may read the clock, a
+// syscall where the guest's vDSO falls back to one.
+func gateWait(gate int) {
+	var b [1]byte
 
-	syscall.Nanosleep(&ts, nil)
+	for {
+		_, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(gate),
+			uintptr(unsafe.Pointer(&b[0])), 1)
+		if e != syscall.EINTR {
+			return
+		}
+	}
 }
 
-// readLoop reads fd rounds times.  With pause, each read comes between
-// two sleeps: Go 1.23's syscall profile counts a syscall under the stack
-// of the first syscall since the goroutine's last other transition
-// carrying a stack, and only once a later one ends it (a syscall's end
-// carries none); a sleep is such a transition, a blocked syscall never
-// is.
+// readLoop reads fd rounds times.  With gate >= 0, each read comes
+// right after a block on the gate, and one follows the last: Go 1.23's
+// syscall profile gives a syscall's time to the first syscall since
+// the goroutine's last other transition carrying a stack (it ends
+// nothing at a syscall's end, which carries none), so a read is in it
+// under its own stack only as the first syscall after such a
+// transition, here the gate's block.
 //
 //go:noinline
-func readLoop(fd, rounds int, pause bool) {
+func readLoop(fd, rounds, gate int) {
 	buf := make([]byte, 8)
 
 	for i := 0; i < rounds; i++ {
-		if pause {
-			sleep1ms()
+		if gate >= 0 {
+			gateWait(gate)
 		}
 		started.Add(1)
 		if _, err := syscall.Read(fd, buf); err != nil {
 			os.Exit(1)
 		}
 	}
-	if pause {
-		sleep1ms()
+	if gate >= 0 {
+		gateWait(gate)
 	}
 }
 
-// waitBlocked waits until thread tid has begun read i+1 and is in
-// read(2), at most 10 s.
-func waitBlocked(tid, i int) {
+// waitBlocked waits until thread tid has begun read n (counted from 1;
+// 0: no read of fd yet) and is in read(2) on fd, at most 10 s.
+func waitBlocked(tid, n, fd int) {
 	path := "/proc/self/task/" + strconv.Itoa(tid) + "/syscall"
 	read := strconv.Itoa(syscall.SYS_READ)
+	arg := "0x" + strconv.FormatInt(int64(fd), 16)
 
 	for tries := 0; tries < 10000; tries++ {
-		if started.Load() > int32(i) {
+		if started.Load() >= int32(n) {
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return
 			}
-			if f := strings.Fields(string(b)); len(f) > 0 && f[0] == read {
+			f := strings.Fields(string(b))
+			if len(f) > 1 && f[0] == read && f[1] == arg {
 				return
 			}
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// openGate writes a byte to the gate pipe once the thread is blocked
+// on its read end gr, after n reads of the other fd began.
+func openGate(tid, n, gr, gw int) {
+	waitBlocked(tid, n, gr)
+	time.Sleep(5 * time.Millisecond)
+	if _, err := syscall.Write(gw, []byte{1}); err != nil {
+		os.Exit(1)
 	}
 }
 
@@ -98,11 +121,19 @@ func main() {
 	if len(os.Args) > 2 {
 		rounds, _ = strconv.Atoi(os.Args[2])
 	}
+	// The reading thread blocks on the gate in a raw syscall, keeping
+	// its P: the writer needs another, and no stop of the world (a
+	// collection) may wait for the blocked thread.
+	if runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
+	debug.SetGCPercent(-1)
 	runtime.LockOSThread()
 	setName("gt_ug_" + mode)
 	tid := syscall.Gettid()
 
 	var rfd, wfd int
+	gate := [2]int{-1, -1}
 	if mode == "pipe" {
 		var p [2]int
 
@@ -112,7 +143,7 @@ func main() {
 		rfd, wfd = p[0], p[1]
 	} else {
 		fd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, 0, 0)
-		if e != 0 {
+		if e != 0 || syscall.Pipe(gate[:]) != nil {
 			os.Exit(1)
 		}
 		rfd, wfd = int(fd), int(fd)
@@ -124,13 +155,19 @@ func main() {
 			one = one[:1]
 		}
 		for i := 0; i < rounds; i++ {
-			waitBlocked(tid, i)
+			if gate[0] >= 0 {
+				openGate(tid, i, gate[0], gate[1])
+			}
+			waitBlocked(tid, i+1, rfd)
 			time.Sleep(20 * time.Millisecond)
 			if _, err := syscall.Write(wfd, one); err != nil {
 				os.Exit(1)
 			}
 		}
+		if gate[0] >= 0 {
+			openGate(tid, rounds, gate[0], gate[1])
+		}
 	}()
-	readLoop(rfd, rounds, mode == "evfd")
+	readLoop(rfd, rounds, gate[0])
 	os.Exit(0)
 }
