@@ -497,6 +497,7 @@ static int rec_loop(struct recorder *r)
 			return -1;
 		if (r->eof)
 			break;
+		gt_recsym_poll(&r->sym);
 		if ((r->progress || r->notify) &&
 		    now >= r->next_progress_ns) {
 			rec_show_progress(r, now);

@@ -229,6 +229,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 		}
 		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
 			goto out;
+		gt_recsym_poll(a->sym);
 		if (gt_umodel_drain(m, sink_write, &sink))
 			break;
 		/* It writes nothing more: recording on would hide that. */

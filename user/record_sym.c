@@ -86,30 +86,14 @@ static void reap(struct gt_recsym *s, bool wait)
 	}
 }
 
-void gt_recsym_spawn(struct gt_recsym *s, const char *path)
+/* Start naming @path (the caller's string, now the slot's) in slot @i. */
+static void start(struct gt_recsym *s, int i, char *path)
 {
-	char *argv[] = { "gotrace", "symbolize", "-q", NULL, NULL, NULL };
+	char *argv[] = { "gotrace", "symbolize", "-q", path, path, NULL };
 	posix_spawnattr_t attr;
-	int i, err;
+	int err;
 
-	if (!s->on || !rewritable(s, path))
-		return;
-	reap(s, false);
-	for (i = 0; i < GT_RECSYM_MAX_RUNNING && s->pid[i]; i++)
-		;
-	if (i == GT_RECSYM_MAX_RUNNING) {
-		gt_warn("%d files are being named already: the user frames of %s stay BINARY+0xOFFSET ('gotrace symbolize' names them)",
-			GT_RECSYM_MAX_RUNNING, path);
-		s->failed++;
-		return;
-	}
-	s->path[i] = strdup(path);
-	if (!s->path[i]) {
-		s->failed++;
-		return;
-	}
-	argv[3] = s->path[i];
-	argv[4] = s->path[i];
+	s->path[i] = path;
 	err = posix_spawnattr_init(&attr);
 	if (!err) {
 		sigset_t none;
@@ -132,9 +116,57 @@ void gt_recsym_spawn(struct gt_recsym *s, const char *path)
 	}
 }
 
+/* Move the oldest waiting files to the free slots. */
+static void start_queued(struct gt_recsym *s)
+{
+	for (int i = 0; i < GT_RECSYM_MAX_RUNNING && s->queued; i++) {
+		char *path;
+
+		if (s->pid[i])
+			continue;
+		path = s->queue[0];
+		s->queued--;
+		memmove(s->queue, s->queue + 1, s->queued * sizeof(*s->queue));
+		start(s, i, path);
+	}
+}
+
+void gt_recsym_spawn(struct gt_recsym *s, const char *path)
+{
+	char *copy;
+
+	if (!s->on || !rewritable(s, path))
+		return;
+	reap(s, false);
+	if (s->queued == GT_RECSYM_MAX_QUEUED) {
+		gt_warn("%d files wait to be named already: the user frames of %s stay BINARY+0xOFFSET ('gotrace symbolize' names them)",
+			GT_RECSYM_MAX_QUEUED, path);
+		s->failed++;
+		return;
+	}
+	copy = strdup(path);
+	if (!copy) {
+		s->failed++;
+		return;
+	}
+	s->queue[s->queued++] = copy;
+	start_queued(s);
+}
+
+void gt_recsym_poll(struct gt_recsym *s)
+{
+	if (!s->queued)
+		return;
+	reap(s, false);
+	start_queued(s);
+}
+
 void gt_recsym_finish(struct gt_recsym *s)
 {
-	reap(s, true);
+	do {
+		start_queued(s);
+		reap(s, true);
+	} while (s->queued);
 	if (s->failed)
 		gt_warn("%" PRIu64 " of %" PRIu64 " files keep unnamed user frames (BINARY+0xOFFSET)",
 			s->failed, s->failed + s->named);

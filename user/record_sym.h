@@ -22,8 +22,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Files named at once in the background; a file beyond is left as is. */
+/*
+ * Files named at once in the background; a file beyond waits for a free
+ * slot, up to GT_RECSYM_MAX_QUEUED of them, and is left as is beyond
+ * those (a recording that completes files faster than they can be named
+ * for long).
+ */
 #define GT_RECSYM_MAX_RUNNING	4
+#ifndef GT_RECSYM_MAX_QUEUED		/* tests/recsym_test.c's is smaller */
+#define GT_RECSYM_MAX_QUEUED	64
+#endif
 
 /**
  * struct gt_recsym - the naming of a recording's files
@@ -31,6 +39,8 @@
  * @quiet:	-q: say nothing unless something failed
  * @pid:	the background processes running, 0 in a free slot
  * @path:	the file each is naming
+ * @queue:	files waiting for a free slot, the oldest first
+ * @queued:	how many
  * @named:	files named
  * @failed:	files whose naming failed or was not started (they hold
  *		BINARY+0xOFFSET frames, complete and valid)
@@ -40,6 +50,8 @@ struct gt_recsym {
 	bool quiet;
 	pid_t pid[GT_RECSYM_MAX_RUNNING];
 	char *path[GT_RECSYM_MAX_RUNNING];
+	char *queue[GT_RECSYM_MAX_QUEUED];
+	unsigned int queued;
 	uint64_t named;
 	uint64_t failed;
 };
@@ -48,12 +60,15 @@ struct gt_recsym {
 void gt_recsym_file(struct gt_recsym *s, const char *path);
 
 /*
- * Start naming the complete file @path in the background; a
- * gt_rotate_cfg or flight commit hook.  Reaps the finished ones first.
+ * Name the complete file @path in the background, at once or when a slot
+ * frees; a gt_rotate_cfg or flight commit hook.
  */
 void gt_recsym_spawn(struct gt_recsym *s, const char *path);
 
-/* Wait for the background ones and say what was left unnamed. */
+/* Start the waiting files that have a free slot now: the recording loop. */
+void gt_recsym_poll(struct gt_recsym *s);
+
+/* Name the waiting files, wait for all and say what was left unnamed. */
 void gt_recsym_finish(struct gt_recsym *s);
 
 #endif /* GOTRACE_RECORD_SYM_H */
