@@ -129,16 +129,24 @@ static __always_inline __u32 drops_now(void)
 	return n ? (__u32)*n : 0;
 }
 
-static __always_inline void *reserve(__u32 size)
+/* This CPU's ring; a record that finds none is dropped (and counted). */
+static __always_inline void *ring(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	void *rb = bpf_map_lookup_elem(&rings, &cpu);
+
+	if (!rb)
+		count_drop();
+	return rb;
+}
+
+static __always_inline void *reserve(__u32 size)
+{
+	void *rb = ring();
 	void *rec;
 
-	if (!rb) {
-		count_drop();
+	if (!rb)
 		return NULL;
-	}
 	rec = bpf_ringbuf_reserve(rb, size, 0);
 	if (!rec)
 		count_drop();
@@ -149,20 +157,130 @@ static __always_inline void *reserve(__u32 size)
  * No wakeup per record: the reader polls, or is woken when a ring fills,
  * or (@now) when a record needs it soon.
  */
+static __always_inline __u64 wake_flags(void *rb, bool now)
+{
+	if (now || (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes))
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void submit_now(void *rec, bool now)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	void *rb = bpf_map_lookup_elem(&rings, &cpu);
-	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (now || (rb && bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wake_bytes))
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(rec, flags);
+	bpf_ringbuf_submit(rec, wake_flags(bpf_map_lookup_elem(&rings, &cpu),
+					   now));
 }
 
 static __always_inline void submit(void *rec)
 {
 	submit_now(rec, false);
+}
+
+/*
+ * Records that carry stacks are built in a scratch slot and copied into
+ * the ring at their real size (hdr.size), not reserved there at their
+ * worst: a full kernel stack and a full user stack are ~600 bytes,
+ * while most records use a fraction of that, and the room reserved but
+ * unused filled the rings and dropped records under load.
+ *
+ * A slot is this CPU's, so only programs nesting on this CPU compete
+ * for it: one interrupted by another (a wakeup in an interrupt), or,
+ * where tracepoints run their programs preemptibly, one preempted
+ * inside its program (migration stays off).  The kernel never runs a
+ * program nested in itself on one CPU, so one slot per program that
+ * uses them is enough for them never to run out: switch, waking,
+ * wakeup_new, fork, sys_enter and its twin.  A program claims a free
+ * slot with an atomic exchange on its busy flag (64-bit: no -mcpu=v3
+ * needed) and frees it once the record is in the ring.
+ */
+#define SCRATCH_SLOTS	6
+
+struct scratch {
+	__u64 busy;
+	__u64 rec[GTB_MAX_RECORD / 8];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCRATCH_SLOTS);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+/* A free slot of this CPU's, or NULL: then the record is a drop. */
+static __always_inline struct scratch *claim(void)
+{
+	struct scratch *s;
+	__u32 k;
+
+	/* Unrolled: a few tries, cheaper than a bpf_loop() callback. */
+#pragma unroll
+	for (int i = 0; i < SCRATCH_SLOTS; i++) {
+		k = i;
+		s = bpf_map_lookup_elem(&scratch, &k);
+		if (s && !__sync_lock_test_and_set(&s->busy, 1))
+			return s;
+	}
+	count_drop();
+	return NULL;
+}
+
+/*
+ * Write @s's record into the ring, hdr.size bytes (a multiple of 8, as
+ * the ring's records are aligned), wake the reader as submit_now()
+ * would, and free the slot.
+ */
+static __always_inline void output_now(struct scratch *s, bool now)
+{
+	struct gtb_hdr *h = (struct gtb_hdr *)s->rec;
+	__u32 size = h->size;
+	void *rb;
+
+	/*
+	 * The verifier must see the size bounded by the slot's.  A clamp
+	 * compiles to a select that leaves the register it passes
+	 * unbounded, so a test, in the register that is passed; never
+	 * true (the _Static_asserts below).
+	 */
+	barrier_var(size);
+	if (size > sizeof(s->rec)) {
+		count_drop();
+		goto out;
+	}
+	rb = ring();
+	if (rb && bpf_ringbuf_output(rb, s->rec, size, wake_flags(rb, now)))
+		count_drop();
+out:
+	/*
+	 * The copy is done: a nested program may take the slot now.  A
+	 * plain store (clang has no BPF atomic store), after the helper
+	 * call that reads the slot, which the compiler keeps before it.
+	 */
+	*(volatile __u64 *)&s->busy = 0;
+}
+
+/*
+ * A record of @size bytes or more: in a scratch slot (*@slot) when it may
+ * carry @stacks, in the ring otherwise.  NULL if there is no room (the
+ * drop is counted).  end_now() writes it.
+ */
+static __always_inline void *begin(__u32 size, bool stacks,
+				   struct scratch **slot)
+{
+	*slot = NULL;
+	if (!stacks)
+		return reserve(size);
+	*slot = claim();
+	return *slot ? (void *)(*slot)->rec : NULL;
+}
+
+static __always_inline void end_now(void *rec, struct scratch *slot, bool now)
+{
+	if (slot)
+		output_now(slot, now);
+	else
+		submit_now(rec, now);
 }
 
 static __always_inline void fill_hdr(struct gtb_hdr *h, __u16 type,
@@ -378,17 +496,18 @@ static __always_inline __u8 get_stack(void *ctx, __u64 *buf)
 
 /* ---- User stacks (GOTRACE_OPT_USER_STACKS) ---------------------------- */
 
-/*
- * Room a record reserves for a user stack: its header and every PC.
- * Reserved only with user stacks on, so that a session without them
- * uses the rings as before.
- */
+/* Room for a user stack: its header and every PC. */
 #define USTACK_ROOM	(sizeof(struct gtb_ustack) + GTB_MAX_UFRAMES * 8)
-
-static __always_inline __u32 ustack_room(void)
-{
-	return cfg.flags & OPT_USER_STACKS ? USTACK_ROOM : 0;
-}
+/* A scratch slot holds any record with both stacks full. */
+#define STACKS_ROOM	(GTB_MAX_FRAMES * 8 + USTACK_ROOM)
+_Static_assert(sizeof(struct gtb_switch) + STACKS_ROOM <= GTB_MAX_RECORD,
+	       "a switch record outgrows its scratch slot");
+_Static_assert(sizeof(struct gtb_wake) + STACKS_ROOM <= GTB_MAX_RECORD,
+	       "a wakeup record outgrows its scratch slot");
+_Static_assert(sizeof(struct gtb_fork) + STACKS_ROOM <= GTB_MAX_RECORD,
+	       "a fork record outgrows its scratch slot");
+_Static_assert(sizeof(struct gtb_sys) + USTACK_ROOM <= GTB_MAX_RECORD,
+	       "a syscall record outgrows its scratch slot");
 
 /*
  * Address spaces whose user stacks the reader was woken for: the first
@@ -551,7 +670,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 /*
  * Current's user stack after the @nk kernel frames at @stack (the
  * record's hdr.nr_frames, passed so that the verifier knows its bound),
- * in a record that reserved ustack_room() for it; hdr.size grows by it.
+ * in a record built in a scratch slot (begin()); hdr.size grows by it.
  * True if the reader should be woken for it now (submit_now()).
  */
 static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
@@ -621,8 +740,7 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 {
 	bool pm = task_match(prev, false);
 	bool nm = task_match(next, false);
-	__u32 size = sizeof(struct gtb_switch) + GTB_MAX_FRAMES * 8 +
-		     ustack_room();
+	struct scratch *slot;
 	struct gtb_switch *r;
 	struct pt_regs *regs;
 	__u64 key = (__u64)prev;
@@ -631,7 +749,7 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 	if (pm && !preempt && prev_state)
 		comm_check(prev);
 	if (pm || nm) {
-		r = reserve(size);
+		r = begin(sizeof(*r), true, &slot);
 		if (!r)
 			goto out;
 		fill_hdr(&r->hdr, GTB_SWITCH, sizeof(*r), key,
@@ -658,7 +776,7 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 		/* prev is current: its own stacks. */
 		if (pm)
 			fresh = put_stacks(ctx, &r->hdr, r->stack, true);
-		submit_now(r, fresh);
+		end_now(r, slot, fresh);
 	}
 out:
 	/* The last switch of an exited task: forget it. */
@@ -671,15 +789,15 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 				bool stack)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	__u32 size = sizeof(struct gtb_wake) + GTB_MAX_FRAMES * 8 +
-		     ustack_room();
+	struct scratch *slot;
 	struct gtb_wake *r;
 	bool wm, fresh = false;
 
 	if (!task_match(p, false))
 		return 0;
 	wm = task_match(cur, false);
-	r = reserve(size);
+	/* A wakeup without a stack is written in place, at its size. */
+	r = begin(sizeof(*r), stack, &slot);
 	if (!r)
 		return 0;
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)p,
@@ -690,7 +808,7 @@ static __always_inline int wake(void *ctx, struct task_struct *p, __u16 type,
 	/* The waker's user stack, when it is recorded (the model asks). */
 	if (stack)
 		fresh = put_stacks(ctx, &r->hdr, r->stack, wm);
-	submit_now(r, fresh);
+	end_now(r, slot, fresh);
 	return 0;
 }
 
@@ -717,14 +835,13 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 {
 	bool pm = task_match(parent, false);
 	bool cm = task_match(child, pm && (cfg.flags & OPT_CHILDREN));
-	__u32 size = sizeof(struct gtb_fork) + GTB_MAX_FRAMES * 8 +
-		     ustack_room();
+	struct scratch *slot;
 	struct gtb_fork *r;
 	bool fresh = false;
 
 	if (!pm && !cm)
 		return 0;
-	r = reserve(size);
+	r = begin(sizeof(*r), true, &slot);
 	if (!r)
 		return 0;
 	fill_hdr(&r->hdr, GTB_FORK, sizeof(*r), (__u64)parent,
@@ -732,7 +849,7 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	r->child = (__u64)child;
 	/* The parent is current: its user stack, when it is recorded. */
 	fresh = put_stacks(ctx, &r->hdr, r->stack, pm);
-	submit_now(r, fresh);
+	end_now(r, slot, fresh);
 	return 0;
 }
 
@@ -786,6 +903,8 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 			       bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
+	bool ustack = type == GTB_SYS_ENTER && (cfg.flags & OPT_USER_STACKS);
+	struct scratch *slot;
 	bool fresh = false;
 	struct gtb_sys *r;
 	__u8 m = rematch ? task_rematch(cur) :
@@ -795,7 +914,7 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 		return 0;
 	if (type == GTB_SYS_EXIT)
 		comm_check(cur);
-	r = reserve(sizeof(*r) + (type == GTB_SYS_ENTER ? ustack_room() : 0));
+	r = begin(sizeof(*r), ustack, &slot);
 	if (!r)
 		return 0;
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, m);
@@ -803,9 +922,9 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 	r->nr = nr;
 	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
 	/* The stack of a syscall's entry is its user frames. */
-	if (type == GTB_SYS_ENTER)
+	if (ustack)
 		fresh = put_ustack(ctx, &r->hdr, r->stack, 0);
-	submit_now(r, fresh);
+	end_now(r, slot, fresh);
 	return 0;
 }
 

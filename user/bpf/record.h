@@ -32,7 +32,10 @@
 #define GTB_MAX_FRAMES		32
 /* Deepest user stack a record carries: GT_USTACK_MAX, the module's. */
 #define GTB_MAX_UFRAMES		32
-/* Largest record: a fork with full kernel and user stacks. */
+/*
+ * Room for the largest record, a switch with full kernel and user stacks
+ * (gotrace.bpf.c checks): the size of the programs' scratch slots.
+ */
 #define GTB_MAX_RECORD		1024
 
 enum gtb_type {
@@ -107,7 +110,7 @@ struct gtb_switch {
 	__u8 pad[2];
 	/*
 	 * The low 32 bits of the writing CPU's count of records dropped
-	 * (a full ring), once this record was reserved: a switch the
+	 * (a full ring), once this record had its room: a switch the
 	 * reader finds missing between two switch records of a CPU with
 	 * the same count was never written, rather than dropped.
 	 */

@@ -39,7 +39,12 @@ static int asleep_in_read(pid_t pid)
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	if (fgets(buf, sizeof(buf), f))
+	/*
+	 * A runnable task's file says "running", which atoi() reads as 0:
+	 * a reader not yet run (a loaded host) would pass for one asleep
+	 * in read(), and the write would come before its read.
+	 */
+	if (fgets(buf, sizeof(buf), f) && buf[0] >= '0' && buf[0] <= '9')
 		nr = atoi(buf);
 	fclose(f);
 	return nr == 0;
