@@ -286,12 +286,23 @@ static u64 comm_stack_id(struct gt_model *m, u64 gen, const struct gt_task *t)
 	return (u32)ref;
 }
 
-/* @t is mentioned in generation @gen, where its status is @st. */
+/*
+ * @t is mentioned in generation @gen, where its status is @st.  Only the
+ * first mention there says how the generation before left the task, for
+ * that generation's sweep, which may come later: a second one (the new
+ * goroutine of a rename, created after the old one's last events) must
+ * not replace it, or the sweep would not state the old goroutine, which
+ * @gen mentions, and a file that starts with the generation before
+ * would name it first in @gen.
+ */
 static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 {
-	t->v2.prev_gen = t->v2.gen;
-	t->v2.gen = gen;
-	t->v2.gen_status = st;
+	if (t->v2.gen != gen) {
+		t->v2.prev_gen = t->v2.gen;
+		t->v2.gen = gen;
+		t->v2.gen_status = st;
+		t->v2.gen_goid = t->goid;
+	}
 	t->v2.seq = 0;
 }
 
@@ -1016,12 +1027,18 @@ static void sweep_mark(struct gt_task *t, u64 gen)
 		g_mentioned(t, gen, g_status(t));
 }
 
-/* Add one status, with its naming stack, to the sweep batch; false if full. */
+/*
+ * Add one status, with its naming stack, to the sweep batch; false if
+ * full.  The goroutine is the one the next generation first mentioned,
+ * where it did: the task may have been renamed since, a new goroutine.
+ * Its name is the task's comm of now.
+ */
 static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		      unsigned int st, u64 ts)
 {
 	struct gt_v2 *v = &m->v2;
-	u64 a[4] = { t->goid, task_m(t), st, 0 };
+	u64 a[4] = { t->v2.gen > gen ? t->v2.gen_goid : t->goid, task_m(t),
+		     st, 0 };
 
 	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
 		return false;

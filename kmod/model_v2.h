@@ -84,6 +84,8 @@ extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
  * @gen_status:	the status written where @gen first mentioned it (0: none,
  *		it was created there); the sweep of the generation before
  *		@gen states it with that status, when it did not mention it
+ * @gen_goid:	its goroutine where @gen first mentioned it (a rename there
+ *		ends it and creates another): the one that sweep states
  * @seq:	its goroutine sequence number in @gen
  * @batch:	1 + the CPU and (<< 32) the batch number of the last batch
  *		of its M, anywhere: its M may append only to that batch
@@ -95,6 +97,7 @@ struct gt_v2_task {
 	u64 prev_gen;
 	u64 seq;
 	u64 batch;
+	u64 gen_goid;
 	u32 region;
 	u8 gen_status;
 };

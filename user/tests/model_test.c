@@ -3115,6 +3115,82 @@ static void test_sweep_moved(void)
 }
 
 /*
+ * The same, and the woken task renames itself (prctl) in generation 3
+ * before generation 2 is written: generation 3 mentions its goroutine
+ * (waiting, then running) before it ends it and creates the one of the
+ * new name.  Generation 2's sweep must still state the old goroutine as
+ * generation 2 left it: the new goroutine's creation, a second mention
+ * of the task in generation 3, once made the sweep state nothing, and a
+ * rotated file that starts with generation 2 then named the old
+ * goroutine first in generation 3 ("found goroutine status for new
+ * goroutine after the first generation", ustack_modes_test.sh on the
+ * debug kernel).
+ */
+static void test_sweep_renamed(void)
+{
+	struct task *busy = task_new(2510, 2510, "busy");
+	struct task *w = task_new(2511, 2511, "waker");
+	struct task *sleeper = task_new(2512, 2512, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct un_cut cut = { .from = 2 };
+	struct gt_in_wake wk;
+	struct gt_in_ev e;
+	struct gt_src src;
+	bool valid;
+	int ret;
+
+	sim_setup("sweep_renamed", 2);
+	S.cur[0] = busy;
+	S.cur[1] = w;
+	sim_start(tasks, 3);
+	S.drain = false;
+	syscall_quick(0, __NR_getpid);
+	ret = gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	gt_v2_advance(S.m2);
+	wk = (struct gt_in_wake){ .ev = ev(1), .task = &sleeper->in };
+	FEED(gt_model_waking, &wk);
+	FEED(gt_model_wakeup, &wk);
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	sys_enter(1, __NR_prctl);
+	rename_task(sleeper, "renamed");
+	sys_exit(1);
+	syscall_quick(1, __NR_getpid);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		e = ev(cpu);
+		gt_model_catch_up(S.m2, &e);
+	}
+	ret = ret ? ret : gt_v2_gen_write(S.m2, false);
+	syscall_quick(1, __NR_getpid);
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	gt_src_mem(&src, S.out2, S.len2);
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 3,
+	   "sweep_renamed (go 1.23): gotrace check reads %llu generations of "
+	   "3%s%s", (unsigned long long)info.generations, valid ? "" : ": ",
+	   err.msg);
+	/* A rotated file, or a flight snapshot, that starts there. */
+	un_cut(&cut);
+	gt_src_mem(&src, cut.buf, cut.len);
+	memset(&info, 0, sizeof(info));
+	memset(&err, 0, sizeof(err));
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && info.generations == 2,
+	   "sweep_renamed (go 1.23): from generation 2, gotrace check reads "
+	   "%llu generations of 2%s%s", (unsigned long long)info.generations,
+	   valid ? "" : ": ", err.msg);
+	free(cut.buf);
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
+}
+
+/*
  * Each task's time is in a user region named after its systemd unit:
  * begun after its first GoStart, ended before its GoDestroy, moved when
  * the task moves to another unit's cgroup; one user task per unit; none
@@ -3269,6 +3345,7 @@ static const struct {
 	{ "comm_names", test_comm_names },
 	{ "stack_table_full_named", test_stack_table_full_named },
 	{ "sweep_moved", test_sweep_moved },
+	{ "sweep_renamed", test_sweep_renamed },
 	{ "wakeup_before_switch", test_wakeup_before_switch },
 	{ "exec_in_syscall", test_exec_in_syscall },
 	{ "reuse", test_reuse },
