@@ -788,7 +788,8 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 /*
  * @t, leaving the CPU, sleeps in a syscall that has no block event of its
  * own: GoSysCall with the stack of the sleep, GoSysBlock, ProcStop, back
- * to back as Go 1.23 requires.  The GoSysCall of the entry, when it is
+ * to back as Go 1.23 requires (in the generational format the GoSysBlock
+ * transition stops the P itself).  The GoSysCall of the entry, when it is
  * still the last record, is replaced by this one (same time, better
  * stack); otherwise the sleep is a syscall of its own, starting now.  The
  * wakeup writes GoSysExit; another sleep in the same syscall is another
@@ -836,7 +837,9 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		return;
 	t->state = GT_G_SYSWAIT;
 	c->cur = NULL;
-	if (model_emit0(m, c, NULL, GOTRACE_EV_PROC_STOP))
+	/* The generational format's GoSysBlock stopped the P already. */
+	if (m->format == GT_FORMAT_GO123 ||
+	    model_emit0(m, c, NULL, GOTRACE_EV_PROC_STOP))
 		c->p_started = false;
 }
 

@@ -94,6 +94,8 @@
  *                              to stop (the kernel defers it: hooks run
  *                              under the runqueue lock)
  *   gt_env_chunk_queued(m)     a chunk is ready for the reader
+ *   gt_env_v2_written(m)       a go 1.23 transition was written (user
+ *                              space: a test's hook; the kernel: none)
  *   gt_env_trigger(m, type, p, value, now)
  *                              a trigger's condition held for task @p:
  *                              whether it fires (the kernel: unless held

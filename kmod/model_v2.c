@@ -687,13 +687,17 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		return true;
 	case GOTRACE_EV_GO_SYSBLOCK:
 		/*
-		 * The goroutine stays in its syscall; ProcStop follows.  Its
-		 * GoSyscallBegin was written by the same hook (sys_block() in
-		 * model.c) but, if the reader ended the generation between
-		 * the two writes, the catch-up ended it there: the goroutine
-		 * is running in this generation, and enters the syscall
-		 * again here, or its GoSyscallEndBlocked would find it
-		 * running (seen in a boot trace on 6.12).
+		 * The goroutine stays in its syscall and its P stops, here,
+		 * in the same write: were the ProcStop a transition of its
+		 * own, the reader could end the generation between the two,
+		 * which would leave the P in the syscall there and the next
+		 * generation's ProcStatus would say it idle (model_test
+		 * block_advance).  Its GoSyscallBegin was written by the same
+		 * hook (sys_block() in model.c) but, if the reader ended the
+		 * generation between the two writes, the catch-up ended it
+		 * there: the goroutine is running in this generation, and
+		 * enters the syscall again here, or its GoSyscallEndBlocked
+		 * would find it running (seen in a boot trace on 6.12).
 		 */
 		if (vc->sys != t) {
 			if (!g_mention(m, c, t, ts) ||
@@ -704,7 +708,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 			vc->p_seq++;
 		}
 		vc->sys = NULL;
-		return true;
+		return p_drop(m, c, t, ts);
 	default:
 		return v2_leave(m, c, t, GT_E2_GO_BLOCK,
 				block_reason_id(m, vc, t, type, args[0]),
@@ -834,6 +838,7 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		goto undo;
 	/* The time written: later where another M's event came first. */
 	*tsp = max(ts, vc->ev_ts);
+	gt_env_v2_written(m);
 	if (unlikely(!vc->asked && (set_half_full(vc, set) ||
 				    gt_tables_due(m->tables, vc->gen)))) {
 		vc->asked = true;

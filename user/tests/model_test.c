@@ -3191,6 +3191,85 @@ static void test_sweep_renamed(void)
 }
 
 /*
+ * In the module the reader may end the generation while a CPU's hook is
+ * still writing: here after each transition in turn of a block in a
+ * syscall (its GoSyscallBegin; the block with the P's stop), the test
+ * acting as that reader (gt_umodel_written_hook advances; the old
+ * generation is written out after the hook).  When the P's stop was a
+ * third transition, an end between the last two left the P in its
+ * syscall in the old generation while the new one stated it idle
+ * ("inconsistent status for proc 0: old Syscall vs. new Idle",
+ * exit_loss_v2_test.sh on 6.12 with 8 CPUs).
+ */
+static unsigned int written, advance_at;
+
+static void advance_after(struct gt_model *m)
+{
+	if (m == S.m2 && ++written == advance_at)
+		gt_v2_advance(m);
+}
+
+static void run_block_advance(const char *name, unsigned int nth)
+{
+	struct task *a = task_new(2520, 2520, "a");
+	struct task *b = task_new(2521, 2521, "b");
+	struct task *tasks[] = { a, b };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct gt_in_ev e;
+	struct gt_src src;
+	bool valid;
+	int ret;
+
+	sim_setup(name, 2);
+	S.drain = false;
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	syscall_quick(0, __NR_getpid);
+	sys_enter(0, __NR_openat);
+	written = 0;
+	advance_at = nth;
+	gt_umodel_written_hook = advance_after;
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	gt_umodel_written_hook = NULL;
+	/* The reader's write of the old generation, the CPUs caught up. */
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		e = ev(cpu);
+		gt_model_catch_up(S.m2, &e);
+	}
+	ret = gt_v2_gen_write(S.m2, false);
+	wake(1, a);
+	sw(0, a, GT_IN_RUNNABLE);
+	sys_exit(0);
+	syscall_quick(0, __NR_getppid);
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	gt_src_mem(&src, S.out2, S.len2);
+	valid = !gt_v2_check(&src, &info, &err);
+	ok(!ret && valid && written >= nth && info.generations == 2,
+	   "%s (go 1.23): the generation ended after transition %u of the "
+	   "block's %u, gotrace check reads %llu generations of 2%s%s", name,
+	   nth, written, (unsigned long long)info.generations,
+	   valid ? "" : ": ", err.msg);
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
+}
+
+static void test_block_advance(void)
+{
+	static const char *names[] = {
+		"block_advance_1", "block_advance_2",
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
+		run_block_advance(names[i], i + 1);
+}
+
+/*
  * Each task's time is in a user region named after its systemd unit:
  * begun after its first GoStart, ended before its GoDestroy, moved when
  * the task moves to another unit's cgroup; one user task per unit; none
@@ -3346,6 +3425,7 @@ static const struct {
 	{ "stack_table_full_named", test_stack_table_full_named },
 	{ "sweep_moved", test_sweep_moved },
 	{ "sweep_renamed", test_sweep_renamed },
+	{ "block_advance", test_block_advance },
 	{ "wakeup_before_switch", test_wakeup_before_switch },
 	{ "exec_in_syscall", test_exec_in_syscall },
 	{ "reuse", test_reuse },

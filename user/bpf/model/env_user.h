@@ -307,6 +307,19 @@ static inline int gt_env_strtoul(const char *s, unsigned int base,
 /* One thread feeds every CPU's events: any P may be written. */
 #define gt_env_may_write_other_p()	true
 #define gt_env_chunk_queued(m)		((void)(m))
+/*
+ * A transition of the generational format is written.  A test may act
+ * there as a reader that ends the generation at once, between two
+ * transitions of one hook, as the module's reader may on another CPU
+ * (gt_umodel_written_hook, gtmodel.h).
+ */
+struct gt_model;
+extern void (*gt_umodel_written_hook)(struct gt_model *m);
+#define gt_env_v2_written(m) \
+	do { \
+		if (gt_umodel_written_hook) \
+			gt_umodel_written_hook(m); \
+	} while (0)
 /* Triggers are the module's: none fires here. */
 #define gt_env_trigger(m, type, p, value, now) \
 	((void)(m), (void)(type), (void)(p), (void)(value), (void)(now), false)

@@ -144,6 +144,12 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
 void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 
 /*
+ * Tests only: called after each transition of the generational format
+ * (a reader that ends the generation inside a hook, as the module's may).
+ */
+extern void (*gt_umodel_written_hook)(struct gt_model *m);
+
+/*
  * Whether the model halted: it ran out of space (a task already running
  * on another P, a lost switch record, is taken off that P here, not
  * halted on), and writes nothing more.  Cheap, for the reader's loop.
