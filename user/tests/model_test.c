@@ -3055,39 +3055,47 @@ int gt_v2_gen_end(struct gt_model *m, bool last);
  * nor leave it out, or a trace cut to start at generation 2 (a flight
  * snapshot) first names it in generation 3, which Go's readers refuse.
  */
-static void test_sweep_moved(void)
+static int sweep_race_start(const char *name, struct task **tasks)
 {
-	struct task *busy = task_new(2500, 2500, "busy");
-	struct task *w = task_new(2501, 2501, "waker");
-	struct task *sleeper = task_new(2502, 2502, "sleeper");
-	struct task *tasks[] = { busy, w, sleeper };
-	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
-	struct un_cut cut = { .from = 2 };
 	struct gt_in_wake wk;
-	struct gt_in_ev e;
-	struct gt_src src;
-	bool valid;
 	int ret;
 
-	sim_setup("sweep_moved", 2);
-	S.cur[0] = busy;
-	S.cur[1] = w;
+	sim_setup(name, 2);
+	S.cur[0] = tasks[0];
+	S.cur[1] = tasks[1];
 	sim_start(tasks, 3);
 	S.drain = false;
 	syscall_quick(0, __NR_getpid);
 	ret = gt_v2_gen_end(S.m2, false);
 	syscall_quick(0, __NR_getpid);
 	gt_v2_advance(S.m2);
-	wk = (struct gt_in_wake){ .ev = ev(1), .task = &sleeper->in };
+	wk = (struct gt_in_wake){ .ev = ev(1), .task = &tasks[2]->in };
 	FEED(gt_model_waking, &wk);
 	FEED(gt_model_wakeup, &wk);
+	return ret;
+}
+
+/* The reader's write of the generation before, every CPU caught up. */
+static int sweep_race_write(int ret)
+{
+	struct gt_in_ev e;
+
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		e = ev(cpu);
 		gt_model_catch_up(S.m2, &e);
 	}
-	ret = ret ? ret : gt_v2_gen_write(S.m2, false);
-	sw(1, sleeper, GT_IN_RUNNABLE);
+	return ret ? ret : gt_v2_gen_write(S.m2, false);
+}
+
+/* The whole trace reads, and so does its cut from generation 2. */
+static void sweep_race_check(const char *name, int ret)
+{
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct un_cut cut = { .from = 2 };
+	struct gt_src src;
+	bool valid;
+
 	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
 	gt_umodel_destroy(S.m2);
 	S.m2 = NULL;
@@ -3095,23 +3103,36 @@ static void test_sweep_moved(void)
 	gt_src_mem(&src, S.out2, S.len2);
 	valid = !gt_v2_check(&src, &info, &err);
 	ok(!ret && valid && info.generations == 3,
-	   "sweep_moved (go 1.23): gotrace check reads %llu generations of "
-	   "3%s%s", (unsigned long long)info.generations, valid ? "" : ": ",
+	   "%s (go 1.23): gotrace check reads %llu generations of 3%s%s",
+	   name, (unsigned long long)info.generations, valid ? "" : ": ",
 	   err.msg);
-	/* A flight snapshot that starts with generation 2. */
+	/* A flight snapshot, or a rotated file, that starts there. */
 	un_cut(&cut);
 	gt_src_mem(&src, cut.buf, cut.len);
 	memset(&info, 0, sizeof(info));
 	memset(&err, 0, sizeof(err));
 	valid = !gt_v2_check(&src, &info, &err);
 	ok(!ret && valid && info.generations == 2,
-	   "sweep_moved (go 1.23): from generation 2, gotrace check reads "
-	   "%llu generations of 2%s%s", (unsigned long long)info.generations,
-	   valid ? "" : ": ", err.msg);
+	   "%s (go 1.23): from generation 2, gotrace check reads %llu "
+	   "generations of 2%s%s", name,
+	   (unsigned long long)info.generations, valid ? "" : ": ", err.msg);
 	free(cut.buf);
 	gt_umodel_destroy(S.m);
 	S.m = NULL;
 	arena_used = 0;
+}
+
+static void test_sweep_moved(void)
+{
+	struct task *busy = task_new(2500, 2500, "busy");
+	struct task *w = task_new(2501, 2501, "waker");
+	struct task *sleeper = task_new(2502, 2502, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	int ret;
+
+	ret = sweep_race_write(sweep_race_start("sweep_moved", tasks));
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	sweep_race_check("sweep_moved", ret);
 }
 
 /*
@@ -3132,62 +3153,17 @@ static void test_sweep_renamed(void)
 	struct task *w = task_new(2511, 2511, "waker");
 	struct task *sleeper = task_new(2512, 2512, "sleeper");
 	struct task *tasks[] = { busy, w, sleeper };
-	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
-	struct un_cut cut = { .from = 2 };
-	struct gt_in_wake wk;
-	struct gt_in_ev e;
-	struct gt_src src;
-	bool valid;
 	int ret;
 
-	sim_setup("sweep_renamed", 2);
-	S.cur[0] = busy;
-	S.cur[1] = w;
-	sim_start(tasks, 3);
-	S.drain = false;
-	syscall_quick(0, __NR_getpid);
-	ret = gt_v2_gen_end(S.m2, false);
-	syscall_quick(0, __NR_getpid);
-	gt_v2_advance(S.m2);
-	wk = (struct gt_in_wake){ .ev = ev(1), .task = &sleeper->in };
-	FEED(gt_model_waking, &wk);
-	FEED(gt_model_wakeup, &wk);
+	ret = sweep_race_start("sweep_renamed", tasks);
 	sw(1, sleeper, GT_IN_RUNNABLE);
 	sys_enter(1, __NR_prctl);
 	rename_task(sleeper, "renamed");
 	sys_exit(1);
 	syscall_quick(1, __NR_getpid);
-	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		e = ev(cpu);
-		gt_model_catch_up(S.m2, &e);
-	}
-	ret = ret ? ret : gt_v2_gen_write(S.m2, false);
+	ret = sweep_race_write(ret);
 	syscall_quick(1, __NR_getpid);
-	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
-	gt_umodel_destroy(S.m2);
-	S.m2 = NULL;
-	save(".v2.trace", S.out2, S.len2);
-	gt_src_mem(&src, S.out2, S.len2);
-	valid = !gt_v2_check(&src, &info, &err);
-	ok(!ret && valid && info.generations == 3,
-	   "sweep_renamed (go 1.23): gotrace check reads %llu generations of "
-	   "3%s%s", (unsigned long long)info.generations, valid ? "" : ": ",
-	   err.msg);
-	/* A rotated file, or a flight snapshot, that starts there. */
-	un_cut(&cut);
-	gt_src_mem(&src, cut.buf, cut.len);
-	memset(&info, 0, sizeof(info));
-	memset(&err, 0, sizeof(err));
-	valid = !gt_v2_check(&src, &info, &err);
-	ok(!ret && valid && info.generations == 2,
-	   "sweep_renamed (go 1.23): from generation 2, gotrace check reads "
-	   "%llu generations of 2%s%s", (unsigned long long)info.generations,
-	   valid ? "" : ": ", err.msg);
-	free(cut.buf);
-	gt_umodel_destroy(S.m);
-	S.m = NULL;
-	arena_used = 0;
+	sweep_race_check("sweep_renamed", ret);
 }
 
 /*
