@@ -1246,73 +1246,6 @@ static void test_overflow_v2(void)
 	   "overflow_v2 (go 1.23): a user log marks where events were lost");
 }
 
-/*
- * A CPU's buffer fills just before a task blocks in a syscall: a block in
- * a syscall is three transitions (GoSyscallBegin, the block, ProcStop),
- * and whichever of them find no room, the trace must stay valid across
- * the generation the reader then ends, where every P and goroutine is
- * stated again (Go: "inconsistent status for proc" if a P's status
- * disagrees with how the generation before left it).  Each run fills
- * CPU 0's buffer up to @spare quick syscalls before the first that is
- * lost, then the task sleeps in openat().
- */
-static void run_sysblock_full(const char *name, unsigned int spare)
-{
-	struct task *a = task_new(1960, 1960, "a");
-	struct task *b = task_new(1961, 1961, "b");
-	struct task *tasks[] = { a, b };
-	struct gt_umodel_stats st;
-	unsigned int fill = 0;
-
-	/* How many fit: count on a run of its own, then stop short of it. */
-	sim_setup(name, 2);
-	S.cfg.cpu_bytes = 64 * 1024;
-	S.drain = false;
-	S.cur[0] = a;
-	S.cur[1] = b;
-	sim_start(tasks, 2);
-	do {
-		syscall_quick(0, __NR_getpid);
-		gt_umodel_stats(S.m2, &st);
-	} while (!st.lost && ++fill < 100000);
-	gt_umodel_destroy(S.m);
-	gt_umodel_destroy(S.m2);
-	S.m = S.m2 = NULL;
-
-	sim_setup(name, 2);
-	S.cfg.cpu_bytes = 64 * 1024;
-	S.drain = false;
-	S.cur[0] = a;
-	S.cur[1] = b;
-	sim_start(tasks, 2);
-	for (unsigned int i = 0; i + spare < fill; i++)
-		syscall_quick(0, __NR_getpid);
-	sys_enter(0, __NR_openat);
-	sw(0, &S.idle[0], GT_IN_SLEEP);
-	wake(1, a);
-	/* The generation ends; the next one states every P. */
-	S.drain = true;
-	drain();
-	sw(0, a, GT_IN_RUNNABLE);
-	sys_exit(0);
-	for (int i = 0; i < 10; i++)
-		syscall_quick(0, __NR_getppid);
-	sim_finish();
-	ok(INFO2.generations >= 2 && ST2.lost <= 2,
-	   "%s (go 1.23): the loss stayed within the full generation", name);
-}
-
-static void test_sysblock_full(void)
-{
-	static const char *names[] = {
-		"sysblock_full_0", "sysblock_full_1", "sysblock_full_2",
-		"sysblock_full_3", "sysblock_full_4", "sysblock_full_5",
-	};
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
-		run_sysblock_full(names[i], i);
-}
-
 /* Per-CPU clocks out of step: CPU 1's events are stamped before CPU 0's. */
 static void test_clock_skew(void)
 {
@@ -3412,7 +3345,6 @@ static const struct {
 	{ "no_wake_stacks", test_no_wake_stacks },
 	{ "overflow", test_overflow },
 	{ "overflow_v2", test_overflow_v2 },
-	{ "sysblock_full", test_sysblock_full },
 	{ "clock_skew", test_clock_skew },
 	{ "idle_p", test_idle_p },
 	{ "bad_cpu", test_bad_cpu },
