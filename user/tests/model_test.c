@@ -3055,21 +3055,8 @@ static void sweep_race_check(const char *name, int ret)
 	arena_used = 0;
 }
 
-static void test_sweep_moved(void)
-{
-	struct task *busy = task_new(2500, 2500, "busy");
-	struct task *w = task_new(2501, 2501, "waker");
-	struct task *sleeper = task_new(2502, 2502, "sleeper");
-	struct task *tasks[] = { busy, w, sleeper };
-	int ret;
-
-	ret = sweep_race_write(sweep_race_start("sweep_moved", tasks));
-	sw(1, sleeper, GT_IN_RUNNABLE);
-	sweep_race_check("sweep_moved", ret);
-}
-
 /*
- * The same, and the woken task renames itself (prctl) in generation 3
+ * sweep_renamed: the same, and the woken task renames itself (prctl) in generation 3
  * before generation 2 is written: generation 3 mentions its goroutine
  * (waiting, then running) before it ends it and creates the one of the
  * new name.  Generation 2's sweep must still state the old goroutine as
@@ -3080,23 +3067,33 @@ static void test_sweep_moved(void)
  * goroutine after the first generation", ustack_modes_test.sh on the
  * debug kernel).
  */
-static void test_sweep_renamed(void)
+static void run_sweep_race(const char *name, int pid, bool rename)
 {
-	struct task *busy = task_new(2510, 2510, "busy");
-	struct task *w = task_new(2511, 2511, "waker");
-	struct task *sleeper = task_new(2512, 2512, "sleeper");
+	struct task *busy = task_new(pid, pid, "busy");
+	struct task *w = task_new(pid + 1, pid + 1, "waker");
+	struct task *sleeper = task_new(pid + 2, pid + 2, "sleeper");
 	struct task *tasks[] = { busy, w, sleeper };
-	int ret;
+	int ret = sweep_race_start(name, tasks);
 
-	ret = sweep_race_start("sweep_renamed", tasks);
-	sw(1, sleeper, GT_IN_RUNNABLE);
-	sys_enter(1, __NR_prctl);
-	rename_task(sleeper, "renamed");
-	sys_exit(1);
-	syscall_quick(1, __NR_getpid);
+	if (rename) {
+		sw(1, sleeper, GT_IN_RUNNABLE);
+		sys_enter(1, __NR_prctl);
+		rename_task(sleeper, "renamed");
+		sys_exit(1);
+		syscall_quick(1, __NR_getpid);
+	}
 	ret = sweep_race_write(ret);
-	syscall_quick(1, __NR_getpid);
-	sweep_race_check("sweep_renamed", ret);
+	if (rename)
+		syscall_quick(1, __NR_getpid);
+	else
+		sw(1, sleeper, GT_IN_RUNNABLE);
+	sweep_race_check(name, ret);
+}
+
+static void test_sweep_moved(void)
+{
+	run_sweep_race("sweep_moved", 2500, false);
+	run_sweep_race("sweep_renamed", 2510, true);
 }
 
 /*
@@ -3333,7 +3330,6 @@ static const struct {
 	{ "comm_names", test_comm_names },
 	{ "stack_table_full_named", test_stack_table_full_named },
 	{ "sweep_moved", test_sweep_moved },
-	{ "sweep_renamed", test_sweep_renamed },
 	{ "block_advance", test_block_advance },
 	{ "wakeup_before_switch", test_wakeup_before_switch },
 	{ "exec_in_syscall", test_exec_in_syscall },
