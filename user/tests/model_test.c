@@ -2988,6 +2988,19 @@ int gt_v2_gen_end(struct gt_model *m, bool last);
  * nor leave it out, or a trace cut to start at generation 2 (a flight
  * snapshot) first names it in generation 3, which Go's readers refuse.
  */
+/* End the go 1.23 session alone, save its trace and check it. */
+static bool v2_end_check(struct gt_v2_info *info, struct gt_trace_error *err)
+{
+	struct gt_src src;
+
+	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
+	gt_umodel_destroy(S.m2);
+	S.m2 = NULL;
+	save(".v2.trace", S.out2, S.len2);
+	gt_src_mem(&src, S.out2, S.len2);
+	return !gt_v2_check(&src, info, err);
+}
+
 static int sweep_race_start(const char *name, struct task **tasks)
 {
 	struct gt_in_wake wk;
@@ -3029,12 +3042,7 @@ static void sweep_race_check(const char *name, int ret)
 	struct gt_src src;
 	bool valid;
 
-	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
-	gt_umodel_destroy(S.m2);
-	S.m2 = NULL;
-	save(".v2.trace", S.out2, S.len2);
-	gt_src_mem(&src, S.out2, S.len2);
-	valid = !gt_v2_check(&src, &info, &err);
+	valid = v2_end_check(&info, &err);
 	ok(!ret && valid && info.generations == 3,
 	   "%s (go 1.23): gotrace check reads %llu generations of 3%s%s",
 	   name, (unsigned long long)info.generations, valid ? "" : ": ",
@@ -3122,8 +3130,6 @@ static void run_block_advance(const char *name, unsigned int nth)
 	struct task *tasks[] = { a, b };
 	struct gt_trace_error err = { 0 };
 	struct gt_v2_info info = { 0 };
-	struct gt_in_ev e;
-	struct gt_src src;
 	bool valid;
 	int ret;
 
@@ -3139,22 +3145,12 @@ static void run_block_advance(const char *name, unsigned int nth)
 	gt_umodel_written_hook = advance_after;
 	sw(0, &S.idle[0], GT_IN_SLEEP);
 	gt_umodel_written_hook = NULL;
-	/* The reader's write of the old generation, the CPUs caught up. */
-	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		e = ev(cpu);
-		gt_model_catch_up(S.m2, &e);
-	}
-	ret = gt_v2_gen_write(S.m2, false);
+	ret = sweep_race_write(0);
 	wake(1, a);
 	sw(0, a, GT_IN_RUNNABLE);
 	sys_exit(0);
 	syscall_quick(0, __NR_getppid);
-	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
-	gt_umodel_destroy(S.m2);
-	S.m2 = NULL;
-	save(".v2.trace", S.out2, S.len2);
-	gt_src_mem(&src, S.out2, S.len2);
-	valid = !gt_v2_check(&src, &info, &err);
+	valid = v2_end_check(&info, &err);
 	ok(!ret && valid && written >= nth && info.generations == 2,
 	   "%s (go 1.23): the generation ended after transition %u of the "
 	   "block's %u, gotrace check reads %llu generations of 2%s%s", name,
