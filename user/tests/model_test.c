@@ -2979,20 +2979,16 @@ int gt_v2_gen_write(struct gt_model *m, bool last);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 
 /*
- * In the module a hook may run between the reader's advance to
- * generation G + 1 and its write of G: here task "sleeper", asleep since
- * the snapshot and stated by generation 1's sweep, is woken in
- * generation 3 before generation 2 is written.  Generation 3 states it
- * waiting; generation 2's sweep must state it as generation 2 left it,
- * waiting, not as it is now (runnable), or generation 3 contradicts it;
- * nor leave it out, or a trace cut to start at generation 2 (a flight
- * snapshot) first names it in generation 3, which Go's readers refuse.
+ * End the test with its go 1.23 session alone (the 1.11 one is dropped),
+ * save that trace and check it.
  */
-/* End the go 1.23 session alone, save its trace and check it. */
 static bool v2_end_check(struct gt_v2_info *info, struct gt_trace_error *err)
 {
 	struct gt_src src;
 
+	gt_umodel_destroy(S.m);
+	S.m = NULL;
+	arena_used = 0;
 	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
 	gt_umodel_destroy(S.m2);
 	S.m2 = NULL;
@@ -3058,22 +3054,28 @@ static void sweep_race_check(const char *name, int ret)
 	   "generations of 2%s%s", name,
 	   (unsigned long long)info.generations, valid ? "" : ": ", err.msg);
 	free(cut.buf);
-	gt_umodel_destroy(S.m);
-	S.m = NULL;
-	arena_used = 0;
 }
 
 /*
- * sweep_renamed: the same, and the woken task renames itself (prctl) in generation 3
- * before generation 2 is written: generation 3 mentions its goroutine
- * (waiting, then running) before it ends it and creates the one of the
- * new name.  Generation 2's sweep must still state the old goroutine as
- * generation 2 left it: the new goroutine's creation, a second mention
- * of the task in generation 3, once made the sweep state nothing, and a
- * rotated file that starts with generation 2 then named the old
- * goroutine first in generation 3 ("found goroutine status for new
- * goroutine after the first generation", ustack_modes_test.sh on the
- * debug kernel).
+ * sweep_moved: in the module a hook may run between the reader's advance
+ * to generation G + 1 and its write of G: here task "sleeper", asleep
+ * since the snapshot and stated by generation 1's sweep, is woken in
+ * generation 3 before generation 2 is written.  Generation 3 states it
+ * waiting; generation 2's sweep must state it as generation 2 left it,
+ * waiting, not as it is now (runnable), or generation 3 contradicts it;
+ * nor leave it out, or a trace cut to start at generation 2 (a flight
+ * snapshot) first names it in generation 3, which Go's readers refuse.
+ *
+ * sweep_renamed: the same, and the woken task renames itself (prctl) in
+ * generation 3 before generation 2 is written: generation 3 mentions its
+ * goroutine (waiting, then running) before it ends it and creates the
+ * one of the new name.  Generation 2's sweep must still state the old
+ * goroutine as generation 2 left it: the new goroutine's creation, a
+ * second mention of the task in generation 3, once made the sweep state
+ * nothing, and a rotated file that starts with generation 2 then named
+ * the old goroutine first in generation 3 ("found goroutine status for
+ * new goroutine after the first generation", ustack_modes_test.sh on
+ * the debug kernel).
  */
 static void run_sweep_race(const char *name, int pid, bool rename)
 {
@@ -3156,9 +3158,6 @@ static void run_block_advance(const char *name, unsigned int nth)
 	   "block's %u, gotrace check reads %llu generations of 2%s%s", name,
 	   nth, written, (unsigned long long)info.generations,
 	   valid ? "" : ": ", err.msg);
-	gt_umodel_destroy(S.m);
-	S.m = NULL;
-	arena_used = 0;
 }
 
 static void test_block_advance(void)
