@@ -131,13 +131,21 @@ static void start_queued(struct gt_recsym *s)
 	}
 }
 
+/* Collect the namings that ended and give their slots to waiting files. */
+static void advance(struct gt_recsym *s)
+{
+	reap(s, false);
+	start_queued(s);
+}
+
 void gt_recsym_spawn(struct gt_recsym *s, const char *path)
 {
 	char *copy;
 
 	if (!s->on || !rewritable(s, path))
 		return;
-	reap(s, false);
+	/* First, so that a full queue is one with no free slot either. */
+	advance(s);
 	if (s->queued == GT_RECSYM_MAX_QUEUED) {
 		gt_warn("%d files wait to be named already: the user frames of %s stay BINARY+0xOFFSET ('gotrace symbolize' names them)",
 			GT_RECSYM_MAX_QUEUED, path);
@@ -155,10 +163,8 @@ void gt_recsym_spawn(struct gt_recsym *s, const char *path)
 
 void gt_recsym_poll(struct gt_recsym *s)
 {
-	if (!s->queued)
-		return;
-	reap(s, false);
-	start_queued(s);
+	if (s->queued)
+		advance(s);
 }
 
 void gt_recsym_finish(struct gt_recsym *s)

@@ -3,7 +3,8 @@
  * recsym_test.c - the recorder's background naming of complete files
  * (record_sym.c): every file is named, however fast the files come, with
  * at most GT_RECSYM_MAX_RUNNING namings at once; what waits starts when
- * a slot frees; beyond the queue a file is counted as left unnamed.
+ * a slot frees; beyond the queue a file is counted as left unnamed, but
+ * only when no naming has ended meanwhile.
  *
  * record_sym.c runs "/proc/self/exe symbolize -q FILE FILE": here that is
  * this test, which plays the symbolizer (fake_symbolize()): it logs its
@@ -126,6 +127,26 @@ static int most_at_once(int *started)
 	return most;
 }
 
+/* Has process @pid exited, waiting for its parent to collect it? */
+static bool zombie(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	bool z = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	/* "PID (COMM) STATE ...": the state follows the last ')'. */
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		z = p && p[1] == ' ' && p[2] == 'Z';
+	}
+	fclose(f);
+	return z;
+}
+
 static void new_log(void)
 {
 	unlink(log_path);
@@ -219,6 +240,34 @@ int main(int argc, char **argv)
 	ok(s.named == GT_RECSYM_MAX_RUNNING + GT_RECSYM_MAX_QUEUED &&
 	   !is_named(name) && is_named("q0.trace"),
 	   "the others are named (%llu)", (unsigned long long)s.named);
+
+	/*
+	 * The queue is full, but a naming has ended (not yet collected):
+	 * the next file takes the waiting one's place, nothing is refused.
+	 */
+	memset(&s, 0, sizeof(s));
+	s.on = s.quiet = true;
+	new_log();
+	gt_recsym_spawn(&s, file("short.trace", 100));
+	for (i = 1; i < GT_RECSYM_MAX_RUNNING; i++) {
+		snprintf(name, sizeof(name), "l%d.trace", i);
+		gt_recsym_spawn(&s, file(name, 1500));
+	}
+	for (i = 0; i < GT_RECSYM_MAX_QUEUED; i++) {
+		snprintf(name, sizeof(name), "w%d.trace", i);
+		gt_recsym_spawn(&s, file(name, 0));
+	}
+	/* The short one (slot 0) has exited, not yet collected. */
+	for (i = 0; i < 500 && !zombie(s.pid[0]); i++)
+		sleep_ms(20);
+	gt_recsym_spawn(&s, file("late.trace", 0));
+	ok(s.queued == GT_RECSYM_MAX_QUEUED && !s.failed,
+	   "a full queue with a naming ended takes one more (%u waiting, %llu failed)",
+	   s.queued, (unsigned long long)s.failed);
+	gt_recsym_finish(&s);
+	ok(s.named == GT_RECSYM_MAX_RUNNING + GT_RECSYM_MAX_QUEUED + 1 &&
+	   is_named("late.trace"), "and it is named (%llu)",
+	   (unsigned long long)s.named);
 
 	/* A pipe is not rewritten: counted, never spawned. */
 	memset(&s, 0, sizeof(s));
