@@ -36,7 +36,7 @@ func setName(name string) {
 
 // gateWait blocks the thread in read(2) on the gate pipe until the
 // other goroutine writes a byte to it, which it does only once it has
-// seen the thread in that read (waitBlocked): a block that surely
+// seen the thread in that read (release): a block that surely
 // happens.  A raw syscall, so that the runtime makes no syscall of its
 // own between the block and the caller's next call: entering and
 // leaving a syscall through syscall.Syscall may read the clock, a
@@ -101,12 +101,12 @@ func waitBlocked(tid, n, fd int) {
 	}
 }
 
-// openGate writes a byte to the gate pipe once the thread is blocked
-// on its read end gr, after n reads of the other fd began.
-func openGate(tid, n, gr, gw int) {
-	waitBlocked(tid, n, gr)
-	time.Sleep(5 * time.Millisecond)
-	if _, err := syscall.Write(gw, []byte{1}); err != nil {
+// release writes data to wfd once thread tid, n reads of the data fd
+// begun, has been blocked in read(2) on rfd for delay.
+func release(tid, n, rfd, wfd int, data []byte, delay time.Duration) {
+	waitBlocked(tid, n, rfd)
+	time.Sleep(delay)
+	if _, err := syscall.Write(wfd, data); err != nil {
 		os.Exit(1)
 	}
 }
@@ -156,16 +156,14 @@ func main() {
 		}
 		for i := 0; i < rounds; i++ {
 			if gate[0] >= 0 {
-				openGate(tid, i, gate[0], gate[1])
+				release(tid, i, gate[0], gate[1], []byte{1},
+					5*time.Millisecond)
 			}
-			waitBlocked(tid, i+1, rfd)
-			time.Sleep(20 * time.Millisecond)
-			if _, err := syscall.Write(wfd, one); err != nil {
-				os.Exit(1)
-			}
+			release(tid, i+1, rfd, wfd, one, 20*time.Millisecond)
 		}
 		if gate[0] >= 0 {
-			openGate(tid, rounds, gate[0], gate[1])
+			release(tid, rounds, gate[0], gate[1], []byte{1},
+				5*time.Millisecond)
 		}
 	}()
 	readLoop(rfd, rounds, gate[0])
