@@ -298,6 +298,19 @@ static long gt_dev_get_cpu_status(void __user *arg)
 	return gt_copy_struct_out(arg, usize, &st, sizeof(st));
 }
 
+/*
+ * The format a session with options @o will write: flight mode writes
+ * go1.23, and 0 is the module's parameter (session_start_locked()).
+ */
+static u32 gt_options_format(const struct gotrace_options *o)
+{
+	if (o->format)
+		return o->format;
+	if (o->flight_ms || o->flight_bytes)
+		return GOTRACE_FORMAT_GO123;
+	return READ_ONCE(gt_param_format);
+}
+
 static int gt_options_check(const struct gotrace_options *o)
 {
 	unsigned int i;
@@ -314,7 +327,9 @@ static int gt_options_check(const struct gotrace_options *o)
 	    (o->generation_ms &&
 	     (o->generation_ms < GT_GENERATION_MS_MIN ||
 	      o->generation_ms > GT_GENERATION_MS_MAX)) ||
-	    o->reserved32 || o->flight_ms > GOTRACE_FLIGHT_MS_MAX ||
+	    o->cpu_hz > GOTRACE_CPU_HZ_MAX ||
+	    (o->cpu_hz && gt_options_format(o) == GOTRACE_FORMAT_GO111) ||
+	    o->flight_ms > GOTRACE_FLIGHT_MS_MAX ||
 	    (o->flight_bytes &&
 	     (o->flight_bytes < GOTRACE_FLIGHT_BYTES_MIN ||
 	      o->flight_bytes > GOTRACE_FLIGHT_BYTES_MAX)) ||
@@ -585,6 +600,10 @@ GT_STATUS_ATTR(ustack_faults, u64);
 GT_STATUS_ATTR(ustack_depth, u64);
 GT_STATUS_ATTR(ustack_queue_full, u64);
 GT_STATUS_ATTR(ustack_map_full, u64);
+GT_STATUS_ATTR(cpu_samples, u64);
+GT_STATUS_ATTR(cpu_samples_idle, u64);
+GT_STATUS_ATTR(cpu_samples_hidden, u64);
+GT_STATUS_ATTR(cpu_samples_lost, u64);
 
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
@@ -661,6 +680,10 @@ static struct attribute *gt_status_attrs[] = {
 	&gt_status_ustack_depth.attr.attr,
 	&gt_status_ustack_queue_full.attr.attr,
 	&gt_status_ustack_map_full.attr.attr,
+	&gt_status_cpu_samples.attr.attr,
+	&gt_status_cpu_samples_idle.attr.attr,
+	&gt_status_cpu_samples_hidden.attr.attr,
+	&gt_status_cpu_samples_lost.attr.attr,
 	NULL,
 };
 

@@ -178,6 +178,51 @@ bool gt_enc2_string(struct gt_enc2 *e, u64 id, const char *s, u32 len)
 	return true;
 }
 
+/*
+ * Open a CPU samples batch of generation @gen, based at @ts: the batch
+ * of no M whose first byte says it holds samples, as Go's runtime writes
+ * the samples its profiler took (end it with batch_end).
+ */
+bool gt_enc2_cpu_samples(struct gt_enc2 *e, u64 gen, u64 ts)
+{
+	u32 start = e->len;
+
+	if (!gt_enc2_batch(e, gen, GT_E2_NO_M, ts))
+		return false;
+	if (!gt_enc2_room(e)) {
+		gt_enc2_batch_cancel(e, start);
+		return false;
+	}
+	e->buf[e->len++] = GT_E2_CPU_SAMPLES;
+	return true;
+}
+
+/*
+ * Append a CPU sample to the open samples batch: unlike an event's, its
+ * time is absolute (Go's readers sort the samples of a generation by it
+ * and place them among its events), then the M, P and G it caught and
+ * its stack.
+ */
+bool gt_enc2_cpu_sample(struct gt_enc2 *e, u64 ts, u64 m, u64 p, u64 g,
+			u64 stack)
+{
+	u8 *q;
+
+	if (!e->size_at ||
+	    gt_enc2_room(e) < 1 + gt_leb_len(ts) + gt_leb_len(m) +
+			      gt_leb_len(p) + gt_leb_len(g) + gt_leb_len(stack))
+		return false;
+	q = e->buf + e->len;
+	*q++ = GT_E2_CPU_SAMPLE;
+	q += gt_leb_put(q, ts);
+	q += gt_leb_put(q, m);
+	q += gt_leb_put(q, p);
+	q += gt_leb_put(q, g);
+	q += gt_leb_put(q, stack);
+	e->len = q - e->buf;
+	return true;
+}
+
 /* Open a stack table batch of generation @gen (end it with batch_end). */
 bool gt_enc2_stacks(struct gt_enc2 *e, u64 gen)
 {

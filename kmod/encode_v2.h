@@ -33,6 +33,8 @@ enum gt_e2_type {
 	GT_E2_STACK = 3,
 	GT_E2_STRINGS = 4,
 	GT_E2_STRING = 5,
+	GT_E2_CPU_SAMPLES = 6,		/* first byte of a CPU samples batch */
+	GT_E2_CPU_SAMPLE = 7,		/* time, M, P, G, stack */
 	GT_E2_FREQUENCY = 8,
 	GT_E2_PROC_START = 10,		/* P, P seq */
 	GT_E2_PROC_STOP = 11,		/* - */
@@ -91,6 +93,8 @@ enum {
 /* Values after the type byte of the longest event: delta and 4 args (UserLog). */
 #define GT_E2_ARGS_MAX		4
 #define GT_E2_EV_MAX_BYTES	(1 + (1 + GT_E2_ARGS_MAX) * GT_LEB_MAX)
+/* A CPU sample: its type byte, then time, M, P, G and stack. */
+#define GT_E2_SAMPLE_MAX_BYTES	(1 + 5 * GT_LEB_MAX)
 /* Go 1.22+ readers refuse longer strings and deeper stacks. */
 #define GT_E2_STRING_MAX	1024
 #define GT_E2_STACK_MAX_FRAMES	128
@@ -147,6 +151,9 @@ bool gt_enc2_string(struct gt_enc2 *e, u64 id, const char *s, u32 len);
 bool gt_enc2_stacks(struct gt_enc2 *e, u64 gen);
 bool gt_enc2_stack(struct gt_enc2 *e, u64 id, const struct gt_frame *frames,
 		   unsigned int n);
+bool gt_enc2_cpu_samples(struct gt_enc2 *e, u64 gen, u64 ts);
+bool gt_enc2_cpu_sample(struct gt_enc2 *e, u64 ts, u64 m, u64 p, u64 g,
+			u64 stack);
 bool gt_enc2_sync(struct gt_enc2 *e, unsigned int version, u64 gen,
 		  u64 ticks_per_second, const struct gt_e2_clock *clock);
 bool gt_enc2_end_of_generation(struct gt_enc2 *e, unsigned int version);

@@ -42,6 +42,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
+#include <asm/irq_regs.h>
 #include <asm/syscall.h>
 
 /* ---- Locks, atomics, ordering ----------------------------------------- */
@@ -141,6 +142,39 @@ static inline unsigned int gt_env_kstack(const void *c, u64 *pcs,
 		i++;
 	memmove(p, p + i, (n - i) * sizeof(*p));
 	return n - i;
+}
+
+/*
+ * The kernel stack of the code a CPU sample interrupted, into @pcs (at
+ * most @max PCs, innermost first), from the sampling interrupt: none if
+ * it interrupted user mode.  The unwinder walks through the interrupt's
+ * own frames (the timer's, the entry code's) and its regs frame, where
+ * it reports the interrupted instruction: the stack starts there.  An
+ * unwinder that does not report it leaves that instruction alone.
+ * @room: the size of @pcs, which the interrupt's frames use too.
+ */
+static inline unsigned int gt_env_sample_kstack(const void *c, u64 *pcs,
+						unsigned int room,
+						unsigned int max)
+{
+	struct pt_regs *regs = get_irq_regs();
+	unsigned long *p = (unsigned long *)pcs;
+	unsigned long ip;
+	unsigned int n, i;
+
+	if (!regs || user_mode(regs) || !max)
+		return 0;
+	ip = instruction_pointer(regs);
+	n = stack_trace_save(p, room, 0);
+	for (i = 0; i < n && p[i] != ip; i++)
+		;
+	if (i == n) {
+		p[0] = ip;
+		return 1;
+	}
+	n = min(n - i, max);
+	memmove(p, p + i, n * sizeof(*p));
+	return n;
 }
 
 /* Is the task in cgroup v2 @id or below it?  Context: any, irqs off. */
@@ -281,7 +315,7 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
  */
 struct gt_model;
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop);
+			    unsigned int *stop, bool sample);
 void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
 		     unsigned int n);
 void gt_ustack_sync(struct gt_model *m);
@@ -289,7 +323,7 @@ bool gt_ustack_resolve(struct gt_model *m, u64 space, u64 pc, u32 *file,
 		       u64 *off);
 const char *gt_ustack_file(struct gt_model *m, u32 file);
 #define gt_env_ustack(m, c, pcs, max, space, stop) \
-	gt_ustack_walk(pcs, max, space, stop)
+	gt_ustack_walk(pcs, max, space, stop, (c)->sampling)
 #define gt_env_ustack_queue(m, space, pcs, n)	gt_ustack_queue(m, space, pcs, n)
 #define gt_env_ustack_sync(m)			gt_ustack_sync(m)
 #define gt_env_ustack_resolve(m, space, pc, file, off) \

@@ -144,6 +144,14 @@ struct gt_session {
 	u64 fl_dropped;			/* generations dropped from the window */
 	struct gotrace_snapshot trig_info; /* of the last one fired */
 	atomic64_t snap_missed;
+
+	/*
+	 * CPU samples (sampler.c): a timer per CPU, NULL without cpu_hz;
+	 * @sampling (timers run, online CPUs start theirs) is guarded by
+	 * the CPU hotplug lock.
+	 */
+	struct gt_sampler __percpu *samplers;
+	bool sampling;
 };
 
 /* ustack.c: user stacks' naming (env_kernel.h has the probes' side) */
@@ -156,6 +164,16 @@ void gt_probes_unregister(struct gt_session *s);
 int gt_probes_check(void);
 int gt_probes_snapshot(struct gt_session *s);
 void gt_probes_catch_up(struct gt_session *s);
+void gt_probe_cpu_sample(struct gt_session *s, u32 missed);
+
+/* sampler.c */
+struct gt_sampler;
+int gt_sampler_init(struct gt_session *s);
+void gt_sampler_start(struct gt_session *s);
+void gt_sampler_stop(struct gt_session *s);
+void gt_sampler_free(struct gt_session *s);
+void gt_sampler_cpu_online(struct gt_session *s);
+void gt_sampler_cpu_offline(struct gt_session *s);
 
 /* session.c */
 int gt_session_create(struct gt_session **sp);
@@ -191,6 +209,7 @@ extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 extern unsigned int gt_param_format;
 extern unsigned int gt_param_generation_ms;
+extern unsigned int gt_param_cpu_hz;
 
 /*
  * Most chunks a session has, from its options (dev.c) or the chunks

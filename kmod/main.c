@@ -177,6 +177,22 @@ module_param_cb(generation_ms, &gt_generation_ms_ops, &gt_param_generation_ms,
 MODULE_PARM_DESC(generation_ms,
 		 "go1.23 format: longest generation, in ms (10 to 60000; sooner when a CPU's buffer is half full or the tables 3/4 full)");
 
+unsigned int gt_param_cpu_hz;
+
+static int gt_cpu_hz_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, GOTRACE_CPU_HZ_MAX);
+}
+
+static const struct kernel_param_ops gt_cpu_hz_ops = {
+	.set = gt_cpu_hz_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(cpu_hz, &gt_cpu_hz_ops, &gt_param_cpu_hz, 0644);
+MODULE_PARM_DESC(cpu_hz,
+		 "go1.23 format: CPU samples a second on every CPU unless a session's options say otherwise (0: none, the default; at most 999)");
+
 static int __init gt_init(void)
 {
 	int ret;

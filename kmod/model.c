@@ -1392,6 +1392,81 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 	hook_exit(c, &flags);
 }
 
+/* ---- CPU samples -------------------------------------------------------- */
+
+/*
+ * The stack a CPU sample caught on this CPU, whose running goroutine is
+ * @t (task @p): the kernel code interrupted, if any, then @t's user
+ * frames and its comm frame, as stack_here() builds the stack of a
+ * hook's own code.  0 if the table is full.
+ */
+static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *t, const struct gt_in_task *p)
+{
+	u64 gen = model_gen(m), id;
+	unsigned int n = 0, nu;
+	int uat = -1;
+
+	if (!(m->opts.flags & GOTRACE_OPT_NO_KSTACKS))
+		n = gt_env_sample_kstack(c, c->pcs, GT_STACK_PCS,
+					 GT_KSTACK_MAX);
+	c->sampling = true;
+	nu = ustack_save(m, c, n);
+	c->sampling = false;
+	if (nu)
+		uat = n;
+	n += nu;
+	c->pcs[n++] = comm_pc_of(m, t, p, gen);
+	id = stack_intern(m, c, gen, n, uat);
+	if (!id)
+		gt_atomic64_inc(&m->stack_overflows);
+	return id;
+}
+
+/**
+ * gt_model_cpu_sample() - a CPU sample: the sampler interrupted this CPU
+ * @m:	the model, writing the generational format (the only one with
+ *	CPU samples)
+ * @in:	the task it interrupted
+ *
+ * A sample of the goroutine the trace runs on this P is written with the
+ * stack it caught; one that found the CPU idle, or running a task the
+ * filters leave out, is only counted, as is one the CPU's buffer had no
+ * room for.  A sample changes no state: nothing is lost with it.
+ *
+ * Context: the sampler's interrupt on that CPU (the module: a hard-IRQ
+ * timer, which cannot come while a hook of this CPU writes, since hooks
+ * run with interrupts off); user space: in time order with the events.
+ */
+void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
+{
+	const struct gt_in_task *p = in->ev.cur;
+	unsigned long flags = 0;
+	struct gt_cpu *c;
+	struct gt_task *t;
+	u64 ref;
+
+	if (m->format != GT_FORMAT_GO123)
+		return;
+	c = hook_enter(m, &in->ev, &flags);
+	if (!c)
+		return;
+	c->samples_lost += in->missed;
+	t = current_entry(c);
+	if (is_idle(p)) {
+		c->samples_idle++;
+	} else if (!t || t->hidden) {
+		c->samples_hidden++;
+	} else {
+		ref = sample_stack(m, c, t, p);
+		if (gt_v2_sample(m, c, t, model_now(c), ref))
+			c->samples++;
+		else
+			c->samples_lost++;
+	}
+	hook_exit(c, &flags);
+}
+
 /* ---- Generations ------------------------------------------------------- */
 
 /**
@@ -1680,6 +1755,10 @@ void gt_model_cpu_status(struct gt_model *m, struct gotrace_cpu_status *st)
 	st->events = READ_ONCE(c->events);
 	st->lost_events = READ_ONCE(c->lost);
 	st->chunk_overflows = READ_ONCE(c->chunk_overflows);
+	st->cpu_samples = READ_ONCE(c->samples);
+	st->cpu_samples_idle = READ_ONCE(c->samples_idle);
+	st->cpu_samples_hidden = READ_ONCE(c->samples_hidden);
+	st->cpu_samples_lost = READ_ONCE(c->samples_lost);
 }
 
 /**
@@ -1722,6 +1801,21 @@ u64 gt_model_count(struct gt_model *m, bool lost)
 		sum += lost ? READ_ONCE(c->lost) : READ_ONCE(c->events);
 	}
 	return sum;
+}
+
+/* The CPU samples' counters of every CPU, into @st. */
+void gt_model_samples(struct gt_model *m, struct gotrace_status *st)
+{
+	int cpu;
+
+	gt_env_for_each_cpu(cpu, m) {
+		struct gt_cpu *c = gt_env_cpu_ptr(m->cpus, cpu);
+
+		st->cpu_samples += READ_ONCE(c->samples);
+		st->cpu_samples_idle += READ_ONCE(c->samples_idle);
+		st->cpu_samples_hidden += READ_ONCE(c->samples_hidden);
+		st->cpu_samples_lost += READ_ONCE(c->samples_lost);
+	}
 }
 
 /* The last timestamp of any P: the footer's batch must not be earlier. */

@@ -39,6 +39,7 @@ void gt_model_fork(struct gt_model *m, const struct gt_in_fork *in);
 void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in);
 void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in);
 void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in);
+void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in);
 
 /* CPU hotplug: @ev.cpu goes offline (its P is closed) or comes back. */
 void gt_model_cpu_offline(struct gt_model *m, const struct gt_in_ev *ev);

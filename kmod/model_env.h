@@ -55,6 +55,9 @@
  * Lazy queries about Linux (model_input.h)
  *   gt_env_kstack(m, c, pcs, max)   kernel stack of the code that hit the
  *                                   tracepoint (innermost first)
+ *   gt_env_sample_kstack(c, pcs, room, max)
+ *                                   kernel stack of the code a CPU sample
+ *                                   interrupted (none: user code)
  *   gt_env_in_cgroup(task, id)      task in cgroup @id or below it
  *   gt_env_task_cgroup(task)        the id of its cgroup v2 (0: none)
  *   gt_env_task_unit(task, buf, size)
@@ -75,8 +78,9 @@
  *                              @space, why the walk stopped early into
  *                              @stop (enum gt_ustack_stop); 0 frames for
  *                              a kernel thread, a 32-bit task, an
- *                              interrupt (user space: the event's eager
- *                              fields, none from the BPF backend yet)
+ *                              interrupt other than a CPU sample's
+ *                              (c->sampling) (user space: the event's
+ *                              eager fields)
  *   gt_env_ustack_queue(m, space, pcs, n)
  *                              a stack new to its table holds these user
  *                              PCs: name them before the table is

@@ -228,6 +228,21 @@ struct gt_in_sys_exit {
 };
 
 /**
+ * struct gt_in_sample - a CPU sample: the sampler interrupted @ev.cpu
+ * @ev:		header; @ev.cur is the task it interrupted (the idle task:
+ *		the CPU was idle).  In user space @ev.pcs is the kernel
+ *		stack of the code interrupted (none if it was user code)
+ *		and @ev.upcs the user stack of @ev.cur; the module reads
+ *		both from the interrupt's registers when the model asks.
+ * @missed:	samples this CPU's sampler could not take since its last
+ *		one (its timer ran late by more than a period)
+ */
+struct gt_in_sample {
+	struct gt_in_ev ev;
+	u32 missed;
+};
+
+/**
  * struct gt_in_snap_task - one existing task, told at the session's start
  * @task:	the task
  * @sleeping:	it is not runnable (the trace shows it waiting)

@@ -313,6 +313,12 @@ struct gt_sys_cache {
  *		ProcStart around a switch), as the trace's readers count them
  * @lost:	events not written (pool empty, or after the session halted)
  * @chunk_overflows: times this CPU found the pool empty
+ * @sampling:	a CPU sample is being taken: the user stack walked is
+ *		the interrupted task's, though not in task context
+ * @samples:	CPU samples written (gt_model_cpu_sample())
+ * @samples_idle: samples that found the CPU idle
+ * @samples_hidden: samples of a task the filters leave out
+ * @samples_lost: samples not taken (the sampler ran late) or not written
  * @pcs:	scratch space for a stack being captured
  * @sys_pending: the GoSysCall not written yet
  * @sys_cache:	stacks of syscall events, so entries need no stack walk
@@ -334,9 +340,14 @@ struct gt_cpu {
 	bool p_started;
 	bool offline;
 	bool in_pool;
+	bool sampling;
 	u64 events;
 	u64 lost;
 	u64 chunk_overflows;
+	u64 samples;
+	u64 samples_idle;
+	u64 samples_hidden;
+	u64 samples_lost;
 	u64 pcs[GT_STACK_PCS];
 	struct gt_sys_pending sys_pending;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
@@ -498,6 +509,7 @@ bool gt_is_sched_yield(const struct gt_task *t);
 int gt_model_init(struct gt_model *m);
 void gt_model_halt(struct gt_model *m);
 void gt_model_cpu_status(struct gt_model *m, struct gotrace_cpu_status *st);
+void gt_model_samples(struct gt_model *m, struct gotrace_status *st);
 
 /* tables.c */
 struct gt_tables *gt_tables_alloc(unsigned int max_stacks,

@@ -868,6 +868,54 @@ void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
 	v2_cpu(m, c)->lost = true;
 }
 
+/* Does the CPU's samples buffer need the reader: half full? */
+static bool smp_half_full(const struct gt_enc2 *e)
+{
+	return e->len > e->cap / 2;
+}
+
+/**
+ * gt_v2_sample() - write a CPU sample of @t, running on CPU @c
+ * @m:		the model, writing GT_FORMAT_GO123 with CPU samples
+ * @c:		this CPU, interrupts off
+ * @t:		the goroutine the trace runs on @c's P
+ * @ts:		the sample's time
+ * @ref:	the stack it caught (a reference of model.c; 0: none)
+ *
+ * The CPU catches up with the session's generation first, as for an
+ * event: a sample belongs to the generation its CPU writes.  Samples
+ * batch in the CPU's samples buffer of that generation, which the reader
+ * appends to the generation (gt_v2_gen_write()).
+ *
+ * Return: false if the buffer had no room (the caller counts it).
+ */
+bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		  u64 ts, u64 ref)
+{
+	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_enc2 *e;
+
+	cpu_catch_up(m, c, ts);
+	e = &v2_set(vc)->smp;
+	if (!e->buf)
+		return false;
+	if (e->size_at && gt_enc2_room(e) < GT_E2_SAMPLE_MAX_BYTES)
+		gt_enc2_batch_end(e);
+	if (!e->size_at &&
+	    (e->cap - e->len < GT_E2_BATCH_HDR_MAX + 1 + GT_E2_SAMPLE_MAX_BYTES ||
+	     !gt_enc2_cpu_samples(e, vc->gen, ts)))
+		return false;
+	if (!gt_enc2_cpu_sample(e, ts, task_m(t), c->id, t->goid,
+				stack_id(m, c, ref)))
+		return false;
+	if (unlikely(!vc->asked && smp_half_full(e))) {
+		vc->asked = true;
+		WRITE_ONCE(m->v2.due, true);
+		gt_env_chunk_queued(m);
+	}
+	return true;
+}
+
 /* ---- Generations ------------------------------------------------------- */
 
 /**
@@ -913,6 +961,12 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 				return -ENOMEM;
 			}
 			gt_enc2_init(&set->enc, buf, bytes);
+			if (!m->opts.cpu_hz)
+				continue;
+			buf = gt_env_big_alloc(GT_V2_SAMPLE_BYTES);
+			if (!buf)
+				return -ENOMEM;
+			gt_enc2_init(&set->smp, buf, GT_V2_SAMPLE_BYTES);
 		}
 	}
 	v->gen = 1;
@@ -928,6 +982,7 @@ void gt_v2_free(struct gt_model *m)
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 			for (i = 0; i < 2; i++) {
 				gt_env_big_free(v->cpus[cpu].set[i].enc.buf);
+				gt_env_big_free(v->cpus[cpu].set[i].smp.buf);
 				gt_env_free(v->cpus[cpu].set[i].batches);
 			}
 		}
@@ -1166,6 +1221,26 @@ static int merge(struct gt_model *m, unsigned int par)
 	return ret;
 }
 
+/* Every CPU's samples of set @par, which no CPU writes any more. */
+static int samples_put(struct gt_model *m, unsigned int par)
+{
+	struct gt_v2 *v = &m->v2;
+	unsigned int cpu;
+	int ret;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct gt_enc2 *e = &v->cpus[cpu].set[par].smp;
+
+		if (!e->len)
+			continue;
+		gt_enc2_batch_end(e);
+		ret = out_put(v, e->buf, e->len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /**
  * gt_v2_gen_write() - write a generation out for the reader
  * @m:		the model
@@ -1174,8 +1249,8 @@ static int merge(struct gt_model *m, unsigned int par)
  *		every CPU has left (gt_v2_cpu_catch_up())
  *
  * The generation's bytes are appended to m->v2.out: the CPUs' batches
- * merged, the sweep, the frequency, the tables; then its buffers are
- * emptied for the generation after the current one.  Go's readers take
+ * merged, their CPU samples, the sweep, the frequency, the tables; then
+ * its buffers are emptied for the generation after the current one.  Go's readers take
  * the frequency and the tables after the events, which is what makes a
  * cut generation detectable (they are missing).
  *
@@ -1205,6 +1280,8 @@ int gt_v2_gen_write(struct gt_model *m, bool last)
 	}
 	ret = merge(m, par);
 	if (!ret)
+		ret = samples_put(m, par);
+	if (!ret)
 		ret = sweep(m, gen, ts);
 	if (ret)
 		return ret;
@@ -1225,6 +1302,7 @@ int gt_v2_gen_write(struct gt_model *m, bool last)
 		struct gt_v2_set *set = &v->cpus[cpu].set[par];
 
 		set->enc.len = 0;
+		gt_enc2_init(&set->smp, set->smp.buf, set->smp.cap);
 		set->nr_batches = 0;
 		set->last_ts = 0;
 	}

@@ -118,9 +118,13 @@ struct gt_v2_batch {
  * @batches:	where each batch starts
  * @nr_batches:	batches in @enc
  * @last_ts:	time of its last event
+ * @smp:	its CPU samples (a session with cpu_hz): batches of no M,
+ *		apart from @enc, since a sample may come between any two
+ *		events and joins no M's batch
  */
 struct gt_v2_set {
 	struct gt_enc2 enc;
+	struct gt_enc2 smp;
 	struct gt_v2_batch *batches;
 	u32 nr_batches;
 	u64 last_ts;
@@ -195,6 +199,19 @@ struct gt_v2 {
 	bool show_addrs;
 };
 
+/*
+ * Bytes of each CPU's samples buffer, per generation: some 3000 samples,
+ * 3 s at the highest rate; half full, it asks for the generation's end.
+ */
+#define GT_V2_SAMPLE_BYTES	(64 * 1024)
+
+/*
+ * The string every generation of a session with CPU samples holds, which
+ * says their rate: Go's own traces do not say it (its runtime samples at
+ * 100 Hz), and a profile of the samples needs it (user/trace/go123.h).
+ */
+#define GT_V2_CPU_HZ_FMT	"gotrace: CPU samples at %u Hz"
+
 int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes);
 void gt_v2_free(struct gt_model *m);
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
@@ -204,6 +221,8 @@ void gt_v2_gen_start(struct gt_model *m);
 void gt_v2_advance(struct gt_model *m);
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
 void gt_v2_lost(struct gt_model *m, struct gt_cpu *c);
+bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		  u64 ts, u64 ref);
 int gt_v2_gen_write(struct gt_model *m, bool last);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);

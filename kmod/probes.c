@@ -81,6 +81,25 @@ static void gt_probe_sched_switch(void *data, bool preempt,
 	gt_model_switch(&s->model, &in);
 }
 
+/**
+ * gt_probe_cpu_sample() - a CPU sample (sampler.c): the task the sampling
+ * interrupt stopped on this CPU
+ * @s:		the session
+ * @missed:	samples the CPU's timer could not take since its last one
+ *
+ * Context: hard IRQ (the CPU's sampling timer).
+ */
+void gt_probe_cpu_sample(struct gt_session *s, u32 missed)
+{
+	struct gt_in_task cur;
+	struct gt_in_sample in = { .ev.cur = &cur, .missed = missed };
+
+	if (!probe_armed(s))
+		return;
+	probe_task(&cur, current);
+	gt_model_cpu_sample(&s->model, &in);
+}
+
 /*
  * A wakeup's event: @p, and the task running here (the waker, for
  * sched_waking).  Inlined into each probe, so that the hook is a direct

@@ -148,6 +148,8 @@ void gt_session_model_halted(struct gt_model *m)
 /* Free what session_start_locked() allocated; safe on a partial start. */
 static void session_free_buffers(struct gt_session *s)
 {
+	/* Every timer is stopped (gt_session_stop(), the start's failure). */
+	gt_sampler_free(s);
 	/* First: its work may name frames, no table is needed for that. */
 	gt_ustack_free(&s->model);
 	gt_v2_free(&s->model);
@@ -330,10 +332,26 @@ static int session_alloc(struct gt_session *s)
 	ret = gt_ustack_init(&s->model);
 	if (ret)
 		return ret;
+	if (s->model.opts.cpu_hz) {
+		ret = gt_sampler_init(s);
+		if (ret)
+			return ret;
+	}
 	/* Only the generational format writes units (model_v2.c). */
 	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
 		return gt_units_init(&s->model, GT_UNITS_MAX);
 	return 0;
+}
+
+/*
+ * Stop the CPU samplers, if any, and wait for their callbacks: no CPU
+ * comes or goes meanwhile, and none starts its timer after.
+ */
+static void session_sampler_stop(struct gt_session *s)
+{
+	cpus_read_lock();
+	gt_sampler_stop(s);
+	cpus_read_unlock();
 }
 
 /*
@@ -361,6 +379,10 @@ static int session_start_locked(struct gt_session *s)
 	}
 	if (!s->model.opts.format)
 		s->model.opts.format = READ_ONCE(gt_param_format);
+	/* The parameter samples go1.23 sessions (go1.11 has no samples). */
+	if (!s->model.opts.cpu_hz &&
+	    s->model.opts.format == GOTRACE_FORMAT_GO123)
+		s->model.opts.cpu_hz = READ_ONCE(gt_param_cpu_hz);
 	s->start_ns = ktime_get_ns();
 
 	/*
@@ -385,6 +407,8 @@ static int session_start_locked(struct gt_session *s)
 			pr_err("snapshot of the running tasks does not fit: %d\n",
 			       ret);
 	}
+	if (!ret)
+		gt_sampler_start(s);
 	cpus_read_unlock();
 	if (ret)
 		goto err_probes;
@@ -398,6 +422,7 @@ static int session_start_locked(struct gt_session *s)
 
 err_probes:
 	gt_model_disarm(&s->model);
+	session_sampler_stop(s);
 	gt_probes_unregister(s);
 err_free:
 	/* Work items queued meanwhile find no recording; destroy syncs them. */
@@ -507,6 +532,7 @@ void gt_session_stop(struct gt_session *s, u32 reason)
 	 * the trace could get an exec without the switch that preceded it.
 	 */
 	gt_model_disarm(&s->model);
+	session_sampler_stop(s);
 	gt_probes_unregister(s);
 	gt_model_close(&s->model, 0);
 
@@ -1214,6 +1240,7 @@ void gt_session_cpu_offline(struct gt_session *s)
 {
 	struct gt_in_ev ev = { };
 
+	gt_sampler_cpu_offline(s);
 	gt_model_cpu_offline(&s->model, &ev);
 	wake_up_interruptible(&s->wait);
 }
@@ -1224,6 +1251,7 @@ void gt_session_cpu_online(struct gt_session *s)
 	struct gt_in_ev ev = { };
 
 	gt_model_cpu_online(&s->model, &ev);
+	gt_sampler_cpu_online(s);
 }
 
 /* Fill the counters of @st->cpu (checked).  Context: process context. */
@@ -1279,6 +1307,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->ustack_depth = atomic64_read(&s->model.ustack_stops[GT_USTOP_DEPTH]);
 	st->ustack_queue_full = atomic64_read(&s->model.ustack_queue_full);
 	st->ustack_map_full = atomic64_read(&s->model.ustack_map_full);
+	gt_model_samples(&s->model, st);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);

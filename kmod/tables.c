@@ -1198,6 +1198,14 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
 	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
+	if (m->opts.cpu_hz) {
+		char hz[sizeof(GT_V2_CPU_HZ_FMT) + 10];
+		int n = snprintf(hz, sizeof(hz), GT_V2_CPU_HZ_FMT,
+				 m->opts.cpu_hz);
+
+		if (!footer_string(&f, hz, n))
+			goto out;
+	}
 
 	for (i = 0; i < t->nr_stacks; i++) {
 		const struct gt_stack_ent *e = &t->stacks[i];

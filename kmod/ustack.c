@@ -215,17 +215,24 @@ static u64 ustack_space(struct task_struct *p)
  * @stop:	set to why the walk stopped before the outermost frame
  *		(enum gt_ustack_stop), GT_USTOP_NONE if it did not
  *
- * None for a kernel thread or a user worker, a task without an mm (one
- * exiting), a 32-bit task, or outside task context (an interrupt's
- * wakeup is no work of the task it interrupted).
+ * @sample:	for a CPU sample: current is the task the sampling
+ *		interrupt caught, and its user stack is the sample's
  *
- * Context: any, interrupts off (a probe): page faults are disabled, so
- * a page that is not present fails the read instead of sleeping.
+ * None for a kernel thread or a user worker, a task without an mm (one
+ * exiting), a 32-bit task, or outside task context but for a sample (an
+ * interrupt's wakeup is no work of the task it interrupted).  The user
+ * registers are the ones saved at the task's last entry to the kernel:
+ * the interrupt's own if it came from user mode.
+ *
+ * Context: any, interrupts off (a probe, the sampling interrupt): page
+ * faults are disabled, so a page that is not present fails the read
+ * instead of sleeping.  The mm is current's even in the interrupt: the
+ * scheduler switches mm and current with interrupts off.
  * x86-64 only.
  * Return: the frames, 0 for none.
  */
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop)
+			    unsigned int *stop, bool sample)
 {
 #ifdef CONFIG_X86_64
 	struct task_struct *p = current;
@@ -238,7 +245,8 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	unsigned int n = 0;
 
 	*stop = GT_USTOP_NONE;
-	if (!max || !in_task() || !p->mm || p->flags & GT_USTACK_NOT_USER)
+	if (!max || (!in_task() && !sample) || !p->mm ||
+	    p->flags & GT_USTACK_NOT_USER)
 		return 0;
 	regs = task_pt_regs(p);
 	if (!user_64bit_mode(regs))

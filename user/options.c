@@ -99,6 +99,31 @@ void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
 		o->format = GOTRACE_FORMAT_GO111;
 	else if (!strcmp(v, "go1.23"))
 		o->format = GOTRACE_FORMAT_GO123;
+	/* A rate the module took: 0 to GOTRACE_CPU_HZ_MAX. */
+	read_param(dir, "cpu_hz", v, sizeof(v));
+	if (v[0] >= '1' && v[0] <= '9' && strlen(v) <= 3)
+		o->cpu_hz = (uint32_t)atoi(v);
+}
+
+int gt_opts_cpu_hz(struct gotrace_options *o, const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	if (!arg) {
+		o->cpu_hz = GT_CPU_HZ_DEFAULT;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || !v ||
+	    v > GOTRACE_CPU_HZ_MAX) {
+		gt_err("--cpu-hz: '%s' is no rate from 1 to %u samples a second",
+		       arg, GOTRACE_CPU_HZ_MAX);
+		return -1;
+	}
+	o->cpu_hz = (uint32_t)v;
+	return 0;
 }
 
 int gt_opts_pids(struct gotrace_options *o, const char *list, bool tids)

@@ -61,6 +61,11 @@ int gt_opts_syscalls(struct gotrace_options *o, const char *mode);
 int gt_opts_syscall_filter(struct gotrace_options *o, const char *list);
 /* "64M", "512K", "1G", or bytes: rounded up to 64 KiB chunks. */
 int gt_opts_buffer_size(struct gotrace_options *o, const char *size);
+
+/* --cpu-hz without a rate: perf's default, off the timer tick's beat. */
+#define GT_CPU_HZ_DEFAULT	99
+/* --cpu-hz[=N]: @arg NULL for the default.  0, or -1 with a message. */
+int gt_opts_cpu_hz(struct gotrace_options *o, const char *arg);
 /* The x86-64 number of syscall @name ("read" or "sys_read"), or -1. */
 int gt_syscall_nr(const char *name);
 

@@ -114,6 +114,7 @@ struct recorder {
 	uint64_t progress_events;	/* progress line */
 	char opt_names[160];		/* options given: "--pid, --comm" */
 	bool user_stacks_given;		/* --user-stacks, not the default */
+	bool cpu_hz_given;		/* --cpu-hz, not the module's default */
 	bool no_symbolize;		/* --no-symbolize */
 	struct gt_recsym sym;		/* the naming of the files written */
 };
@@ -126,7 +127,7 @@ static void record_usage(FILE *f)
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
-		"                      [--user-stacks | --no-user-stacks]\n"
+		"                      [--user-stacks | --no-user-stacks] [--cpu-hz[=N]]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
@@ -201,6 +202,12 @@ static void record_usage(FILE *f)
 		"                         the module's user_stacks parameter, off\n"
 		"                         unless it was set (off with --backend bpf)\n"
 		"      --no-user-stacks   none, whatever the module's parameter says\n"
+		"      --cpu-hz[=N]       (go1.23) sample every CPU N times a second\n"
+		"                         (1 to 999, 99 when N is not given): the\n"
+		"                         task running and its kernel stack (and its\n"
+		"                         user stack with --user-stacks), shown by\n"
+		"                         'go tool trace' and 'gotrace pprof cpu';\n"
+		"                         default: the module's cpu_hz parameter\n"
 		"      --no-symbolize     leave the user frames as file+offset: by\n"
 		"                         default each file written is rewritten with\n"
 		"                         their names once complete\n"
@@ -583,6 +590,15 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				(uint64_t)st->ustack_depth,
 				(uint64_t)st->ustack_queue_full,
 				(uint64_t)st->ustack_map_full);
+		if (have_st && (st->cpu_samples || st->cpu_samples_idle ||
+				st->cpu_samples_lost))
+			fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
+				" written, %" PRIu64 " idle, %" PRIu64
+				" filtered out, %" PRIu64 " lost\n", GT_NAME,
+				r->opts.cpu_hz, (uint64_t)st->cpu_samples,
+				(uint64_t)st->cpu_samples_idle,
+				(uint64_t)st->cpu_samples_hidden,
+				(uint64_t)st->cpu_samples_lost);
 		if (r->out.old)
 			fprintf(stderr, "%s: the previous %s is kept as %s\n",
 				GT_NAME, r->out.path, r->out.old);
@@ -600,6 +616,9 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		else
 			gt_warn("the trace ends where the first event was lost; raise the module's chunks, max_tasks or max_stacks parameters, or record for less time");
 	}
+	if (have_st && st->cpu_samples_lost)
+		gt_warn("%" PRIu64 " CPU samples lost (per CPU: 'gotrace status' while recording): a sampling timer ran late, or a CPU's samples buffer was full",
+			(uint64_t)st->cpu_samples_lost);
 }
 
 /* --keep N: 1 to 1000000 files. */
@@ -641,7 +660,8 @@ static int rec_check_rotate(struct recorder *r)
 enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_WAKE_STACKS,
-	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_NO_SYMBOLIZE, O_BACKEND, O_FORMAT,
+	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_NO_SYMBOLIZE, O_CPU_HZ,
+	O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -797,6 +817,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
 		{ "no-user-stacks", no_argument,	NULL, O_NO_USER_STACKS },
 		{ "no-symbolize", no_argument,		NULL, O_NO_SYMBOLIZE },
+		{ "cpu-hz",	optional_argument,	NULL, O_CPU_HZ },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -930,6 +951,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_NO_SYMBOLIZE:
 			r->no_symbolize = true;
 			break;
+		case O_CPU_HZ:
+			bad |= gt_opts_cpu_hz(&r->opts, optarg);
+			r->cpu_hz_given = true;
+			break;
 		default:
 			gt_usage_hint("record");
 			return -1;
@@ -979,6 +1004,15 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 	if (!*r->out_path) {
 		gt_err("empty output file name");
 		return -1;
+	}
+	if (r->opts.cpu_hz && r->opts.format == GOTRACE_FORMAT_GO111) {
+		/* The module's parameter samples go1.23 sessions only. */
+		if (!r->cpu_hz_given) {
+			r->opts.cpu_hz = 0;
+		} else {
+			gt_err("--cpu-hz: the go1.11 format has no CPU samples (they came with Go 1.19's format); record --format go1.23");
+			return -1;
+		}
 	}
 	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }

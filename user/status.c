@@ -90,6 +90,12 @@ static void status_print(const struct gotrace_status *st)
 		       (uint64_t)st->ustack_depth,
 		       (uint64_t)st->ustack_queue_full,
 		       (uint64_t)st->ustack_map_full);
+	if (st->cpu_samples || st->cpu_samples_idle || st->cpu_samples_lost)
+		printf("cpu samples:    %" PRIu64 " written, %" PRIu64
+		       " idle, %" PRIu64 " filtered out, %" PRIu64 " lost\n",
+		       (uint64_t)st->cpu_samples, (uint64_t)st->cpu_samples_idle,
+		       (uint64_t)st->cpu_samples_hidden,
+		       (uint64_t)st->cpu_samples_lost);
 }
 
 /*
@@ -117,13 +123,16 @@ static void status_print_cpus(int fd, unsigned int nr_cpus)
 		if (!status_cpu(fd, cpu, &cs))
 			return;
 		if (!cpu)
-			printf("\n%5s %-8s %-8s %14s %12s %12s\n", "CPU",
-			       "online", "P", "events", "lost", "overflows");
+			printf("\n%5s %-8s %-8s %14s %12s %12s %10s %10s\n",
+			       "CPU", "online", "P", "events", "lost",
+			       "overflows", "samples", "smp.lost");
 		printf("%5u %-8s %-8s %14" PRIu64 " %12" PRIu64 " %12" PRIu64
-		       "\n", cpu, cs.online ? "yes" : "no",
+		       " %10" PRIu64 " %10" PRIu64 "\n", cpu,
+		       cs.online ? "yes" : "no",
 		       cs.running ? "started" : "stopped",
 		       (uint64_t)cs.events, (uint64_t)cs.lost_events,
-		       (uint64_t)cs.chunk_overflows);
+		       (uint64_t)cs.chunk_overflows, (uint64_t)cs.cpu_samples,
+		       (uint64_t)cs.cpu_samples_lost);
 	}
 }
 
@@ -189,6 +198,13 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       (uint64_t)st->ustack_queue_full);
 	printf("  \"ustack_map_full\": %" PRIu64 ",\n",
 	       (uint64_t)st->ustack_map_full);
+	printf("  \"cpu_samples\": %" PRIu64 ",\n", (uint64_t)st->cpu_samples);
+	printf("  \"cpu_samples_idle\": %" PRIu64 ",\n",
+	       (uint64_t)st->cpu_samples_idle);
+	printf("  \"cpu_samples_hidden\": %" PRIu64 ",\n",
+	       (uint64_t)st->cpu_samples_hidden);
+	printf("  \"cpu_samples_lost\": %" PRIu64 ",\n",
+	       (uint64_t)st->cpu_samples_lost);
 	printf("  \"cpus\": [");
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {
@@ -198,10 +214,13 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 			break;
 		printf("%s\n    { \"cpu\": %u, \"online\": %s, \"running\": %s, \"events\": %"
 		       PRIu64 ", \"lost_events\": %" PRIu64
-		       ", \"chunk_overflows\": %" PRIu64 " }",
+		       ", \"chunk_overflows\": %" PRIu64
+		       ", \"cpu_samples\": %" PRIu64
+		       ", \"cpu_samples_lost\": %" PRIu64 " }",
 		       cpu ? "," : "", cpu, cs.online ? "true" : "false",
 		       cs.running ? "true" : "false", (uint64_t)cs.events,
-		       (uint64_t)cs.lost_events, (uint64_t)cs.chunk_overflows);
+		       (uint64_t)cs.lost_events, (uint64_t)cs.chunk_overflows,
+		       (uint64_t)cs.cpu_samples, (uint64_t)cs.cpu_samples_lost);
 	}
 	printf("\n  ]\n}\n");
 }

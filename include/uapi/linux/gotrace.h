@@ -123,6 +123,13 @@
  *			to be named (the queue was full): "[unknown]"
  * @ustack_map_full:	user PCs not named for want of room in the
  *			session's maps (of addresses or of files)
+ * @cpu_samples:	@cpu_hz: CPU samples written
+ * @cpu_samples_idle:	samples that found their CPU idle: counted, not
+ *			written
+ * @cpu_samples_hidden:	samples of tasks the session's filters leave out:
+ *			counted, not written
+ * @cpu_samples_lost:	samples not taken (a timer that ran late by more
+ *			than a period) or not written (no room)
  */
 struct gotrace_status {
 	__u32 size;
@@ -153,6 +160,10 @@ struct gotrace_status {
 	__u64 ustack_depth;
 	__u64 ustack_queue_full;
 	__u64 ustack_map_full;
+	__u64 cpu_samples;
+	__u64 cpu_samples_idle;
+	__u64 cpu_samples_hidden;
+	__u64 cpu_samples_lost;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -230,7 +241,13 @@ struct gotrace_status {
  *			cover the last @flight_ms in kernel memory, drop
  *			older ones, and give the reader only snapshots
  *			(GOTRACE_IOC_SNAPSHOT); 0: no time window
- * @reserved32:		zero
+ * @cpu_hz:		with GOTRACE_FORMAT_GO123, sample every online CPU
+ *			this many times a second (1 to GOTRACE_CPU_HZ_MAX):
+ *			each sample is the task running, its kernel stack
+ *			and, with GOTRACE_OPT_USER_STACKS, its user stack
+ *			(0: the module's cpu_hz parameter, none by
+ *			default); the go1.11 format has no CPU samples
+ *			(-EINVAL)
  * @flight_bytes:	flight mode: keep at most this many bytes of
  *			generations (0 with @flight_ms set:
  *			GOTRACE_FLIGHT_BYTES_DEFAULT); flight mode is on when
@@ -256,9 +273,12 @@ struct gotrace_options {
 	__u32 format;
 	__u32 generation_ms;
 	__u32 flight_ms;
-	__u32 reserved32;
+	__u32 cpu_hz;
 	__u64 flight_bytes;
 };
+
+/* Most CPU samples a second (struct gotrace_options.cpu_hz). */
+#define GOTRACE_CPU_HZ_MAX		999U
 
 /* Bounds of the flight window (struct gotrace_options). */
 #define GOTRACE_FLIGHT_MS_MAX		3600000U	/* one hour */
@@ -389,6 +409,10 @@ struct gotrace_snapshot {
  * @events:		events this CPU wrote
  * @lost_events:	events it could not write
  * @chunk_overflows:	times it found the chunk pool empty
+ * @cpu_samples:	CPU samples it wrote
+ * @cpu_samples_idle:	samples that found it idle
+ * @cpu_samples_hidden:	samples of tasks the filters leave out
+ * @cpu_samples_lost:	samples not taken or not written
  */
 struct gotrace_cpu_status {
 	__u32 size;
@@ -398,6 +422,10 @@ struct gotrace_cpu_status {
 	__u64 events;
 	__u64 lost_events;
 	__u64 chunk_overflows;
+	__u64 cpu_samples;
+	__u64 cpu_samples_idle;
+	__u64 cpu_samples_hidden;
+	__u64 cpu_samples_lost;
 };
 
 /*
@@ -409,9 +437,15 @@ struct gotrace_cpu_status {
 #define GOTRACE_STATUS_SIZE_VER2	192	/* + @ustack_walks ...
 						 * @ustack_map_full
 						 */
+#define GOTRACE_STATUS_SIZE_VER3	224	/* + @cpu_samples ...
+						 * @cpu_samples_lost
+						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
 #define GOTRACE_CPU_STATUS_SIZE_VER0	40
+#define GOTRACE_CPU_STATUS_SIZE_VER1	72	/* + @cpu_samples ...
+						 * @cpu_samples_lost
+						 */
 #define GOTRACE_SNAPSHOT_SIZE_VER0	128
 #define GOTRACE_TRIGGER_SIZE_VER0	56
 

@@ -203,6 +203,9 @@ static inline u32 gt_env_jhash(const void *p, size_t len, u32 seed)
 
 /* The stack the backend captured with the event being handled. */
 #define gt_env_kstack(c, pcs, max_pcs)	gt_env_user_kstack((c)->ev, pcs, max_pcs)
+/* A CPU sample's: the backend put the interrupted code's stack in @pcs. */
+#define gt_env_sample_kstack(c, pcs, room, max_pcs) \
+	gt_env_user_kstack((c)->ev, pcs, max_pcs)
 
 static inline unsigned int gt_env_user_kstack(const struct gt_in_ev *ev,
 					      u64 *pcs, unsigned int max_pcs)

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * burn - the ground truth of the CPU-sample tests: spins for SECONDS on
+ * one CPU, in burn_a for three quarters of its time and in burn_b for the
+ * rest, then prints the iterations it ran in each.
+ *
+ * The two loops do the same work per iteration, and burn_a runs three
+ * times as many iterations per round as burn_b: their shares of the CPU
+ * time are 75% and 25% by construction, whatever the CPU's speed, and a
+ * round lasts about a millisecond, much less than the test's duration.
+ * Their bodies differ by a constant so that no optimisation folds them
+ * into one function; frame pointers let the user stack walk reach main.
+ *
+ * usage: burn SECONDS [CPU]   (default CPU: the one it starts on)
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Iterations of burn_b per round; burn_a runs three times as many. */
+#define ROUND	100000ULL
+
+static volatile uint64_t sink;
+
+__attribute__((noinline, noipa)) void burn_a(uint64_t n)
+{
+	uint64_t v = sink;
+
+	for (uint64_t i = 0; i < n; i++) {
+		v = v * 31 + i;
+		__asm__ volatile("" : "+r"(v));
+	}
+	sink = v;
+}
+
+__attribute__((noinline, noipa)) void burn_b(uint64_t n)
+{
+	uint64_t v = sink;
+
+	for (uint64_t i = 0; i < n; i++) {
+		v = v * 37 + i;
+		__asm__ volatile("" : "+r"(v));
+	}
+	sink = v;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t rounds = 0;
+	double end;
+
+	if (argc < 2 || atof(argv[1]) <= 0) {
+		fprintf(stderr, "usage: burn SECONDS [CPU]\n");
+		return 2;
+	}
+	if (argc > 2) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(atoi(argv[2]), &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("burn: sched_setaffinity");
+			return 1;
+		}
+	}
+	end = now() + atof(argv[1]);
+	while (now() < end) {
+		burn_a(3 * ROUND);
+		burn_b(ROUND);
+		rounds++;
+	}
+	printf("burn_a %llu burn_b %llu\n",
+	       (unsigned long long)(3 * ROUND * rounds),
+	       (unsigned long long)(ROUND * rounds));
+	return 0;
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+
+// burn_go - the Go ground truth of the CPU-sample tests: one goroutine
+// spins for SECONDS, in main.hot for three quarters of its time and in
+// main.warm for the rest (the same work per iteration, three times the
+// iterations in main.hot), then prints the iterations.  Built with
+// inlining off, so that both stay frames.
+//
+// usage: burn_go SECONDS
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+const round = 100000
+
+var sink uint64
+
+func hot(n uint64) {
+	v := sink
+	for i := uint64(0); i < n; i++ {
+		v = v*31 + i
+	}
+	sink = v
+}
+
+func warm(n uint64) {
+	v := sink
+	for i := uint64(0); i < n; i++ {
+		v = v*37 + i
+	}
+	sink = v
+}
+
+func main() {
+	secs, err := strconv.ParseFloat(os.Args[len(os.Args)-1], 64)
+	if len(os.Args) != 2 || err != nil || secs <= 0 {
+		fmt.Fprintln(os.Stderr, "usage: burn_go SECONDS")
+		os.Exit(2)
+	}
+	// One thread runs Go code: the samples of the spinning goroutine
+	// are the only busy ones of the process.
+	runtime.GOMAXPROCS(1)
+	end := time.Now().Add(time.Duration(secs * float64(time.Second)))
+	rounds := uint64(0)
+	for time.Now().Before(end) {
+		hot(3 * round)
+		warm(round)
+		rounds++
+	}
+	fmt.Printf("main.hot %d main.warm %d\n", 3*round*rounds, round*rounds)
+}
