@@ -23,6 +23,13 @@
 #                            has these functions one after the other,
 #                            innermost first, with both Go versions of
 #                            "pprof" below
+#   cpu_share COMM FUNC LO HI
+#                            FUNC's share, in percent, of the CPU
+#                            samples of the tasks named COMM (`gotrace
+#                            pprof cpu --comm COMM`, read by Go 1.27's
+#                            pprof: FUNC anywhere on the stack) is from
+#                            LO to HI
+#   cpu_samples COMM LO HI   the tasks named COMM have LO to HI samples
 #   stuck N                  (generational) N goroutines created during
 #                            the trace were runnable at the start of each
 #                            of the two whole generations before the last
@@ -75,6 +82,7 @@ set -eu
 
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+GOTRACE=${GOTRACE:-$(cd "$(dirname "$0")/.." && pwd)/user/gotrace}
 GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
 export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
@@ -237,6 +245,34 @@ while read -r a b c d; do
 	esac
 	checked=$((checked + 1))
 	case $a in
+	cpu_share|cpu_samples)
+		# gotrace's CPU profile of task $b, read by Go 1.27's pprof:
+		# FUNC's share (cum%) of its samples, or their number.
+		set -- $d
+		if ! "$GOTRACE" pprof cpu --comm "$b" -o "$tmp/cpu.pb.gz" \
+			"$trace" 2> "$tmp/err" < /dev/null ||
+		   ! "$GO127" tool pprof -top -nodefraction=0 -nodecount=0 \
+			-sample_index=0 "$tmp/cpu.pb.gz" > "$tmp/top" \
+			2>> "$tmp/err" < /dev/null; then
+			echo "FAIL $a $b $c $d (no CPU profile: $(tail -n 1 "$tmp/err"))"
+			failed=$((failed + 1))
+			continue
+		fi
+		if [ "$a" = cpu_samples ]; then
+			lo=$c hi=$1
+			got=$(sed -n 's/.* of \([0-9][0-9]*\) total.*/\1/p' "$tmp/top")
+		else
+			lo=$1 hi=$2
+			got=$(awk -v f="$c" '$NF == f { v = $5; sub(/%$/, "", v)
+				printf "%d", v + 0.5 }' "$tmp/top")
+		fi
+		if [ -n "$got" ] && [ "$got" -ge "$lo" ] && [ "$got" -le "$hi" ]; then
+			echo "ok   $a $b $c $d (got $got)"
+		else
+			echo "FAIL $a $b $c $d (got ${got:-none})"
+			failed=$((failed + 1))
+		fi
+		continue ;;
 	kernel_pcs)
 		real=$(awk '/^\t[^\t].* @ 0x/ { pc = $NF; getline f
 			if (f ~ /\[kernel\]/) print (length(pc) > 10 ? "real" : "synthetic") }' \

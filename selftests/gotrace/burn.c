@@ -2,7 +2,8 @@
 /*
  * burn - the ground truth of the CPU-sample tests: spins for SECONDS on
  * one CPU, in burn_a for three quarters of its time and in burn_b for the
- * rest, then prints the iterations it ran in each.
+ * rest, then prints the iterations it ran in each and the CPU time it
+ * used, in ns (what its CPU samples should add up to).
  *
  * The two loops do the same work per iteration, and burn_a runs three
  * times as many iterations per round as burn_b: their shares of the CPU
@@ -47,11 +48,11 @@ __attribute__((noinline, noipa)) void burn_b(uint64_t n)
 	sink = v;
 }
 
-static double now(void)
+static double now(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -74,14 +75,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	end = now() + atof(argv[1]);
-	while (now() < end) {
+	end = now(CLOCK_MONOTONIC) + atof(argv[1]);
+	while (now(CLOCK_MONOTONIC) < end) {
 		burn_a(3 * ROUND);
 		burn_b(ROUND);
 		rounds++;
 	}
-	printf("burn_a %llu burn_b %llu\n",
+	printf("burn_a %llu burn_b %llu cpu_ns %.0f\n",
 	       (unsigned long long)(3 * ROUND * rounds),
-	       (unsigned long long)(ROUND * rounds));
+	       (unsigned long long)(ROUND * rounds),
+	       now(CLOCK_PROCESS_CPUTIME_ID) * 1e9);
 	return 0;
 }

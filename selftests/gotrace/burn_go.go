@@ -3,8 +3,9 @@
 // burn_go - the Go ground truth of the CPU-sample tests: one goroutine
 // spins for SECONDS, in main.hot for three quarters of its time and in
 // main.warm for the rest (the same work per iteration, three times the
-// iterations in main.hot), then prints the iterations.  Built with
-// inlining off, so that both stay frames.
+// iterations in main.hot), then prints the iterations and the CPU time
+// the process used, in ns.  Built with inlining off, so that both stay
+// frames.
 //
 // usage: burn_go SECONDS
 package main
@@ -14,6 +15,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -53,5 +55,11 @@ func main() {
 		warm(round)
 		rounds++
 	}
-	fmt.Printf("main.hot %d main.warm %d\n", 3*round*rounds, round*rounds)
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		fmt.Fprintln(os.Stderr, "burn_go:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("main.hot %d main.warm %d cpu_ns %d\n", 3*round*rounds,
+		round*rounds, ru.Utime.Nano()+ru.Stime.Nano())
 }

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# CPU samples (--cpu-hz, Documentation/cpu-samples.rst): burn spins on
+# CPU 0 in burn_a for 75% of its time and burn_b for 25%, then burn_go
+# in main.hot and main.warm in the same shares; recorded at 999 Hz with
+# user stacks, both backends (bpf:cpusample_test.sh).  The host checks
+# (cpusample.expect, selftests/verify-trace.sh) that `gotrace pprof cpu`
+# of each task gives those shares within 5 points, and as many samples
+# as its CPU time at 999 Hz within 10%; Go 1.23 and 1.27 read the trace
+# (selftests/check-trace.sh).  Here: the summary counts samples written
+# and samples of idle CPUs, the module's status file counts them too,
+# and the go1.11 format refuses sampling.
+. ./lib.sh
+
+hz=999
+if [ "$GT_BACKEND" = kmod ]; then
+	backend=
+else
+	backend="--backend bpf $GT_BPF_OPTS"
+fi
+
+# shellcheck disable=SC2086 # $backend: options, split
+./gotrace record $backend --cpu-hz=$hz --user-stacks --children \
+	-o "$GT_OUT/cpusample.trace" -- sh -c \
+	"./burn 3 0 > /tmp/burn.out && ./burn_go 3 > /tmp/burn_go.out" \
+	2> /tmp/rec.err || fail "gotrace record --cpu-hz failed: $(cat /tmp/rec.err)"
+cat /tmp/rec.err /tmp/burn.out /tmp/burn_go.out
+check_header "$GT_OUT/cpusample.trace"
+./gotrace check -q "$GT_OUT/cpusample.trace" ||
+	fail "gotrace check refused the trace"
+grep -q "CPU samples at $hz Hz: [1-9][0-9]* written" /tmp/rec.err ||
+	fail "the summary counts no CPU sample written"
+# --children records only the workload: the other CPU's samples, and
+# those of other tasks on CPU 0, are counted, not written.
+grep -q "CPU samples at $hz Hz: .* [1-9][0-9]* idle" /tmp/rec.err ||
+	fail "the summary counts no sample of an idle CPU"
+grep -qF "gotrace: CPU samples at $hz Hz" "$GT_OUT/cpusample.trace" ||
+	fail "the trace does not say its sampling rate"
+
+# cpu_samples COMM LO HI: COMM's samples, from CPU time NS at $hz Hz,
+# within 10%.
+count() {
+	ns=$(sed -n 's/.* cpu_ns \([0-9][0-9]*\).*/\1/p' "$2")
+	[ -n "$ns" ] || fail "$1 did not say its CPU time: $(cat "$2")"
+	echo "cpu_samples $1 $((ns / 1000 * hz / 1000000 * 9 / 10))" \
+		"$((ns / 1000 * hz / 1000000 * 11 / 10))"
+}
+{
+	echo "cpu_share burn burn_a 70 80"
+	echo "cpu_share burn burn_b 20 30"
+	count burn /tmp/burn.out
+	echo "cpu_share burn_go main.hot 70 80"
+	echo "cpu_share burn_go main.warm 20 30"
+	count burn_go /tmp/burn_go.out
+} > "$GT_OUT/cpusample.expect" || fail "cannot write cpusample.expect"
+cat "$GT_OUT/cpusample.expect"
+
+if [ "$GT_BACKEND" = kmod ]; then
+	# The status counts the samples; go1.11 has none.
+	./gotrace record --cpu-hz=$hz -o /tmp/st.trace -- sh -c \
+		'./burn 1 > /dev/null; cat /sys/class/misc/gotrace/status/cpu_samples > /tmp/st.n' \
+		2> /tmp/st.err || fail "gotrace record --cpu-hz failed: $(cat /tmp/st.err)"
+	[ "$(cat /tmp/st.n)" -gt 0 ] ||
+		fail "status/cpu_samples says $(cat /tmp/st.n) while sampling"
+	if ./gotrace record --format go1.11 --cpu-hz -o /tmp/v1.trace \
+		-d 1 2> /tmp/v1.err; then
+		fail "a go1.11 recording with --cpu-hz was not refused"
+	fi
+	grep -q "go1.11 format has no CPU samples" /tmp/v1.err ||
+		fail "no clear message for go1.11 with --cpu-hz: $(cat /tmp/v1.err)"
+fi
+exit 0
