@@ -19,9 +19,12 @@
  *     naming the tracepoint (GT_PROBE_FITS).  Should two prototypes ever
  *     need supporting side by side, __builtin_choose_expr() on the same
  *     test picks the probe, still without a version number.
- * A difference the compiler cannot see from a declaration would get a
- * compile test in kmod/Kbuild (a small source built against the kernel,
- * defining GT_HAVE_<feature> when it compiles); none is needed today.
+ * A difference the compiler cannot see from a declaration gets a test
+ * in kmod/Kbuild, which defines GT_HAVE_<feature>: one today,
+ * GT_HAVE_HRTIMER_SETUP, whether the kernel's <linux/hrtimer.h> declares
+ * hrtimer_setup() (6.13), which replaced hrtimer_init() (gone in 6.15);
+ * the preprocessor cannot see a function's declaration, and both
+ * kernels must build (kmod/sampler.c).
  *
  * Known differences that need no code, and why:
  *   - From 6.13 sys_enter/sys_exit are "faultable" tracepoints: their

@@ -1198,14 +1198,6 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
 	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
-	if (m->opts.cpu_hz) {
-		char hz[sizeof(GT_V2_CPU_HZ_FMT) + 10];
-		int n = snprintf(hz, sizeof(hz), GT_V2_CPU_HZ_FMT,
-				 m->opts.cpu_hz);
-
-		if (!footer_string(&f, hz, n))
-			goto out;
-	}
 
 	for (i = 0; i < t->nr_stacks; i++) {
 		const struct gt_stack_ent *e = &t->stacks[i];
@@ -1516,6 +1508,14 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
 	if (!f.file_kernel || !f.file_comm || !f.file_syscall)
 		goto out;
+	/* The rate of the CPU samples, which no event of Go's says. */
+	if (m->opts.cpu_hz) {
+		char hz[sizeof(GT_V2_CPU_HZ_FMT) + 10];
+
+		n = snprintf(hz, sizeof(hz), GT_V2_CPU_HZ_FMT, m->opts.cpu_hz);
+		if (!footer_string(&f, hz, n))
+			goto out;
+	}
 
 	for (i = 0; i < st->nr_stacks; i++) {
 		const struct gt_stack_ent *s = &st->stacks[i];

@@ -386,9 +386,9 @@ TEST(options_of_every_size)
 	big.o.size = GOTRACE_OPTIONS_SIZE_VER0;
 	big.o.chunks = 40;
 	/* Beyond its size: not read, so not refused. */
-	big.o.reserved32 = 1;
+	big.o.cpu_hz = GOTRACE_CPU_HZ_MAX + 1;
 	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
-	big.o.reserved32 = 0;
+	big.o.cpu_hz = 0;
 	big.o.size = sizeof(big.o);
 	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &big));
 	big.o.size = sizeof(big);
@@ -731,7 +731,7 @@ TEST(bad_options_are_refused)
 	ASSERT_LE(0, rd);
 	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
 	ASSERT_LE(0, ctl);
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 11; i++) {
 		options_init(&o);
 		switch (i) {
 		case 0: o.size = GOTRACE_OPTIONS_SIZE_VER0 - 8; break;
@@ -741,9 +741,11 @@ TEST(bad_options_are_refused)
 		case 4: o.nr_pids = GOTRACE_MAX_PIDS + 1; break;
 		case 5: o.nr_pids = 1; o.pids[0] = -5; break;
 		case 6: memset(o.comm, 'x', sizeof(o.comm)); break;
-		case 7: o.reserved32 = 1; break;
+		case 7: o.cpu_hz = GOTRACE_CPU_HZ_MAX + 1; break;
 		case 8: o.chunks = 1U << 30; break;
 		case 9: o.format = GOTRACE_FORMAT_GO123 + 1; break;
+		/* The go1.11 format has no CPU samples. */
+		case 10: o.cpu_hz = 99; o.format = GOTRACE_FORMAT_GO111; break;
 		}
 		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
 			TH_LOG("bad option %d accepted", i);
@@ -808,7 +810,8 @@ TEST(flight_ioctls)
 		case 1: o.flight_ms = GOTRACE_FLIGHT_MS_MAX + 1; break;
 		case 2: o.flight_ms = 1000;
 			o.format = GOTRACE_FORMAT_GO111; break;
-		case 3: o.flight_ms = 1000; o.reserved32 = 1; break;
+		case 3: o.flight_ms = 1000;
+			o.cpu_hz = GOTRACE_CPU_HZ_MAX + 1; break;
 		}
 		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
 			TH_LOG("bad flight option %d accepted", i);

@@ -4,8 +4,24 @@
 # CPU 1 goes offline and comes back during a recording: its P stops and
 # starts again, the trace stays valid, the work on it is not lost.  Then
 # a CPU that was offline when the session started comes online: the
-# session grows a P for it (and keeps a chunk for closing it).
+# session grows a P for it (and keeps a chunk for closing it).  In the
+# go1.23 format the module samples the CPUs meanwhile (its cpu_hz
+# parameter, 999 Hz): a CPU's timer stops when it goes and starts when
+# it comes, which lockdep and KASAN watch on the debug kernel.
 . ./lib.sh
+
+sampled=
+hz_param=/sys/module/gotrace/parameters/cpu_hz
+if [ "$GT_BACKEND" = kmod ] && [ "$GT_FORMAT" != go1.11 ]; then
+	echo 999 > $hz_param || fail "cannot set cpu_hz"
+	on_exit "echo 0 > $hz_param"
+	sampled=yes
+fi
+# sampled TRACE: it holds CPU samples, at 999 Hz, if they were on.
+sampled() {
+	[ -z "$sampled" ] || grep -qF "gotrace: CPU samples at 999 Hz" "$1" ||
+		fail "$(basename "$1"): no CPU samples"
+}
 
 cpu1=/sys/devices/system/cpu/cpu1/online
 [ -w $cpu1 ] || { echo "no CPU 1 to take offline"; exit 4; }
@@ -32,6 +48,7 @@ hotplug() {
 }
 
 record_while "$GT_OUT/hotplug.trace" hotplug
+sampled "$GT_OUT/hotplug.trace"
 cat > "$GT_OUT/hotplug.expect" <<EOT
 gt_ping create == 1
 gt_pong create == 1
@@ -53,6 +70,7 @@ new_cpu() {
 	taskset -c "$last" ./workload pingpong 50
 }
 record_while "$GT_OUT/hotplug-new.trace" new_cpu
+sampled "$GT_OUT/hotplug-new.trace"
 # Gomaxprocs grows from $last to $last + 1; the generational format has
 # no Gomaxprocs event, there the P of CPU $last starts too.
 grow="gomaxprocs $last,$((last + 1))"
