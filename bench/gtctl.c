@@ -41,7 +41,8 @@ static int print_status(int fd)
 	       PRIu64 " format=%u generations=%" PRIu64 " ustack_walks=%" PRIu64
 	       " ustack_bad_fp=%" PRIu64 " ustack_faults=%" PRIu64
 	       " ustack_depth=%" PRIu64 " ustack_queue_full=%" PRIu64
-	       " ustack_map_full=%" PRIu64 "\n",
+	       " ustack_map_full=%" PRIu64 " cpu_samples=%" PRIu64
+	       " cpu_samples_idle=%" PRIu64 " cpu_samples_lost=%" PRIu64 "\n",
 	       (uint64_t)st.events, (uint64_t)st.bytes_produced,
 	       (uint64_t)st.lost_events, (uint64_t)st.chunk_overflows,
 	       (uint64_t)st.task_overflows, (uint64_t)st.stack_overflows,
@@ -50,7 +51,8 @@ static int print_status(int fd)
 	       (uint64_t)st.generations, (uint64_t)st.ustack_walks,
 	       (uint64_t)st.ustack_bad_fp, (uint64_t)st.ustack_faults,
 	       (uint64_t)st.ustack_depth, (uint64_t)st.ustack_queue_full,
-	       (uint64_t)st.ustack_map_full);
+	       (uint64_t)st.ustack_map_full, (uint64_t)st.cpu_samples,
+	       (uint64_t)st.cpu_samples_idle, (uint64_t)st.cpu_samples_lost);
 	fflush(stdout);
 	return 0;
 }

@@ -18,6 +18,8 @@
 #   ustacks  the gotrace session with user stacks (module parameter
 #            user_stacks=Y), go 1.11
 #   ustacks-v2 the same in go 1.23
+#   cpu99-v2, cpu999-v2 gotrace-v2 with CPU samples at 99 or 999 Hz
+#            (module parameter cpu_hz): what sampling adds
 #   ftrace   the same events through tracefs, one cat of trace_pipe_raw per
 #            CPU into tmpfs files
 #   bpf      gotrace record --backend bpf into a tmpfs file, the workload
@@ -40,12 +42,13 @@ OUT=${1:-/tmp/results.txt}
 MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-5}
 WORKLOADS=$(echo "${BENCH_WORKLOADS:-getppid,pingpong,hackbench}" | tr , ' ')
-CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ustacks,ustacks-v2,ftrace,bpf}" |
+CONFIGS=$(echo "${BENCH_CONFIGS:-none,empty,gotrace,nostacks,gotrace-v2,ustacks,ustacks-v2,cpu99-v2,cpu999-v2,ftrace,bpf}" |
 	tr , ' ')
 KSTACKS=/sys/module/gotrace/parameters/kstacks
 WAKE_KSTACKS=/sys/module/gotrace/parameters/wake_kstacks
 FORMAT=/sys/module/gotrace/parameters/format
 USTACKS=/sys/module/gotrace/parameters/user_stacks
+CPU_HZ=/sys/module/gotrace/parameters/cpu_hz
 # The module's own default, restored after each run (the ramps use it).
 US_DEFAULT=$(cat $USTACKS 2>/dev/null)
 RAMP=$(echo "${BENCH_RAMP:-1,2,4,8,16,32}" | tr , ' ')
@@ -129,7 +132,7 @@ run_config() {
 			tail -n 1)
 		emit "empty round=$r workload=$w hits=$hits"
 		;;
-	gotrace|nostacks|nowakestacks|gotrace-v2|ustacks|ustacks-v2)
+	gotrace|nostacks|nowakestacks|gotrace-v2|ustacks|ustacks-v2|cpu*-v2)
 		# nostacks: the same session without kernel stacks (the
 		# module's kstacks parameter, which gtctl's session takes);
 		# nowakestacks: without those of wakeups (wake_kstacks);
@@ -152,6 +155,14 @@ run_config() {
 			echo "# $name: this module has no user stacks"
 			return 1
 		fi
+		hz=0
+		case $c in cpu*-v2) hz=${c#cpu}; hz=${hz%-v2} ;; esac
+		if [ -e $CPU_HZ ]; then
+			echo $hz > $CPU_HZ || return 1
+		elif [ $hz != 0 ]; then
+			echo "# $name: this module has no CPU samples"
+			return 1
+		fi
 		f=go1.11
 		case $c in *-v2) f=go1.23 ;; esac
 		echo $f > $FORMAT || return 1
@@ -166,6 +177,7 @@ run_config() {
 		[ -z "$US_DEFAULT" ] || [ ! -e $USTACKS ] ||
 			echo "$US_DEFAULT" > $USTACKS
 		echo go1.23 > $FORMAT
+		[ ! -e $CPU_HZ ] || echo 0 > $CPU_HZ
 		emit "$name round=$r workload=$w" \
 			"file=$(wc -c < /tmp/gotrace.trace)" \
 			"$(cat /tmp/gotrace.status)"

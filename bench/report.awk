@@ -33,6 +33,40 @@ function pct(a, b) {
 # share of events whose stack has user frames (walks that gave a frame
 # / events: one walk per event that shows a task running here) and the
 # share of those walks cut short, by reason.
+# CPU samples at 99 and 999 Hz over the same go 1.23 session without
+# them: the added cost of each (median ns/iter minus gotrace-v2's, and
+# in percent of no tracing's), the samples written, of idle CPUs and
+# lost, per run.
+function samples_table(    i, j, w, c, k, base, v2, a) {
+	hdr = 0
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		if (!(("gotrace-v2", w) in med))
+			continue
+		for (j = 99; j <= 999; j += 900) {
+			c = "cpu" j "-v2"
+			if (!((c, w) in med))
+				continue
+			if (!hdr++)
+				printf "\nCPU samples\n%-10s %6s %10s %8s | " \
+					"%8s %8s %6s\n", "workload", "Hz", \
+					"added ns", "% none", "samples", "idle", \
+					"lost"
+			k = c SUBSEP w
+			base = med["none", w]
+			v2 = med["gotrace-v2", w]
+			a = med[c, w] - v2
+			printf "%-10s %6d %10.1f %8s | %8d %8d %6d\n", w, j, \
+				a, pct(a, base), gsmp[k] / gruns[k], \
+				gsidle[k] / gruns[k], gslost[k] / gruns[k]
+		}
+	}
+	if (hdr)
+		printf "(added ns = median ns/iter of the session with " \
+			"samples minus gotrace-v2's,\n %% none: of no " \
+			"tracing's ns/iter; samples, idle, lost: per run)\n"
+}
+
 function ustacks_table(    n, i, j, w, off, on, base, a, b, ko, ku, t) {
 	n = split("gotrace ustacks gotrace-v2 ustacks-v2", pair, " ")
 	hdr = 0
@@ -104,7 +138,8 @@ $1 == "empty" {
 # A gotrace session, with or without kernel stacks, with or without user
 # stacks, in either format: its file and status.
 $1 == "gotrace" || $1 == "nostacks" || $1 == "gotrace-v2" || \
-$1 == "ustacks" || $1 == "ustacks-v2" {
+$1 == "ustacks" || $1 == "ustacks-v2" || $1 == "cpu99-v2" || \
+$1 == "cpu999-v2" {
 	kv()
 	k = $1 SUBSEP f["workload"]
 	uwalks[k] += f["ustack_walks"]; ubadfp[k] += f["ustack_bad_fp"]
@@ -114,6 +149,8 @@ $1 == "ustacks" || $1 == "ustacks-v2" {
 	glost[k] += f["lost"] + f["overflows"] + f["task_overflows"] + \
 		f["stack_overflows"]
 	ggen[k] += f["generations"]
+	gsmp[k] += f["cpu_samples"]; gsidle[k] += f["cpu_samples_idle"]
+	gslost[k] += f["cpu_samples_lost"]; gns[k] += f["ns"]
 	gruns[k]++
 }
 
@@ -153,8 +190,9 @@ $1 == "ramp" {
 
 END {
 	ncl = split("none empty gotrace nostacks gotrace-v2 ustacks " \
-		"ustacks-v2 ftrace bpf", cl, " ")
-	ngc = split("gotrace nostacks gotrace-v2 ustacks ustacks-v2", gc, " ")
+		"ustacks-v2 cpu99-v2 cpu999-v2 ftrace bpf", cl, " ")
+	ngc = split("gotrace nostacks gotrace-v2 ustacks ustacks-v2 " \
+		"cpu99-v2 cpu999-v2", gc, " ")
 	printf "gotrace benchmark: Linux %s, %s vCPUs (QEMU TCG), " \
 		"%s rounds of %s ms, medians\n\n", release, cpus, rounds, ms
 
@@ -292,6 +330,7 @@ END {
 	}
 
 	ustacks_table()
+	samples_table()
 
 	nb = 0
 	for (w in bev)

@@ -23,13 +23,14 @@
 #                            has these functions one after the other,
 #                            innermost first, with both Go versions of
 #                            "pprof" below
-#   cpu_share COMM FUNC LO HI
+#   cpu_share WHO FUNC LO HI
 #                            FUNC's share, in percent, of the CPU
-#                            samples of the tasks named COMM (`gotrace
-#                            pprof cpu --comm COMM`, read by Go 1.27's
+#                            samples of WHO, the tasks named WHO or, as
+#                            tid=N, the task N (`gotrace pprof cpu
+#                            --comm WHO` or `--tid N`, read by Go 1.27's
 #                            pprof: FUNC anywhere on the stack) is from
 #                            LO to HI
-#   cpu_samples COMM LO HI   the tasks named COMM have LO to HI samples
+#   cpu_samples WHO LO HI    WHO has LO to HI CPU samples
 #   stuck N                  (generational) N goroutines created during
 #                            the trace were runnable at the start of each
 #                            of the two whole generations before the last
@@ -249,7 +250,10 @@ while read -r a b c d; do
 		# gotrace's CPU profile of task $b, read by Go 1.27's pprof:
 		# FUNC's share (cum%) of its samples, or their number.
 		set -- $d
-		if ! "$GOTRACE" pprof cpu --comm "$b" -o "$tmp/cpu.pb.gz" \
+		who="--comm $b"
+		case $b in tid=*) who="--tid ${b#tid=}" ;; esac
+		# shellcheck disable=SC2086 # $who: an option and its value
+		if ! "$GOTRACE" pprof cpu $who -o "$tmp/cpu.pb.gz" \
 			"$trace" 2> "$tmp/err" < /dev/null ||
 		   ! "$GO127" tool pprof -top -nodefraction=0 -nodecount=0 \
 			-sample_index=0 "$tmp/cpu.pb.gz" > "$tmp/top" \

@@ -216,11 +216,15 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 		       PRIu64 ", \"lost_events\": %" PRIu64
 		       ", \"chunk_overflows\": %" PRIu64
 		       ", \"cpu_samples\": %" PRIu64
+		       ", \"cpu_samples_idle\": %" PRIu64
+		       ", \"cpu_samples_hidden\": %" PRIu64
 		       ", \"cpu_samples_lost\": %" PRIu64 " }",
 		       cpu ? "," : "", cpu, cs.online ? "true" : "false",
 		       cs.running ? "true" : "false", (uint64_t)cs.events,
 		       (uint64_t)cs.lost_events, (uint64_t)cs.chunk_overflows,
-		       (uint64_t)cs.cpu_samples, (uint64_t)cs.cpu_samples_lost);
+		       (uint64_t)cs.cpu_samples, (uint64_t)cs.cpu_samples_idle,
+		       (uint64_t)cs.cpu_samples_hidden,
+		       (uint64_t)cs.cpu_samples_lost);
 	}
 	printf("\n  ]\n}\n");
 }

@@ -53,6 +53,9 @@ GT_KERNELS_DEFAULT="debug newest newest-rt 6.12@8cpus 6.12-rt 6.12@mttcg 6.1
 GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh,\
 generations_test.sh,v1:sched_test.sh,v1:cross_cpu_test.sh,v1:hotplug_test.sh,\
 v1:syscall_test.sh
+# The guest tests of the @icount boot: the CPU samples', whose count
+# must match the CPU time the workloads used, in both backends.
+GT_ICOUNT_TESTS=cpusample_test.sh,bpf:cpusample_test.sh
 # The guest tests of the @8cpus boot: those whose load spreads over the
 # CPUs (storms, cross-CPU wakeups, hotplug, overflow); the others do the
 # same on 8 CPUs as on 2, four times slower under single-threaded TCG.

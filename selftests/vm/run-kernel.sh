@@ -22,6 +22,11 @@
 #              which multi-threaded TCG causes by itself, is booted again,
 #              at most GT_MTTCG_RETRIES (3) times, and the retries are
 #              counted in the output
+#   icount     two vCPUs whose clock counts their instructions (QEMU
+#              -icount shift=2: 4 ns each), so that a timer is never late
+#              because the other vCPU had its turn on the host thread:
+#              the CPU-sample tests ($GT_ICOUNT_TESTS), which hold the
+#              samples of a task to its CPU time (GT_EXACT_TIME=1)
 #   systemd    a Debian system with systemd as PID 1 and gotrace
 #              installed from its packages: run-systemd.sh
 #
@@ -72,7 +77,10 @@ case $name in
 		accel=tcg,thread=multi
 		retries=${GT_MTTCG_RETRIES:-6}
 		GT_TESTS=${GT_TESTS:-$GT_MTTCG_TESTS} ;;
-*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, systemd)" ;;
+*@icount)	export GT_QEMU_EXTRA="-icount shift=2"
+		boot_append="GT_EXACT_TIME=1"
+		GT_TESTS=${GT_TESTS:-$GT_ICOUNT_TESTS} ;;
+*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, icount, systemd)" ;;
 esac
 cpus=${GT_VM_CPUS:-$cpus}
 timeout=600
@@ -92,7 +100,7 @@ time_scale=${GT_TIME_SCALE:-$time_scale}
 # kernels with BTF that users run most; the other boots skip them.
 bpf_tests=0
 case $name in
-6.1|6.12|newest) bpf_tests=1 ;;
+6.1|6.12|newest|*@icount) bpf_tests=1 ;;
 esac
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # The go1.11 runs (v1:NAME): all of them on 6.12, which checks that

@@ -191,6 +191,22 @@ static void test_buffer_size(void)
 	   "buffer size: too big, zero and junk refused");
 }
 
+static void test_cpu_hz(void)
+{
+	struct gotrace_options o;
+
+	gt_opts_init(&o);
+	ok(!gt_opts_cpu_hz(&o, NULL) && o.cpu_hz == GT_CPU_HZ_DEFAULT,
+	   "cpu hz: --cpu-hz alone is 99 Hz");
+	ok(!gt_opts_cpu_hz(&o, "999") && o.cpu_hz == 999,
+	   "cpu hz: 999 is the most");
+	ok(!gt_opts_cpu_hz(&o, "1") && o.cpu_hz == 1, "cpu hz: 1 is the least");
+	ok(gt_opts_cpu_hz(&o, "1000") && gt_opts_cpu_hz(&o, "0") &&
+	   gt_opts_cpu_hz(&o, "-5") && gt_opts_cpu_hz(&o, "99x") &&
+	   gt_opts_cpu_hz(&o, "") && o.cpu_hz == 1,
+	   "cpu hz: too high, zero, negative and junk refused, the rate kept");
+}
+
 /* Write @val (and a newline, as sysfs does) to @dir/@name. */
 static void put_param(const char *dir, const char *name, const char *val)
 {
@@ -256,6 +272,15 @@ static void test_module_defaults(void)
 	gt_opts_init(&o);
 	gt_opts_module_defaults(&o, dir);
 	ok(o.format == GOTRACE_FORMAT_GO123, "module defaults: format=go1.23");
+	put_param(dir, "cpu_hz", "999");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.cpu_hz == 999, "module defaults: cpu_hz=999");
+	put_param(dir, "cpu_hz", "0");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(!o.cpu_hz, "module defaults: cpu_hz=0, no samples");
+	drop_param(dir, "cpu_hz");
 	drop_param(dir, "syscalls");
 	drop_param(dir, "kstacks");
 	drop_param(dir, "format");
@@ -269,6 +294,7 @@ int main(void)
 	test_cgroup();
 	test_syscalls();
 	test_buffer_size();
+	test_cpu_hz();
 	test_module_defaults();
 	diag("options parsed into struct gotrace_options (%zu bytes)",
 	     sizeof(struct gotrace_options));
