@@ -3298,6 +3298,154 @@ static void test_units(void)
 	free(cut.buf);
 }
 
+/* ---- CPU samples (Documentation/cpu-samples.rst) ------------------------ */
+
+struct cs_walk {
+	unsigned int samples;	/* CPUSample events */
+	unsigned int right;	/* of them on P 0, of the goroutine expected,
+				 * with its kernel frame, user frames and comm
+				 */
+	u64 g;			/* the goroutine expected: the first's */
+	bool hz;		/* every generation states the rate */
+	unsigned int gens;
+	u64 last_gen;
+};
+
+static int cs_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct cs_walk *w = ctx;
+	char k[64], u[64], comm[64];
+
+	(void)err;
+	if (g->gen != w->last_gen) {
+		w->last_gen = g->gen;
+		w->gens++;
+		w->hz &= gt_v2_cpu_hz(g) == 999;
+	}
+	if (ev->type != GT_V2_EV_CPU_SAMPLE)
+		return 0;
+	w->samples++;
+	if (!w->g)
+		w->g = ev->args[2];
+	tg_frame(g, ev->args[3], 0, false, k, sizeof(k));
+	tg_frame(g, ev->args[3], 1, false, u, sizeof(u));
+	tg_frame(g, ev->args[3], 0, true, comm, sizeof(comm));
+	w->right += ev->args[1] == 0 && ev->args[2] == w->g && ev->m == w->g &&
+		    !strcmp(k, "kfn_ffffffff81001000") && !strcmp(comm, "burn") &&
+		    u[0];
+	return 0;
+}
+
+/* Every generation's events and CPU samples, in Go's order, to cs_event(). */
+static int cs_walk_all(struct cs_walk *w, struct gt_trace_error *err)
+{
+	struct gt_v2_reader r;
+	struct gt_v2_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_v2_open(&r, &src);
+	while ((ret = gt_v2_next(&r, &g, err)) > 0)
+		if (gt_v2_walk_samples(&g, cs_event, w, err, NULL))
+			break;
+	gt_v2_gen_free(&g);
+	return ret;
+}
+
+/*
+ * CPU samples: a sample of a recorded task is written in the go 1.23
+ * format (the go 1.11 twin ignores it) with the interrupted kernel code's
+ * frame, the task's user frames and its comm frame; one of an idle CPU,
+ * or of a task the comm filter leaves out, is counted and not written;
+ * samples go on over generations (each states the rate), and a sample
+ * the timer missed is counted as lost.
+ */
+static void test_cpu_samples(void)
+{
+	enum { N = 3000 };
+	static const u64 kpcs[] = { 0xffffffff81001000ULL, 0xffffffff81002000ULL };
+	static const u64 upcs[] = { 0x401000, 0x401100, 0x401200 };
+	struct task *burn, *other, *all[2];
+	struct gt_umodel_stats st;
+	struct cs_walk w = { .hz = true };
+	struct gt_trace_error err = { 0 };
+	unsigned int written = 0, idle = 0, hidden = 0;
+	bool walked;
+
+	sim_setup("cpu_samples", 2);
+	S.cfg.opts.cpu_hz = 999;
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	strcpy(S.cfg.opts.comm, "burn");
+	S.cfg.symbolise = tg_symbolise;
+	all[0] = burn = task_new(900, 900, "burn");
+	all[1] = other = task_new(901, 901, "other");
+	S.cur[0] = burn;
+	S.cur[1] = other;
+	sim_start(all, 2);
+	gt_umodel_set_generation_ns(S.m2, 5000);
+	for (unsigned int i = 0; i < N; i++) {
+		unsigned int cpu = i & 1;
+		struct gt_in_sample in = { .ev = ev(cpu) };
+
+		/* CPU 1: the filtered-out task, then idle. */
+		if (i == N / 2)
+			sw(1, &S.idle[1], GT_IN_SLEEP);
+		in.ev = ev(cpu);
+		if (cpu == 0) {
+			in.ev.pcs = kpcs;
+			in.ev.nr_pcs = 2;
+			in.ev.upcs = upcs;
+			in.ev.nr_upcs = 3;
+			in.ev.uspace = 1;
+			written++;
+		} else if (S.cur[1] == other) {
+			hidden++;
+		} else {
+			idle++;
+		}
+		FEED(gt_model_cpu_sample, &in);
+		drain();
+		/* Generations end at events: burn makes a syscall now and then. */
+		if (i % 100 == 99)
+			syscall_quick(0, 39);
+	}
+	/* A timer late by three periods: two samples not taken. */
+	{
+		struct gt_in_sample late = { .ev = ev(0), .missed = 2 };
+
+		late.ev.pcs = kpcs;
+		late.ev.nr_pcs = 2;
+		late.ev.upcs = upcs;
+		late.ev.nr_upcs = 3;
+		late.ev.uspace = 1;
+
+		FEED(gt_model_cpu_sample, &late);
+		written++;
+	}
+	gt_umodel_stats(S.m2, &st);
+	ok(st.cpu_samples == written && st.cpu_samples_idle == idle &&
+	   st.cpu_samples_hidden == hidden && st.cpu_samples_lost == 2,
+	   "cpu samples: %llu written, %llu idle, %llu filtered out, %llu lost "
+	   "(want %u, %u, %u, 2)", (unsigned long long)st.cpu_samples,
+	   (unsigned long long)st.cpu_samples_idle,
+	   (unsigned long long)st.cpu_samples_hidden,
+	   (unsigned long long)st.cpu_samples_lost, written, idle, hidden);
+	gt_umodel_stats(S.m, &st);
+	ok(!st.cpu_samples && !st.cpu_samples_idle && !st.cpu_samples_lost,
+	   "cpu samples: the go 1.11 twin takes none");
+	sim_finish();
+	walked = !cs_walk_all(&w, &err);
+	ok(walked && w.samples == written && w.right == written && w.g,
+	   "cpu samples (go 1.23): %u of %u written, %u with P 0, burn's "
+	   "goroutine %llu and its kernel, user and comm frames%s%s",
+	   w.samples, written, w.right, (unsigned long long)w.g,
+	   err.msg[0] ? ": " : "", err.msg);
+	ok(w.gens > 3 && w.hz,
+	   "cpu samples (go 1.23): %u generations, each states 999 Hz", w.gens);
+}
+
 /*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
@@ -3345,6 +3493,7 @@ static const struct {
 	{ "exit_end_lost", test_exit_end_lost },
 	{ "exit_refiltered", test_exit_refiltered },
 	{ "generations", test_generations },
+	{ "cpu_samples", test_cpu_samples },
 	{ "table_generations_stacks", test_table_generations_stacks },
 	{ "table_generations_comms", test_table_generations_comms },
 	{ "table_generations_live", test_table_generations_live },

@@ -136,6 +136,10 @@ struct gt_umodel_stats {
 	u64 ustack_depth;
 	u64 ustack_queued;
 	u64 ustack_syncs;
+	u64 cpu_samples;	/* CPU samples written (cpu-samples.rst) */
+	u64 cpu_samples_idle;	/* of idle CPUs: counted, not written */
+	u64 cpu_samples_hidden;	/* of tasks the filters leave out */
+	u64 cpu_samples_lost;	/* not taken, or no room */
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);

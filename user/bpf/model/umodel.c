@@ -210,6 +210,15 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->ustack_depth = gt_atomic64_read(&m->ustack_stops[GT_USTOP_DEPTH]);
 	st->ustack_queued = m->env.uqueued;
 	st->ustack_syncs = m->env.usyncs;
+	{
+		struct gotrace_status smp = { 0 };
+
+		gt_model_samples(m, &smp);
+		st->cpu_samples = smp.cpu_samples;
+		st->cpu_samples_idle = smp.cpu_samples_idle;
+		st->cpu_samples_hidden = smp.cpu_samples_hidden;
+		st->cpu_samples_lost = smp.cpu_samples_lost;
+	}
 	st->table_stacks_max = 0;
 	st->table_pcs_max = 0;
 	st->table_comms_max = 0;
