@@ -105,7 +105,9 @@ static int parse_tid(const char *s, uint64_t *tid)
 
 	errno = 0;
 	*tid = strtoull(s, &end, 10);
-	return !*s || *end || s[0] == '-' || errno ? -1 : 0;
+	/* Linux's thread ids fit in 32 bits (PID_MAX_LIMIT: 2^22). */
+	return !*s || *end || s[0] == '-' || errno || *tid > UINT32_MAX ?
+	       -1 : 0;
 }
 
 int cmd_pprof(int argc, char **argv)

@@ -313,6 +313,17 @@ struct trans {
 	uint64_t st_stack;	/* the goroutine's own: names it */
 };
 
+/*
+ * Is goroutine @gid one of the task of thread id @o->tid?  gotrace makes
+ * a task's goroutine id its tid, and gives a renamed task (exec, prctl),
+ * or a task that reuses an earlier one's tid, a new goroutine with the
+ * tid in its low 32 bits (kmod/tasks.c): every life of that thread id.
+ */
+static bool tid_match(const struct gt_pprof_opts *o, uint64_t gid)
+{
+	return !o->by_tid || (gid & 0xffffffffULL) == o->tid;
+}
+
 static int transition(struct ctx *c, const struct gt_v2_gen *g,
 		      const struct trans *t)
 {
@@ -322,7 +333,7 @@ static int transition(struct ctx *c, const struct gt_v2_gen *g,
 	bool added;
 	int64_t stk;
 
-	if (t->g == NONE || (c->o->by_tid && t->g != c->o->tid))
+	if (t->g == NONE || !tid_match(c->o, t->g))
 		return 0;
 	s = gstate(c, t->g, &added);
 	if (!s)
@@ -393,7 +404,7 @@ static int cpu_sample(struct ctx *c, const struct gt_v2_gen *g,
 	int64_t stk;
 	bool added;
 
-	if ((o->by_tid && gid != o->tid) || ((o->comm || o->unit) && !gid))
+	if (!tid_match(o, gid) || ((o->comm || o->unit) && !gid))
 		return 0;
 	stk = intern(c, g, ev->args[3]);
 	if (stk < 0)

@@ -41,7 +41,7 @@ struct gt_pprof_opts {
 	const char *unit;	/* in this systemd unit (its user region) */
 	const char *comm;	/* of this name (the task's outermost frame) */
 	bool by_tid;
-	uint64_t tid;		/* with this goroutine id (the task's tid) */
+	uint64_t tid;		/* goroutines of this thread id (low 32 bits) */
 };
 
 /* What the trace held, for the caller's messages. */
