@@ -7,8 +7,10 @@
  *
  * The two loops do the same work per iteration, and burn_a runs three
  * times as many iterations per round as burn_b: their shares of the CPU
- * time are 75% and 25% by construction, whatever the CPU's speed, and a
- * round lasts about a millisecond, much less than the test's duration.
+ * time are 75% and 25% by construction, whatever the CPU's speed.  A
+ * round lasts some milliseconds, much less than the test's duration,
+ * and reads the clock once: under emulation without a usable TSC each
+ * read is a syscall, whose kernel time is neither function's.
  * Their bodies differ by a constant so that no optimisation folds them
  * into one function; frame pointers let the user stack walk reach main.
  *
@@ -22,7 +24,7 @@
 #include <time.h>
 
 /* Iterations of burn_b per round; burn_a runs three times as many. */
-#define ROUND	100000ULL
+#define ROUND	1000000ULL
 
 static volatile uint64_t sink;
 

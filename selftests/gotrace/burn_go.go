@@ -30,7 +30,7 @@ import (
 	"time"
 )
 
-const round = 100000
+const round = 1000000
 
 var sink uint64
 

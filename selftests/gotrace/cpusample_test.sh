@@ -82,11 +82,12 @@ tid=$(sed -n 's/.* tid \([0-9][0-9]*\) .*/\1/p' /tmp/burn_go.out)
 # its instructions (the @icount boot, GT_EXACT_TIME): there the shares
 # are held to 5 points and the counts to 10%.  Elsewhere a vCPU's timer
 # runs late while the other vCPU has its turn on the host thread (a
-# sixth of the ticks on newest-rt), the one sample taken on its return
+# sixth to a third of the ticks), the one sample taken on its return
 # stands for all of them, and the guest counts that time as the task's:
-# the shares are held to 13 points (burn_go's main.hot had 63% on
-# newest-rt; 75% on @icount, where it had 3% of its ticks lost).
-d=13
+# there the shares are held to 20 points (burn_go's main.hot had 59% on
+# 6.1 with 31% of the ticks lost, 63% on newest-rt with 17%; 75.7% on
+# @icount, with none of its thread's ticks lost).
+d=20
 [ -z "${GT_EXACT_TIME:-}" ] || d=5
 {
 	echo "cpu_share burn burn_a $((75 - d)) $((75 + d))"
