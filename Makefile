@@ -11,7 +11,8 @@
 #                        kernel included
 #   make check KERNELS=6.12       narrow the VM tests to some kernels
 #                        (6.1 6.12 6.12-rt newest newest-rt debug, each
-#                        with @8cpus or @maxcpus64 for those boots)
+#                        with @8cpus, @maxcpus64, @mttcg or @icount for
+#                        those boots)
 #   make check-host      host unit tests (ASan/UBSan) only, and
 #                        selftests/pkg (make install, the units)
 #   make check-vm        VM tests only

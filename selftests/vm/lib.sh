@@ -35,9 +35,10 @@ gt_make_stdout() {
 # offer today, resolved at every run), and "debug" (built here, see
 # build-debug-kernel.sh).
 GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
-# What make check runs: every Debian kernel, the debug kernel, three
+# What make check runs: every Debian kernel, the debug kernel, four
 # boot configurations (8 vCPUs; more possible CPUs than online ones;
-# multi-threaded TCG) and the systemd guest (run-systemd.sh) on Debian
+# multi-threaded TCG; a clock that counts instructions) and the systemd
+# guest (run-systemd.sh) on Debian
 # 12's 6.12 and the newest, the slowest first, since run-kernels.sh boots
 # two at a time in this order, and the shortest last, so that neither
 # slot idles long at the end (the full run of 2026-11-25 ended with
@@ -45,7 +46,7 @@ GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
 # 6.1 only: later kernels size the possible mask from the firmware's
 # tables alone, which list 2.
 GT_KERNELS_DEFAULT="debug newest newest-rt 6.12@8cpus 6.12-rt 6.12@mttcg 6.1
-6.12 6.1@maxcpus64 newest@systemd 6.12@systemd"
+6.12 6.1@maxcpus64 6.12@icount newest@systemd 6.12@systemd"
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths, in both formats (a
