@@ -1256,6 +1256,37 @@ void gt_model_fork(struct gt_model *m, const struct gt_in_fork *in)
 	task_woken(m, &in->ev, in->child, true, true);
 }
 
+/*
+ * An exec by a thread other than its process's leader (de_thread()): the
+ * thread, running here, took the leader's tid and start time, which the
+ * entry that the trace runs on this P must take too, before hook_enter()
+ * would take the thread for another task on the same key (a task_struct
+ * freed and reused) and every later event of it for a task never seen,
+ * which a pid or --children filter then leaves out.  The key is the
+ * same task_struct, running: no other task can hold it now.
+ */
+static void exec_rekey(struct gt_model *m, const struct gt_in_ev *ev)
+{
+	const struct gt_in_task *p = ev->cur;
+	struct gt_task_bucket *b;
+	unsigned long flags;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	if (!gt_load_acquire(&m->armed))
+		return;
+	gt_env_irq_save(flags);
+	c = gt_env_hook_cpu(m, ev);
+	t = c && !c->offline ? c->cur : NULL;
+	if (t && t->key == p->key && t->start_time != p->start_time) {
+		b = gt_tasks_bucket(m, p->key);
+		gt_lock(&b->lock);
+		t->start_time = p->start_time;
+		gt_unlock(&b->lock);
+	}
+	gt_env_irq_restore(flags);
+}
+
 /**
  * gt_model_exec() - sched_process_exec: the current task runs a new program
  * @m:	the model
@@ -1277,6 +1308,8 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in)
 	struct gt_cpu *c;
 	struct gt_task *t;
 
+	if (unlikely(in->old_tid != p->tid))
+		exec_rekey(m, &in->ev);
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;

@@ -202,9 +202,14 @@ struct gt_in_fork {
 /**
  * struct gt_in_exec - sched_process_exec: @ev.cur runs a new program
  * @ev:		header; @ev.cur already carries the new comm
+ * @old_tid:	the task's tid before the exec.  Another than @ev.cur's
+ *		when a thread other than its process's leader exec'd: it
+ *		took the leader's tid and start time (Linux's de_thread()),
+ *		and is still the same task.
  */
 struct gt_in_exec {
 	struct gt_in_ev ev;
+	s32 old_tid;
 };
 
 /**

@@ -182,7 +182,7 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
 {
 	struct gt_session *s = data;
 	struct gt_in_task cur;
-	struct gt_in_exec in = { .ev.cur = &cur };
+	struct gt_in_exec in = { .ev.cur = &cur, .old_tid = old_pid };
 
 	if (!probe_armed(s))
 		return;

@@ -611,6 +611,8 @@ static void feed_exec(struct gt_bpf_feed *f, const struct gtb_exec *r)
 	memcpy(t->comm, r->comm, sizeof(t->comm));
 	t->in.tid = r->tid;
 	in.ev = in_ev(f, &r->hdr, &t->in, NULL);
+	/* The task keeps the start time it was first told with. */
+	in.old_tid = r->old_tid;
 	gt_model_exec(f->m, &in);
 }
 

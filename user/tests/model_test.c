@@ -285,7 +285,7 @@ static void rename_task(struct task *t, const char *comm)
 
 static void exec_task(unsigned int cpu, const char *comm)
 {
-	struct gt_in_exec in = { .ev = ev(cpu) };
+	struct gt_in_exec in = { .ev = ev(cpu), .old_tid = S.cur[cpu]->in.tid };
 
 	rename_task(S.cur[cpu], comm);
 	FEED(gt_model_exec, &in);
@@ -726,6 +726,61 @@ static void test_exec_rename(void)
  * not from its next event; an exec of another name ends it there.  A task
  * that names itself make (prctl) is recorded from that syscall's exit.
  */
+/*
+ * An exec by a thread other than its process's leader (Linux's
+ * de_thread()): the thread takes the leader's tid and start time (the
+ * module's probe reads both from the task) and is still the same task.
+ * Recorded as a child of the shell (--children), it stays recorded: its
+ * syscalls after the exec are in the trace, under the goroutine of its
+ * new name, and no other goroutine of that name appears.
+ */
+static void test_exec_other_thread(void)
+{
+	struct task *sh = task_new(500, 500, "sh");
+	struct task *leader = task_new(1000, 1000, "prog");
+	struct task *thread = task_new(1001, 1000, "prog");
+	struct task *tasks[] = { sh };
+	unsigned int i, n = 0;
+
+	sim_setup("exec_other_thread", 1);
+	S.cfg.opts.nr_pids = 1;
+	S.cfg.opts.pids[0] = 500;
+	S.cfg.opts.flags = GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN;
+	S.cur[0] = sh;
+	sim_start(tasks, 1);
+	fork_task(0, leader);
+	sw(0, leader, GT_IN_SLEEP);
+	fork_task(0, thread);
+	sw(0, thread, GT_IN_RUNNABLE);
+	/* The thread execs: the leader dies, the thread takes its place. */
+	sys_enter(0, __NR_execve);
+	sw(0, leader, GT_IN_SLEEP);
+	sw(0, thread, GT_IN_DEAD);
+	thread->in.tid = leader->in.tid;
+	thread->in.start_time = leader->in.start_time;
+	{
+		struct gt_in_exec in = { .ev = ev(0), .old_tid = 1001 };
+
+		rename_task(thread, "newprog");
+		FEED(gt_model_exec, &in);
+		drain();
+	}
+	sys_exit(0);
+	for (i = 0; i < 5; i++)
+		syscall_quick(0, __NR_getpid);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	if (!sim_finish())
+		return;
+	for (i = 0; i < nevs; i++)
+		if (evs[i].type == GOTRACE_EV_GO_SYSCALL &&
+		    !strcmp(gname(evs[i].g), "newprog"))
+			n++;
+	ok(n >= 5, "exec by a non-leader thread: %u syscalls after it recorded "
+	   "(want 5 at least)", n);
+	ok(count_named("newprog") == 1,
+	   "exec by a non-leader thread: one goroutine of the new name");
+}
+
 static void test_filter_comm_exec(void)
 {
 	struct task *sh = task_new(500, 500, "sh");
@@ -3462,6 +3517,7 @@ static const struct {
 	{ "units", test_units },
 	{ "fork_exit", test_fork_exit },
 	{ "exec_rename", test_exec_rename },
+	{ "exec_other_thread", test_exec_other_thread },
 	{ "filter_comm_exec", test_filter_comm_exec },
 	{ "filter_pid", test_filter_pid },
 	{ "filter_cgroup", test_filter_cgroup },
