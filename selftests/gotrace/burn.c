@@ -11,7 +11,9 @@
  * round lasts some milliseconds, much less than the test's duration,
  * and reads the clock once: under emulation without a usable TSC each
  * read is a syscall, whose kernel time is neither function's.
- * Their bodies differ by a constant so that no optimisation folds them
+ * The same instructions: a clock that counts instructions (QEMU's
+ * -icount) sees the same time per iteration in both.  Their assembly
+ * differs by a comment, and noipa keeps the compiler from folding them
  * into one function; frame pointers let the user stack walk reach main.
  *
  * usage: burn SECONDS [CPU]   (default CPU: the one it starts on)
@@ -34,7 +36,7 @@ __attribute__((noinline, noipa)) void burn_a(uint64_t n)
 
 	for (uint64_t i = 0; i < n; i++) {
 		v = v * 31 + i;
-		__asm__ volatile("" : "+r"(v));
+		__asm__ volatile("# burn_a" : "+r"(v));
 	}
 	sink = v;
 }
@@ -44,8 +46,8 @@ __attribute__((noinline, noipa)) void burn_b(uint64_t n)
 	uint64_t v = sink;
 
 	for (uint64_t i = 0; i < n; i++) {
-		v = v * 37 + i;
-		__asm__ volatile("" : "+r"(v));
+		v = v * 31 + i;
+		__asm__ volatile("# burn_b" : "+r"(v));
 	}
 	sink = v;
 }

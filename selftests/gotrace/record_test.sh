@@ -154,14 +154,15 @@ msg=$(./gotrace record -q -o /dev/null -d 1 2>&1) &&
 	fail "a second recording started"
 echo "$msg" | grep -q "another reader" || fail "second recording: '$msg'"
 # gotrace status, from a control handle while the first one records:
-# the session, then one line per CPU (header, CPUs 0 and 1).
+# the session, then one line per CPU (header, CPUs 0 and 1): no event
+# lost, no overflow, no CPU sample (none asked for) and none lost.
 ./gotrace status > "$GT_OUT/status.txt" || fail "gotrace status failed"
 cat "$GT_OUT/status.txt"
 grep -q "^state: *recording" "$GT_OUT/status.txt" ||
 	fail "gotrace status: not recording"
 grep -q "^lost events: *0" "$GT_OUT/status.txt" ||
 	fail "gotrace status: lost events"
-[ "$(grep -c -E '^ +[0-9]+ +yes +(started|stopped) +[0-9]+ +0 +0$' \
+[ "$(grep -c -E '^ +[0-9]+ +yes +(started|stopped) +[0-9]+ +0 +0 +0 +0$' \
 	"$GT_OUT/status.txt")" -eq "$(grep -c ^processor /proc/cpuinfo)" ] ||
 	fail "gotrace status: not one line per online CPU"
 kill -INT $first
