@@ -53,6 +53,11 @@ struct gt_bpf_feed {
 	struct gt_umaps *umaps;		/* NULL: user frames unnamed */
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown_task[2];	/* tasks named by key only */
+	/*
+	 * The task a CPU sample caught when the filters leave it out: not
+	 * idle, so that the model counts the sample as filtered out.
+	 */
+	struct gt_in_task hidden_task;
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
@@ -104,6 +109,7 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 		f->unknown_task[i].flags = GT_IN_IDLE;
 		f->unknown_task[i].comm = "";
 	}
+	f->hidden_task.comm = "";
 	return f;
 }
 
@@ -131,6 +137,8 @@ static size_t stack_at(unsigned int type)
 		return offsetof(struct gtb_fork, stack);
 	case GTB_SYS_ENTER:
 		return offsetof(struct gtb_sys, stack);
+	case GTB_SAMPLE:
+		return offsetof(struct gtb_sample, stack);
 	}
 	return 0;
 }
@@ -416,6 +424,22 @@ int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu)
 	return ret;
 }
 
+/* The user stack @h carries, if any, into @ev. */
+static void ev_ustack(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+		      struct gt_in_ev *ev)
+{
+	const struct gtb_ustack *us = gt_bpf_rec_ustack(h);
+
+	if (!us)
+		return;
+	/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
+	ustack_see(f, us);
+	ev->upcs = (const u64 *)us->pcs;
+	ev->nr_upcs = us->nr;
+	ev->ustop = us->stop;
+	ev->uspace = us->space;
+}
+
 /* The header every input event has; @pcs: the record's stack, or NULL. */
 static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 			     const struct gt_in_task *cur, const __u64 *pcs)
@@ -423,23 +447,14 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	struct gt_in_ev ev = { .ts = h->ts, .cpu = h->cpu, .cur = cur };
 	unsigned int n = h->nr_frames, skip;
 
-	const struct gtb_ustack *us;
-
 	if (pcs && n) {
 		skip = f->ksyms ? gt_ksyms_tracing_frames(f->ksyms,
 				(const uint64_t *)pcs, n) : 0;
 		ev.pcs = (const u64 *)pcs + skip;
 		ev.nr_pcs = n - skip;
 	}
-	us = pcs ? gt_bpf_rec_ustack(h) : NULL;
-	if (us) {
-		/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
-		ustack_see(f, us);
-		ev.upcs = (const u64 *)us->pcs;
-		ev.nr_upcs = us->nr;
-		ev.ustop = us->stop;
-		ev.uspace = us->space;
-	}
+	if (pcs)
+		ev_ustack(f, h, &ev);
 	return ev;
 }
 
@@ -639,6 +654,38 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 	}
 }
 
+/*
+ * A CPU sample: of the idle task, of a task the filters leave out (the
+ * model counts both), or of a recorded task, current on its CPU (was a
+ * switch to it missed?), with its stacks.  Its kernel stack starts at
+ * the code interrupted, with no tracing frame to drop.
+ */
+static void feed_sample(struct gt_bpf_feed *f, const struct gtb_sample *r)
+{
+	struct gt_in_sample in = { .missed = r->missed };
+	const struct gt_in_task *cur;
+
+	if (r->idle) {
+		cur = task_of(f, r->hdr.key, false, 0);
+	} else if (!(r->hdr.match & GTB_MATCH_KEY)) {
+		f->hidden_task.key = r->hdr.key;
+		cur = &f->hidden_task;
+	} else {
+		cur = task_of(f, r->hdr.key, true, 0);
+		current_check(f, &r->hdr, r->hdr.key, cur);
+	}
+	in.ev = in_ev(f, &r->hdr, cur, NULL);
+	if (r->hdr.match & GTB_MATCH_KEY) {
+		in.ev.pcs = (const u64 *)r->stack;
+		/* (No more frames than the record holds.) */
+		if (offsetof(struct gtb_sample, stack) +
+		    (size_t)r->hdr.nr_frames * 8 <= r->hdr.size)
+			in.ev.nr_pcs = r->hdr.nr_frames;
+		ev_ustack(f, &r->hdr, &in.ev);
+	}
+	gt_model_cpu_sample(f->m, &in);
+}
+
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 {
 	const struct gtb_hdr *h = rec;
@@ -679,6 +726,10 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 	case GTB_SYS_ENTER:
 	case GTB_SYS_EXIT:
 		feed_sys(f, rec);
+		break;
+	case GTB_SAMPLE:
+		if (len >= sizeof(struct gtb_sample))
+			feed_sample(f, rec);
 		break;
 	default:
 		break;		/* GTB_EXIT: the final switch says it */
