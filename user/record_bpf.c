@@ -91,13 +91,20 @@ static size_t ring_bytes(const struct gotrace_options *o)
 /*
  * The CPU samples, as the module's recorder says them (record.c), and
  * a warning for those lost: the model's (not taken, or no room in its
- * buffer) and @drops, those whose records found their ring full.  Lost
- * samples are no lost events: the trace's events are whole.
+ * buffer), those the feed counted for it, and @drops, those whose
+ * records found their ring full.  Lost samples are no lost events: the
+ * trace's events are whole.
  */
 static void say_samples(const struct gt_bpf_rec *a,
-			const struct gt_umodel_stats *st, uint64_t drops)
+			const struct gt_umodel_stats *model,
+			const struct gt_bpf_feed *feed, uint64_t drops)
 {
-	uint64_t lost = st->cpu_samples_lost + drops;
+	struct gt_umodel_stats s = *model, *st = &s;
+	uint64_t missed, lost;
+
+	st->cpu_samples_hidden += gt_bpf_feed_samples_hidden(feed, &missed);
+	st->cpu_samples_lost += missed;
+	lost = st->cpu_samples_lost + drops;
 
 	if (!a->quiet && (st->cpu_samples || st->cpu_samples_idle || lost))
 		fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
@@ -346,7 +353,7 @@ out:
 				(uint64_t)st.ustack_depth, us.gone, us.spaces,
 				us.changed);
 		if (a->opts.cpu_hz)
-			say_samples(a, &st, smp_drops);
+			say_samples(a, &st, feed, smp_drops);
 		if (twins && !a->quiet)
 			fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 				GT_NAME, twins);

@@ -41,6 +41,7 @@ struct gap_task {
  */
 struct cpu_seen {
 	uint64_t task;		/* 0: none known yet */
+	bool fed;		/* the model had an event of this CPU */
 	uint32_t drops;
 	uint32_t gaps;		/* found since that record, undecided */
 	struct gap_task gap[GAP_KEEP];
@@ -58,6 +59,14 @@ struct gt_bpf_feed {
 	 * idle, so that the model counts the sample as filtered out.
 	 */
 	struct gt_in_task hidden_task;
+	/*
+	 * Such samples on a CPU the model has not started, counted here:
+	 * a CPU's first event starts it, and its goroutine with it, of any
+	 * task not idle (the model in user space knows none of the
+	 * filters but the comm), so they are not given to it.  With the
+	 * samples they said were not taken.
+	 */
+	uint64_t samples_hidden, samples_missed;
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
@@ -654,6 +663,22 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 	}
 }
 
+/* The model had an event of @cpu: it started the CPU (feed_sample()). */
+static void cpu_fed(struct gt_bpf_feed *f, unsigned int cpu)
+{
+	struct cpu_seen *c = cpu_seen(f, cpu);
+
+	if (c)
+		c->fed = true;
+}
+
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f,
+				    uint64_t *missed)
+{
+	*missed = f->samples_missed;
+	return f->samples_hidden;
+}
+
 /*
  * A CPU sample: of the idle task, of a task the filters leave out (the
  * model counts both), or of a recorded task, current on its CPU (was a
@@ -663,11 +688,17 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 static void feed_sample(struct gt_bpf_feed *f, const struct gtb_sample *r)
 {
 	struct gt_in_sample in = { .missed = r->missed };
+	const struct cpu_seen *c = cpu_seen(f, r->hdr.cpu);
 	const struct gt_in_task *cur;
 
 	if (r->idle) {
 		cur = task_of(f, r->hdr.key, false, 0);
 	} else if (!(r->hdr.match & GTB_MATCH_KEY)) {
+		if (!c || !c->fed) {
+			f->samples_hidden++;
+			f->samples_missed += r->missed;
+			return;
+		}
 		f->hidden_task.key = r->hdr.key;
 		cur = &f->hidden_task;
 	} else {
@@ -732,6 +763,7 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 			feed_sample(f, rec);
 		break;
 	default:
-		break;		/* GTB_EXIT: the final switch says it */
+		return;		/* GTB_EXIT: the final switch says it */
 	}
+	cpu_fed(f, h->cpu);
 }

@@ -64,6 +64,13 @@ int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu);
 void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts);
 /* A gt_merge_fn: one record, in time order. */
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
+/*
+ * CPU samples of tasks the filters leave out that the model was not
+ * given (their CPU had no event yet, feed.c), with the samples they
+ * said were not taken (*@missed): the summary adds them to the model's.
+ */
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f,
+				    uint64_t *missed);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 /*
