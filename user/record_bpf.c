@@ -91,19 +91,21 @@ static size_t ring_bytes(const struct gotrace_options *o)
 /*
  * The CPU samples, as the module's recorder says them (record.c), and
  * a warning for those lost: the model's (not taken, or no room in its
- * buffer), those the feed counted for it, and @drops, those whose
- * records found their ring full.  Lost samples are no lost events: the
- * trace's events are whole.
+ * buffer) and @drops, those whose records found their ring full.  Lost
+ * samples are no lost events: the trace's events are whole.  The model
+ * counted the filtered-out tasks' samples idle (bpf/feed.c): each one
+ * the feed gave it, so they move back exactly.
  */
 static void say_samples(const struct gt_bpf_rec *a,
 			const struct gt_umodel_stats *model,
 			const struct gt_bpf_feed *feed, uint64_t drops)
 {
 	struct gt_umodel_stats s = *model, *st = &s;
-	uint64_t missed, lost;
+	uint64_t hidden = gt_bpf_feed_samples_hidden(feed), lost;
 
-	st->cpu_samples_hidden += gt_bpf_feed_samples_hidden(feed, &missed);
-	st->cpu_samples_lost += missed;
+	hidden = hidden < st->cpu_samples_idle ? hidden : st->cpu_samples_idle;
+	st->cpu_samples_idle -= hidden;
+	st->cpu_samples_hidden += hidden;
 	lost = st->cpu_samples_lost + drops;
 
 	if (!a->quiet && (st->cpu_samples || st->cpu_samples_idle || lost))

@@ -41,7 +41,6 @@ struct gap_task {
  */
 struct cpu_seen {
 	uint64_t task;		/* 0: none known yet */
-	bool fed;		/* the model had an event of this CPU */
 	uint32_t drops;
 	uint32_t gaps;		/* found since that record, undecided */
 	struct gap_task gap[GAP_KEEP];
@@ -55,18 +54,13 @@ struct gt_bpf_feed {
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown_task[2];	/* tasks named by key only */
 	/*
-	 * The task a CPU sample caught when the filters leave it out: not
-	 * idle, so that the model counts the sample as filtered out.
+	 * CPU samples of tasks the filters leave out: given to the model
+	 * as samples of an idle task, as their other events are (the model
+	 * in user space knows no filter but the comm, and would start a
+	 * goroutine of any other task that a CPU's first event names), so
+	 * it counts them idle; the summary moves them to filtered out.
 	 */
-	struct gt_in_task hidden_task;
-	/*
-	 * Such samples on a CPU the model has not started, counted here:
-	 * a CPU's first event starts it, and its goroutine with it, of any
-	 * task not idle (the model in user space knows none of the
-	 * filters but the comm), so they are not given to it.  With the
-	 * samples they said were not taken.
-	 */
-	uint64_t samples_hidden, samples_missed;
+	uint64_t samples_hidden;
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
@@ -118,7 +112,6 @@ struct gt_bpf_feed *gt_bpf_feed_new(struct gt_model *m,
 		f->unknown_task[i].flags = GT_IN_IDLE;
 		f->unknown_task[i].comm = "";
 	}
-	f->hidden_task.comm = "";
 	return f;
 }
 
@@ -663,44 +656,27 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 	}
 }
 
-/* The model had an event of @cpu: it started the CPU (feed_sample()). */
-static void cpu_fed(struct gt_bpf_feed *f, unsigned int cpu)
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f)
 {
-	struct cpu_seen *c = cpu_seen(f, cpu);
-
-	if (c)
-		c->fed = true;
-}
-
-uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f,
-				    uint64_t *missed)
-{
-	*missed = f->samples_missed;
 	return f->samples_hidden;
 }
 
 /*
- * A CPU sample: of the idle task, of a task the filters leave out (the
- * model counts both), or of a recorded task, current on its CPU (was a
- * switch to it missed?), with its stacks.  Its kernel stack starts at
- * the code interrupted, with no tracing frame to drop.
+ * A CPU sample: of the idle task or of a task the filters leave out
+ * (counted by the model, the latter also here: see samples_hidden), or
+ * of a recorded task, current on its CPU (was a switch to it missed?),
+ * with its stacks.  Its kernel stack starts at the code interrupted,
+ * with no tracing frame to drop.
  */
 static void feed_sample(struct gt_bpf_feed *f, const struct gtb_sample *r)
 {
 	struct gt_in_sample in = { .missed = r->missed };
-	const struct cpu_seen *c = cpu_seen(f, r->hdr.cpu);
 	const struct gt_in_task *cur;
 
-	if (r->idle) {
-		cur = task_of(f, r->hdr.key, false, 0);
-	} else if (!(r->hdr.match & GTB_MATCH_KEY)) {
-		if (!c || !c->fed) {
+	if (!(r->hdr.match & GTB_MATCH_KEY)) {
+		if (!r->idle)
 			f->samples_hidden++;
-			f->samples_missed += r->missed;
-			return;
-		}
-		f->hidden_task.key = r->hdr.key;
-		cur = &f->hidden_task;
+		cur = task_of(f, r->hdr.key, false, 0);
 	} else {
 		cur = task_of(f, r->hdr.key, true, 0);
 		current_check(f, &r->hdr, r->hdr.key, cur);
@@ -763,7 +739,6 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 			feed_sample(f, rec);
 		break;
 	default:
-		return;		/* GTB_EXIT: the final switch says it */
+		break;		/* GTB_EXIT: the final switch says it */
 	}
-	cpu_fed(f, h->cpu);
 }

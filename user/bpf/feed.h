@@ -65,12 +65,10 @@ void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts);
 /* A gt_merge_fn: one record, in time order. */
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
 /*
- * CPU samples of tasks the filters leave out that the model was not
- * given (their CPU had no event yet, feed.c), with the samples they
- * said were not taken (*@missed): the summary adds them to the model's.
+ * CPU samples of tasks the filters leave out: the model was given them
+ * as samples of an idle task, and counted them idle.
  */
-uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f,
-				    uint64_t *missed);
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 /*
