@@ -318,13 +318,15 @@ int cmd_bpf_dump(int argc, char **argv)
 		"bpf-dump: records=%" PRIu64 " bytes=%" PRIu64 " drops=%" PRIu64
 		" misses=%" PRIu64 " twins=%" PRIu64 " late=%" PRIu64
 		" switch=%" PRIu64
-		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64 "\n",
+		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64
+		" samples=%" PRIu64 " sample_drops=%" PRIu64 "\n",
 		d.records, d.bytes, drops, gt_bpf_misses(b, NULL, 0),
 		gt_bpf_twin_runs(b),
 		(uint64_t)ms.late,
 		d.per_type[GTB_SWITCH],
 		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT],
-		d.ustacks, d.utrunc);
+		d.ustacks, d.utrunc, d.per_type[GTB_SAMPLE],
+		gt_bpf_sample_drops(b));
 	gt_ksyms_free(d.ksyms);
 	gt_bpf_close(b);
 	if (child.pid)
