@@ -208,6 +208,7 @@ static void record_usage(FILE *f)
 		"                         user stack with --user-stacks), shown by\n"
 		"                         'go tool trace' and 'gotrace pprof cpu';\n"
 		"                         default: the module's cpu_hz parameter\n"
+		"                         (none with --backend bpf)\n"
 		"      --no-symbolize     leave the user frames as file+offset: by\n"
 		"                         default each file written is rewritten with\n"
 		"                         their names once complete\n"
