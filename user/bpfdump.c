@@ -37,6 +37,7 @@ static const char *const usage_msg[] = {
 	"      --cgroup PATH     only tasks in this cgroup v2 or below",
 	"      --no-stacks       no kernel stacks",
 	"      --user-stacks     the user stacks of the running task too",
+	"      --cpu-hz N        CPU samples, N a second on each CPU",
 	"      --ring-size SIZE  each CPU's ring buffer (default 4M)",
 	"  -s, --summary         print only the counts",
 	NULL,
@@ -63,6 +64,7 @@ static const char *const type_names[GTB_TYPE_COUNT] = {
 	[GTB_WAKEUP_NEW] = "wakeup_new", [GTB_FORK] = "fork",
 	[GTB_EXEC] = "exec", [GTB_EXIT] = "exit",
 	[GTB_SYS_ENTER] = "sys_enter", [GTB_SYS_EXIT] = "sys_exit",
+	[GTB_SAMPLE] = "sample",
 };
 
 static const char *const fd_names[] = {
@@ -166,6 +168,14 @@ static void print_record(const void *rec, size_t len, void *arg)
 		printf(" nr=%d val=%" PRId64, s->nr, (int64_t)s->val);
 		break;
 	}
+	case GTB_SAMPLE: {
+		const struct gtb_sample *s = rec;
+
+		printf(" idle=%u user=%u missed=%u", s->idle, s->user,
+		       s->missed);
+		print_stack(d, s->stack, h->nr_frames);
+		break;
+	}
 	}
 	putchar('\n');
 }
@@ -174,7 +184,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS, O_USER_STACKS,
-	       O_RING };
+	       O_RING, O_CPU_HZ };
 	static const struct option opts[] = {
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "pid",	required_argument,	NULL, 'p' },
@@ -185,6 +195,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		{ "no-stacks",	no_argument,		NULL, O_NO_STACKS },
 		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
 		{ "ring-size",	required_argument,	NULL, O_RING },
+		{ "cpu-hz",	required_argument,	NULL, O_CPU_HZ },
 		{ "summary",	no_argument,		NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -224,6 +235,10 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 			break;
 		case O_USER_STACKS:
 			o->flags |= GOTRACE_OPT_USER_STACKS;
+			break;
+		case O_CPU_HZ:
+			if (gt_opts_cpu_hz(o, optarg))
+				return -1;
 			break;
 		case O_RING:
 			p->ring_bytes = strtoull(optarg, &end, 0);
@@ -303,13 +318,15 @@ int cmd_bpf_dump(int argc, char **argv)
 		"bpf-dump: records=%" PRIu64 " bytes=%" PRIu64 " drops=%" PRIu64
 		" misses=%" PRIu64 " twins=%" PRIu64 " late=%" PRIu64
 		" switch=%" PRIu64
-		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64 "\n",
+		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64
+		" samples=%" PRIu64 " sample_drops=%" PRIu64 "\n",
 		d.records, d.bytes, drops, gt_bpf_misses(b, NULL, 0),
 		gt_bpf_twin_runs(b),
 		(uint64_t)ms.late,
 		d.per_type[GTB_SWITCH],
 		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT],
-		d.ustacks, d.utrunc);
+		d.ustacks, d.utrunc, d.per_type[GTB_SAMPLE],
+		gt_bpf_sample_drops(b));
 	gt_ksyms_free(d.ksyms);
 	gt_bpf_close(b);
 	if (child.pid)

@@ -208,6 +208,7 @@ static void record_usage(FILE *f)
 		"                         user stack with --user-stacks), shown by\n"
 		"                         'go tool trace' and 'gotrace pprof cpu';\n"
 		"                         default: the module's cpu_hz parameter\n"
+		"                         (none with --backend bpf)\n"
 		"      --no-symbolize     leave the user frames as file+offset: by\n"
 		"                         default each file written is rewritten with\n"
 		"                         their names once complete\n"
@@ -1216,9 +1217,11 @@ int cmd_record(int argc, char **argv)
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
 #ifdef GT_HAVE_BPF
-	/* The module's parameter asks the module only. */
+	/* The module's parameters ask the module only. */
 	if (r.backend == GT_BACKEND_BPF && !r.user_stacks_given)
 		r.opts.flags &= ~GOTRACE_OPT_USER_STACKS;
+	if (r.backend == GT_BACKEND_BPF && !r.cpu_hz_given)
+		r.opts.cpu_hz = 0;
 #endif
 	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;
 	r.sym.quiet = r.quiet;

@@ -88,6 +88,40 @@ static size_t ring_bytes(const struct gotrace_options *o)
 	return (size_t)o->chunks * 65536 / cpus;
 }
 
+/*
+ * The CPU samples, as the module's recorder says them (record.c), and
+ * a warning for those lost: the model's (not taken, or no room in its
+ * buffer) and @drops, those whose records found their ring full.  Lost
+ * samples are no lost events: the trace's events are whole.  The model
+ * counted the filtered-out tasks' samples idle (bpf/feed.c): each one
+ * the feed gave it, so they move back exactly.
+ */
+static void say_samples(const struct gt_bpf_rec *a,
+			const struct gt_umodel_stats *model,
+			const struct gt_bpf_feed *feed, uint64_t drops)
+{
+	struct gt_umodel_stats s = *model, *st = &s;
+	uint64_t hidden = gt_bpf_feed_samples_hidden(feed), lost;
+
+	hidden = hidden < st->cpu_samples_idle ? hidden : st->cpu_samples_idle;
+	st->cpu_samples_idle -= hidden;
+	st->cpu_samples_hidden += hidden;
+	lost = st->cpu_samples_lost + drops;
+
+	if (!a->quiet && (st->cpu_samples || st->cpu_samples_idle || lost))
+		fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
+			" written, %" PRIu64 " idle, %" PRIu64
+			" filtered out, %" PRIu64 " lost\n", GT_NAME,
+			a->opts.cpu_hz, (uint64_t)st->cpu_samples,
+			(uint64_t)st->cpu_samples_idle,
+			(uint64_t)st->cpu_samples_hidden, lost);
+	if (lost)
+		gt_warn("%" PRIu64 " CPU samples lost: %" PRIu64
+			" found their BPF ring full, %" PRIu64
+			" were not taken (a CPU's sampling interrupt ran late, or the kernel skipped its program) or found the model's samples buffer full",
+			lost, drops, (uint64_t)st->cpu_samples_lost);
+}
+
 int gt_bpf_record(struct gt_bpf_rec *a)
 {
 	struct gt_umodel_config cfg = { 0 };
@@ -107,7 +141,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
 	uint64_t start, next_status, drops = 0, unknown = 0, unreported = 0;
-	uint64_t misses = 0, twins = 0, *cpu_drops = NULL;
+	uint64_t misses = 0, twins = 0, smp_drops = 0, *cpu_drops = NULL;
 	size_t unreported_tasks = 0;
 	sigset_t none;
 	bool ok = false;
@@ -263,6 +297,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	free(cpu_drops);
 	misses = gt_bpf_misses(b, missed, sizeof(missed));
 	twins = gt_bpf_twin_runs(b);
+	smp_drops = gt_bpf_sample_drops(b);
 	unknown = gt_bpf_feed_unknown(feed);
 	unreported = gt_bpf_feed_unreported(feed);
 	unreported_tasks = gt_bpf_feed_unreported_tasks(feed, who, sizeof(who));
@@ -319,6 +354,8 @@ out:
 				(uint64_t)st.ustack_faults,
 				(uint64_t)st.ustack_depth, us.gone, us.spaces,
 				us.changed);
+		if (a->opts.cpu_hz)
+			say_samples(a, &st, feed, smp_drops);
 		if (twins && !a->quiet)
 			fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 				GT_NAME, twins);

@@ -53,6 +53,14 @@ struct gt_bpf_feed {
 	struct gt_umaps *umaps;		/* NULL: user frames unnamed */
 	struct u64map tasks;		/* key -> struct ftask *, 0: none */
 	struct gt_in_task unknown_task[2];	/* tasks named by key only */
+	/*
+	 * CPU samples of tasks the filters leave out: given to the model
+	 * as samples of an idle task, as their other events are (the model
+	 * in user space knows no filter but the comm, and would start a
+	 * goroutine of any other task that a CPU's first event names), so
+	 * it counts them idle; the summary moves them to filtered out.
+	 */
+	uint64_t samples_hidden;
 	struct ftask **snap;		/* the snapshot, in order */
 	unsigned char *snap_sleeping;
 	size_t nr_snap, snap_cap;
@@ -131,6 +139,8 @@ static size_t stack_at(unsigned int type)
 		return offsetof(struct gtb_fork, stack);
 	case GTB_SYS_ENTER:
 		return offsetof(struct gtb_sys, stack);
+	case GTB_SAMPLE:
+		return offsetof(struct gtb_sample, stack);
 	}
 	return 0;
 }
@@ -416,6 +426,22 @@ int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu)
 	return ret;
 }
 
+/* The user stack @h carries, if any, into @ev. */
+static void ev_ustack(struct gt_bpf_feed *f, const struct gtb_hdr *h,
+		      struct gt_in_ev *ev)
+{
+	const struct gtb_ustack *us = gt_bpf_rec_ustack(h);
+
+	if (!us)
+		return;
+	/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
+	ustack_see(f, us);
+	ev->upcs = (const u64 *)us->pcs;
+	ev->nr_upcs = us->nr;
+	ev->ustop = us->stop;
+	ev->uspace = us->space;
+}
+
 /* The header every input event has; @pcs: the record's stack, or NULL. */
 static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 			     const struct gt_in_task *cur, const __u64 *pcs)
@@ -423,23 +449,14 @@ static struct gt_in_ev in_ev(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	struct gt_in_ev ev = { .ts = h->ts, .cpu = h->cpu, .cur = cur };
 	unsigned int n = h->nr_frames, skip;
 
-	const struct gtb_ustack *us;
-
 	if (pcs && n) {
 		skip = f->ksyms ? gt_ksyms_tracing_frames(f->ksyms,
 				(const uint64_t *)pcs, n) : 0;
 		ev.pcs = (const u64 *)pcs + skip;
 		ev.nr_pcs = n - skip;
 	}
-	us = pcs ? gt_bpf_rec_ustack(h) : NULL;
-	if (us) {
-		/* Seen early already (gt_bpf_feed_early()), unless not polled so. */
-		ustack_see(f, us);
-		ev.upcs = (const u64 *)us->pcs;
-		ev.nr_upcs = us->nr;
-		ev.ustop = us->stop;
-		ev.uspace = us->space;
-	}
+	if (pcs)
+		ev_ustack(f, h, &ev);
 	return ev;
 }
 
@@ -639,6 +656,43 @@ static void feed_sys(struct gt_bpf_feed *f, const struct gtb_sys *r)
 	}
 }
 
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f)
+{
+	return f->samples_hidden;
+}
+
+/*
+ * A CPU sample: of the idle task or of a task the filters leave out
+ * (counted by the model, the latter also here: see samples_hidden), or
+ * of a recorded task, current on its CPU (was a switch to it missed?),
+ * with its stacks.  Its kernel stack starts at the code interrupted,
+ * with no tracing frame to drop.
+ */
+static void feed_sample(struct gt_bpf_feed *f, const struct gtb_sample *r)
+{
+	struct gt_in_sample in = { .missed = r->missed };
+	const struct gt_in_task *cur;
+
+	if (!(r->hdr.match & GTB_MATCH_KEY)) {
+		if (!r->idle)
+			f->samples_hidden++;
+		cur = task_of(f, r->hdr.key, false, 0);
+	} else {
+		cur = task_of(f, r->hdr.key, true, 0);
+		current_check(f, &r->hdr, r->hdr.key, cur);
+	}
+	in.ev = in_ev(f, &r->hdr, cur, NULL);
+	if (r->hdr.match & GTB_MATCH_KEY) {
+		in.ev.pcs = (const u64 *)r->stack;
+		/* (No more frames than the record holds.) */
+		if (offsetof(struct gtb_sample, stack) +
+		    (size_t)r->hdr.nr_frames * 8 <= r->hdr.size)
+			in.ev.nr_pcs = r->hdr.nr_frames;
+		ev_ustack(f, &r->hdr, &in.ev);
+	}
+	gt_model_cpu_sample(f->m, &in);
+}
+
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 {
 	const struct gtb_hdr *h = rec;
@@ -679,6 +733,10 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 	case GTB_SYS_ENTER:
 	case GTB_SYS_EXIT:
 		feed_sys(f, rec);
+		break;
+	case GTB_SAMPLE:
+		if (len >= sizeof(struct gtb_sample))
+			feed_sample(f, rec);
 		break;
 	default:
 		break;		/* GTB_EXIT: the final switch says it */

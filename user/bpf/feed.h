@@ -64,6 +64,11 @@ int gt_bpf_feed_start(struct gt_bpf_feed *f, uint64_t ts, unsigned int cpu);
 void gt_bpf_feed_end(struct gt_bpf_feed *f, uint64_t ts);
 /* A gt_merge_fn: one record, in time order. */
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg);
+/*
+ * CPU samples of tasks the filters leave out: the model was given them
+ * as samples of an idle task, and counted them idle.
+ */
+uint64_t gt_bpf_feed_samples_hidden(const struct gt_bpf_feed *f);
 /* Records of recorded tasks the table did not know, so lost. */
 uint64_t gt_bpf_feed_unknown(const struct gt_bpf_feed *f);
 /*

@@ -73,6 +73,19 @@ struct {
 } drops SEC(".maps");
 
 /*
+ * CPU sample records lost (a full ring, no scratch slot), per CPU, with
+ * the samples not taken that they carried (gtb_sample.missed): lost
+ * samples, not lost events, so apart from @drops, whose count of a
+ * CPU's switch records decides their gaps, which no sample can make.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} sample_drops SEC(".maps");
+
+/*
  * Syscall tracepoint hits that the first program skipped (its CPU was
  * inside it already) and its twin recorded, per CPU: the reader takes
  * them off the first program's recursion_misses.
@@ -105,14 +118,22 @@ struct {
 	__type(value, struct task_seen);
 } seen SEC(".maps");
 
-static __always_inline void count_drop(void)
+/*
+ * A record lost: @n samples if @smp (a sample's record), else an event.
+ * @smp is a constant where this is inlined: one map per call site.
+ */
+static __always_inline void count_lost(bool smp, __u64 n)
 {
 	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&drops, &zero);
+	__u64 *v;
 
+	if (smp)
+		v = bpf_map_lookup_elem(&sample_drops, &zero);
+	else
+		v = bpf_map_lookup_elem(&drops, &zero);
 	/* Atomic: a wakeup's program may nest in this CPU's switch's. */
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	if (v)
+		__sync_fetch_and_add(v, n);
 }
 
 /*
@@ -129,28 +150,36 @@ static __always_inline __u32 drops_now(void)
 	return n ? (__u32)*n : 0;
 }
 
-/* This CPU's ring; a record that finds none is dropped (and counted). */
-static __always_inline void *ring(void)
+/*
+ * This CPU's ring; a record that finds none is dropped (and counted: a
+ * sample's if @smp).
+ */
+static __always_inline void *ring(bool smp)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	void *rb = bpf_map_lookup_elem(&rings, &cpu);
 
 	if (!rb)
-		count_drop();
+		count_lost(smp, 1);
 	return rb;
 }
 
-static __always_inline void *reserve(__u32 size)
+static __always_inline void *reserve_as(__u32 size, bool smp)
 {
-	void *rb = ring();
+	void *rb = ring(smp);
 	void *rec;
 
 	if (!rb)
 		return NULL;
 	rec = bpf_ringbuf_reserve(rb, size, 0);
 	if (!rec)
-		count_drop();
+		count_lost(smp, 1);
 	return rec;
+}
+
+static __always_inline void *reserve(__u32 size)
+{
+	return reserve_as(size, false);
 }
 
 /*
@@ -187,14 +216,15 @@ static __always_inline void submit(void *rec)
  * A slot is this CPU's, so only programs nesting on this CPU compete
  * for it: one interrupted by another (a wakeup in an interrupt), or,
  * where tracepoints run their programs preemptibly, one preempted
- * inside its program (migration stays off).  The kernel never runs a
- * program nested in itself on one CPU, so one slot per program that
- * uses them is enough for them never to run out: switch, waking,
- * wakeup_new, fork, sys_enter and its twin.  A program claims a free
+ * inside its program (migration stays off), or any of them by the CPU
+ * sample's interrupt.  The kernel never runs a program nested in itself
+ * on one CPU, so one slot per program that uses them is enough for them
+ * never to run out: switch, waking, wakeup_new, fork, sys_enter and its
+ * twin, and the CPU sample.  A program claims a free
  * slot with an atomic exchange on its busy flag (64-bit: no -mcpu=v3
  * needed) and frees it once the record is in the ring.
  */
-#define SCRATCH_SLOTS	6
+#define SCRATCH_SLOTS	7
 
 struct scratch {
 	__u64 busy;
@@ -208,8 +238,8 @@ struct {
 	__type(value, struct scratch);
 } scratch SEC(".maps");
 
-/* A free slot of this CPU's, or NULL: then the record is a drop. */
-static __always_inline struct scratch *claim(void)
+/* A free slot of this CPU's, or NULL: then the record is a drop (@smp). */
+static __always_inline struct scratch *claim(bool smp)
 {
 	struct scratch *s;
 	__u32 k;
@@ -222,19 +252,21 @@ static __always_inline struct scratch *claim(void)
 		if (s && !__sync_lock_test_and_set(&s->busy, 1))
 			return s;
 	}
-	count_drop();
+	count_lost(smp, 1);
 	return NULL;
 }
 
 /*
  * Write @s's record into the ring, hdr.size bytes (a multiple of 8, as
  * the ring's records are aligned), wake the reader as submit_now()
- * would, and free the slot.
+ * would, and free the slot.  False if it was dropped (counted as a
+ * sample's if @smp).
  */
-static __always_inline void output_now(struct scratch *s, bool now)
+static __always_inline bool output_now(struct scratch *s, bool now, bool smp)
 {
 	struct gtb_hdr *h = (struct gtb_hdr *)s->rec;
 	__u32 size = h->size;
+	bool ok = false;
 	void *rb;
 
 	/*
@@ -245,12 +277,14 @@ static __always_inline void output_now(struct scratch *s, bool now)
 	 */
 	barrier_var(size);
 	if (size > sizeof(s->rec)) {
-		count_drop();
+		count_lost(smp, 1);
 		goto out;
 	}
-	rb = ring();
+	rb = ring(smp);
 	if (rb && bpf_ringbuf_output(rb, s->rec, size, wake_flags(rb, now)))
-		count_drop();
+		count_lost(smp, 1);
+	else
+		ok = rb != NULL;
 out:
 	/*
 	 * The copy is done: a nested program may take the slot now.  A
@@ -258,6 +292,7 @@ out:
 	 * call that reads the slot, which the compiler keeps before it.
 	 */
 	*(volatile __u64 *)&s->busy = 0;
+	return ok;
 }
 
 /*
@@ -271,14 +306,14 @@ static __always_inline void *begin(__u32 size, bool stacks,
 	*slot = NULL;
 	if (!stacks)
 		return reserve(size);
-	*slot = claim();
+	*slot = claim(false);
 	return *slot ? (void *)(*slot)->rec : NULL;
 }
 
 static __always_inline void end_now(void *rec, struct scratch *slot, bool now)
 {
 	if (slot)
-		output_now(slot, now);
+		output_now(slot, now, false);
 	else
 		submit_now(rec, now);
 }
@@ -508,6 +543,8 @@ _Static_assert(sizeof(struct gtb_fork) + STACKS_ROOM <= GTB_MAX_RECORD,
 	       "a fork record outgrows its scratch slot");
 _Static_assert(sizeof(struct gtb_sys) + USTACK_ROOM <= GTB_MAX_RECORD,
 	       "a syscall record outgrows its scratch slot");
+_Static_assert(sizeof(struct gtb_sample) + STACKS_ROOM <= GTB_MAX_RECORD,
+	       "a sample record outgrows its scratch slot");
 
 /*
  * Address spaces whose user stacks the reader was woken for: the first
@@ -590,9 +627,14 @@ static __always_inline __u64 uspace_of(struct task_struct *t)
  * Returns the bytes written at @us, 0 for none (a kernel thread or a
  * user worker, a 32-bit task, an interrupt, user stacks off); @fresh
  * set if the space is new to the reader (uspaces).
+ *
+ * @sample: a CPU sample's interrupt, whose user stack is the interrupted
+ * task's (the module's rule): its registers saved at its last entry to
+ * the kernel, the interrupt's own if it came from user mode.  The mm is
+ * current's there too: the scheduler switches both with interrupts off.
  */
 static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
-					 bool *fresh)
+					 bool *fresh, bool sample)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct {
@@ -604,7 +646,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	__u32 n = 1, stop = GTB_USTOP_NONE;
 
 	if (!(cfg.flags & OPT_USER_STACKS) || !t->mm ||
-	    t->flags & NOT_USER_FLAGS || !in_task_ctx(ctx, t))
+	    t->flags & NOT_USER_FLAGS || (!sample && !in_task_ctx(ctx, t)))
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
@@ -672,9 +714,10 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
  * record's hdr.nr_frames, passed so that the verifier knows its bound),
  * in a record built in a scratch slot (begin()); hdr.size grows by it.
  * True if the reader should be woken for it now (submit_now()).
+ * @sample: see ustack_walk().
  */
 static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
-				       __u64 *stack, __u32 nk)
+				       __u64 *stack, __u32 nk, bool sample)
 {
 	bool fresh = false;
 
@@ -682,7 +725,8 @@ static __always_inline bool put_ustack(void *ctx, struct gtb_hdr *h,
 		return false;
 	if (nk > GTB_MAX_FRAMES)
 		nk = GTB_MAX_FRAMES;
-	h->size += ustack_walk(ctx, (struct gtb_ustack *)&stack[nk], &fresh);
+	h->size += ustack_walk(ctx, (struct gtb_ustack *)&stack[nk], &fresh,
+			       sample);
 	return fresh;
 }
 
@@ -699,7 +743,7 @@ static __always_inline bool put_stacks(void *ctx, struct gtb_hdr *h,
 
 	h->nr_frames = nk;
 	h->size += nk * 8;
-	return user && put_ustack(ctx, h, stack, nk);
+	return user && put_ustack(ctx, h, stack, nk, false);
 }
 
 /* What fd @fd of @t is: the check of the module's classify.c. */
@@ -923,7 +967,7 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
 	/* The stack of a syscall's entry is its user frames. */
 	if (ustack)
-		fresh = put_ustack(ctx, &r->hdr, r->stack, 0);
+		fresh = put_ustack(ctx, &r->hdr, r->stack, 0, false);
 	end_now(r, slot, fresh);
 	return 0;
 }
@@ -1030,6 +1074,135 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(gt_sys_exit_twin, struct pt_regs *regs, long ret)
 {
 	return twin_first_ran(TWIN_EXIT) ? 0 : sys_exit(ctx, regs, ret);
+}
+
+/* ---- CPU samples (--cpu-hz) ------------------------------------------ */
+
+/*
+ * The time of each CPU's last sample.  The perf event's timer keeps its
+ * phase (hrtimer_forward_now()), so a gap of more than a period means
+ * samples not taken: the timer ran late behind a long interrupts-off
+ * section, as the module's counts its overruns, or the kernel did not
+ * run the program (it skips a perf event's program while a kprobe's or
+ * a classic tracepoint's runs on that CPU, and counts that nowhere).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} sample_last SEC(".maps");
+
+/*
+ * Samples this CPU did not take before this one, at @ts.  The program
+ * never nests in itself on a CPU: a plain update.
+ */
+static __always_inline __u32 samples_missed(__u64 ts)
+{
+	__u64 period = cfg.sample_ns, *last, gap = 0;
+	__u32 zero = 0;
+
+	last = bpf_map_lookup_elem(&sample_last, &zero);
+	if (!last || !period)
+		return 0;
+	if (*last && ts > *last)
+		gap = (ts - *last + period / 2) / period;
+	*last = ts;
+	if (gap <= 1)
+		return 0;
+	return gap - 1 > 0xffffffffULL ? 0xffffffffU : (__u32)(gap - 1);
+}
+
+/*
+ * Did the sample interrupt user mode?  The privilege level in the saved
+ * cs (x86-64).  An 8-byte load: the context allows no narrower one of
+ * its registers, and newer kernels make cs a 16-bit member of a union.
+ */
+static __always_inline bool sample_user(struct bpf_perf_event_data *ctx)
+{
+	__u64 cs = *(volatile __u64 *)((char *)&ctx->regs +
+				       __builtin_offsetof(struct pt_regs, cs));
+
+	return cs & 3;
+}
+
+/*
+ * The kernel stack of the code the sample interrupted: on a perf event's
+ * context bpf_get_stack() unwinds from the interrupt's saved registers,
+ * so it starts at the instruction interrupted, without the interrupt's
+ * own frames.  None if that was user code (@user), whose kernel stack
+ * the trace must not show.
+ */
+static __always_inline __u8 sample_kstack(void *ctx, __u64 *buf, bool user)
+{
+	long n;
+
+	if (user || cfg.flags & OPT_NO_KSTACKS)
+		return 0;
+	n = bpf_get_stack(ctx, buf, GTB_MAX_FRAMES * sizeof(__u64), 0);
+	return n > 0 ? n / sizeof(__u64) : 0;
+}
+
+/*
+ * Fill a recorded task's sample in its scratch slot @s: its kernel
+ * stack, then its user stack, and copy it into the ring.  False if it
+ * was dropped (counted).
+ */
+static __always_inline bool sample_stacks(void *ctx, struct scratch *s,
+					  struct gtb_sample *r)
+{
+	/* A __u8, as get_stack()'s: the verifier sees the bound put_ustack() needs. */
+	__u32 nk = sample_kstack(ctx, r->stack, r->user);
+	bool fresh;
+
+	r->hdr.nr_frames = nk;
+	r->hdr.size += nk * sizeof(__u64);
+	fresh = put_ustack(ctx, &r->hdr, r->stack, nk, true);
+	return output_now(s, fresh, true);
+}
+
+/*
+ * A CPU sample: the perf event the loader opened on each CPU (software
+ * cpu-clock, every cfg.sample_ns) interrupts it, in a hard interrupt,
+ * and this writes the task it caught.  A recorded task's record carries
+ * its stacks, built in a scratch slot; the idle task's and those of the
+ * tasks the filters leave out carry none, and are written only for the
+ * model to count them, as the module's does.  A record lost counts as
+ * lost samples (sample_drops), itself and those it said were missed.
+ * Returns 0: perf writes no sample of its own.
+ */
+SEC("perf_event")
+int gt_sample(struct bpf_perf_event_data *ctx)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	bool idle = !cur->pid;
+	bool rec = !idle && task_match(cur, false);
+	struct scratch *slot = NULL;
+	struct gtb_sample *r;
+	__u32 missed;
+
+	if (rec) {
+		slot = claim(true);
+		r = slot ? (struct gtb_sample *)slot->rec : NULL;
+	} else {
+		r = reserve_as(sizeof(*r), true);
+	}
+	if (!r) {
+		count_lost(true, samples_missed(bpf_ktime_get_ns()));
+		return 0;
+	}
+	fill_hdr(&r->hdr, GTB_SAMPLE, sizeof(*r), (__u64)cur,
+		 rec ? GTB_MATCH_KEY : 0);
+	missed = samples_missed(r->hdr.ts);
+	r->missed = missed;
+	r->idle = idle;
+	r->user = sample_user(ctx);
+	__builtin_memset(r->pad, 0, sizeof(r->pad));
+	if (!rec)
+		submit(r);
+	else if (!sample_stacks(ctx, slot, r))
+		count_lost(true, missed);
+	return 0;
 }
 
 /*

@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 
 #include <bpf/bpf.h>
@@ -51,7 +54,30 @@ struct gt_bpf {
 	uint64_t twin_check;	/* when to look at the skips again */
 	gt_merge_fn early;	/* gt_bpf_set_early() */
 	void *early_arg;
+	struct sampler *smp;	/* --cpu-hz, or NULL */
 };
+
+/*
+ * CPU samples: one software cpu-clock perf event per online CPU, with
+ * gt_sample attached.  A perf event is bound to a CPU that is online
+ * when it is opened, and the kernel takes it off a CPU that goes
+ * offline for good (it does not come back with the CPU): the reader
+ * looks at the CPUs every SAMPLER_CHECK_NS and opens an event on each
+ * CPU online without a working one, one that came online or came back.
+ * A working event's enabled time grows; one taken off its CPU keeps it.
+ */
+struct sampler {
+	uint64_t period_ns;
+	uint64_t next_check;
+	bool *online;		/* scratch for online_cpus() */
+	struct smp_cpu {
+		struct bpf_link *link;	/* owns @fd: NULL, none */
+		int fd;
+		uint64_t enabled;	/* its enabled time at the last check */
+	} cpu[];
+};
+
+#define SAMPLER_CHECK_NS	(100 * 1000 * 1000ULL)
 
 /* How often the reader looks for the syscall programs' first skip. */
 #define TWIN_CHECK_NS	(100 * 1000 * 1000ULL)
@@ -99,6 +125,7 @@ static void fill_config(struct gtb_config *c, const struct gt_bpf_params *p)
 	memcpy(c->comm, o->comm, sizeof(c->comm));
 	memcpy(c->syscall_set, o->syscall_set, sizeof(c->syscall_set));
 	c->cgroup_id = o->cgroup_id;
+	c->sample_ns = o->cpu_hz ? 1000000000ULL / o->cpu_hz : 0;
 }
 
 /*
@@ -243,6 +270,139 @@ static int attach_twins(struct gotrace_bpf *skel)
 	return 0;
 }
 
+/* ---- CPU samples ------------------------------------------------------ */
+
+static int perf_event_open(struct perf_event_attr *attr, int cpu)
+{
+	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * @cpu's sampling event, with gt_sample attached (libbpf enables it
+ * then).  Its enabled time tells whether it still samples (struct
+ * sampler).  0 or -errno.
+ */
+static int sampler_open_cpu(struct gt_bpf *b, unsigned int cpu)
+{
+	struct smp_cpu *sc = &b->smp->cpu[cpu];
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = b->smp->period_ns,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED,
+		.disabled = 1,
+	};
+	int fd, err;
+
+	fd = perf_event_open(&attr, (int)cpu);
+	if (fd < 0)
+		return -errno;
+	sc->link = bpf_program__attach_perf_event(b->skel->progs.gt_sample, fd);
+	if (!sc->link) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	sc->fd = fd;
+	sc->enabled = 0;
+	return 0;
+}
+
+/* Detach @cpu's event and close it (the link owns it). */
+static void sampler_close_cpu(struct gt_bpf *b, unsigned int cpu)
+{
+	struct smp_cpu *sc = &b->smp->cpu[cpu];
+
+	bpf_link__destroy(sc->link);
+	sc->link = NULL;
+	sc->fd = -1;
+}
+
+/*
+ * Does @cpu's event still sample?  Its enabled time grew since the last
+ * check (read from the CPU by the kernel); an event taken off a CPU that
+ * went offline keeps its time, even once the CPU is back.
+ */
+static bool sampler_working(struct gt_bpf *b, unsigned int cpu)
+{
+	struct smp_cpu *sc = &b->smp->cpu[cpu];
+	uint64_t v[2];
+
+	if (read(sc->fd, v, sizeof(v)) != sizeof(v) || v[1] == sc->enabled)
+		return false;
+	sc->enabled = v[1];
+	return true;
+}
+
+/*
+ * Open an event on each online CPU without a working one, and close
+ * those of CPUs offline.  At the start (@first) a failure ends the
+ * session; later a CPU that refuses is tried again at the next check.
+ */
+static int sampler_check(struct gt_bpf *b, bool first)
+{
+	struct sampler *smp = b->smp;
+	int err;
+
+	online_cpus(smp->online, b->nr_cpus);
+	for (unsigned int c = 0; c < b->nr_cpus; c++) {
+		if (smp->cpu[c].link &&
+		    (!smp->online[c] || !sampler_working(b, c)))
+			sampler_close_cpu(b, c);
+		if (!smp->online[c] || smp->cpu[c].link)
+			continue;
+		err = sampler_open_cpu(b, c);
+		if (err && first) {
+			gt_err("cannot sample CPU %u (a cpu-clock perf event for BPF): %s",
+			       c, strerror(-err));
+			return err;
+		}
+		/* Its first check is the next: its time has not grown yet. */
+		if (!err)
+			sampler_working(b, c);
+	}
+	return 0;
+}
+
+/* Sample every online CPU every @period_ns: 0 or -errno. */
+static int sampler_start(struct gt_bpf *b, uint64_t period_ns)
+{
+	b->smp = calloc(1, sizeof(*b->smp) +
+			b->nr_cpus * sizeof(b->smp->cpu[0]));
+	if (!b->smp)
+		return -ENOMEM;
+	b->smp->online = calloc(b->nr_cpus, sizeof(*b->smp->online));
+	if (!b->smp->online)
+		return -ENOMEM;
+	b->smp->period_ns = period_ns;
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		b->smp->cpu[c].fd = -1;
+	return sampler_check(b, true);
+}
+
+/* At most every SAMPLER_CHECK_NS: the CPUs that came online, or back. */
+static void sampler_hotplug(struct gt_bpf *b, uint64_t now)
+{
+	if (!b->smp || now < b->smp->next_check)
+		return;
+	b->smp->next_check = now + SAMPLER_CHECK_NS;
+	sampler_check(b, false);
+}
+
+/* Stop sampling: every CPU's event detached and closed. */
+static void sampler_stop(struct gt_bpf *b)
+{
+	if (!b->smp)
+		return;
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		sampler_close_cpu(b, c);
+	free(b->smp->online);
+	free(b->smp);
+	b->smp = NULL;
+}
+
 struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 {
 	struct gt_bpf_caps caps;
@@ -277,6 +437,9 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 	/* The twins come after their first programs (gotrace.bpf.c). */
 	bpf_program__set_autoattach(b->skel->progs.gt_sys_enter_twin, false);
 	bpf_program__set_autoattach(b->skel->progs.gt_sys_exit_twin, false);
+	/* Loaded only to sample: nothing for the verifier otherwise. */
+	bpf_program__set_autoload(b->skel->progs.gt_sample,
+				  p->opts->cpu_hz != 0);
 	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
 	b->skel->rodata->wake_bytes = bytes / 2;
 	if (p->opts->flags & GOTRACE_OPT_USER_STACKS)
@@ -309,6 +472,9 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 		gt_err("cannot attach the BPF programs: %s", strerror(-err));
 		goto fail;
 	}
+	if (p->opts->cpu_hz &&
+	    sampler_start(b, 1000000000ULL / p->opts->cpu_hz))
+		goto fail;
 	return b;
 fail:
 	gt_bpf_close(b);
@@ -375,6 +541,7 @@ int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)
 	if (now > GT_BPF_REORDER_NS)
 		gt_merge_emit(b->merge, now - GT_BPF_REORDER_NS, fn, arg);
 	twins_when_needed(b, now);
+	sampler_hotplug(b, now);
 	return 0;
 }
 
@@ -427,6 +594,7 @@ void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	b->skel->links.gt_sys_enter_twin = NULL;
 	bpf_link__destroy(b->skel->links.gt_sys_exit_twin);
 	b->skel->links.gt_sys_exit_twin = NULL;
+	sampler_stop(b);
 	gotrace_bpf__detach(b->skel);
 	until = gt_now_ns() + GT_BPF_REORDER_NS;
 	while ((left = (int64_t)(until - gt_now_ns())) > 0) {
@@ -508,6 +676,11 @@ uint64_t gt_bpf_twin_runs(const struct gt_bpf *b)
 	return percpu_sum(b, b->skel->maps.twin_runs);
 }
 
+uint64_t gt_bpf_sample_drops(const struct gt_bpf *b)
+{
+	return percpu_sum(b, b->skel->maps.sample_drops);
+}
+
 uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
 {
 	uint64_t sum = 0, sys = 0, taken = gt_bpf_twin_runs(b);
@@ -517,7 +690,10 @@ uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
 	if (which && len)
 		which[0] = '\0';
 	bpf_object__for_each_program(prog, b->skel->obj) {
-		uint64_t m = is_twin(b, prog) ? 0 : prog_misses(prog);
+		/* The sampler's skips are samples not taken: gt_sample counts them. */
+		uint64_t m = is_twin(b, prog) ||
+			     prog == b->skel->progs.gt_sample ? 0 :
+			     prog_misses(prog);
 		int n;
 
 		if (!m)
@@ -550,6 +726,7 @@ void gt_bpf_close(struct gt_bpf *b)
 {
 	if (!b)
 		return;
+	sampler_stop(b);
 	ring_buffer__free(b->rb);
 	gotrace_bpf__destroy(b->skel);
 	for (unsigned int c = 0; b->ring_fds && c < b->nr_cpus; c++)

@@ -74,6 +74,11 @@ uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len);
  * that its twin recorded instead (gotrace.bpf.c): nothing lost.
  */
 uint64_t gt_bpf_twin_runs(const struct gt_bpf *b);
+/*
+ * CPU samples lost on their way (a full ring, no scratch slot), with the
+ * samples not taken that their records would have told the model of.
+ */
+uint64_t gt_bpf_sample_drops(const struct gt_bpf *b);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);
 

@@ -13,9 +13,9 @@
  * hdr.nr_frames return addresses.
  *
  * With GOTRACE_OPT_USER_STACKS, the records of a switch, a wakeup, a
- * fork and a syscall entry may carry the user stack of the task running
- * (current): a struct gtb_ustack right after the kernel frames.  A
- * record has one when hdr.size goes past its kernel frames.
+ * fork, a syscall entry and a CPU sample may carry the user stack of the
+ * task running (current): a struct gtb_ustack right after the kernel
+ * frames.  A record has one when hdr.size goes past its kernel frames.
  *
  * The snapshot of the tasks that exist when a session starts is not in
  * the rings: the task iterator program writes one struct gtb_task per
@@ -49,6 +49,8 @@ enum gtb_type {
 	GTB_EXIT,		/* struct gtb_hdr only */
 	GTB_SYS_ENTER,		/* struct gtb_sys: nr, arg0 */
 	GTB_SYS_EXIT,		/* struct gtb_sys: nr, return value */
+	GTB_SAMPLE,		/* struct gtb_sample, stack of the code
+				 * interrupted (none: it was user code) */
 	GTB_TYPE_COUNT,
 };
 
@@ -156,6 +158,24 @@ struct gtb_sys {
 };
 
 /*
+ * GTB_SAMPLE: a CPU sample (--cpu-hz), taken by a perf event's interrupt
+ * on hdr.cpu; hdr.key is the task it interrupted (GTB_MATCH_KEY: a
+ * recorded one, the only ones with stacks).  Samples of the idle task
+ * and of the tasks the filters leave out are written too, without
+ * stacks, so that the model counts them as the module's does.
+ */
+struct gtb_sample {
+	struct gtb_hdr hdr;
+	__u32 missed;		/* samples of this CPU not taken since its
+				 * last one (its timer late, or the program
+				 * not run): the module's missed */
+	__u8 idle;		/* hdr.key is the CPU's idle task */
+	__u8 user;		/* it interrupted user mode: no kernel frames */
+	__u8 pad[2];
+	__u64 stack[];
+};
+
+/*
  * The user stack of current, walked by its frame pointers as the
  * module's kmod/ustack.c walks it (Documentation/user-stacks.rst):
  * @pcs[0] is the user PC, then one return address per frame.  Raw
@@ -197,6 +217,7 @@ struct gtb_config {
 	char comm[16];
 	__u64 cgroup_id;
 	__u64 syscall_set[16];
+	__u64 sample_ns;	/* --cpu-hz: the samples' period, 0: none */
 };
 
 #endif /* GOTRACE_BPF_RECORD_H */

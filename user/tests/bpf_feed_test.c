@@ -4,6 +4,7 @@
  * of a recorded task is written, or counted as lost; never dropped
  * silently.  A record of a task the filters left out is neither.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,28 @@ static void exec_match(struct gt_bpf_feed *f, uint64_t key, uint8_t match)
 static void exec_record(struct gt_bpf_feed *f, uint64_t key)
 {
 	exec_match(f, key, GTB_MATCH_KEY);
+}
+
+/* A CPU sample of @key, with two kernel frames if it is recorded. */
+static void sample_record(struct gt_bpf_feed *f, uint64_t key, uint8_t match,
+			  bool idle, uint32_t missed)
+{
+	struct {
+		struct gtb_sample r;
+		uint64_t pcs[2];
+	} s = { 0 };
+	uint16_t size = sizeof(s.r);
+
+	if (match) {
+		s.pcs[0] = 0xffffffff81000010ULL;
+		s.pcs[1] = 0xffffffff81000020ULL;
+		size = sizeof(s);
+	}
+	s.r.hdr = hdr(GTB_SAMPLE, size, key, match);
+	s.r.hdr.nr_frames = match ? 2 : 0;
+	s.r.idle = idle;
+	s.r.missed = missed;
+	gt_bpf_feed_record(&s, size, f);
 }
 
 static uint64_t events(struct gt_model *m)
@@ -205,6 +228,56 @@ static void gaps_test(struct gt_umodel_config *cfg)
 	ok(events(m) > before, "it is shown running: its exec and syscall are written");
 	gt_bpf_feed_free(f);
 	gt_umodel_destroy(m);
+}
+
+/*
+ * CPU samples: a filtered-out task's goes in as an idle task's, even as
+ * its CPU's first event (which starts a goroutine of any task not idle:
+ * the model here knows none of the filters), and the feed counts it; a
+ * recorded task's is written, a missed switch to it written first.
+ */
+static void samples_test(struct gt_umodel_config *cfg)
+{
+	struct gt_umodel_stats st;
+	struct gt_model *m;
+	struct gt_bpf_feed *f;
+	uint64_t before;
+
+	cfg->format = GT_UMODEL_GO123;
+	cfg->opts.cpu_hz = 999;
+	m = gt_umodel_create(cfg);
+	f = m ? gt_bpf_feed_new(m, NULL) : NULL;
+	if (!ok(f != NULL, "a model with CPU samples and its feed"))
+		return;
+	task_record(f, KEY_KNOWN, 5);
+	ok(gt_bpf_feed_start(f, now, 0) == 0, "the trace starts");
+	before = events(m);
+	sample_record(f, KEY_OTHER, 0, false, 0);
+	sample_record(f, 0x9000, 0, true, 0);
+	gt_umodel_stats(m, &st);
+	ok(gt_bpf_feed_samples_hidden(f) == 1 && st.cpu_samples_idle == 2 &&
+	   !st.cpu_samples && events(m) == before,
+	   "a filtered-out task's sample, the CPU's first event, and an idle one: counted (%llu as filtered out), nothing written",
+	   (unsigned long long)gt_bpf_feed_samples_hidden(f));
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	sample_record(f, KEY_KNOWN, GTB_MATCH_KEY, false, 3);
+	gt_umodel_stats(m, &st);
+	ok(st.cpu_samples == 1 && st.cpu_samples_lost == 3,
+	   "a recorded task's sample is written (%llu), the 3 not taken before it lost (%llu)",
+	   (unsigned long long)st.cpu_samples,
+	   (unsigned long long)st.cpu_samples_lost);
+	switch_to(f, KEY_KNOWN, KEY_LEFT, GTB_MATCH_KEY);
+	/* KEY_LEFT -> KEY_KNOWN never reached the reader. */
+	sample_record(f, KEY_KNOWN, GTB_MATCH_KEY, false, 0);
+	gt_umodel_stats(m, &st);
+	ok(st.cpu_samples == 2 && gt_bpf_feed_unswitched(f) == 1,
+	   "a sample of a task the switches did not put there: the gap is found (%llu), the sample written (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f),
+	   (unsigned long long)st.cpu_samples);
+	gt_bpf_feed_free(f);
+	gt_umodel_destroy(m);
+	cfg->format = GT_UMODEL_GO111;
+	cfg->opts.cpu_hz = 0;
 }
 
 int main(void)
@@ -329,5 +402,6 @@ int main(void)
 	strcpy(cfg.opts.comm, "");
 	cfg.opts.flags = 0;
 	gaps_test(&cfg);
+	samples_test(&cfg);
 	return tap_done();
 }
