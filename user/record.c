@@ -127,7 +127,7 @@ static void record_usage(FILE *f)
 		"                      [-c COMM] [--cgroup PATH | --unit NAME] [--syscalls MODE]\n"
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
-		"                      [--user-stacks | --no-user-stacks] [--cpu-hz[=N]]\n"
+		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
@@ -202,7 +202,7 @@ static void record_usage(FILE *f)
 		"                         the module's user_stacks parameter, off\n"
 		"                         unless it was set (off with --backend bpf)\n"
 		"      --no-user-stacks   none, whatever the module's parameter says\n"
-		"      --cpu-hz[=N]       (go1.23) sample every CPU N times a second\n"
+		"      --cpu-hz [N]       (go1.23) sample every CPU N times a second\n"
 		"                         (1 to 999, 99 when N is not given): the\n"
 		"                         task running and its kernel stack (and its\n"
 		"                         user stack with --user-stacks), shown by\n"
@@ -953,6 +953,14 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			r->no_symbolize = true;
 			break;
 		case O_CPU_HZ:
+			/*
+			 * The rate is optional, so getopt takes only
+			 * --cpu-hz=N; "--cpu-hz 999" (perf -F's way) would
+			 * otherwise run a COMMAND named 999.
+			 */
+			if (!optarg && optind < argc && argv[optind][0] >= '0' &&
+			    argv[optind][0] <= '9')
+				optarg = argv[optind++];
 			bad |= gt_opts_cpu_hz(&r->opts, optarg);
 			r->cpu_hz_given = true;
 			break;

@@ -23,6 +23,15 @@ run record --bogus
 check "record --bogus: exit 2" '[ $rc -eq 2 ]'
 run record --device "$T/nonexistent" -o "$T/never.trace"
 check "record: missing device says the module is not loaded" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --cpu-hz 1000 -o "$T/never.trace"
+check "record --cpu-hz 1000: no such rate, exit 2" '[ $rc -eq 2 ] && has "'\''1000'\'' is no rate from 1 to 999" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --cpu-hz=0 -o "$T/never.trace"
+check "record --cpu-hz=0: no such rate, exit 2" '[ $rc -eq 2 ] && has "'\''0'\'' is no rate" "$T/err"'
+run record --format go1.11 --cpu-hz 99 --device "$T/nonexistent" -o "$T/never.trace"
+check "record --format go1.11 --cpu-hz 99: refused, the reason said" '[ $rc -eq 2 ] && has "go1.11 format has no CPU samples" "$T/err"'
+# "--cpu-hz 99" takes its rate: the COMMAND is what follows it.
+run record --cpu-hz 99 --device "$T/nonexistent" -o "$T/never.trace" -- true
+check "record --cpu-hz 99 -- true: the rate taken, not run as a command" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
 run record --backend foo -o "$T/never.trace"
 check "record --backend foo: exit 2, says what it wants" '[ $rc -eq 2 ] && has "invalid backend '\''foo'\'': want kmod, bpf or auto" "$T/err"'
 run record --backend kmod --device "$T/nonexistent" -o "$T/never.trace"
