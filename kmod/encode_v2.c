@@ -132,12 +132,15 @@ bool gt_enc2_event(struct gt_enc2 *e, unsigned int type, u64 ts,
 	return true;
 }
 
-/* Open a batch of the table kind @kind and write its first byte. */
-static bool table_batch(struct gt_enc2 *e, u64 gen, u8 kind)
+/*
+ * Open a batch of no M of kind @kind (a table, CPU samples), based at
+ * @ts, and write its first byte.
+ */
+static bool kind_batch(struct gt_enc2 *e, u64 gen, u64 ts, u8 kind)
 {
 	u32 start = e->len;
 
-	if (!gt_enc2_batch(e, gen, GT_E2_NO_M, 0))
+	if (!gt_enc2_batch(e, gen, GT_E2_NO_M, ts))
 		return false;
 	if (!gt_enc2_room(e)) {
 		gt_enc2_batch_cancel(e, start);
@@ -150,7 +153,7 @@ static bool table_batch(struct gt_enc2 *e, u64 gen, u8 kind)
 /* Open a string table batch of generation @gen (end it with batch_end). */
 bool gt_enc2_strings(struct gt_enc2 *e, u64 gen)
 {
-	return table_batch(e, gen, GT_E2_STRINGS);
+	return kind_batch(e, gen, 0, GT_E2_STRINGS);
 }
 
 /*
@@ -185,16 +188,7 @@ bool gt_enc2_string(struct gt_enc2 *e, u64 id, const char *s, u32 len)
  */
 bool gt_enc2_cpu_samples(struct gt_enc2 *e, u64 gen, u64 ts)
 {
-	u32 start = e->len;
-
-	if (!gt_enc2_batch(e, gen, GT_E2_NO_M, ts))
-		return false;
-	if (!gt_enc2_room(e)) {
-		gt_enc2_batch_cancel(e, start);
-		return false;
-	}
-	e->buf[e->len++] = GT_E2_CPU_SAMPLES;
-	return true;
+	return kind_batch(e, gen, ts, GT_E2_CPU_SAMPLES);
 }
 
 /*
@@ -226,7 +220,7 @@ bool gt_enc2_cpu_sample(struct gt_enc2 *e, u64 ts, u64 m, u64 p, u64 g,
 /* Open a stack table batch of generation @gen (end it with batch_end). */
 bool gt_enc2_stacks(struct gt_enc2 *e, u64 gen)
 {
-	return table_batch(e, gen, GT_E2_STACKS);
+	return kind_batch(e, gen, 0, GT_E2_STACKS);
 }
 
 /*
