@@ -8,9 +8,10 @@
 # (cpusample.expect, selftests/verify-trace.sh) that `gotrace pprof cpu`
 # of each task gives those shares within 5 points, and as many samples
 # as its CPU time at 999 Hz within 10%; Go 1.23 and 1.27 read the trace
-# (selftests/check-trace.sh).  Here: the summary counts samples written
+# (selftests/check-trace.sh; their web UI pages too).  Here: the summary counts samples written
 # and samples of idle CPUs, the module's status file counts them too,
-# and the go1.11 format refuses sampling.
+# a flight snapshot and every rotated file hold samples, and the go1.11
+# format refuses sampling.
 . ./lib.sh
 
 hz=999
@@ -103,6 +104,47 @@ d=20
 cat "$GT_OUT/cpusample.expect"
 
 if [ "$GT_BACKEND" = kmod ]; then
+	# The flight recorder keeps the samples with their generations: a
+	# snapshot after burn holds its samples, in its shares.
+	dir=/tmp/cs-flight
+	rm -rf $dir
+	./gotrace record --cpu-hz $hz --flight 30s -o $dir > /tmp/cs-fl.out \
+		2> /tmp/cs-fl.err &
+	rec=$!
+	cleanup_on_exit $rec
+	wait_state recording
+	./burn 2 0 > /dev/null || fail "burn failed"
+	./gotrace snapshot || fail "gotrace snapshot failed"
+	wait_until "ls $dir | grep -q -- '-0001-user\.trace\$'" 300 ||
+		fail "no snapshot in $dir within 30 s: $(cat /tmp/cs-fl.err)"
+	./gotrace stop || fail "gotrace stop failed"
+	wait_gone $rec 300 || fail "the recorder did not end within 30 s of stop"
+	wait $rec || fail "the recorder exited with $?: $(cat /tmp/cs-fl.err)"
+	for f in "$dir"/*-0001-user.trace; do
+		check_header "$f"
+	done
+	cp "$f" "$GT_OUT/cpusample-flight.trace"
+	echo "cpu_share burn burn_a $((75 - d)) $((75 + d))" \
+		> "$GT_OUT/cpusample-flight.expect"
+
+	# Rotation splits them with their generations: every file of a
+	# burn longer than a file has its samples, at the rate it states.
+	dir=/tmp/cs-rotate
+	rm -rf $dir
+	./gotrace record --cpu-hz $hz --rotate 1s -o $dir -- ./burn 3 0 \
+		> /tmp/cs-rot.out 2> /tmp/cs-rot.err ||
+		fail "gotrace record --rotate --cpu-hz failed: $(cat /tmp/cs-rot.err)"
+	n=0
+	for f in "$dir"/*.trace; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		./gotrace stat "$f" > /tmp/cs-stat || fail "gotrace stat $f failed"
+		grep -q "CPU samples *[1-9][0-9]* (.* $hz Hz, as the trace says" \
+			/tmp/cs-stat || fail "$f: no CPU samples at $hz Hz: $(cat /tmp/cs-stat)"
+		cp "$f" "$GT_OUT/cpusample-rotate-$n.trace"
+	done
+	[ "$n" -ge 2 ] || fail "$n files for 3 s rotated every 1 s, not 2 or more"
+
 	# The status counts the samples; go1.11 has none.
 	./gotrace record --cpu-hz=$hz -o /tmp/st.trace -- sh -c \
 		'./burn 1 > /dev/null; cat /sys/class/misc/gotrace/status/cpu_samples > /tmp/st.n' \

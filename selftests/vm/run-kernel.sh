@@ -277,9 +277,9 @@ readers() {
 # The checker of record on every trace, every reader of its format; the
 # profiles of every kind and reader on every trace of the reference boot
 # (plain 6.12, the one that runs every go1.11 test too); the web UIs on
-# the first workload's and the units'; the ground truth where the guest
-# wrote one, whose "pprof" lines build the profiles they name on every
-# boot.  A profile is built from the trace Go has parsed already, and
+# the first workload's, the units' and the CPU samples'; the ground
+# truth where the guest wrote one, whose "pprof" lines build the
+# profiles they name on every boot.  A profile is built from the trace Go has parsed already, and
 # what it adds, the same on every kernel, is proved on the reference
 # boot: newest's 141 traces took 207 CPU-s to check with every profile,
 # 83 without, and on a fresh machine each boot's host checks took as
@@ -298,9 +298,10 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
 	base=${base%.trace}
 	opts=--pprof
 	[ "$name" = 6.12 ] || opts=
-	# units: the user task and region pages of its systemd unit.
+	# units: the user task and region pages of its systemd unit;
+	# cpusample: the timelines that draw CPU samples.
 	case $base in
-	pingpong | units) opts="--web --pprof" ;;
+	pingpong | units | cpusample) opts="--web --pprof" ;;
 	esac
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by $(readers "$t")${opts:+ ($opts)}" \
