@@ -105,11 +105,12 @@ cat "$GT_OUT/cpusample.expect"
 
 if [ "$GT_BACKEND" = kmod ]; then
 	# The flight recorder keeps the samples with their generations: a
-	# snapshot after burn holds its samples, in its shares.
+	# snapshot after burn holds its samples, in its shares (its user
+	# frames named, as the recorder names a snapshot's).
 	dir=/tmp/cs-flight
 	rm -rf $dir
-	./gotrace record --cpu-hz $hz --flight 30s -o $dir > /tmp/cs-fl.out \
-		2> /tmp/cs-fl.err &
+	./gotrace record --cpu-hz $hz --user-stacks --flight 30s -o $dir \
+		> /tmp/cs-fl.out 2> /tmp/cs-fl.err &
 	rec=$!
 	cleanup_on_exit $rec
 	wait_state recording
