@@ -30,6 +30,12 @@
 #                            --comm WHO` or `--tid N`, read by Go 1.27's
 #                            pprof: FUNC anywhere on the stack) is from
 #                            LO to HI
+#   cpu_split WHO FUNC FUNC2 LO HI
+#                            FUNC's share, in percent, of WHO's samples
+#                            in FUNC or FUNC2 (two functions that do not
+#                            call each other) is from LO to HI: the
+#                            split of a spin, whatever share of the
+#                            task's time the kernel took
 #   cpu_samples WHO LO HI    WHO has LO to HI CPU samples
 #   stuck N                  (generational) N goroutines created during
 #                            the trace were runnable at the start of each
@@ -246,9 +252,10 @@ while read -r a b c d; do
 	esac
 	checked=$((checked + 1))
 	case $a in
-	cpu_share|cpu_samples)
+	cpu_share|cpu_split|cpu_samples)
 		# gotrace's CPU profile of task $b, read by Go 1.27's pprof:
-		# FUNC's share (cum%) of its samples, or their number.
+		# FUNC's share (cum%) of its samples, its share of the samples
+		# of it and of a second function, or their number.
 		set -- $d
 		who="--comm $b"
 		case $b in tid=*) who="--tid ${b#tid=}" ;; esac
@@ -265,6 +272,12 @@ while read -r a b c d; do
 		if [ "$a" = cpu_samples ]; then
 			lo=$c hi=$1
 			got=$(sed -n 's/.* of \([0-9][0-9]*\) total.*/\1/p' "$tmp/top")
+		elif [ "$a" = cpu_split ]; then
+			lo=$2 hi=$3
+			got=$(awk -v f="$c" -v g="$1" '$NF == f { x = $4 }
+				$NF == g { y = $4 }
+				END { if (x + y > 0) printf "%d", 100 * x / (x + y) + 0.5 }' \
+				"$tmp/top")
 		else
 			lo=$1 hi=$2
 			got=$(awk -v f="$c" '$NF == f { v = $5; sub(/%$/, "", v)

@@ -76,7 +76,7 @@ record_bg /tmp/stop.err -o "$GT_OUT/cmd-stop.trace"
 cat /tmp/status.json
 grep -q "^  \"nr_cpus\": $NCPU,$" /tmp/status.json ||
 	fail "status --json: nr_cpus is not $NCPU"
-[ "$(grep -cE '^    \{ "cpu": [0-9]+, "online": true, "running": (true|false), "events": [0-9]+, "lost_events": 0, "chunk_overflows": 0 \},?$' \
+[ "$(grep -cE '^    \{ "cpu": [0-9]+, "online": true, "running": (true|false), "events": [0-9]+, "lost_events": 0, "chunk_overflows": 0, "cpu_samples": 0, "cpu_samples_idle": 0, "cpu_samples_hidden": 0, "cpu_samples_lost": 0 \},?$' \
 	/tmp/status.json)" -eq "$NCPU" ] ||
 	fail "status --json: not one online CPU object per CPU"
 ./gotrace stop || fail "gotrace stop exited with $?"
