@@ -370,22 +370,20 @@ static u64 stack_intern(struct gt_model *m, struct gt_cpu *c, u64 gen,
 }
 
 /*
- * The stack of the running kernel code (innermost first, without the
- * probe's own frames), then its task's user frames (ustack_save()), and
- * the comm frame of @comm_of (whose entry is @t), when given: the user
- * frames are only of a task that names itself.  @wake: of a wakeup or a
- * creation.  Returns the stack reference, or @fallback when the table is
- * full.
+ * The stack whose kernel frames are the @n PCs in c->pcs (the hook's
+ * code, or the code a CPU sample interrupted), then, given @comm_of,
+ * the user frames of the task running here and the comm frame of
+ * @comm_of (whose entry is @t).  Returns the stack reference, or
+ * @fallback when there is no frame or the table is full.
  */
-static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		      const struct gt_in_task *comm_of, u64 fallback,
-		      bool wake)
+static u64 stack_of(struct gt_model *m, struct gt_cpu *c, unsigned int n,
+		    struct gt_task *t, const struct gt_in_task *comm_of,
+		    u64 fallback)
 {
 	u64 gen = model_gen(m), id;
-	unsigned int n, nu = 0;
+	unsigned int nu;
 	int uat = -1;
 
-	n = stack_save(m, c, GT_KSTACK_MAX, wake);
 	if (comm_of) {
 		nu = ustack_save(m, c, n);
 		if (nu)
@@ -401,6 +399,22 @@ static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		return fallback;
 	}
 	return id;
+}
+
+/*
+ * The stack of the running kernel code (innermost first, without the
+ * probe's own frames), then its task's user frames (ustack_save()), and
+ * the comm frame of @comm_of (whose entry is @t), when given: the user
+ * frames are only of a task that names itself.  @wake: of a wakeup or a
+ * creation.  Returns the stack reference, or @fallback when the table is
+ * full.
+ */
+static u64 stack_here(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		      const struct gt_in_task *comm_of, u64 fallback,
+		      bool wake)
+{
+	return stack_of(m, c, stack_save(m, c, GT_KSTACK_MAX, wake), t,
+			comm_of, fallback);
 }
 
 /* ---- Transitions (task's bucket lock held, irqs off) ------------------- */
@@ -1430,29 +1444,21 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 /*
  * The stack a CPU sample caught on this CPU, whose running goroutine is
  * @t (task @p): the kernel code interrupted, if any, then @t's user
- * frames and its comm frame, as stack_here() builds the stack of a
- * hook's own code.  0 if the table is full.
+ * frames and its comm frame (stack_of(), as for a hook's own code).  0
+ * if the table is full.
  */
 static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
 			struct gt_task *t, const struct gt_in_task *p)
 {
-	u64 gen = model_gen(m), id;
-	unsigned int n = 0, nu;
-	int uat = -1;
+	unsigned int n = 0;
+	u64 id;
 
 	if (!(m->opts.flags & GOTRACE_OPT_NO_KSTACKS))
 		n = gt_env_sample_kstack(c, c->pcs, GT_STACK_PCS,
 					 GT_KSTACK_MAX);
 	c->sampling = true;
-	nu = ustack_save(m, c, n);
+	id = stack_of(m, c, n, t, p, 0);
 	c->sampling = false;
-	if (nu)
-		uat = n;
-	n += nu;
-	c->pcs[n++] = comm_pc_of(m, t, p, gen);
-	id = stack_intern(m, c, gen, n, uat);
-	if (!id)
-		gt_atomic64_inc(&m->stack_overflows);
 	return id;
 }
 

@@ -779,6 +779,17 @@ static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
 	p_state(m, c, ts);
 }
 
+/*
+ * This CPU asks the reader to end its generation, once per generation: a
+ * buffer of it is half full.
+ */
+static void ask_gen_end(struct gt_model *m, struct gt_v2_cpu *vc)
+{
+	vc->asked = true;
+	WRITE_ONCE(m->v2.due, true);
+	gt_env_chunk_queued(m);
+}
+
 /* Does CPU @c's set need the reader: half full, in bytes or batches? */
 static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *set)
 {
@@ -840,11 +851,8 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	*tsp = max(ts, vc->ev_ts);
 	gt_env_v2_written(m);
 	if (unlikely(!vc->asked && (set_half_full(vc, set) ||
-				    gt_tables_due(m->tables, vc->gen)))) {
-		vc->asked = true;
-		WRITE_ONCE(m->v2.due, true);
-		gt_env_chunk_queued(m);
-	}
+				    gt_tables_due(m->tables, vc->gen))))
+		ask_gen_end(m, vc);
 	return true;
 undo:
 	/* Unreachable with the room checked above; keep the buffer whole. */
@@ -908,11 +916,8 @@ bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	if (!gt_enc2_cpu_sample(e, ts, task_m(t), c->id, t->goid,
 				stack_id(m, c, ref)))
 		return false;
-	if (unlikely(!vc->asked && smp_half_full(e))) {
-		vc->asked = true;
-		WRITE_ONCE(m->v2.due, true);
-		gt_env_chunk_queued(m);
-	}
+	if (unlikely(!vc->asked && smp_half_full(e)))
+		ask_gen_end(m, vc);
 	return true;
 }
 
@@ -1250,9 +1255,9 @@ static int samples_put(struct gt_model *m, unsigned int par)
  *
  * The generation's bytes are appended to m->v2.out: the CPUs' batches
  * merged, their CPU samples, the sweep, the frequency, the tables; then
- * its buffers are emptied for the generation after the current one.  Go's readers take
- * the frequency and the tables after the events, which is what makes a
- * cut generation detectable (they are missing).
+ * its buffers are emptied for the generation after the current one.
+ * Go's readers take the frequency and the tables after the events, which
+ * is what makes a cut generation detectable (they are missing).
  *
  * Context: the reader; process context in the module.
  * Return: 0, or -ENOMEM (the trace ends there).

@@ -138,12 +138,8 @@ void gt_sampler_free(struct gt_session *s)
  */
 void gt_sampler_cpu_online(struct gt_session *s)
 {
-	struct gt_sampler *sp;
-
-	if (!s->samplers || !s->sampling)
-		return;
-	sp = this_cpu_ptr(s->samplers);
-	hrtimer_start(&sp->timer, sp->period, HRTIMER_MODE_REL_PINNED_HARD);
+	if (s->samplers && s->sampling)
+		sampler_start_here(this_cpu_ptr(s->samplers));
 }
 
 /*
