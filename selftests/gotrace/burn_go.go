@@ -3,9 +3,11 @@
 // burn_go - the Go ground truth of the CPU-sample tests: one goroutine
 // spins for SECONDS, in main.hot for three quarters of its time and in
 // main.warm for the rest (the same instructions per iteration, three
-// times the iterations in main.hot; the gc compiler folds no functions), then prints the iterations and the CPU time
-// the process used, in ns.  Built with inlining off, so that both stay
-// frames.
+// times the iterations in main.hot; the gc compiler folds no functions),
+// then prints the iterations, its thread's CPU time and the time spent in
+// each function and in all, in ns, by the monotonic clock (burn.c says
+// why the tests hold the samples to these measured shares).  Built with
+// inlining off, so that both stay frames.
 //
 // The goroutine is locked to the main thread, whose id (the process's)
 // it prints with that thread's CPU time: the test takes that thread's
@@ -60,11 +62,21 @@ func main() {
 	// are the only busy ones of the process.
 	runtime.GOMAXPROCS(1)
 	runtime.LockOSThread()
-	end := time.Now().Add(time.Duration(secs * float64(time.Second)))
+	// The time in each function as burn.c measures it, by the
+	// monotonic clock the CPU samples follow.
+	start := time.Now()
+	var inHot, inWarm time.Duration
+	t0 := start
+	end := start.Add(time.Duration(secs * float64(time.Second)))
 	rounds := uint64(0)
-	for time.Now().Before(end) {
+	for t0.Before(end) {
 		hot(3 * round)
+		t1 := time.Now()
 		warm(round)
+		t2 := time.Now()
+		inHot += t1.Sub(t0)
+		inWarm += t2.Sub(t1)
+		t0 = t2
 		rounds++
 	}
 	// RUSAGE_THREAD (1): this thread's CPU time only.
@@ -73,6 +85,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "burn_go:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("main.hot %d main.warm %d tid %d cpu_ns %d\n", 3*round*rounds,
-		round*rounds, syscall.Gettid(), ru.Utime.Nano()+ru.Stime.Nano())
+	fmt.Printf("main.hot %d main.warm %d tid %d cpu_ns %d in_a_ns %d in_b_ns %d all_ns %d\n",
+		3*round*rounds, round*rounds, syscall.Gettid(),
+		ru.Utime.Nano()+ru.Stime.Nano(), inHot.Nanoseconds(),
+		inWarm.Nanoseconds(), t0.Sub(start).Nanoseconds())
 }
