@@ -10,7 +10,8 @@
 # 25% by construction), and as many samples as its CPU time at 999 Hz
 # within 10%; Go 1.23 and 1.27 read the trace (selftests/check-trace.sh;
 # their web UI pages too).  Here: the summary counts samples written and
-# samples of idle CPUs, the module's status file counts them too,
+# samples of idle CPUs, the progress line samples lost, the module's
+# status file counts them too,
 # a flight snapshot and every rotated file hold samples, and the go1.11
 # format refuses sampling.
 . ./lib.sh
@@ -81,9 +82,9 @@ count() {
 # burn_go's spinning thread: the runtime's others (sysmon) share its name.
 tid=$(sed -n 's/.* tid \([0-9][0-9]*\) .*/\1/p' /tmp/burn_go.out)
 [ -n "$tid" ] || fail "burn_go did not say its thread: $(cat /tmp/burn_go.out)"
-# in_a_ns, in_b_ns, all_ns: the time a workload spent in its first
-# function, its second and in all, by the clock the samples follow
-# (burn.c says why they are measured, not taken as 75/25).  split: the
+# in_a_ns, in_b_ns, all_ns: the CPU time a workload spent in its first
+# function, its second and in all (burn.c says why the shares are
+# measured, not taken as 75/25).  split: the
 # first's share of both; share A|B: either's share of all.  The measured
 # split itself must be near the constructed 75%, or the workload did
 # not run as built.
@@ -187,6 +188,21 @@ if [ "$GT_BACKEND" = kmod ]; then
 		2> /tmp/st.err || fail "gotrace record --cpu-hz failed: $(cat /tmp/st.err)"
 	[ "$(cat /tmp/st.n)" -gt 0 ] ||
 		fail "status/cpu_samples says $(cat /tmp/st.n) while sampling"
+	# The progress line of a sampling session counts its samples lost,
+	# as the summary does (command_test.sh: the terminal's line).
+	[ -c /dev/pts/ptmx ] || { mkdir -p /dev/pts &&
+		mount -t devpts -o ptmxmode=0666 devpts /dev/pts; } ||
+		fail "cannot mount devpts"
+	[ -c /dev/ptmx ] || ln -sf pts/ptmx /dev/ptmx
+	timeout 120 ./pty_run -c "samples lost" /tmp/cs-pty.out ./gotrace \
+		record --cpu-hz $hz -o /tmp/cs-pty.trace -- \
+		sh -c 'trap "exit 5" INT; while :; do sleep 0.1; done'
+	rc=$?
+	[ $rc -eq 5 ] || fail "the progress line of --cpu-hz: exit $rc, want 5: $(cat /tmp/cs-pty.out)"
+	tr '\r\033' 'RE' < /tmp/cs-pty.out |
+		grep -q "RE\[Kgotrace: recording .* lost, [0-9]* overflows, [0-9]* samples lost" ||
+		fail "no samples lost in the progress line: $(cat /tmp/cs-pty.out)"
+	rm -f /tmp/cs-pty.trace
 	if ./gotrace record --format go1.11 --cpu-hz -o /tmp/v1.trace \
 		-d 1 2> /tmp/v1.err; then
 		fail "a go1.11 recording with --cpu-hz was not refused"
