@@ -239,7 +239,8 @@ static void rec_clear_progress(struct recorder *r)
 /*
  * The progress line's text, for the terminal and for systemd's STATUS=:
  * time, bytes written and, from the module's status, the event rate
- * since the last line.
+ * since the last line, the losses and, when the session samples, the
+ * CPU samples lost.
  */
 static void rec_progress_text(struct recorder *r, uint64_t now, char *s,
 			      size_t len)
@@ -264,11 +265,17 @@ static void rec_progress_text(struct recorder *r, uint64_t now, char *s,
 				  (double)(now - r->start_ns));
 	r->progress_ns = now;
 	r->progress_events = st.events;
-	snprintf(s + n, len - (size_t)n, ", %" PRIu64 " events (%" PRIu64
-		 "/s), %" PRIu64 " lost, %" PRIu64 " overflows",
-		 (uint64_t)st.events, rate, (uint64_t)st.lost_events,
-		 (uint64_t)(st.chunk_overflows + st.task_overflows +
-			    st.stack_overflows));
+	n += snprintf(s + n, len - (size_t)n, ", %" PRIu64 " events (%" PRIu64
+		      "/s), %" PRIu64 " lost, %" PRIu64 " overflows",
+		      (uint64_t)st.events, rate, (uint64_t)st.lost_events,
+		      (uint64_t)(st.chunk_overflows + st.task_overflows +
+				 st.stack_overflows));
+	/* A session that samples (--cpu-hz or the cpu_hz parameter). */
+	if (n > 0 && (size_t)n < len &&
+	    st.cpu_samples + st.cpu_samples_idle + st.cpu_samples_hidden +
+	    st.cpu_samples_lost)
+		snprintf(s + n, len - (size_t)n, ", %" PRIu64 " samples lost",
+			 (uint64_t)st.cpu_samples_lost);
 }
 
 static void rec_show_progress(struct recorder *r, uint64_t now)

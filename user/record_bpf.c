@@ -146,7 +146,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	sigset_t none;
 	bool ok = false;
 	int ret = GT_EXIT_FAIL, cpu;
-	char sz[32], where[PATH_MAX + 64], missed[256], who[160];
+	char sz[32], smp[48] = "", where[PATH_MAX + 64], missed[256], who[160];
 
 	if (a->rotate) {
 		if (gt_rotate_open(&rot, a->rotate))
@@ -248,17 +248,26 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 
 		if (now >= next_status && gt_notify_enabled()) {
 			gt_umodel_stats(m, &st);
-			/* The switches the kernel did not report: apart, as at the end. */
+			/*
+			 * The switches the kernel did not report: apart, as
+			 * at the end; so are the CPU samples lost (when
+			 * sampling), which are no lost events.
+			 */
+			if (a->opts.cpu_hz)
+				snprintf(smp, sizeof(smp), ", %" PRIu64
+					 " samples lost",
+					 (uint64_t)st.cpu_samples_lost +
+					 gt_bpf_sample_drops(b));
 			gt_notify_status("recording %.0f s: %s written, %" PRIu64
 					 " events, %" PRIu64 " lost, %" PRIu64
-					 " switches unreported (bpf)",
+					 " switches unreported%s (bpf)",
 					 (double)(now - start) / 1e9,
 					 gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 					 (uint64_t)st.events,
 					 (uint64_t)st.lost + gt_bpf_drops(b, NULL) +
 					 gt_bpf_misses(b, NULL, 0) +
 					 gt_bpf_feed_unknown(feed),
-					 gt_bpf_feed_unreported(feed));
+					 gt_bpf_feed_unreported(feed), smp);
 			next_status = now + STATUS_NS;
 		}
 		if (gt_bpf_poll(b, POLL_MS, gt_bpf_feed_record, feed))
