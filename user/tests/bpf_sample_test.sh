@@ -160,13 +160,7 @@ check "bpf-dump with one-page rings: ${sdrops:-no} sample records counted lost a
 # the summary does (skipped for a build without libsystemd).
 LISTEN=${NOTIFY_LISTEN:-$(dirname "$GOTRACE")/notify_listen}
 if "$GOTRACE" --version | grep -q 'sd_notify' && [ -x "$LISTEN" ]; then
-	"$LISTEN" "$T/notify" >"$T/msgs" &
-	listener=$!
-	i=0
-	while [ ! -S "$T/notify" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	notify_listen "$LISTEN" "$T/notify" "$T/msgs"
 	NOTIFY_SOCKET=$T/notify "$GOTRACE" record --backend bpf --cpu-hz $HZ \
 		-d 2.5 -o "$T/n.trace" >/dev/null 2>"$T/err"
 	kill "$listener"

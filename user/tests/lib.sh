@@ -93,3 +93,16 @@ cpuburn() {
 		>"$2/build.log" 2>&1 &&
 		"$2/cpuburn" "$2/prof.pb" "$2/burn.trace" "$3"
 }
+
+# notify_listen LISTEN SOCKET OUT: plays systemd's NOTIFY_SOCKET at
+# SOCKET (tests/notify_listen, the LISTEN binary), its messages in OUT;
+# returns once the socket exists (at most 10 s), its pid in $listener.
+notify_listen() {
+	"$1" "$2" >"$3" &
+	listener=$!
+	nl_i=0
+	while [ ! -S "$2" ] && [ $nl_i -lt 200 ]; do
+		sleep 0.05
+		nl_i=$((nl_i + 1))
+	done
+}

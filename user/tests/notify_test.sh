@@ -33,13 +33,7 @@ wait_text() {
 	done
 }
 
-"$LISTEN" "$T/notify" >"$T/msgs" &
-listener=$!
-i=0
-while [ ! -S "$T/notify" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+notify_listen "$LISTEN" "$T/notify" "$T/msgs"
 
 # The module's stand-in: the trace, then open until the test ends.
 (write_trace; exec sleep 30) >"$FIFO" &
