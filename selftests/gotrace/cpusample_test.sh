@@ -7,7 +7,7 @@
 # user stacks, both backends (bpf:cpusample_test.sh).  The host checks
 # (cpusample.expect, selftests/verify-trace.sh) that `gotrace pprof cpu`
 # of each task gives the shares it measured within 5 points (75% and
-# 25% by construction), and as many samples as its CPU time at 999 Hz
+# 25% by construction; 8 where the guest's clock is not exact), and as many samples as its CPU time at 999 Hz
 # within 10%; Go 1.23 and 1.27 read the trace (selftests/check-trace.sh;
 # their web UI pages too).  Here: the summary counts samples written and
 # samples of idle CPUs, the progress line samples lost, the module's
@@ -133,10 +133,19 @@ done
 # (a third of burn_go's samples on the debug kernel, page faults and
 # scheduling under lockdep).  What holds on every boot is the split
 # between the two functions (cpu_split: burn_a's share of the samples
-# in burn_a or burn_b), within 5 points of the measured one.
-# within LO..HI: V-5 V+5.
+# in burn_a or burn_b), within 5 points of the measured one on @icount
+# and 8 elsewhere: there each wait of a vCPU for its turn is a lump of
+# the task's CPU time in one function that the samples see as one, a
+# noise of some points (burn_go measured 78-79% and sampled 74-76% on
+# 6.1 and newest with the BPF backend).
+# within LO..HI: V-tol V+tol.
+if [ -n "${GT_EXACT_TIME:-}" ]; then
+	tol=5
+else
+	tol=8
+fi
 within() {
-	echo "$(($1 - 5)) $(($1 + 5))"
+	echo "$(($1 - tol)) $(($1 + tol))"
 }
 {
 	if [ -n "${GT_EXACT_TIME:-}" ]; then
