@@ -412,7 +412,7 @@ gt_build_module() {
 	log=$bdir/build.log
 	# KASAN's redzones grow stack frames: the 2048-byte warning of
 	# Debian's kernels (checked there) becomes 3072 on the debug kernel.
-	local kcflags= cross=()
+	local kcflags='' cross=()
 	[ "$name" = debug ] && kcflags=-Wframe-larger-than=3072
 	# An arm64 kernel: cross-built (gt_kernel_paths).
 	[ -z "$KARCH" ] || cross=(ARCH="$KARCH" CROSS_COMPILE="$KCROSS")
