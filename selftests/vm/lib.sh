@@ -200,7 +200,7 @@ gt_image_packages() {
 # names it (a cross compiler for arm64); KIMAGE is where the package put
 # the image (/boot up to 6.x, /usr/lib/modules/<rel>/ from 7.x).  KARCH
 # and KCROSS are the ARCH= and CROSS_COMPILE= of a build against KHDR:
-# empty for amd64, arm64 and aarch64-linux-gnu- for arm64.
+# both empty for amd64; arm64 and aarch64-linux-gnu- for arm64.
 gt_kernel_paths() {
 	local dir=$1 f triplet=x86_64-linux-gnu-
 	KARCH=
