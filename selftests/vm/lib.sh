@@ -33,8 +33,12 @@ gt_make_stdout() {
 # Kernel names: the three series of Debian 12 (bookworm), "newest" and
 # "newest-rt" (the highest release that trixie, trixie-backports or sid
 # offer today, resolved at every run), and "debug" (built here, see
-# build-debug-kernel.sh).
+# build-debug-kernel.sh).  Each Debian one with "-arm64" appended names
+# Debian's arm64 kernel of the same series (6.12-arm64, newest-rt-arm64),
+# cross-built for from here.
 GT_KERNEL_NAMES="6.1 6.12 6.12-rt newest newest-rt debug"
+GT_KERNEL_NAMES_ARM64="6.1-arm64 6.12-arm64 6.12-rt-arm64 newest-arm64
+newest-rt-arm64"
 # What make check runs: every Debian kernel, the debug kernel, four
 # boot configurations (8 vCPUs; more possible CPUs than online ones;
 # multi-threaded TCG; a clock that counts instructions) and the systemd
@@ -85,14 +89,40 @@ dmesg_clean_test.sh
 
 # shellcheck source=newer-suites.sh
 . "$GT_VM/newer-suites.sh"
+# shellcheck source=arm64-suites.sh
+. "$GT_VM/arm64-suites.sh"
 # shellcheck source=arm64-userland.sh
 . "$GT_VM/arm64-userland.sh"
 
+# gt_kernel_arch NAME|RELEASE: the Debian architecture of a kernel
+# (amd64 or arm64), from its name (6.12-arm64) or release
+# (6.12.117+deb12-arm64).
+gt_kernel_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*)	echo amd64 ;;
+	esac
+}
+
 # gt_apt CMD ARGS...: apt-get or apt-cache for kernel NAME's suites:
 # the host's own sources, or the private state of newer-suites.sh when
-# GT_APT_NEWER is set (gt_kernel_fetch sets it for the newest kernels).
+# GT_APT_NEWER is set (gt_kernel_fetch sets it for the newest kernels);
+# for an arm64 kernel (GT_KARCH=arm64) the private arm64 state of the
+# same suites (arm64-suites.sh).  gt_apt_host is the amd64 twin of the
+# same suites, for the build tools that run here.
 GT_APT_NEWER=
+GT_KARCH=amd64
 gt_apt() {
+	case $GT_KARCH${GT_APT_NEWER:+-newer} in
+	amd64)		"$@" ;;
+	amd64-newer)	gt_newer_apt "$@" ;;
+	arm64)		gt_arm64_apt "$@" ;;
+	arm64-newer)	gt_newer_arm64_apt "$@" ;;
+	*)		gt_die "no apt state for $GT_KARCH" ;;
+	esac
+}
+
+gt_apt_host() {
 	if [ -n "$GT_APT_NEWER" ]; then
 		gt_newer_apt "$@"
 	else
@@ -113,6 +143,9 @@ gt_apt_refresh() {
 	[ -n "$gt_apt_refreshed" ] && return 1
 	gt_apt_refreshed=1
 	gt_log "refreshing the package lists"
+	if [ "$GT_KARCH" = arm64 ]; then
+		gt_arm64_update force
+	fi
 	if [ -n "$GT_APT_NEWER" ]; then
 		gt_newer_update force
 	elif [ "$(id -u)" -eq 0 ]; then
@@ -124,23 +157,25 @@ gt_apt_refresh() {
 
 # gt_resolve_release NAME -> the kernel release the archive has today, e.g.
 # 6.1 -> 6.1.0-56-amd64, 6.12 -> 6.12.117+deb12-amd64, 6.12-rt ->
-# 6.12.117+deb12-rt-amd64, newest -> 7.3.4+deb13-amd64.  The meta packages
-# name the current ABI in their Depends; the highest release of the wanted
-# series wins (for the newest, across every version of the meta package
-# the newer suites hold).
+# 6.12.117+deb12-rt-amd64, newest -> 7.3.4+deb13-amd64, 6.12-arm64 ->
+# 6.12.117+deb12-arm64.  The meta packages name the current ABI in their
+# Depends; the highest release of the wanted series wins (for the newest,
+# across every version of the meta package the newer suites hold).  The
+# caller sets GT_KARCH and GT_APT_NEWER for NAME (gt_kernel_fetch).
 gt_resolve_release() {
-	local name=$1 meta pattern
-	case $name in
-	6.1)	meta=linux-image-amd64; pattern='linux-image-6\.1\.[0-9-]*-amd64' ;;
-	6.12)	meta=linux-image-6.12-amd64
-		pattern='linux-image-6\.12\.[0-9]*+deb12-amd64' ;;
-	6.12-rt) meta=linux-image-6.12-rt-amd64
-		pattern='linux-image-6\.12\.[0-9]*+deb12-rt-amd64' ;;
-	newest)	meta=linux-image-amd64
-		pattern='linux-image-[0-9][0-9.]*+deb[0-9]*-amd64' ;;
-	newest-rt) meta=linux-image-rt-amd64
-		pattern='linux-image-[0-9][0-9.]*+deb[0-9]*-rt-amd64' ;;
-	*)	gt_die "unknown kernel '$name' (known: $GT_KERNEL_NAMES)" ;;
+	local name=$1 meta pattern a
+	a=$(gt_kernel_arch "$name")
+	case ${name%-arm64} in
+	6.1)	meta=linux-image-$a; pattern="linux-image-6\\.1\\.[0-9-]*-$a" ;;
+	6.12)	meta=linux-image-6.12-$a
+		pattern="linux-image-6\\.12\\.[0-9]*+deb12-$a" ;;
+	6.12-rt) meta=linux-image-6.12-rt-$a
+		pattern="linux-image-6\\.12\\.[0-9]*+deb12-rt-$a" ;;
+	newest)	meta=linux-image-$a
+		pattern="linux-image-[0-9][0-9.]*+deb[0-9]*-$a" ;;
+	newest-rt) meta=linux-image-rt-$a
+		pattern="linux-image-[0-9][0-9.]*+deb[0-9]*-rt-$a" ;;
+	*)	gt_die "unknown kernel '$name' (known: $GT_KERNEL_NAMES $GT_KERNEL_NAMES_ARM64)" ;;
 	esac
 	gt_apt apt-cache show "$meta" 2>/dev/null | sed -n 's/^Depends: //p' |
 		tr ',' '\n' | grep -o "$pattern" | sed 's/^linux-image-//' |
@@ -161,12 +196,22 @@ gt_image_packages() {
 	fi
 }
 
-# gt_kernel_paths DIR: set KROOT, KHDR, KIMAGE and KCC for the release
-# KREL unpacked in DIR.  KCC is the compiler the kernel was built with
-# (its headers' .kernelvariables); KIMAGE is where the package put the
-# image (/boot up to 6.x, /usr/lib/modules/<rel>/ from 7.x).
+# gt_kernel_paths DIR: set KROOT, KHDR, KIMAGE, KCC, KARCH and KCROSS for
+# the release KREL unpacked in DIR.  KCC is the compiler the kernel was
+# built with (its headers' .kernelvariables), as this machine's Debian
+# names it (a cross compiler for arm64); KIMAGE is where the package put
+# the image (/boot up to 6.x, /usr/lib/modules/<rel>/ from 7.x).  KARCH
+# and KCROSS are the ARCH= and CROSS_COMPILE= of a build against KHDR:
+# empty for amd64, arm64 and aarch64-linux-gnu- for arm64.
 gt_kernel_paths() {
-	local dir=$1 f
+	local dir=$1 f triplet=x86_64-linux-gnu-
+	KARCH=
+	KCROSS=
+	if [ "$(gt_kernel_arch "$KREL")" = arm64 ]; then
+		KARCH=arm64
+		KCROSS=aarch64-linux-gnu-
+		triplet=$KCROSS
+	fi
 	KROOT=$dir/root
 	KHDR=$KROOT/usr/src/linux-headers-$KREL
 	KIMAGE=
@@ -175,9 +220,9 @@ gt_kernel_paths() {
 		 "$KROOT/usr/lib/modules/$KREL/vmlinuz"; do
 		[ -f "$f" ] && { KIMAGE=$f; break; }
 	done
-	KCC=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/x86_64-linux-gnu-\1/p' \
+	KCC=$(sed -n "s/^CC = .*)\\(gcc-[0-9]*\\)\$/$triplet\\1/p" \
 		"$KHDR/.kernelvariables" 2>/dev/null)
-	KCC=${KCC:-gcc}
+	KCC=${KCC:-${KCROSS}gcc}
 }
 
 # gt_kernel_fetch NAME: make sure the image, headers and modules of the
@@ -185,15 +230,18 @@ gt_kernel_paths() {
 # KROOT (unpacked root), KHDR (headers dir for M= builds), KIMAGE (the
 # image to boot) and KCC (the compiler of the kernel).
 gt_kernel_fetch() {
-	local name=$1 dir tmp pkgs p hdr_makefile common checker
+	local name=$1 dir tmp pkgs p hdr_makefile common checker deps kbuild
 	if [ "$name" = debug ]; then
+		GT_KARCH=amd64
 		gt_debug_kernel_fetch
 		return
 	fi
 	GT_APT_NEWER=
-	case $name in
+	GT_KARCH=$(gt_kernel_arch "$name")
+	case ${name%-arm64} in
 	newest|newest-rt) GT_APT_NEWER=1; gt_newer_update ;;
 	esac
+	[ "$GT_KARCH" = amd64 ] || gt_arm64_update
 	KREL=$(gt_resolve_release "$name")
 	if [ -z "$KREL" ] && gt_apt_refresh; then
 		KREL=$(gt_resolve_release "$name")
@@ -212,13 +260,34 @@ gt_kernel_fetch() {
 	mkdir -p "$tmp/debs" "$tmp/root"
 	# The headers package names its -common tree and kbuild tools.
 	pkgs="$(gt_image_packages "$KREL") linux-headers-$KREL"
-	pkgs="$pkgs $(gt_apt apt-cache depends "linux-headers-$KREL" |
+	deps=$(gt_apt apt-cache depends "linux-headers-$KREL" |
 		sed -n 's/^ *Depends: \(linux-\(headers-.*-common\(-rt\)\?\|kbuild-.*\)\)$/\1/p' |
-		tr '\n' ' ')"
+		tr '\n' ' ')
+	# The kbuild tools (fixdep, modpost...) run here: an arm64 kernel's
+	# come from the amd64 package of the same series (its name holds
+	# the series: linux-kbuild-6.1, linux-kbuild-6.12.117+deb12).  Its
+	# version may differ by a rebuild (6.1.192-3 for headers 6.1.192-2).
+	kbuild=
+	if [ "$GT_KARCH" != amd64 ]; then
+		for p in $deps; do
+			case $p in
+			linux-kbuild-*)	kbuild=$p ;;
+			*)		pkgs="$pkgs $p" ;;
+			esac
+		done
+		[ -n "$kbuild" ] || gt_die "linux-headers-$KREL needs no linux-kbuild"
+	else
+		pkgs="$pkgs $deps"
+	fi
 	# shellcheck disable=SC2086
 	( cd "$tmp/debs" && gt_apt_download $pkgs ) ||
 		{ gt_apt_refresh && ( cd "$tmp/debs" && gt_apt_download $pkgs ); } ||
 		gt_die "cannot download $pkgs"
+	if [ -n "$kbuild" ]; then
+		( cd "$tmp/debs" && gt_apt_host apt-get download -q \
+			-o APT::Sandbox::User=root "$kbuild" >/dev/null ) ||
+			gt_die "cannot download the amd64 $kbuild"
+	fi
 	for p in "$tmp"/debs/*.deb; do
 		dpkg -x "$p" "$tmp/root"
 	done
@@ -272,6 +341,8 @@ gt_debug_kernel_fetch() {
 	KHDR=$dir/obj
 	KIMAGE=$KROOT/boot/vmlinuz-$KREL
 	KCC=gcc
+	KARCH=
+	KCROSS=
 }
 
 # gt_linux_source: kselftest headers and checkpatch from Debian's

@@ -13,44 +13,64 @@ GT_DEBIAN_MIRROR=${GT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 GT_NEWER_APT=$GT_STORE/apt-newer
 GT_CHROOT=$GT_STORE/chroot/trixie
 
-# gt_newer_apt CMD ARGS...: apt-get or apt-cache on the private state.
-# The archive's Release files of these suites are past their Valid-Until
-# date; their signatures are still checked against the host's keyring.
-gt_newer_apt() {
-	local cmd=$1 d=$GT_NEWER_APT
-	shift
+# gt_state_apt DIR ARCH CMD ARGS...: apt-get or apt-cache on the private
+# apt state in DIR, for Debian architecture ARCH.  The archive's Release
+# files of older suites are past their Valid-Until date; their
+# signatures are still checked against the host's keyring.
+gt_state_apt() {
+	local d=$1 arch=$2 cmd=$3
+	shift 3
 	"$cmd" -q -o Dir::State="$d/state" -o Dir::State::status="$d/state/status" \
 		-o Dir::Etc::SourceList="$d/sources.list" \
 		-o Dir::Etc::SourceParts=/nonexistent \
-		-o Dir::Cache="$d/cache" -o APT::Architecture=amd64 \
+		-o Dir::Cache="$d/cache" -o APT::Architecture="$arch" \
+		-o APT::Architectures::="$arch" \
 		-o Acquire::Check-Valid-Until=false \
 		-o APT::Sandbox::User=root "$@"
 }
 
-# gt_newer_update [force]: fetch the package lists of the newer suites if
-# they are missing, older than 12 hours, or if asked to.
-gt_newer_update() {
-	local d=$GT_NEWER_APT s
+# gt_state_update DIR ARCH SOURCES [force]: fetch the package lists of
+# the private state in DIR (SOURCES: its sources.list lines, one a line)
+# if they are missing, older than 12 hours, or if asked to.
+gt_state_update() {
+	local d=$1 arch=$2 sources=$3 force=${4:-}
 	mkdir -p "$d/state/lists/partial" "$d/cache/archives/partial"
 	# No package is installed in this state: an empty dpkg status of its
 	# own (apt refuses to parse /dev/null when it is not the device).
 	[ -f "$d/state/status" ] || : > "$d/state/status"
-	for s in $GT_NEWER_SUITES; do
-		echo "deb $GT_DEBIAN_MIRROR $s main"
-	done > "$d/sources.list.new"
+	printf '%s\n' "$sources" > "$d/sources.list.new"
 	if ! cmp -s "$d/sources.list.new" "$d/sources.list"; then
 		mv "$d/sources.list.new" "$d/sources.list"
 		rm -f "$d/updated"
 	fi
 	rm -f "$d/sources.list.new"
-	if [ -z "${1:-}" ] && [ -f "$d/updated" ] &&
+	if [ -z "$force" ] && [ -f "$d/updated" ] &&
 	   [ -z "$(find "$d/updated" -mmin +720)" ]; then
 		return 0
 	fi
-	gt_log "reading the package lists of $GT_NEWER_SUITES"
-	gt_newer_apt apt-get update -qq >/dev/null ||
-		gt_die "cannot read the package lists of $GT_NEWER_SUITES"
+	gt_log "reading the $arch package lists of $(awk '{ printf " %s", $3 }' \
+		"$d/sources.list")"
+	gt_state_apt "$d" "$arch" apt-get update -qq >/dev/null ||
+		gt_die "cannot read the $arch package lists ($d/sources.list)"
 	touch "$d/updated"
+}
+
+gt_newer_sources() {
+	local s
+	for s in $GT_NEWER_SUITES; do
+		echo "deb $GT_DEBIAN_MIRROR $s main"
+	done
+}
+
+# gt_newer_apt CMD ARGS...: apt-get or apt-cache on the newer suites'
+# state (amd64).
+gt_newer_apt() {
+	gt_state_apt "$GT_NEWER_APT" amd64 "$@"
+}
+
+# gt_newer_update [force]: the newer suites' amd64 lists, fresh.
+gt_newer_update() {
+	gt_state_update "$GT_NEWER_APT" amd64 "$(gt_newer_sources)" "$@"
 }
 
 # gt_chroot_sparse: the newest sparse of the newer suites in the chroot's
