@@ -2,20 +2,21 @@
 /*
  * classify.c - which Go block event a sleeping task's syscall becomes
  *
- * x86-64 syscall numbers, chosen so that go tool trace's profiles mean
- * something (Documentation/mapping.rst, "Blocking reasons").  Only the
- * syscall the hooks saw the task enter classifies a block: a task whose
- * entry was not seen blocks plainly (its saved registers cannot tell).
+ * Syscalls are named by the native numbers of the architecture built
+ * for, from its <asm/unistd.h>: the kernel's for the module, the C
+ * library's for the command's model.  Not every architecture has every
+ * syscall (arm64 has no poll, select or epoll_wait, only their p-forms):
+ * those cases are built where the architecture defines the number, so
+ * one syscall name has one class on every architecture
+ * (Documentation/mapping.rst, "Blocking reasons").  Only the syscall the
+ * hooks saw the task enter classifies a block: a task whose entry was
+ * not seen blocks plainly (its saved registers cannot tell).
  *
  * Context: the switch hook of the task going to sleep, interrupts off.
  */
 #include "model_state.h"
 
-#ifdef __KERNEL__
 #include <asm/unistd.h>
-#else
-#include <asm/unistd_64.h>
-#endif
 
 /* What a read or write that sleeps waits for: a pipe, a socket, other. */
 static unsigned int block_on_fd(const struct gt_in_switch *in, bool write)
@@ -37,7 +38,7 @@ bool gt_is_sched_yield(const struct gt_task *t)
 }
 
 /*
- * The block event for a task that sleeps in syscall @t->sys_nr (x86-64
+ * The block event for a task that sleeps in syscall @t->sys_nr (native
  * numbers), chosen so that go tool trace's profiles mean something:
  * futexes are sync, socket and epoll waits network, poll/select select,
  * pipes and wait4 channel operations, sleeps are sleeps.  Anything else
@@ -57,12 +58,18 @@ unsigned int gt_block_reason(const struct gt_task *t,
 	case __NR_nanosleep:
 	case __NR_clock_nanosleep:
 		return GOTRACE_EV_GO_SLEEP;
+#ifdef __NR_poll
 	case __NR_poll:
+#endif
 	case __NR_ppoll:
+#ifdef __NR_select
 	case __NR_select:
+#endif
 	case __NR_pselect6:
 		return GOTRACE_EV_GO_BLOCK_SELECT;
+#ifdef __NR_epoll_wait
 	case __NR_epoll_wait:
+#endif
 	case __NR_epoll_pwait:
 	case __NR_epoll_pwait2:
 	case __NR_accept:

@@ -37,7 +37,8 @@
  *
  * Tested on Debian's 6.1, 6.12, 6.12-rt and newest (7.x, -amd64 and -rt)
  * kernels, and on a 6.12 built with lockdep and KASAN
- * (Documentation/testing.rst).
+ * (Documentation/testing.rst); built for Debian's arm64 kernels of the
+ * same series.
  */
 #ifndef _GT_COMPAT_H
 #define _GT_COMPAT_H
@@ -47,8 +48,12 @@
 
 /* ---- What the kernel must provide -------------------------------------- */
 
-#ifndef CONFIG_X86_64
-#error "gotrace supports x86-64 kernels only (its syscall tables are x86's)"
+/*
+ * The architectures whose syscall tables gen_syscall_names.sh knows and
+ * whose user stacks ustack.c walks.
+ */
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "gotrace supports x86-64 and arm64 kernels only"
 #endif
 
 #ifndef CONFIG_TRACEPOINTS
@@ -66,6 +71,25 @@
 #ifndef CONFIG_CGROUPS
 #error "gotrace needs CONFIG_CGROUPS: recording by cgroup"
 #endif
+
+/* ---- Architectures ---------------------------------------------------- */
+
+#ifdef CONFIG_ARM64
+#include <asm/pointer_auth.h>
+
+/*
+ * gt_user_ret(ret) - a return address read from a user frame record,
+ * without the pointer authentication code its top bits may carry.
+ * 6.4 split ptrauth_strip_insn_pac() by the kind of address; the user
+ * one is a macro, seen by the preprocessor.  Both are no-ops without
+ * CONFIG_ARM64_PTR_AUTH.
+ */
+#ifdef ptrauth_strip_user_insn_pac
+#define gt_user_ret(ret)	ptrauth_strip_user_insn_pac(ret)
+#else
+#define gt_user_ret(ret)	ptrauth_strip_insn_pac(ret)
+#endif
+#endif /* CONFIG_ARM64 */
 
 /* ---- Prototypes that change ------------------------------------------- */
 

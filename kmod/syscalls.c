@@ -2,11 +2,14 @@
 /*
  * syscalls.c - syscall names, filters and the frames that show them
  *
- * The names come from the uapi headers of the kernel the module is built
- * for (gen_syscall_names.sh), so they match its numbering exactly, for
- * x86-64 and ia32 tasks alike.  A syscall appears in a trace as a frame
- * with a synthetic PC in its own range, symbolised "sys_<name>" (or
- * "compat_sys_<name>") with the number as the line, in file "[syscall]".
+ * The names come from the headers of the kernel the module is built for
+ * (gen_syscall_names.sh), so they match its numbering exactly, for its
+ * native tasks and its compat (32-bit: ia32 on x86-64, aarch32 on arm64)
+ * tasks alike.  A syscall appears in a trace as a frame with a synthetic
+ * PC in its own range, symbolised "sys_<name>" (or "compat_sys_<name>")
+ * with the number as the line, in file "[syscall]".  Without a compat
+ * table (the command's model on arm64: no uapi header has one), a compat
+ * syscall is "compat_sys_<number>".
  *
  * Context: any; nothing here sleeps or takes a lock.
  */
@@ -14,7 +17,7 @@
 #include "syscall_names.h"
 
 #define GT_SYS_PC_BASE		0x30000000ULL
-#define GT_SYS_PC_COMPAT	0x00010000ULL	/* offset of the ia32 range */
+#define GT_SYS_PC_COMPAT	0x00010000ULL	/* offset of the compat range */
 #define GT_SYS_PC_STEP		16
 /* Numbers out of range (-1 for a skipped syscall, say) share one frame. */
 #define GT_SYS_NR_OTHER		(GOTRACE_SYSCALL_MAX - 1)
@@ -74,8 +77,9 @@ bool gt_syscall_frame_name(u64 pc, char *buf, size_t len, unsigned int *nr)
  * gt_syscall_selected() - does the session's syscall set take @nr?
  * @o:		the session's options
  * @nr:		syscall number of the task's ABI
- * @compat:	the task's ABI is ia32; the set is of x86-64 numbers, and an
- *		ia32 syscall counts as the x86-64 one of the same name
+ * @compat:	the task's ABI is the compat one; the set is of native
+ *		numbers, and a compat syscall counts as the native one of the
+ *		same name
  */
 bool gt_syscall_selected(const struct gotrace_options *o, long nr, bool compat)
 {

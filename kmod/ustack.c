@@ -100,6 +100,48 @@
  */
 #define GT_USTACK_SPAN		(8UL << 20)
 
+/*
+ * Where a walk starts, in the user registers saved at the task's entry
+ * to the kernel: the PC (instruction_pointer()), the stack pointer
+ * (user_stack_pointer()) and the frame pointer, rbp on x86-64 and x29 on
+ * arm64.  On both, the record a frame pointer points at is {the caller's
+ * frame pointer, the return address into the caller}.  A 32-bit task
+ * (ia32, aarch32) has other records: no walk.  On arm64 a return address
+ * saved on the stack may carry a pointer authentication code in its top
+ * bits (code built with -mbranch-protection): gt_user_ret() strips it.
+ */
+#if defined(CONFIG_X86_64)
+static bool ustack_native(struct pt_regs *regs)
+{
+	return user_64bit_mode(regs);
+}
+
+static unsigned long ustack_fp(const struct pt_regs *regs)
+{
+	return regs->bp;
+}
+
+static unsigned long ustack_ret(unsigned long ret)
+{
+	return ret;
+}
+#elif defined(CONFIG_ARM64)
+static bool ustack_native(struct pt_regs *regs)
+{
+	return !compat_user_mode(regs);
+}
+
+static unsigned long ustack_fp(const struct pt_regs *regs)
+{
+	return regs->regs[29];
+}
+
+static unsigned long ustack_ret(unsigned long ret)
+{
+	return gt_user_ret(ret);
+}
+#endif
+
 struct gt_uq_ent {
 	struct mm_struct *mm;	/* pinned: mmget_not_zero() */
 	u64 space;
@@ -228,13 +270,11 @@ static u64 ustack_space(struct task_struct *p)
  * faults are disabled, so a page that is not present fails the read
  * instead of sleeping.  The mm is current's even in the interrupt: the
  * scheduler switches mm and current with interrupts off.
- * x86-64 only.
  * Return: the frames, 0 for none.
  */
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 			    unsigned int *stop, bool sample)
 {
-#ifdef CONFIG_X86_64
 	struct task_struct *p = current;
 	struct {
 		unsigned long next;
@@ -249,10 +289,10 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	    p->flags & GT_USTACK_NOT_USER)
 		return 0;
 	regs = task_pt_regs(p);
-	if (!user_64bit_mode(regs))
+	if (!ustack_native(regs))
 		return 0;
 	*space = ustack_space(p);
-	pcs[n++] = regs->ip;
+	pcs[n++] = instruction_pointer(regs);
 	/*
 	 * Each frame's record, at its frame pointer, holds the caller's
 	 * frame pointer and the return address into the caller.  Records
@@ -262,8 +302,8 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 * pointer of 0, or a return address of 0, is the outermost frame
 	 * (the C runtime clears it at the start).
 	 */
-	fp = regs->bp;
-	lo = regs->sp;
+	fp = ustack_fp(regs);
+	lo = user_stack_pointer(regs);
 	/*
 	 * Page faults are disabled for the whole walk, as perf's frame
 	 * pointer call chains do: a record on a page that is not present
@@ -287,6 +327,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 			*stop = GT_USTOP_FAULT;
 			break;
 		}
+		rec.ret = ustack_ret(rec.ret);
 		if (!rec.ret)
 			break;
 		if (rec.ret >= TASK_SIZE_MAX) {
@@ -303,9 +344,6 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	}
 	pagefault_enable();
 	return n;
-#else
-	return 0;
-#endif
 }
 
 /**

@@ -414,18 +414,20 @@ gt_build_module() {
 	log=$bdir/build.log
 	# KASAN's redzones grow stack frames: the 2048-byte warning of
 	# Debian's kernels (checked there) becomes 3072 on the debug kernel.
-	local kcflags=
+	local kcflags= cross=()
 	[ "$name" = debug ] && kcflags=-Wframe-larger-than=3072
+	# An arm64 kernel: cross-built (gt_kernel_paths).
+	[ -z "$KARCH" ] || cross=(ARCH="$KARCH" CROSS_COMPILE="$KCROSS")
 	if command -v "$KCC" >/dev/null; then
 		command -v sparse >/dev/null || check=
-		make -s -C "$KHDR" M="$bdir" W=1 $check KCFLAGS="$kcflags" \
-			modules >"$log" 2>&1 || where=failed
+		make -s -C "$KHDR" M="$bdir" "${cross[@]}" W=1 $check \
+			KCFLAGS="$kcflags" modules >"$log" 2>&1 || where=failed
 	else
 		where="trixie chroot ($KCC)"
 		gt_chroot_compiler "$KCC"
 		gt_chroot_run "$(dirname "$KROOT")" "$bdir" -- \
-			make -s -C "$KHDR" M="$bdir" W=1 $check modules \
-			>"$log" 2>&1 || where=failed
+			make -s -C "$KHDR" M="$bdir" "${cross[@]}" W=1 $check \
+			modules >"$log" 2>&1 || where=failed
 	fi
 	if [ "$where" = failed ]; then
 		cat "$log" >&2

@@ -159,15 +159,21 @@ gt_chroot_run() {
 }
 
 # gt_chroot_compiler CC: make sure the chroot has CC (e.g.
-# x86_64-linux-gnu-gcc-14), installing its gcc-N package if not.
+# x86_64-linux-gnu-gcc-14), installing its gcc-N package if not, or for
+# a cross compiler (aarch64-linux-gnu-gcc-14) gcc-N-<triplet>.
 gt_chroot_compiler() {
-	local cc=$1
+	local cc=$1 pkg
+	pkg=${cc##*-linux-gnu-}
+	case $cc in
+	x86_64-linux-gnu-*) ;;
+	*-linux-gnu-*)	pkg=$pkg-${cc%-gcc-*} ;;
+	esac
 	gt_chroot_ready
 	[ -x "$GT_CHROOT/usr/bin/$cc" ] && return 0
-	gt_log "installing ${cc##*-linux-gnu-} in the trixie chroot"
+	gt_log "installing $pkg in the trixie chroot"
 	gt_chroot_run -- /bin/sh -c "apt-get update -qq &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends ${cc##*-linux-gnu-}" >/dev/null ||
-		gt_die "cannot install ${cc##*-linux-gnu-} in the chroot"
+		--no-install-recommends $pkg" >/dev/null ||
+		gt_die "cannot install $pkg in the chroot"
 	[ -x "$GT_CHROOT/usr/bin/$cc" ] || gt_die "no $cc in the chroot"
 }
