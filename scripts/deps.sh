@@ -28,8 +28,11 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # libdw-dev (elfutils' libdw and libdwfl) names user-space frames for
 # gotrace symbolize (user/trace/usym.c); its libdw.a, with libelf.a,
 # libz.a, liblzma.a (liblzma-dev) and libbz2.a (libbz2-dev), links it
-# into the static gotrace.
-PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
+# into the static gotrace.  qemu-system-arm (qemu-system-aarch64) boots
+# the arm64 guests; gcc-aarch64-linux-gnu cross-builds their module and
+# userland (selftests/vm/arm64-userland.sh: their busybox and libraries
+# are Debian's arm64 packages, unpacked into the store, not installed).
+PKGS="qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
