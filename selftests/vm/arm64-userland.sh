@@ -77,21 +77,23 @@ gt_vmlinux_btf() {
 	# shellcheck disable=SC2046
 	set -- $(od -An -tu4 -j $((off + 8)) -N 16 "$image")
 	[ $# -eq 4 ] || gt_die "cannot read the BTF header in $image"
-	tail -c +$((off + 1)) "$image" | head -c $((24 + $3 + $4)) > "$out.tmp"
+	dd if="$image" of="$out.tmp" iflag=skip_bytes,count_bytes bs=1M \
+		skip="$off" count=$((24 + $3 + $4)) status=none
 	bpftool btf dump file "$out.tmp" format c > /dev/null ||
 		gt_die "bpftool cannot read the BTF cut out of $image"
 	mv "$out.tmp" "$out"
 }
 
-# gt_arm64_userland OUT: the arm64 guest's programs in OUT, as
-# selftests/gotrace/Makefile builds them for the x86-64 guest (the list,
+# gt_arm64_userland OUT: the arm64 guest's programs in OUT, for the
+# kernel of gt_kernel_fetch, as selftests/gotrace/Makefile builds them
+# for the x86-64 guest (the list,
 # the shell tests, the C and Go programs, a static gotrace); the guest's
 # busybox is the sysroot's ($GT_ARM64_SYSROOT/bin/busybox).  Built from a copy of the sources in
 # $GT_CACHE/vm/arm64/src: the generated files of user/ (the syscall
 # table, vmlinux.h, the BPF skeleton) are the host's in the tree.  The
 # copy keeps the files' times, so make builds again only what changed.
 gt_arm64_userland() {
-	local out=$1 src=$GT_CACHE/vm/arm64/src
+	local out=$1 src=$GT_CACHE/vm/arm64/src btf
 	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
 		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
 	gt_arm64_sysroot
@@ -102,10 +104,16 @@ gt_arm64_userland() {
 	cp -a "$GT_ROOT/selftests/gotrace" "$src/selftests/"
 	rm -rf "$src/user/build" "$src/user/gen" "$src/user/gotrace" \
 		"$src/user/syscall_table.h" "$src/selftests/gotrace/build"
-	# Without the BPF backend: its program reads x86-64 registers.
+	# With the BPF backend, its object compiled against the BTF of the
+	# arm64 kernel of gt_kernel_fetch (CO-RE: it loads on the others),
+	# kept beside that kernel in the store.  The libraries' presence is
+	# known here, not found by the compiler (STATIC_BPF).
+	btf=$(dirname "$KROOT")/vmlinux.btf
+	[ -s "$btf" ] || gt_vmlinux_btf "$KIMAGE" "$btf"
 	nice make -s -C "$src/selftests/gotrace" O="$out" \
 		CC="${GT_ARM64_CROSS}gcc" GOARCH=arm64 \
-		SYSROOT="$GT_ARM64_SYSROOT" BPF=0 SYSTEMD=0 \
+		SYSROOT="$GT_ARM64_SYSROOT" BPF=1 STATIC_BPF=1 \
+		VMLINUX_BTF="$btf" SYSTEMD=0 \
 		KSFT_DIR="$LSRC/tools/testing/selftests" >&2 ||
 		gt_die "cannot cross-build the arm64 guest's programs"
 }

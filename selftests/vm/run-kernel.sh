@@ -104,13 +104,11 @@ test_timeout=${GT_TEST_TIMEOUT:-$test_timeout}
 time_scale=${GT_TIME_SCALE:-$time_scale}
 # The BPF backend's guest tests (bpf:NAME, backends_test.sh) on the
 # kernels with BTF that users run most; the other boots skip them.
+# The same arm64 kernels.
 bpf_tests=0
 case $name in
-6.1|6.12|newest|*@icount) bpf_tests=1 ;;
+6.1|6.12|newest|6.1-arm64|6.12-arm64|newest-arm64|*@icount) bpf_tests=1 ;;
 esac
-# Not on arm64 yet: the guest's static gotrace is built without the BPF
-# backend there (arm64-userland.sh).
-[ "$arch" = amd64 ] || bpf_tests=0
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # The go1.11 runs (v1:NAME): all of them on 6.12, which checks that
 # format's ground truth in full; on the debug kernel (KASAN, lockdep) and
