@@ -4,6 +4,10 @@
 #
 #   make                 module (against KDIR) and the gotrace command
 #   make module          only the module: kmod/gotrace.ko
+#   make module ARCH=arm64 KDIR=<an arm64 kernel's build dir>
+#                        cross-build the module for an arm64 kernel
+#                        (Debian's gcc-aarch64-linux-gnu; CROSS_COMPILE=
+#                        names another cross compiler)
 #   make user            only the gotrace command: user/gotrace
 #   make deps            install what a fresh Debian 12 machine needs
 #   make check           host tests, and beside them VM tests on every
@@ -74,8 +78,18 @@ UNITS := gotrace-module.service gotrace-boot.service \
 
 all: module user
 
+# ARCH=arm64 on another machine: cross-built with Debian's cross
+# compiler unless CROSS_COMPILE names one.  ARCH reaches the kernel's
+# Makefile from the command line; CROSS_COMPILE is passed on.
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+endif
+endif
+
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) \
+		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) modules
 
 user:
 	$(MAKE) -C user

@@ -28,15 +28,20 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # libdw-dev (elfutils' libdw and libdwfl) names user-space frames for
 # gotrace symbolize (user/trace/usym.c); its libdw.a, with libelf.a,
 # libz.a, liblzma.a (liblzma-dev) and libbz2.a (libbz2-dev), links it
-# into the static gotrace.  qemu-system-arm (qemu-system-aarch64) boots
-# the arm64 guests; gcc-aarch64-linux-gnu cross-builds their module and
-# userland (selftests/vm/arm64-userland.sh: their busybox and libraries
-# are Debian's arm64 packages, unpacked into the store, not installed).
-PKGS="qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu busybox-static cpio kmod libelf-dev dwarves bc flex
+# into the static gotrace.  gcc-aarch64-linux-gnu cross-builds the
+# module for Debian's arm64 kernels (those built with gcc-12; the
+# newest, built with gcc-14, in the trixie chroot, which installs its
+# own cross gcc-14: selftests/vm/lib.sh), gives the arm64 syscall
+# numbers of its headers to user/tests/syscall_arch_test.sh and
+# cross-builds the arm64 guests' userland (selftests/vm/
+# arm64-userland.sh: their busybox and libraries are Debian's arm64
+# packages, unpacked into the store, not installed); qemu-system-arm
+# (qemu-system-aarch64) boots them.
+PKGS="qemu-system-x86 qemu-system-arm busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-e2fsprogs libdw-dev liblzma-dev libbz2-dev"
+e2fsprogs libdw-dev liblzma-dev libbz2-dev gcc-aarch64-linux-gnu"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"

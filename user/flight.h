@@ -74,7 +74,8 @@ bool gt_flight_parse_size(const char *s, uint64_t *bytes);
 /*
  * "sched-latency:50ms" (or "latency:50ms"), "off-cpu:1s" (or
  * "offcpu:1s"): @t's type and threshold; "syscall:kill": the type and
- * the syscall's x86-64 number.  False for anything else.
+ * the syscall's number, native to the architecture the command is
+ * built for.  False for anything else.
  */
 bool gt_flight_parse_trigger(const char *s, struct gotrace_trigger *t);
 

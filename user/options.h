@@ -66,7 +66,10 @@ int gt_opts_buffer_size(struct gotrace_options *o, const char *size);
 #define GT_CPU_HZ_DEFAULT	99
 /* --cpu-hz[=N]: @arg NULL for the default.  0, or -1 with a message. */
 int gt_opts_cpu_hz(struct gotrace_options *o, const char *arg);
-/* The x86-64 number of syscall @name ("read" or "sys_read"), or -1. */
+/*
+ * The number of syscall @name ("read" or "sys_read"), native to the
+ * architecture the command is built for (its syscall_table.h), or -1.
+ */
 int gt_syscall_nr(const char *name);
 
 #endif /* GOTRACE_OPTIONS_H */

@@ -208,7 +208,7 @@ gt_image_packages() {
 # names it (a cross compiler for arm64); KIMAGE is where the package put
 # the image (/boot up to 6.x, /usr/lib/modules/<rel>/ from 7.x).  KARCH
 # and KCROSS are the ARCH= and CROSS_COMPILE= of a build against KHDR:
-# empty for amd64, arm64 and aarch64-linux-gnu- for arm64.
+# both empty for amd64; arm64 and aarch64-linux-gnu- for arm64.
 gt_kernel_paths() {
 	local dir=$1 f triplet=x86_64-linux-gnu-
 	KARCH=
@@ -420,7 +420,7 @@ gt_build_module() {
 	log=$bdir/build.log
 	# KASAN's redzones grow stack frames: the 2048-byte warning of
 	# Debian's kernels (checked there) becomes 3072 on the debug kernel.
-	local kcflags= cross=()
+	local kcflags='' cross=()
 	[ "$name" = debug ] && kcflags=-Wframe-larger-than=3072
 	# An arm64 kernel: cross-built (gt_kernel_paths).
 	[ -z "$KARCH" ] || cross=(ARCH="$KARCH" CROSS_COMPILE="$KCROSS")

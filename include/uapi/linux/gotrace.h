@@ -179,7 +179,11 @@ struct gotrace_status {
 #define GOTRACE_SET_INCLUDE	1	/* only the syscalls in the set */
 #define GOTRACE_SET_EXCLUDE	2	/* all but the syscalls in the set */
 
-/* Bits of syscall_set: x86-64 syscall numbers (compat ones by name). */
+/*
+ * Bits of syscall_set: the native syscall numbers of the kernel's
+ * architecture (x86-64's, arm64's); a compat (ia32, aarch32) syscall
+ * counts as the native one of the same name.
+ */
 #define GOTRACE_SYSCALL_MAX	1024
 
 /* struct gotrace_options.flags */
@@ -231,8 +235,8 @@ struct gotrace_status {
  * @cgroup_id:		only tasks in this cgroup v2 or below it (0: no
  *			filter); the id is the inode number of the cgroup's
  *			directory
- * @syscall_set:	bitmap of x86-64 syscall numbers, for
- *			@syscall_set_mode
+ * @syscall_set:	bitmap of the native syscall numbers of the kernel's
+ *			architecture, for @syscall_set_mode
  * @format:		GOTRACE_FORMAT_* (0: the module's format parameter,
  *			go1.23 by default)
  * @generation_ms:	with GOTRACE_FORMAT_GO123, how long a generation
@@ -303,7 +307,7 @@ struct gotrace_options {
 						 * @threshold_ns before it was
 						 * woken; needs @pid or @comm
 						 */
-#define GOTRACE_TRIGGER_SYSCALL		3	/* a task enters the x86-64
+#define GOTRACE_TRIGGER_SYSCALL		3	/* a task enters the native
 						 * syscall @syscall
 						 */
 
@@ -330,7 +334,8 @@ struct gotrace_options {
  * @holdoff_ms:		after a trigger fired, others do not fire for this
  *			long (0: GOTRACE_TRIGGER_HOLDOFF_DEFAULT_MS; never
  *			less than @post_ms): a storm gives one snapshot
- * @syscall:		for SYSCALL: its x86-64 number (native ABI only)
+ * @syscall:		for SYSCALL: its number, native to the kernel's
+ *			architecture (native ABI only)
  * @reserved32:		zero
  *
  * Evaluated in the scheduler's hooks, in O(1), as the event happens: the
