@@ -62,12 +62,19 @@ gt_arm64_sysroot() {
 # shows in /sys/kernel/btf/vmlinux), cut out of the boot image IMAGE into
 # OUT, for the arm64 BPF object's vmlinux.h (bpftool reads raw BTF).
 # Debian's arm64 image is an uncompressed Image (an EFI executable, no
-# ELF sections to ask) and its System.map is a stub, so the blob is found
-# by its header: magic 0xeb9f, version 1, flags 0 and a 24-byte header,
-# whose section offsets and lengths give its size.  Exactly one such
-# header must be there.
+# ELF sections to ask; a gzipped one is unpacked first) and its
+# System.map is a stub up to 6.x, so the blob is found by its header:
+# magic 0xeb9f, version 1, flags 0 and a 24-byte header, whose section
+# offsets and lengths give its size.  Exactly one such header must be
+# there (6.1, 6.12 and 7.3 arm64 images: one each).
 gt_vmlinux_btf() {
 	local image=$1 out=$2 offs off
+	# A gzipped Image (Image.gz, which QEMU unpacks itself): the blob is
+	# looked for in the unpacked one.
+	if [ "$(od -An -tx1 -N2 "$image" | tr -d ' ')" = 1f8b ]; then
+		gzip -dc "$image" > "$out.image"
+		image=$out.image
+	fi
 	offs=$(LC_ALL=C grep -obUaP '\x9f\xeb\x01\x00\x18\x00\x00\x00' \
 		"$image" | cut -d: -f1)
 	[ "$(echo "$offs" | grep -c .)" = 1 ] ||
@@ -79,6 +86,7 @@ gt_vmlinux_btf() {
 	[ $# -eq 4 ] || gt_die "cannot read the BTF header in $image"
 	dd if="$image" of="$out.tmp" iflag=skip_bytes,count_bytes bs=1M \
 		skip="$off" count=$((24 + $3 + $4)) status=none
+	rm -f "$out.image"
 	bpftool btf dump file "$out.tmp" format c > /dev/null ||
 		gt_die "bpftool cannot read the BTF cut out of $image"
 	mv "$out.tmp" "$out"
