@@ -68,6 +68,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define regs_pc(r)		BPF_CORE_READ(r, ip)
 #define regs_fp(r)		BPF_CORE_READ(r, bp)
 #define regs_sp(r)		BPF_CORE_READ(r, sp)
+#define ustack_lo_slack		0
 #define regs_sysnr(r)		BPF_CORE_READ(r, orig_ax)
 #define regs_arg0(r)		BPF_CORE_READ(r, di)
 #define task_compat(t)		(BPF_CORE_READ(t, thread_info.status) & \
@@ -97,6 +98,11 @@ char LICENSE[] SEC("license") = "GPL";
 #define regs_pc(r)		BPF_CORE_READ(r, pc)
 #define regs_fp(r)		BPF_CORE_READ(r, regs[29])
 #define regs_sp(r)		BPF_CORE_READ(r, sp)
+/*
+ * Go's arm64 functions keep their frame record 8 bytes below their
+ * stack pointer (x29 = RSP - 8): the first record may be there.
+ */
+#define ustack_lo_slack		8
 #define regs_sysnr(r)		BPF_CORE_READ(r, syscallno)
 #define regs_arg0(r)		BPF_CORE_READ(r, orig_x0)
 #define task_compat(t)		(BPF_CORE_READ(t, thread_info.flags) & \
@@ -733,7 +739,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	us->pad = 0;
 	us->pcs[0] = regs_pc(regs);
 	fp = regs_fp(regs);
-	lo = regs_sp(regs);
+	lo = regs_sp(regs) - ustack_lo_slack;
 	for (int i = 0; i < GTB_MAX_UFRAMES; i++) {
 		if (!fp)
 			break;
