@@ -548,13 +548,13 @@ gt_qemu_machine() {
 	case $1 in
 	arm64)
 		GT_QEMU_MACHINE=(qemu-system-aarch64 -M virt
-			-cpu max,pauth-impdef=on)
+			-cpu "max,pauth-impdef=on")
 		GT_QEMU_APPEND=console=ttyAMA0
 		GT_QEMU_EXIT=() ;;
 	*)
 		GT_QEMU_MACHINE=(qemu-system-x86_64)
 		GT_QEMU_APPEND="console=ttyS0 no_timer_check"
-		GT_QEMU_EXIT=(-device isa-debug-exit,iobase=0xf4,iosize=0x04) ;;
+		GT_QEMU_EXIT=(-device "isa-debug-exit,iobase=0xf4,iosize=0x04") ;;
 	esac
 }
 
