@@ -126,7 +126,7 @@ static unsigned long ustack_ret(unsigned long ret)
 	return ret;
 }
 
-static unsigned long ustack_lo(const struct pt_regs *regs)
+static unsigned long ustack_lo(struct pt_regs *regs)
 {
 	return user_stack_pointer(regs);
 }
@@ -151,7 +151,7 @@ static unsigned long ustack_ret(unsigned long ret)
  * pointer (the return address at 0(RSP), the caller's frame pointer at
  * -8(RSP), x29 = RSP - 8): the first record is there, one below sp.
  */
-static unsigned long ustack_lo(const struct pt_regs *regs)
+static unsigned long ustack_lo(struct pt_regs *regs)
 {
 	return user_stack_pointer(regs) - 8;
 }
