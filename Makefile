@@ -22,6 +22,10 @@
 #   make check-vm        VM tests only
 #   make check-debug     VM tests on the debug kernel only (lockdep, KASAN,
 #                        UBSAN...; built once, then cached)
+#   make check-arm64     VM tests on every Debian arm64 kernel (6.1-arm64,
+#                        6.12-arm64, 6.12-rt-arm64, newest-arm64), booted
+#                        by qemu-system-aarch64 under TCG; not in make
+#                        check's default list
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make install         the command, its man page, the systemd units and
 #                        the module's source for DKMS (PREFIX=/usr/local,
@@ -50,7 +54,7 @@ KERNELS ?=
 # The kernel the demo and the benchmark boot unless KERNELS names one.
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
 
-.PHONY: all module user deps check check-host check-vm check-debug \
+.PHONY: all module user deps check check-host check-vm check-debug check-arm64 \
 	checkpatch demo bench bench-memory bench-check bench-host clean \
 	install deb
 
@@ -106,6 +110,12 @@ check-vm:
 
 check-debug:
 	selftests/vm/run-kernels.sh debug
+
+# The arm64 kernels: selftests/vm/lib.sh's GT_KERNELS_ARM64 (a bash
+# file), or KERNELS.
+check-arm64: deps
+	selftests/vm/run-kernels.sh $(if $(KERNELS),$(KERNELS),$$(bash -c \
+		'. selftests/vm/lib.sh && echo $$GT_KERNELS_ARM64'))
 
 checkpatch:
 	selftests/vm/checkpatch.sh

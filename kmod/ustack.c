@@ -125,6 +125,11 @@ static unsigned long ustack_ret(unsigned long ret)
 {
 	return ret;
 }
+
+static unsigned long ustack_lo(struct pt_regs *regs)
+{
+	return user_stack_pointer(regs);
+}
 #elif defined(CONFIG_ARM64)
 static bool ustack_native(struct pt_regs *regs)
 {
@@ -139,6 +144,16 @@ static unsigned long ustack_fp(const struct pt_regs *regs)
 static unsigned long ustack_ret(unsigned long ret)
 {
 	return gt_user_ret(ret);
+}
+
+/*
+ * Go's arm64 functions keep their frame record 8 bytes below their stack
+ * pointer (the return address at 0(RSP), the caller's frame pointer at
+ * -8(RSP), x29 = RSP - 8): the first record is there, one below sp.
+ */
+static unsigned long ustack_lo(struct pt_regs *regs)
+{
+	return user_stack_pointer(regs) - 8;
 }
 #endif
 
@@ -303,7 +318,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 * (the C runtime clears it at the start).
 	 */
 	fp = ustack_fp(regs);
-	lo = user_stack_pointer(regs);
+	lo = ustack_lo(regs);
 	/*
 	 * Page faults are disabled for the whole walk, as perf's frame
 	 * pointer call chains do: a record on a page that is not present

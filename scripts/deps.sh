@@ -31,9 +31,13 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # into the static gotrace.  gcc-aarch64-linux-gnu cross-builds the
 # module for Debian's arm64 kernels (those built with gcc-12; the
 # newest, built with gcc-14, in the trixie chroot, which installs its
-# own cross gcc-14: selftests/vm/lib.sh) and gives the arm64 syscall
-# numbers of its headers to user/tests/syscall_arch_test.sh.
-PKGS="qemu-system-x86 busybox-static cpio kmod libelf-dev dwarves bc flex
+# own cross gcc-14: selftests/vm/lib.sh), gives the arm64 syscall
+# numbers of its headers to user/tests/syscall_arch_test.sh and
+# cross-builds the arm64 guests' userland (selftests/vm/
+# arm64-userland.sh: their busybox and libraries are Debian's arm64
+# packages, unpacked into the store, not installed); qemu-system-arm
+# (qemu-system-aarch64) boots them.
+PKGS="qemu-system-x86 qemu-system-arm busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian

@@ -217,8 +217,11 @@ cleanup_on_exit $load
 ./gotrace record -o - > /tmp/stall 2> /tmp/stall.err &
 rec=$!
 cleanup_on_exit $rec
-# Syscall 1 is write(2): the pipe is full, nothing reads it.
-wait_until '[ "$(cut -d" " -f1 /proc/$rec/syscall)" = 1 ]' 300 ||
+# In write(2): the pipe is full, nothing reads it.  (wait_until's
+# condition reads nr_write.)
+# shellcheck disable=SC2034
+nr_write=$(sysnr write)
+wait_until '[ "$(cut -d" " -f1 /proc/$rec/syscall)" = $nr_write ]' 300 ||
 	fail "record never blocked on the stalled pipe"
 kill -INT $rec
 wait_until 'grep -q "stopping, reading the end" /tmp/stall.err' 100 ||

@@ -113,6 +113,18 @@ static long uffd_pages, page_size;
  * Spins instead of waiting in the kernel: a syscall made while gotrace
  * records would tell it which syscall the thread is in.
  */
+/* The spin-wait hint of the CPU: pause on x86-64, yield on arm64. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
+
 static void *faulter(void *arg)
 {
 	long i;
@@ -121,7 +133,7 @@ static void *faulter(void *arg)
 	name_self("gt_faulter");
 	atomic_store(&uffd_named, 1);
 	while (!atomic_load(&uffd_go))
-		__builtin_ia32_pause();
+		cpu_relax();
 	for (i = 0; i < uffd_pages; i++)
 		uffd_area[i * page_size] = 1;
 	return NULL;

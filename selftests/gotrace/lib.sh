@@ -285,6 +285,20 @@ set_syscalls() {
 		fail "syscalls reads back '$(cat /sys/module/gotrace/parameters/syscalls)'"
 }
 
+# sysnr NAME: the number of syscall NAME on the guest's architecture,
+# for what the kernel shows by number (/proc/PID/syscall, the summary of
+# a syscall trigger).  Only the syscalls the tests look for; an unknown
+# name or architecture fails the test.
+sysnr() {
+	case $(uname -m)/$1 in
+	x86_64/write)	echo 1 ;;
+	x86_64/getppid)	echo 110 ;;
+	aarch64/write)	echo 64 ;;
+	aarch64/getppid) echo 173 ;;
+	*)		fail "no syscall number of $1 on $(uname -m)" ;;
+	esac
+}
+
 # online_cpus: the numbers of the online CPUs.
 online_cpus() {
 	for oc_d in /sys/devices/system/cpu/cpu[0-9]*; do

@@ -43,6 +43,7 @@
 /* A syscall made right here, not through libc. */
 static inline long raw_syscall4(long nr, long a, long b, long c, long d)
 {
+#if defined(__x86_64__)
 	register long r10 __asm__("r10") = d;
 	long ret;
 
@@ -51,6 +52,21 @@ static inline long raw_syscall4(long nr, long a, long b, long c, long d)
 			  : "0" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
 			  : "rcx", "r11", "memory");
 	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile ("svc #0"
+			  : "+r" (x0)
+			  : "r" (x8), "r" (x1), "r" (x2), "r" (x3)
+			  : "memory");
+	return x0;
+#else
+#error "raw_syscall4: no syscall instruction for this architecture"
+#endif
 }
 
 static int fds[2];

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-kernel.sh [--demo OUT] KERNEL[@BOOT] - build gotrace.ko for a kernel
-# ("6.1", "6.12", "6.12-rt", "newest", "newest-rt", "debug": lib.sh),
-# boot that kernel in QEMU with a busybox initramfs holding the module and
-# the tests, run the tests (TAP on the console), copy the traces out and
-# put each through both Go parsers.
+# ("6.1", "6.12", "6.12-rt", "newest", "newest-rt", "debug", and Debian's
+# arm64 kernels "6.12-arm64"...: lib.sh), boot that kernel in QEMU
+# (qemu-system-aarch64's virt machine for arm64) with a busybox initramfs
+# holding the module and the tests, run the tests (TAP on the console),
+# copy the traces out and put each through both Go parsers.
 #
 # BOOT picks a boot configuration other than the default two vCPUs:
 #   8cpus      eight vCPUs; the tests whose load spreads over the CPUs
@@ -59,6 +60,9 @@ fi
 [ $# -eq 1 ] || gt_die "usage: $0 [--demo OUT] KERNEL[@BOOT]"
 name=$1
 kernel=${name%%@*}
+# An arm64 kernel (6.12-arm64...) boots on QEMU's arm64 virt machine
+# with a cross-built userland (arm64-userland.sh).
+arch=$(gt_kernel_arch "$kernel")
 # The systemd guest is another kind of guest altogether.
 case $name in
 *@systemd) exec "$GT_VM/run-systemd.sh" "$name" ;;
@@ -70,7 +74,9 @@ retries=0
 case $name in
 *@8cpus)	cpus=8
 		GT_TESTS=${GT_TESTS:-$GT_8CPUS_TESTS} ;;
-*@maxcpus64)	cpus=2,maxcpus=64
+*@maxcpus64)	[ "$arch" = amd64 ] ||
+			gt_die "@maxcpus64 is an x86-64 boot (possible_cpus=)"
+		cpus=2,maxcpus=64
 		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64"
 		GT_TESTS=${GT_TESTS:-$GT_MAXCPUS_TESTS} ;;
 *@mttcg)	cpus=4
@@ -98,9 +104,10 @@ test_timeout=${GT_TEST_TIMEOUT:-$test_timeout}
 time_scale=${GT_TIME_SCALE:-$time_scale}
 # The BPF backend's guest tests (bpf:NAME, backends_test.sh) on the
 # kernels with BTF that users run most; the other boots skip them.
+# The same arm64 kernels.
 bpf_tests=0
 case $name in
-6.1|6.12|newest|*@icount) bpf_tests=1 ;;
+6.1|6.12|newest|6.1-arm64|6.12-arm64|newest-arm64|*@icount) bpf_tests=1 ;;
 esac
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # The go1.11 runs (v1:NAME): all of them on 6.12, which checks that
@@ -113,8 +120,10 @@ bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # were 74 s of its 440 s of guest time and 41 of its 141 traces, and a
 # fresh machine's make check did not fit 80 minutes with them on 6.1,
 # newest and newest-rt.
+# The same on arm64 (6.12-arm64, 6.12-rt-arm64), whose ground truth is
+# checked in both formats too.
 v1_tests=none
-case $kernel in
+case ${kernel%-arm64} in
 6.12) v1_tests=all ;;
 debug|6.12-rt) v1_tests=kernel ;;
 esac
@@ -148,10 +157,17 @@ gt_linux_source
 make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 
 # The tests: static binaries, so the initramfs needs no libc.  Built
-# once for every boot of the run (make rebuilds what changed).
-tests=$GT_CACHE/vm/tests
-make -s -C "$GT_ROOT/selftests/gotrace" O="$tests" \
-	KSFT_DIR="$LSRC/tools/testing/selftests" >&2
+# once for every boot of the run (make rebuilds what changed); an arm64
+# guest's cross-built, its busybox the arm64 package's.
+if [ "$arch" = arm64 ]; then
+	tests=$GT_CACHE/vm/tests-arm64
+	gt_arm64_userland "$tests"
+	export GT_GUEST_BUSYBOX=$GT_ARM64_SYSROOT/bin/busybox
+else
+	tests=$GT_CACHE/vm/tests
+	make -s -C "$GT_ROOT/selftests/gotrace" O="$tests" \
+		KSFT_DIR="$LSRC/tools/testing/selftests" >&2
+fi
 
 # The initramfs: busybox, the virtio drivers, the module and the tests.
 root=$work/rootfs

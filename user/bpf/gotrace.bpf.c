@@ -30,12 +30,23 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_USER_STACKS		(1U << 5)
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
-#define TS_COMPAT_BIT		0x0002	/* x86 thread_info.status */
 #define S_IFMT_BITS		00170000
 #define S_IFIFO_BITS		0010000
 #define S_IFSOCK_BITS		0140000
 
-/* x86-64 syscalls whose sleep is classified by the kind of fd arg0. */
+/*
+ * What differs between the architectures the object is built for
+ * (-D__TARGET_ARCH_x86 or _arm64, against that architecture's
+ * vmlinux.h): the numbers of the syscalls whose sleep is classified by
+ * the kind of fd arg0, and of prctl; the saved user registers (a 64-bit
+ * user task's, its PC, frame pointer, stack pointer, syscall number and
+ * first argument); a compat (32-bit) syscall; the top of user addresses;
+ * and a return address without the pointer authentication code arm64
+ * code built with -mbranch-protection signs it with (the user addresses
+ * of Debian's 52-bit kernels are below 2^48 unless a program asks for
+ * more with mmap()'s hint, so the bits above 48 are the code's).
+ */
+#if defined(__TARGET_ARCH_x86)
 #define NR_READ		0
 #define NR_WRITE	1
 #define NR_PREAD64	17
@@ -47,6 +58,59 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_PWRITEV	296
 #define NR_PREADV2	327
 #define NR_PWRITEV2	328
+
+#define TS_COMPAT_BIT		0x0002	/* thread_info.status */
+#define USER64_CS		0x33	/* __USER_CS: a 64-bit task */
+/* TASK_SIZE_MAX with 4-level page tables: no user address is above. */
+#define USER_ADDR_END		0x00007ffffffff000ULL
+
+#define regs_user64(r)		(BPF_CORE_READ(r, cs) == USER64_CS)
+#define regs_pc(r)		BPF_CORE_READ(r, ip)
+#define regs_fp(r)		BPF_CORE_READ(r, bp)
+#define regs_sp(r)		BPF_CORE_READ(r, sp)
+#define ustack_lo_slack		0
+#define regs_sysnr(r)		BPF_CORE_READ(r, orig_ax)
+#define regs_arg0(r)		BPF_CORE_READ(r, di)
+#define task_compat(t)		(BPF_CORE_READ(t, thread_info.status) & \
+				 TS_COMPAT_BIT)
+#define user_ret(ret)		(ret)
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_READ		63
+#define NR_WRITE	64
+#define NR_READV	65
+#define NR_WRITEV	66
+#define NR_PREAD64	67
+#define NR_PWRITE64	68
+#define NR_PREADV	69
+#define NR_PWRITEV	70
+#define NR_PRCTL	167
+#define NR_PREADV2	286
+#define NR_PWRITEV2	287
+
+#define PSR_MODE_BITS		0x1f	/* M[4] (aarch32) and M[3:0] */
+#define PSR_MODE_EL0T		0x00	/* aarch64 user mode */
+#define TIF_32BIT_FLAG		(1UL << 22)	/* thread_info.flags */
+/* TASK_SIZE_64 with 52-bit addresses: no user address is above. */
+#define USER_ADDR_END		(1ULL << 52)
+
+#define regs_user64(r)		((BPF_CORE_READ(r, pstate) & PSR_MODE_BITS) == \
+				 PSR_MODE_EL0T)
+#define regs_pc(r)		BPF_CORE_READ(r, pc)
+#define regs_fp(r)		BPF_CORE_READ(r, regs[29])
+#define regs_sp(r)		BPF_CORE_READ(r, sp)
+/*
+ * Go's arm64 functions keep their frame record 8 bytes below their
+ * stack pointer (x29 = RSP - 8): the first record may be there.
+ */
+#define ustack_lo_slack		8
+#define regs_sysnr(r)		BPF_CORE_READ(r, syscallno)
+#define regs_arg0(r)		BPF_CORE_READ(r, orig_x0)
+#define task_compat(t)		(BPF_CORE_READ(t, thread_info.flags) & \
+				 TIF_32BIT_FLAG)
+#define user_ret(ret)		((ret) & ((1ULL << 48) - 1))
+#else
+#error "gotrace.bpf.c: -D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64"
+#endif
 
 /* Set by the loader before loading (rodata). */
 const volatile struct gtb_config cfg = {};
@@ -565,11 +629,8 @@ struct {
 #define PF_KTHREAD_BIT		0x00200000
 #define NOT_USER_FLAGS		(PF_IO_WORKER_BIT | PF_USER_WORKER_BIT | \
 				 PF_KTHREAD_BIT)
-#define USER64_CS		0x33	/* __USER_CS: a 64-bit task */
 /* A frame record this far above the previous one is not on the stack. */
 #define USTACK_SPAN		(8ULL << 20)
-/* TASK_SIZE_MAX with 4-level page tables: no user address is above. */
-#define USER_ADDR_END		0x00007ffffffff000ULL
 #define USPACE_MASK		((1ULL << 48) - 1)
 
 /* Set by the loader: THREAD_SIZE, the size of a task's kernel stack. */
@@ -649,7 +710,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	    t->flags & NOT_USER_FLAGS || (!sample && !in_task_ctx(ctx, t)))
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(t);
-	if (!regs || BPF_CORE_READ(regs, cs) != USER64_CS)
+	if (!regs || !regs_user64(regs))
 		return 0;
 	/*
 	 * Inside execve(), between the switch to the new address space
@@ -676,9 +737,9 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	us->tgid = t->tgid;
 	us->exe_ino = BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
 	us->pad = 0;
-	us->pcs[0] = BPF_CORE_READ(regs, ip);
-	fp = BPF_CORE_READ(regs, bp);
-	lo = BPF_CORE_READ(regs, sp);
+	us->pcs[0] = regs_pc(regs);
+	fp = regs_fp(regs);
+	lo = regs_sp(regs) - ustack_lo_slack;
 	for (int i = 0; i < GTB_MAX_UFRAMES; i++) {
 		if (!fp)
 			break;
@@ -690,6 +751,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 			stop = GTB_USTOP_FAULT;
 			break;
 		}
+		fr.ret = user_ret(fr.ret);
 		if (!fr.ret)
 			break;
 		if (fr.ret >= USER_ADDR_END) {
@@ -812,10 +874,9 @@ int BPF_PROG(gt_switch, bool preempt, struct task_struct *prev,
 						       kn, id);
 		if (pm && !(prev->flags & 0x00200000 /* PF_KTHREAD */)) {
 			regs = (struct pt_regs *)bpf_task_pt_regs(prev);
-			r->sys_nr = BPF_CORE_READ(regs, orig_ax);
+			r->sys_nr = regs_sysnr(regs);
 			if (prev_state && is_rw(r->sys_nr))
-				r->fd_kind = fd_kind(prev,
-						     BPF_CORE_READ(regs, di));
+				r->fd_kind = fd_kind(prev, regs_arg0(regs));
 		}
 		/* prev is current: its own stacks. */
 		if (pm)
@@ -964,7 +1025,7 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, m);
 	r->val = val;
 	r->nr = nr;
-	r->compat = !!(BPF_CORE_READ(cur, thread_info.status) & TS_COMPAT_BIT);
+	r->compat = !!task_compat(cur);
 	/* The stack of a syscall's entry is its user frames. */
 	if (ustack)
 		fresh = put_ustack(ctx, &r->hdr, r->stack, 0, false);
@@ -1037,12 +1098,12 @@ static __always_inline bool twin_first_ran(__u8 bit)
 
 static __always_inline int sys_enter(void *ctx, struct pt_regs *regs, long id)
 {
-	return sys(ctx, GTB_SYS_ENTER, id, BPF_CORE_READ(regs, di), false);
+	return sys(ctx, GTB_SYS_ENTER, id, regs_arg0(regs), false);
 }
 
 static __always_inline int sys_exit(void *ctx, struct pt_regs *regs, long ret)
 {
-	long nr = BPF_CORE_READ(regs, orig_ax);
+	long nr = regs_sysnr(regs);
 
 	/* prctl(PR_SET_NAME) may have given the task the filter's comm. */
 	return sys(ctx, GTB_SYS_EXIT, nr, ret, nr == NR_PRCTL);
@@ -1115,15 +1176,25 @@ static __always_inline __u32 samples_missed(__u64 ts)
 
 /*
  * Did the sample interrupt user mode?  The privilege level in the saved
- * cs (x86-64).  An 8-byte load: the context allows no narrower one of
- * its registers, and newer kernels make cs a 16-bit member of a union.
+ * cs (x86-64), the exception level in the saved pstate (arm64: EL0 for
+ * aarch64 and aarch32 tasks alike).  An 8-byte load: the context allows
+ * no narrower one of its registers, and newer x86-64 kernels make cs a
+ * 16-bit member of a union.
  */
 static __always_inline bool sample_user(struct bpf_perf_event_data *ctx)
 {
+#if defined(__TARGET_ARCH_x86)
 	__u64 cs = *(volatile __u64 *)((char *)&ctx->regs +
 				       __builtin_offsetof(struct pt_regs, cs));
 
 	return cs & 3;
+#else
+	__u64 pstate = *(volatile __u64 *)((char *)&ctx->regs +
+					   __builtin_offsetof(struct pt_regs,
+							      pstate));
+
+	return !(pstate & 0xf);
+#endif
 }
 
 /*
