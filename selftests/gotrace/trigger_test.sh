@@ -129,10 +129,13 @@ echo "$line" | grep -q ": tid $sleeper (gt_sleeper, pid $sleeper)" ||
 	fail "the summary does not name gt_sleeper, tid $sleeper: $line"
 # The trigger measures from the switch out to the wakeup; the sleep's
 # timer starts in clock_nanosleep before the switch, which on the debug
-# kernel (KASAN, lockdep) came 3.5 ms later: allow 5 ms, times the scale.
+# kernel (KASAN, lockdep) came 3.5 ms later, and 7 ms later on 6.1 while
+# the host was loaded (the vCPU waited for its turn on the host in
+# between): allow 25 ms, times the scale, still far above the 200 ms
+# threshold and the 50 ms sleeps.
 value=$(echo "$line" | sed -n 's/.* blocked \([0-9.]*\) ms before it was woken.*/\1/p')
 awk -v v="$value" -v s="${GT_TIME_SCALE:-1}" \
-	'BEGIN { exit !(v >= 400 - 5 * s && v <= 400 + 300 * s) }' ||
+	'BEGIN { exit !(v >= 400 - 25 * s && v <= 400 + 300 * s) }' ||
 	fail "the off-CPU trigger measured '$value' ms for a 400 ms sleep"
 echo "off-CPU trigger: tid $sleeper blocked $value ms"
 marked "off-CPU trigger"
