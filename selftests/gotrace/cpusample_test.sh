@@ -7,13 +7,14 @@
 # user stacks, both backends (bpf:cpusample_test.sh).  The host checks
 # (cpusample.expect, selftests/verify-trace.sh) that `gotrace pprof cpu`
 # of each task gives the shares it measured within 5 points (75% and
-# 25% by construction; 8 where the guest's clock is not exact), and as many samples as its CPU time at 999 Hz
-# within 10%; Go 1.23 and 1.27 read the trace (selftests/check-trace.sh;
-# their web UI pages too).  Here: the summary counts samples written and
-# samples of idle CPUs, the progress line samples lost, the module's
-# status file counts them too, a CPU that went and came back is sampled,
-# a flight snapshot and every rotated file hold samples, and the go1.11
-# format refuses sampling.
+# 25% by construction; 8 where the guest's clock is not exact), and as
+# many samples as its CPU time at 999 Hz within 10%; Go 1.23 and 1.27
+# read the trace (selftests/check-trace.sh; their web UI pages too).
+# Here: the summary counts samples written and samples of idle CPUs,
+# the progress line samples lost, the module's status file counts them
+# too, a CPU that went and came back is sampled, a flight snapshot and
+# every rotated file hold samples, and the go1.11 format refuses
+# sampling.
 . ./lib.sh
 
 hz=999
@@ -97,8 +98,8 @@ tid=$(sed -n 's/.* tid \([0-9][0-9]*\) .*/\1/p' /tmp/burn_go.out)
 [ -n "$tid" ] || fail "burn_go did not say its thread: $(cat /tmp/burn_go.out)"
 # in_a_ns, in_b_ns, all_ns: the CPU time a workload spent in its first
 # function, its second and in all (burn.c says why the shares are
-# measured, not taken as 75/25).  split: the
-# first's share of both; share A|B: either's share of all.  The measured
+# measured, not taken as 75/25).  split: the first's share of both;
+# share A|B: either's share of all.  The measured
 # split itself must be near the constructed 75%, or the workload did
 # not run as built.
 field() {
