@@ -162,10 +162,21 @@ void gt_flight_describe(const struct gotrace_snapshot *info, char *buf,
 			break;
 		}
 		if (info->trigger == GOTRACE_TRIGGER_SYSCALL) {
-			snprintf(buf, len,
-				 "trigger syscall: tid %d (%.16s, pid %d) entered syscall %" PRIu64,
-				 (int)info->tid, info->comm, (int)info->tgid,
-				 (uint64_t)info->value_ns);
+			/* value_ns holds the syscall's number. */
+			uint64_t nr = info->value_ns;
+			const char *name = nr < GOTRACE_SYSCALL_MAX ?
+				gt_syscall_name((unsigned int)nr) : NULL;
+
+			if (name)
+				snprintf(buf, len,
+					 "trigger syscall: tid %d (%.16s, pid %d) entered %s (syscall %" PRIu64 ")",
+					 (int)info->tid, info->comm,
+					 (int)info->tgid, name, nr);
+			else
+				snprintf(buf, len,
+					 "trigger syscall: tid %d (%.16s, pid %d) entered syscall %" PRIu64,
+					 (int)info->tid, info->comm,
+					 (int)info->tgid, nr);
 			break;
 		}
 		if (info->trigger == GOTRACE_TRIGGER_OFFCPU) {

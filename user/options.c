@@ -299,6 +299,17 @@ int gt_syscall_nr(const char *name)
 	return -1;
 }
 
+const char *gt_syscall_name(unsigned int nr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(gt_syscall_table) / sizeof(gt_syscall_table[0]);
+	     i++)
+		if (gt_syscall_table[i].nr == (int)nr)
+			return gt_syscall_table[i].name;
+	return NULL;
+}
+
 int gt_opts_syscall_filter(struct gotrace_options *o, const char *list)
 {
 	char *copy = strdup(list), *tok, *save = NULL;

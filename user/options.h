@@ -71,5 +71,7 @@ int gt_opts_cpu_hz(struct gotrace_options *o, const char *arg);
  * architecture the command is built for (its syscall_table.h), or -1.
  */
 int gt_syscall_nr(const char *name);
+/* The name of native syscall @nr on this machine, or NULL. */
+const char *gt_syscall_name(unsigned int nr);
 
 #endif /* GOTRACE_OPTIONS_H */

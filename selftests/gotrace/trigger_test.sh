@@ -153,7 +153,7 @@ wait $caller || fail "workload getppid failed"
 snapshot_of syscall "syscall trigger"
 stop_recording
 only_snapshot syscall "syscall trigger"
-grep -q "^gotrace: snapshot 1, trigger syscall: tid $caller (gt_getppid, pid $caller) entered syscall $(sysnr getppid)," \
+grep -q "^gotrace: snapshot 1, trigger syscall: tid $caller (gt_getppid, pid $caller) entered getppid (syscall $(sysnr getppid))," \
 	/tmp/trs.err || fail "the summary does not name gt_getppid ($caller) and getppid"
 grep -q '^gotrace: snapshot 2, the recording stopped, .* (99 triggers held off, 0 snapshots missed)$' \
 	/tmp/trs.err || fail "the other 99 getppid calls were not held off, exactly"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "flight.h"
+#include "options.h"
 #include "tap.h"
 
 /* Files in @dir (not . and ..); the first one's name in @first. */
@@ -61,7 +62,7 @@ static void test_describe(void)
 		.tid = 812, .tgid = 800, .value_ns = 152311000,
 		.comm = "gt_victim",
 	};
-	char buf[192];
+	char buf[192], want[192];
 
 	gt_flight_describe(&info, buf, sizeof(buf));
 	ok(!strcmp(buf, "trigger sched-latency: tid 812 (gt_victim, pid 800) runnable 152.311 ms before it ran"),
@@ -71,6 +72,22 @@ static void test_describe(void)
 	ok(!strcmp(buf, "trigger off-cpu: tid 812 (gt_victim, pid 800) blocked 152.311 ms before it was woken") &&
 	   !strcmp(gt_flight_reason(&info), "offcpu"),
 	   "off-cpu: the summary says blocked (%s)", buf);
+	/* The syscall trigger names the number in this machine's table. */
+	info.trigger = GOTRACE_TRIGGER_SYSCALL;
+	info.value_ns = (uint64_t)gt_syscall_nr("getppid");
+	gt_flight_describe(&info, buf, sizeof(buf));
+	snprintf(want, sizeof(want),
+		 "trigger syscall: tid 812 (gt_victim, pid 800) entered getppid (syscall %d)",
+		 gt_syscall_nr("getppid"));
+	ok(!strcmp(buf, want), "syscall: the summary names the syscall (%s)",
+	   buf);
+	info.value_ns = GOTRACE_SYSCALL_MAX + 5;
+	gt_flight_describe(&info, buf, sizeof(buf));
+	snprintf(want, sizeof(want),
+		 "trigger syscall: tid 812 (gt_victim, pid 800) entered syscall %d",
+		 GOTRACE_SYSCALL_MAX + 5);
+	ok(!strcmp(buf, want), "syscall: a number with no name stays a number (%s)",
+	   buf);
 	memcpy(info.comm, "0123456789abcdef", 16);	/* no NUL */
 	gt_flight_describe(&info, buf, sizeof(buf));
 	ok(strstr(buf, "(0123456789abcdef, pid") != NULL,
