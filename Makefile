@@ -12,7 +12,7 @@
 #   make deps            install what a fresh Debian 12 machine needs
 #   make check           host tests, and beside them VM tests on every
 #                        Debian kernel and boot configuration, the debug
-#                        kernel included
+#                        kernel and arm64's 6.12 included
 #   make check KERNELS=6.12       narrow the VM tests to some kernels
 #                        (6.1 6.12 6.12-rt newest newest-rt debug, each
 #                        with @8cpus, @maxcpus64, @mttcg or @icount for
@@ -23,9 +23,9 @@
 #   make check-debug     VM tests on the debug kernel only (lockdep, KASAN,
 #                        UBSAN...; built once, then cached)
 #   make check-arm64     VM tests on every Debian arm64 kernel (6.1-arm64,
-#                        6.12-arm64, 6.12-rt-arm64, newest-arm64), booted
-#                        by qemu-system-aarch64 under TCG; not in make
-#                        check's default list
+#                        6.12-arm64, 6.12-rt-arm64, newest-arm64,
+#                        newest-rt-arm64), booted by qemu-system-aarch64
+#                        under TCG (make check runs 6.12-arm64)
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
 #   make install         the command, its man page, the systemd units and
 #                        the module's source for DKMS (PREFIX=/usr/local,
