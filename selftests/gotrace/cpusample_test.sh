@@ -43,7 +43,7 @@ grep -q "CPU samples at $hz Hz: [1-9][0-9]* written" /tmp/rec.err ||
 # those of other tasks on CPU 0, are counted, not written.
 grep -q "CPU samples at $hz Hz: .* [1-9][0-9]* idle" /tmp/rec.err ||
 	fail "the summary counts no sample of an idle CPU"
-grep -qF "gotrace: CPU samples at $hz Hz" "$GT_OUT/cpusample.trace" ||
+trace_has "$GT_OUT/cpusample.trace" "gotrace: CPU samples at $hz Hz" ||
 	fail "the trace does not say its sampling rate"
 
 # The module accounts for every tick of every CPU's timer: written,

@@ -126,6 +126,14 @@ check_header() {
 		"$GT_HEADER_HEX" ] || fail "$1 does not start with the header"
 }
 
+# trace_has FILE STRING: FILE (a trace) holds STRING, in its string
+# table, say.  Not "grep -F STRING FILE": busybox's grep compares each
+# line as a C string, so it misses a match after a NUL byte on the same
+# "line" of a binary file, and a trace's lines are full of them.
+trace_has() {
+	tr '\0' '\n' < "$1" | grep -qF -- "$2"
+}
+
 # Wait up to $2 tenths of a second for process $1 to end.
 wait_gone() {
 	wait_until "! kill -0 $1 2>/dev/null" "$2"

@@ -51,7 +51,7 @@ grep -q "user stacks: [1-9][0-9]* walked" /tmp/rec.err ||
 	fail "gotrace record counted no user stack"
 n=$(named /tmp/rec.err)
 [ "${n:-0}" -gt 0 ] || fail "gotrace record named no user frame"
-grep -qF "leaf_pipe" "$GT_OUT/ustack.trace" ||
+trace_has "$GT_OUT/ustack.trace" leaf_pipe ||
 	fail "no leaf_pipe in the trace gotrace record wrote"
 
 # --no-symbolize: the frames as recorded, ustack+0xOFFSET in /.../ustack,
@@ -63,17 +63,17 @@ grep -qF "leaf_pipe" "$GT_OUT/ustack.trace" ||
 ! grep -q "user frames named" /tmp/raw.err ||
 	fail "--no-symbolize named the frames: $(cat /tmp/raw.err)"
 bin=$(readlink -f ./ustack)
-grep -qF "ustack+0x" /tmp/ustack.raw ||
+trace_has /tmp/ustack.raw "ustack+0x" ||
 	fail "no ustack+0x... frame in the trace recorded with --no-symbolize"
-grep -qF "$bin" /tmp/ustack.raw || fail "no frame names the file $bin"
-! grep -qF "leaf_pipe" /tmp/ustack.raw ||
+trace_has /tmp/ustack.raw "$bin" || fail "no frame names the file $bin"
+! trace_has /tmp/ustack.raw leaf_pipe ||
 	fail "a function name in the trace recorded with --no-symbolize"
 ./gotrace symbolize /tmp/ustack.raw /tmp/ustack.named 2> /tmp/sym.err ||
 	fail "gotrace symbolize failed: $(cat /tmp/sym.err)"
 cat /tmp/sym.err
 n=$(named /tmp/sym.err)
 [ "${n:-0}" -gt 0 ] || fail "symbolize named no user frame"
-grep -qF "leaf_pipe" /tmp/ustack.named || fail "symbolize did not name leaf_pipe"
+trace_has /tmp/ustack.named leaf_pipe || fail "symbolize did not name leaf_pipe"
 
 # A trace written to a pipe cannot be rewritten: the recorder says so,
 # and its frames are the unnamed ones.
@@ -83,7 +83,7 @@ grep -qF "leaf_pipe" /tmp/ustack.named || fail "symbolize did not name leaf_pipe
 	fail "gotrace record -o - failed: $(cat /tmp/pipe.err)"
 grep -q "user frames of stdout stay BINARY+0xOFFSET" /tmp/pipe.err ||
 	fail "no word that a piped trace's frames stay unnamed: $(cat /tmp/pipe.err)"
-grep -qF "ustack+0x" /tmp/ustack-pipe.raw || fail "no ustack+0x... frame in the piped trace"
+trace_has /tmp/ustack-pipe.raw "ustack+0x" || fail "no ustack+0x... frame in the piped trace"
 
 # The ground truth of both workloads (ustack.expect, shared with the BPF
 # backend's host test user/tests/bpf_ustack_test.sh), for this run's rounds.
