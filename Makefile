@@ -34,11 +34,14 @@
 #   make deb             Debian packages gotrace and gotrace-dkms into
 #                        .cache/deb/ (dpkg-buildpackage, debian/)
 #   make demo            record a demo workload in the VM into ./trace.out
-#                        (Debian's 6.12 kernel; KERNELS=6.1 picks another)
+#                        (Debian's 6.12 kernel; KERNELS=6.1 picks another,
+#                        ARCH=arm64 Debian's arm64 6.12, 6.12-arm64)
 #   make bench           benchmarks on 6.12 (never part of make check),
-#                        after make bench-check
+#                        after make bench-check; ARCH=arm64 or KERNELS as
+#                        for make demo
 #   make bench-memory    the memory curve of a 5-minute go 1.23 session
-#                        under task churn, in the VM on 6.12 (BENCH_MEM_S)
+#                        under task churn, in the VM on 6.12 (BENCH_MEM_S;
+#                        ARCH=arm64 or KERNELS as for make demo)
 #   make bench-check     host only: MB/s and peak RSS of gotrace check and
 #                        stat on a 50 M-event trace, next to Go's parsers
 #   make bench-host      host only, as root: the BPF capture backend on the
@@ -51,8 +54,9 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # Empty: every kernel and boot configuration (selftests/vm/lib.sh).
 KERNELS ?=
-# The kernel the demo and the benchmark boot unless KERNELS names one.
-DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),6.12)
+# The kernel the demo and the benchmark boot unless KERNELS names one:
+# 6.12, or with ARCH=arm64 Debian's arm64 6.12.
+DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),$(if $(filter arm64,$(ARCH)),6.12-arm64,6.12))
 
 .PHONY: all module user deps check check-host check-vm check-debug check-arm64 \
 	checkpatch demo bench bench-memory bench-check bench-host clean \

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh [--memory] [KERNEL] - the gotrace benchmark on one Debian kernel ("6.1",
-# "6.12" (the default), "6.12-rt") in QEMU: builds gotrace.ko and the
-# empty-probe module against that kernel's headers, the workloads as
-# static programs, a busybox initramfs; boots it (same QEMU options as
-# selftests/vm/run-kernel.sh: one host thread for all vCPUs); the guest
+# "6.12" (the default), "6.12-rt", or an arm64 one: "6.12-arm64"...) in
+# QEMU: builds gotrace.ko and the empty-probe module against that
+# kernel's headers, the workloads as static programs, a busybox
+# initramfs; boots it (same QEMU options as selftests/vm/run-kernel.sh:
+# one host thread for all vCPUs; qemu-system-aarch64's virt machine for
+# an arm64 kernel, everything cross-built for it); the guest
 # prints raw numbers (bench/guest-bench.sh), this script turns them into
 # one table (bench/report.awk).  Never part of "make check".
 #
@@ -62,13 +64,24 @@ if [ -n "${BENCH_BASE:-}" ]; then
 		tar -x -C "$work/base" || gt_die "no commit $BENCH_BASE"
 	mods="$mods base"
 fi
+# The harness's module build (cross for an arm64 kernel, in the trixie
+# chroot for a compiler the host lacks), without its W=1 and sparse.
 for m in $mods; do
-	make -s -C "$KHDR" M="$work/$m" modules > "$work/$m.log" 2>&1 ||
+	gt_kbuild "$work/$m" "$work/$m.log" ||
 		{ cat "$work/$m.log" >&2; gt_die "cannot build $m for $KREL"; }
 done
-make -s -C "$BENCH" O="$work/progs" >&2
-# gotrace itself, static, for the bpf configuration.
-make -s -C "$GT_ROOT/user" static O="$work/progs" >&2
+# The workloads and gotrace itself (static, for the bpf configuration):
+# for an arm64 kernel cross-built as the harness builds its arm64 guest's
+# programs, gotrace from a copy of user/ with the BPF object compiled
+# against that kernel's BTF, and the guest's busybox the arm64 one.
+if [ "$(gt_kernel_arch "$KREL")" = arm64 ]; then
+	gt_arm64_gotrace "$work/src" "$work/progs"
+	nice make -s -C "$BENCH" O="$work/progs" CC="${GT_ARM64_CROSS}gcc" >&2
+	export GT_GUEST_BUSYBOX=$GT_ARM64_SYSROOT/bin/busybox
+else
+	make -s -C "$BENCH" O="$work/progs" >&2
+	make -s -C "$GT_ROOT/user" static O="$work/progs" >&2
+fi
 
 root=$work/rootfs
 gt_initramfs_base "$root" "$BENCH/guest-init"

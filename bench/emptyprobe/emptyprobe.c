@@ -64,11 +64,6 @@ static void ep_probe_sched_process_exec(void *data, struct task_struct *p,
 	ep_hit();
 }
 
-static void ep_probe_sched_process_exit(void *data, struct task_struct *p)
-{
-	ep_hit();
-}
-
 static void ep_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	ep_hit();
@@ -93,7 +88,6 @@ static struct ep_probe ep_probes[] = {
 	{ "sched_wakeup_new",	ep_probe_sched_wakeup_new },
 	{ "sched_process_fork",	ep_probe_sched_process_fork },
 	{ "sched_process_exec",	ep_probe_sched_process_exec },
-	{ "sched_process_exit",	ep_probe_sched_process_exit },
 	{ "sys_enter",		ep_probe_sys_enter },
 	{ "sys_exit",		ep_probe_sys_exit },
 };
@@ -110,7 +104,6 @@ static void __maybe_unused ep_check_types(void)
 	PROBE_CHECK_TYPE(sched_wakeup_new);
 	PROBE_CHECK_TYPE(sched_process_fork);
 	PROBE_CHECK_TYPE(sched_process_exec);
-	PROBE_CHECK_TYPE(sched_process_exit);
 	PROBE_CHECK_TYPE(sys_enter);
 	PROBE_CHECK_TYPE(sys_exit);
 }

@@ -101,7 +101,7 @@ gt_vmlinux_btf() {
 # table, vmlinux.h, the BPF skeleton) are the host's in the tree.  The
 # copy keeps the files' times, so make builds again only what changed.
 gt_arm64_userland() {
-	local out=$1 src=$GT_CACHE/vm/arm64/src btf
+	local out=$1 src=$GT_CACHE/vm/arm64/src
 	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
 		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
 	gt_arm64_sysroot
@@ -110,18 +110,52 @@ gt_arm64_userland() {
 	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
 		"$GT_ROOT/user" "$src/"
 	cp -a "$GT_ROOT/selftests/gotrace" "$src/selftests/"
-	rm -rf "$src/user/build" "$src/user/gen" "$src/user/gotrace" \
-		"$src/user/syscall_table.h" "$src/selftests/gotrace/build"
-	# With the BPF backend, its object compiled against the BTF of the
-	# arm64 kernel of gt_kernel_fetch (CO-RE: it loads on the others),
-	# kept beside that kernel in the store.  The libraries' presence is
-	# known here, not found by the compiler (STATIC_BPF).
-	btf=$(dirname "$KROOT")/vmlinux.btf
-	[ -s "$btf" ] || gt_vmlinux_btf "$KIMAGE" "$btf"
+	gt_arm64_clean "$src"
+	rm -rf "$src/selftests/gotrace/build"
+	gt_arm64_make_vars
 	nice make -s -C "$src/selftests/gotrace" O="$out" \
-		CC="${GT_ARM64_CROSS}gcc" GOARCH=arm64 \
-		SYSROOT="$GT_ARM64_SYSROOT" BPF=1 STATIC_BPF=1 \
-		VMLINUX_BTF="$btf" SYSTEMD=0 \
+		"${GT_ARM64_MAKE[@]}" GOARCH=arm64 \
 		KSFT_DIR="$LSRC/tools/testing/selftests" >&2 ||
 		gt_die "cannot cross-build the arm64 guest's programs"
+}
+
+# gt_arm64_clean SRC: drop from the copy of the sources in SRC the
+# generated files of user/ (the syscall table, vmlinux.h, the BPF
+# skeleton), which are the host's: the cross build makes its own.
+gt_arm64_clean() {
+	rm -rf "$1/user/build" "$1/user/gen" "$1/user/gotrace" \
+		"$1/user/syscall_table.h"
+}
+
+# gt_arm64_make_vars: GT_ARM64_MAKE, the make variables of a cross build
+# of user/ for the kernel of gt_kernel_fetch (after gt_arm64_sysroot): the
+# compiler, the sysroot and, with the BPF backend, its object compiled
+# against the BTF of that arm64 kernel (CO-RE: it loads on the others),
+# kept beside that kernel in the store.  The libraries' presence is
+# known here, not found by the compiler (STATIC_BPF).
+gt_arm64_make_vars() {
+	local btf
+	btf=$(dirname "$KROOT")/vmlinux.btf
+	[ -s "$btf" ] || gt_vmlinux_btf "$KIMAGE" "$btf"
+	GT_ARM64_MAKE=(CC="${GT_ARM64_CROSS}gcc" SYSROOT="$GT_ARM64_SYSROOT"
+		BPF=1 STATIC_BPF=1 VMLINUX_BTF="$btf" SYSTEMD=0)
+}
+
+# gt_arm64_gotrace SRC OUT: a static arm64 gotrace with the BPF backend,
+# OUT/gotrace, for the kernel of gt_kernel_fetch, built from a copy of
+# user/ (and what it includes) in SRC, as gt_arm64_userland builds the
+# guest tests' (bench/run.sh).
+gt_arm64_gotrace() {
+	local src=$1 out=$2
+	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
+		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
+	gt_arm64_sysroot
+	rm -rf "$src"
+	mkdir -p "$src" "$out"
+	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
+		"$GT_ROOT/user" "$src/"
+	gt_arm64_clean "$src"
+	gt_arm64_make_vars
+	nice make -s -C "$src/user" static O="$out" "${GT_ARM64_MAKE[@]}" >&2 ||
+		gt_die "cannot cross-build the arm64 gotrace"
 }

@@ -390,6 +390,30 @@ gt_linux_source() {
 	rm -rf "$tmp"
 }
 
+# gt_kbuild DIR LOG [ARGS...]: make the out-of-tree modules of DIR
+# (M=DIR) against KHDR of gt_kernel_fetch, with ARGS, its output in LOG;
+# status 0 if make succeeded.  Cross-built for an arm64 kernel
+# (gt_kernel_paths); a kernel built with a compiler the host lacks
+# (gcc-14 for the newest, or its arm64 twin) is built for in the trixie
+# chroot.  GT_KBUILD_WHERE says where: "host" or "trixie chroot (CC)".
+# gt_build_module and bench/run.sh build this way.
+gt_kbuild() {
+	local dir=$1 log=$2 cross=()
+	shift 2
+	[ -z "$KARCH" ] || cross=(ARCH="$KARCH" CROSS_COMPILE="$KCROSS")
+	if command -v "$KCC" >/dev/null; then
+		GT_KBUILD_WHERE=host
+		make -s -C "$KHDR" M="$dir" "${cross[@]}" "$@" modules \
+			>"$log" 2>&1
+	else
+		GT_KBUILD_WHERE="trixie chroot ($KCC)"
+		gt_chroot_compiler "$KCC"
+		gt_chroot_run "$(dirname "$KROOT")" "$dir" -- \
+			make -s -C "$KHDR" M="$dir" "${cross[@]}" "$@" modules \
+			>"$log" 2>&1
+	fi
+}
+
 # gt_build_module NAME: build kmod/gotrace.ko for kernel NAME out of
 # tree, from a copy of the sources in its build dir, with W=1 and
 # sparse; any compiler or sparse warning fails.  A kernel built with a
@@ -421,25 +445,18 @@ gt_build_module() {
 	log=$bdir/build.log
 	# KASAN's redzones grow stack frames: the 2048-byte warning of
 	# Debian's kernels (checked there) becomes 3072 on the debug kernel.
-	local kcflags='' cross=()
+	local kcflags=''
 	[ "$name" = debug ] && kcflags=-Wframe-larger-than=3072
-	# An arm64 kernel: cross-built (gt_kernel_paths).
-	[ -z "$KARCH" ] || cross=(ARCH="$KARCH" CROSS_COMPILE="$KCROSS")
+	# Sparse where the compiler runs: the host's, or the chroot's.
 	if command -v "$KCC" >/dev/null; then
 		command -v sparse >/dev/null || check=
-		make -s -C "$KHDR" M="$bdir" "${cross[@]}" W=1 $check \
-			KCFLAGS="$kcflags" modules >"$log" 2>&1 || where=failed
-	else
-		where="trixie chroot ($KCC)"
-		gt_chroot_compiler "$KCC"
-		gt_chroot_run "$(dirname "$KROOT")" "$bdir" -- \
-			make -s -C "$KHDR" M="$bdir" "${cross[@]}" W=1 $check \
-			modules >"$log" 2>&1 || where=failed
 	fi
-	if [ "$where" = failed ]; then
+	if ! gt_kbuild "$bdir" "$log" W=1 $check ${kcflags:+KCFLAGS="$kcflags"}
+	then
 		cat "$log" >&2
 		gt_die "module build failed for $KREL"
 	fi
+	where=$GT_KBUILD_WHERE
 	# Kbuild turns C=1 off with a message if sparse does not run.
 	if grep -E 'warning:|error:|not available or not up to date' "$log" >&2
 	then
