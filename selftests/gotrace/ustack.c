@@ -21,7 +21,11 @@
  *		profile), comm gt_us_pipe
  *   futex	a FUTEX_WAIT ("sync", the sync profile), gt_us_futex
  *   sleep	a 20 ms nanosleep ("sleep", seen in the scheduling profile
- *		once woken), gt_us_sleep; no helper
+ *		once woken), gt_us_sleep; no helper.  A sleep preempted
+ *		before it blocks, on a guest whose vCPU then waits more than
+ *		the 20 ms for the host, finds its timer expired when it runs
+ *		again and never blocks: a preemption, not a block, is then
+ *		all the trace can show (ustack.expect counts both)
  *   evfd	a read of an eventfd (a syscall that blocks: Go's syscall
  *		profile), after a 1 ms sleep (evfd_round()), gt_us_evfd
  *
