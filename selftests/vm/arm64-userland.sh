@@ -102,29 +102,34 @@ gt_vmlinux_btf() {
 # copy keeps the files' times, so make builds again only what changed.
 gt_arm64_userland() {
 	local out=$1 src=$GT_CACHE/vm/arm64/src
-	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
-		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
-	gt_arm64_sysroot
-	rm -rf "$src"
-	mkdir -p "$src/selftests" "$out"
-	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
-		"$GT_ROOT/user" "$src/"
+	gt_arm64_user_copy "$src" "$out"
+	mkdir -p "$src/selftests"
 	cp -a "$GT_ROOT/selftests/gotrace" "$src/selftests/"
-	gt_arm64_clean "$src"
 	rm -rf "$src/selftests/gotrace/build"
-	gt_arm64_make_vars
 	nice make -s -C "$src/selftests/gotrace" O="$out" \
 		"${GT_ARM64_MAKE[@]}" GOARCH=arm64 \
 		KSFT_DIR="$LSRC/tools/testing/selftests" >&2 ||
 		gt_die "cannot cross-build the arm64 guest's programs"
 }
 
-# gt_arm64_clean SRC: drop from the copy of the sources in SRC the
+# gt_arm64_user_copy SRC OUT: what both cross builds of user/ start
+# from, after checking for the cross compiler and making the sysroot: a
+# fresh copy in SRC of user/ and what it includes, without the
 # generated files of user/ (the syscall table, vmlinux.h, the BPF
-# skeleton), which are the host's: the cross build makes its own.
-gt_arm64_clean() {
-	rm -rf "$1/user/build" "$1/user/gen" "$1/user/gotrace" \
-		"$1/user/syscall_table.h"
+# skeleton), which are the host's: the cross build makes its own; OUT
+# made; GT_ARM64_MAKE set (gt_arm64_make_vars).
+gt_arm64_user_copy() {
+	local src=$1 out=$2
+	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
+		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
+	gt_arm64_sysroot
+	rm -rf "$src"
+	mkdir -p "$src" "$out"
+	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
+		"$GT_ROOT/user" "$src/"
+	rm -rf "$src/user/build" "$src/user/gen" "$src/user/gotrace" \
+		"$src/user/syscall_table.h"
+	gt_arm64_make_vars
 }
 
 # gt_arm64_make_vars: GT_ARM64_MAKE, the make variables of a cross build
@@ -147,15 +152,7 @@ gt_arm64_make_vars() {
 # guest tests' (bench/run.sh).
 gt_arm64_gotrace() {
 	local src=$1 out=$2
-	command -v "${GT_ARM64_CROSS}gcc" >/dev/null ||
-		gt_die "no ${GT_ARM64_CROSS}gcc: run make deps"
-	gt_arm64_sysroot
-	rm -rf "$src"
-	mkdir -p "$src" "$out"
-	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
-		"$GT_ROOT/user" "$src/"
-	gt_arm64_clean "$src"
-	gt_arm64_make_vars
+	gt_arm64_user_copy "$src" "$out"
 	nice make -s -C "$src/user" static O="$out" "${GT_ARM64_MAKE[@]}" >&2 ||
 		gt_die "cannot cross-build the arm64 gotrace"
 }
