@@ -154,5 +154,34 @@ rk_rc=0
 wait "$rk" || rk_rc=$?
 ok "run-kernels.sh passes with all three ($rk_rc): $(tail -n 1 "$tmp/rk.out")" \
 	'[ "$rk_rc" = 0 ] && [ "$(tail -n 1 "$tmp/rk.out")" = "9 passed, 0 failed" ]'
+
+# A failed check of a trace: the end of the log, all CI keeps, names
+# the failed line of the ground truth, not those that passed; and a
+# failed guest test's reason.
+cat > "$tmp/run-kernel-fails" <<'SH'
+#!/bin/bash
+mkdir -p "$GT_CACHE/vm/$1"
+echo "[$1] # FAIL: syscalls=bogus accepted"
+echo "[$1] not ok 4 selftests: gotrace: syscall_test.sh"
+echo "[$1] not ok - sigwait.trace matches its ground truth"
+echo "[$1] #   ok gt_sigwait block:sleep >= 8 (got 9)"
+echo "[$1] #   not ok gt_sigwait syscall:sys_clock_nanosleep <= 2 (got 3)"
+echo "[$1] ok - sock.trace matches its ground truth"
+echo "[$1] #   ok gt_sock_a block:network >= 10 (got 100)"
+echo "5 2" > "$GT_CACHE/vm/$1/counts"
+exit 1
+SH
+chmod +x "$tmp/run-kernel-fails"
+rk_rc=0
+GT_CACHE=$tmp/rkf GT_VM_JOBS=1 GT_RUN_KERNEL=$tmp/run-kernel-fails \
+	"$root/selftests/vm/run-kernels.sh" k > "$tmp/rkf.out" 2>&1 || rk_rc=$?
+sed -n '/^failed on:/,$p' "$tmp/rkf.out" > "$tmp/rkf.end"
+ok "a failure: run-kernels.sh fails ($rk_rc)" '[ "$rk_rc" != 0 ]'
+ok "a failure: the end of the log names the line that failed" \
+	'grep -qxF "[k] #   not ok gt_sigwait syscall:sys_clock_nanosleep <= 2 (got 3)" "$tmp/rkf.end"'
+ok "a failure: and why the guest test failed" \
+	'grep -qxF "[k] # FAIL: syscalls=bogus accepted" "$tmp/rkf.end"'
+ok "a failure: not the lines that passed" \
+	'! grep -q "got 9\|got 100\|sock" "$tmp/rkf.end"'
 echo "1..$n"
 exit $fail

@@ -104,12 +104,32 @@ for k in "$@"; do
 	failed=$((failed + f))
 done
 echo "all kernels took $SECONDS s ($jobs at a time)"
+
+# failures KERNEL < LOG: its failed tests and why they failed.  A guest
+# test says why in its "FAIL:" line or its harness's "Expected" line; a
+# host check of a trace in the comments that follow its "not ok", less
+# the lines of what passed (verify-trace.sh's "ok" lines), at most 15:
+# CI keeps only the end of a log, and it must name the line that failed.
+failures() {
+	awk -v k="$1" '
+	/^\[[^]]*\] not ok - / { print; host = 1; n = 0; next }
+	host && /^\[[^]]*\] #   / {
+		line = $0
+		sub(/^\[[^]]*\] #   /, "", line)
+		if (line !~ /^ok / && n++ < 15)
+			print
+		next
+	}
+	{ host = 0 }
+	/^error:/ { print "[" k "] " $0; next }
+	/^\[[^]]*\] not ok/ || /^\[[^]]*\] the guest / ||
+	/^\[[^]]*\] # (# )?FAIL: / || /^\[[^]]*\] # # .*Expected / { print }
+	'
+}
 if [ -n "$bad" ]; then
 	echo "failed on:$bad"
 	for k in $bad; do
-		grep -h -e '^\[[^]]*\] not ok' -e '^error:' \
-			-e '^\[[^]]*\] the guest ' "$logs/$k.log" |
-			sed "s/^error:/[$k] error:/"
+		failures "$k" < "$logs/$k.log"
 		# A test that hung: what its tasks were blocked in.
 		sed -n '/still running after [0-9]* s; blocked tasks:/,/ not ok /p' \
 			"$logs/$k.log" | head -n 60
