@@ -26,7 +26,7 @@
  *   workload sigwait N      gt_sigwait waits N times in rt_sigtimedwait for
  *                           a SIGUSR1 that gt_signaller sends 20 ms after
  *                           it sees the wait asleep,
- *                           then says so over a pipe and sleeps 1 ms;
+ *                           then says so over a pipe and sleeps 5 ms;
  *                           gt_signaller sends the next one only then
  *   workload sock N         gt_sock_a and gt_sock_b pass a byte over a
  *                           socketpair N times each way
@@ -348,7 +348,7 @@ static int sigwaiter(long n)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		struct timespec pause = { 0, 1000000L };
+		struct timespec pause = { 0, 5000000L };
 
 		name_self("gt_sigwait");
 		close(got[0]);
