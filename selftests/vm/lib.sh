@@ -467,7 +467,8 @@ gt_build_module() {
 	[ "$where" = host ] || gt_log "built gotrace.ko for $KREL in the $where"
 }
 
-# gt_initramfs_base ROOT INIT: a busybox root in ROOT with INIT as /init
+# gt_initramfs_base ROOT INIT: a busybox root in ROOT with INIT as /init,
+# what every init sources as /lib/guest-lib.sh,
 # and the bus drivers the kernel of gt_kernel_fetch has as modules (6.1
 # builds virtio_pci and virtio_console as modules, 6.12 in), listed in
 # load order in /lib/modules/load-order.  The busybox is the host's
@@ -478,6 +479,7 @@ gt_initramfs_base() {
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lib/modules}
 	cp "${GT_GUEST_BUSYBOX:-/bin/busybox}" "$root/bin/busybox"
 	cp "$2" "$root/init"
+	cp "$GT_VM/guest-lib.sh" "$root/lib/guest-lib.sh"
 	: > "$root/lib/modules/load-order"
 	modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci \
 		virtio_console | sed -n 's/^insmod \([^ ]*\).*/\1/p' |
