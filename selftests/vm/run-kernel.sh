@@ -16,13 +16,12 @@
 #              guest's online_cpus_test.sh then must see 64 possible;
 #              only the tests where the CPU count matters
 #              ($GT_MAXCPUS_TESTS)
-#   mttcg      as many vCPUs as the host has CPUs, two to four, each on
-#              a host thread of its own (multi-threaded TCG), so that
-#              CPUs really run at once; only the tests that hammer
+#   mttcg      four vCPUs on as many host threads (multi-threaded TCG),
+#              so that CPUs really run at once; only the tests that hammer
 #              cross-CPU paths ($GT_MTTCG_TESTS).  A guest that dies of
 #              an int3 oops at a text-patching site (int3-at-patch-site.sh),
 #              which multi-threaded TCG causes by itself, is booted again,
-#              at most GT_MTTCG_RETRIES (10) times, and the retries are
+#              at most GT_MTTCG_RETRIES (3) times, and the retries are
 #              counted in the output
 #   icount     two vCPUs whose clock counts their instructions (QEMU
 #              -icount shift=2: 4 ns each), so that a timer is never late
@@ -82,16 +81,9 @@ case $name in
 		cpus=2,maxcpus=64
 		boot_append="possible_cpus=64 GT_WANT_POSSIBLE=64"
 		GT_TESTS=${GT_TESTS:-$GT_MAXCPUS_TESTS} ;;
-*@mttcg)	# More vCPU threads than host CPUs run no more at once,
-		# and each vCPU thread the host deschedules holds up the
-		# IPIs of the kernel's text patching: four on two host
-		# CPUs, beside another guest, died of QEMU's int3 race
-		# seven boots in a row (fresh CI, 2026-11-29).
-		cpus=$(nproc)
-		[ "$cpus" -ge 2 ] || cpus=2
-		[ "$cpus" -le 4 ] || cpus=4
+*@mttcg)	cpus=4
 		accel=tcg,thread=multi
-		retries=${GT_MTTCG_RETRIES:-10}
+		retries=${GT_MTTCG_RETRIES:-6}
 		GT_TESTS=${GT_TESTS:-$GT_MTTCG_TESTS} ;;
 *@icount)	export GT_QEMU_EXTRA="-icount shift=2"
 		boot_append="GT_EXACT_TIME=1"
