@@ -94,7 +94,8 @@ esac
 cpus=${GT_VM_CPUS:-$cpus}
 # The whole guest: 6.12-arm64 runs every test in both formats and
 # backends, 470 s or so (x86-64's 6.12 did, in 400 s, and reached 600
-# on a host loaded with two more guests).  A hung test is stopped sooner by its own limit.
+# on a host loaded with two more guests).  A hung test is stopped
+# sooner by its own limit.
 timeout=900
 test_timeout=240
 # KASAN and lockdep under emulation: everything takes several times
@@ -114,14 +115,11 @@ time_scale=${GT_TIME_SCALE:-$time_scale}
 # x86-64's 6.12 ran them too until make check ran 6.12-arm64: the
 # backend is the same code on both but for its syscall tables, which
 # 6.1 and newest check on x86-64, and its CO-RE relocations, which a
-# kernel changes, not an architecture.  A list of tests (a boot
-# configuration's, or the caller's) is run as it is.
+# kernel changes, not an architecture.
 bpf_tests=0
 case $name in
 6.1|newest|6.1-arm64|6.12-arm64|newest-arm64|*@icount) bpf_tests=1 ;;
 esac
-[ -z "${GT_TESTS:-}" ] || bpf_tests=1
-bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # The go1.11 runs (v1:NAME): all of them on 6.12-arm64, which checks
 # that format's ground truth in full (x86-64's 6.12 did, until make
 # check ran 6.12-arm64 with the same tests: the format is the same code
@@ -129,21 +127,24 @@ bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 # stacks, the go1.23 runs check on every kernel); on 6.12, the debug
 # kernel (KASAN, lockdep) and one PREEMPT_RT kernel (sleeping locks)
 # those that drive the format's own kernel paths (guest-init); none on
-# the others.  The encoder, the
-# model and the chunk pool of that format are the same code on every
-# kernel; what a kernel adds is in the tracepoints and the compat layer,
-# which the go1.23 runs drive on every kernel.  On newest the go1.11 runs
-# were 74 s of its 440 s of guest time and 41 of its 141 traces, and a
-# fresh machine's make check did not fit 80 minutes with them on 6.1,
-# newest and newest-rt.
+# the others.  The encoder, the model and the chunk pool of that format
+# are the same code on every kernel; what a kernel adds is in the
+# tracepoints and the compat layer, which the go1.23 runs drive on
+# every kernel.  On newest the go1.11 runs were 74 s of its 440 s of
+# guest time and 41 of its 141 traces, and a fresh machine's make check
+# did not fit 80 minutes with them on 6.1, newest and newest-rt.
 v1_tests=none
 case $kernel in
 6.12-arm64) v1_tests=all ;;
 6.12 | debug | 6.12-rt | 6.12-rt-arm64) v1_tests=kernel ;;
 esac
 # A list of tests (a boot configuration's, or the caller's) is run as
-# it is.
-[ -z "${GT_TESTS:-}" ] || v1_tests=all
+# it is, its BPF and go1.11 entries included.
+if [ -n "${GT_TESTS:-}" ]; then
+	bpf_tests=1
+	v1_tests=all
+fi
+bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 v1_tests=${GT_V1_TESTS:-$v1_tests}
 
 # Where a boot's time goes, printed at its end: preparing (downloads,
