@@ -911,9 +911,10 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
  * Take @t, the goroutine on this P, off it (its bucket lock held, or
  * every hook done): ended if its task died and the GoEnd of its final
  * switch could not be written then (task_exited()), else preempted.  An
- * entry unlinked from the table (task_exited(), or gt_tasks_find() for a
- * task that died unseen) goes back to the free list once no P holds it.
- * Returns false if nothing could be written: @t stays on the P.
+ * entry given back meanwhile (task_exited(), or gt_tasks_find() for a
+ * task that died unseen: gone) goes back to the free list once neither
+ * a P nor a sweep needs it.  Returns false if nothing could be written:
+ * @t stays on the P.
  */
 static bool cpu_take_off(struct gt_model *m, struct gt_cpu *c,
 			 struct gt_task *t, bool closing)
@@ -933,7 +934,7 @@ static bool cpu_take_off(struct gt_model *m, struct gt_cpu *c,
 		t->state = GT_G_RUNNABLE;
 	}
 	c->cur = NULL;
-	if (!t->node.pprev)
+	if (t->gone)
 		gt_tasks_release(m, t);
 	return true;
 }
@@ -1017,18 +1018,14 @@ static void hook_exit(struct gt_cpu *c, const unsigned long *flags)
  * would end its goroutine (every later generation would state a dead
  * thread, and the entry stay taken until its key is reused).  A P the
  * trace still has it running on (its GoEnd found no room, or it runs on
- * another P whose switch away was lost) holds the entry, unlinked, until
+ * another P whose switch away was lost) holds the entry, gone, until
  * that P's next hook ends the goroutine (cpu_put_stale()).
  */
 static void task_exited(struct gt_model *m, struct gt_task *t)
 {
-	if (t->state != GT_G_RUNNING) {
-		gt_tasks_release(m, t);
-		return;
-	}
-	t->exited = true;
-	if (t->node.pprev)
-		gt_hlist_del(&t->node);
+	if (t->state == GT_G_RUNNING)
+		t->exited = true;
+	gt_tasks_release(m, t);
 }
 
 /*

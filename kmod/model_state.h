@@ -223,7 +223,13 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  *		GoStart carries a user log saying so (model_v2.c)
  * @exited:	its task died while the trace had it running on a P that
  *		could not end it then: that P's next hook writes its GoEnd
- *		(the entry, unlinked, waits for it on that P only)
+ * @gone:	its task died (or died unseen: another task has its key),
+ *		but the trace still needs the entry: a P runs its goroutine
+ *		until that P's next hook takes it off, or the sweep of a
+ *		generation still owes the goroutine a status
+ *		(gt_v2_sweep_owes()).  It stays in its bucket, where no
+ *		lookup finds it, until the last of them gives it back
+ *		(gt_tasks_release())
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
@@ -233,7 +239,7 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * trace has it on, its syscall fields and @last_ts are written only by
  * that CPU.  The entry goes back to the free list at the task's final
  * switch, whether the task is recorded or hidden, and whatever the trace
- * could write of it.
+ * could write of it, or once the trace no longer needs it (@gone).
  */
 struct gt_task {
 	struct gt_hnode node;
@@ -254,6 +260,7 @@ struct gt_task {
 	u8 adopted;
 	u8 trig_mark;
 	u8 exited;
+	u8 gone;
 	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 cgroup;
 	u32 unit;

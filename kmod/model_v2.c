@@ -141,9 +141,15 @@ static u64 block_reason_id(struct gt_model *m, const struct gt_v2_cpu *vc,
 				t->sys_compat);
 }
 
+/* The M of goroutine @goid: its task's thread, named by the same id. */
+static u64 goid_m(u64 goid)
+{
+	return goid;
+}
+
 static u64 task_m(const struct gt_task *t)
 {
-	return t->goid;
+	return goid_m(t->goid);
 }
 
 static u64 idle_m(const struct gt_cpu *c)
@@ -438,8 +444,13 @@ static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	struct gt_task *w = c->cur;
 	u64 v[3] = { t->goid, args[1], args[2] };
 
-	/* The snapshot: the first mention in the generation states it. */
-	if (!m->armed) {
+	/*
+	 * The start-up snapshot: the first mention in the generation states
+	 * it.  Not a hook that creates a task as the session stops: the
+	 * hooks are disarmed then, but one that passed the armed check
+	 * still writes, and its goroutine needs its GoCreate.
+	 */
+	if (m->snap_cpu) {
 		t->v2.gen = 0;
 		t->v2.prev_gen = 0;
 		return true;
@@ -1068,19 +1079,42 @@ void gt_v2_advance(struct gt_model *m)
 }
 
 /*
- * The status the sweep of generation @gen gives @t (0: none), a task of
- * the trace alive now.  One that the next generation mentions already
- * had, at the end of @gen, the status written there; one that no
- * generation since its last mention did, its state now.  The task's
- * bucket lock is held.
+ * The status the sweep of generation @gen gives @t (0: none), an entry
+ * of the task table.  One that the next generation mentions already
+ * had, at the end of @gen, the status written there, whatever became of
+ * the task since (hidden by the filters, dead: gone); one that no
+ * generation since its last mention did, its state now, if the trace
+ * shows it.  The task's bucket lock is held.
  */
 static unsigned int sweep_status(const struct gt_task *t, u64 gen)
 {
-	if (t->hidden || t->v2.gen == gen)
-		return 0;
 	if (t->v2.gen > gen)
 		return t->v2.prev_gen == gen ? 0 : t->v2.gen_status;
+	if (t->hidden || t->gone || t->v2.gen == gen)
+		return 0;
 	return g_status(t);
+}
+
+/**
+ * gt_v2_sweep_owes() - does a generation's sweep still owe @t a status?
+ * @m:	the model
+ * @t:	an entry its task no longer needs; its bucket lock held
+ *
+ * The reader advances to generation G + 1, then writes G out and sweeps
+ * it last, while hooks of G + 1 run.  A goroutine that G did not mention
+ * and that existed before G + 1 named it (its first status there is not
+ * 0) must be stated by G's sweep, or G + 1 names a goroutine G did not
+ * know, which every Go reader refuses.  Until that sweep is done, its
+ * entry must stay where the sweep looks (gone, in its bucket), even if
+ * the task died or the filters hid it meanwhile.
+ *
+ * Return: true while that sweep has not run.
+ */
+bool gt_v2_sweep_owes(const struct gt_model *m, const struct gt_task *t)
+{
+	return m->format == GT_FORMAT_GO123 && t->v2.gen_status &&
+	       t->v2.prev_gen + 1 != t->v2.gen &&
+	       READ_ONCE(m->v2.swept) + 1 < t->v2.gen;
 }
 
 /* @t was stated by the sweep of generation @gen. */
@@ -1095,15 +1129,17 @@ static void sweep_mark(struct gt_task *t, u64 gen)
 /*
  * Add one status, with its naming stack, to the sweep batch; false if
  * full.  The goroutine is the one the next generation first mentioned,
- * where it did: the task may have been renamed since, a new goroutine.
- * Its name is the task's comm of now.
+ * where it did: the task may have been renamed since, a new goroutine on
+ * an M of its own; the status is the old one's, on the old one's M (a
+ * goroutine in a syscall is bound to it).  Its name is the task's comm
+ * of now.
  */
 static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		      unsigned int st, u64 ts)
 {
 	struct gt_v2 *v = &m->v2;
-	u64 a[4] = { t->v2.gen > gen ? t->v2.gen_goid : t->goid, task_m(t),
-		     st, 0 };
+	u64 g = t->v2.gen > gen ? t->v2.gen_goid : t->goid;
+	u64 a[4] = { g, goid_m(g), st, 0 };
 
 	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
 		return false;
@@ -1135,7 +1171,9 @@ static int sweep_flush(struct gt_v2 *v)
  * generation may mention it (Go's readers know only goroutines they were
  * told of).  Hooks may be running: each bucket is read under its lock,
  * and the batch is written out with no lock held, the bucket then read
- * again (what it stated is marked and not stated twice).
+ * again (what it stated is marked and not stated twice).  The entries
+ * kept for it (gone: their tasks died or the filters hid them after the
+ * next generation named them) go back to the free list once stated.
  */
 static int sweep(struct gt_model *m, u64 gen, u64 ts)
 {
@@ -1155,22 +1193,25 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 	gt_enc2_init(&v->sweep, v->sweep.buf, v->sweep.cap);
 	for (i = 0; i < nb; i++) {
 		struct gt_task_bucket *b = &m->buckets[i];
+		struct gt_hnode *n, *next;
 		bool full = false;
-		struct gt_hnode *n;
 
 		gt_lock_irqsave(&b->lock, flags);
-		for (n = b->head.first; n; n = n->next) {
+		for (n = b->head.first; n; n = next) {
 			struct gt_task *t = container_of(n, struct gt_task,
 							 node);
 
+			next = n->next;
 			st = sweep_status(t, gen);
-			if (!st)
-				continue;
-			if (!sweep_put(m, gen, t, st, ts)) {
-				full = true;
-				break;
+			if (st) {
+				if (!sweep_put(m, gen, t, st, ts)) {
+					full = true;
+					break;
+				}
+				sweep_mark(t, gen);
 			}
-			sweep_mark(t, gen);
+			if (t->gone)
+				gt_tasks_release(m, t);
 		}
 		gt_unlock_irqrestore(&b->lock, flags);
 		if (full) {
@@ -1183,7 +1224,11 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 			i--;
 		}
 	}
-	return sweep_flush(v);
+	ret = sweep_flush(v);
+	/* What the sweep owed, it stated: gt_v2_sweep_owes() of every entry. */
+	if (!ret)
+		WRITE_ONCE(v->swept, gen);
+	return ret;
 }
 
 /* Every CPU's batches of set @par, merged by start time. */

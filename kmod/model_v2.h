@@ -172,6 +172,7 @@ struct gt_v2_cpu {
  *		their next event (gt_v2_advance() advances it)
  * @due:	a CPU's set is half full, or the generation's tables three
  *		quarters (gt_tables_due()): end the generation soon
+ * @swept:	the last generation whose sweep is done (0: none yet)
  * @cpus:	per CPU, nr_cpus of them
  * @sweep:	the generation's M-less batch of statuses
  * @sweep_events: statuses the sweeps wrote, for the session's event count
@@ -188,6 +189,7 @@ struct gt_v2_cpu {
 struct gt_v2 {
 	u64 gen;
 	bool due;
+	u64 swept;
 	struct gt_v2_cpu *cpus;
 	struct gt_enc2 sweep;
 	u64 sweep_events;
@@ -224,6 +226,7 @@ void gt_v2_lost(struct gt_model *m, struct gt_cpu *c);
 bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		  u64 ts, u64 ref);
 int gt_v2_gen_write(struct gt_model *m, bool last);
+bool gt_v2_sweep_owes(const struct gt_model *m, const struct gt_task *t);
 int gt_v2_gen_end(struct gt_model *m, bool last);
 bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);
 

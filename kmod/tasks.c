@@ -8,7 +8,9 @@
  * task filters record it and, if so, which goroutine it is (model.c
  * writes the rest).  Every entry goes back to the free list at its
  * task's final switch, recorded or hidden, so the table holds the living
- * tasks only.  Goroutine ids are allocated here too.
+ * tasks only, and those the trace still needs (gone: a P runs them, or
+ * a generation's sweep owes them a status).  Goroutine ids are
+ * allocated here too.
  *
  * Context: gt_tasks_init() and gt_tasks_free(): session start and end;
  * the rest: hooks, interrupts off.
@@ -102,10 +104,8 @@ static struct gt_task *tasks_of(struct gt_hnode *n)
  * The entry of @p, or NULL.  An entry for the same key but another
  * start_time belongs to a task that died while the model was not
  * looking (before the snapshot was armed): its goroutine is left to the
- * trace as it was, and the entry goes back to the free list, unless the
- * trace has it running, where a P still points at it: then it is only
- * unlinked, and that P gives it back when it takes the goroutine off
- * (cpu_put_stale() in model.c).
+ * trace as it was, and the entry goes back (gt_tasks_release(): gone,
+ * while the trace still needs it).  Gone entries are no task's.
  */
 struct gt_task *gt_tasks_find(struct gt_model *m, struct gt_task_bucket *b,
 			      const struct gt_in_task *p)
@@ -116,14 +116,11 @@ struct gt_task *gt_tasks_find(struct gt_model *m, struct gt_task_bucket *b,
 	gt_lockdep_assert_held(&b->lock);
 	for (n = b->head.first; n; n = n->next) {
 		t = tasks_of(n);
-		if (t->key != p->key)
+		if (t->key != p->key || t->gone)
 			continue;
 		if (t->start_time == p->start_time)
 			return t;
-		if (t->state == GT_G_RUNNING)
-			gt_hlist_del(&t->node);
-		else
-			gt_tasks_release(m, t);
+		gt_tasks_release(m, t);
 		return NULL;
 	}
 	return NULL;
@@ -182,10 +179,17 @@ struct gt_task *gt_tasks_get(struct gt_model *m, struct gt_task_bucket *b,
 
 /*
  * An entry goes back to the free list: its task died, or died unseen.
- * Its bucket's lock held.
+ * Its bucket's lock held.  Where the trace still needs it, it stays in
+ * its bucket, gone, and whoever needs it last gives it back: the P that
+ * the trace has its goroutine running on (cpu_take_off() in model.c),
+ * or the sweep that owes it a status (gt_v2_sweep_owes()).
  */
 void gt_tasks_release(struct gt_model *m, struct gt_task *t)
 {
+	if (t->state == GT_G_RUNNING || gt_v2_sweep_owes(m, t)) {
+		t->gone = true;
+		return;
+	}
 	if (t->node.pprev)
 		gt_hlist_del(&t->node);
 	gt_lock(&m->task_free_lock);

@@ -3028,6 +3028,9 @@ static void un_cut(struct un_cut *c)
 	gt_v2split_end(&sp);
 }
 
+/* Transitions written since a test's hook began to count them. */
+static unsigned int written, advance_at;
+
 /* The reader's steps of model_v2.h, to end a generation around a hook. */
 void gt_v2_advance(struct gt_model *m);
 int gt_v2_gen_write(struct gt_model *m, bool last);
@@ -3084,31 +3087,42 @@ static int sweep_race_write(int ret)
 	return ret ? ret : gt_v2_gen_write(S.m2, false);
 }
 
-/* The whole trace reads, and so does its cut from generation 2. */
-static void sweep_race_check(const char *name, int ret)
+/*
+ * The whole trace of @gens generations reads, and so does its cut from
+ * generation @from (to the end).
+ */
+static void sweep_race_check_gens(const char *name, int ret,
+				  unsigned int gens, unsigned int from)
 {
 	struct gt_trace_error err = { 0 };
 	struct gt_v2_info info = { 0 };
-	struct un_cut cut = { .from = 2 };
+	struct un_cut cut = { .from = from };
 	struct gt_src src;
 	bool valid;
 
 	valid = v2_end_check(&info, &err);
-	ok(!ret && valid && info.generations == 3,
-	   "%s (go 1.23): gotrace check reads %llu generations of 3%s%s",
-	   name, (unsigned long long)info.generations, valid ? "" : ": ",
-	   err.msg);
+	ok(!ret && valid && info.generations == gens,
+	   "%s (go 1.23): gotrace check reads %llu generations of %u%s%s",
+	   name, (unsigned long long)info.generations, gens,
+	   valid ? "" : ": ", err.msg);
 	/* A flight snapshot, or a rotated file, that starts there. */
 	un_cut(&cut);
 	gt_src_mem(&src, cut.buf, cut.len);
 	memset(&info, 0, sizeof(info));
 	memset(&err, 0, sizeof(err));
 	valid = !gt_v2_check(&src, &info, &err);
-	ok(!ret && valid && info.generations == 2,
-	   "%s (go 1.23): from generation 2, gotrace check reads %llu "
-	   "generations of 2%s%s", name,
-	   (unsigned long long)info.generations, valid ? "" : ": ", err.msg);
+	ok(!ret && valid && info.generations == gens - from + 1,
+	   "%s (go 1.23): from generation %u, gotrace check reads %llu "
+	   "generations of %u%s%s", name, from,
+	   (unsigned long long)info.generations, gens - from + 1,
+	   valid ? "" : ": ", err.msg);
 	free(cut.buf);
+}
+
+/* The whole trace reads, and so does its cut from generation 2. */
+static void sweep_race_check(const char *name, int ret)
+{
+	sweep_race_check_gens(name, ret, 3, 2);
 }
 
 /*
@@ -3162,6 +3176,174 @@ static void test_sweep_moved(void)
 }
 
 /*
+ * sweep_exited (path B): the task woken in generation 3 before generation
+ * 2 is written runs there and exits, all before generation 2's sweep,
+ * which owes its goroutine a status (generation 2 never mentioned it,
+ * generation 3 did).  Its entry freed at the exit, the sweep never
+ * stated it: "found goroutine status for new goroutine after the first
+ * generation", status Waiting, in every file cut to start at
+ * generation 2 (the stress run's refused traces, Runnable or Waiting as
+ * the task was when generation 3 first named it).
+ *
+ * sweep_exited_reused: the same, and a new task takes the dead one's
+ * task_struct (its key) before the sweep: the dead entry, still owed,
+ * is not the new task's.
+ */
+static void run_sweep_exited(const char *name, int pid, bool reuse)
+{
+	struct task *busy = task_new(pid, pid, "busy");
+	struct task *w = task_new(pid + 1, pid + 1, "waker");
+	struct task *sleeper = task_new(pid + 2, pid + 2, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	int ret = sweep_race_start(name, tasks);
+
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	syscall_quick(1, __NR_getpid);
+	sw(1, w, GT_IN_DEAD);
+	if (reuse) {
+		struct task *child = task_new(pid + 3, pid + 3, "child");
+
+		child->in.key = sleeper->in.key;
+		fork_task(1, child);
+		sw(1, child, GT_IN_RUNNABLE);
+		syscall_quick(1, __NR_getpid);
+		sw(1, w, GT_IN_SLEEP);
+	}
+	ret = sweep_race_write(ret);
+	sweep_race_check(name, ret);
+}
+
+static void test_sweep_exited(void)
+{
+	run_sweep_exited("sweep_exited", 2520, false);
+	run_sweep_exited("sweep_exited_reused", 2530, true);
+}
+
+/*
+ * sweep_hidden: the task woken in generation 3 before generation 2 is
+ * written runs there and executes a program the comm filter leaves out:
+ * its goroutine ends and the task is hidden from then on.  Generation 3
+ * named the goroutine; generation 2's sweep must state it although the
+ * task is hidden now.
+ */
+static void test_sweep_hidden(void)
+{
+	struct task *busy = task_new(2540, 2540, "sleeper");
+	struct task *w = task_new(2541, 2541, "sleeper");
+	struct task *sleeper = task_new(2542, 2542, "sleeper");
+	struct task *tasks[] = { busy, w, sleeper };
+	int ret;
+
+	/* sweep_race_start() sets the simulation up: the filter after it. */
+	sim_setup("sweep_hidden", 2);
+	S.cur[0] = busy;
+	S.cur[1] = w;
+	strcpy(S.cfg.opts.comm, "sleeper");
+	sim_start(tasks, 3);
+	S.drain = false;
+	syscall_quick(0, __NR_getpid);
+	ret = gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	gt_v2_advance(S.m2);
+	wake(1, sleeper);
+	sw(1, sleeper, GT_IN_RUNNABLE);
+	exec_task(1, "other");
+	sw(1, w, GT_IN_SLEEP);
+	ret = sweep_race_write(ret);
+	sweep_race_check("sweep_hidden", ret);
+}
+
+/*
+ * sweep_syscall_renamed (path C): a task asleep in a syscall through
+ * generation 2 is woken in generation 3 before generation 2 is written,
+ * and renames itself there (a new goroutine, on its own M).  Generation
+ * 2's sweep states the old goroutine in its syscall: on the old
+ * goroutine's M, or the new goroutine's M holds a goroutine in a syscall
+ * when it starts ("GoStart: expected no goroutine but had one").
+ */
+static void test_sweep_syscall_renamed(void)
+{
+	struct task *busy = task_new(2550, 2550, "busy");
+	struct task *w = task_new(2551, 2551, "waker");
+	struct task *reader = task_new(2552, 2552, "reader");
+	struct task *tasks[] = { busy, w, reader };
+	int ret;
+
+	sim_setup("sweep_syscall_renamed", 2);
+	S.cur[0] = busy;
+	S.cur[1] = reader;
+	sim_start(tasks, 3);
+	S.drain = false;
+	sys_enter(1, __NR_read);
+	sw(1, w, GT_IN_SLEEP);
+	ret = gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	ret = ret ? ret : gt_v2_gen_end(S.m2, false);
+	syscall_quick(0, __NR_getpid);
+	gt_v2_advance(S.m2);
+	wake(1, reader);
+	sw(1, reader, GT_IN_RUNNABLE);
+	sys_exit(1);
+	sys_enter(1, __NR_prctl);
+	rename_task(reader, "renamed");
+	sys_exit(1);
+	sw(1, w, GT_IN_SLEEP);
+	ret = sweep_race_write(ret);
+	sw(1, reader, GT_IN_SLEEP);
+	sweep_race_check_gens("sweep_syscall_renamed", ret, 4, 3);
+}
+
+/*
+ * create_at_stop (path A): the stop disarms the hooks while a fork hook
+ * that passed the armed check still writes, here after its first
+ * transition (the parent's pending clone).  The child's creation must
+ * still be written: taken for the start-up snapshot, it was not, and the
+ * last generation's sweep (generation 2) stated a goroutine no
+ * generation had created.
+ */
+static unsigned int stop_at;
+
+static void disarm_after(struct gt_model *m)
+{
+	if (m == S.m2 && ++written == stop_at)
+		gt_model_disarm(m);
+}
+
+static void test_create_at_stop(void)
+{
+	struct task *a = task_new(2560, 2560, "parent");
+	struct task *b = task_new(2561, 2561, "b");
+	struct task *child = task_new(2562, 2562, "child");
+	struct task *tasks[] = { a, b };
+	struct gt_trace_error err = { 0 };
+	struct gt_v2_info info = { 0 };
+	struct gt_in_fork in;
+	bool valid;
+	int ret;
+
+	sim_setup("create_at_stop", 2);
+	S.drain = false;
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	syscall_quick(0, __NR_getpid);
+	ret = gt_v2_gen_end(S.m2, false);
+	sys_enter(0, __NR_clone);
+	written = 0;
+	stop_at = 1;
+	gt_umodel_written_hook = disarm_after;
+	in = (struct gt_in_fork){ .ev = ev(0), .child = &child->in };
+	gt_model_fork(S.m2, &in);
+	gt_umodel_written_hook = NULL;
+	valid = v2_end_check(&info, &err);
+	ok(!ret && valid && written >= 2 && info.generations == 2,
+	   "create_at_stop (go 1.23): disarmed after transition 1 of the "
+	   "fork's %u, gotrace check reads %llu generations of 2%s%s",
+	   written, (unsigned long long)info.generations, valid ? "" : ": ",
+	   err.msg);
+}
+
+/*
  * In the module the reader may end the generation while a CPU's hook is
  * still writing: here after each transition in turn of a block in a
  * syscall (its GoSyscallBegin; the block with the P's stop), the test
@@ -3172,8 +3354,6 @@ static void test_sweep_moved(void)
  * ("inconsistent status for proc 0: old Syscall vs. new Idle",
  * exit_loss_v2_test.sh on 6.12 with 8 CPUs).
  */
-static unsigned int written, advance_at;
-
 static void advance_after(struct gt_model *m)
 {
 	if (m == S.m2 && ++written == advance_at)
@@ -3529,6 +3709,10 @@ static const struct {
 	{ "comm_names", test_comm_names },
 	{ "stack_table_full_named", test_stack_table_full_named },
 	{ "sweep_moved", test_sweep_moved },
+	{ "sweep_exited", test_sweep_exited },
+	{ "sweep_hidden", test_sweep_hidden },
+	{ "sweep_syscall_renamed", test_sweep_syscall_renamed },
+	{ "create_at_stop", test_create_at_stop },
 	{ "block_advance", test_block_advance },
 	{ "wakeup_before_switch", test_wakeup_before_switch },
 	{ "exec_in_syscall", test_exec_in_syscall },
