@@ -100,6 +100,10 @@
  *   gt_env_chunk_queued(m)     a chunk is ready for the reader
  *   gt_env_v2_written(m)       a go 1.23 transition was written (user
  *                              space: a test's hook; the kernel: none)
+ *   gt_env_v2_sweep_step(m)    the sweep of a generation read one bucket
+ *                              and holds no lock: hooks may run on other
+ *                              CPUs here (user space: a test's hook, the
+ *                              model checker's; the kernel: none)
  *   gt_env_trigger(m, type, p, value, now)
  *                              a trigger's condition held for task @p:
  *                              whether it fires (the kernel: unless held

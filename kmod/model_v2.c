@@ -1214,6 +1214,7 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 				gt_tasks_release(m, t);
 		}
 		gt_unlock_irqrestore(&b->lock, flags);
+		gt_env_v2_sweep_step(m);
 		if (full) {
 			/* An empty batch holds a status: this ends. */
 			if (!v->sweep.size_at)

@@ -323,6 +323,17 @@ extern void (*gt_umodel_written_hook)(struct gt_model *m);
 		if (gt_umodel_written_hook) \
 			gt_umodel_written_hook(m); \
 	} while (0)
+/*
+ * The sweep of a generation read one bucket, with no lock held: in the
+ * module, hooks of other CPUs run meanwhile.  The model checker runs
+ * hooks there (gt_umodel_sweep_hook, gtmodel.h).
+ */
+extern void (*gt_umodel_sweep_hook)(struct gt_model *m);
+#define gt_env_v2_sweep_step(m) \
+	do { \
+		if (gt_umodel_sweep_hook) \
+			gt_umodel_sweep_hook(m); \
+	} while (0)
 /* Triggers are the module's: none fires here. */
 #define gt_env_trigger(m, type, p, value, now) \
 	((void)(m), (void)(type), (void)(p), (void)(value), (void)(now), false)

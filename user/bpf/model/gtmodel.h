@@ -154,6 +154,13 @@ void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 extern void (*gt_umodel_written_hook)(struct gt_model *m);
 
 /*
+ * Tests only: called by a generation's sweep after each bucket of the
+ * task table, with no lock held (hooks of other CPUs that run while the
+ * module's reader sweeps).
+ */
+extern void (*gt_umodel_sweep_hook)(struct gt_model *m);
+
+/*
  * Whether the model halted: it ran out of space (a task already running
  * on another P, a lost switch record, is taken off that P here, not
  * halted on), and writes nothing more.  Cheap, for the reader's loop.

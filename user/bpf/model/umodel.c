@@ -24,8 +24,9 @@
 
 static const char umodel_v2_header[GOTRACE_HEADER_LEN] = "go 1.23 trace";
 
-/* Only tests set it (env_user.h). */
+/* Only tests set them (env_user.h). */
 void (*gt_umodel_written_hook)(struct gt_model *m);
+void (*gt_umodel_sweep_hook)(struct gt_model *m);
 
 struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 {

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# model_check_test.sh - the model checker (model_check.c) over a fixed set
+# of seeds, every trace through 'gotrace check' whole and cut at random
+# generations; then a sample of those traces through Go's own readers
+# (Go 1.23 and 1.27 for the generational format, 1.21 and 1.23 for the
+# go 1.11 one: selftests/check-trace.sh), which stay the judges.
+#
+# MC_SEEDS (FIRST:COUNT, default 1:400) and MC_SECONDS (default 240: a
+# slower host runs fewer of the seeds, and says so; never a failure)
+# bound it; 'make fuzz-model' runs it for as long as asked.
+# $MODEL_CHECK is the checker (make check passes build/model_check).
+
+. "$(dirname "$0")/lib.sh"
+
+MODEL_CHECK=${MODEL_CHECK:-./build/model_check}
+CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
+MC_SEEDS=${MC_SEEDS:-1:400}
+MC_SECONDS=${MC_SECONDS:-240}
+
+mkdir "$T/traces"
+mrc=0
+"$MODEL_CHECK" --seeds "$MC_SEEDS" --seconds "$MC_SECONDS" \
+	--save "$T/traces" --save-every 25 >"$T/out" 2>"$T/err" || mrc=$?
+sed 's/^/# /' "$T/out" | grep -v '^# ok ' | tail -60
+seeds=$(sed -n 's/.* - \([0-9]*\) seeds, \([0-9]*\) operations.*/\1/p' "$T/out")
+check "the model checker ran ${seeds:-no} seeds, every trace valid (seeds $MC_SEEDS)" \
+	'[ $mrc -eq 0 ] && [ "${seeds:-0}" -gt 0 ]'
+
+GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GO127
+if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||
+   [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ] || [ ! -x "$GO127" ]; then
+	no_go "the model checker's traces need Go 1.21, 1.23 and 1.27"
+else
+	nr=0
+	for f in "$T"/traces/*.trace; do
+		[ -e "$f" ] || continue
+		nr=$((nr + 1))
+		name=$(basename "$f" .trace)
+		if bash "$CHECK_TRACE" "$f" >"$T/out" 2>"$T/err"; then
+			ok "$name: Go's readers of its format parse it"
+		else
+			not_ok "$name: Go's readers of its format parse it"
+		fi
+	done
+	check "the model checker saved traces for Go ($nr)" '[ $nr -gt 0 ]'
+fi
+
+done_testing
