@@ -146,7 +146,8 @@ static struct mc {
 	size_t len, cap;
 	size_t gen_off[MC_MAX_GENS];
 	unsigned int gens;
-	bool verbose;
+	bool verbose, logging;
+	unsigned int sweep_skip;	/* buckets until hooks run in a sweep */
 	char log[MC_LOG][MC_LINE];
 	unsigned long nlog;
 	u64 pcs[8];
@@ -165,6 +166,9 @@ static void logop(const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* Only the replay of a failure keeps them: printing costs. */
+	if (!S.logging)
+		return;
 	n = snprintf(line, MC_LINE, "%6lu ", S.ops);
 	va_start(ap, fmt);
 	vsnprintf(line + n, MC_LINE - n, fmt, ap);
@@ -661,14 +665,15 @@ static void on_written(struct gt_model *m)
 
 /*
  * Between two buckets of the sweep: the other CPUs' hooks go on, some 16
- * events in a sweep of any size (none once the hooks are detached).
+ * times in a sweep of any size (none once the hooks are detached).
  */
 static void on_sweep_step(struct gt_model *m)
 {
 	unsigned int nb = 1U << m->bucket_bits;
 
-	if (m != S.m || S.in_sweep || S.disarmed || !one_in(max(nb / 16, 1U)))
+	if (m != S.m || S.in_sweep || S.disarmed || S.sweep_skip--)
 		return;
+	S.sweep_skip = rnd(max(nb / 8, 1U));
 	S.in_sweep++;
 	for (unsigned int i = rnd(4); i; i--)
 		linux_op();
@@ -690,7 +695,9 @@ static void config_draw(struct mc_config *cfg, unsigned long ops)
 	cfg->nr_ps = one_in(3) ? 1 + rnd(cfg->ncpu) : cfg->ncpu;
 	cfg->format = one_in(8) ? GT_UMODEL_GO111 : GT_UMODEL_GO123;
 	cfg->cpu_bytes = bytes[rnd(ARRAY_SIZE(bytes))];
-	cfg->max_tasks = one_in(10) ? 24 + rnd(40) : 0;
+	/* The module's default table, one that fills up, or one between. */
+	cfg->max_tasks = one_in(10) ? 24 + rnd(40) : one_in(8) ? 0 :
+			 256 + rnd(1024);
 	cfg->max_stacks = one_in(5) ? GT_STACKS_MIN : 0;
 	cfg->in_hook_advance = 5 + rnd(200);
 	/* Drawn in any case: a replay of fewer operations runs the same. */
@@ -864,6 +871,8 @@ static bool check_from(unsigned int from, char *why, size_t len)
  * Run seed @seed for @ops operations (0: as many as the seed says), and
  * check what it wrote.  Returns true if valid; @why says what failed.
  */
+static bool logging;
+
 static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 		size_t len)
 {
@@ -873,6 +882,7 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 	free(S.out);
 	memset(&S, 0, sizeof(S));
 	S.verbose = getenv("MC_VERBOSE") != NULL;
+	S.logging = S.verbose || logging;
 	rng = seed;
 	config_draw(&S.cfg, ops);
 	gt_umodel_written_hook = on_written;
@@ -929,6 +939,7 @@ static void replay_report(u64 seed, unsigned long ops)
 {
 	unsigned long lo = 1, hi = ops;
 	char why[512];
+	bool valid;
 
 	while (lo < hi) {
 		unsigned long mid = lo + (hi - lo) / 2;
@@ -938,7 +949,10 @@ static void replay_report(u64 seed, unsigned long ops)
 		else
 			hi = mid;
 	}
-	if (run(seed, hi, NULL, why, sizeof(why)))
+	logging = true;
+	valid = run(seed, hi, NULL, why, sizeof(why));
+	logging = false;
+	if (valid)
 		return;
 	printf("# the shortest failing run: %lu operations: %s\n", hi, why);
 	config_print(&S.cfg);
