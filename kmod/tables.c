@@ -1221,8 +1221,11 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 	if (!*out)
 		goto out;
 	memcpy(*out, head.buf, head.len);
-	memcpy(*out + head.len, f.strings.buf, f.strings.len);
-	memcpy(*out + head.len + f.strings.len, stacks.buf, stacks.len);
+	/* A trace of no goroutine has no stack (user space: no buffer). */
+	if (f.strings.len)
+		memcpy(*out + head.len, f.strings.buf, f.strings.len);
+	if (stacks.len)
+		memcpy(*out + head.len + f.strings.len, stacks.buf, stacks.len);
 	ret = 0;
 out:
 	gt_env_free(frames);

@@ -7,7 +7,7 @@
 # (Go 1.23 and 1.27 for the generational format, 1.21 and 1.23 for the
 # go 1.11 one: selftests/check-trace.sh), which stay the judges.
 #
-# MC_SEEDS (FIRST:COUNT, default 1:400) and MC_SECONDS (default 240: a
+# MC_SEEDS (FIRST:COUNT, default 1:300) and MC_SECONDS (default 150: a
 # slower host runs fewer of the seeds, and says so; never a failure)
 # bound it; 'make fuzz-model' runs it for as long as asked.
 # $MODEL_CHECK is the checker (make check passes build/model_check).
@@ -16,8 +16,8 @@
 
 MODEL_CHECK=${MODEL_CHECK:-./build/model_check}
 CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
-MC_SEEDS=${MC_SEEDS:-1:400}
-MC_SECONDS=${MC_SECONDS:-240}
+MC_SEEDS=${MC_SEEDS:-1:300}
+MC_SECONDS=${MC_SECONDS:-150}
 
 mkdir "$T/traces"
 mrc=0
