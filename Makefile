@@ -27,6 +27,8 @@
 #                        newest-rt-arm64), booted by qemu-system-aarch64
 #                        under TCG (make check runs 6.12-arm64)
 #   make checkpatch      checkpatch.pl --strict on kmod/ and include/
+#   make fuzz-model      the model checker (user/tests/model_check.c), for
+#                        FUZZ_SECONDS (600) over FUZZ_SEEDS (FIRST:COUNT)
 #   make install         the command, its man page, the systemd units and
 #                        the module's source for DKMS (PREFIX=/usr/local,
 #                        DESTDIR, BINDIR, MANDIR, LIBEXECDIR, UNITDIR,
@@ -59,7 +61,7 @@ KERNELS ?=
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),$(if $(filter arm64,$(ARCH)),6.12-arm64,6.12))
 
 .PHONY: all module user deps check check-host check-vm check-debug check-arm64 \
-	checkpatch demo bench bench-memory bench-check bench-host clean \
+	checkpatch fuzz-model demo bench bench-memory bench-check bench-host clean \
 	install deb
 
 # make install.  The DKMS source goes to /usr/src whatever PREFIX is:
@@ -103,6 +105,9 @@ deps:
 
 check: deps
 	KERNELS="$(KERNELS)" scripts/check.sh
+
+fuzz-model:
+	$(MAKE) -C user fuzz-model
 
 check-host:
 	$(MAKE) -C selftests/host run
