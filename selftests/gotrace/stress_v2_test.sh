@@ -23,8 +23,8 @@
 # GT_STRESS_RECORDINGS sets how many recordings (a longer run: the
 # guest's GT_TEST_TIMEOUT and the VM's GT_VM_TIMEOUT bound it too);
 # GT_STRESS_SECONDS (default 90, times GT_TIME_SCALE) is the guest time
-# after which no new recording starts, so that a slow guest makes fewer
-# rather than time out.
+# after which no new recording starts once each way had its turn, so
+# that a slow guest makes fewer rather than time out.
 . ./lib.sh
 
 [ "$GT_BACKEND" = kmod ] || { echo "the module's generations"; exit 4; }
@@ -179,7 +179,9 @@ read -r t0 _ < /proc/uptime
 i=0
 while [ $i -lt "$recordings" ]; do
 	read -r now _ < /proc/uptime
-	awk -v a="$t0" -v b="$now" -v m="$budget" 'BEGIN { exit !(b - a >= m) }' &&
+	# Each way once at least, however slow the guest.
+	[ $i -ge 6 ] &&
+		awk -v a="$t0" -v b="$now" -v m="$budget" 'BEGIN { exit !(b - a >= m) }' &&
 		break
 	files_before=$(wc -l < $verdicts)
 	burst
@@ -222,8 +224,6 @@ awk '{ for (i = 1; i <= NF; i++) if ($i == "lost,") { l += $(i - 1); r += $(i - 
 	END { printf "%d events lost in %d of %d recordings\n", l, r, NR }' \
 	/tmp/st-summaries.txt
 echo "$i recordings in $(awk -v a="$t0" -v b="$now" 'BEGIN { printf "%d", b - a }') s: $valid of $files files valid"
-[ "$i" -ge 6 ] || [ "$i" = "$recordings" ] ||
-	fail "only $i recordings in $budget s: not one of each way"
 if [ "$valid" != "$files" ]; then
 	echo "refused, by message:"
 	sed -n 's/^[^ ]* [^ ]* refused //p' $verdicts |
