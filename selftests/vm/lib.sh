@@ -63,8 +63,8 @@ GT_KERNELS_DEFAULT="debug 6.12-arm64 newest newest-rt 6.12@8cpus 6.12-rt
 # makes CPUs meet in the model's cross-CPU paths, in both formats (a
 # plain name records go1.23, v1:NAME go1.11: selftests/gotrace/Makefile).
 GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh,\
-generations_test.sh,v1:sched_test.sh,v1:cross_cpu_test.sh,v1:hotplug_test.sh,\
-v1:syscall_test.sh
+generations_test.sh,stress_v2_test.sh,v1:sched_test.sh,v1:cross_cpu_test.sh,\
+v1:hotplug_test.sh,v1:syscall_test.sh
 # The guest tests of the @icount boot: the CPU samples', whose count
 # must match the CPU time the workloads used, in both backends.
 GT_ICOUNT_TESTS=cpusample_test.sh,bpf:cpusample_test.sh

@@ -45,6 +45,8 @@
 # GT_TESTS; kernel: only the go1.11 runs that drive that format's
 # kernel paths, the default on 6.12, debug and the 6.12-rt of both
 # architectures; none: the default elsewhere),
+# GT_STRESS_TESTS (1 runs stress_v2_test.sh: the default on 6.12,
+# @mttcg and with GT_TESTS; 0 skips it),
 # GT_VM_CPUS (2, or as BOOT says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
 # GT_VM_MEM (1024, MiB), GT_VM_APPEND (extra kernel command line words),
@@ -138,14 +140,25 @@ case $kernel in
 6.12-arm64) v1_tests=all ;;
 6.12 | debug | 6.12-rt | 6.12-rt-arm64) v1_tests=kernel ;;
 esac
+# The stress run of many short recordings (stress_v2_test.sh, 60 to 90 s
+# of guest time) on the reference boot, 6.12, and on @mttcg, whose CPUs
+# really run at once, as the races it looks for need; the model and the
+# writer it drives are the same code on every kernel, and on each of the
+# seven others of make check it would add its minute and a half.
+stress_tests=0
+case $name in
+6.12|*@mttcg) stress_tests=1 ;;
+esac
 # A list of tests (a boot configuration's, or the caller's) is run as
-# it is, its BPF and go1.11 entries included.
+# it is, its BPF, go1.11 and stress entries included.
 if [ -n "${GT_TESTS:-}" ]; then
 	bpf_tests=1
 	v1_tests=all
+	stress_tests=1
 fi
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 v1_tests=${GT_V1_TESTS:-$v1_tests}
+stress_tests=${GT_STRESS_TESTS:-$stress_tests}
 
 # Where a boot's time goes, printed at its end: preparing (downloads,
 # builds, the initramfs), the guest, the host's checks of its traces.
@@ -205,7 +218,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel)"
 	rm -rf "$work/out"
 	gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_V1_TESTS=$v1_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_V1_TESTS=$v1_tests GT_STRESS_TESTS=$stress_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
@@ -346,6 +359,15 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
+# The stress run's files (stress_v2_test.sh), over a hundred small
+# ones: every one read by Go 1.23 and 1.27 and gotrace check's verdict
+# compared, in one line, which names the refused.
+if [ -d "$work/out/stress" ]; then
+	traces=$((traces + 1))
+	host_test "stress/*.trace accepted by Go 1.23 and 1.27, gotrace check agrees" \
+		"$work/out/stress.check" "$GT_ROOT/selftests/check-stress.sh" \
+		"$work/out/stress"
+fi
 if [ "$traces" -eq 0 ]; then
 	failed=$((failed + 1))
 	gt_log "[$name] no trace came out"
