@@ -604,6 +604,7 @@ GT_STATUS_ATTR(cpu_samples, u64);
 GT_STATUS_ATTR(cpu_samples_idle, u64);
 GT_STATUS_ATTR(cpu_samples_hidden, u64);
 GT_STATUS_ATTR(cpu_samples_lost, u64);
+GT_STATUS_ATTR(ustack_mm_busy, u64);
 
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
@@ -684,6 +685,7 @@ static struct attribute *gt_status_attrs[] = {
 	&gt_status_cpu_samples_idle.attr.attr,
 	&gt_status_cpu_samples_hidden.attr.attr,
 	&gt_status_cpu_samples_lost.attr.attr,
+	&gt_status_ustack_mm_busy.attr.attr,
 	NULL,
 };
 

@@ -1307,6 +1307,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->ustack_depth = atomic64_read(&s->model.ustack_stops[GT_USTOP_DEPTH]);
 	st->ustack_queue_full = atomic64_read(&s->model.ustack_queue_full);
 	st->ustack_map_full = atomic64_read(&s->model.ustack_map_full);
+	st->ustack_mm_busy = atomic64_read(&s->model.ustack_mm_busy);
 	gt_model_samples(&s->model, st);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;

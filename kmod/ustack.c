@@ -36,11 +36,14 @@
  *   the tables (tables.c) ask the map when a generation or the footer is
  *   written, after gt_ustack_sync(), which names whatever is queued.
  *
- * A full queue, map or file table is counted (gotrace_status), and the
- * frames it leaves unnamed are written "[unknown]+0x...": never silent.
+ * A full queue, map or file table, or an address space whose mmap_lock
+ * is busy, is counted (gotrace_status), and the frames it leaves unnamed
+ * are written "[unknown]+0x...": never silent.
  *
  * Context:
- *   gt_ustack_walk(), gt_ustack_queue(): a probe, interrupts off.
+ *   gt_ustack_walk(), gt_ustack_queue(): a probe, or the sampling
+ *   timer's hard interrupt (sampler.c), interrupts off; never an NMI
+ *   (gt_ustack_queue()).
  *   gt_ustack_sync(), gt_ustack_resolve(), gt_ustack_file(): process
  *   context (the reader writing a generation, the stop).
  *   gt_ustack_init(), gt_ustack_free(): session start and end.
@@ -468,7 +471,19 @@ static u32 ufile_index(struct gt_ustack *us, struct vm_area_struct *vma)
 
 /*
  * Name the user PCs of @e, whose mm is pinned, into the map.  us->lock
- * held; takes the mm's mmap_lock (reading).
+ * held; tries the mm's mmap_lock (reading).
+ *
+ * Only tries: the mm is another process's, and its lock can be held for
+ * as long as that process likes.  A fault on a FUSE or NFS file, or one
+ * made through /proc/PID/mem or ptrace, holds it for reading until the
+ * file system answers; a writer then queued (an mmap(), a munmap())
+ * makes every later reader wait too.  Waiting here would hold us->lock,
+ * and the reader writing a generation (gt_ustack_sync()) would wait for
+ * it: no generation, every CPU losing events once its buffers fill, and
+ * the stop hanging in cancel_work_sync().  So a busy lock leaves the
+ * PCs of @e out of the map, counted (ustack_mm_busy): their frames are
+ * written unnamed, "[unknown]+0x...", and a later stack with the same
+ * PCs (the next generation's, whose tables queue it again) tries again.
  */
 static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
 {
@@ -477,7 +492,10 @@ static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
 	u64 pc;
 	u32 i;
 
-	mmap_read_lock(e->mm);
+	if (!mmap_read_trylock(e->mm)) {
+		atomic64_inc(&us->m->ustack_mm_busy);
+		return;
+	}
 	for (i = 0; i < e->n; i++) {
 		pc = e->pcs[i];
 		slot = umap_find(us, e->space, pc);

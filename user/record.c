@@ -591,13 +591,15 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				"truncated: bad frame pointer %" PRIu64
 				", fault %" PRIu64 ", depth limit %" PRIu64
 				"; unnamed: queue full %" PRIu64
-				", maps full %" PRIu64 "\n", GT_NAME,
+				", maps full %" PRIu64 ", mm busy %" PRIu64
+				"\n", GT_NAME,
 				(uint64_t)st->ustack_walks,
 				(uint64_t)st->ustack_bad_fp,
 				(uint64_t)st->ustack_faults,
 				(uint64_t)st->ustack_depth,
 				(uint64_t)st->ustack_queue_full,
-				(uint64_t)st->ustack_map_full);
+				(uint64_t)st->ustack_map_full,
+				(uint64_t)st->ustack_mm_busy);
 		if (have_st && (st->cpu_samples || st->cpu_samples_idle ||
 				st->cpu_samples_lost))
 			fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
