@@ -328,8 +328,14 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 * fails its read instead of sleeping.  Each record is then one
 	 * __copy_from_user_inatomic() after its own access_ok(), not a
 	 * copy_from_user_nofault(), which disables faults again per record.
-	 * (Its nmi_uaccess_okay() is for NMIs, which may come while the
-	 * loaded mm is not current's; a walk is in task context only.)
+	 * Its nmi_uaccess_okay() is for NMIs, which may come while the
+	 * loaded mm is not current's (in the middle of a switch).  A walk
+	 * runs in a probe (task context) or in the sampling timer's hard
+	 * interrupt (sampler.c), never in an NMI: the scheduler switches
+	 * the mm and current with interrupts off, so a hard interrupt
+	 * always finds current's mm loaded.  A walk from an NMI (a sampler
+	 * on a hardware perf event) would need that check, and more:
+	 * gt_ustack_queue() and the model would be unsafe there.
 	 */
 	pagefault_disable();
 	while (fp) {
@@ -371,7 +377,10 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
  * @pcs:	raw user PCs
  * @n:		how many, at most GT_USTACK_MAX
  *
- * Context: a probe, interrupts off, right after the walk of @pcs.
+ * Context: a probe or the sampling timer's hard interrupt, interrupts
+ * off, right after the walk of @pcs.  Never from an NMI: an NMI can come
+ * while a hook of this CPU holds q->lock, a raw spinlock, which it would
+ * then wait for forever; irq_work_queue() is NMI-safe, the lock is not.
  */
 void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
 		     unsigned int n)
