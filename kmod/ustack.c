@@ -24,9 +24,11 @@
  *   increment), and an irq_work kicks the work item (queue_work() may
  *   not be called under the runqueue lock);
  *
- *   the naming (ustack_drain()), in the work item, in process context:
- *   per entry, mmap_read_lock(), the VMA of each PC, its file and the
- *   offset in it, then mmput().  A file is known by its inode (device,
+ *   the naming (ustack_drain()), in the work item, in process context
+ *   (never in the reader, so that every path is the worker's d_path()):
+ *   per entry, mmap_read_trylock() (never a wait on another process's
+ *   lock: ustack_name()), the VMA of each PC, its file and the offset
+ *   in it, then mmput().  A file is known by its inode (device,
  *   inode number) and numbered in the session's file table, with its
  *   absolute path (d_path()); each (space, raw PC) goes to the session's
  *   resolution map as (file, offset) or "no file".  A process that exits
@@ -442,6 +444,14 @@ static struct gt_umap_ent *umap_find(struct gt_ustack *us, u64 space, u64 pc)
  * The index + 1 of the file mapped by @vma in the session's table,
  * added with its path if new; 0 if the table is full or the path cannot
  * be had.  us->lock and the mm's mmap_lock held.
+ *
+ * d_path() writes the path as seen from the calling task's root.  The
+ * caller is always the work item (gt_ustack_sync() waits for it rather
+ * than naming in the reader), whose root is init's: a path is absolute
+ * in the initial mount namespace, whatever root or namespace the traced
+ * process or the reader has.  A reader in a chroot or a container may
+ * not be able to open it: gotrace symbolize then names the frames where
+ * the path is the one it has.
  */
 static u32 ufile_index(struct gt_ustack *us, struct vm_area_struct *vma)
 {
@@ -586,7 +596,12 @@ static void ustack_kick(struct irq_work *w)
  * gt_ustack_sync() - name every user PC queued so far
  * @m:	the model
  *
- * Context: process context, may sleep.
+ * The naming is the work item's, here too: queued again (or still
+ * queued), and waited for, it drains whatever is queued now.  So every
+ * path comes from the same task's d_path(), the worker's, relative to
+ * its root: the initial one, init's (see ufile_index()).
+ *
+ * Context: process context, may sleep; not us->lock.
  */
 void gt_ustack_sync(struct gt_model *m)
 {
@@ -594,9 +609,8 @@ void gt_ustack_sync(struct gt_model *m)
 
 	if (!us)
 		return;
-	mutex_lock(&us->lock);
-	ustack_drain(us, true);
-	mutex_unlock(&us->lock);
+	schedule_work(&us->work);
+	flush_work(&us->work);
 }
 
 /**
