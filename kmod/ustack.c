@@ -59,6 +59,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
@@ -92,6 +93,14 @@
  */
 #define GT_UMAP_BITS		16
 #define GT_UMAP_SLOTS		BIT(GT_UMAP_BITS)
+
+/*
+ * A process's mmap_lock is busy for microseconds at a time in the
+ * ordinary course (its own mmap(), brk(), page faults, its exec and
+ * exit): the naming tries it this many times, 50 to 100 us apart, some
+ * 2 ms in all, before it leaves an entry unnamed (ustack_name()).
+ */
+#define GT_UMM_TRIES		20
 
 /* Files of the session: the binaries and libraries its stacks run in. */
 #define GT_UFILE_BITS		13
@@ -499,21 +508,30 @@ static u32 ufile_index(struct gt_ustack *us, struct vm_area_struct *vma)
  * makes every later reader wait too.  Waiting here would hold us->lock,
  * and the reader writing a generation (gt_ustack_sync()) would wait for
  * it: no generation, every CPU losing events once its buffers fill, and
- * the stop hanging in cancel_work_sync().  So a busy lock leaves the
- * PCs of @e out of the map, counted (ustack_mm_busy): their frames are
- * written unnamed, "[unknown]+0x...", and a later stack with the same
- * PCs (the next generation's, whose tables queue it again) tries again.
+ * the stop hanging in cancel_work_sync().  So a lock still busy after
+ * GT_UMM_TRIES tries (a process's own brief holds pass by then) leaves
+ * the PCs of @e out of the map, counted (ustack_mm_busy): their frames
+ * are written unnamed, "[unknown]+0x...", and a later stack with the
+ * same PCs (the next generation's, whose tables queue it again) tries
+ * again.  *@busy is the mm found busy last in this drain: its other
+ * entries are not waited for again.
  */
-static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
+static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e,
+			struct mm_struct **busy)
 {
 	struct vm_area_struct *vma;
 	struct gt_umap_ent *slot;
+	unsigned int tries = 0;
 	u64 pc;
 	u32 i;
 
-	if (!mmap_read_trylock(e->mm)) {
-		atomic64_inc(&us->m->ustack_mm_busy);
-		return;
+	while (!mmap_read_trylock(e->mm)) {
+		if (e->mm == *busy || ++tries == GT_UMM_TRIES) {
+			*busy = e->mm;
+			atomic64_inc(&us->m->ustack_mm_busy);
+			return;
+		}
+		usleep_range(50, 100);
 	}
 	for (i = 0; i < e->n; i++) {
 		pc = e->pcs[i];
@@ -545,10 +563,13 @@ static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
  * Name every entry queued on every CPU (unless !@name: the session is
  * over), and put their mms; us->lock held.  An entry is named in place:
  * the probe writes only at the tail, and the head moves on once the
- * entry is done.
+ * entry is done.  (An mm is pinned until its entry is done: the one in
+ * @busy is no other's while an entry holds it; a stale one matches
+ * nothing but a new mm at the same address, which then has one try.)
  */
 static void ustack_drain(struct gt_ustack *us, bool name)
 {
+	struct mm_struct *busy = NULL;
 	struct gt_uq_ent *e;
 	struct gt_uq *q;
 	unsigned int cpu;
@@ -565,7 +586,7 @@ static void ustack_drain(struct gt_ustack *us, bool name)
 			if (empty)
 				break;
 			if (name)
-				ustack_name(us, e);
+				ustack_name(us, e, &busy);
 			mmput(e->mm);
 			e->mm = NULL;
 			raw_spin_lock_irq(&q->lock);
