@@ -318,7 +318,8 @@ static int gt_options_check(const struct gotrace_options *o)
 	if (o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
-			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS) ||
+			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS |
+			 GOTRACE_OPT_CPU_ISOLATED) ||
 	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||

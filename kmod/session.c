@@ -227,6 +227,8 @@ int gt_session_create(struct gt_session **sp)
 		s->model.opts.flags |= GOTRACE_OPT_NO_WAKE_KSTACKS;
 	if (READ_ONCE(gt_param_user_stacks))
 		s->model.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	if (READ_ONCE(gt_param_sample_isolated))
+		s->model.opts.flags |= GOTRACE_OPT_CPU_ISOLATED;
 	atomic64_set(&s->model.bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);

@@ -94,6 +94,11 @@ cross_cpu_test.sh,flush_reserve_test.sh,online_cpus_test.sh,\
 v1:hotplug_test.sh,v1:flush_reserve_test.sh,v1:online_cpus_test.sh,\
 dmesg_clean_test.sh
 
+# The guest tests of the @isolated boot (CPU 1 isolated): the sampler
+# leaves isolated CPUs alone by default (cpu-samples.rst).  Elsewhere
+# isolated_test.sh skips.
+GT_ISOLATED_TESTS=isolated_test.sh,dmesg_clean_test.sh
+
 # shellcheck source=newer-suites.sh
 . "$GT_VM/newer-suites.sh"
 # shellcheck source=arm64-suites.sh

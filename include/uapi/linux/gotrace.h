@@ -224,6 +224,14 @@ struct gotrace_status {
 						 * (Documentation/
 						 * user-stacks.rst)
 						 */
+#define GOTRACE_OPT_CPU_ISOLATED (1U << 6)	/* with @cpu_hz, sample the
+						 * isolated CPUs too
+						 * (isolcpus=, nohz_full=):
+						 * by default only the
+						 * housekeeping ones are
+						 * (Documentation/
+						 * cpu-samples.rst)
+						 */
 
 #define GOTRACE_MAX_PIDS	64
 
@@ -251,8 +259,10 @@ struct gotrace_status {
  *			cover the last @flight_ms in kernel memory, drop
  *			older ones, and give the reader only snapshots
  *			(GOTRACE_IOC_SNAPSHOT); 0: no time window
- * @cpu_hz:		with GOTRACE_FORMAT_GO123, sample every online CPU
- *			this many times a second (1 to GOTRACE_CPU_HZ_MAX):
+ * @cpu_hz:		with GOTRACE_FORMAT_GO123, sample every online
+ *			housekeeping CPU (every online CPU with
+ *			GOTRACE_OPT_CPU_ISOLATED) this many times a second
+ *			(1 to GOTRACE_CPU_HZ_MAX):
  *			each sample is the task running, its kernel stack
  *			and, with GOTRACE_OPT_USER_STACKS, its user stack
  *			(0: the module's cpu_hz parameter, none by
