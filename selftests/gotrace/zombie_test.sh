@@ -20,12 +20,12 @@ wait_until '[ -s /tmp/zombie.pid ]' 300 || fail "no gt_zombie started"
 zpid=$(cat /tmp/zombie.pid)
 wait_until "[ \"\$(sed 's/^.*) //' /proc/$zpid/stat | cut -c1)\" = Z ]" 300 ||
 	fail "gt_zombie ($zpid) is not a zombie"
-[ "$(cat /proc/$zpid/comm)" = gt_zombie ] || fail "the zombie is not gt_zombie"
+[ "$(cat "/proc/$zpid/comm")" = gt_zombie ] || fail "the zombie is not gt_zombie"
 
 ./gotrace record -d 1 -o "$GT_OUT/zombie.trace" 2> /tmp/rec.err ||
 	fail "gotrace record failed: $(cat /tmp/rec.err)"
 cat /tmp/rec.err
-[ "$(sed 's/^.*) //' /proc/$zpid/stat | cut -c1)" = Z ] ||
+[ "$(sed 's/^.*) //' "/proc/$zpid/stat" | cut -c1)" = Z ] ||
 	fail "gt_zombie was reaped during the recording"
 ./gotrace check -q "$GT_OUT/zombie.trace" || fail "gotrace check refused the trace"
 ! trace_has "$GT_OUT/zombie.trace" gt_zombie ||
