@@ -20,11 +20,13 @@
  *     need supporting side by side, __builtin_choose_expr() on the same
  *     test picks the probe, still without a version number.
  * A difference the compiler cannot see from a declaration gets a test
- * in kmod/Kbuild, which defines GT_HAVE_<feature>: one today,
+ * in kmod/Kbuild, which defines GT_HAVE_<feature>:
  * GT_HAVE_HRTIMER_SETUP, whether the kernel's <linux/hrtimer.h> declares
  * hrtimer_setup() (6.13), which replaced hrtimer_init() (gone in 6.15);
  * the preprocessor cannot see a function's declaration, and both
- * kernels must build (kmod/sampler.c).
+ * kernels must build (kmod/sampler.c); and GT_HAVE_HK_KERNEL_NOISE,
+ * whether <linux/sched/isolation.h> has HK_TYPE_KERNEL_NOISE (below),
+ * an enumerator, which the preprocessor cannot see either.
  *
  * Known differences that need no code, and why:
  *   - From 6.13 sys_enter/sys_exit are "faultable" tracepoints: their
@@ -90,6 +92,26 @@
 #define gt_user_ret(ret)	ptrauth_strip_insn_pac(ret)
 #endif
 #endif /* CONFIG_ARM64 */
+
+/* ---- CPU isolation ---------------------------------------------------- */
+
+#include <linux/sched/isolation.h>
+
+/*
+ * GT_HK_NOISE - the housekeeping type that nohz_full= and isolcpus=nohz
+ * take CPUs out of: HK_TYPE_TICK up to 6.14; from 6.15 the types set by
+ * nohz_full= are one, HK_TYPE_KERNEL_NOISE (the old names stay as
+ * aliases for a while).  HK_TYPE_DOMAIN (isolcpus=, isolcpus=domain; on
+ * the newest kernels also cpuset's isolated partitions) is the same
+ * name on every kernel gotrace builds for.  housekeeping_cpumask(), an
+ * exported function on all of them, gives each type's CPUs: every
+ * possible CPU without CONFIG_CPU_ISOLATION or isolation.
+ */
+#ifdef GT_HAVE_HK_KERNEL_NOISE
+#define GT_HK_NOISE	HK_TYPE_KERNEL_NOISE
+#else
+#define GT_HK_NOISE	HK_TYPE_TICK
+#endif
 
 /* ---- Prototypes that change ------------------------------------------- */
 

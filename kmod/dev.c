@@ -318,7 +318,8 @@ static int gt_options_check(const struct gotrace_options *o)
 	if (o->flags & ~(GOTRACE_OPT_TGID | GOTRACE_OPT_CHILDREN |
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
-			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS) ||
+			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS |
+			 GOTRACE_OPT_CPU_ISOLATED) ||
 	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
@@ -604,6 +605,7 @@ GT_STATUS_ATTR(cpu_samples, u64);
 GT_STATUS_ATTR(cpu_samples_idle, u64);
 GT_STATUS_ATTR(cpu_samples_hidden, u64);
 GT_STATUS_ATTR(cpu_samples_lost, u64);
+GT_STATUS_ATTR(ustack_mm_busy, u64);
 
 static const char *const gt_state_names[] = {
 	[GOTRACE_STATE_IDLE]		= "idle",
@@ -684,6 +686,7 @@ static struct attribute *gt_status_attrs[] = {
 	&gt_status_cpu_samples_idle.attr.attr,
 	&gt_status_cpu_samples_hidden.attr.attr,
 	&gt_status_cpu_samples_lost.attr.attr,
+	&gt_status_ustack_mm_busy.attr.attr,
 	NULL,
 };
 

@@ -205,6 +205,7 @@ extern unsigned int gt_param_syscalls;
 extern bool gt_param_kstacks;
 extern bool gt_param_wake_kstacks;
 extern bool gt_param_user_stacks;
+extern bool gt_param_sample_isolated;
 extern unsigned int gt_param_max_stacks;
 extern unsigned int gt_param_flush_ms;
 extern unsigned int gt_param_format;

@@ -177,6 +177,11 @@ module_param_cb(generation_ms, &gt_generation_ms_ops, &gt_param_generation_ms,
 MODULE_PARM_DESC(generation_ms,
 		 "go1.23 format: longest generation, in ms (10 to 60000; sooner when a CPU's buffer is half full or the tables 3/4 full)");
 
+bool gt_param_sample_isolated;
+module_param_named(sample_isolated, gt_param_sample_isolated, bool, 0644);
+MODULE_PARM_DESC(sample_isolated,
+		 "CPU samples on the isolated CPUs too (isolcpus=, nohz_full=) unless a session's options say otherwise (default: N, housekeeping CPUs only)");
+
 unsigned int gt_param_cpu_hz;
 
 static int gt_cpu_hz_set(const char *val, const struct kernel_param *kp)

@@ -454,6 +454,8 @@ struct gt_model {
 	/* user frames left unnamed: the queue or resolution map was full */
 	gt_atomic64_t ustack_queue_full;
 	gt_atomic64_t ustack_map_full;
+	/* stacks left unnamed: their address space's mmap_lock was busy */
+	gt_atomic64_t ustack_mm_busy;
 	struct gt_units *units;		/* NULL: the trace names no unit */
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
 	unsigned int format;		/* enum gt_format, fixed at start */

@@ -376,6 +376,8 @@ int gt_probes_register(struct gt_session *s)
  * gt_probes_snapshot() - tell the model every existing task, then arm it
  * @s:	session, probes registered but not armed
  *
+ * Every task that has not exited: zombies are left out.
+ *
  * The walk stays on one CPU (migration disabled), where the model writes
  * the snapshot; the model disables interrupts only while it writes one
  * task.  The hooks are armed after the walk.
@@ -399,6 +401,15 @@ int gt_probes_snapshot(struct gt_session *s)
 	for_each_process_thread(g, p) {
 		if (ret)
 			break;
+		/*
+		 * A task that has exited (a zombie its parent has not reaped,
+		 * or one past exit_notify() on its way to its last switch)
+		 * never runs again: as a goroutine it would wait forever,
+		 * stated in every generation, its entries held.  One still on
+		 * its CPU ends in its last switch, as a task never seen.
+		 */
+		if (READ_ONCE(p->exit_state))
+			continue;
 		probe_task(&task, p);
 		snap.sleeping = !task_is_running(p);
 		ret = gt_model_snapshot_task(&s->model, &snap);

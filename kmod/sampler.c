@@ -3,14 +3,30 @@
  * sampler.c - CPU samples: a timer per CPU interrupts it cpu_hz times a
  * second, and the model writes what it caught (gt_model_cpu_sample())
  *
- * Each online CPU has a pinned hrtimer in hard-IRQ mode (on PREEMPT_RT
- * too, where timers otherwise run in a thread and would sample that
- * thread): its callback runs in the interrupt that stopped the task, on
- * that CPU, and the interrupt's saved registers say where the task was
- * (env_kernel.h).  The model's hooks run with interrupts off, so the
- * callback never comes in the middle of one writing this CPU's buffers:
- * no other exclusion is needed.  A timer late by more than a period (a
- * long interrupts-off section) counts the samples it could not take.
+ * Each online housekeeping CPU has a pinned hrtimer in hard-IRQ mode (on
+ * PREEMPT_RT too, where timers otherwise run in a thread and would
+ * sample that thread): its callback runs in the interrupt that stopped
+ * the task, on that CPU, and the interrupt's saved registers say where
+ * the task was (env_kernel.h).  The model's hooks run with interrupts
+ * off, so the callback never comes in the middle of one writing this
+ * CPU's buffers: no other exclusion is needed.  A timer late by more
+ * than a period (a long interrupts-off section) counts the samples it
+ * could not take.
+ *
+ * The callback is a hard interrupt, never an NMI: the model's per-CPU
+ * state, its raw spinlocks (the stack table's, the user-stack queue's)
+ * and its buffer writes are safe there only because a hook runs with
+ * interrupts off.  A sampler moved to a perf event (an NMI on x86) would
+ * interrupt hooks and take those locks inside them: a deadlock, or a
+ * buffer written twice at once.
+ *
+ * An isolated CPU (isolcpus=, nohz_full=: not a housekeeping CPU for
+ * the tick or the scheduler domains) gets no timer unless the session
+ * asks for it (GOTRACE_OPT_CPU_ISOLATED, the sample_isolated parameter):
+ * a timer of up to 999 Hz with a kernel unwind, a user walk and the
+ * interning, interrupts off, is the tick nohz_full= stops, the hard-IRQ
+ * latency PREEMPT_RT users isolate a CPU against, and it wakes an idle
+ * CPU.  Documentation/cpu-samples.rst.
  *
  * A CPU's timer starts when the session is armed, or when the CPU comes
  * online, and stops when it goes offline (else the hotplug code would
@@ -25,6 +41,8 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/isolation.h>
 #include <linux/smp.h>
 
 #include "gotrace.h"
@@ -49,6 +67,26 @@ static enum hrtimer_restart sampler_fire(struct hrtimer *timer)
 	gt_probe_cpu_sample(sp->s, overruns > 1 ?
 			    (u32)min_t(u64, overruns - 1, U32_MAX) : 0);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * Is @cpu sampled?  A housekeeping CPU always; an isolated one only if
+ * the session asks.  Read at the start and as a CPU comes online: the
+ * boot's isolation does not change, and a cpuset partition made
+ * isolated later keeps the timer it had.
+ */
+static bool sampler_wants(const struct gt_session *s, int cpu)
+{
+	bool hk;
+
+	if (s->model.opts.flags & GOTRACE_OPT_CPU_ISOLATED)
+		return true;
+	/* The newest kernels change HK_TYPE_DOMAIN's mask under RCU. */
+	rcu_read_lock();
+	hk = cpumask_test_cpu(cpu, housekeeping_cpumask(GT_HK_NOISE)) &&
+	     cpumask_test_cpu(cpu, housekeeping_cpumask(HK_TYPE_DOMAIN));
+	rcu_read_unlock();
+	return hk;
 }
 
 /* On the CPU to sample (an IPI, or its hotplug thread): start its timer. */
@@ -91,7 +129,7 @@ int gt_sampler_init(struct gt_session *s)
 }
 
 /**
- * gt_sampler_start() - start every online CPU's timer
+ * gt_sampler_start() - start the timer of every online CPU sampled
  * @s:	the session, armed
  *
  * Context: process context, cpus_read_lock() held.
@@ -104,8 +142,10 @@ void gt_sampler_start(struct gt_session *s)
 		return;
 	s->sampling = true;
 	for_each_online_cpu(cpu)
-		smp_call_function_single(cpu, sampler_start_here,
-					 per_cpu_ptr(s->samplers, cpu), 1);
+		if (sampler_wants(s, cpu))
+			smp_call_function_single(cpu, sampler_start_here,
+						 per_cpu_ptr(s->samplers, cpu),
+						 1);
 }
 
 /**
@@ -134,11 +174,12 @@ void gt_sampler_free(struct gt_session *s)
 
 /*
  * The calling CPU comes online (its hotplug thread): its timer starts if
- * the session samples and is not stopping.
+ * the session samples it and is not stopping.
  */
 void gt_sampler_cpu_online(struct gt_session *s)
 {
-	if (s->samplers && s->sampling)
+	if (s->samplers && s->sampling &&
+	    sampler_wants(s, smp_processor_id()))
 		sampler_start_here(this_cpu_ptr(s->samplers));
 }
 

@@ -24,9 +24,11 @@
  *   increment), and an irq_work kicks the work item (queue_work() may
  *   not be called under the runqueue lock);
  *
- *   the naming (ustack_drain()), in the work item, in process context:
- *   per entry, mmap_read_lock(), the VMA of each PC, its file and the
- *   offset in it, then mmput().  A file is known by its inode (device,
+ *   the naming (ustack_drain()), in the work item, in process context
+ *   (never in the reader, so that every path is the worker's d_path()):
+ *   per entry, mmap_read_trylock() (never a wait on another process's
+ *   lock: ustack_name()), the VMA of each PC, its file and the offset
+ *   in it, then mmput().  A file is known by its inode (device,
  *   inode number) and numbered in the session's file table, with its
  *   absolute path (d_path()); each (space, raw PC) goes to the session's
  *   resolution map as (file, offset) or "no file".  A process that exits
@@ -36,11 +38,14 @@
  *   the tables (tables.c) ask the map when a generation or the footer is
  *   written, after gt_ustack_sync(), which names whatever is queued.
  *
- * A full queue, map or file table is counted (gotrace_status), and the
- * frames it leaves unnamed are written "[unknown]+0x...": never silent.
+ * A full queue, map or file table, or an address space whose mmap_lock
+ * is busy, is counted (gotrace_status), and the frames it leaves unnamed
+ * are written "[unknown]+0x...": never silent.
  *
  * Context:
- *   gt_ustack_walk(), gt_ustack_queue(): a probe, interrupts off.
+ *   gt_ustack_walk(), gt_ustack_queue(): a probe, or the sampling
+ *   timer's hard interrupt (sampler.c), interrupts off; never an NMI
+ *   (gt_ustack_queue()).
  *   gt_ustack_sync(), gt_ustack_resolve(), gt_ustack_file(): process
  *   context (the reader writing a generation, the stop).
  *   gt_ustack_init(), gt_ustack_free(): session start and end.
@@ -54,6 +59,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/jhash.h>
@@ -87,6 +93,14 @@
  */
 #define GT_UMAP_BITS		16
 #define GT_UMAP_SLOTS		BIT(GT_UMAP_BITS)
+
+/*
+ * A process's mmap_lock is busy for microseconds at a time in the
+ * ordinary course (its own mmap(), brk(), page faults, its exec and
+ * exit): the naming tries it this many times, 50 to 100 us apart, some
+ * 2 ms in all, before it leaves an entry unnamed (ustack_name()).
+ */
+#define GT_UMM_TRIES		20
 
 /* Files of the session: the binaries and libraries its stacks run in. */
 #define GT_UFILE_BITS		13
@@ -325,8 +339,14 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 * fails its read instead of sleeping.  Each record is then one
 	 * __copy_from_user_inatomic() after its own access_ok(), not a
 	 * copy_from_user_nofault(), which disables faults again per record.
-	 * (Its nmi_uaccess_okay() is for NMIs, which may come while the
-	 * loaded mm is not current's; a walk is in task context only.)
+	 * Its nmi_uaccess_okay() is for NMIs, which may come while the
+	 * loaded mm is not current's (in the middle of a switch).  A walk
+	 * runs in a probe (task context) or in the sampling timer's hard
+	 * interrupt (sampler.c), never in an NMI: the scheduler switches
+	 * the mm and current with interrupts off, so a hard interrupt
+	 * always finds current's mm loaded.  A walk from an NMI (a sampler
+	 * on a hardware perf event) would need that check, and more:
+	 * gt_ustack_queue() and the model would be unsafe there.
 	 */
 	pagefault_disable();
 	while (fp) {
@@ -368,7 +388,10 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
  * @pcs:	raw user PCs
  * @n:		how many, at most GT_USTACK_MAX
  *
- * Context: a probe, interrupts off, right after the walk of @pcs.
+ * Context: a probe or the sampling timer's hard interrupt, interrupts
+ * off, right after the walk of @pcs.  Never from an NMI: an NMI can come
+ * while a hook of this CPU holds q->lock, a raw spinlock, which it would
+ * then wait for forever; irq_work_queue() is NMI-safe, the lock is not.
  */
 void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
 		     unsigned int n)
@@ -430,6 +453,14 @@ static struct gt_umap_ent *umap_find(struct gt_ustack *us, u64 space, u64 pc)
  * The index + 1 of the file mapped by @vma in the session's table,
  * added with its path if new; 0 if the table is full or the path cannot
  * be had.  us->lock and the mm's mmap_lock held.
+ *
+ * d_path() writes the path as seen from the calling task's root.  The
+ * caller is always the work item (gt_ustack_sync() waits for it rather
+ * than naming in the reader), whose root is init's: a path is absolute
+ * in the initial mount namespace, whatever root or namespace the traced
+ * process or the reader has.  A reader in a chroot or a container may
+ * not be able to open it: gotrace symbolize then names the frames where
+ * the path is the one it has.
  */
 static u32 ufile_index(struct gt_ustack *us, struct vm_area_struct *vma)
 {
@@ -468,16 +499,40 @@ static u32 ufile_index(struct gt_ustack *us, struct vm_area_struct *vma)
 
 /*
  * Name the user PCs of @e, whose mm is pinned, into the map.  us->lock
- * held; takes the mm's mmap_lock (reading).
+ * held; tries the mm's mmap_lock (reading).
+ *
+ * Only tries: the mm is another process's, and its lock can be held for
+ * as long as that process likes.  A fault on a FUSE or NFS file, or one
+ * made through /proc/PID/mem or ptrace, holds it for reading until the
+ * file system answers; a writer then queued (an mmap(), a munmap())
+ * makes every later reader wait too.  Waiting here would hold us->lock,
+ * and the reader writing a generation (gt_ustack_sync()) would wait for
+ * it: no generation, every CPU losing events once its buffers fill, and
+ * the stop hanging in cancel_work_sync().  So a lock still busy after
+ * GT_UMM_TRIES tries (a process's own brief holds pass by then) leaves
+ * the PCs of @e out of the map, counted (ustack_mm_busy): their frames
+ * are written unnamed, "[unknown]+0x...", and a later stack with the
+ * same PCs (the next generation's, whose tables queue it again) tries
+ * again.  *@busy is the mm found busy last in this drain: its other
+ * entries are not waited for again.
  */
-static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
+static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e,
+			struct mm_struct **busy)
 {
 	struct vm_area_struct *vma;
 	struct gt_umap_ent *slot;
+	unsigned int tries = 0;
 	u64 pc;
 	u32 i;
 
-	mmap_read_lock(e->mm);
+	while (!mmap_read_trylock(e->mm)) {
+		if (e->mm == *busy || ++tries == GT_UMM_TRIES) {
+			*busy = e->mm;
+			atomic64_inc(&us->m->ustack_mm_busy);
+			return;
+		}
+		usleep_range(50, 100);
+	}
 	for (i = 0; i < e->n; i++) {
 		pc = e->pcs[i];
 		slot = umap_find(us, e->space, pc);
@@ -508,10 +563,13 @@ static void ustack_name(struct gt_ustack *us, struct gt_uq_ent *e)
  * Name every entry queued on every CPU (unless !@name: the session is
  * over), and put their mms; us->lock held.  An entry is named in place:
  * the probe writes only at the tail, and the head moves on once the
- * entry is done.
+ * entry is done.  (An mm is pinned until its entry is done: the one in
+ * @busy is no other's while an entry holds it; a stale one matches
+ * nothing but a new mm at the same address, which then has one try.)
  */
 static void ustack_drain(struct gt_ustack *us, bool name)
 {
+	struct mm_struct *busy = NULL;
 	struct gt_uq_ent *e;
 	struct gt_uq *q;
 	unsigned int cpu;
@@ -528,7 +586,7 @@ static void ustack_drain(struct gt_ustack *us, bool name)
 			if (empty)
 				break;
 			if (name)
-				ustack_name(us, e);
+				ustack_name(us, e, &busy);
 			mmput(e->mm);
 			e->mm = NULL;
 			raw_spin_lock_irq(&q->lock);
@@ -559,7 +617,12 @@ static void ustack_kick(struct irq_work *w)
  * gt_ustack_sync() - name every user PC queued so far
  * @m:	the model
  *
- * Context: process context, may sleep.
+ * The naming is the work item's, here too: queued again (or still
+ * queued), and waited for, it drains whatever is queued now.  So every
+ * path comes from the same task's d_path(), the worker's, relative to
+ * its root: the initial one, init's (see ufile_index()).
+ *
+ * Context: process context, may sleep; not us->lock.
  */
 void gt_ustack_sync(struct gt_model *m)
 {
@@ -567,9 +630,8 @@ void gt_ustack_sync(struct gt_model *m)
 
 	if (!us)
 		return;
-	mutex_lock(&us->lock);
-	ustack_drain(us, true);
-	mutex_unlock(&us->lock);
+	schedule_work(&us->work);
+	flush_work(&us->work);
 }
 
 /**

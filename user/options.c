@@ -88,6 +88,9 @@ void gt_opts_module_defaults(struct gotrace_options *o, const char *dir)
 	read_param(dir, "user_stacks", v, sizeof(v));
 	if (!strcmp(v, "Y"))
 		o->flags |= GOTRACE_OPT_USER_STACKS;
+	read_param(dir, "sample_isolated", v, sizeof(v));
+	if (!strcmp(v, "Y"))
+		o->flags |= GOTRACE_OPT_CPU_ISOLATED;
 	/*
 	 * Explicit, so that both backends write what the module would:
 	 * with no parameter (no module loaded, or one older than the

@@ -128,7 +128,7 @@ static void record_usage(FILE *f)
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
-		"                      [-- COMMAND [ARGS...]]\n"
+		"                      [--sample-isolated] [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
 		"until Ctrl-C, TIME elapsed, or COMMAND exited (COMMAND is\n"
@@ -209,6 +209,10 @@ static void record_usage(FILE *f)
 		"                         'go tool trace' and 'gotrace pprof cpu';\n"
 		"                         default: the module's cpu_hz parameter\n"
 		"                         (none with --backend bpf)\n"
+		"      --sample-isolated  sample the isolated CPUs too (isolcpus=,\n"
+		"                         nohz_full=), which --cpu-hz leaves alone;\n"
+		"                         default: the module's sample_isolated\n"
+		"                         parameter, off\n"
 		"      --no-symbolize     leave the user frames as file+offset: by\n"
 		"                         default each file written is rewritten with\n"
 		"                         their names once complete\n"
@@ -591,13 +595,15 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				"truncated: bad frame pointer %" PRIu64
 				", fault %" PRIu64 ", depth limit %" PRIu64
 				"; unnamed: queue full %" PRIu64
-				", maps full %" PRIu64 "\n", GT_NAME,
+				", maps full %" PRIu64 ", mm busy %" PRIu64
+				"\n", GT_NAME,
 				(uint64_t)st->ustack_walks,
 				(uint64_t)st->ustack_bad_fp,
 				(uint64_t)st->ustack_faults,
 				(uint64_t)st->ustack_depth,
 				(uint64_t)st->ustack_queue_full,
-				(uint64_t)st->ustack_map_full);
+				(uint64_t)st->ustack_map_full,
+				(uint64_t)st->ustack_mm_busy);
 		if (have_st && (st->cpu_samples || st->cpu_samples_idle ||
 				st->cpu_samples_lost))
 			fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
@@ -669,7 +675,7 @@ enum rec_opt {
 	O_TID = 256, O_CHILDREN, O_CGROUP, O_UNIT, O_SYSCALLS,
 	O_SYSCALL_FILTER, O_BUFFER_SIZE, O_NO_STACKS, O_NO_WAKE_STACKS,
 	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_NO_SYMBOLIZE, O_CPU_HZ,
-	O_BACKEND, O_FORMAT,
+	O_SAMPLE_ISOLATED, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
 };
@@ -826,6 +832,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-user-stacks", no_argument,	NULL, O_NO_USER_STACKS },
 		{ "no-symbolize", no_argument,		NULL, O_NO_SYMBOLIZE },
 		{ "cpu-hz",	optional_argument,	NULL, O_CPU_HZ },
+		{ "sample-isolated", no_argument,	NULL, O_SAMPLE_ISOLATED },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
 		{ "rotate",	required_argument,	NULL, O_ROTATE },
@@ -970,6 +977,9 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 				optarg = argv[optind++];
 			bad |= gt_opts_cpu_hz(&r->opts, optarg);
 			r->cpu_hz_given = true;
+			break;
+		case O_SAMPLE_ISOLATED:
+			r->opts.flags |= GOTRACE_OPT_CPU_ISOLATED;
 			break;
 		default:
 			gt_usage_hint("record");

@@ -85,11 +85,13 @@ static void status_print(const struct gotrace_status *st)
 		printf("user stacks:    %" PRIu64 " walked, truncated: bad frame"
 		       " pointer %" PRIu64 ", fault %" PRIu64 ", depth limit %"
 		       PRIu64 "; unnamed: queue full %" PRIu64 ", maps full %"
-		       PRIu64 "\n", (uint64_t)st->ustack_walks,
+		       PRIu64 ", mm busy %" PRIu64 "\n",
+		       (uint64_t)st->ustack_walks,
 		       (uint64_t)st->ustack_bad_fp, (uint64_t)st->ustack_faults,
 		       (uint64_t)st->ustack_depth,
 		       (uint64_t)st->ustack_queue_full,
-		       (uint64_t)st->ustack_map_full);
+		       (uint64_t)st->ustack_map_full,
+		       (uint64_t)st->ustack_mm_busy);
 	if (st->cpu_samples || st->cpu_samples_idle || st->cpu_samples_lost)
 		printf("cpu samples:    %" PRIu64 " written, %" PRIu64
 		       " idle, %" PRIu64 " filtered out, %" PRIu64 " lost\n",
@@ -198,6 +200,8 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 	       (uint64_t)st->ustack_queue_full);
 	printf("  \"ustack_map_full\": %" PRIu64 ",\n",
 	       (uint64_t)st->ustack_map_full);
+	printf("  \"ustack_mm_busy\": %" PRIu64 ",\n",
+	       (uint64_t)st->ustack_mm_busy);
 	printf("  \"cpu_samples\": %" PRIu64 ",\n", (uint64_t)st->cpu_samples);
 	printf("  \"cpu_samples_idle\": %" PRIu64 ",\n",
 	       (uint64_t)st->cpu_samples_idle);

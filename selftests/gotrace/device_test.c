@@ -1505,7 +1505,7 @@ TEST(status_files)
 		"unit_overflows", "ustack_walks", "ustack_bad_fp",
 		"ustack_faults", "ustack_depth", "ustack_queue_full",
 		"ustack_map_full", "cpu_samples", "cpu_samples_idle",
-		"cpu_samples_hidden", "cpu_samples_lost",
+		"cpu_samples_hidden", "cpu_samples_lost", "ustack_mm_busy",
 	};
 	char buf[4096], hdr[GOTRACE_HEADER_LEN];
 	struct gotrace_status st;

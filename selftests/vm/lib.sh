@@ -94,6 +94,11 @@ cross_cpu_test.sh,flush_reserve_test.sh,online_cpus_test.sh,\
 v1:hotplug_test.sh,v1:flush_reserve_test.sh,v1:online_cpus_test.sh,\
 dmesg_clean_test.sh
 
+# The guest tests of the @isolated boot (CPU 1 isolated): the sampler
+# leaves isolated CPUs alone by default (cpu-samples.rst).  Elsewhere
+# isolated_test.sh skips.
+GT_ISOLATED_TESTS=isolated_test.sh,dmesg_clean_test.sh
+
 # shellcheck source=newer-suites.sh
 . "$GT_VM/newer-suites.sh"
 # shellcheck source=arm64-suites.sh
@@ -470,8 +475,9 @@ gt_build_module() {
 # gt_initramfs_base ROOT INIT: a busybox root in ROOT with INIT as /init,
 # what every init sources as /lib/guest-lib.sh,
 # and the bus drivers the kernel of gt_kernel_fetch has as modules (6.1
-# builds virtio_pci and virtio_console as modules, 6.12 in), listed in
-# load order in /lib/modules/load-order.  The busybox is the host's
+# builds virtio_pci and virtio_console as modules, 6.12 in), and FUSE
+# where it is a module (mmlock_test.sh; a kernel without it skips that
+# test), listed in load order in /lib/modules/load-order.  The busybox is the host's
 # (busybox-static), or GT_GUEST_BUSYBOX's for another architecture's
 # guest (arm64-userland.sh).
 gt_initramfs_base() {
@@ -481,8 +487,12 @@ gt_initramfs_base() {
 	cp "$2" "$root/init"
 	cp "$GT_VM/guest-lib.sh" "$root/lib/guest-lib.sh"
 	: > "$root/lib/modules/load-order"
-	modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci \
-		virtio_console | sed -n 's/^insmod \([^ ]*\).*/\1/p' |
+	{
+		modprobe -d "$KROOT" -S "$KREL" --show-depends -a virtio_pci \
+			virtio_console
+		modprobe -d "$KROOT" -S "$KREL" --show-depends fuse \
+			2> /dev/null || true
+	} | sed -n 's/^insmod \([^ ]*\).*/\1/p' |
 		awk '!seen[$0]++' |
 	while read -r ko; do
 		base=$(basename "$ko")

@@ -28,6 +28,9 @@
 #              because the other vCPU had its turn on the host thread:
 #              the CPU-sample tests ($GT_ICOUNT_TESTS), which hold the
 #              samples of a task to its CPU time (GT_EXACT_TIME=1)
+#   isolated   two vCPUs, CPU 1 isolated (isolcpus=nohz,domain,1
+#              nohz_full=1 rcu_nocbs=1): the CPU-sample timers leave it
+#              alone unless asked ($GT_ISOLATED_TESTS)
 #   systemd    a Debian system with systemd as PID 1 and gotrace
 #              installed from its packages: run-systemd.sh
 #
@@ -91,7 +94,9 @@ case $name in
 *@icount)	export GT_QEMU_EXTRA="-icount shift=2"
 		boot_append="GT_EXACT_TIME=1"
 		GT_TESTS=${GT_TESTS:-$GT_ICOUNT_TESTS} ;;
-*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, icount, systemd)" ;;
+*@isolated)	boot_append="isolcpus=nohz,domain,1 nohz_full=1 rcu_nocbs=1"
+		GT_TESTS=${GT_TESTS:-$GT_ISOLATED_TESTS} ;;
+*@*)		gt_die "unknown boot configuration in '$name' (8cpus, maxcpus64, mttcg, icount, isolated, systemd)" ;;
 esac
 cpus=${GT_VM_CPUS:-$cpus}
 # The whole guest: 6.12-arm64 runs every test in both formats and

@@ -65,11 +65,14 @@ struct gt_bpf {
  * looks at the CPUs every SAMPLER_CHECK_NS and opens an event on each
  * CPU online without a working one, one that came online or came back.
  * A working event's enabled time grows; one taken off its CPU keeps it.
+ * The isolated CPUs (isolcpus=, nohz_full=) get none unless the options
+ * ask (GOTRACE_OPT_CPU_ISOLATED), as in the module (cpu-samples.rst).
  */
 struct sampler {
 	uint64_t period_ns;
 	uint64_t next_check;
 	bool *online;		/* scratch for online_cpus() */
+	bool *isolated;		/* CPUs left alone: isolated_cpus() */
 	struct smp_cpu {
 		struct bpf_link *link;	/* owns @fd: NULL, none */
 		int fd;
@@ -178,6 +181,44 @@ static void online_cpus(bool *online, unsigned int n)
 	}
 	for (unsigned int c = 0; c < n; c++)
 		online[c] = true;
+}
+
+/*
+ * Add to @isolated the CPUs the cpu list in sysfs file @name (under
+ * /sys/devices/system/cpu/) names; nothing if it is absent or empty.
+ */
+static void add_cpu_list(bool *isolated, unsigned int n, const char *name,
+			 bool *scratch)
+{
+	char path[64], text[4096];
+	ssize_t len = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, text, sizeof(text) - 1);
+		close(fd);
+	}
+	if (len <= 0)
+		return;
+	text[len] = '\0';
+	if (gt_parse_cpu_list(text, scratch, n) <= 0)
+		return;
+	for (unsigned int c = 0; c < n; c++)
+		isolated[c] |= scratch[c];
+}
+
+/*
+ * The CPUs isolated at boot, in @isolated: isolcpus= ("isolated") and
+ * nohz_full= ("nohz_full"), the two the module's housekeeping test
+ * reads.  @scratch: n entries.
+ */
+static void isolated_cpus(bool *isolated, unsigned int n, bool *scratch)
+{
+	memset(isolated, 0, n * sizeof(*isolated));
+	add_cpu_list(isolated, n, "isolated", scratch);
+	add_cpu_list(isolated, n, "nohz_full", scratch);
 }
 
 /*
@@ -347,6 +388,9 @@ static int sampler_check(struct gt_bpf *b, bool first)
 	int err;
 
 	online_cpus(smp->online, b->nr_cpus);
+	for (unsigned int c = 0; c < b->nr_cpus; c++)
+		if (smp->isolated[c])
+			smp->online[c] = false;
 	for (unsigned int c = 0; c < b->nr_cpus; c++) {
 		if (smp->cpu[c].link &&
 		    (!smp->online[c] || !sampler_working(b, c)))
@@ -366,16 +410,22 @@ static int sampler_check(struct gt_bpf *b, bool first)
 	return 0;
 }
 
-/* Sample every online CPU every @period_ns: 0 or -errno. */
-static int sampler_start(struct gt_bpf *b, uint64_t period_ns)
+/*
+ * Sample every online CPU every @period_ns, the isolated ones only if
+ * @all: 0 or -errno.
+ */
+static int sampler_start(struct gt_bpf *b, uint64_t period_ns, bool all)
 {
 	b->smp = calloc(1, sizeof(*b->smp) +
 			b->nr_cpus * sizeof(b->smp->cpu[0]));
 	if (!b->smp)
 		return -ENOMEM;
 	b->smp->online = calloc(b->nr_cpus, sizeof(*b->smp->online));
-	if (!b->smp->online)
+	b->smp->isolated = calloc(b->nr_cpus, sizeof(*b->smp->isolated));
+	if (!b->smp->online || !b->smp->isolated)
 		return -ENOMEM;
+	if (!all)
+		isolated_cpus(b->smp->isolated, b->nr_cpus, b->smp->online);
 	b->smp->period_ns = period_ns;
 	for (unsigned int c = 0; c < b->nr_cpus; c++)
 		b->smp->cpu[c].fd = -1;
@@ -399,6 +449,7 @@ static void sampler_stop(struct gt_bpf *b)
 	for (unsigned int c = 0; c < b->nr_cpus; c++)
 		sampler_close_cpu(b, c);
 	free(b->smp->online);
+	free(b->smp->isolated);
 	free(b->smp);
 	b->smp = NULL;
 }
@@ -473,7 +524,8 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 		goto fail;
 	}
 	if (p->opts->cpu_hz &&
-	    sampler_start(b, 1000000000ULL / p->opts->cpu_hz))
+	    sampler_start(b, 1000000000ULL / p->opts->cpu_hz,
+			  p->opts->flags & GOTRACE_OPT_CPU_ISOLATED))
 		goto fail;
 	return b;
 fail:

@@ -280,6 +280,16 @@ static void test_module_defaults(void)
 	gt_opts_init(&o);
 	gt_opts_module_defaults(&o, dir);
 	ok(!o.cpu_hz, "module defaults: cpu_hz=0, no samples");
+	put_param(dir, "sample_isolated", "Y");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(o.flags == GOTRACE_OPT_CPU_ISOLATED,
+	   "module defaults: sample_isolated=Y, the isolated CPUs sampled");
+	put_param(dir, "sample_isolated", "N");
+	gt_opts_init(&o);
+	gt_opts_module_defaults(&o, dir);
+	ok(!o.flags, "module defaults: sample_isolated=N");
+	drop_param(dir, "sample_isolated");
 	drop_param(dir, "cpu_hz");
 	drop_param(dir, "syscalls");
 	drop_param(dir, "kstacks");

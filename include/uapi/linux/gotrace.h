@@ -130,6 +130,11 @@
  *			counted, not written
  * @cpu_samples_lost:	samples not taken (a timer that ran late by more
  *			than a period) or not written (no room)
+ * @ustack_mm_busy:	new stacks whose user frames were not named: the
+ *			mmap_lock of their address space was held (a fault
+ *			waiting for FUSE, NFS...), and the naming does not
+ *			wait for another process; "[unknown]", named at a
+ *			later stack of the same frames
  */
 struct gotrace_status {
 	__u32 size;
@@ -164,6 +169,7 @@ struct gotrace_status {
 	__u64 cpu_samples_idle;
 	__u64 cpu_samples_hidden;
 	__u64 cpu_samples_lost;
+	__u64 ustack_mm_busy;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -218,6 +224,14 @@ struct gotrace_status {
 						 * (Documentation/
 						 * user-stacks.rst)
 						 */
+#define GOTRACE_OPT_CPU_ISOLATED (1U << 6)	/* with @cpu_hz, sample the
+						 * isolated CPUs too
+						 * (isolcpus=, nohz_full=):
+						 * by default only the
+						 * housekeeping ones are
+						 * (Documentation/
+						 * cpu-samples.rst)
+						 */
 
 #define GOTRACE_MAX_PIDS	64
 
@@ -245,8 +259,10 @@ struct gotrace_status {
  *			cover the last @flight_ms in kernel memory, drop
  *			older ones, and give the reader only snapshots
  *			(GOTRACE_IOC_SNAPSHOT); 0: no time window
- * @cpu_hz:		with GOTRACE_FORMAT_GO123, sample every online CPU
- *			this many times a second (1 to GOTRACE_CPU_HZ_MAX):
+ * @cpu_hz:		with GOTRACE_FORMAT_GO123, sample every online
+ *			housekeeping CPU (every online CPU with
+ *			GOTRACE_OPT_CPU_ISOLATED) this many times a second
+ *			(1 to GOTRACE_CPU_HZ_MAX):
  *			each sample is the task running, its kernel stack
  *			and, with GOTRACE_OPT_USER_STACKS, its user stack
  *			(0: the module's cpu_hz parameter, none by
@@ -445,6 +461,7 @@ struct gotrace_cpu_status {
 #define GOTRACE_STATUS_SIZE_VER3	224	/* + @cpu_samples ...
 						 * @cpu_samples_lost
 						 */
+#define GOTRACE_STATUS_SIZE_VER4	232	/* + @ustack_mm_busy */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
 #define GOTRACE_CPU_STATUS_SIZE_VER0	40
