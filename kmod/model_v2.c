@@ -783,12 +783,7 @@ static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
 		sys_end(m, c, ts);
 		batch_close(vc);
 	}
-	/*
-	 * Pairs with the acquire of the reader's session_v2_behind(): a
-	 * CPU seen in the new generation has closed the old one, and the
-	 * reader, which then sends it no IPI, sees all it wrote there.
-	 */
-	gt_store_release(&vc->gen, gen);
+	vc->gen = gen;
 	vc->p_seq = 0;
 	vc->p_stated = false;
 	vc->asked = false;

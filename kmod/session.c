@@ -611,32 +611,9 @@ static bool session_v2_due(struct gt_session *s)
 }
 
 /*
- * on_each_cpu_cond()'s test, on the reader's CPU: is @cpu still in the
- * generation before the session's?  A CPU that has had an event since
- * the advance moved on by itself, in that hook, with interrupts off: it
- * closed its batches of the old generation and writes only the new one
- * from then on, so it needs no IPI.  A CPU still in the old one may be
- * in a hook writing it now: the IPI waits for that hook's end.  Pairs
- * with the release in cpu_catch_up() (model_v2.c): what the CPU wrote
- * in the old generation is seen before its new number.  A CPU beyond
- * the model's (none: they are nr_cpu_ids) gets the IPI, which ignores
- * it.
- */
-static bool session_v2_behind(int cpu, void *arg)
-{
-	struct gt_model *m = &((struct gt_session *)arg)->model;
-
-	if ((unsigned int)cpu >= m->nr_cpus)
-		return true;
-	/* Pairs with the release of its cpu_catch_up(). */
-	return smp_load_acquire(&m->v2.cpus[cpu].gen) != m->v2.gen;
-}
-
-/*
  * End the current generation while the probes run, and write it out:
  * every CPU moves to the next one, at its next event or at the latest
- * in the IPI sent here, with interrupts off, as its hooks run (a CPU
- * that has moved on already gets none: session_v2_behind()); the CPUs
+ * in the IPI sent here, with interrupts off, as its hooks run; the CPUs
  * that are offline (CPU hotplug is held off meanwhile) are moved on
  * their behalf.  Once all have, nothing writes the old generation any
  * more.  s->lock and s->read_lock held, the session recording.
@@ -648,7 +625,7 @@ static int session_v2_advance(struct gt_session *s)
 
 	cpus_read_lock();
 	gt_v2_advance(m);
-	on_each_cpu_cond(session_v2_behind, session_v2_catch_up, s, true);
+	on_each_cpu(session_v2_catch_up, s, 1);
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
 			gt_v2_cpu_catch_up(m, per_cpu_ptr(m->cpus, cpu));
