@@ -16,10 +16,11 @@
 #           times: go123_walk.c's old order failed all four);
 #   v126    gen-trace-v2's small in the "go 1.26 trace" format (its
 #           Sync batch: Go times a generation's start by its batches');
-#   classify_all, units.cut
+#   classify_all, units.cut, exec_rename
 #           model_test's cases, through the module's model and encoder:
 #           kernel stacks, every wait reason class, and units in a trace
-#           cut after their regions began.
+#           cut after their regions began; a task that execs and
+#           renames itself (--tid takes its every goroutine).
 #
 # For each trace and KIND, 'gotrace pprof KIND' and Go's 'trace
 # -pprof=KIND' are read back by Go's 'pprof -raw' and must be the same:
@@ -64,11 +65,12 @@ trap '[ -n "$spid" ] && kill $spid 2>/dev/null; rm -rf "$T"' EXIT
 grc=$?
 check "gen-trace-v2 writes the small, units and v126 traces" '[ $grc -eq 0 ]'
 mkdir "$T/m"
-"$MODEL_TEST" "$T/m" classify_all units >"$T/out" 2>"$T/err"
+"$MODEL_TEST" "$T/m" classify_all units exec_rename >"$T/out" 2>"$T/err"
 grc=$?
-check "model_test writes classify_all and units (go 1.11 and go 1.23)" \
-	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.v2.trace" ] && [ -s "$T/m/units.cut.v2.trace" ] && [ -s "$T/m/classify_all.trace" ]'
+check "model_test writes classify_all, units and exec_rename (go 1.11 and go 1.23)" \
+	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.v2.trace" ] && [ -s "$T/m/units.cut.v2.trace" ] && [ -s "$T/m/classify_all.trace" ] && [ -s "$T/m/exec_rename.v2.trace" ]'
 cp "$T/m/classify_all.v2.trace" "$T/classify_all.trace"
+cp "$T/m/exec_rename.v2.trace" "$T/exec_rename.trace"
 cp "$T/m/units.cut.v2.trace" "$T/units_cut.trace"
 old=$T/m/classify_all.trace
 
@@ -170,6 +172,14 @@ raw() {
 		sort -k 3
 }
 
+# addrs PROFILE: "address function" of each Location as pprof -raw
+# prints it, sorted (raw() leaves the addresses out).
+addrs() {
+	"$TOOLS/pprof" -raw "$1" 2>/dev/null | awk '/^Locations/ { l = 1; next }
+		/^Mappings/ { l = 0 } l && /^ *[0-9]+: / { print $2, $4 }' |
+		sort -u
+}
+
 # same GO GOTRACE: raw listings, identical; $samples counts GOTRACE's.
 same() {
 	raw "$1" >"$T/go.txt"
@@ -205,8 +215,25 @@ for t in small units classify_all v126; do
 		[ $rc -eq 0 ] && [ $grc -eq 0 ] && same "$T/go.pb" "$T/$t.$kind.pb.gz"
 		check "$t $kind: Go 1.27's stacks, counts and nanoseconds ($samples samples)" \
 			'[ $rc -eq 0 ] && [ $grc -eq 0 ] && [ -s "$T/go.txt" ] && [ ! -s "$T/out" ]'
+		addrs "$T/go.pb" >"$T/go.addr"
+		addrs "$T/$t.$kind.pb.gz" >"$T/gt.addr"
+		check "$t $kind: Go 1.27's addresses, location for location ($(wc -l <"$T/gt.addr") locations)" \
+			'[ -s "$T/go.addr" ] && cmp -s "$T/go.addr" "$T/gt.addr"'
 	done
 done
+# --tid takes every life of the thread: model_test's exec_rename is one
+# task, tid 400, whose exec and renames start goroutines of new ids with
+# the tid in their low 32 bits, each with syscalls of its own (--comm ls,
+# the exec's, is not empty): its profile is the whole trace's.
+run pprof syscall -o "$T/all.pb.gz" "$T/exec_rename.trace"
+raw "$T/all.pb.gz" >"$T/all.txt"
+run pprof syscall --comm ls -o "$T/c.pb.gz" "$T/exec_rename.trace"
+raw "$T/c.pb.gz" >"$T/c.txt"
+run pprof syscall --tid 400 -o "$T/t.pb.gz" "$T/exec_rename.trace"
+raw "$T/t.pb.gz" >"$T/gt.txt"
+check "exec_rename syscall --tid 400: the syscalls of all its goroutines, the whole trace's ($(awk '{ n += $1 } END { print n + 0 }' "$T/gt.txt") samples)" \
+	'[ $rc -eq 0 ] && [ -s "$T/c.txt" ] && [ -s "$T/all.txt" ] && cmp -s "$T/all.txt" "$T/gt.txt"'
+
 "$TOOLS/pprof" -top "$T/classify_all.sched.pb.gz" >"$T/out" 2>"$T/err"
 grc=$?
 check "pprof -top reads the .pb.gz: delay in nanoseconds" \
