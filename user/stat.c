@@ -174,7 +174,7 @@ static void print_units(struct gt_stats *s, size_t want)
 static void print_stats(const char *path, uint64_t bytes,
 			struct gt_stats *s, size_t want)
 {
-	uint64_t span = s->end - s->start, tasks = 0;
+	uint64_t span = s->end - s->start, tasks = s->tasks_dropped;
 	char b[32];
 
 	for (size_t i = 0; i < s->ntasks; i++)
@@ -294,7 +294,7 @@ int cmd_stat(int argc, char **argv)
 	} else {
 		/* The trace owns the source from here on. */
 		ret = gt_trace_open(&t, &src, &err);
-		if (!ret && gt_stats_compute(&t, &s, &err))
+		if (!ret && gt_stats_compute(&t, &s, want, &err))
 			ret = -1;
 		gt_trace_close(&t);
 	}

@@ -5,12 +5,15 @@
 //
 //	cpuburn PROFILE TRACE SECONDS
 //
-// Runs runtime/pprof's CPU profile (100 Hz) and runtime/trace for
-// SECONDS, so that Go's runtime writes the CPU samples into the trace
-// (tests/pprof_test.sh, tests/v2verdict_test.sh).  The shares are set by
-// work, not by time: burnA runs three times the loop burnB runs, the
-// same loop, so that a machine busy with other work changes how long
-// the program takes and not where its CPU time goes.
+// Runs runtime/pprof's CPU profile (100 Hz) and runtime/trace until the
+// process has had SECONDS of CPU time, so that Go's runtime writes the
+// CPU samples into the trace (tests/pprof_test.sh, tests/v2verdict_
+// test.sh).  The shares are set by work, not by time: burnA runs three
+// times the loop burnB runs, the same loop, so that a machine busy with
+// other work changes how long the program takes and not where its CPU
+// time goes.  So is the length of the run: SECONDS of wall time on a
+// loaded machine gave a third of the samples, and three times the
+// deviation of the shares below.
 //
 // The profile's clock ticks every 10 ms of the thread's CPU time (on the
 // kernel's tick: 12 and 8 ms apart at 250 Hz).  With short rounds each
@@ -28,10 +31,10 @@ package main
 import (
 	"math/rand"
 	"os"
-	"syscall"
 	"runtime/pprof"
 	"runtime/trace"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -107,8 +110,8 @@ func main() {
 		os.Stderr.WriteString("cpuburn: " + err.Error() + "\n")
 		os.Exit(1)
 	}
-	end := time.Now().Add(time.Duration(secs * float64(time.Second)))
-	for time.Now().Before(end) {
+	end := cpu() + time.Duration(secs*float64(time.Second))
+	for cpu() < end {
 		k := n/2 + rand.Intn(n+1)
 		burnA(k)
 		burnB(k)

@@ -39,6 +39,8 @@
 #include "trace/go123_split.h"
 #include "trace/go123_walk.h"
 #include "bpf/model/gtmodel.h"
+/* The hash of the tables (kmod/tables.c) in user space. */
+#include "bpf/model/env_user.h"
 
 #define MAX_CPUS	4
 #define MAX_EVENTS	200000
@@ -3681,6 +3683,392 @@ static void test_cpu_samples(void)
 	   "cpu samples (go 1.23): %u generations, each states 999 Hz", w.gens);
 }
 
+/* ---- Deep stacks, colliding comms, reason strings, tids, the pool ----- */
+
+/*
+ * The kernel frames a hook keeps (GT_KSTACK_MAX, kmod/model_state.h) and
+ * the frames of a stack record (GT_STACK_MAX_FRAMES, kmod/encode.h,
+ * whose struct gt_frame the readers' headers have too).
+ */
+#define DS_KSTACK_MAX		32
+#define DS_STACK_MAX_FRAMES	50
+
+/* Stacks of the go 1.23 twin's GoBlocks and GoSyscallBegins of one M. */
+struct ds_walk {
+	u64 m;
+	char blocks[4][US_LEN];
+	unsigned int nb;
+	char sys[4][US_LEN];
+	unsigned int ns;
+	size_t most;		/* frames of the deepest of them */
+};
+
+static int ds_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct ds_walk *w = ctx;
+	struct us_v2ctx c = { .g = g };
+	char *out;
+	size_t n;
+
+	(void)err;
+	if (ev->m != w->m)
+		return 0;
+	if (ev->type == GT_V2_EV_GO_BLOCK && w->nb < ARRAY_SIZE(w->blocks))
+		out = w->blocks[w->nb++];
+	else if (ev->type == GT_V2_EV_GO_SYSCALL_BEGIN &&
+		 w->ns < ARRAY_SIZE(w->sys))
+		out = w->sys[w->ns++];
+	else
+		return 0;
+	if (!gt_v2_stack(g, ev->args[2], &c.pcs, &n))
+		return 0;
+	if (n > w->most)
+		w->most = n;
+	us_render(out, US_LEN, n, us_frame2, &c);
+	return 0;
+}
+
+/* @t, running on CPU 0, sleeps with kernel frames @kpcs and user frames @upcs. */
+static void ds_sleep(struct task *t, const u64 *kpcs, unsigned int nk,
+		     const u64 *upcs, unsigned int nu)
+{
+	struct gt_in_switch in = { .ev = ev(0), .prev = &t->in,
+				   .next = &S.idle[0].in,
+				   .prev_state = GT_IN_SLEEP,
+				   .fd_kind = GT_IN_FD_OTHER };
+
+	in.ev.pcs = kpcs;
+	in.ev.nr_pcs = nk;
+	in.ev.upcs = upcs;
+	in.ev.nr_upcs = nu;
+	in.ev.uspace = US_SPACE_A;
+	FEED(gt_model_switch, &in);
+	S.cur[0] = &S.idle[0];
+	drain();
+	wake(1, t);
+	sw(0, t, GT_IN_RUNNABLE);
+}
+
+/*
+ * The deepest stacks: GT_KSTACK_MAX kernel frames and a user walk of 40,
+ * in a block outside any syscall and in a sleep inside read() (a
+ * GoSysCall whose syscall frame comes after the user frames).  The walk
+ * gets the room the kernel frames leave within GT_STACK_MAX_FRAMES with
+ * the truncation frame, the syscall frame and the comm frame still to
+ * come: no stack has more frames than a stack record may hold.
+ */
+static void test_ustack_room(void)
+{
+	enum { K = DS_KSTACK_MAX, U = 40,
+	       ROOM = DS_STACK_MAX_FRAMES - DS_KSTACK_MAX - 3 };
+	struct task *t = task_new(2600, 2600, "deep");
+	static char want_blk[US_LEN], want_sys[US_LEN], got[US_LEN];
+	static struct ds_walk w;
+	struct gt_trace_error err = { 0 };
+	const struct gt_event *blk = NULL, *sys = NULL;
+	u64 kpcs[K], upcs[U];
+	size_t n1 = 0, n2 = 0, most = 0;
+	char *p = want_blk;
+	unsigned int i;
+
+	sim_setup("ustack_room", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cfg.uresolve = us_resolve;
+	S.cfg.ufile = us_file;
+	for (i = 0; i < K; i++)
+		kpcs[i] = US_KPC(i);
+	for (i = 0; i < U; i++)
+		upcs[i] = 0x401000 + 16 * i;
+	S.cur[0] = t;
+	sim_start(&t, 1);
+	sys_enter(0, __NR_read);
+	ds_sleep(t, kpcs, K, upcs, U);
+	sys_exit(0);
+	ds_sleep(t, kpcs, K, upcs, U);
+	sim_finish();
+
+	for (i = 0; i < ROOM; i++)
+		p += sprintf(p, "usprog+0x%x@/usr/bin/usprog#%llx|",
+			     0x1000 + 16 * i, US_UPC | (0x1000 + 16 * i));
+	sprintf(p, "[user stack truncated: depth limit]@#%llx|",
+		3ULL << 56 | GT_USTOP_DEPTH);
+	strcpy(want_sys, want_blk);
+	strcat(want_sys, "sys_read@[syscall]|deep");
+	strcat(want_blk, "deep");
+
+	for (size_t k = 0; k < nevs; k++) {
+		if (evs[k].g != 2600)
+			continue;
+		if (evs[k].type == GOTRACE_EV_GO_SYSCALL)
+			sys = &evs[k];
+		if (evs[k].type == GOTRACE_EV_GO_BLOCK)
+			blk = &evs[k];
+	}
+	if (sys) {
+		gt_trace_stack(&T, sys->stk, &n1);
+		us_render(got, sizeof(got), n1, us_frame1, &sys->stk);
+	}
+	ok(sys && !strcmp(got, want_sys) && n1 == DS_STACK_MAX_FRAMES,
+	   "ustack_room (1.11): a sleep in read() with %u kernel and %u user "
+	   "frames keeps %u user frames and its syscall frame in %zu frames "
+	   "(at most %u)", K, U, ROOM, n1, DS_STACK_MAX_FRAMES);
+	if (sys && strcmp(got, want_sys))
+		diag("got %s", got);
+	if (blk) {
+		gt_trace_stack(&T, blk->stk, &n2);
+		us_render(got, sizeof(got), n2, us_frame1, &blk->stk);
+	}
+	ok(blk && !strcmp(got, want_blk) && n2 == DS_STACK_MAX_FRAMES - 1,
+	   "ustack_room (1.11): a block with %u kernel and %u user frames keeps "
+	   "%u user frames in %zu frames", K, U, ROOM, n2);
+	if (blk && strcmp(got, want_blk))
+		diag("got %s", got);
+
+	memset(&w, 0, sizeof(w));
+	w.m = 2600;
+	v2_walk_all(S.out2, S.len2, ds_event, &w, &err);
+	for (i = 0; i < w.ns; i++)
+		most += !strcmp(w.sys[i], want_sys);
+	ok(!err.msg[0] && most == 1 && w.nb == 1 &&
+	   !strcmp(w.blocks[0], want_blk) && w.most <= DS_STACK_MAX_FRAMES,
+	   "ustack_room (go 1.23): the same frames, %zu at most%s%s", w.most,
+	   err.msg[0] ? ": " : "", err.msg);
+}
+
+/* Two comms whose hashes meet: the first pair of c0 to c262143. */
+static bool comms_meeting(char *a, char *b, size_t size)
+{
+	enum { N = 1 << 18 };
+	u32 *first = calloc(N, sizeof(*first)), *hashes = malloc(N * 4);
+	char name[GT_IN_COMM_LEN];
+	bool found = false;
+
+	if (!first || !hashes) {
+		free(first);
+		free(hashes);
+		return false;
+	}
+	/* An open-addressing set of the hashes, by their low 18 bits. */
+	for (u32 i = 0; i < N && !found; i++) {
+		u32 h, s;
+
+		memset(name, 0, sizeof(name));
+		snprintf(name, sizeof(name), "c%u", i);
+		h = gt_env_jhash(name, sizeof(name), 1);
+		hashes[i] = h;
+		for (s = h % N; first[s] && hashes[first[s] - 1] != h;
+		     s = (s + 1) % N)
+			;
+		if (first[s]) {
+			snprintf(a, size, "c%u", first[s] - 1);
+			snprintf(b, size, "c%u", i);
+			found = true;
+		}
+		first[s] = i + 1;
+	}
+	free(first);
+	free(hashes);
+	return found;
+}
+
+struct cc_walk {
+	const char *comm[2];	/* of tids 2700 and 2701 */
+	unsigned int blocks, right;
+};
+
+static int cc_event(void *ctx, const struct gt_v2_gen *g,
+		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+{
+	struct cc_walk *w = ctx;
+	char comm[64];
+
+	(void)err;
+	if (ev->type != GT_V2_EV_GO_BLOCK || ev->m < 2700 || ev->m > 2701)
+		return 0;
+	tg_frame(g, ev->args[2], 0, true, comm, sizeof(comm));
+	w->blocks++;
+	w->right += !strcmp(comm, w->comm[ev->m - 2700]);
+	return 0;
+}
+
+/*
+ * Two comms of one hash: whichever a generation meets first takes the
+ * PC code of that hash, the other the next one (tables.c).  A task
+ * caches its comm PC for one generation (task_comm_pc()): in a later
+ * one, the cached PC may be the other comm's.  The two tasks block in
+ * turns, one first in a generation, the other in the next: every block
+ * of the go 1.23 trace names its own task's comm.
+ */
+static void test_comm_collide(void)
+{
+	enum { ROUNDS = 8 };
+	char a[GT_IN_COMM_LEN], b[GT_IN_COMM_LEN];
+	struct task *ta, *tb, *tick, *tasks[3];
+	static const u64 kpc[] = { 0xffffffff81000000ULL };
+	struct cc_walk w = { .comm = { a, b } };
+	struct gt_trace_error err = { 0 };
+
+	if (!comms_meeting(a, b, sizeof(a))) {
+		ok(0, "comm_collide: two comms of one hash");
+		return;
+	}
+	sim_setup("comm_collide", 3);
+	S.cfg.symbolise = tg_symbolise;
+	tasks[0] = ta = task_new(2700, 2700, a);
+	tasks[1] = tb = task_new(2701, 2701, b);
+	tasks[2] = tick = task_new(2702, 2702, "tick");
+	S.cur[2] = tick;
+	sim_start(tasks, 3);
+	gt_umodel_set_generation_ns(S.m2, 100000);
+	for (unsigned int r = 0; r < ROUNDS; r++) {
+		struct task *first = r & 1 ? tb : ta;
+		struct task *second = r & 1 ? ta : tb;
+
+		/* A new generation: its first event, of another comm. */
+		S.ts += 200000;
+		syscall_quick(2, __NR_getpid);
+		sw(0, first, GT_IN_RUNNABLE);
+		sleep_with_stack(first, kpc, 1);
+		sw(0, second, GT_IN_RUNNABLE);
+		sleep_with_stack(second, kpc, 1);
+		wake(2, first);
+		wake(2, second);
+	}
+	sim_finish();
+	v2_walk_all(S.out2, S.len2, cc_event, &w, &err);
+	diag("comm_collide: %s and %s, %llu generations", a, b,
+	     (unsigned long long)ST2.generations);
+	ok(!err.msg[0] && w.blocks == 2 * ROUNDS && w.right == w.blocks &&
+	   ST2.generations >= ROUNDS,
+	   "comm_collide (go 1.23): %u of %u blocks name their own task's comm "
+	   "over %llu generations%s%s", w.right, w.blocks,
+	   (unsigned long long)ST2.generations, err.msg[0] ? ": " : "",
+	   err.msg);
+}
+
+/*
+ * The go 1.23 reason of a sleep in a syscall: its class and the syscall,
+ * "chan send: pwrite64" (a pipe written), "chan receive: read", and the
+ * other classes (classify.c).
+ */
+static void test_v2_reasons(void)
+{
+	static const struct {
+		int nr;
+		u8 fd;
+		const char *want;
+	} cases[] = {
+		{ __NR_pwrite64, GT_IN_FD_PIPE, "chan send: pwrite64" },
+		{ __NR_write, GT_IN_FD_PIPE, "chan send: write" },
+		{ __NR_read, GT_IN_FD_PIPE, "chan receive: read" },
+		{ __NR_wait4, GT_IN_FD_UNKNOWN, "chan receive: wait4" },
+		{ __NR_futex, GT_IN_FD_UNKNOWN, "sync: futex" },
+		{ __NR_nanosleep, GT_IN_FD_UNKNOWN, "sleep: nanosleep" },
+		{ __NR_ppoll, GT_IN_FD_UNKNOWN, "select: ppoll" },
+		{ __NR_read, GT_IN_FD_SOCKET, "network" },
+	};
+	struct task *t = task_new(2800, 2800, "reasons");
+	struct kw_walk walk = { .n = 0 };
+	struct gt_trace_error err = { 0 };
+	unsigned int right = 0, i;
+
+	sim_setup("v2_reasons", 2);
+	S.cur[0] = t;
+	sim_start(&t, 1);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		sys_enter(0, cases[i].nr);
+		sw_fd(0, &S.idle[0], GT_IN_SLEEP, false, cases[i].fd);
+		wake(1, t);
+		sw(0, t, GT_IN_RUNNABLE);
+		sys_exit(0);
+	}
+	sim_finish();
+	v2_walk_all(S.out2, S.len2, kw_event, &walk, &err);
+	for (i = 0; i < ARRAY_SIZE(cases) && i < walk.n; i++) {
+		if (!strcmp(walk.reasons[i], cases[i].want)) {
+			right++;
+			continue;
+		}
+		diag("block %u: reason '%s', want '%s'", i, walk.reasons[i],
+		     cases[i].want);
+	}
+	ok(!err.msg[0] && walk.n == ARRAY_SIZE(cases) &&
+	   right == ARRAY_SIZE(cases),
+	   "v2_reasons (go 1.23): %u of %zu sleeps in syscalls give their "
+	   "class and syscall", right, ARRAY_SIZE(cases));
+}
+
+/*
+ * The largest tid Linux gives (PID_MAX_LIMIT - 1) is its goroutine id;
+ * one past it, as a backend could read, gets a generated id: the table
+ * of tids seen ends there.
+ */
+static void test_tid_max(void)
+{
+	enum { PID_LIMIT = 4 * 1024 * 1024 };
+	struct task *p = task_new(2900, 2900, "parent");
+	struct task *last = task_new(PID_LIMIT - 1, PID_LIMIT - 1, "last");
+	struct task *past = task_new(PID_LIMIT, PID_LIMIT, "past");
+	const struct gt_event *e = NULL;
+
+	sim_setup("tid_max", 2);
+	S.cur[0] = p;
+	sim_start(&p, 1);
+	fork_task(0, last);
+	fork_task(0, past);
+	sim_finish();
+	for (size_t k = 0; k < nevs && !e; k++)
+		if (evs[k].type == GOTRACE_EV_GO_CREATE &&
+		    (u32)evs[k].args[0] == PID_LIMIT)
+			e = &evs[k];
+	ok(count_arg(GOTRACE_EV_GO_CREATE, PID_LIMIT - 1) == 1 && e &&
+	   e->args[0] >> 32,
+	   "tid_max: tid %u is goroutine %u, tid %u goroutine %#llx", PID_LIMIT - 1,
+	   PID_LIMIT - 1, PID_LIMIT, e ? (unsigned long long)e->args[0] : 0ULL);
+}
+
+/*
+ * The periodic flush hands a CPU's chunk to the reader only if a spare
+ * chunk takes its place, never one of the reserve (a chunk per CPU,
+ * for closing its P): with one CPU and two chunks, the smallest pool,
+ * a long run of flushes hands nothing over before the chunk is full;
+ * with a third chunk every flush does.
+ */
+static void run_flush(unsigned int chunks, unsigned int *handed)
+{
+	struct task *t = task_new(3100, 3100, "quiet");
+	size_t len;
+
+	*handed = 0;
+	sim_setup("flush", 1);
+	S.cfg.chunks = chunks;
+	S.cur[0] = t;
+	sim_start(&t, 1);
+	for (unsigned int i = 0; i < 200; i++) {
+		len = S.len;
+		gt_umodel_flush(S.m);
+		syscall_quick(0, __NR_getpid);
+		*handed += S.len > len;
+	}
+	sim_finish();
+}
+
+static void test_flush_reserve(void)
+{
+	unsigned int handed;
+
+	run_flush(2, &handed);
+	ok(!handed && !ST.lost && !ST.chunk_overflows,
+	   "flush: one CPU, two chunks: 200 flushes hand over %u chunks "
+	   "(the other is the reserve), nothing lost", handed);
+	run_flush(3, &handed);
+	ok(handed == 200 && !ST.lost && !ST.chunk_overflows,
+	   "flush: one CPU, three chunks: %u of 200 flushes hand the chunk "
+	   "over", handed);
+}
+
 /*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
@@ -3737,6 +4125,11 @@ static const struct {
 	{ "table_generations_stacks", test_table_generations_stacks },
 	{ "table_generations_comms", test_table_generations_comms },
 	{ "table_generations_live", test_table_generations_live },
+	{ "ustack_room", test_ustack_room },
+	{ "comm_collide", test_comm_collide },
+	{ "v2_reasons", test_v2_reasons },
+	{ "tid_max", test_tid_max },
+	{ "flush_reserve", test_flush_reserve },
 };
 
 int main(int argc, char **argv)

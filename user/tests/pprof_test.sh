@@ -16,10 +16,11 @@
 #           times: go123_walk.c's old order failed all four);
 #   v126    gen-trace-v2's small in the "go 1.26 trace" format (its
 #           Sync batch: Go times a generation's start by its batches');
-#   classify_all, units.cut
+#   classify_all, units.cut, exec_rename
 #           model_test's cases, through the module's model and encoder:
 #           kernel stacks, every wait reason class, and units in a trace
-#           cut after their regions began.
+#           cut after their regions began; a task that execs and
+#           renames itself (--tid takes its every goroutine).
 #
 # For each trace and KIND, 'gotrace pprof KIND' and Go's 'trace
 # -pprof=KIND' are read back by Go's 'pprof -raw' and must be the same:
@@ -64,11 +65,12 @@ trap '[ -n "$spid" ] && kill $spid 2>/dev/null; rm -rf "$T"' EXIT
 grc=$?
 check "gen-trace-v2 writes the small, units and v126 traces" '[ $grc -eq 0 ]'
 mkdir "$T/m"
-"$MODEL_TEST" "$T/m" classify_all units >"$T/out" 2>"$T/err"
+"$MODEL_TEST" "$T/m" classify_all units exec_rename >"$T/out" 2>"$T/err"
 grc=$?
-check "model_test writes classify_all and units (go 1.11 and go 1.23)" \
-	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.v2.trace" ] && [ -s "$T/m/units.cut.v2.trace" ] && [ -s "$T/m/classify_all.trace" ]'
+check "model_test writes classify_all, units and exec_rename (go 1.11 and go 1.23)" \
+	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.v2.trace" ] && [ -s "$T/m/units.cut.v2.trace" ] && [ -s "$T/m/classify_all.trace" ] && [ -s "$T/m/exec_rename.v2.trace" ]'
 cp "$T/m/classify_all.v2.trace" "$T/classify_all.trace"
+cp "$T/m/exec_rename.v2.trace" "$T/exec_rename.trace"
 cp "$T/m/units.cut.v2.trace" "$T/units_cut.trace"
 old=$T/m/classify_all.trace
 
@@ -170,6 +172,14 @@ raw() {
 		sort -k 3
 }
 
+# addrs PROFILE: "address function" of each Location as pprof -raw
+# prints it, sorted (raw() leaves the addresses out).
+addrs() {
+	"$TOOLS/pprof" -raw "$1" 2>/dev/null | awk '/^Locations/ { l = 1; next }
+		/^Mappings/ { l = 0 } l && /^ *[0-9]+: / { print $2, $4 }' |
+		sort -u
+}
+
 # same GO GOTRACE: raw listings, identical; $samples counts GOTRACE's.
 same() {
 	raw "$1" >"$T/go.txt"
@@ -205,8 +215,25 @@ for t in small units classify_all v126; do
 		[ $rc -eq 0 ] && [ $grc -eq 0 ] && same "$T/go.pb" "$T/$t.$kind.pb.gz"
 		check "$t $kind: Go 1.27's stacks, counts and nanoseconds ($samples samples)" \
 			'[ $rc -eq 0 ] && [ $grc -eq 0 ] && [ -s "$T/go.txt" ] && [ ! -s "$T/out" ]'
+		addrs "$T/go.pb" >"$T/go.addr"
+		addrs "$T/$t.$kind.pb.gz" >"$T/gt.addr"
+		check "$t $kind: Go 1.27's addresses, location for location ($(wc -l <"$T/gt.addr") locations)" \
+			'[ -s "$T/go.addr" ] && cmp -s "$T/go.addr" "$T/gt.addr"'
 	done
 done
+# --tid takes every life of the thread: model_test's exec_rename is one
+# task, tid 400, whose exec and renames start goroutines of new ids with
+# the tid in their low 32 bits, each with syscalls of its own (--comm ls,
+# the exec's, is not empty): its profile is the whole trace's.
+run pprof syscall -o "$T/all.pb.gz" "$T/exec_rename.trace"
+raw "$T/all.pb.gz" >"$T/all.txt"
+run pprof syscall --comm ls -o "$T/c.pb.gz" "$T/exec_rename.trace"
+raw "$T/c.pb.gz" >"$T/c.txt"
+run pprof syscall --tid 400 -o "$T/t.pb.gz" "$T/exec_rename.trace"
+raw "$T/t.pb.gz" >"$T/gt.txt"
+check "exec_rename syscall --tid 400: the syscalls of all its goroutines, the whole trace's ($(awk '{ n += $1 } END { print n + 0 }' "$T/gt.txt") samples)" \
+	'[ $rc -eq 0 ] && [ -s "$T/c.txt" ] && [ -s "$T/all.txt" ] && cmp -s "$T/all.txt" "$T/gt.txt"'
+
 "$TOOLS/pprof" -top "$T/classify_all.sched.pb.gz" >"$T/out" 2>"$T/err"
 grc=$?
 check "pprof -top reads the .pb.gz: delay in nanoseconds" \
@@ -265,7 +292,7 @@ for v in 123 127; do
 	[ $v = 123 ] && gocmd=$GO123
 	cpuburn "$gocmd" "$T/burn$v" 3 >"$T/out" 2>"$T/err"
 	grc=$?
-	check "go$v: cpuburn writes its trace and its CPU profile (3 s)" \
+	check "go$v: cpuburn writes its trace and its CPU profile (3 s of CPU)" \
 		'[ $grc -eq 0 ] && [ -s "$T/burn$v/burn.trace" ] && [ -s "$T/burn$v/prof.pb" ] || { cat "$T/burn$v/build.log"; false; }'
 	tr=$T/burn$v/burn.trace
 	dumped "$tr" >"$T/want.txt"
@@ -289,10 +316,14 @@ for v in 123 127; do
 		'within "$a" 75 5 && within "$b" 25 5'
 	check "go$v: the same within 2 points as the CPU profile Go wrote itself (burnA $goa%, burnB $gob%)" \
 		'within "$a" "$goa" 2 && within "$b" "$gob" 2'
+	# The burn's 3 s are of CPU time: the trace spans them and whatever
+	# else the machine ran meanwhile.
+	dur=$("$GOTRACE" check "$tr" 2>/dev/null | awk '$1 == "duration" { print $2; exit }')
 	"$TOOLS/pprof" -top "$T/cpu$v.pb.gz" >"$T/out" 2>"$T/err"
 	grc=$?
-	check "go$v: pprof -top reads it: Type cpu, a 3 s duration, 10 ms a sample" \
-		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && has "^Duration: 3" "$T/out" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
+	d=$(awk '/^Duration: [0-9.]*s,/ { sub(/^Duration: /, ""); sub(/s,.*/, ""); print; exit }' "$T/out")
+	check "go$v: pprof -top reads it: Type cpu, the trace's duration ($d s of $dur s, at least 3), 10 ms a sample" \
+		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && within "$d" "$dur" 0.005 && awk -v d="$d" "BEGIN { exit !(d >= 3) }" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
 	# The burn runs on the main goroutine, G 1.  Go names a goroutine by
 	# the root frame of the first stack of its transitions: a preemption
 	# in burnA or burnB, whose stack Go's runtime cuts there.

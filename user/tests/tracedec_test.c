@@ -230,7 +230,7 @@ static void test_valid(void)
 	ok(seen.first.type == GOTRACE_EV_GOMAXPROCS &&
 	   seen.last.type == GOTRACE_EV_PROC_STOP && seen.last.p == 1,
 	   "merged by time, P 1's ProcStop last");
-	ok(gt_stats_compute(&tr, &s, &err) == 0, "stats computed");
+	ok(gt_stats_compute(&tr, &s, 0, &err) == 0, "stats computed");
 	g1 = task(&s, 1);
 	g2 = task(&s, 2);
 	ok(s.end - s.start == 1000 && s.ps == 2, "duration 1000 ns, 2 Ps");
@@ -463,9 +463,86 @@ static void test_broken(void)
 		    "structural errors still reported first");
 }
 
+/*
+ * 400 goroutines that each run once and end, on one P: with top lists
+ * of 10 rows, the ended ones are kept only while they may be in one
+ * (stats.c), so the rows held follow the live goroutines and not the
+ * file, and every figure is that of keeping them all.
+ */
+static void test_stats_ended(void)
+{
+	enum { N = 400, KEEP = 10 };
+	struct gt_stats all, top;
+	uint64_t ts = 1000, held;
+	bool same = true;
+	struct tb t;
+	int ret;
+
+	tb_header(&t);
+	tb_batch(&t, 0, 1000);
+	AT(&t, GOTRACE_EV_GOMAXPROCS, 1000, U(1), U(0));
+	AT(&t, GOTRACE_EV_PROC_START, 1000, U(0));
+	for (uint64_t g = 1; g <= N; g++) {
+		AT(&t, GOTRACE_EV_GO_CREATE, ts, U(g), U(g % 2 ? 1 : 4), U(0));
+		ts += 1 + g * 104729 % 50;		/* its latency */
+		AT(&t, GOTRACE_EV_GO_START, ts, U(g), U(1));
+		ts += 1 + g * 7919 % 100;		/* its run */
+		AT0(&t, GOTRACE_EV_GO_END, ts);
+	}
+	AT0(&t, GOTRACE_EV_PROC_STOP, ts);
+	footer(&t);
+	ret = gt_trace_open_mem(&tr, t.b, t.n, &err);
+	ok(ret == 0, "%u goroutines ending: opened", N);
+	if (ret) {
+		diag("offset 0x%zx: %s", err.off, err.msg);
+		return;
+	}
+	ret = gt_stats_compute(&tr, &all, 0, &err);
+	ok(ret == 0 && gt_stats_compute(&tr, &top, KEEP, &err) == 0,
+	   "stats computed, all rows kept and a top of %u", KEEP);
+	if (ret)
+		return;
+	held = top.ntasks;
+	ok(all.ntasks >= N && held < 3 * KEEP + 64 + 2 &&
+	   held + top.tasks_dropped == all.ntasks + all.tasks_dropped,
+	   "%zu rows for all, %llu for a top of %u, %llu ended ones counted "
+	   "only", all.ntasks, (unsigned long long)held, KEEP,
+	   (unsigned long long)top.tasks_dropped);
+	ok(!memcmp(all.at_end, top.at_end, sizeof(all.at_end)) &&
+	   all.at_end[GT_STAT_G_DEAD] == N,
+	   "the same states at the end: %llu ended",
+	   (unsigned long long)top.at_end[GT_STAT_G_DEAD]);
+	same = all.nnames == top.nnames && all.nnames == 2;
+	for (size_t i = 0; same && i < all.nnames; i++)
+		same = !strcmp(all.names[i].name, top.names[i].name) &&
+		       all.names[i].tasks == top.names[i].tasks &&
+		       all.names[i].run == top.names[i].run &&
+		       all.names[i].latency == top.names[i].latency &&
+		       all.names[i].starts == top.names[i].starts;
+	ok(same, "the same figures per name (bash, cat)");
+	qsort(all.tasks, all.ntasks, sizeof(*all.tasks), gt_stat_task_by_run);
+	qsort(top.tasks, top.ntasks, sizeof(*top.tasks), gt_stat_task_by_run);
+	same = true;
+	for (size_t i = 0; i < KEEP; i++)
+		same &= all.tasks[i].g == top.tasks[i].g &&
+			all.tasks[i].run == top.tasks[i].run;
+	qsort(all.tasks, all.ntasks, sizeof(*all.tasks),
+	      gt_stat_task_by_latency);
+	qsort(top.tasks, top.ntasks, sizeof(*top.tasks),
+	      gt_stat_task_by_latency);
+	for (size_t i = 0; i < KEEP; i++)
+		same &= all.tasks[i].g == top.tasks[i].g &&
+			all.tasks[i].latency == top.tasks[i].latency;
+	ok(same, "the same %u first rows by run time and by latency", KEEP);
+	gt_stats_free(&all);
+	gt_stats_free(&top);
+	gt_trace_close(&tr);
+}
+
 int main(void)
 {
 	test_valid();
 	test_broken();
+	test_stats_ended();
 	return tap_done();
 }

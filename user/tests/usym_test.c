@@ -122,6 +122,24 @@ static void check_none(struct gt_usym *u, const char *path, uint64_t off,
 	ok(gt_usym_resolve(u, path, off, &loc) == 0, "%s: left as it is", what);
 }
 
+/*
+ * A return address 4 bytes into data symbol @name, in a segment that is
+ * not executable: no frame of code, left unnamed (a walk of frame
+ * pointers may take a value for a frame record, and one in a static Go
+ * binary's runtime.types, after its text, was named so).
+ */
+static void check_data(struct gt_usym *u, const char *path, const char *name)
+{
+	uint64_t addr = nm_addr(path, name);
+	char what[256];
+
+	if (!ok(addr != 0, "nm finds %s in %s", name, path))
+		return;
+	snprintf(what, sizeof(what), "%s: a return address in %s (data)", path,
+		 name);
+	check_none(u, path, vaddr_to_off(path, addr + 4), what);
+}
+
 static void check_parse(void)
 {
 	static const struct {
@@ -163,6 +181,10 @@ int main(void)
 	check_parse();
 	if (!ok(u != NULL, "a resolver opens"))
 		return tap_done();
+	/* Read-only data, no code: as a walk that took data for a frame. */
+	check_data(u, PROG, "_IO_stdin_used");
+	if (access(GOPROG, R_OK) == 0)
+		check_data(u, GOPROG, "runtime.types");
 	check_func(u, PROG, "outer", true);
 	check_func(u, PROG, "middle", true);
 	check_func(u, PROG, "leaf", true);

@@ -32,6 +32,8 @@ struct ev {
 	uint64_t a[GT_V2_ARGS_MAX];
 	uint8_t n;
 	bool drop;
+	uint64_t p;		/* the P of its M then (syscall-end-p-running) */
+	uint64_t ts;		/* its time in ticks (the same) */
 };
 
 struct batch {
@@ -404,6 +406,73 @@ static bool m_dup_string_id(void)
 static bool m_dup_stack_id(void)
 {
 	return dup_record(GT_V2_EV_STACKS);
+}
+
+/*
+ * Generation 2's first stack record, rewritten: @frames frames (its
+ * first frame repeated after its own), and its first frame's file
+ * string id @file unless it is NONE.
+ */
+static bool rewrite_first_stack(uint64_t frames, uint64_t file)
+{
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		uint64_t id, n, v[4];
+		size_t at = 2, len, out;
+		uint8_t *data;
+
+		if (b->gen != 2 || !table_batch(b, GT_V2_EV_STACKS) || b->size < 2)
+			continue;
+		len = record_len(b, 1);
+		id = get_in(b, &at, b->size);
+		n = get_in(b, &at, b->size);
+		if (!n)
+			return false;
+		if (frames < n)
+			frames = n;
+		data = malloc(b->size + frames * 4 * GT_LEB_BYTES_MAX + 32);
+		if (!data)
+			die("out of memory");
+		data[0] = GT_V2_EV_STACKS;
+		data[1] = GT_V2_EV_STACK;
+		out = 2 + leb(data + 2, id);
+		out += leb(data + out, frames);
+		for (uint64_t k = 0; k < frames; k++) {
+			size_t from = k < n ? at : 2 + leblen(id) + leblen(n);
+
+			for (int j = 0; j < 4; j++)
+				v[j] = get_in(b, &from, b->size);
+			if (k < n)
+				at = from;
+			if (!k && file != NONE)
+				v[2] = file;
+			for (int j = 0; j < 4; j++)
+				out += leb(data + out, v[j]);
+		}
+		memcpy(data + out, b->data + 1 + len, b->size - 1 - len);
+		b->data = data;
+		b->size = out + b->size - 1 - len;
+		return true;
+	}
+	return false;
+}
+
+/* A stack of 128 frames, Go's most (MaxFramesPerStack): valid. */
+static bool m_stack_128_frames(void)
+{
+	return rewrite_first_stack(128, NONE);
+}
+
+/* A stack of 129 frames, one more than Go reads. */
+static bool m_stack_129_frames(void)
+{
+	return rewrite_first_stack(129, NONE);
+}
+
+/* A frame naming its file by a string id the generation lacks. */
+static bool m_bad_file_string(void)
+{
+	return rewrite_first_stack(0, 999999);
 }
 
 static bool m_no_frequency(void)
@@ -841,6 +910,131 @@ static bool m_cpu_hz_999(void)
 	return any;
 }
 
+/*
+ * The P each event of generation 2 finds its M holding (NONE: none),
+ * into ev.p: ProcStatus Running or Syscall and ProcStart give the M a
+ * P, ProcStop takes it; an M's batches go on from its last one.  Its
+ * time into ev.ts.
+ */
+static void track_ps(void)
+{
+	enum { MS = 256 };
+	uint64_t ms[MS], ps[MS];
+	size_t nm = 0;
+
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t j = 0;
+		uint64_t p;
+
+		if (b->gen != 2 || !b->events || b->m == NONE)
+			continue;
+		while (j < nm && ms[j] != b->m)
+			j++;
+		if (j == nm) {
+			if (nm == MS)
+				die("too many Ms");
+			ms[nm] = b->m;
+			ps[nm++] = NONE;
+		}
+		p = ps[j];
+		for (size_t k = 0; k < b->nev; k++) {
+			struct ev *e = &b->evs[k];
+
+			e->ts = (k ? b->evs[k - 1].ts : b->time) + e->a[0];
+			e->p = p;
+			if (e->type == GT_V2_EV_PROC_STATUS &&
+			    (e->a[2] == 1 || e->a[2] == 3))	/* Running, Syscall */
+				p = e->a[1];
+			else if (e->type == GT_V2_EV_PROC_START)
+				p = e->a[1];
+			else if (e->type == GT_V2_EV_PROC_STOP)
+				p = NONE;
+		}
+		ps[j] = p;
+	}
+}
+
+/*
+ * Does an event of generation 2 after @from and before P @p's next
+ * ProcStatus (which restarts its numbers) carry a number of @p?
+ */
+static bool p_numbered_after(uint64_t p, uint64_t from)
+{
+	uint64_t until = UINT64_MAX;
+
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; bs[i].gen == 2 && bs[i].events && j < bs[i].nev; j++) {
+			const struct ev *e = &bs[i].evs[j];
+
+			if (e->type == GT_V2_EV_PROC_STATUS && e->a[1] == p &&
+			    e->ts > from && e->ts < until)
+				until = e->ts;
+		}
+	for (size_t i = 0; i < nb; i++)
+		for (size_t j = 0; bs[i].gen == 2 && bs[i].events && j < bs[i].nev; j++) {
+			const struct ev *e = &bs[i].evs[j];
+
+			if (e->ts <= from || e->ts > until)
+				continue;
+			if (((e->type == GT_V2_EV_PROC_START ||
+			      e->type == GT_V2_EV_PROC_STEAL) && e->a[1] == p) ||
+			    (e->type == GT_V2_EV_GO_SYSCALL_BEGIN && e->p == p))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * A goroutine started in generation 2 on a P that its M started in the
+ * same batch, the P's last numbered event there, makes a syscall: its P
+ * stops and starts again on its M before the syscall's end (GoStart,
+ * then GoSyscallBegin, ProcStop, ProcStart, GoSyscallEnd, each P event
+ * with its next number).  The goroutine is still in its syscall, but
+ * the P is Running, not Syscall: Go refuses the GoSyscallEnd.
+ */
+static bool m_syscall_end_p_running(void)
+{
+	track_ps();
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		uint64_t p = NONE, seq = 0;
+
+		for (size_t k = 0; b->gen == 2 && b->events && k < b->nev; k++) {
+			struct ev *e = &b->evs[k];
+
+			if (e->type == GT_V2_EV_PROC_START) {
+				p = e->a[1];
+				seq = e->a[2];
+			} else if (e->type == GT_V2_EV_PROC_STOP) {
+				p = NONE;
+			}
+			if (e->type != GT_V2_EV_GO_START || p == NONE ||
+			    p_numbered_after(p, e->ts))
+				continue;
+			b->evs = realloc(b->evs, (b->nev + 4) * sizeof(*b->evs));
+			if (!b->evs)
+				die("out of memory");
+			memmove(&b->evs[k + 5], &b->evs[k + 1],
+				(b->nev - k - 1) * sizeof(*b->evs));
+			b->evs[k + 1] = (struct ev){
+				.type = GT_V2_EV_GO_SYSCALL_BEGIN, .n = 3,
+				.a = { 1, seq + 1, 0 } };
+			b->evs[k + 2] = (struct ev){ .type = GT_V2_EV_PROC_STOP,
+						     .n = 1, .a = { 1 } };
+			b->evs[k + 3] = (struct ev){ .type = GT_V2_EV_PROC_START,
+						     .n = 3,
+						     .a = { 1, p, seq + 2 } };
+			b->evs[k + 4] = (struct ev){
+				.type = GT_V2_EV_GO_SYSCALL_END, .n = 1,
+				.a = { 1 } };
+			b->nev += 4;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The valid trace itself, re-encoded: the control case. */
 static bool m_unchanged(void)
 {
@@ -876,6 +1070,10 @@ static const struct {
 	{ "bad-string-id", m_bad_string_id },
 	{ "dup-string-id", m_dup_string_id },
 	{ "dup-stack-id", m_dup_stack_id },
+	{ "stack-128-frames", m_stack_128_frames },
+	{ "stack-129-frames", m_stack_129_frames },
+	{ "bad-file-string", m_bad_file_string },
+	{ "syscall-end-p-running", m_syscall_end_p_running },
 	{ "tables-of-gen1", m_tables_of_gen1 },
 	{ "no-frequency", m_no_frequency },
 	{ "freq-1hz", m_freq_1hz },

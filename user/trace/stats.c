@@ -7,7 +7,15 @@
  * sched/preempt) -> GoStart counts as scheduler latency; running ->
  * anything that stops it counts as run time; GoSysCall names the
  * syscall, GoSysBlock .. GoSysExit is its blocked time.
+ *
+ * Memory follows the live goroutines, not the file: a goroutine that
+ * ends (GoEnd) is added to its name's figures at once and leaves the
+ * table of live ones, whose slot the next new goroutine takes; its row
+ * is kept only while it may be in one of the top lists (gt_stats.keep
+ * rows by run time, latency or CPU samples), as the rows of the ended
+ * ones are pruned to those tops whenever they pass a bound.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +26,14 @@ struct gaux {
 	uint64_t since;		/* time the current state began */
 	int64_t sys;		/* syscall of the current run, or -1 */
 	int64_t sysblock;	/* syscall blocked in, or -1 */
+	bool free;		/* the slot of a goroutine that ended */
 };
+
+/*
+ * Ended rows held before a pruning leaves the tops' (at most 3 x keep):
+ * each pruning sorts them, and drops at least ENDED_SLACK.
+ */
+#define ENDED_SLACK	64
 
 struct stat_ctx {
 	const struct gt_trace *t;
@@ -30,6 +45,12 @@ struct stat_ctx {
 	size_t scap;
 	struct u64map stkidx;	/* GoSysCall stack id -> syscall index + 1 */
 	struct u64map pstate;	/* P -> 1 if started */
+	size_t *free;		/* slots of s->tasks free for a new goroutine */
+	size_t nfree, fcap;
+	struct gt_stat_task *ended;	/* rows of ended goroutines kept */
+	size_t nended, ecap;
+	struct u64map nameidx;	/* hash of a name -> index in s->names */
+	size_t ncap;
 };
 
 /* Function string id of the first frame of stack @stk, 0 if none. */
@@ -109,21 +130,26 @@ static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
 	uint64_t *v;
 	bool added;
 
-	v = u64map_put(&c->gidx, g, s->ntasks, &added);
+	v = u64map_put(&c->gidx, g, c->nfree ? c->free[c->nfree - 1] :
+			s->ntasks, &added);
 	if (!v)
 		return NULL;
 	if (added) {
 		size_t cap = c->tcap;
 
-		if (gt_grow((void **)&s->tasks, &cap, s->ntasks + 1,
-			 sizeof(*s->tasks)) ||
-		    gt_grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
-			 sizeof(*c->aux)))
-			return NULL;
-		s->tasks[s->ntasks].g = g;
-		strcpy(s->tasks[s->ntasks].name, "?");
-		c->aux[s->ntasks] = (struct gaux){ 0, -1, -1 };
-		s->ntasks++;
+		if (c->nfree) {
+			c->nfree--;
+		} else {
+			if (gt_grow((void **)&s->tasks, &cap, s->ntasks + 1,
+				 sizeof(*s->tasks)) ||
+			    gt_grow((void **)&c->aux, &c->tcap, s->ntasks + 1,
+				 sizeof(*c->aux)))
+				return NULL;
+			s->ntasks++;
+		}
+		s->tasks[*v] = (struct gt_stat_task){ .g = g };
+		strcpy(s->tasks[*v].name, "?");
+		c->aux[*v] = (struct gaux){ 0, -1, -1, false };
 	}
 	*aux = &c->aux[*v];
 	return &s->tasks[*v];
@@ -144,6 +170,106 @@ static void make_runnable(struct gt_stat_task *k, struct gaux *a, uint64_t ts)
 		k->blocked += ts - a->since;
 	k->state = GT_STAT_G_RUNNABLE;
 	a->since = ts;
+}
+
+/*
+ * Task @tk added to the figures of its name in s->names, found by
+ * @nameidx (FNV-1a of the name -> index), whose capacity is *@ncap.
+ * 0, or -1 out of memory.
+ */
+static int name_add(struct gt_stats *s, struct u64map *nameidx, size_t *ncap,
+		    const struct gt_stat_task *tk)
+{
+	uint64_t h = 0xcbf29ce484222325ULL, *slot;
+	struct gt_stat_name *n = NULL;
+	bool added;
+
+	for (const char *p = tk->name; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+	slot = u64map_get(nameidx, h);
+	if (slot && !strcmp(s->names[*slot].name, tk->name))
+		n = &s->names[*slot];
+	for (size_t j = 0; !n && slot && j < s->nnames; j++)
+		if (!strcmp(s->names[j].name, tk->name))
+			n = &s->names[j];
+	if (!n) {
+		if (!u64map_put(nameidx, h, s->nnames, &added) ||
+		    gt_grow((void **)&s->names, ncap, s->nnames + 1,
+			    sizeof(*s->names)))
+			return -1;
+		n = &s->names[s->nnames++];
+		memset(n, 0, sizeof(*n));
+		strcpy(n->name, tk->name);
+	}
+	n->tasks++;
+	n->run += tk->run;
+	n->latency += tk->latency;
+	n->starts += tk->starts;
+	return 0;
+}
+
+/*
+ * Keep of the ended rows those in the first s->keep of a top list (by
+ * run time, latency or CPU samples, the orders the lists print): one
+ * dropped now has s->keep rows before it in each, which stay (or rows
+ * before those), so it is in no top list of the whole trace either.
+ */
+static void prune(struct stat_ctx *c)
+{
+	static int (*const order[])(const void *, const void *) = {
+		gt_stat_task_by_run, gt_stat_task_by_latency,
+		gt_stat_task_by_samples,
+	};
+	/* The state of an ended row, borrowed as the mark of one kept. */
+	enum { KEEP = -1 };
+	struct gt_stats *s = c->s;
+	size_t n = c->nended, kept = 0;
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		qsort(c->ended, n, sizeof(*c->ended), order[o]);
+		for (size_t i = 0; i < s->keep && i < n; i++)
+			c->ended[i].state = KEEP;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (c->ended[i].state != KEEP) {
+			s->tasks_dropped++;
+			continue;
+		}
+		c->ended[i].state = GT_STAT_G_DEAD;
+		c->ended[kept++] = c->ended[i];
+	}
+	c->nended = kept;
+}
+
+/*
+ * Goroutine @g ended: its figures go to its name, its row to the ended
+ * ones, its slot to the next new goroutine.  0, or -1 out of memory.
+ */
+static int task_end(struct stat_ctx *c, uint64_t g)
+{
+	struct gt_stats *s = c->s;
+	uint64_t *v = u64map_get(&c->gidx, g);
+	struct gt_stat_task *tk;
+	size_t i;
+
+	if (!v || !g)
+		return 0;
+	i = (size_t)*v;
+	tk = &s->tasks[i];
+	if (name_add(s, &c->nameidx, &c->ncap, tk) ||
+	    gt_grow((void **)&c->ended, &c->ecap, c->nended + 1,
+		    sizeof(*c->ended)) ||
+	    gt_grow((void **)&c->free, &c->fcap, c->nfree + 1,
+		    sizeof(*c->free)))
+		return -1;
+	tk->folded = true;
+	c->ended[c->nended++] = *tk;
+	u64map_del(&c->gidx, g);
+	c->free[c->nfree++] = i;
+	c->aux[i].free = true;
+	if (s->keep && c->nended >= 3 * s->keep + ENDED_SLACK)
+		prune(c);
+	return 0;
 }
 
 static int stat_event(struct stat_ctx *c, const struct gt_event *e)
@@ -201,6 +327,8 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		a->sys = -1;
 		break;
 	case GOTRACE_EV_GO_END:
+		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
+		return task_end(c, e->g);
 	case GOTRACE_EV_GO_STOP:
 		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
 		break;
@@ -253,51 +381,51 @@ static int stat_cb(void *arg, const struct gt_event *e)
 	return stat_event(arg, e);
 }
 
+/* The tasks not folded yet (the goroutine 0 pseudo task aside). */
+static int by_name(struct gt_stats *s, struct u64map *nameidx, size_t *ncap)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].g && !s->tasks[i].folded &&
+		    name_add(s, nameidx, ncap, &s->tasks[i]))
+			return -1;
+	return 0;
+}
+
 /* Tasks grouped by name into s->names (the goroutine 0 pseudo task aside). */
 int gt_stats_by_name(struct gt_stats *s)
 {
 	struct u64map nameidx = { 0 };
 	size_t ncap = 0;
+	int ret = by_name(s, &nameidx, &ncap);
 
-	for (size_t i = 0; i < s->ntasks; i++) {
-		struct gt_stat_task *tk = &s->tasks[i];
-		struct gt_stat_name *n = NULL;
-
-		if (tk->g == 0)
-			continue;
-		uint64_t h = 0xcbf29ce484222325ULL, *slot;
-		bool added;
-
-		for (const char *p = tk->name; *p; p++)
-			h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
-		slot = u64map_get(&nameidx, h);
-		if (slot && !strcmp(s->names[*slot].name, tk->name))
-			n = &s->names[*slot];
-		for (size_t j = 0; !n && slot && j < s->nnames; j++)
-			if (!strcmp(s->names[j].name, tk->name))
-				n = &s->names[j];
-		if (!n) {
-			if (!u64map_put(&nameidx, h, s->nnames, &added))
-				goto fail;
-			if (gt_grow((void **)&s->names, &ncap, s->nnames + 1,
-				 sizeof(*s->names)))
-				goto fail;
-			n = &s->names[s->nnames++];
-			strcpy(n->name, tk->name);
-		}
-		n->tasks++;
-		n->run += tk->run;
-		n->latency += tk->latency;
-		n->starts += tk->starts;
-	}
 	u64map_free(&nameidx);
-	return 0;
-fail:
-	u64map_free(&nameidx);
-	return -1;
+	return ret;
 }
 
-int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
+/*
+ * s->tasks made the live rows and the ended ones kept, in that order.
+ * 0, or -1 out of memory.
+ */
+static int tasks_join(struct stat_ctx *c)
+{
+	struct gt_stats *s = c->s;
+	size_t n = 0, cap = c->tcap;
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (!c->aux[i].free) {
+			c->aux[n] = c->aux[i];
+			s->tasks[n++] = s->tasks[i];
+		}
+	if (c->nended && gt_grow((void **)&s->tasks, &cap, n + c->nended,
+				 sizeof(*s->tasks)))
+		return -1;
+	if (c->nended)
+		memcpy(&s->tasks[n], c->ended, c->nended * sizeof(*c->ended));
+	s->ntasks = n + c->nended;
+	return 0;
+}
+
+int gt_stats_compute(struct gt_trace *t, struct gt_stats *s, size_t keep,
 		     struct gt_trace_error *err)
 {
 	struct stat_ctx c = { .t = t, .s = s };
@@ -306,6 +434,7 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
+	s->keep = keep;
 	s->frequency = t->frequency;
 	s->trace_frequency = t->frequency;
 	s->version = 11;
@@ -315,6 +444,12 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
 	if (gt_trace_replay(t, stat_cb, &c, err))
 		goto out;
+	if (tasks_join(&c)) {
+		err->off = 0;
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		goto out;
+	}
+	s->at_end[GT_STAT_G_DEAD] += s->tasks_dropped;
 	s->events = t->nev;
 	s->start = t->start;
 	s->end = t->end;
@@ -332,10 +467,13 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
 	while (u64map_next(&c.pstate, &it, &k, &v))
 		s->ps_running_at_end += v;
 
-	if (gt_stats_by_name(s))
+	if (by_name(s, &c.nameidx, &c.ncap))
 		goto out;
 	ret = 0;
 out:
+	u64map_free(&c.nameidx);
+	free(c.free);
+	free(c.ended);
 	u64map_free(&c.gidx);
 	u64map_free(&c.sysidx);
 	u64map_free(&c.stkidx);

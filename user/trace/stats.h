@@ -41,6 +41,7 @@ struct gt_stat_task {
 	 * (gt_stat_task_unit() gives the name).
 	 */
 	uint32_t unit;
+	bool folded;		/* ended, already in the names (stats.c) */
 };
 
 enum { GT_STAT_G_DEAD, GT_STAT_G_RUNNABLE, GT_STAT_G_RUNNING,
@@ -86,8 +87,16 @@ struct gt_stats {
 	uint64_t by_type[64];
 	uint64_t samples;	/* CPU samples (go1.23 traces) */
 	uint64_t sample_hz;	/* their rate, if the trace says it; else 0 */
-	struct gt_stat_task *tasks;	/* by goroutine id */
+	/*
+	 * The live tasks, and of the ended ones those that may be in a top
+	 * list of @keep rows; the others are only counted in @tasks_dropped,
+	 * the names and at_end[GT_STAT_G_DEAD] (a trace of many short-lived
+	 * goroutines would hold a row per goroutine ever created).
+	 */
+	struct gt_stat_task *tasks;
 	size_t ntasks;
+	size_t keep;		/* rows of each top list; 0: all */
+	uint64_t tasks_dropped;
 	struct gt_stat_name *names;	/* by name */
 	size_t nnames;
 	struct gt_stat_syscall *syscalls;	/* by name */
@@ -99,13 +108,18 @@ struct gt_stats {
 };
 
 /*
- * Replay the opened trace @t (gt_trace_replay()) into @s.  0, or -1 with
- * the first violation (or "out of memory") in @err.
+ * Replay the opened trace @t (gt_trace_replay()) into @s, keeping the
+ * ended tasks that may be in the first @keep rows of a top list (0: all
+ * of them).  0, or -1 with the first violation (or "out of memory") in
+ * @err.
  */
-int gt_stats_compute(struct gt_trace *t, struct gt_stats *s,
+int gt_stats_compute(struct gt_trace *t, struct gt_stats *s, size_t keep,
 		     struct gt_trace_error *err);
 void gt_stats_free(struct gt_stats *s);
-/* Fill s->names from s->tasks.  0, or -1 when out of memory. */
+/*
+ * Fill s->names from s->tasks (an empty s->names; the folded tasks are
+ * in it already).  0, or -1 when out of memory.
+ */
 int gt_stats_by_name(struct gt_stats *s);
 /*
  * Fill s->units from s->tasks: a task counts, whole, in the unit it was

@@ -104,7 +104,8 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	fprintf(f, "  \"ps\": %" PRIu64 ",\n", s->ps);
 	fprintf(f, "  \"ps_started_at_end\": %" PRIu64 ",\n",
 		s->ps_running_at_end);
-	fprintf(f, "  \"tasks\": %" PRIu64 ",\n", tasks);
+	/* With the ended tasks no top list holds (stats.c). */
+	fprintf(f, "  \"tasks\": %" PRIu64 ",\n", tasks + s->tasks_dropped);
 	fprintf(f, "  \"names\": %zu,\n", s->nnames);
 	fprintf(f, "  \"events\": %" PRIu64 ",\n", s->events);
 	fprintf(f, "  \"cpu_samples\": %" PRIu64 ",\n", s->samples);

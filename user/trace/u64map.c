@@ -2,7 +2,9 @@
 /*
  * u64map.c - a small open-addressing hash map from u64 to u64
  *
- * Linear probing, grown at 50% load; never shrinks, no deletion.
+ * Linear probing, grown at 50% load; never shrinks.  A deletion moves
+ * back the entries after it that would no longer be found (Knuth's
+ * algorithm R), so that no tombstones are left.
  */
 #include <stdlib.h>
 
@@ -83,6 +85,34 @@ uint64_t *u64map_put(struct u64map *m, uint64_t key, uint64_t val,
 	m->len++;
 	*added = true;
 	return &m->vals[i];
+}
+
+bool u64map_del(struct u64map *m, uint64_t key)
+{
+	size_t i, j, home;
+
+	if (!m->cap)
+		return false;
+	for (i = u64map_hash(key, m->cap); m->used[i] && m->keys[i] != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->used[i])
+		return false;
+	/* i is the hole; an entry after it whose home is not in (i, j] fills it. */
+	for (j = i;;) {
+		j = (j + 1) & (m->cap - 1);
+		if (!m->used[j])
+			break;
+		home = u64map_hash(m->keys[j], m->cap);
+		if (i <= j ? i < home && home <= j : i < home || home <= j)
+			continue;
+		m->keys[i] = m->keys[j];
+		m->vals[i] = m->vals[j];
+		i = j;
+	}
+	m->used[i] = 0;
+	m->len--;
+	return true;
 }
 
 bool u64map_next(const struct u64map *m, size_t *i, uint64_t *key,

@@ -29,6 +29,8 @@ uint64_t *u64map_get(const struct u64map *m, uint64_t key);
  */
 uint64_t *u64map_put(struct u64map *m, uint64_t key, uint64_t val,
 		     bool *added);
+/* Remove @key; false if it was not there.  Not while iterating. */
+bool u64map_del(struct u64map *m, uint64_t key);
 /* Iterate: for (i = 0; u64map_next(m, &i, &k, &v);) */
 bool u64map_next(const struct u64map *m, size_t *i, uint64_t *key,
 		 uint64_t *val);

@@ -108,7 +108,13 @@ static struct bin *bin_get(struct gt_usym *u, const char *path)
 	return &u->bins[i];
 }
 
-/* The ELF address of file offset @off through the PT_LOAD headers. */
+/*
+ * The ELF address of file offset @off through the PT_LOAD headers, if it
+ * is in code: an executable segment's.  A return address in data (the
+ * read-only data of a static Go binary, after its text) is no frame,
+ * but a value a user stack walk took for one (a frame pointer that was
+ * none): the symbol before it, or one of the data, is not its name.
+ */
 static bool off_to_vaddr(Elf *elf, uint64_t off, uint64_t *vaddr)
 {
 	size_t n;
@@ -118,8 +124,8 @@ static bool off_to_vaddr(Elf *elf, uint64_t off, uint64_t *vaddr)
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
 
-		if (ph && ph->p_type == PT_LOAD && ph->p_offset <= off &&
-		    off - ph->p_offset < ph->p_filesz) {
+		if (ph && ph->p_type == PT_LOAD && ph->p_flags & PF_X &&
+		    ph->p_offset <= off && off - ph->p_offset < ph->p_filesz) {
 			*vaddr = off - ph->p_offset + ph->p_vaddr;
 			return true;
 		}

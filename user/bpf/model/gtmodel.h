@@ -148,6 +148,13 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
 void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 
 /*
+ * The module's periodic flush (its session timer): each CPU hands its
+ * chunk, partly written, to the reader at its next event, if a spare
+ * chunk can take its place (kmod/chunk.c).
+ */
+void gt_umodel_flush(struct gt_model *m);
+
+/*
  * Tests only: called after each transition of the generational format
  * (a reader that ends the generation inside a hook, as the module's may).
  */

@@ -237,3 +237,8 @@ void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns)
 {
 	m->env.generation_ns = ns;
 }
+
+void gt_umodel_flush(struct gt_model *m)
+{
+	WRITE_ONCE(m->flush_seq, m->flush_seq + 1);
+}
