@@ -531,17 +531,27 @@ gt_initramfs_pack() {
 # An arm64 kernel boots on QEMU's virt machine (gt_qemu_machine), which
 # has no isa-debug-exit port: the guest's verdict comes in its files
 # (out/verdict) and GT_QEMU_RC is made from it as the port would have.
+# GT_QEMU_FROM=trixie runs the trixie chroot's QEMU (gt_chroot_qemu
+# installs it) instead of the host's: in the chroot, with the host's
+# /dev (TCG needs no more of it) and WORK and the kernel image's
+# directory bind-mounted at their own paths, so that every path of the
+# command line, the console and the guest's port mean the same there.
 gt_qemu() {
 	local timeout=$1 accel=$2 cpus=$3 mem=$4 work=$5 append=$6
-	local log=$work/console.log tar=$work/out.tar v
+	local log=$work/console.log tar=$work/out.tar v in=()
 
 	: > "$tar"
 	gt_qemu_machine "$(gt_kernel_arch "$KREL")"
+	case ${GT_QEMU_FROM:-host} in
+	host)	;;
+	trixie)	in=(gt_chroot_run "$work" "$(dirname "$KIMAGE")" --) ;;
+	*)	gt_die "GT_QEMU_FROM is host or trixie, not '$GT_QEMU_FROM'" ;;
+	esac
 	set +e
 	# GT_QEMU_EXTRA: more options, split at spaces (bench/run.sh's
 	# -icount).
 	# shellcheck disable=SC2086
-	timeout --foreground "$timeout" "${GT_QEMU_MACHINE[@]}" \
+	"${in[@]}" timeout --foreground "$timeout" "${GT_QEMU_MACHINE[@]}" \
 		-accel "$accel" ${GT_QEMU_EXTRA:-} -smp "$cpus" -m "$mem" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \

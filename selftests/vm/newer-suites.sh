@@ -4,7 +4,8 @@
 # newer-suites.sh - Debian suites newer than the host's bookworm, for the
 # "newest" kernels: a private apt state that sees trixie, trixie-backports
 # and sid without touching the host's sources, and a trixie chroot with
-# the compiler those kernels were built with (bookworm has gcc-12 only).
+# the compiler those kernels were built with (bookworm has gcc-12 only),
+# and trixie's QEMU for the @mttcg boot.
 #
 # Sourced by lib.sh, never run.  Both live in $GT_STORE.
 
@@ -176,4 +177,22 @@ gt_chroot_compiler() {
 		--no-install-recommends $pkg" >/dev/null ||
 		gt_die "cannot install $pkg in the chroot"
 	[ -x "$GT_CHROOT/usr/bin/$cc" ] || gt_die "no $cc in the chroot"
+}
+
+# gt_chroot_qemu: make sure the chroot has trixie's qemu-system-x86
+# (QEMU 10), installed once and kept with the chroot.  The @mttcg boot
+# runs it (gt_qemu with GT_QEMU_FROM=trixie): bookworm's QEMU 7.2 loses
+# the race between a vCPU and another one patching kernel text with
+# int3 several times as often (Documentation/testing.rst).
+gt_chroot_qemu() {
+	gt_chroot_ready
+	[ -x "$GT_CHROOT/usr/bin/qemu-system-x86_64" ] && return 0
+	gt_log "installing qemu-system-x86 in the trixie chroot"
+	gt_chroot_run -- /bin/sh -c "apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends qemu-system-x86 && apt-get clean" \
+		>/dev/null ||
+		gt_die "cannot install qemu-system-x86 in the chroot"
+	[ -x "$GT_CHROOT/usr/bin/qemu-system-x86_64" ] ||
+		gt_die "no qemu-system-x86_64 in the chroot"
 }
