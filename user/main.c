@@ -20,6 +20,7 @@
 #include <linux/gotrace.h>
 
 #include "notify.h"
+#include "output.h"
 #include "subcommands.h"
 #include "util.h"
 
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	static char prog[64];
 
+	gt_output_hold_std();
 	if (!cmd) {
 		usage(stderr);
 		return GT_EXIT_USAGE;

@@ -199,7 +199,8 @@ int cmd_pprof(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	o.kind = (enum gt_pprof_kind)k;
-	if (gt_output_open(&out, out_path, "profile", 0)) {
+	/* Never over the trace it is made of. */
+	if (gt_output_open_from(&out, out_path, "profile", 0, path)) {
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
 	}

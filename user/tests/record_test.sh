@@ -166,6 +166,24 @@ timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T" 2>"$T/err"
 rc=$?
 check "output is a directory: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "is a directory" "$T/err"'
 
+# -o - with standard output closed: refused before the device is opened
+# (nothing writes the FIFO), not after the whole session.
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o - >&- 2>"$T/err"
+rc=$?
+check "-o - with standard output closed: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "standard output is closed" "$T/err"'
+
+# -o a FIFO that nobody reads yet: gotrace says that it waits.
+mkfifo "$T/out.fifo"
+writer_eof
+"$GOTRACE" record --device "$FIFO" -o "$T/out.fifo" >/dev/null 2>"$T/err" &
+rec=$!
+wait_text "waiting for a reader of the FIFO $T/out.fifo" "$T/err"
+said=$?
+timeout 20 cat "$T/out.fifo" >"$T/from-fifo"
+wait_exit $rec
+stop_writer
+check "-o a FIFO without a reader: says it waits, then records into it" '[ $said -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$T/from-fifo" "$T/min.trace" && [ -p "$T/out.fifo" ]'
+
 # A recording replaces FILE only when complete, keeping the previous one.
 echo previous >"$T/keep.trace"
 echo older >"$T/keep.trace.old"
