@@ -1240,6 +1240,7 @@ int cmd_record(int argc, char **argv)
 #endif
 	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;
 	r.sym.quiet = r.quiet;
+	r.sym.naming = gt_recsig_naming;
 	r.rotate.committed = rec_name_frames;
 	r.rotate.arg = &r.sym;
 #ifdef GT_HAVE_BPF
