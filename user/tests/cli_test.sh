@@ -189,4 +189,20 @@ rc=$?
 check "check - of a header and 64 MiB of zeros: refused at offset 16, the rest never read" \
 	'[ $rc -eq 1 ] && has "offset 16 " "$T/err" && [ "$(cat "$T/writer.rc")" != 0 ]'
 
+# Bad values are refused before anything records.
+run record --device "$T/nonexistent" --cpu-hz abc -o "$T/never.trace"
+check "record --cpu-hz abc: no rate (and no command), exit 2" '[ $rc -eq 2 ] && has "'\''abc'\'' is no rate" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --device "$T/nonexistent" -o "$T/never.trace" --cpu-hz true
+check "record --cpu-hz true: a command found in PATH stays COMMAND" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+run record --device "$T/nonexistent" --buffer-size 1 -o "$T/never.trace"
+check "record --buffer-size 1: below one 64 KiB buffer, exit 2" '[ $rc -eq 2 ] && has "at least 64K" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --buffer-size 64K --device "$T/nonexistent" -o "$T/never.trace"
+check "record --buffer-size 64K with the module: below its least, said, exit 2" '[ $rc -eq 2 ] && has "the module takes at least" "$T/err" && [ ! -e "$T/never.trace" ]'
+# pid_max itself is never a pid.
+nopid=$(cat /proc/sys/kernel/pid_max)
+run record -p "$nopid" --device "$T/nonexistent" -o "$T/never.trace"
+check "record -p of no process: refused, exit 2" '[ $rc -eq 2 ] && has "no process $nopid" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record -p "$$" --tid --device "$T/nonexistent" -o "$T/never.trace"
+check "record -p of a process that exists: taken" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+
 done_testing
