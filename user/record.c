@@ -445,6 +445,7 @@ static int rec_drain(struct recorder *r)
 		rec_clear_progress(r);
 		gt_err("writing %s: %s after %" PRIu64
 		       " bytes: stopping the recording, the trace is incomplete",
+		       r->rotating ? gt_rotate_where(&r->rot) :
 		       gt_output_name(&r->out), strerror(-ret), r->bytes);
 		if (rec_stop(r, REC_OUTPUT))
 			return -1;
@@ -1159,7 +1160,7 @@ static void rec_finish_output(struct recorder *r, bool complete)
 	}
 	if (r->rotating) {
 		if (gt_rotate_close(&r->rot, complete) && complete) {
-			gt_err("writing into %s: %s", r->rotate.dir,
+			gt_err("writing %s: %s", gt_rotate_where(&r->rot),
 			       strerror(r->rot.err));
 			r->failed = true;
 		}

@@ -314,8 +314,8 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	if (!sink.err)
 		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
 	if (sink.err) {
-		gt_err("writing %s: %s", gt_output_name(&out),
-		       strerror(sink.err));
+		gt_err("writing %s: %s", a->rotate ? gt_rotate_where(&rot) :
+		       gt_output_name(&out), strerror(sink.err));
 		why = "output error";
 	} else {
 		ok = true;
@@ -323,7 +323,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 out:
 	if (a->rotate) {
 		if (gt_rotate_close(&rot, ok) && ok) {
-			gt_err("writing into %s: %s", a->rotate->dir,
+			gt_err("writing %s: %s", gt_rotate_where(&rot),
 			       strerror(rot.err));
 			ok = false;
 		}

@@ -156,6 +156,18 @@ check "a full disk under a go 1.23 trace: exit 1, the temporary file kept, --rep
 	'[ $rc -eq 1 ] && has "gotrace check --repair -o $T/full.trace $T/full.trace.tmp-[0-9]*'"'"' keeps its complete generations" "$T/err"'
 rm -f "$T"/full.trace.tmp-*
 
+# --rotate on a full disk (EFBIG here): the error names the file.
+mkdir "$T/rot"
+cat "$T/long4.trace" >"$FIFO" &
+writer=$!
+(trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \
+	--rotate 1m -o "$T/rot") >"$T/out" 2>"$T/err"
+rc=$?
+stop_writer
+check "--rotate on a full disk: the error names the file written, not its directory" \
+	'[ $rc -eq 1 ] && has "writing $T/rot/gotrace-[0-9TZ]*-[0-9]*\.trace\.tmp: File too large" "$T/err"'
+rm -rf "$T/rot"
+
 # Nothing writes the FIFO: opening it would hang.  A bad -o must be
 # refused before the device is opened, that is before any session.
 timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" \
