@@ -189,6 +189,13 @@ rc=$?
 check "check - of a header and 64 MiB of zeros: refused at offset 16, the rest never read" \
 	'[ $rc -eq 1 ] && has "offset 16 " "$T/err" && [ "$(cat "$T/writer.rc")" != 0 ]'
 
+# gotrace --help lists every kind pprof takes, from pprof's own table.
+run pprof bogus -o "$T/never.pb.gz" "$T/never.trace"
+kinds=$(sed -n "s/.*unknown profile 'bogus' (\(.*\)).*/\1/p" "$T/err")
+run --help
+check "--help lists the kinds pprof takes ($kinds)" \
+	'[ -n "$kinds" ] && has "a pprof profile ($kinds) of a trace" "$T/out"'
+
 # Bad values are refused before anything records.
 run record --device "$T/nonexistent" --cpu-hz abc -o "$T/never.trace"
 check "record --cpu-hz abc: no rate (and no command), exit 2" '[ $rc -eq 2 ] && has "'\''abc'\'' is no rate" "$T/err" && [ ! -e "$T/never.trace" ]'
