@@ -216,7 +216,7 @@ extern unsigned int gt_param_cpu_hz;
  * Most chunks a session has, from its options (dev.c) or the chunks
  * parameter: 1 GiB of buffers.
  */
-#define GT_CHUNKS_MAX		16384U
+#define GT_CHUNKS_MAX		GOTRACE_CHUNKS_MAX
 /*
  * Most tasks the max_tasks parameter gives a session: as many as there
  * can be pids.  Their entries (kvcalloc()) stay within INT_MAX bytes.

@@ -30,7 +30,7 @@
  * Go's runtime used 64 KiB buffers; the same size keeps the number of
  * batch headers (about 3 bytes each) negligible and a chunk copy short.
  */
-#define GT_CHUNK_SIZE		(64 * 1024)
+#define GT_CHUNK_SIZE		GOTRACE_CHUNK_BYTES
 
 /*
  * Room a CPU keeps free at the end of its chunk for the events that close

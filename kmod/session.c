@@ -176,7 +176,8 @@ static void session_free(struct gt_session *s)
 static unsigned int session_chunks(unsigned int nr_cpus)
 {
 	if (gt_param_chunks)
-		return max(min(gt_param_chunks, GT_CHUNKS_MAX), 2 * nr_cpus);
+		return max(min(gt_param_chunks, GT_CHUNKS_MAX),
+			   GOTRACE_CHUNKS_PER_CPU_MIN * nr_cpus);
 	/* 8 chunks (512 KiB) per CPU, and at least 2 MiB in all. */
 	return max(8 * nr_cpus, 32U);
 }
@@ -295,8 +296,9 @@ static int session_alloc(struct gt_session *s)
 	 * (a cloud VM may have 4 of 128): a CPU that comes online later
 	 * grows the pool's reserve (gt_model_cpu_online()).
 	 */
-	chunks = s->model.opts.chunks ? max(s->model.opts.chunks, 2 * online)
-				: session_chunks(online);
+	chunks = s->model.opts.chunks ?
+		 max(s->model.opts.chunks, GOTRACE_CHUNKS_PER_CPU_MIN * online) :
+		 session_chunks(online);
 	s->model.nr_ps = gt_session_online_ps();
 	s->model.cpus = alloc_percpu(struct gt_cpu);
 	if (!s->model.cpus)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "subcommands.h"
 #include "trace/go111_decode.h"
 #include "trace/go123_check.h"
@@ -99,15 +100,22 @@ static void check_print_v2(const char *path, const struct gt_v2_info *in)
 			       in->by_type[t]);
 }
 
-/* gotrace check of a generational trace, and its repair. */
+/*
+ * gotrace check of a generational trace, and its repair into @out (opened
+ * before the check, so that an output that cannot be written fails at
+ * once; NULL without --repair).
+ */
 static int check_v2(const char *path, struct gt_src *src, bool quiet,
-		    bool repair, const char *out)
+		    struct gt_output *out)
 {
+	bool repair = out;
 	struct gt_trace_error err;
 	struct gt_v2_info in;
 	int ret;
 
 	if (!gt_v2_check(src, &in, &err)) {
+		if (repair)
+			gt_output_abandon(out, false);
 		if (repair && !quiet)
 			printf("%s: nothing to repair\n", path);
 		else if (!quiet)
@@ -126,17 +134,22 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 		return GT_EXIT_FAIL;
 	if (!in.good_generations) {
 		gt_err("%s: no complete generation to keep: not repaired", path);
+		gt_output_abandon(out, false);
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_v2_write_prefix(src, in.good_end, out);
+	ret = gt_v2_write_prefix(src, in.good_end, out->fd);
 	if (ret) {
 		gt_err("%s: cannot write %s: %s (the input is unchanged)", path,
-		       out, strerror(-ret));
+		       gt_output_name(out), strerror(-ret));
+		gt_output_abandon(out, false);
 		return GT_EXIT_FAIL;
 	}
+	if (gt_output_commit(out))
+		return GT_EXIT_FAIL;
 	if (!quiet)
 		printf("%s: repaired into %s: kept %" PRIu64 " generations, %"
-		       PRIu64 " of %" PRIu64 " bytes\n", path, out,
+		       PRIu64 " of %" PRIu64 " bytes\n", path,
+		       strcmp(out->path, "-") ? out->path : "stdout",
 		       in.good_generations, in.good_end, in.bytes);
 	return GT_EXIT_OK;
 }
@@ -153,6 +166,7 @@ int cmd_check(int argc, char **argv)
 	struct gt_trace_error err;
 	const char *path, *out = NULL;
 	bool quiet = false, repair = false;
+	struct gt_output o;
 	uint8_t hdr[16] = { 0 };
 	struct gt_trace t;
 	struct gt_src src;
@@ -200,16 +214,28 @@ int cmd_check(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	gt_src_read(&src, 0, hdr, sizeof(hdr));
-	if (gt_v2_header(hdr, sizeof(hdr))) {
-		ret = check_v2(path, &src, quiet, repair, out ? out : path);
-		gt_src_close(&src);
-		return ret;
-	}
-	if (repair) {
+	if (repair && !gt_v2_header(hdr, sizeof(hdr))) {
 		gt_err("%s: --repair reads generational traces (go 1.22 to 1.26) only",
 		       path);
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
+	}
+	/*
+	 * The repaired trace may replace its input (in place, or -o naming
+	 * it), keeping its mode; never by writing into it.
+	 */
+	if (repair && gt_output_open_from(&o, out ? out : path, "trace",
+					  GT_OUTPUT_KEEP_MODE |
+					  GT_OUTPUT_MAY_BE_INPUT, path)) {
+		gt_src_close(&src);
+		return GT_EXIT_FAIL;
+	}
+	if (gt_v2_header(hdr, sizeof(hdr))) {
+		ret = check_v2(path, &src, quiet, repair ? &o : NULL);
+		if (repair)
+			gt_output_free(&o);
+		gt_src_close(&src);
+		return ret;
 	}
 	ret = gt_trace_open(&t, &src, &err);
 	if (!ret)

@@ -8,8 +8,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,4 +157,27 @@ int gt_child_exit_code(const struct gt_child *c)
 	if (WIFSIGNALED(c->status))
 		return 128 + WTERMSIG(c->status);
 	return GT_EXIT_FAIL;
+}
+
+bool gt_child_findable(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		struct stat st;
+
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path,
+			     cmd) < (int)sizeof(buf) &&
+		    !stat(buf, &st) && S_ISREG(st.st_mode) &&
+		    !access(buf, X_OK))
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
 }

@@ -38,6 +38,12 @@ void gt_child_cancel(struct gt_child *c);
 int gt_child_start(struct gt_child *c, char **argv, const sigset_t *mask,
 		     bool stdout_to_stderr);
 
+/*
+ * Whether @cmd names a program that exec would find: a path to an
+ * executable file, or one in $PATH.
+ */
+bool gt_child_findable(const char *cmd);
+
 /* Collect the exit status if the child exited (or wait for it: @block). */
 void gt_child_reap(struct gt_child *c, bool block);
 

@@ -20,6 +20,7 @@
 #include <linux/gotrace.h>
 
 #include "notify.h"
+#include "output.h"
 #include "subcommands.h"
 #include "util.h"
 
@@ -47,7 +48,6 @@ static const char *const usage_msg[] = {
 	"  symbolize IN OUT",
 	"                  copy a trace with its user-space frames named",
 	"  pprof KIND -o OUT FILE",
-	"                  a pprof profile (sched, sync, syscall, net) of a trace",
 	"  help            show this text",
 	"",
 	"  --version       the version of gotrace and of the device ABI it speaks",
@@ -58,8 +58,13 @@ static const char *const usage_msg[] = {
 
 static void usage(FILE *f)
 {
-	for (int i = 0; usage_msg[i]; i++)
+	for (int i = 0; usage_msg[i]; i++) {
 		fprintf(f, "%s\n", usage_msg[i]);
+		/* The kinds from pprof's own table: none can be left out. */
+		if (!strncmp(usage_msg[i], "  pprof ", 8))
+			fprintf(f, "                  a pprof profile (%s) of a trace\n",
+				gt_pprof_kinds());
+	}
 }
 
 static const struct {
@@ -85,6 +90,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	static char prog[64];
 
+	gt_output_hold_std();
 	if (!cmd) {
 		usage(stderr);
 		return GT_EXIT_USAGE;

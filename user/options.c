@@ -20,8 +20,8 @@
 #include "syscall_table.h"
 #include "util.h"
 
-#define GT_CHUNK_BYTES	(64 * 1024)
-#define GT_MAX_CHUNKS	16384	/* the module's limit: 1 GiB */
+#define GT_CHUNK_BYTES	GOTRACE_CHUNK_BYTES
+#define GT_MAX_CHUNKS	GOTRACE_CHUNKS_MAX
 
 const struct gt_cgroupfs gt_cgroupfs = {
 	.root = "/sys/fs/cgroup",
@@ -372,8 +372,9 @@ int gt_opts_buffer_size(struct gotrace_options *o, const char *size)
 			mult = 0;
 	}
 	if (errno || end == size || !mult || !v ||
-	    v > (unsigned long long)GT_MAX_CHUNKS * GT_CHUNK_BYTES / mult) {
-		gt_err("invalid buffer size '%s': want e.g. 512K, 64M or 1G, at most 1G",
+	    v > (unsigned long long)GT_MAX_CHUNKS * GT_CHUNK_BYTES / mult ||
+	    v * mult < GT_CHUNK_BYTES) {
+		gt_err("invalid buffer size '%s': want e.g. 512K, 64M or 1G, at least 64K, at most 1G",
 		       size);
 		return -1;
 	}

@@ -57,6 +57,17 @@ static const char *const kinds[] = {
 	[GT_PPROF_CPU] = "cpu",
 };
 
+const char *gt_pprof_kinds(void)
+{
+	static char list[64];
+
+	if (!list[0])
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? ", " : "", kinds[i]);
+	return list;
+}
+
 static int gz_write(void *ctx, const void *buf, size_t len)
 {
 	/* The encoder hands over at most a flush's worth (pprof_enc.c). */
@@ -171,8 +182,8 @@ int cmd_pprof(int argc, char **argv)
 		if (!strcmp(kind, kinds[i]))
 			k = (int)i;
 	if (k < 0) {
-		gt_err("pprof: unknown profile '%s' (sched, sync, syscall, net,"
-		       " cpu)", kind);
+		gt_err("pprof: unknown profile '%s' (%s)", kind,
+		       gt_pprof_kinds());
 		gt_usage_hint("pprof");
 		return GT_EXIT_USAGE;
 	}
@@ -199,7 +210,8 @@ int cmd_pprof(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	o.kind = (enum gt_pprof_kind)k;
-	if (gt_output_open(&out, out_path, "profile", 0)) {
+	/* Never over the trace it is made of. */
+	if (gt_output_open_from(&out, out_path, "profile", 0, path)) {
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
 	}

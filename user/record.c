@@ -449,6 +449,7 @@ static int rec_drain(struct recorder *r)
 		rec_clear_progress(r);
 		gt_err("writing %s: %s after %" PRIu64
 		       " bytes: stopping the recording, the trace is incomplete",
+		       r->rotating ? gt_rotate_where(&r->rot) :
 		       gt_output_name(&r->out), strerror(-ret), r->bytes);
 		if (rec_stop(r, REC_OUTPUT))
 			return -1;
@@ -808,6 +809,46 @@ static int rec_check_flight(struct recorder *r)
  * Parse the options into @r; returns 1 for -h, -1 on a usage error,
  * which is said in one line (and a pointer to -h for an unknown option).
  */
+/*
+ * -p names processes (threads with --tid) that exist now, as --unit and
+ * --cgroup name a cgroup that exists: else the session would record
+ * nothing, without a word.  A process gone later ends as the module
+ * sees it go.
+ */
+static int rec_pids_exist(const struct gotrace_options *o, bool tids)
+{
+	for (unsigned int i = 0; i < o->nr_pids; i++) {
+		if (!kill(o->pids[i], 0) || errno != ESRCH)
+			continue;
+		gt_err("-p: no %s %d", tids ? "thread" : "process",
+		       (int)o->pids[i]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The module raises fewer buffers than GOTRACE_CHUNKS_PER_CPU_MIN a CPU
+ * to that: a smaller --buffer-size would be a silent lie.  (The BPF
+ * backend's rings take any size.)
+ */
+static int rec_check_buffers(const struct recorder *r)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned long long min;
+	char b[32];
+
+	if (!r->opts.chunks || cpus <= 0)
+		return 0;
+	min = (unsigned long long)GOTRACE_CHUNKS_PER_CPU_MIN * (unsigned long)cpus;
+	if (r->opts.chunks >= min)
+		return 0;
+	gt_err("--buffer-size: the module takes at least %s here (%u buffers of 64 KiB a CPU, %ld CPUs online)",
+	       gt_fmt_bytes(min * GOTRACE_CHUNK_BYTES, b, sizeof(b)),
+	       GOTRACE_CHUNKS_PER_CPU_MIN, cpus);
+	return -1;
+}
+
 static int rec_parse(struct recorder *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -975,6 +1016,11 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			if (!optarg && optind < argc && argv[optind][0] >= '0' &&
 			    argv[optind][0] <= '9')
 				optarg = argv[optind++];
+			/* "--cpu-hz abc": a mistyped rate, unless abc runs. */
+			else if (!optarg && optind < argc &&
+				 argv[optind][0] != '-' &&
+				 !gt_child_findable(argv[optind]))
+				optarg = argv[optind];
 			bad |= gt_opts_cpu_hz(&r->opts, optarg);
 			r->cpu_hz_given = true;
 			break;
@@ -1000,7 +1046,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 					 "%s--%s", n ? ", " : "", name);
 		}
 	}
-	if (pids && gt_opts_pids(&r->opts, pids, tids))
+	if (pids && (gt_opts_pids(&r->opts, pids, tids) ||
+		     rec_pids_exist(&r->opts, tids)))
 		return -1;
 	if (cgroup && unit) {
 		gt_err("one cgroup per recording: --cgroup and --unit exclude each other");
@@ -1123,7 +1170,7 @@ static void rec_finish_output(struct recorder *r, bool complete)
 	}
 	if (r->rotating) {
 		if (gt_rotate_close(&r->rot, complete) && complete) {
-			gt_err("writing into %s: %s", r->rotate.dir,
+			gt_err("writing %s: %s", gt_rotate_where(&r->rot),
 			       strerror(r->rot.err));
 			r->failed = true;
 		}
@@ -1248,8 +1295,11 @@ int cmd_record(int argc, char **argv)
 	if (r.backend == GT_BACKEND_BPF && !r.cpu_hz_given)
 		r.opts.cpu_hz = 0;
 #endif
+	if (r.backend != GT_BACKEND_BPF && rec_check_buffers(&r))
+		return GT_EXIT_USAGE;
 	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;
 	r.sym.quiet = r.quiet;
+	r.sym.naming = gt_recsig_naming;
 	r.rotate.committed = rec_name_frames;
 	r.rotate.arg = &r.sym;
 #ifdef GT_HAVE_BPF

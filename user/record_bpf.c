@@ -141,6 +141,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	struct sink sink = { 0 };
 	const char *why = "interrupted";
 	uint64_t start, next_status, drops = 0, unknown = 0, unreported = 0;
+	double secs = 0;	/* recorded, once the trace has its end */
 	uint64_t misses = 0, twins = 0, smp_drops = 0, *cpu_drops = NULL;
 	size_t unreported_tasks = 0;
 	sigset_t none;
@@ -313,9 +314,10 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 	gt_bpf_merge_stats(b, &ms);
 	if (!sink.err)
 		gt_umodel_finish(m, gt_now_ns(), sink_write, &sink);
+	secs = (double)(gt_now_ns() - start) / 1e9;
 	if (sink.err) {
-		gt_err("writing %s: %s", gt_output_name(&out),
-		       strerror(sink.err));
+		gt_err("writing %s: %s", a->rotate ? gt_rotate_where(&rot) :
+		       gt_output_name(&out), strerror(sink.err));
 		why = "output error";
 	} else {
 		ok = true;
@@ -323,7 +325,7 @@ int gt_bpf_record(struct gt_bpf_rec *a)
 out:
 	if (a->rotate) {
 		if (gt_rotate_close(&rot, ok) && ok) {
-			gt_err("writing into %s: %s", a->rotate->dir,
+			gt_err("writing %s: %s", gt_rotate_where(&rot),
 			       strerror(rot.err));
 			ok = false;
 		}
@@ -347,7 +349,7 @@ out:
 				" lost, backend bpf\n", GT_NAME,
 				gt_fmt_bytes(sink.bytes, sz, sizeof(sz)),
 				sink.bytes, where, (uint64_t)st.events,
-				(double)(gt_now_ns() - start) / 1e9, why,
+				secs, why,
 				(uint64_t)st.lost + drops + misses + unknown);
 		gt_umaps_stats(umaps, &us);
 		/* As the module's recorder says it (record.c). */

@@ -53,9 +53,11 @@ static void named(struct gt_recsym *s, const char *path, bool ok)
 
 void gt_recsym_file(struct gt_recsym *s, const char *path)
 {
-	if (s->on && rewritable(s, path))
-		named(s, path,
-		      gt_symbolize_path(path, path, s->quiet) == GT_EXIT_OK);
+	if (!s->on || !rewritable(s, path))
+		return;
+	if (s->naming)
+		s->naming(path);
+	named(s, path, gt_symbolize_path(path, path, s->quiet) == GT_EXIT_OK);
 }
 
 /* Background slot @i is free again. */

@@ -44,6 +44,9 @@
  * @named:	files named
  * @failed:	files whose naming failed or was not started (they hold
  *		BINARY+0xOFFSET frames, complete and valid)
+ * @naming:	called before a file is named in this process
+ *		(gt_recsym_file()): the recorder's signals then end the
+ *		naming, not the recording (recsig.h); may be NULL
  */
 struct gt_recsym {
 	bool on;
@@ -54,6 +57,7 @@ struct gt_recsym {
 	unsigned int queued;
 	uint64_t named;
 	uint64_t failed;
+	void (*naming)(const char *path);
 };
 
 /* Name the frames of the complete file @path now, in this process. */

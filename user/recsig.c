@@ -24,6 +24,9 @@ static volatile sig_atomic_t sigchld;
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t quiet;
 static volatile sig_atomic_t tty;		/* a progress line may show */
+static volatile sig_atomic_t naming;	/* the trace is complete */
+static char naming_msg[PATH_MAX + 128];		/* set before naming */
+static size_t naming_len;
 static char abort_msg[PATH_MAX + 128];		/* set before any signal */
 static size_t abort_len;
 
@@ -60,10 +63,19 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	if (child_pid > 0 && si->si_code <= 0)
 		kill((pid_t)child_pid, sig);
 	if (++nstops < 2) {
-		if (!quiet)
+		if (!quiet && naming)
+			say(naming_msg, naming_len);
+		else if (!quiet)
 			say(stopping, sizeof(stopping) - 1);
 		errno = saved_errno;
 		return;
+	}
+	/* The naming's copy of the complete trace, not the trace. */
+	if (naming) {
+		const char *tmp = gt_output_tmp_now();
+
+		if (tmp)
+			unlink(tmp);
 	}
 	say(abort_msg, abort_len);
 	_exit(128 + sig);
@@ -115,6 +127,25 @@ void gt_recsig_abort_output(const struct gt_output *o)
 	else
 		gt_recsig_abort_msg("%s: aborted: the trace on %s is incomplete\n",
 				    GT_NAME, gt_output_name(o));
+}
+
+void gt_recsig_naming(const char *path)
+{
+	sigset_t set;
+	int n;
+
+	n = snprintf(naming_msg, sizeof(naming_msg),
+		     "%s: the trace in %s is complete; naming its user frames (again to stop, leaving them unnamed)\n",
+		     GT_NAME, path);
+	naming_len = n > 0 && (size_t)n < sizeof(naming_msg) ? (size_t)n :
+		     strlen(naming_msg);
+	gt_recsig_abort_msg("%s: stopped naming the user frames: the trace in %s is complete, its user frames unnamed ('gotrace symbolize %s %s' names them)\n",
+			    GT_NAME, path, path, path);
+	naming = 1;
+	sigemptyset(&set);
+	for (size_t i = 0; i < NR_SIGNALS; i++)
+		sigaddset(&set, signals[i]);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 void gt_recsig_say(bool q, bool t)

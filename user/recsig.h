@@ -4,7 +4,9 @@
  *
  * The first SIGINT, SIGTERM or SIGHUP stops the recording: the trace
  * still gets its end.  A second one aborts at once, from the handler,
- * saying where the incomplete output stays (exit 128 + the signal).  A
+ * saying where the incomplete output stays (exit 128 + the signal).
+ * Once the trace is complete and its user frames are being named, the
+ * second one ends the naming instead, and the complete trace stays.  A
  * stop signal another process sent (kill, not the terminal, which
  * signals the whole foreground job) is passed on to COMMAND, so that
  * 'kill -INT' of gotrace does what Ctrl-C does.  SIGUSR2 ('gotrace stop'
@@ -35,6 +37,15 @@ void gt_recsig_abort_msg(const char *fmt, ...)
 struct gt_output;
 /* The abort message of a recording into @o (output.h). */
 void gt_recsig_abort_output(const struct gt_output *o);
+/*
+ * The trace @path is complete and its user frames are named now, in this
+ * process (record_sym.h): a stop signal says so, instead of stopping the
+ * reading that has ended, and the second one ends the naming, removing
+ * its temporary file (gt_output_tmp_now()): @path stays, complete, its
+ * frames unnamed.  Unblocks the signals, which the module's recorder
+ * opens only in its ppoll().
+ */
+void gt_recsig_naming(const char *path);
 /* Nothing printed with @quiet; a progress line to erase with @tty. */
 void gt_recsig_say(bool quiet, bool tty);
 /* The COMMAND to pass stop signals on to (0: none). */

@@ -62,8 +62,12 @@ static int name_file(struct gt_rotate *r)
 
 static int fail(struct gt_rotate *r, int err)
 {
-	if (!r->err)
+	if (!r->err) {
 		r->err = err;
+		/* A full disk is said of the file, not of its directory. */
+		if (r->tmp)
+			r->err_file = strdup(r->tmp);
+	}
 	return -err;
 }
 
@@ -207,8 +211,14 @@ int gt_rotate_close(struct gt_rotate *r, bool complete)
 	return r->err ? -r->err : ret;
 }
 
+const char *gt_rotate_where(const struct gt_rotate *r)
+{
+	return r->err_file ? r->err_file : r->cfg.dir;
+}
+
 void gt_rotate_free(struct gt_rotate *r)
 {
+	free(r->err_file);
 	if (r->fd >= 0)
 		close(r->fd);
 	gt_keep_free(&r->kept);

@@ -56,6 +56,7 @@ struct gt_rotate {
 	uint64_t bytes;			/* of the stream */
 	struct gt_keep kept;		/* cfg.keep: the newest complete files */
 	int err;			/* errno of the first failure */
+	char *err_file;			/* the file it happened to, or NULL */
 };
 
 /* Create the directory if needed.  0, or -1 after saying why. */
@@ -69,6 +70,12 @@ int gt_rotate_write(void *arg, const void *buf, size_t len);
  * whole trace) or leave it under its temporary name.  0, or -errno.
  */
 int gt_rotate_close(struct gt_rotate *r, bool complete);
+
+/*
+ * Where the first failure happened, for its message: the file being
+ * written (its temporary name), else the directory.
+ */
+const char *gt_rotate_where(const struct gt_rotate *r);
 
 void gt_rotate_free(struct gt_rotate *r);
 

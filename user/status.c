@@ -235,23 +235,33 @@ static void status_print_json(int fd, const struct gotrace_status *st)
 
 /*
  * A BPF session keeps its counters in its recorder: all that can be told
- * from here is that it records, and by which process.  The number of
- * sessions found, or -1 when they cannot be listed (not root).
+ * from here is that it records, and by which process: each session's
+ * (reader_pid, the first one's, stays for the scripts that read it).
+ * The number of sessions found, or -1 when they cannot be listed (not
+ * root).
  */
 static int status_bpf(bool json)
 {
 #ifdef GT_HAVE_BPF
-	pid_t pid = 0;
-	int n = gt_bpf_sessions(&pid);
+	pid_t pids[GT_BPF_MAX_SESSIONS] = { 0 };
+	int n = gt_bpf_sessions(pids, GT_BPF_MAX_SESSIONS);
+	int shown = n < GT_BPF_MAX_SESSIONS ? n : GT_BPF_MAX_SESSIONS;
 
 	if (n <= 0)
 		return n;
-	if (json)
-		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d,\n  \"reader_pid\": %d\n}\n",
-		       n, (int)pid);
-	else
-		printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\nreader pid:     %d\n",
-		       n, n > 1 ? "s" : "", (int)pid);
+	if (json) {
+		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d,\n  \"reader_pid\": %d,\n  \"reader_pids\": [",
+		       n, (int)pids[0]);
+		for (int i = 0; i < shown; i++)
+			printf("%s%d", i ? ", " : "", (int)pids[i]);
+		printf("]\n}\n");
+		return n;
+	}
+	printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\n",
+	       n, n > 1 ? "s" : "");
+	/* One line each: a script that greps "reader pid:" finds them all. */
+	for (int i = 0; i < shown; i++)
+		printf("reader pid:     %d\n", (int)pids[i]);
 	return n;
 #else
 	(void)json;

@@ -61,7 +61,8 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 		gt_err("symbolize: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	if (gt_output_open(&o, out, "trace", 0)) {
+	/* The same trace, named: it may replace IN, never be written into it. */
+	if (gt_output_open_from(&o, out, "trace", GT_OUTPUT_MAY_BE_INPUT, in)) {
 		gt_usym_close(u);
 		return GT_EXIT_FAIL;
 	}

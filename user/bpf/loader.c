@@ -841,11 +841,11 @@ static pid_t prog_holder(__u32 id)
 	return found;
 }
 
-int gt_bpf_sessions(pid_t *pid)
+int gt_bpf_sessions(pid_t *pids, int max)
 {
 	/* The name of gt_switch() in bpf/gotrace.bpf.c. */
 	static const char name[] = "gt_switch";
-	__u32 id = 0, first = 0;
+	__u32 id = 0, ids[GT_BPF_MAX_SESSIONS];
 	int n = 0;
 
 	while (!bpf_prog_get_next_id(id, &id)) {
@@ -856,15 +856,19 @@ int gt_bpf_sessions(pid_t *pid)
 		if (fd < 0)
 			continue;
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    !strncmp(info.name, name, sizeof(info.name)) && !n++)
-			first = id;
+		    !strncmp(info.name, name, sizeof(info.name))) {
+			if (n < GT_BPF_MAX_SESSIONS)
+				ids[n] = id;
+			n++;
+		}
 		close(fd);
 	}
 	if (errno != ENOENT) {
 		gt_err("cannot list the BPF programs: %s", strerror(errno));
 		return -1;
 	}
-	if (pid)
-		*pid = n ? prog_holder(first) : 0;
+	for (int i = 0; pids && i < n && i < max && i < GT_BPF_MAX_SESSIONS;
+	     i++)
+		pids[i] = prog_holder(ids[i]);
 	return n;
 }

@@ -82,12 +82,16 @@ uint64_t gt_bpf_sample_drops(const struct gt_bpf *b);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 void gt_bpf_close(struct gt_bpf *b);
 
+/* The sessions gt_bpf_sessions() names the recorders of. */
+#define GT_BPF_MAX_SESSIONS	16
+
 /*
  * BPF sessions recording now, by any process: the loaded programs named
  * like this backend's sched_switch program.  -1 after saying why (it
- * takes CAP_SYS_ADMIN to list programs).  @pid (may be NULL): the
- * process recording the first of them, 0 if it cannot be found.
+ * takes CAP_SYS_ADMIN to list programs).  @pids (may be NULL): the
+ * process recording each of the first @max of them, 0 where it cannot
+ * be found.
  */
-int gt_bpf_sessions(pid_t *pid);
+int gt_bpf_sessions(pid_t *pids, int max);
 
 #endif /* GOTRACE_BPF_BACKEND_H */

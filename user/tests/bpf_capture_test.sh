@@ -388,6 +388,35 @@ if [ ! -e /dev/gotrace ]; then
 	run record --backend bpf -d 0.5 -o "$T/outlive.trace" -- sleep 2
 	check "a COMMAND that outlives -d: the recorder says it waits for it" \
 		'[ $rc -eq 0 ] && has "waiting for sleep (pid [0-9]*) to exit" "$T/err"'
+	# Two recordings at once: status names both recorders, and gotrace
+	# stop stops both, naming each.
+	"$GOTRACE" record --backend bpf -o "$T/two1.trace" >/dev/null 2>"$T/err1" &
+	rec1=$!
+	"$GOTRACE" record --backend bpf -o "$T/two2.trace" >/dev/null 2>"$T/err2" &
+	rec2=$!
+	wait_bpf $rec1
+	seen1=$?
+	wait_bpf $rec2
+	seen2=$?
+	check "two BPF recordings: status names both recorders" \
+		'[ $seen1 -eq 0 ] && [ $seen2 -eq 0 ]'
+	"$GOTRACE" status --json >"$T/out" 2>&1
+	check "status --json: both in reader_pids" \
+		'grep -q "\"reader_pids\": \[.*\<$rec1\>" "$T/out" && grep -q "\"reader_pids\": \[.*\<$rec2\>" "$T/out"'
+	run stop
+	# A recorder that stop left running is ended after 10 s.
+	i=0
+	while { kill -0 $rec1 || kill -0 $rec2; } 2>/dev/null && [ $i -lt 200 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	kill -INT $rec1 $rec2 2>/dev/null
+	wait $rec1
+	rc1=$?
+	wait $rec2
+	rc2=$?
+	check "gotrace stop stops both, naming each; both traces complete" \
+		'[ $rc -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && has "stopped the BPF recording of pid $rec1" "$T/err" && has "stopped the BPF recording of pid $rec2" "$T/err" && has "stopped: gotrace stop" "$T/err1" && has "stopped: gotrace stop" "$T/err2" && "$GOTRACE" check -q "$T/two1.trace" && "$GOTRACE" check -q "$T/two2.trace"'
 else
 	echo "ok $((n = n + 1)) # SKIP /dev/gotrace exists: stop and status go to the module"
 fi

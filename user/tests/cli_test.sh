@@ -164,4 +164,52 @@ gen sysexit-after-block "$T/sb.trace"
 run check "$T/sb.trace"
 check "check: gen-trace sysexit-after-block fails" '[ $rc -eq 1 ] && has "blocked with GoBlock, not GoSysBlock" "$T/err"'
 
+# A generational trace's header alone: every reader fails, as check
+# does (Go: "no frequency event found"), none says "0 Hz" or writes an
+# empty profile with exit 0.
+printf 'go 1.23 trace\0\0\0' >"$T/hdr.trace"
+run check -q "$T/hdr.trace"
+check "check of a go1.23 header alone: exit 1" '[ $rc -eq 1 ] && has "no frequency event found" "$T/err"'
+run stat "$T/hdr.trace"
+check "stat of a go1.23 header alone: exit 1, the reason" '[ $rc -eq 1 ] && has "no frequency event found" "$T/err"'
+run stat -j "$T/hdr.trace"
+check "stat -j of a go1.23 header alone: exit 1, the reason" '[ $rc -eq 1 ] && has "no frequency event found" "$T/err"'
+run pprof sched -o "$T/hdr.pb.gz" "$T/hdr.trace"
+check "pprof of a go1.23 header alone: exit 1, the reason, no profile" '[ $rc -eq 1 ] && has "no frequency event found" "$T/err" && [ ! -e "$T/hdr.pb.gz" ]'
+run symbolize -q "$T/hdr.trace" "$T/hdr.out"
+check "symbolize of a go1.23 header alone: exit 1, the reason" '[ $rc -eq 1 ] && has "no frequency event found" "$T/err"'
+
+# A pipe with a trace's header, then junk: the copy into $TMPDIR stops at
+# the first bytes that start no batch, not at the end of the pipe: the
+# writer of 64 MiB of zeros is cut off (EPIPE), not read to its end.
+(trap '' PIPE; printf 'go 1.23 trace\0\0\0'
+	head -c 67108864 /dev/zero 2>/dev/null
+	echo $? >"$T/writer.rc") | "$GOTRACE" check - >"$T/out" 2>"$T/err"
+rc=$?
+check "check - of a header and 64 MiB of zeros: refused at offset 16, the rest never read" \
+	'[ $rc -eq 1 ] && has "offset 16 " "$T/err" && [ "$(cat "$T/writer.rc")" != 0 ]'
+
+# gotrace --help lists every kind pprof takes, from pprof's own table.
+run pprof bogus -o "$T/never.pb.gz" "$T/never.trace"
+kinds=$(sed -n "s/.*unknown profile 'bogus' (\(.*\)).*/\1/p" "$T/err")
+run --help
+check "--help lists the kinds pprof takes ($kinds)" \
+	'[ -n "$kinds" ] && has "a pprof profile ($kinds) of a trace" "$T/out"'
+
+# Bad values are refused before anything records.
+run record --device "$T/nonexistent" --cpu-hz abc -o "$T/never.trace"
+check "record --cpu-hz abc: no rate (and no command), exit 2" '[ $rc -eq 2 ] && has "'\''abc'\'' is no rate" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --device "$T/nonexistent" -o "$T/never.trace" --cpu-hz true
+check "record --cpu-hz true: a command found in PATH stays COMMAND" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+run record --device "$T/nonexistent" --buffer-size 1 -o "$T/never.trace"
+check "record --buffer-size 1: below one 64 KiB buffer, exit 2" '[ $rc -eq 2 ] && has "at least 64K" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record --buffer-size 64K --device "$T/nonexistent" -o "$T/never.trace"
+check "record --buffer-size 64K with the module: below its least, said, exit 2" '[ $rc -eq 2 ] && has "the module takes at least" "$T/err" && [ ! -e "$T/never.trace" ]'
+# pid_max itself is never a pid.
+nopid=$(cat /proc/sys/kernel/pid_max)
+run record -p "$nopid" --device "$T/nonexistent" -o "$T/never.trace"
+check "record -p of no process: refused, exit 2" '[ $rc -eq 2 ] && has "no process $nopid" "$T/err" && [ ! -e "$T/never.trace" ]'
+run record -p "$$" --tid --device "$T/nonexistent" -o "$T/never.trace"
+check "record -p of a process that exists: taken" '[ $rc -eq 1 ] && has "gotrace.ko is not loaded" "$T/err"'
+
 done_testing

@@ -156,6 +156,18 @@ check "a full disk under a go 1.23 trace: exit 1, the temporary file kept, --rep
 	'[ $rc -eq 1 ] && has "gotrace check --repair -o $T/full.trace $T/full.trace.tmp-[0-9]*'"'"' keeps its complete generations" "$T/err"'
 rm -f "$T"/full.trace.tmp-*
 
+# --rotate on a full disk (EFBIG here): the error names the file.
+mkdir "$T/rot"
+cat "$T/long4.trace" >"$FIFO" &
+writer=$!
+(trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \
+	--rotate 1m -o "$T/rot") >"$T/out" 2>"$T/err"
+rc=$?
+stop_writer
+check "--rotate on a full disk: the error names the file written, not its directory" \
+	'[ $rc -eq 1 ] && has "writing $T/rot/gotrace-[0-9TZ]*-[0-9]*\.trace\.tmp: File too large" "$T/err"'
+rm -rf "$T/rot"
+
 # Nothing writes the FIFO: opening it would hang.  A bad -o must be
 # refused before the device is opened, that is before any session.
 timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T/nodir/x.trace" \
@@ -165,6 +177,24 @@ check "output cannot be created: exit 1 before the device is opened" '[ $rc -eq 
 timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o "$T" 2>"$T/err"
 rc=$?
 check "output is a directory: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "is a directory" "$T/err"'
+
+# -o - with standard output closed: refused before the device is opened
+# (nothing writes the FIFO), not after the whole session.
+timeout -s KILL 10 "$GOTRACE" record --device "$FIFO" -o - >&- 2>"$T/err"
+rc=$?
+check "-o - with standard output closed: exit 1 before the device is opened" '[ $rc -eq 1 ] && has "standard output is closed" "$T/err"'
+
+# -o a FIFO that nobody reads yet: gotrace says that it waits.
+mkfifo "$T/out.fifo"
+writer_eof
+"$GOTRACE" record --device "$FIFO" -o "$T/out.fifo" >/dev/null 2>"$T/err" &
+rec=$!
+wait_text "waiting for a reader of the FIFO $T/out.fifo" "$T/err"
+said=$?
+timeout 20 cat "$T/out.fifo" >"$T/from-fifo"
+wait_exit $rec
+stop_writer
+check "-o a FIFO without a reader: says it waits, then records into it" '[ $said -eq 0 ] && [ $rc -eq 0 ] && cmp -s "$T/from-fifo" "$T/min.trace" && [ -p "$T/out.fifo" ]'
 
 # A recording replaces FILE only when complete, keeping the previous one.
 echo previous >"$T/keep.trace"

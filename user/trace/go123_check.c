@@ -103,13 +103,6 @@ int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
 			info->good_generations = info->generations;
 		}
 	}
-	/* A header alone: Go finds no generation, so no frequency. */
-	if (!ret && !info->generations) {
-		err->off = 16;
-		snprintf(err->msg, sizeof(err->msg),
-			 "the file ends after its header: no generation, no frequency event found");
-		ret = -1;
-	}
 	gt_v2_gen_free(&g);
 	u64map_free(&x.gs);
 	u64map_free(&x.ps);

@@ -22,8 +22,7 @@
 #define MAX_BATCH_SIZE	65536
 #define MAX_STRING	1024
 #define MAX_FRAMES	128
-/* Batch byte, experiment byte, four values. */
-#define BATCH_HDR_MAX	(2 + 4 * GT_LEB_BYTES_MAX)
+#define BATCH_HDR_MAX	GT_V2_BATCH_HDR_MAX
 
 int gt_v2_header(const uint8_t *hdr, size_t len)
 {
@@ -40,6 +39,32 @@ int gt_v2_header(const uint8_t *hdr, size_t len)
 			return versions[i];
 	}
 	return 0;
+}
+
+int64_t gt_v2_batch_len(const uint8_t *p, size_t n)
+{
+	size_t at;
+	uint64_t v = 0;
+
+	if (!n)
+		return 0;
+	if (p[0] == GT_V2_EV_END_OF_GENERATION)
+		return 1;
+	if (p[0] != GT_V2_EV_BATCH && p[0] != GT_V2_EV_EXPERIMENTAL_BATCH)
+		return -1;
+	at = p[0] == GT_V2_EV_EXPERIMENTAL_BATCH ? 2 : 1;
+	/* gen, M, time, size: the last one read is the size. */
+	for (int i = 0; i < 4; i++) {
+		int k = at < n ? gt_leb_get(p + at, n - at, &v) :
+			GT_LEB_TRUNCATED;
+
+		if (k == GT_LEB_TRUNCATED)
+			return 0;
+		if (k < 0)
+			return -1;
+		at += (size_t)k;
+	}
+	return v > MAX_BATCH_SIZE ? -1 : (int64_t)(at + v);
 }
 
 void gt_v2_open(struct gt_v2_reader *r, const struct gt_src *src)
@@ -511,6 +536,10 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 			return fail(err, why.off, any ? g->gen : b.gen, "%s",
 				    why.msg);
 		if (ret > 0) {	/* the end of the file */
+			/* A header alone: Go finds no frequency. */
+			if (!any && !r->generations)
+				return fail(err, r->pos, 0,
+					    "the file ends after its header: no generation, no frequency event found");
 			if (!any)
 				return 0;
 			if (r->version >= GT_V2_GO126)

@@ -117,6 +117,17 @@ static inline uint64_t gt_v2_ticks_ns(uint64_t freq, uint64_t ticks)
 /* The N of a generational header "go 1.N trace" in @hdr, else 0. */
 int gt_v2_header(const uint8_t *hdr, size_t len);
 
+/* The longest batch header: batch byte, experiment byte, four values. */
+#define GT_V2_BATCH_HDR_MAX	(2 + 4 * GT_LEB_BYTES_MAX)
+
+/*
+ * The length of the batch (header and data) whose header is at @p, of
+ * which @n bytes are there: 1 for an end-of-generation byte, 0 if @n
+ * bytes are too few to tell, -1 if no batch starts there (a byte that
+ * starts none, an undecodable value, a size above Go's 64 KiB).
+ */
+int64_t gt_v2_batch_len(const uint8_t *p, size_t n);
+
 /* Start reading @src (whose header gt_v2_header() accepted). */
 void gt_v2_open(struct gt_v2_reader *r, const struct gt_src *src);
 /*

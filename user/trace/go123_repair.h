@@ -17,12 +17,11 @@
 #include "input.h"
 
 /*
- * Write the first @len bytes of @src to @out: to a temporary file in the
- * same directory, renamed over @out once complete and synced, so that
- * @out (which may be the input) is never left half-written.  0 or
+ * Write the first @len bytes of @src to @fd (the caller's output: a
+ * temporary file it renames over the output once complete, so that the
+ * output, which may be the input, is never left half-written).  0 or
  * -errno.
  */
-int gt_v2_write_prefix(const struct gt_src *src, uint64_t len,
-		       const char *out);
+int gt_v2_write_prefix(const struct gt_src *src, uint64_t len, int fd);
 
 #endif /* GOTRACE_TRACEV2_REPAIR_H */

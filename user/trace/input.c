@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "go123_read.h"
 
 void gt_src_mem(struct gt_src *s, const uint8_t *buf, size_t len)
 {
@@ -46,15 +47,45 @@ static int spool_write(int fd, const uint8_t *buf, size_t n)
 }
 
 /*
+ * Follow the batches of a generational trace spooled into @fd up to
+ * @len bytes, from *@next, the offset of the next batch.  False at the
+ * first bytes that start no batch: what follows is no trace, and the
+ * readers stop there.
+ */
+static bool spool_batches(int fd, uint64_t len, uint64_t *next)
+{
+	uint8_t h[GT_V2_BATCH_HDR_MAX];
+
+	while (*next < len) {
+		size_t k = len - *next < sizeof(h) ? (size_t)(len - *next) :
+			   sizeof(h);
+		int64_t n;
+
+		if (pread(fd, h, k, (off_t)*next) != (ssize_t)k)
+			return true;	/* the readers will say */
+		n = gt_v2_batch_len(h, k);
+		if (n < 0)
+			return false;
+		if (!n)
+			return true;	/* the header goes on in the next read */
+		*next += (uint64_t)n;
+	}
+	return true;
+}
+
+/*
  * A pipe cannot be read at an offset: keep it in an unlinked file in
  * $TMPDIR (or /tmp), but only past its first bytes if they are a trace
- * header's.  On an error, s->spool_dir names the directory.
+ * header's, and, in a generational trace, only up to the first bytes
+ * that start no batch (a header followed by gigabytes of junk is not
+ * copied whole).  On an error, s->spool_dir names the directory.
  */
 static int spool(struct gt_src *s, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	static uint8_t buf[1 << 16];
-	bool header_seen = false;
+	bool header_seen = false, v2 = false;
+	uint64_t next_batch = 16;
 	int fd, ret = 0;
 
 	if (!dir || !*dir)
@@ -84,10 +115,16 @@ static int spool(struct gt_src *s, int in)
 		}
 		s->len += (uint64_t)n;
 		if (!header_seen && s->len >= 16) {
+			uint8_t hdr[16];
+
 			header_seen = true;
 			if (!looks_like_trace(fd))
 				break;
+			v2 = pread(fd, hdr, sizeof(hdr), 0) == sizeof(hdr) &&
+			     gt_v2_header(hdr, sizeof(hdr));
 		}
+		if (v2 && !spool_batches(fd, s->len, &next_batch))
+			break;
 	}
 	if (ret) {
 		close(fd);

@@ -297,6 +297,15 @@ struct gotrace_options {
 	__u64 flight_bytes;
 };
 
+/*
+ * The buffers of a session (struct gotrace_options.chunks): their size,
+ * the least a session takes per online CPU (fewer are raised to it), and
+ * the most (1 GiB).
+ */
+#define GOTRACE_CHUNK_BYTES		(64 * 1024)
+#define GOTRACE_CHUNKS_PER_CPU_MIN	2U
+#define GOTRACE_CHUNKS_MAX		16384U
+
 /* Most CPU samples a second (struct gotrace_options.cpu_hz). */
 #define GOTRACE_CPU_HZ_MAX		999U
 
