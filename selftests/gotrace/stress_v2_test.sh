@@ -12,7 +12,8 @@
 # after ./stress burst forked children that stay runnable, so that the
 # start-up snapshot meets tasks that have not run yet.  The shortest
 # generations (the generation_ms parameter at its minimum, 10 ms) and
-# the smallest buffers (--buffer-size 64K: two chunks per CPU) put a
+# the smallest buffers (two chunks of 64 KiB per CPU online, the least
+# the module takes: gotrace record refuses less) put a
 # generation boundary, and a start or a stop, in every stage of a task's
 # life.  Here every file goes through gotrace check; the test prints a
 # TAP line per way ("N of N files valid"), the refusals by message, the
@@ -45,7 +46,7 @@ verdicts=/tmp/st-verdicts.txt
 : > $verdicts
 : > /tmp/st-summaries.txt
 # Not -q: the summary line counts the events lost.
-opts="--buffer-size 64K"
+opts="--buffer-size $((2 * 64 * $(nproc)))K"
 
 # The churn outlives every recording: stopped (SIGTERM) at the end, or
 # when the test exits; its own limit ends it should the test be killed.
