@@ -62,10 +62,10 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
  * 6 "__schedule", 7 "kernel".  Stacks: 1 bash, 4 cat, 2 sys_read+bash,
  * 3 __schedule+sys_read+bash.
  */
-static void footer(struct tb *t)
+static void footer_at(struct tb *t, uint64_t ts, uint64_t freq)
 {
-	tb_batch(t, 0, 100000);
-	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
+	tb_batch(t, 0, ts);
+	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, freq);
 	tb_str(t, 1, "bash");
 	tb_str(t, 2, "[comm]");
 	tb_str(t, 3, "cat");
@@ -77,6 +77,11 @@ static void footer(struct tb *t)
 	stack(t, 4, 1, U(3), U(2));
 	stack(t, 2, 2, U(4), U(5), U(1), U(2));
 	stack(t, 3, 3, U(6), U(7), U(4), U(5), U(1), U(2));
+}
+
+static void footer(struct tb *t)
+{
+	footer_at(t, 100000, U(1000000000));
 }
 
 /* P 0 of the valid trace. */
@@ -265,6 +270,57 @@ static void base(struct tb *t, bool start)
 		AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
 }
 
+/*
+ * A slow clock: 48 ticks a second, g 1 running for 10^12 of them (Go and
+ * gotrace check accept such a file).  Its nanoseconds pass 2^64: stat
+ * --json must say them exactly, not cast a float out of a u64's range
+ * (which gave 0 for the duration).
+ */
+static void test_slow_clock(void)
+{
+	static const char *const want[] = {
+		"\n  \"duration_ns\": 20833333333750000000,\n",
+		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 20833333333333333333, ",
+	};
+	struct gt_stats s;
+	struct tb t;
+	char *buf = NULL;
+	size_t len = 0, missing = 0;
+	FILE *f;
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_END, 1000000001020ULL);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1000000001020ULL);
+	footer_at(&t, 2000000000000ULL, 48);
+	expect_ok(&t, "48 Hz trace of 10^12 ticks");
+	if (gt_trace_open_mem(&tr, t.b, t.n, &err) ||
+	    gt_stats_compute(&tr, &s, &err)) {
+		ok(0, "48 Hz trace: stats computed");
+		diag("offset 0x%zx: %s", err.off, err.msg);
+		gt_trace_close(&tr);
+		return;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		ok(0, "open_memstream");
+		gt_stats_free(&s);
+		gt_trace_close(&tr);
+		return;
+	}
+	gt_stat_json(f, "t", t.n, &s, 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i])) {
+			diag("missing: %s", want[i]);
+			missing++;
+		}
+	ok(!missing, "stat --json of a 48 Hz trace past 2^64 ns: exact nanoseconds");
+	free(buf);
+	gt_stats_free(&s);
+	gt_trace_close(&tr);
+}
+
 static void test_broken(void)
 {
 	struct tb t;
@@ -304,6 +360,7 @@ static void test_broken(void)
 	AT(&t, GOTRACE_EV_GO_CREATE, 1020, U(1), U(1), U(0));
 	footer(&t);
 	expect_fail(&t, o, "created twice", "goroutine created twice");
+
 
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
@@ -467,5 +524,6 @@ int main(void)
 {
 	test_valid();
 	test_broken();
+	test_slow_clock();
 	return tap_done();
 }
