@@ -361,6 +361,51 @@ static void test_broken(void)
 	footer(&t);
 	expect_fail(&t, o, "created twice", "goroutine created twice");
 
+	/* Go 1.21 pairs sweeps per P and mark assists per goroutine. */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1030, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(1), U(1));
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1050, U(0));
+	AT0(&t, GOTRACE_EV_GC_MARK_ASSIST_DONE, 1060);
+	AT0(&t, GOTRACE_EV_GC_MARK_ASSIST_DONE, 1070);
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1080, U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1090);
+	footer(&t);
+	expect_ok(&t, "sweep and mark assists paired (an unpaired end is fine)");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1030, U(1), U(1));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1040, U(1), U(1));
+	footer(&t);
+	expect_fail(&t, o, "bogus sweeping end", "GCSweepDone without a start");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1030, U(0));
+	footer(&t);
+	expect_fail(&t, o, "previous sweeping is not ended before a new one",
+		    "two GCSweepStart on one P");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1030, U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1040, U(0));
+	footer(&t);
+	expect_fail(&t, o, "previous mark assist is not ended before a new one",
+		    "two GCMarkAssistStart of one goroutine");
+
+	/* Go 1.21 drops it, Go 1.23 refuses the file: unexpected event type 36. */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT0(&t, GOTRACE_EV_FUTILE_WAKEUP, 1030);
+	footer(&t);
+	expect_fail(&t, o, "FutileWakeup: Go 1.23's reader refuses", "FutileWakeup");
 
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));

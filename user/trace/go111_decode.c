@@ -151,6 +151,7 @@ struct gdesc {			/* the replay's state of a goroutine */
 	uint8_t wait;		/* event that made it wait */
 	bool started;		/* has a GoStart not yet ended */
 	bool exists;
+	bool assisting;		/* GCMarkAssistStart not yet done */
 };
 
 /* Everything kept per goroutine, in one place: one lookup per event. */
@@ -262,6 +263,7 @@ struct pdesc {
 	size_t start_off;	/* of the GoStart of g */
 	size_t sysblock_off;	/* +1: a GoSysBlock waits for ProcStop */
 	uint64_t sysblock_g;
+	bool sweeping;		/* GCSweepStart not yet done */
 };
 
 struct replay {
@@ -389,6 +391,28 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 		if (!*stw)
 			return fail(r->err, e->off, "bogus STW end");
 		*stw = false;
+		break;
+	/* Go 1.21's parser pairs these per P and per goroutine. */
+	case GOTRACE_EV_GC_SWEEP_START:
+		if (p.sweeping)
+			return fail(r->err, e->off,
+				    "previous sweeping is not ended before a new one");
+		p.sweeping = true;
+		break;
+	case GOTRACE_EV_GC_SWEEP_DONE:
+		if (!p.sweeping)
+			return fail(r->err, e->off, "bogus sweeping end");
+		p.sweeping = false;
+		break;
+	case GOTRACE_EV_GC_MARK_ASSIST_START:
+		if (g.assisting)
+			return fail(r->err, e->off,
+				    "previous mark assist is not ended before a new one");
+		g.assisting = true;
+		break;
+	case GOTRACE_EV_GC_MARK_ASSIST_DONE:
+		/* Go: an assist may have begun before the trace did. */
+		g.assisting = false;
 		break;
 	case GOTRACE_EV_GO_WAITING:
 	case GOTRACE_EV_GO_INSYSCALL:
