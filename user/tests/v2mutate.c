@@ -406,6 +406,52 @@ static bool m_dup_stack_id(void)
 	return dup_record(GT_V2_EV_STACKS);
 }
 
+/*
+ * Generation 2's first table batch of @kind with a copy of its first
+ * record under id 0 before it: Go's tables hold id 0 (the empty string,
+ * the empty stack) from the start, and refuse a second one.
+ */
+static bool id0_record(uint8_t kind)
+{
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t len, idlen;
+		uint64_t id;
+		uint8_t *data;
+		int k;
+
+		if (b->gen != 2 || !table_batch(b, kind) || b->size < 2)
+			continue;
+		len = record_len(b, 1);
+		k = gt_leb_get(b->data + 2, len - 1, &id);
+		if (k <= 0)
+			die("bad table record");
+		idlen = (size_t)k;
+		data = malloc(b->size + len);
+		if (!data)
+			die("out of memory");
+		/* The kind byte, the record's byte, id 0, the rest of it. */
+		memcpy(data, b->data, 2);
+		data[2] = 0;
+		memcpy(data + 3, b->data + 2 + idlen, len - 1 - idlen);
+		memcpy(data + 3 + len - 1 - idlen, b->data + 1, b->size - 1);
+		b->data = data;
+		b->size += 1 + len - idlen;
+		return true;
+	}
+	return false;
+}
+
+static bool m_string_id_0(void)
+{
+	return id0_record(GT_V2_EV_STRINGS);
+}
+
+static bool m_stack_id_0(void)
+{
+	return id0_record(GT_V2_EV_STACKS);
+}
+
 static bool m_no_frequency(void)
 {
 	for (size_t i = 0; i < nb; i++)
@@ -876,6 +922,8 @@ static const struct {
 	{ "bad-string-id", m_bad_string_id },
 	{ "dup-string-id", m_dup_string_id },
 	{ "dup-stack-id", m_dup_stack_id },
+	{ "string-id-0", m_string_id_0 },
+	{ "stack-id-0", m_stack_id_0 },
 	{ "tables-of-gen1", m_tables_of_gen1 },
 	{ "no-frequency", m_no_frequency },
 	{ "freq-1hz", m_freq_1hz },
