@@ -399,6 +399,56 @@ static void test_broken(void)
 	expect_fail(&t, o, "previous mark assist is not ended before a new one",
 		    "two GCMarkAssistStart of one goroutine");
 
+	/*
+	 * User regions: an end must match the goroutine's innermost start
+	 * (task and name); an end alone began before the trace; GoEnd
+	 * forgets the open ones.  A task id lives once at a time.
+	 */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(1), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(5), U(0), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(0), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(1), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(5), U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(0), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1050, U(9), U(0), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_END, 1050, U(9), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1050, U(9), U(0), U(1), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
+	AT(&t, GOTRACE_EV_GO_START, 1070, U(2), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1080, U(0), U(1), U(3), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1090);
+	footer(&t);
+	expect_ok(&t, "user regions nested and ended, a task id used again after its end");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(0), U(3), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(1), U(1), U(0));
+	footer(&t);
+	expect_fail(&t, o, "misuse of region in goroutine 1",
+		    "a region ended under another name");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(5), U(0), U(3), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(6), U(1), U(3), U(0));
+	footer(&t);
+	expect_fail(&t, o, "misuse of region in goroutine 1",
+		    "a region ended in another task");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1030, U(9), U(0), U(1), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1040, U(9), U(0), U(3), U(0));
+	footer(&t);
+	expect_fail(&t, o, "task id conflicts (id 9)", "a task id created twice");
+
 	/* Go 1.21 drops it, Go 1.23 refuses the file: unexpected event type 36. */
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
