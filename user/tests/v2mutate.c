@@ -947,7 +947,7 @@ static const struct {
 static void load(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	long n;
+	long n = 0;	/* clang cannot see that die() does not return */
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 16 ||
 	    fseek(f, 0, SEEK_SET))
