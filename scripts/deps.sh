@@ -36,12 +36,15 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # cross-builds the arm64 guests' userland (selftests/vm/
 # arm64-userland.sh: their busybox and libraries are Debian's arm64
 # packages, unpacked into the store, not installed); qemu-system-arm
-# (qemu-system-aarch64) boots them.
+# (qemu-system-aarch64) boots them.  libclang-rt-dev holds clang's
+# libFuzzer and sanitizer runtimes: the trace readers' fuzzers (make -C
+# user fuzz) and the clang builds of their fuzz targets in make check.
 PKGS="qemu-system-x86 qemu-system-arm busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-e2fsprogs libdw-dev liblzma-dev libbz2-dev gcc-aarch64-linux-gnu"
+e2fsprogs libdw-dev liblzma-dev libbz2-dev gcc-aarch64-linux-gnu
+libclang-rt-dev"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"
