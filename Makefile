@@ -48,6 +48,10 @@
 #                        stat on a 50 M-event trace, next to Go's parsers
 #   make bench-host      host only, as root: the BPF capture backend on the
 #                        real CPU against no tracing and ftrace
+#   make fuzz-readers    fuzz the trace readers with clang's libFuzzer,
+#                        each target for FUZZ_SECONDS (default 60); make
+#                        -C user fuzz-diff compares gotrace check with
+#                        Go on damaged traces (Documentation/testing.rst)
 #
 # The kernel build itself is driven by ./Kbuild, so that
 # "make -C <kernel build dir> M=$(CURDIR) modules" works on its own, as
@@ -61,8 +65,8 @@ KERNELS ?=
 DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNELS)),$(if $(filter arm64,$(ARCH)),6.12-arm64,6.12))
 
 .PHONY: all module user deps check check-host check-vm check-debug check-arm64 \
-	checkpatch fuzz-model demo bench bench-memory bench-check bench-host clean \
-	install deb
+	checkpatch fuzz-model demo bench bench-memory bench-check bench-host \
+	fuzz-readers clean install deb
 
 # make install.  The DKMS source goes to /usr/src whatever PREFIX is:
 # that is where DKMS looks.  The units name the installed command.
@@ -143,6 +147,9 @@ bench-check:
 
 bench-host:
 	bench/host-bench.sh
+
+fuzz-readers: deps
+	$(MAKE) -C user fuzz
 
 # Type=notify where the command speaks sd_notify (built with libsystemd),
 # else Type=exec: systemd would wait in vain for READY=1.

@@ -40,12 +40,15 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # (libc6-dev-arm64-cross, with linux-libc-dev-arm64-cross's
 # <asm/unistd.h>) are only recommended by it, and recommends are not
 # installed here: named, or a fresh machine's host tests fail.
+# libclang-rt-dev holds clang's libFuzzer and sanitizer runtimes: the
+# trace readers' fuzzers (make -C user fuzz) and the clang builds of
+# their fuzz targets in make check.
 PKGS="qemu-system-x86 qemu-system-arm busybox-static cpio kmod libelf-dev dwarves bc flex
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
 e2fsprogs libdw-dev liblzma-dev libbz2-dev gcc-aarch64-linux-gnu
-libc6-dev-arm64-cross"
+libc6-dev-arm64-cross libclang-rt-dev"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).
 GO_PKGS="golang-1.21-go golang-1.23-go"

@@ -110,16 +110,17 @@ static void exec_record(struct gt_bpf_feed *f, uint64_t key)
 static void sample_record(struct gt_bpf_feed *f, uint64_t key, uint8_t match,
 			  bool idle, uint32_t missed)
 {
-	struct {
+	/* Room for the record's flexible stack[] (ISO C: no struct around it). */
+	union {
 		struct gtb_sample r;
-		uint64_t pcs[2];
+		uint8_t room[sizeof(struct gtb_sample) + 2 * sizeof(uint64_t)];
 	} s = { 0 };
 	uint16_t size = sizeof(s.r);
 
 	if (match) {
-		s.pcs[0] = 0xffffffff81000010ULL;
-		s.pcs[1] = 0xffffffff81000020ULL;
-		size = sizeof(s);
+		s.r.stack[0] = 0xffffffff81000010ULL;
+		s.r.stack[1] = 0xffffffff81000020ULL;
+		size = sizeof(s.room);
 	}
 	s.r.hdr = hdr(GTB_SAMPLE, size, key, match);
 	s.r.hdr.nr_frames = match ? 2 : 0;

@@ -62,10 +62,10 @@ static void stack(struct tb *t, uint64_t id, int n, ...)
  * 6 "__schedule", 7 "kernel".  Stacks: 1 bash, 4 cat, 2 sys_read+bash,
  * 3 __schedule+sys_read+bash.
  */
-static void footer(struct tb *t)
+static void footer_at(struct tb *t, uint64_t ts, uint64_t freq)
 {
-	tb_batch(t, 0, 100000);
-	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, U(1000000000));
+	tb_batch(t, 0, ts);
+	tb_ev(t, GOTRACE_EV_FREQUENCY, 1, freq);
 	tb_str(t, 1, "bash");
 	tb_str(t, 2, "[comm]");
 	tb_str(t, 3, "cat");
@@ -77,6 +77,11 @@ static void footer(struct tb *t)
 	stack(t, 4, 1, U(3), U(2));
 	stack(t, 2, 2, U(4), U(5), U(1), U(2));
 	stack(t, 3, 3, U(6), U(7), U(4), U(5), U(1), U(2));
+}
+
+static void footer(struct tb *t)
+{
+	footer_at(t, 100000, U(1000000000));
 }
 
 /* P 0 of the valid trace. */
@@ -265,6 +270,57 @@ static void base(struct tb *t, bool start)
 		AT(t, GOTRACE_EV_PROC_START, 1010, U(0));
 }
 
+/*
+ * A slow clock: 48 ticks a second, g 1 running for 10^12 of them (Go and
+ * gotrace check accept such a file).  Its nanoseconds pass 2^64: stat
+ * --json must say them exactly, not cast a float out of a u64's range
+ * (which gave 0 for the duration).
+ */
+static void test_slow_clock(void)
+{
+	static const char *const want[] = {
+		"\n  \"duration_ns\": 20833333333750000000,\n",
+		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 20833333333333333333, ",
+	};
+	struct gt_stats s;
+	struct tb t;
+	char *buf = NULL;
+	size_t len = 0, missing = 0;
+	FILE *f;
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT0(&t, GOTRACE_EV_GO_END, 1000000001020ULL);
+	AT0(&t, GOTRACE_EV_PROC_STOP, 1000000001020ULL);
+	footer_at(&t, 2000000000000ULL, 48);
+	expect_ok(&t, "48 Hz trace of 10^12 ticks");
+	if (gt_trace_open_mem(&tr, t.b, t.n, &err) ||
+	    gt_stats_compute(&tr, &s, 0, &err)) {
+		ok(0, "48 Hz trace: stats computed");
+		diag("offset 0x%zx: %s", err.off, err.msg);
+		gt_trace_close(&tr);
+		return;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		ok(0, "open_memstream");
+		gt_stats_free(&s);
+		gt_trace_close(&tr);
+		return;
+	}
+	gt_stat_json(f, "t", t.n, &s, 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i])) {
+			diag("missing: %s", want[i]);
+			missing++;
+		}
+	ok(!missing, "stat --json of a 48 Hz trace past 2^64 ns: exact nanoseconds");
+	free(buf);
+	gt_stats_free(&s);
+	gt_trace_close(&tr);
+}
+
 static void test_broken(void)
 {
 	struct tb t;
@@ -304,6 +360,102 @@ static void test_broken(void)
 	AT(&t, GOTRACE_EV_GO_CREATE, 1020, U(1), U(1), U(0));
 	footer(&t);
 	expect_fail(&t, o, "created twice", "goroutine created twice");
+
+	/* Go 1.21 pairs sweeps per P and mark assists per goroutine. */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1030, U(1), U(1));
+	AT(&t, GOTRACE_EV_GO_START, 1040, U(1), U(1));
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1050, U(0));
+	AT0(&t, GOTRACE_EV_GC_MARK_ASSIST_DONE, 1060);
+	AT0(&t, GOTRACE_EV_GC_MARK_ASSIST_DONE, 1070);
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1080, U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1090);
+	footer(&t);
+	expect_ok(&t, "sweep and mark assists paired (an unpaired end is fine)");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1030, U(1), U(1));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_SWEEP_DONE, 1040, U(1), U(1));
+	footer(&t);
+	expect_fail(&t, o, "bogus sweeping end", "GCSweepDone without a start");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1020, U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_SWEEP_START, 1030, U(0));
+	footer(&t);
+	expect_fail(&t, o, "previous sweeping is not ended before a new one",
+		    "two GCSweepStart on one P");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1030, U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_GC_MARK_ASSIST_START, 1040, U(0));
+	footer(&t);
+	expect_fail(&t, o, "previous mark assist is not ended before a new one",
+		    "two GCMarkAssistStart of one goroutine");
+
+	/*
+	 * User regions: an end must match the goroutine's innermost start
+	 * (task and name); an end alone began before the trace; GoEnd
+	 * forgets the open ones.  A task id lives once at a time.
+	 */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(1), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(5), U(0), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(0), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(1), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(5), U(1), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(0), U(3), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1050, U(9), U(0), U(1), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_END, 1050, U(9), U(0));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1050, U(9), U(0), U(1), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1060);
+	AT(&t, GOTRACE_EV_GO_START, 1070, U(2), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1080, U(0), U(1), U(3), U(0));
+	AT0(&t, GOTRACE_EV_GO_END, 1090);
+	footer(&t);
+	expect_ok(&t, "user regions nested and ended, a task id used again after its end");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(0), U(0), U(3), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(0), U(1), U(1), U(0));
+	footer(&t);
+	expect_fail(&t, o, "misuse of region in goroutine 1",
+		    "a region ended under another name");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_REGION, 1030, U(5), U(0), U(3), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_REGION, 1040, U(6), U(1), U(3), U(0));
+	footer(&t);
+	expect_fail(&t, o, "misuse of region in goroutine 1",
+		    "a region ended in another task");
+
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1030, U(9), U(0), U(1), U(0));
+	o = t.n;
+	AT(&t, GOTRACE_EV_USER_TASK_CREATE, 1040, U(9), U(0), U(3), U(0));
+	footer(&t);
+	expect_fail(&t, o, "task id conflicts (id 9)", "a task id created twice");
+
+	/* Go 1.21 drops it, Go 1.23 refuses the file: unexpected event type 36. */
+	base(&t, true);
+	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
+	o = t.n;
+	AT0(&t, GOTRACE_EV_FUTILE_WAKEUP, 1030);
+	footer(&t);
+	expect_fail(&t, o, "FutileWakeup: Go 1.23's reader refuses", "FutileWakeup");
 
 	base(&t, true);
 	AT(&t, GOTRACE_EV_GO_START, 1020, U(1), U(1));
@@ -544,5 +696,6 @@ int main(void)
 	test_valid();
 	test_broken();
 	test_stats_ended();
+	test_slow_clock();
 	return tap_done();
 }

@@ -457,6 +457,42 @@ static bool rewrite_first_stack(uint64_t frames, uint64_t file)
 	return false;
 }
 
+/*
+ * Generation 2's first table batch of @kind with a copy of its first
+ * record under id 0 before it: Go's tables hold id 0 (the empty string,
+ * the empty stack) from the start, and refuse a second one.
+ */
+static bool id0_record(uint8_t kind)
+{
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t len, idlen;
+		uint64_t id;
+		uint8_t *data;
+		int k;
+
+		if (b->gen != 2 || !table_batch(b, kind) || b->size < 2)
+			continue;
+		len = record_len(b, 1);
+		k = gt_leb_get(b->data + 2, len - 1, &id);
+		if (k <= 0)
+			die("bad table record");
+		idlen = (size_t)k;
+		data = malloc(b->size + len);
+		if (!data)
+			die("out of memory");
+		/* The kind byte, the record's byte, id 0, the rest of it. */
+		memcpy(data, b->data, 2);
+		data[2] = 0;
+		memcpy(data + 3, b->data + 2 + idlen, len - 1 - idlen);
+		memcpy(data + 3 + len - 1 - idlen, b->data + 1, b->size - 1);
+		b->data = data;
+		b->size += 1 + len - idlen;
+		return true;
+	}
+	return false;
+}
+
 /* A stack of 128 frames, Go's most (MaxFramesPerStack): valid. */
 static bool m_stack_128_frames(void)
 {
@@ -473,6 +509,16 @@ static bool m_stack_129_frames(void)
 static bool m_bad_file_string(void)
 {
 	return rewrite_first_stack(0, 999999);
+}
+
+static bool m_string_id_0(void)
+{
+	return id0_record(GT_V2_EV_STRINGS);
+}
+
+static bool m_stack_id_0(void)
+{
+	return id0_record(GT_V2_EV_STACKS);
 }
 
 static bool m_no_frequency(void)
@@ -1074,6 +1120,8 @@ static const struct {
 	{ "stack-129-frames", m_stack_129_frames },
 	{ "bad-file-string", m_bad_file_string },
 	{ "syscall-end-p-running", m_syscall_end_p_running },
+	{ "string-id-0", m_string_id_0 },
+	{ "stack-id-0", m_stack_id_0 },
 	{ "tables-of-gen1", m_tables_of_gen1 },
 	{ "no-frequency", m_no_frequency },
 	{ "freq-1hz", m_freq_1hz },
@@ -1097,7 +1145,7 @@ static const struct {
 static void load(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	long n;
+	long n = 0;	/* clang cannot see that die() does not return */
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 16 ||
 	    fseek(f, 0, SEEK_SET))

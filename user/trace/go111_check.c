@@ -439,6 +439,11 @@ static int check_record(struct checker *c)
 		return 0;
 	case GOTRACE_EV_STACK:
 		return check_stack(c);
+	case GOTRACE_EV_FUTILE_WAKEUP:
+		/* Go 1.21 drops it; Go 1.23's conversion refuses the file. */
+		return fail(c, c->off,
+			    "FutileWakeup: Go 1.23's reader refuses this event (unexpected event type %u)",
+			    c->type);
 	case GOTRACE_EV_TIMER_GOROUTINE:
 		if (!u64map_put(&c->ix->timer_gs, c->vals[0], 1, &added))
 			return fail_nomem(c);

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "go111_decode.h"
 
 /* A timed event has at most 5 values (UserTaskCreate, UserRegion). */
@@ -151,6 +152,7 @@ struct gdesc {			/* the replay's state of a goroutine */
 	uint8_t wait;		/* event that made it wait */
 	bool started;		/* has a GoStart not yet ended */
 	bool exists;
+	bool assisting;		/* GCMarkAssistStart not yet done */
 };
 
 /* Everything kept per goroutine, in one place: one lookup per event. */
@@ -262,6 +264,13 @@ struct pdesc {
 	size_t start_off;	/* of the GoStart of g */
 	size_t sysblock_off;	/* +1: a GoSysBlock waits for ProcStop */
 	uint64_t sysblock_g;
+	bool sweeping;		/* GCSweepStart not yet done */
+};
+
+/* A user region begun and not ended, in its goroutine's stack of them. */
+struct region {
+	uint64_t task, name;	/* name: a string id */
+	size_t below;		/* the region under it + 1, or 0 */
 };
 
 struct replay {
@@ -271,6 +280,11 @@ struct replay {
 	struct u64map pidx;	/* P -> index in pd */
 	struct pdesc *pd;
 	size_t npd, pcap;
+	struct u64map tasks;	/* user task id -> 1 while it lives */
+	/* Go 1.21 matches region ends with starts per goroutine. */
+	struct u64map region_top;	/* g -> its innermost region + 1 */
+	struct region *regions;	/* a pool; free ones chained by below */
+	size_t nregions, rcap, rfree;
 };
 
 static struct gdesc *gdesc_of(struct replay *r, uint64_t g)
@@ -303,6 +317,75 @@ static struct pdesc *pdesc_of(struct replay *r, uint64_t p)
 	return &r->pd[*v];
 }
 
+/* Whether string ids @a and @b name the same bytes, as Go compares. */
+static bool same_string(struct replay *r, uint64_t a, uint64_t b)
+{
+	char sa[256], sb[256];
+
+	if (a == b)
+		return true;
+	return !strcmp(gt_trace_string(r->t, a, sa, sizeof(sa)),
+		       gt_trace_string(r->t, b, sb, sizeof(sb)));
+}
+
+/* UserRegion: a start pushed, an end matched with g's innermost start. */
+static int user_region(struct replay *r, const struct gt_event *e)
+{
+	uint64_t *top;
+	struct region *rg;
+	size_t i;
+	bool added;
+
+	if (e->args[1] > 1)
+		return fail(r->err, e->off, "invalid user region mode %" PRIu64,
+			    e->args[1]);
+	top = u64map_put(&r->region_top, e->g, 0, &added);
+	if (!top)
+		return fail(r->err, e->off, "out of memory");
+	if (e->args[1] == 1) {
+		/* An end without a start: the region began before the trace. */
+		if (!*top)
+			return 0;
+		i = (size_t)*top - 1;
+		rg = &r->regions[i];
+		if (rg->task != e->args[0] || !same_string(r, rg->name, e->args[2]))
+			return fail(r->err, e->off,
+				    "misuse of region in goroutine %" PRIu64
+				    ": its end (task %" PRIu64 ") is not that of its innermost region (task %" PRIu64 ")",
+				    e->g, e->args[0], rg->task);
+		*top = rg->below;
+		rg->below = r->rfree;
+		r->rfree = i + 1;
+		return 0;
+	}
+	if (r->rfree) {
+		i = r->rfree - 1;
+		r->rfree = r->regions[i].below;
+	} else {
+		if (gt_grow((void **)&r->regions, &r->rcap, r->nregions + 1,
+			    sizeof(*r->regions)))
+			return fail(r->err, e->off, "out of memory");
+		i = r->nregions++;
+	}
+	r->regions[i] = (struct region){ e->args[0], e->args[2], (size_t)*top };
+	*top = i + 1;
+	return 0;
+}
+
+/* GoEnd: Go forgets the goroutine's open regions. */
+static void end_regions(struct replay *r, uint64_t g)
+{
+	uint64_t *top = u64map_get(&r->region_top, g);
+
+	while (top && *top) {
+		size_t i = (size_t)*top - 1;
+
+		*top = r->regions[i].below;
+		r->regions[i].below = r->rfree;
+		r->rfree = i + 1;
+	}
+}
+
 static bool in_syscall_wait(uint8_t wait)
 {
 	return wait == GOTRACE_EV_GO_SYSBLOCK || wait == GOTRACE_EV_GO_INSYSCALL;
@@ -331,6 +414,7 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 {
 	struct gdesc g, *gp, *g1p;
 	struct pdesc p, *pp, syscall_p = { 0 };
+	bool added;
 	bool own_p = e->type != GOTRACE_EV_GO_SYSEXIT && e->p != GT_TIMER_P;
 
 	gp = gdesc_of(r, e->g);
@@ -390,6 +474,28 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 			return fail(r->err, e->off, "bogus STW end");
 		*stw = false;
 		break;
+	/* Go 1.21's parser pairs these per P and per goroutine. */
+	case GOTRACE_EV_GC_SWEEP_START:
+		if (p.sweeping)
+			return fail(r->err, e->off,
+				    "previous sweeping is not ended before a new one");
+		p.sweeping = true;
+		break;
+	case GOTRACE_EV_GC_SWEEP_DONE:
+		if (!p.sweeping)
+			return fail(r->err, e->off, "bogus sweeping end");
+		p.sweeping = false;
+		break;
+	case GOTRACE_EV_GC_MARK_ASSIST_START:
+		if (g.assisting)
+			return fail(r->err, e->off,
+				    "previous mark assist is not ended before a new one");
+		g.assisting = true;
+		break;
+	case GOTRACE_EV_GC_MARK_ASSIST_DONE:
+		/* Go: an assist may have begun before the trace did. */
+		g.assisting = false;
+		break;
 	case GOTRACE_EV_GO_WAITING:
 	case GOTRACE_EV_GO_INSYSCALL:
 		if (g.state != G_RUNNABLE)
@@ -439,6 +545,8 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 	case GOTRACE_EV_GO_STOP:
 		if (check_running(r, e, &g, &p, false))
 			return -1;
+		if (e->type == GOTRACE_EV_GO_END)
+			end_regions(r, e->g);
 		g.state = G_DEAD;
 		g.started = false;
 		p.g = 0;
@@ -507,10 +615,27 @@ static int replay_event(struct replay *r, const struct gt_event *e,
 		g.wait = 0;
 		break;
 	case GOTRACE_EV_USER_REGION:
-		if (e->args[1] > 1)
-			return fail(r->err, e->off, "invalid user region mode %" PRIu64,
-				    e->args[1]);
+		if (user_region(r, e))
+			return -1;
 		break;
+	case GOTRACE_EV_USER_TASK_CREATE: {
+		uint64_t *v = u64map_put(&r->tasks, e->args[0], 0, &added);
+
+		if (!v)
+			return fail(r->err, e->off, "out of memory");
+		if (*v)
+			return fail(r->err, e->off, "task id conflicts (id %" PRIu64 ")",
+				    e->args[0]);
+		*v = 1;
+		break;
+	}
+	case GOTRACE_EV_USER_TASK_END: {
+		uint64_t *v = u64map_get(&r->tasks, e->args[0]);
+
+		if (v)
+			*v = 0;
+		break;
+	}
 	default:
 		if (gt_trace_type_is_block(e->type)) {
 			if (check_running(r, e, &g, &p, false))
@@ -1140,6 +1265,9 @@ out:
 	free(d->late);
 	u64map_free(&d->r.pidx);
 	free(d->r.pd);
+	u64map_free(&d->r.tasks);
+	u64map_free(&d->r.region_top);
+	free(d->r.regions);
 	free(d);
 	return ret;
 }

@@ -233,7 +233,8 @@ static int add_strings(struct gt_v2_gen *g, const uint8_t *p,
 		slot = u64map_put(&g->strings, id, g->slen | len << 40, &added);
 		if (!slot)
 			return fail(err, off, g->gen, "out of memory");
-		if (!added)
+		/* Go's table holds id 0, the empty string, from the start. */
+		if (!added || !id)
 			return fail(err, off, g->gen, "multiple strings with the same ID: id=%llu",
 				    (unsigned long long)id);
 		memcpy(g->sdata + g->slen, p, len);
@@ -283,7 +284,8 @@ static int add_stacks(struct gt_v2_gen *g, const uint8_t *p,
 		slot = u64map_put(&g->stacks, id, first | n << 32, &added);
 		if (!slot)
 			return fail(err, off, g->gen, "out of memory");
-		if (!added)
+		/* And id 0, the empty stack. */
+		if (!added || !id)
 			return fail(err, off, g->gen, "multiple stacks with the same ID: id=%llu",
 				    (unsigned long long)id);
 	}

@@ -120,10 +120,15 @@ out:
 static int flush_strings(struct gt_namer *s, const struct hdr *h,
 			 struct gt_buf *out)
 {
-	const uint8_t *p = s->pending.p, *end = p + s->pending.len;
+	const uint8_t *p, *end;
 	struct gt_buf batch = { 0 };
 	int ret = -1;
 
+	/* No frame named: no string, and no buffer (NULL + 0 is undefined). */
+	if (!s->pending.len)
+		return 0;
+	p = s->pending.p;
+	end = p + s->pending.len;
 	if (gt_buf_put(&batch, "\x04", 1))
 		goto out;
 	while (p < end) {

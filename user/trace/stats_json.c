@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats_json.h"
 
@@ -35,12 +36,34 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Ticks to nanoseconds. */
-static uint64_t ns(const struct gt_stats *s, uint64_t ticks)
+/* A count of nanoseconds in decimal. */
+struct ns_text {
+	char s[40];
+};
+
+/*
+ * Ticks to nanoseconds, exact (rounded down), in decimal.  A trace's
+ * ticks and frequency are any u64 (a 48 Hz trace may span 10^12 ticks,
+ * which Go and gotrace check accept): the nanoseconds then pass 2^64,
+ * and go through a 128-bit integer, never a float cast out of range.
+ * Returned by value: valid until the end of the call it is an argument
+ * of.
+ */
+static struct ns_text ns(const struct gt_stats *s, uint64_t ticks)
 {
-	if (!s->frequency || s->frequency == 1000000000ULL)
-		return ticks;
-	return (uint64_t)((long double)ticks * 1e9L / (long double)s->frequency);
+	unsigned __int128 v = ticks;
+	struct ns_text t;
+	char *p = t.s + sizeof(t.s);
+
+	if (s->frequency && s->frequency != 1000000000ULL)
+		v = v * 1000000000U / s->frequency;
+	*--p = 0;
+	do {
+		*--p = (char)('0' + (unsigned int)(v % 10));
+		v /= 10;
+	} while (v);
+	memmove(t.s, p, (size_t)(t.s + sizeof(t.s) - p));
+	return t;
 }
 
 static size_t rows(size_t n, size_t want)
@@ -54,15 +77,15 @@ static void tasks_json(FILE *f, const struct gt_stats *s,
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "    { \"g\": %" PRIu64 ", \"name\": ", tk[i].g);
 		json_str(f, tk[i].name);
-		fprintf(f, ", \"run_ns\": %" PRIu64 ", \"starts\": %" PRIu64
-			", \"latency_ns\": %" PRIu64 ", \"max_latency_ns\": %" PRIu64
-			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+		fprintf(f, ", \"run_ns\": %s, \"starts\": %" PRIu64
+			", \"latency_ns\": %s, \"max_latency_ns\": %s"
+			", \"syscalls\": %" PRIu64 ", \"blocked_ns\": %s"
 			", \"blocks\": %" PRIu64 ", \"unblocks\": %" PRIu64
 			", \"cpu_samples\": %" PRIu64
 			", \"state_at_end\": \"%s\", \"unit\": ",
-			ns(s, tk[i].run), tk[i].starts, ns(s, tk[i].latency),
-			ns(s, tk[i].max_latency), tk[i].syscalls,
-			ns(s, tk[i].blocked), tk[i].blocks, tk[i].unblocks,
+			ns(s, tk[i].run).s, tk[i].starts, ns(s, tk[i].latency).s,
+			ns(s, tk[i].max_latency).s, tk[i].syscalls,
+			ns(s, tk[i].blocked).s, tk[i].blocks, tk[i].unblocks,
 			tk[i].samples, state_keys[tk[i].state]);
 		json_str(f, gt_stat_task_unit(s, &tk[i]));
 		fprintf(f, " }%s\n", i + 1 < n ? "," : "");
@@ -77,8 +100,8 @@ static void syscalls_json(FILE *f, const struct gt_stats *s, size_t n)
 		fprintf(f, "    { \"name\": ");
 		json_str(f, sc->name);
 		fprintf(f, ", \"count\": %" PRIu64 ", \"blocks\": %" PRIu64
-			", \"blocked_ns\": %" PRIu64 " }%s\n", sc->count,
-			sc->blocks, ns(s, sc->blocked), i + 1 < n ? "," : "");
+			", \"blocked_ns\": %s }%s\n", sc->count,
+			sc->blocks, ns(s, sc->blocked).s, i + 1 < n ? "," : "");
 	}
 }
 
@@ -100,7 +123,7 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	json_str(f, path);
 	fprintf(f, ",\n  \"bytes\": %" PRIu64 ",\n", bytes);
 	fprintf(f, "  \"frequency\": %" PRIu64 ",\n", s->trace_frequency);
-	fprintf(f, "  \"duration_ns\": %" PRIu64 ",\n", ns(s, span));
+	fprintf(f, "  \"duration_ns\": %s,\n", ns(s, span).s);
 	fprintf(f, "  \"ps\": %" PRIu64 ",\n", s->ps);
 	fprintf(f, "  \"ps_started_at_end\": %" PRIu64 ",\n",
 		s->ps_running_at_end);
@@ -133,10 +156,10 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "    { \"name\": ");
 		json_str(f, s->names[i].name);
-		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %" PRIu64
-			", \"latency_ns\": %" PRIu64 ", \"starts\": %" PRIu64
-			" }%s\n", s->names[i].tasks, ns(s, s->names[i].run),
-			ns(s, s->names[i].latency), s->names[i].starts,
+		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %s"
+			", \"latency_ns\": %s, \"starts\": %" PRIu64
+			" }%s\n", s->names[i].tasks, ns(s, s->names[i].run).s,
+			ns(s, s->names[i].latency).s, s->names[i].starts,
 			i + 1 < n ? "," : "");
 	}
 
@@ -150,13 +173,13 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 
 		fprintf(f, "    { \"unit\": ");
 		json_str(f, u->name);
-		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %" PRIu64
-			", \"latency_ns\": %" PRIu64
-			", \"max_latency_ns\": %" PRIu64
-			", \"starts\": %" PRIu64 ", \"blocked_ns\": %" PRIu64
+		fprintf(f, ", \"tasks\": %" PRIu64 ", \"run_ns\": %s"
+			", \"latency_ns\": %s"
+			", \"max_latency_ns\": %s"
+			", \"starts\": %" PRIu64 ", \"blocked_ns\": %s"
 			", \"blocks\": %" PRIu64 " }%s\n", u->tasks,
-			ns(s, u->run), ns(s, u->latency), ns(s, u->max_latency),
-			u->starts, ns(s, u->blocked), u->blocks,
+			ns(s, u->run).s, ns(s, u->latency).s, ns(s, u->max_latency).s,
+			u->starts, ns(s, u->blocked).s, u->blocks,
 			i + 1 < n ? "," : "");
 	}
 

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * go123_fuzz.c - fuzz target: a generational trace ("go 1.22" to "go
+ * 1.26 trace") through every reader of the command
+ *
+ * check (and what --repair would keep), stat and stat --json, each
+ * pprof kind (CPU also with filters) and its encoding, and symbolize;
+ * fuzz.h says what is checked beyond the sanitizers.  An input without
+ * a generational header is no input of this target.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "../trace/go123_check.h"
+#include "../trace/go123_pprof.h"
+#include "../trace/go123_read.h"
+#include "../trace/go123_stat.h"
+#include "../trace/go123_sym.h"
+#include "../trace/pprof_enc.h"
+#include "../trace/stats_json.h"
+#include "../trace/usym.h"
+
+static int discard(void *ctx, const void *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+static void pprof(const struct gt_src *src, const struct gt_pprof_opts *o)
+{
+	struct gt_trace_error err;
+	struct gt_pprof_seen seen;
+	struct gt_prof p;
+
+	if (gt_prof_init(&p, o->kind == GT_PPROF_CPU ? GT_PROF_CPU :
+			 GT_PROF_TIME))
+		return;
+	if (!gt_v2_pprof(src, o, &p, &seen, &err))
+		gt_pprof_encode(&p, discard, NULL);
+	gt_prof_free(&p);
+}
+
+/* The symbolized copy of a trace that checks must check. */
+static void symbolize(const struct gt_src *src, bool valid)
+{
+	struct gt_trace_error err = { 0 };
+	struct gt_usym *u = gt_usym_open();
+	struct gt_sym_counts n;
+	struct gt_v2_info in;
+	struct gt_src out;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!u)
+		return;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		gt_usym_close(u);
+		return;
+	}
+	ret = gt_v2_symbolize(src, f, u, &n, &err);
+	gt_usym_close(u);
+	if (fclose(f))
+		fuzz_fail("symbolize: cannot write to memory");
+	if (valid) {
+		if (ret)
+			fuzz_fail("symbolize failed on a valid trace: %s",
+				  err.msg);
+		gt_src_mem(&out, (const uint8_t *)buf, len);
+		if (gt_v2_check(&out, &in, &err))
+			fuzz_fail("symbolize (%llu frames named) made a valid trace invalid: offset %zu: %s",
+				  (unsigned long long)n.named, err.off,
+				  err.msg);
+	}
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum gt_pprof_kind kinds[] = {
+		GT_PPROF_SCHED, GT_PPROF_SYNC, GT_PPROF_SYSCALL, GT_PPROF_NET,
+		GT_PPROF_CPU,
+	};
+	struct gt_trace_error err;
+	struct gt_pprof_opts o = { 0 };
+	struct gt_v2_info in;
+	struct gt_stats s;
+	struct gt_src src;
+	bool valid;
+
+	if (size < 16 || !gt_v2_header(data, 16))
+		return -1;	/* not added to the corpus */
+	gt_src_mem(&src, data, size);
+
+	valid = !gt_v2_check(&src, &in, &err);
+	if (!valid && in.good_generations) {
+		struct gt_src kept;
+		struct gt_v2_info again;
+
+		gt_src_mem(&kept, data, (size_t)in.good_end);
+		if (gt_v2_check(&kept, &again, &err))
+			fuzz_fail("the repair's %llu bytes do not check: offset %zu: %s",
+				  (unsigned long long)in.good_end, err.off,
+				  err.msg);
+	}
+
+	if (!gt_v2_stats(&src, &s, &err)) {
+		gt_stat_json(fuzz_null(), "fuzz", size, &s, 0);
+		gt_stats_free(&s);
+	}
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		o.kind = kinds[i];
+		pprof(&src, &o);
+	}
+	/* The filters: a unit, a name and a thread that the corpus has. */
+	o = (struct gt_pprof_opts){ .kind = GT_PPROF_CPU, .unit = "init.scope",
+				    .comm = "burn", .by_tid = true, .tid = 1 };
+	pprof(&src, &o);
+	o.kind = GT_PPROF_SCHED;
+	o.unit = NULL;
+	o.by_tid = false;
+	pprof(&src, &o);
+
+	symbolize(&src, valid);
+	return 0;
+}
