@@ -3057,7 +3057,13 @@ static bool v2_end_check(struct gt_v2_info *info, struct gt_trace_error *err)
 	return !gt_v2_check(&src, info, err);
 }
 
-static int sweep_race_start(const char *name, struct task **tasks)
+/*
+ * Two generations written, a third begun (the reader advanced), and
+ * @tasks[2] woken in it before the second is written; @comm, if not
+ * NULL, is the session's comm filter.
+ */
+static int sweep_race_start(const char *name, struct task **tasks,
+			    const char *comm)
 {
 	struct gt_in_wake wk;
 	int ret;
@@ -3065,6 +3071,8 @@ static int sweep_race_start(const char *name, struct task **tasks)
 	sim_setup(name, 2);
 	S.cur[0] = tasks[0];
 	S.cur[1] = tasks[1];
+	if (comm)
+		snprintf(S.cfg.opts.comm, sizeof(S.cfg.opts.comm), "%s", comm);
 	sim_start(tasks, 3);
 	S.drain = false;
 	syscall_quick(0, __NR_getpid);
@@ -3154,7 +3162,7 @@ static void run_sweep_race(const char *name, int pid, bool rename)
 	struct task *w = task_new(pid + 1, pid + 1, "waker");
 	struct task *sleeper = task_new(pid + 2, pid + 2, "sleeper");
 	struct task *tasks[] = { busy, w, sleeper };
-	int ret = sweep_race_start(name, tasks);
+	int ret = sweep_race_start(name, tasks, NULL);
 
 	if (rename) {
 		sw(1, sleeper, GT_IN_RUNNABLE);
@@ -3197,7 +3205,7 @@ static void run_sweep_exited(const char *name, int pid, bool reuse)
 	struct task *w = task_new(pid + 1, pid + 1, "waker");
 	struct task *sleeper = task_new(pid + 2, pid + 2, "sleeper");
 	struct task *tasks[] = { busy, w, sleeper };
-	int ret = sweep_race_start(name, tasks);
+	int ret = sweep_race_start(name, tasks, NULL);
 
 	sw(1, sleeper, GT_IN_RUNNABLE);
 	syscall_quick(1, __NR_getpid);
@@ -3234,20 +3242,8 @@ static void test_sweep_hidden(void)
 	struct task *w = task_new(2541, 2541, "sleeper");
 	struct task *sleeper = task_new(2542, 2542, "sleeper");
 	struct task *tasks[] = { busy, w, sleeper };
-	int ret;
+	int ret = sweep_race_start("sweep_hidden", tasks, "sleeper");
 
-	/* sweep_race_start() sets the simulation up: the filter after it. */
-	sim_setup("sweep_hidden", 2);
-	S.cur[0] = busy;
-	S.cur[1] = w;
-	strcpy(S.cfg.opts.comm, "sleeper");
-	sim_start(tasks, 3);
-	S.drain = false;
-	syscall_quick(0, __NR_getpid);
-	ret = gt_v2_gen_end(S.m2, false);
-	syscall_quick(0, __NR_getpid);
-	gt_v2_advance(S.m2);
-	wake(1, sleeper);
 	sw(1, sleeper, GT_IN_RUNNABLE);
 	exec_task(1, "other");
 	sw(1, w, GT_IN_SLEEP);
