@@ -732,14 +732,17 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
  * involves it: running, on the M of the goroutine it runs, with that
  * goroutine's status; or idle.  A CPU that is no P of the trace (yet:
  * it came online after the start, and its first event grows Gomaxprocs)
- * states nothing.
+ * states nothing, nor does an offline one, unless the trace still runs
+ * a goroutine there: its close could not take it off (no room), and the
+ * next close (the stop's, or a later offline) ends it on this P.
  */
 static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
 	struct gt_task *t = c->cur;
 
-	if (vc->p_stated || c->id >= READ_ONCE(m->procs) || c->offline) {
+	if (vc->p_stated || c->id >= READ_ONCE(m->procs) ||
+	    (c->offline && !t)) {
 		if (!vc->p_stated)
 			vc->p_m = 0;
 		return;
