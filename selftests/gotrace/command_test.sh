@@ -158,7 +158,10 @@ storm_until_lost() {
 		sul_i=$((sul_i + 1))
 	done
 }
-{ ./gotrace record --buffer-size 64K -d $dur -o - 2> /tmp/overflow.err
+# The smallest pool the module takes: two 64 KiB buffers a CPU (gotrace
+# refuses less rather than have the module raise it unsaid).
+{ ./gotrace record --buffer-size $((2 * 64 * NCPU))K -d $dur -o - \
+	2> /tmp/overflow.err
   echo $? > /tmp/overflow.rc; } |
 	{ wait_until '! state_is idle && ! state_is ready ||
 		[ -e /tmp/overflow.rc ]' 100 &&
