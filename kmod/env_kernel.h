@@ -315,15 +315,15 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
  */
 struct gt_model;
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop, bool sample);
+			    unsigned int *stop, bool *exact, bool sample);
 void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
 		     unsigned int n);
 void gt_ustack_sync(struct gt_model *m);
 bool gt_ustack_resolve(struct gt_model *m, u64 space, u64 pc, u32 *file,
 		       u64 *off);
 const char *gt_ustack_file(struct gt_model *m, u32 file);
-#define gt_env_ustack(m, c, pcs, max, space, stop) \
-	gt_ustack_walk(pcs, max, space, stop, (c)->sampling)
+#define gt_env_ustack(m, c, pcs, max, space, stop, exact) \
+	gt_ustack_walk(pcs, max, space, stop, exact, (c)->sampling)
 #define gt_env_ustack_queue(m, space, pcs, n)	gt_ustack_queue(m, space, pcs, n)
 #define gt_env_ustack_sync(m)			gt_ustack_sync(m)
 #define gt_env_ustack_resolve(m, space, pc, file, off) \

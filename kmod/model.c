@@ -328,17 +328,19 @@ static unsigned int ustack_save(struct gt_model *m, struct gt_cpu *c,
 				unsigned int at)
 {
 	unsigned int max, n, stop = GT_USTOP_NONE;
+	bool exact = false;
 	u64 space = 0;
 
+	BUILD_BUG_ON(GT_USTACK_MAX > GT_USPACE_NR_MAX);
 	if (!(m->opts.flags & GOTRACE_OPT_USER_STACKS) ||
 	    at + 3 >= GT_STACK_MAX_FRAMES)
 		return 0;
 	max = min_t(unsigned int, GT_USTACK_MAX, GT_STACK_MAX_FRAMES - at - 3);
-	n = gt_env_ustack(m, c, &c->pcs[at + 1], max, &space, &stop);
+	n = gt_env_ustack(m, c, &c->pcs[at + 1], max, &space, &stop, &exact);
 	if (!n)
 		return 0;
 	gt_atomic64_inc(&m->ustack_walks);
-	c->pcs[at] = gt_ustack_marker(space, n);
+	c->pcs[at] = gt_ustack_marker(space, n, exact);
 	if (stop > GT_USTOP_NONE && stop < GT_USTOP_NR) {
 		gt_atomic64_inc(&m->ustack_stops[stop]);
 		c->pcs[at + 1 + n++] = gt_utrunc_marker(stop);

@@ -71,12 +71,15 @@
  *                                   PC, for the footer
  *
  * User stacks (GOTRACE_OPT_USER_STACKS, Documentation/user-stacks.rst)
- *   gt_env_ustack(m, c, pcs, max, &space, &stop)
+ *   gt_env_ustack(m, c, pcs, max, &space, &stop, &exact)
  *                              the user frames of the task running here
  *                              (raw addresses, innermost first, at most
  *                              @max), its address space's identity into
  *                              @space, why the walk stopped early into
- *                              @stop (enum gt_ustack_stop); 0 frames for
+ *                              @stop (enum gt_ustack_stop), whether the
+ *                              first PC is exact into @exact (the task
+ *                              entered the kernel by an interrupt or a
+ *                              fault, not a syscall); 0 frames for
  *                              a kernel thread, a 32-bit task, an
  *                              interrupt other than a CPU sample's
  *                              (c->sampling) (user space: the event's

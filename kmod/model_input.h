@@ -99,6 +99,8 @@ struct gt_in_task {
  *		when asked, GOTRACE_OPT_USER_STACKS)
  * @nr_upcs:	PCs in @upcs
  * @ustop:	why the walk of @upcs stopped early: enum gt_ustack_stop
+ * @uexact:	@upcs[0] is exact, the instruction an interrupt or a fault
+ *		stopped, not a return address (gt_env_ustack())
  * @uspace:	the address space @upcs are addresses of (its identity, as
  *		gt_env_ustack() gives it; only compared)
  */
@@ -110,7 +112,8 @@ struct gt_in_ev {
 	const u64 *pcs;
 	const u64 *upcs;
 	u32 nr_upcs;
-	u32 ustop;
+	u16 ustop;
+	bool uexact;
 	u64 uspace;
 };
 

@@ -87,15 +87,24 @@ static inline size_t gt_grow_cap(size_t cap, size_t need)
  * take any value a synthetic PC has).  Both markers have a top byte no
  * PC has: user addresses are below 2^56, kernel ones 0xff..., synthetic
  * ones small.  Neither is written as a frame (tables.c).
+ *
+ * The marker also says whether the first PC is exact: the instruction
+ * an interrupt or a fault stopped, not the return address a syscall
+ * leaves (gt_env_ustack()).  A return address is named by the byte
+ * before it, which is in its call; an exact PC by its own byte, which
+ * may be its function's first.  The same PCs, exact or not, are two
+ * stacks: their first frames may name two functions.
  */
 #define GT_USPACE_TAG		0xfaULL
 #define GT_UTRUNC_TAG		0xfbULL
 #define GT_USPACE_MASK		((1ULL << 48) - 1)
+#define GT_USPACE_EXACT		0x0080000000000000ULL	/* bit 55 */
+#define GT_USPACE_NR_MAX	0x7fU
 
-static inline u64 gt_ustack_marker(u64 space, unsigned int nr)
+static inline u64 gt_ustack_marker(u64 space, unsigned int nr, bool exact)
 {
-	return GT_USPACE_TAG << 56 | (u64)(nr & 0xff) << 48 |
-	       (space & GT_USPACE_MASK);
+	return GT_USPACE_TAG << 56 | (exact ? GT_USPACE_EXACT : 0) |
+	       (u64)(nr & GT_USPACE_NR_MAX) << 48 | (space & GT_USPACE_MASK);
 }
 
 static inline bool gt_is_ustack_marker(u64 pc)
@@ -105,7 +114,12 @@ static inline bool gt_is_ustack_marker(u64 pc)
 
 static inline unsigned int gt_ustack_marker_nr(u64 pc)
 {
-	return (pc >> 48) & 0xff;
+	return (pc >> 48) & GT_USPACE_NR_MAX;
+}
+
+static inline bool gt_ustack_marker_exact(u64 pc)
+{
+	return pc & GT_USPACE_EXACT;
 }
 
 static inline u64 gt_utrunc_marker(unsigned int stop)

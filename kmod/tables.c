@@ -117,11 +117,16 @@
  * 2^56, no user address (57-bit at most) nor synthetic PC; far below
  * kernel ones.  A truncated walk's frame: GT_UPC_TRUNC | its reason, a
  * PC per reason, as its name is (one PC 0 for all would give every
- * truncation frame of a profile the name of the first one met).
+ * truncation frame of a profile the name of the first one met).  An
+ * exact PC in a file (model_state.h) is GT_UPC_FILE_EXACT | file index
+ * << 32 | offset: its name is the same, "<basename>+0x<off>", but it is
+ * named by its own byte, not the one before (gotrace symbolize), so it
+ * is another PC.  The tags are the trace's, in the uapi header.
  */
-#define GT_UPC_FILE		0x0100000000000000ULL
-#define GT_UPC_UNKNOWN		0x0200000000000000ULL
-#define GT_UPC_TRUNC		0x0300000000000000ULL
+#define GT_UPC_FILE		((u64)GOTRACE_UPC_FILE << GOTRACE_UPC_TAG_SHIFT)
+#define GT_UPC_UNKNOWN		((u64)GOTRACE_UPC_UNKNOWN << GOTRACE_UPC_TAG_SHIFT)
+#define GT_UPC_TRUNC		((u64)GOTRACE_UPC_TRUNC << GOTRACE_UPC_TAG_SHIFT)
+#define GT_UPC_FILE_EXACT	((u64)GOTRACE_UPC_FILE_EXACT << GOTRACE_UPC_TAG_SHIFT)
 #define GT_UPC_FILES		0x1000000U	/* file indices: 24 bits */
 #define GT_UPC_ADDR_MASK	(GT_UPC_FILE - 1)
 
@@ -1075,9 +1080,9 @@ static int footer_utrunc(struct footer *f, u64 marker, struct gt_frame *fr)
  * The frame of user PC @pc of address space @space: "<basename>+0x<off>"
  * in the file the environment found it in (its absolute path), or
  * "[unknown]+0x<pc>" in none (the environment found no file, or had no
- * room to look); see GT_UPC_FILE.
+ * room to look); see GT_UPC_FILE.  @exact: @pc is no return address.
  */
-static int footer_uframe(struct footer *f, u64 space, u64 pc,
+static int footer_uframe(struct footer *f, u64 space, u64 pc, bool exact,
 			 struct gt_frame *fr)
 {
 	char name[GT_ENV_SYM_LEN];
@@ -1094,7 +1099,8 @@ static int footer_uframe(struct footer *f, u64 space, u64 pc,
 		base = base ? base + 1 : path;
 		len = snprintf(name, sizeof(name), "%s+0x%llx", base,
 			       (unsigned long long)off);
-		fr->pc = GT_UPC_FILE | (u64)file << 32 | off;
+		fr->pc = (exact ? GT_UPC_FILE_EXACT : GT_UPC_FILE) |
+			 (u64)file << 32 | off;
 		fr->file = footer_string(f, path, strlen(path));
 		if (!fr->file)
 			return -ENOMEM;
@@ -1123,6 +1129,7 @@ static int footer_stack(struct footer *f, const u64 *pcs, u32 n,
 			struct gt_frame *frames)
 {
 	u32 j, k, nu;
+	bool exact;
 	int w = 0;
 	u64 space;
 
@@ -1130,10 +1137,11 @@ static int footer_stack(struct footer *f, const u64 *pcs, u32 n,
 		if (gt_is_ustack_marker(pcs[j])) {
 			space = pcs[j] & GT_USPACE_MASK;
 			nu = gt_ustack_marker_nr(pcs[j]);
+			exact = gt_ustack_marker_exact(pcs[j]);
 			for (k = 0; k < nu && j + 1 < n; k++) {
 				j++;
 				if (footer_uframe(f, space, pcs[j],
-						  &frames[w++]))
+						  exact && !k, &frames[w++]))
 					return -ENOMEM;
 			}
 			continue;

@@ -73,6 +73,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
+#include <asm/syscall.h>
 
 #include "gotrace.h"
 
@@ -285,7 +286,7 @@ static u64 ustack_space(struct task_struct *p)
  * @space:	set to the identity of the address space
  * @stop:	set to why the walk stopped before the outermost frame
  *		(enum gt_ustack_stop), GT_USTOP_NONE if it did not
- *
+ * @exact:	set if the user PC is exact (below)
  * @sample:	for a CPU sample: current is the task the sampling
  *		interrupt caught, and its user stack is the sample's
  *
@@ -295,6 +296,15 @@ static u64 ustack_space(struct task_struct *p)
  * registers are the ones saved at the task's last entry to the kernel:
  * the interrupt's own if it came from user mode.
  *
+ * The user PC is exact, the instruction to run next, where the task
+ * entered the kernel by an interrupt or a fault: a symboliser looks it
+ * up as it is.  After a syscall it is the instruction after the
+ * syscall's, a return address in all but name: a symboliser looks up
+ * the byte before it, as for the others, so that a syscall at the end
+ * of a function is not named after the next one.  A syscall entry
+ * saves its number in the registers; an interrupt or a fault saves -1
+ * there (syscall_get_nr()).
+ *
  * Context: any, interrupts off (a probe, the sampling interrupt): page
  * faults are disabled, so a page that is not present fails the read
  * instead of sleeping.  The mm is current's even in the interrupt: the
@@ -302,7 +312,7 @@ static u64 ustack_space(struct task_struct *p)
  * Return: the frames, 0 for none.
  */
 unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop, bool sample)
+			    unsigned int *stop, bool *exact, bool sample)
 {
 	struct task_struct *p = current;
 	struct {
@@ -321,6 +331,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	if (!ustack_native(regs))
 		return 0;
 	*space = ustack_space(p);
+	*exact = syscall_get_nr(p, regs) < 0;
 	pcs[n++] = instruction_pointer(regs);
 	/*
 	 * Each frame's record, at its frame pointer, holds the caller's

@@ -30,12 +30,26 @@
  * into one function; frame pointers let the user stack walk reach main.
  *
  * usage: burn SECONDS [CPU]   (default CPU: the one it starts on)
+ *
+ *        burn entry SECONDS
+ *
+ * spins for SECONDS, named gt_spin_entry, in spin_at_entry(), whose
+ * loop begins at its first byte: most samples of it (under emulation,
+ * which takes interrupts where a block of code begins, nearly all) stop
+ * it there.  Such a PC is exact, not a return address: named by the
+ * byte before it, it would be before_spin(), the one-instruction
+ * function right before it.  Written in assembly, so that no compiler
+ * puts a prologue, padding or alignment between the two.
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
 #include <time.h>
 
 /* Iterations of burn_b per round; burn_a runs three times as many. */
@@ -65,6 +79,74 @@ __attribute__((noinline, noipa)) void burn_b(uint64_t n)
 	sink = v;
 }
 
+/* Spin until *@stop is not 0; before_spin() returns at once. */
+void before_spin(void);
+void spin_at_entry(volatile const unsigned char *stop);
+
+#if defined(__x86_64__)
+__asm__(".text\n"
+	".globl before_spin\n"
+	".type before_spin, @function\n"
+	"before_spin:\n"
+	"	ret\n"
+	".size before_spin, . - before_spin\n"
+	".globl spin_at_entry\n"
+	".type spin_at_entry, @function\n"
+	"spin_at_entry:\n"
+	"	cmpb $0, (%rdi)\n"
+	"	je spin_at_entry\n"
+	"	ret\n"
+	".size spin_at_entry, . - spin_at_entry\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl before_spin\n"
+	".type before_spin, %function\n"
+	"before_spin:\n"
+	"	ret\n"
+	".size before_spin, . - before_spin\n"
+	".globl spin_at_entry\n"
+	".type spin_at_entry, %function\n"
+	"spin_at_entry:\n"
+	"	ldrb w1, [x0]\n"
+	"	cbz w1, spin_at_entry\n"
+	"	ret\n"
+	".size spin_at_entry, . - spin_at_entry\n");
+#else
+#error "burn.c: spin_at_entry() for x86-64 and arm64 only"
+#endif
+
+static volatile unsigned char entry_stop;
+
+static void entry_alarm(int sig)
+{
+	(void)sig;
+	entry_stop = 1;
+}
+
+/* burn entry SECONDS: see the top of the file. */
+static int spin_entry(const char *seconds)
+{
+	double s = atof(seconds);
+	struct itimerval it = {
+		.it_value.tv_sec = (time_t)s,
+		.it_value.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6),
+	};
+
+	if (s <= 0) {
+		fprintf(stderr, "usage: burn entry SECONDS\n");
+		return 2;
+	}
+	prctl(PR_SET_NAME, "gt_spin_entry");
+	signal(SIGALRM, entry_alarm);
+	if (setitimer(ITIMER_REAL, &it, NULL)) {
+		perror("burn: setitimer");
+		return 1;
+	}
+	before_spin();
+	spin_at_entry(&entry_stop);
+	return 0;
+}
+
 static double now(clockid_t clock)
 {
 	struct timespec ts;
@@ -79,6 +161,8 @@ int main(int argc, char **argv)
 	uint64_t rounds = 0;
 	double end;
 
+	if (argc > 2 && !strcmp(argv[1], "entry"))
+		return spin_entry(argv[2]);
 	if (argc < 2 || atof(argv[1]) <= 0) {
 		fprintf(stderr, "usage: burn SECONDS [CPU]\n");
 		return 2;

@@ -3,12 +3,16 @@
 #
 # CPU samples (--cpu-hz, Documentation/cpu-samples.rst): burn spins on
 # CPU 0 in burn_a for 75% of its time and burn_b for 25%, then burn_go
-# in main.hot and main.warm in the same shares; recorded at 999 Hz with
+# in main.hot and main.warm in the same shares, then burn entry in a
+# loop that begins at its function's first byte; recorded at 999 Hz with
 # user stacks, both backends (bpf:cpusample_test.sh).  The host checks
 # (cpusample.expect, selftests/verify-trace.sh) that `gotrace pprof cpu`
 # of each task gives the shares it measured within 5 points (75% and
 # 25% by construction; 8 where the guest's clock is not exact), and as
-# many samples as its CPU time at 999 Hz within 10%; Go 1.23 and 1.27
+# many samples as its CPU time at 999 Hz within 10%, that the samples
+# stopped at a function's first byte are named after that function
+# (their PC is exact: named by the byte before, as a return address is,
+# they would take the function before it); Go 1.23 and 1.27
 # read the trace (selftests/check-trace.sh; their web UI pages too).
 # Here: the summary counts samples written and samples of idle CPUs,
 # the progress line samples lost, the module's status file counts them
@@ -31,7 +35,7 @@ fi
 	 cat /proc/uptime > /tmp/up1 &&
 	 ./burn 3 0 > /tmp/burn.out && GODEBUG=asyncpreemptoff=1 ./burn_go 3 > /tmp/burn_go.out &&
 	 cat /proc/uptime > /tmp/up2 && ./gotrace status --json > /tmp/status2.json &&
-	 cat /proc/uptime > /tmp/up3" \
+	 cat /proc/uptime > /tmp/up3 && ./burn entry 1" \
 	2> /tmp/rec.err || fail "gotrace record --cpu-hz failed: $(cat /tmp/rec.err)"
 cat /tmp/rec.err /tmp/burn.out /tmp/burn_go.out
 check_header "$GT_OUT/cpusample.trace"
@@ -159,6 +163,9 @@ within() {
 	fi
 	echo "cpu_split burn burn_a burn_b $(within "$(split /tmp/burn.out)")"
 	echo "cpu_split tid=$tid main.hot main.warm $(within "$(split /tmp/burn_go.out)")"
+	# burn entry's spin, named after its function, not the one before.
+	echo "cpu_share gt_spin_entry spin_at_entry 90 100"
+	echo "cpu_split gt_spin_entry spin_at_entry before_spin 99 100"
 } > "$GT_OUT/cpusample.expect" || fail "cannot write cpusample.expect"
 cat "$GT_OUT/cpusample.expect"
 

@@ -439,6 +439,7 @@ static void ev_ustack(struct gt_bpf_feed *f, const struct gtb_hdr *h,
 	ev->upcs = (const u64 *)us->pcs;
 	ev->nr_upcs = us->nr;
 	ev->ustop = us->stop;
+	ev->uexact = us->flags & GTB_USTACK_EXACT;
 	ev->uspace = us->space;
 }
 

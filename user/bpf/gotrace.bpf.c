@@ -736,7 +736,8 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	us->tid = t->pid;
 	us->tgid = t->tgid;
 	us->exe_ino = BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino);
-	us->pad = 0;
+	/* A syscall's number is in the registers, -1 after an interrupt. */
+	us->flags = (long)regs_sysnr(regs) < 0 ? GTB_USTACK_EXACT : 0;
 	us->pcs[0] = regs_pc(regs);
 	fp = regs_fp(regs);
 	lo = regs_sp(regs) - ustack_lo_slack;

@@ -193,9 +193,16 @@ struct gtb_ustack {
 	__s32 tgid;		/* its process's, when the thread is gone */
 	__u16 nr;		/* PCs in @pcs, 1 to GTB_MAX_UFRAMES */
 	__u16 stop;		/* why the walk stopped early: GTB_USTOP_* */
-	__u32 pad;
+	__u32 flags;		/* GTB_USTACK_* */
 	__u64 pcs[];
 };
+
+/*
+ * gtb_ustack.flags.  EXACT: pcs[0] is the instruction an interrupt or a
+ * fault stopped, not the return address a syscall leaves (the module's
+ * gt_ustack_walk()).
+ */
+#define GTB_USTACK_EXACT	(1U << 0)
 
 /* gtb_ustack.stop: enum gt_ustack_stop of kmod/model_input.h. */
 #define GTB_USTOP_NONE		0

@@ -31,7 +31,11 @@
 #     and burn_b are the innermost frame of most of burn's samples, and
 #     bpf-dump's sample records say so (user=1 frames=0);
 #   - sample records that find their ring full are counted apart from
-#     the events' (bpf-dump with one-page rings: sample_drops=).
+#     the events' (bpf-dump with one-page rings: sample_drops=);
+#   - `burn entry` spins in a loop that begins at its function's first
+#     byte: the samples that stopped it there are named after that
+#     function, spin_at_entry, not before_spin, the function whose last
+#     byte comes before it (their PC is exact, not a return address).
 #
 # Skips where this host cannot run BPF (not root, no BTF, no backend);
 # fails where Go 1.23 or 1.27 is missing (skips with GT_ALLOW_NO_GO=1).
@@ -155,6 +159,18 @@ check "bpf-dump: $nuser samples of user code, $bad with kernel frames; $nkern of
 sdrops=$(sed -n 's/.* sample_drops=\([0-9]*\).*/\1/p' "$T/err")
 check "bpf-dump with one-page rings: ${sdrops:-no} sample records counted lost apart" \
 	'[ "${sdrops:-0}" -gt 0 ]'
+
+# A spin at its function's first byte: about half its samples stop it
+# there (all under emulation).  The innermost frame of nearly all is
+# spin_at_entry; none may be before_spin.
+run record --backend bpf --cpu-hz=$HZ --user-stacks --children \
+	-o "$T/entry.trace" -- "$BURN" entry 1
+trace=$T/entry.trace
+top --comm gt_spin_entry >"$T/top.entry"
+flat=$(awk '$NF == "spin_at_entry" { v = $2; sub(/%$/, "", v)
+	printf "%d", v + 0.5 }' "$T/top.entry")
+check "a spin at its function's first byte: spin_at_entry is the innermost frame of ${flat:-none}% of its $(total <"$T/top.entry") samples, before_spin of none" \
+	'[ "$rc" -eq 0 ] && [ "${flat:-0}" -ge 90 ] && ! grep -q " before_spin$" "$T/top.entry"'
 
 # systemd's STATUS= of a sampling session counts its samples lost, as
 # the summary does (skipped for a build without libsystemd).

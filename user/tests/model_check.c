@@ -214,6 +214,11 @@ static struct gt_in_ev ev(unsigned int cpu)
 		e.upcs = &S.pcs[rnd(3)];
 		e.nr_upcs = 1 + rnd(5);
 		e.uspace = (u64)cur_task(cpu)->in.tgid;
+		/*
+		 * Exact or a return address: taken from the clock, not the
+		 * random stream, so that every seed replays as before.
+		 */
+		e.uexact = S.now & 1;
 	}
 	return e;
 }

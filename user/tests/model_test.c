@@ -2242,6 +2242,7 @@ static void test_kernel_wait_reasons(void)
 #define US_SPACE_C	0xc0ffeeULL
 #define US_KPC(i)	(0xffffffff84000000ULL + 16 * (u64)(i))
 #define US_UPC		(1ULL << 56)
+#define US_UPC_EXACT	(4ULL << 56)
 
 static const char *const us_files[] = {
 	"/usr/bin/usprog", "/usr/lib/libus.so.1",
@@ -2275,6 +2276,9 @@ static const char *us_file(void *arg, u32 file)
 	return file < ARRAY_SIZE(us_files) ? us_files[file] : NULL;
 }
 
+/* The first user PC us_block() gives is exact (an interrupted task's). */
+static bool us_exact;
+
 /* @t, running on CPU 0, sleeps there with user frames @upcs of @space. */
 static void us_block(struct task *t, u64 space, const u64 *upcs,
 		     unsigned int nu, unsigned int stop)
@@ -2290,6 +2294,7 @@ static void us_block(struct task *t, u64 space, const u64 *upcs,
 	in.ev.nr_upcs = nu;
 	in.ev.uspace = space;
 	in.ev.ustop = stop;
+	in.ev.uexact = us_exact;
 	FEED(gt_model_switch, &in);
 	S.cur[0] = &S.idle[0];
 	drain();
@@ -2584,6 +2589,59 @@ static void test_user_stacks_shown(void)
 	v2_walk_all(S.out2, S.len2, us_event, &w, &err);
 	ok(w.nb >= 1 && !strcmp(w.blocks[0], want),
 	   "user_stacks_shown (go 1.23): %s", w.nb ? w.blocks[0] : "none");
+}
+
+/*
+ * A user stack whose first PC is exact (its task stopped by an interrupt
+ * or a fault, not a syscall): that frame's PC carries the exact tag, so
+ * that a symboliser names it by its own byte, the rest are return
+ * addresses; the same PCs as return addresses only are another stack.
+ */
+static void test_user_stacks_exact(void)
+{
+	static const u64 up[] = { 0x401010, 0x402020 };
+	struct task *a = task_new(2600, 2600, "use");
+	struct us_walk w = { .nb = 0 };
+	struct gt_trace_error err = { 0 };
+	char want[2][US_LEN], got[US_LEN];
+	const struct gt_event *blk[2];
+	unsigned int nblk = 0, right = 0;
+	size_t n;
+
+	sim_setup("user_stacks_exact", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cfg.uresolve = us_resolve;
+	S.cfg.ufile = us_file;
+	S.cur[0] = a;
+	sim_start(&a, 1);
+	us_exact = true;
+	us_block(a, US_SPACE_A, up, 2, GT_USTOP_NONE);
+	us_exact = false;
+	us_block(a, US_SPACE_A, up, 2, GT_USTOP_NONE);
+	sim_finish();
+	for (int i = 0; i < 2; i++)
+		snprintf(want[i], US_LEN, "usprog+0x1010@/usr/bin/usprog#%llx|"
+			 "usprog+0x2020@/usr/bin/usprog#%llx|use",
+			 (i ? US_UPC : US_UPC_EXACT) | 0x1010,
+			 US_UPC | 0x2020);
+	for (size_t k = 0; k < nevs && nblk < 2; k++)
+		if (evs[k].type == GOTRACE_EV_GO_BLOCK)
+			blk[nblk++] = &evs[k];
+	for (unsigned int i = 0; i < nblk; i++) {
+		gt_trace_stack(&T, blk[i]->stk, &n);
+		us_render(got, sizeof(got), n, us_frame1, &blk[i]->stk);
+		right += !strcmp(got, want[i]);
+		diag("1.11 block %u: %s", i, got);
+	}
+	ok(nblk == 2 && right == 2 && blk[0]->stk != blk[1]->stk,
+	   "user_stacks_exact (1.11): the exact PC's frame has its own PC, "
+	   "in another stack than the return address's");
+	v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	ok(!err.msg[0] && w.nb == 2 && !strcmp(w.blocks[0], want[0]) &&
+	   !strcmp(w.blocks[1], want[1]),
+	   "user_stacks_exact (go 1.23): %s / %s", w.nb ? w.blocks[0] : "none",
+	   w.nb > 1 ? w.blocks[1] : "none");
 }
 
 /* ---- Deaths the trace could not write (go 1.23) ------------------------ */
@@ -4077,6 +4135,7 @@ static const struct {
 	{ "kernel_wait_reasons", test_kernel_wait_reasons },
 	{ "user_stacks", test_user_stacks },
 	{ "user_stacks_shown", test_user_stacks_shown },
+	{ "user_stacks_exact", test_user_stacks_exact },
 	{ "seq_one_byte", test_seq_one_byte },
 	{ "units", test_units },
 	{ "fork_exit", test_fork_exit },

@@ -217,7 +217,7 @@ static void test_carry_user(void)
 		return;
 	}
 	pcs[0] = KPC1;
-	pcs[1] = gt_ustack_marker(0x1234, 2);
+	pcs[1] = gt_ustack_marker(0x1234, 2, false);
 	pcs[2] = gt_tables_comm_pc(t, 1, a);	/* a raw user PC */
 	pcs[3] = 0x401000;
 	pcs[4] = gt_tables_comm_pc(t, 1, "user");

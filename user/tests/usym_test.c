@@ -7,8 +7,10 @@
  * Go 1.23 is there).  The functions' addresses come from nm, are turned
  * into file offsets through the program headers, and resolved as return
  * addresses one byte into the function; the file:line must be what
- * addr2line says of the same address.  Files that are no binary are left
- * unnamed, without a crash.
+ * addr2line says of the same address.  A function's first byte, as an
+ * exact PC, is that function's; as a return address, the one before it
+ * (build/burn's spin_at_entry and before_spin).  Files that are no
+ * binary are left unnamed, without a crash.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -23,6 +25,7 @@
 #define PROG	"build/usym_prog"
 #define STRIPPED "build/usym_prog.stripped"
 #define GOPROG	"build/usym_go"
+#define BURN	"build/burn"
 
 /* The first line of the output of @cmd, without its newline; false if none. */
 static bool run1(const char *cmd, char *out, size_t size)
@@ -101,7 +104,7 @@ static void check_func(struct gt_usym *u, const char *path, const char *name,
 		return;
 	/* Four bytes in: past the function's first instruction's first byte. */
 	off = vaddr_to_off(path, addr + 4);
-	r = gt_usym_resolve(u, path, off + 1, &loc);
+	r = gt_usym_resolve(u, path, off + 1, false, &loc);
 	if (!ok(r == 1 && !strcmp(loc.func, name),
 		"%s+0x%llx is %s (got %s)", path, (unsigned long long)off + 1,
 		name, r == 1 ? loc.func : "nothing"))
@@ -119,7 +122,34 @@ static void check_none(struct gt_usym *u, const char *path, uint64_t off,
 {
 	struct gt_usym_loc loc = { 0 };
 
-	ok(gt_usym_resolve(u, path, off, &loc) == 0, "%s: left as it is", what);
+	ok(gt_usym_resolve(u, path, off, false, &loc) == 0 &&
+	   gt_usym_resolve(u, path, off, true, &loc) == 0,
+	   "%s: left as it is", what);
+}
+
+/*
+ * The first byte of @name, which @before ends right before: as an exact
+ * PC (an interrupted task's), @name; as a return address, @before, the
+ * function of the call it would follow.
+ */
+static void check_first_byte(struct gt_usym *u, const char *path,
+			     const char *name, const char *before)
+{
+	uint64_t addr = nm_addr(path, name), off;
+	struct gt_usym_loc loc = { 0 };
+	int r;
+
+	if (!ok(addr != 0, "nm finds %s in %s", name, path))
+		return;
+	off = vaddr_to_off(path, addr);
+	r = gt_usym_resolve(u, path, off, true, &loc);
+	ok(r == 1 && !strcmp(loc.func, name),
+	   "%s+0x%llx, an exact PC, is %s (got %s)", path,
+	   (unsigned long long)off, name, r == 1 ? loc.func : "nothing");
+	r = gt_usym_resolve(u, path, off, false, &loc);
+	ok(r == 1 && !strcmp(loc.func, before),
+	   "%s+0x%llx, a return address, is %s (got %s)", path,
+	   (unsigned long long)off, before, r == 1 ? loc.func : "nothing");
 }
 
 /*
@@ -192,6 +222,7 @@ int main(void)
 		check_func(u, GOPROG, "main.readLoop", true);
 	else
 		ok(1, "# SKIP no %s (Go 1.23 missing)", GOPROG);
+	check_first_byte(u, BURN, "spin_at_entry", "before_spin");
 	check_none(u, STRIPPED, vaddr_to_off(PROG, nm_addr(PROG, "leaf")) + 5,
 		   "leaf in the stripped binary");
 	check_none(u, PROG, 0, "offset 0 (before any code)");
@@ -205,7 +236,7 @@ int main(void)
 	check_none(u, "/nonexistent/usym_prog", 0x1000, "a missing file, again");
 	gt_usym_counts(u, &opened, &failed);
 	diag("%zu binaries opened, %zu could not be read", opened, failed);
-	ok(opened == 6 + (access(GOPROG, R_OK) == 0) && failed == 4,
+	ok(opened == 7 + (access(GOPROG, R_OK) == 0) && failed == 4,
 	   "each binary opened once: %zu opened, %zu unreadable", opened,
 	   failed);
 	gt_usym_close(u);

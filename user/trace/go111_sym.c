@@ -92,7 +92,7 @@ static int rewrite_stack(struct gt_namer *nm, const uint8_t *body, size_t len,
 				return -1;
 			p += k;
 		}
-		m = gt_namer_frame(nm, v[1], v[2], &oom);
+		m = gt_namer_frame(nm, v[0], v[1], v[2], &oom);
 		if (oom)
 			return -1;
 		if (m) {

@@ -85,7 +85,7 @@ static int rewrite_stacks(struct gt_namer *s, const struct hdr *h,
 					goto out;
 				p += k;
 			}
-			m = gt_namer_frame(s, v[1], v[2], &oom);
+			m = gt_namer_frame(s, v[0], v[1], v[2], &oom);
 			if (oom)
 				goto out;
 			if (m) {

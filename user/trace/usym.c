@@ -177,7 +177,7 @@ static const char *src_path(struct gt_usym *u, Dwarf_Die *cu, const char *src)
 }
 
 int gt_usym_resolve(struct gt_usym *u, const char *path, uint64_t off,
-		    struct gt_usym_loc *loc)
+		    bool exact, struct gt_usym_loc *loc)
 {
 	struct bin *b = bin_get(u, path);
 	Dwarf_Die *cu = NULL;
@@ -197,10 +197,10 @@ int gt_usym_resolve(struct gt_usym *u, const char *path, uint64_t off,
 		return 0;
 	elf = dwfl_module_getelf(b->mod, &bias);
 	/* vaddr 0 would look up the address before the file's first byte. */
-	if (!elf || !off_to_vaddr(elf, off, &vaddr) || !vaddr)
+	if (!elf || !off_to_vaddr(elf, off, &vaddr) || (!exact && !vaddr))
 		return 0;
 	/* A return address: the call is the instruction before it. */
-	addr = vaddr - 1 + bias;
+	addr = vaddr - !exact + bias;
 	name = dwfl_module_addrinfo(b->mod, addr, &soff, &sym, NULL, NULL,
 				    NULL);
 	if (!name || !*name)

@@ -31,13 +31,14 @@ struct gt_usym *gt_usym_open(void);
 void gt_usym_close(struct gt_usym *u);
 
 /*
- * Name the byte at file offset @off of the binary @path (a return
- * address: the call before it is what is looked up).  1: @loc is set;
- * 0: nothing to name (not a readable ELF file, the offset in no loaded
- * segment, no symbol there); -1: out of memory.
+ * Name the code at file offset @off of the binary @path: a return
+ * address (the call before it is what is looked up), or with @exact the
+ * instruction at @off itself, which may be its function's first.  1:
+ * @loc is set; 0: nothing to name (not a readable ELF file, the offset
+ * in no loaded segment, no symbol there); -1: out of memory.
  */
 int gt_usym_resolve(struct gt_usym *u, const char *path, uint64_t off,
-		    struct gt_usym_loc *loc);
+		    bool exact, struct gt_usym_loc *loc);
 
 /*
  * Whether a frame of function @func and file @file (@flen and @filelen

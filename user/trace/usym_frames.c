@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/gotrace.h>
+
 #include "base.h"
 #include "leb128.h"
 #include "usym_frames.h"
@@ -94,26 +96,28 @@ static uint64_t str_id(struct gt_namer *nm, const char *str)
 	return nm->next_id++;
 }
 
-const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t func,
-				      uint64_t file, bool *oom)
+const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
+				      uint64_t func, uint64_t file, bool *oom)
 {
 	const char *fs, *ls;
 	size_t fn, ln;
 	uint64_t off, *slot;
 	struct gt_usym_loc loc;
-	struct gt_named m = { .file_of = file };
+	bool exact = pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE_EXACT;
+	struct gt_named m = { .file_of = file, .exact = exact };
 	bool added;
 	int r;
 
 	slot = u64map_get(&nm->by_func, func);
-	if (slot && nm->memo[*slot].file_of == file)
+	if (slot && nm->memo[*slot].file_of == file &&
+	    nm->memo[*slot].exact == exact)
 		return nm->memo[*slot].named ? &nm->memo[*slot] : NULL;
 	if (!nm->string(nm->ctx, func, &fs, &fn) ||
 	    !nm->string(nm->ctx, file, &ls, &ln) ||
 	    !gt_usym_parse(fs, fn, ls, ln, &off))
 		return NULL;
 	nm->n->frames++;
-	r = gt_usym_resolve(nm->u, ls, off, &loc);
+	r = gt_usym_resolve(nm->u, ls, off, exact, &loc);
 	if (r < 0)
 		goto oom;
 	if (r > 0) {
@@ -129,7 +133,10 @@ const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t func,
 		    sizeof(*nm->memo)))
 		goto oom;
 	nm->memo[nm->nmemo] = m;
-	/* A func id met with another file is looked up again each time. */
+	/*
+	 * A func id met with another file, or as the other of an exact PC
+	 * and a return address, is looked up again each time.
+	 */
 	if (!slot && !u64map_put(&nm->by_func, func, nm->nmemo, &added))
 		goto oom;
 	nm->nmemo++;

@@ -41,6 +41,7 @@ struct gt_sym_counts {
 struct gt_named {
 	uint64_t file_of;	/* the file string id it was met with */
 	uint64_t func, file, line;
+	bool exact;		/* and whether its PC was exact */
 	bool named;
 };
 
@@ -68,12 +69,13 @@ struct gt_namer {
 void gt_namer_free(struct gt_namer *nm);
 
 /*
- * The frame of function @func and file @file (string ids) named, with
- * new string ids; NULL when it is no unsymbolised user frame or cannot
- * be named.  *@oom is set when memory ran out.  Valid until the next
- * call.
+ * The frame of PC @pc, function @func and file @file (string ids) named,
+ * with new string ids; NULL when it is no unsymbolised user frame or
+ * cannot be named.  The PC's tag says whether it is exact
+ * (GOTRACE_UPC_FILE_EXACT) or a return address.  *@oom is set when
+ * memory ran out.  Valid until the next call.
  */
-const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t func,
-				      uint64_t file, bool *oom);
+const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
+				      uint64_t func, uint64_t file, bool *oom);
 
 #endif /* GOTRACE_USYM_FRAMES_H */

@@ -298,6 +298,22 @@ struct gotrace_options {
 };
 
 /*
+ * The PCs of user frames in a trace's stacks (GOTRACE_OPT_USER_STACKS;
+ * Documentation/user-stacks.rst): the top byte is a tag, the rest says
+ * which frame.  FILE and FILE_EXACT: the file's index << 32 | the offset
+ * in it, the frame named "<basename>+0x<offset>" in the file's absolute
+ * path; a return address for FILE, named by the byte before it (its
+ * call), and the exact instruction for FILE_EXACT (the PC of a task an
+ * interrupt or a fault stopped), named by its own byte.  UNKNOWN: an
+ * address in no file.  TRUNC: the frame that ends a truncated walk.
+ */
+#define GOTRACE_UPC_TAG_SHIFT	56
+#define GOTRACE_UPC_FILE	0x01
+#define GOTRACE_UPC_UNKNOWN	0x02
+#define GOTRACE_UPC_TRUNC	0x03
+#define GOTRACE_UPC_FILE_EXACT	0x04
+
+/*
  * The buffers of a session (struct gotrace_options.chunks): their size,
  * the least a session takes per online CPU (fewer are raised to it), and
  * the most (1 GiB).

@@ -255,12 +255,13 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
  * (gtmodel.h), asked when the tables are written: there is nothing to
  * queue or wait for, only counted, for the tests.
  */
-#define gt_env_ustack(m, c, pcs, max, space, stop) \
-	gt_env_user_ustack((c)->ev, pcs, max, space, stop)
+#define gt_env_ustack(m, c, pcs, max, space, stop, exact) \
+	gt_env_user_ustack((c)->ev, pcs, max, space, stop, exact)
 
 static inline unsigned int gt_env_user_ustack(const struct gt_in_ev *ev,
 					      u64 *pcs, unsigned int max,
-					      u64 *space, unsigned int *stop)
+					      u64 *space, unsigned int *stop,
+					      bool *exact)
 {
 	unsigned int n;
 
@@ -270,6 +271,7 @@ static inline unsigned int gt_env_user_ustack(const struct gt_in_ev *ev,
 	memcpy(pcs, ev->upcs, n * sizeof(*pcs));
 	*space = ev->uspace;
 	*stop = ev->nr_upcs > max ? GT_USTOP_DEPTH : ev->ustop;
+	*exact = ev->uexact;
 	return n;
 }
 
