@@ -275,12 +275,18 @@ links() {
 
 webui() {
 	local trace=$1 version=$2 go=$3 server base i path gpages
+	# The server's shell truncates these files only once it runs: until
+	# then they would hold the previous server's log, whose address, of
+	# a server killed since, refused the connection (a loaded host made
+	# a web check of the second Go version fail so).  Gone, they are
+	# read only once this server has made them.
+	rm -f "$tmp/http.out" "$tmp/http.err"
 	"$go" tool trace -http=127.0.0.1:0 "$trace" > "$tmp/http.out" 2> "$tmp/http.err" &
 	server=$!
 	servers="$servers $server"
 	base=
 	for i in $(seq 1 3000); do
-		base=$(grep -ohE 'listening on http://127\.0\.0\.1:[0-9]+' \
+		base=$(grep -sohE 'listening on http://127\.0\.0\.1:[0-9]+' \
 			"$tmp/http.err" "$tmp/http.out" | head -n 1 | sed 's/^listening on //' || true)
 		[ -z "$base" ] || break
 		kill -0 "$server" 2>/dev/null ||
