@@ -34,12 +34,13 @@
  *        burn entry SECONDS
  *
  * spins for SECONDS, named gt_spin_entry, in spin_at_entry(), whose
- * loop begins at its first byte: most samples of it (under emulation,
- * which takes interrupts where a block of code begins, nearly all) stop
- * it there.  Such a PC is exact, not a return address: named by the
- * byte before it, it would be before_spin(), the one-instruction
- * function right before it.  Written in assembly, so that no compiler
- * puts a prologue, padding or alignment between the two.
+ * first instruction is a jump to itself: every sample of the spin stops
+ * it at its function's first byte.  Such a PC is exact, not a return
+ * address: named by the byte before it, it would be before_spin(), the
+ * one-instruction function right before it.  Written in assembly, so
+ * that no compiler puts a prologue, padding or alignment between the
+ * two.  The spin ends when SIGALRM's handler moves the interrupted PC
+ * past the jump, to the return after it.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -51,6 +52,7 @@
 #include <sys/prctl.h>
 #include <sys/time.h>
 #include <time.h>
+#include <ucontext.h>
 
 /* Iterations of burn_b per round; burn_a runs three times as many. */
 #define ROUND	1000000ULL
@@ -79,9 +81,9 @@ __attribute__((noinline, noipa)) void burn_b(uint64_t n)
 	sink = v;
 }
 
-/* Spin until *@stop is not 0; before_spin() returns at once. */
+/* Spin until a signal's handler ends it; before_spin() returns at once. */
 void before_spin(void);
-void spin_at_entry(volatile const unsigned char *stop);
+void spin_at_entry(void);
 
 #if defined(__x86_64__)
 __asm__(".text\n"
@@ -93,10 +95,11 @@ __asm__(".text\n"
 	".globl spin_at_entry\n"
 	".type spin_at_entry, @function\n"
 	"spin_at_entry:\n"
-	"	cmpb $0, (%rdi)\n"
-	"	je spin_at_entry\n"
+	"	jmp spin_at_entry\n"
 	"	ret\n"
 	".size spin_at_entry, . - spin_at_entry\n");
+#define SPIN_JUMP_LEN	2
+#define uc_pc(uc)	((uc)->uc_mcontext.gregs[REG_RIP])
 #elif defined(__aarch64__)
 __asm__(".text\n"
 	".globl before_spin\n"
@@ -107,20 +110,28 @@ __asm__(".text\n"
 	".globl spin_at_entry\n"
 	".type spin_at_entry, %function\n"
 	"spin_at_entry:\n"
-	"	ldrb w1, [x0]\n"
-	"	cbz w1, spin_at_entry\n"
+	"	b spin_at_entry\n"
 	"	ret\n"
 	".size spin_at_entry, . - spin_at_entry\n");
+#define SPIN_JUMP_LEN	4
+#define uc_pc(uc)	((uc)->uc_mcontext.pc)
 #else
 #error "burn.c: spin_at_entry() for x86-64 and arm64 only"
 #endif
 
-static volatile unsigned char entry_stop;
-
-static void entry_alarm(int sig)
+/*
+ * SIGALRM, every 10 ms from SECONDS on: where it stopped the spin, the
+ * spin returns.  (Anywhere else, as before the spin began, the next one
+ * tries again.)
+ */
+static void entry_alarm(int sig, siginfo_t *si, void *ctx)
 {
+	ucontext_t *uc = ctx;
+
 	(void)sig;
-	entry_stop = 1;
+	(void)si;
+	if ((uintptr_t)uc_pc(uc) == (uintptr_t)spin_at_entry)
+		uc_pc(uc) += SPIN_JUMP_LEN;
 }
 
 /* burn entry SECONDS: see the top of the file. */
@@ -130,6 +141,11 @@ static int spin_entry(const char *seconds)
 	struct itimerval it = {
 		.it_value.tv_sec = (time_t)s,
 		.it_value.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6),
+		.it_interval.tv_usec = 10000,
+	};
+	struct sigaction sa = {
+		.sa_sigaction = entry_alarm,
+		.sa_flags = SA_SIGINFO,
 	};
 
 	if (s <= 0) {
@@ -137,13 +153,12 @@ static int spin_entry(const char *seconds)
 		return 2;
 	}
 	prctl(PR_SET_NAME, "gt_spin_entry");
-	signal(SIGALRM, entry_alarm);
-	if (setitimer(ITIMER_REAL, &it, NULL)) {
-		perror("burn: setitimer");
+	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL)) {
+		perror("burn: sigaction, setitimer");
 		return 1;
 	}
 	before_spin();
-	spin_at_entry(&entry_stop);
+	spin_at_entry();
 	return 0;
 }
 

@@ -160,9 +160,10 @@ sdrops=$(sed -n 's/.* sample_drops=\([0-9]*\).*/\1/p' "$T/err")
 check "bpf-dump with one-page rings: ${sdrops:-no} sample records counted lost apart" \
 	'[ "${sdrops:-0}" -gt 0 ]'
 
-# A spin at its function's first byte: about half its samples stop it
-# there (all under emulation).  The innermost frame of nearly all is
-# spin_at_entry; none may be before_spin.
+# A spin on a jump to itself at its function's first byte: every sample
+# stops it there.  The innermost frame of nearly all is spin_at_entry;
+# none may be before_spin (named by the byte before, as the symboliser
+# named every frame before, 99.8% of them were).
 run record --backend bpf --cpu-hz=$HZ --user-stacks --children \
 	-o "$T/entry.trace" -- "$BURN" entry 1
 trace=$T/entry.trace
