@@ -16,11 +16,32 @@
 #ifndef GOTRACE_FUZZ_H
 #define GOTRACE_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+struct gt_src;
+struct gt_sym_counts;
+struct gt_trace_error;
+struct gt_usym;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A format's symbolizer (gt_v1_symbolize(), gt_v2_symbolize()). */
+typedef int (*fuzz_symbolize_fn)(const struct gt_src *src, FILE *out,
+				 struct gt_usym *u, struct gt_sym_counts *n,
+				 struct gt_trace_error *err);
+/* A format's checker: 0 if @src checks. */
+typedef int (*fuzz_check_fn)(const struct gt_src *src,
+			     struct gt_trace_error *err);
+
+/*
+ * Symbolize @src into memory with @symbolize; where the input is @valid,
+ * the symbolizer must succeed and its copy must pass @check.
+ */
+void fuzz_symbolize(const struct gt_src *src, bool valid,
+		    fuzz_symbolize_fn symbolize, fuzz_check_fn check);
 
 /* A stream that throws its bytes away (stat --json's output). */
 FILE *fuzz_null(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_common.c - the fuzz targets' stand-in for the binaries
+ * fuzz_common.c - the fuzz targets' stand-in for the binaries, and the
+ * symbolize pass both formats share
  *
  * symbolize names a user frame "BINARY+0xOFFSET" by reading BINARY.  A
  * fuzzed trace names binaries that are not there (or, worse, files of
@@ -16,7 +17,10 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "../trace/go111_check.h"
+#include "../trace/input.h"
 #include "../trace/usym.h"
+#include "../trace/usym_frames.h"
 
 int __wrap_gt_usym_resolve(struct gt_usym *u, const char *path, uint64_t off,
 			   bool exact, struct gt_usym_loc *loc);
@@ -66,4 +70,40 @@ void fuzz_fail(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	abort();
+}
+
+void fuzz_symbolize(const struct gt_src *src, bool valid,
+		    fuzz_symbolize_fn symbolize, fuzz_check_fn check)
+{
+	struct gt_trace_error err = { 0 };
+	struct gt_usym *u = gt_usym_open();
+	struct gt_sym_counts n;
+	struct gt_src out;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!u)
+		return;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		gt_usym_close(u);
+		return;
+	}
+	ret = symbolize(src, f, u, &n, &err);
+	gt_usym_close(u);
+	if (fclose(f))
+		fuzz_fail("symbolize: cannot write to memory");
+	if (valid) {
+		if (ret)
+			fuzz_fail("symbolize failed on a valid trace: %s",
+				  err.msg);
+		gt_src_mem(&out, (const uint8_t *)buf, len);
+		if (check(&out, &err))
+			fuzz_fail("symbolize (%llu frames named) made a valid trace invalid: offset %zu: %s",
+				  (unsigned long long)n.named, err.off,
+				  err.msg);
+	}
+	free(buf);
 }

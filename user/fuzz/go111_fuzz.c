@@ -31,42 +31,6 @@ static int check(const struct gt_src *src, struct gt_trace_error *err)
 	return ret;
 }
 
-/* The symbolized copy of a trace that checks must check. */
-static void symbolize(const struct gt_src *src, bool valid)
-{
-	struct gt_trace_error err = { 0 };
-	struct gt_usym *u = gt_usym_open();
-	struct gt_sym_counts n;
-	struct gt_src out;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
-
-	if (!u)
-		return;
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		gt_usym_close(u);
-		return;
-	}
-	ret = gt_v1_symbolize(src, f, u, &n, &err);
-	gt_usym_close(u);
-	if (fclose(f))
-		fuzz_fail("symbolize: cannot write to memory");
-	if (valid) {
-		if (ret)
-			fuzz_fail("symbolize failed on a valid trace: %s",
-				  err.msg);
-		gt_src_mem(&out, (const uint8_t *)buf, len);
-		if (check(&out, &err))
-			fuzz_fail("symbolize (%llu frames named) made a valid trace invalid: offset %zu: %s",
-				  (unsigned long long)n.named, err.off,
-				  err.msg);
-	}
-	free(buf);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gt_trace_error err;
@@ -90,6 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gt_trace_close(&t);
 	}
 
-	symbolize(&src, valid);
+	fuzz_symbolize(&src, valid, gt_v1_symbolize, check);
 	return 0;
 }

@@ -43,41 +43,12 @@ static void pprof(const struct gt_src *src, const struct gt_pprof_opts *o)
 	gt_prof_free(&p);
 }
 
-/* The symbolized copy of a trace that checks must check. */
-static void symbolize(const struct gt_src *src, bool valid)
+/* gt_v2_check() as the shared symbolize pass calls a checker. */
+static int check(const struct gt_src *src, struct gt_trace_error *err)
 {
-	struct gt_trace_error err = { 0 };
-	struct gt_usym *u = gt_usym_open();
-	struct gt_sym_counts n;
 	struct gt_v2_info in;
-	struct gt_src out;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
 
-	if (!u)
-		return;
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		gt_usym_close(u);
-		return;
-	}
-	ret = gt_v2_symbolize(src, f, u, &n, &err);
-	gt_usym_close(u);
-	if (fclose(f))
-		fuzz_fail("symbolize: cannot write to memory");
-	if (valid) {
-		if (ret)
-			fuzz_fail("symbolize failed on a valid trace: %s",
-				  err.msg);
-		gt_src_mem(&out, (const uint8_t *)buf, len);
-		if (gt_v2_check(&out, &in, &err))
-			fuzz_fail("symbolize (%llu frames named) made a valid trace invalid: offset %zu: %s",
-				  (unsigned long long)n.named, err.off,
-				  err.msg);
-	}
-	free(buf);
+	return gt_v2_check(src, &in, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -127,6 +98,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.by_tid = false;
 	pprof(&src, &o);
 
-	symbolize(&src, valid);
+	fuzz_symbolize(&src, valid, gt_v2_symbolize, check);
 	return 0;
 }

@@ -50,6 +50,7 @@
 
 #include "tap.h"
 #include "model_check.h"
+#include "sink.h"
 #include "bpf/model/gtmodel.h"
 #include "../../kmod/model_state.h"
 
@@ -180,15 +181,7 @@ static void logop(const char *fmt, ...)
 static int sink(void *arg, const void *buf, size_t len)
 {
 	(void)arg;
-	if (S.len + len > S.cap) {
-		S.cap = (S.len + len) * 2;
-		S.out = realloc(S.out, S.cap);
-		if (!S.out)
-			abort();
-	}
-	memcpy(S.out + S.len, buf, len);
-	S.len += len;
-	return 0;
+	return test_sink_put(&S.out, &S.len, &S.cap, buf, len);
 }
 
 static struct ltask *cur_task(unsigned int cpu)

@@ -30,6 +30,7 @@
 #include <asm/unistd_64.h>
 
 #include "tap.h"
+#include "sink.h"
 #include "trace/go111_decode.h"
 #include "trace/input.h"
 #include "trace/go123_check.h"
@@ -83,29 +84,13 @@ static u64 next_key;
 static int sink2(void *arg, const void *buf, size_t len)
 {
 	(void)arg;
-	if (S.len2 + len > S.cap2) {
-		S.cap2 = (S.len2 + len) * 2;
-		S.out2 = realloc(S.out2, S.cap2);
-		if (!S.out2)
-			abort();
-	}
-	memcpy(S.out2 + S.len2, buf, len);
-	S.len2 += len;
-	return 0;
+	return test_sink_put(&S.out2, &S.len2, &S.cap2, buf, len);
 }
 
 static int sink(void *arg, const void *buf, size_t len)
 {
 	(void)arg;
-	if (S.len + len > S.cap) {
-		S.cap = (S.len + len) * 2;
-		S.out = realloc(S.out, S.cap);
-		if (!S.out)
-			abort();
-	}
-	memcpy(S.out + S.len, buf, len);
-	S.len += len;
-	return 0;
+	return test_sink_put(&S.out, &S.len, &S.cap, buf, len);
 }
 
 static void task_init(struct task *t, int tid, int tgid, const char *comm,
