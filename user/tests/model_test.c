@@ -4109,6 +4109,52 @@ static void test_flush_reserve(void)
 }
 
 /*
+ * One CPU filling its chunks again and again, with a reader that keeps
+ * up, in the "go 1.11" format: @chunks in the pool.  Returns the syscall
+ * events in the trace of @n made.
+ */
+static unsigned int run_fill(unsigned int chunks, unsigned int n)
+{
+	struct task *t = task_new(3200, 3200, "filler");
+
+	sim_setup("chunk_fill", 1);
+	S.cfg.chunks = chunks;
+	S.cur[0] = t;
+	sim_start(&t, 1);
+	for (unsigned int i = 0; i < n; i++)
+		syscall_quick(0, __NR_getpid);
+	sim_finish();
+	return count_g(GOTRACE_EV_GO_SYSCALL, 3200);
+}
+
+/*
+ * The smallest pool, two chunks a CPU, keeps one of them for closing the
+ * CPU's P: its first full chunk ends a "go 1.11" session by overflow,
+ * reader or not, and every event after it is counted lost (not one goes
+ * unsaid).  A third chunk lets the CPU write one while the reader reads
+ * the other.  The generational writer has buffers of its own: nothing
+ * is lost there.
+ */
+static void test_chunk_fill(void)
+{
+	unsigned int n = 30000, got;
+
+	got = run_fill(2, n);
+	ok(got < n && got + ST.lost == n && ST.chunk_overflows == 1 &&
+	   !ST2.lost,
+	   "chunk_fill: one CPU, two chunks: %u of %u syscalls written, "
+	   "%llu counted lost after the overflow (%llu); go 1.23: %llu lost",
+	   got, n, (unsigned long long)ST.lost,
+	   (unsigned long long)ST.chunk_overflows,
+	   (unsigned long long)ST2.lost);
+	got = run_fill(3, n);
+	ok(got == n && !ST.lost && !ST.chunk_overflows && !ST2.lost,
+	   "chunk_fill: one CPU, three chunks: %u of %u syscalls written in "
+	   "%zu bytes, %llu lost", got, n, S.len,
+	   (unsigned long long)ST.lost);
+}
+
+/*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
  */
@@ -4121,6 +4167,7 @@ static const struct {
 	{ "user_stacks", test_user_stacks },
 	{ "user_stacks_shown", test_user_stacks_shown },
 	{ "user_stacks_exact", test_user_stacks_exact },
+	{ "chunk_fill", test_chunk_fill },
 	{ "seq_one_byte", test_seq_one_byte },
 	{ "units", test_units },
 	{ "fork_exit", test_fork_exit },
