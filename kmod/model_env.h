@@ -25,17 +25,19 @@
  *   gt_load_acquire(p), gt_store_release(p, v)
  *   GT_PERCPU                  the __percpu address space (sparse)
  *
- * Per-CPU state
- *   gt_env_cpus_alloc(nr), gt_env_cpus_free(p), gt_env_cpu_ptr(p, cpu)
+ * Per-CPU state (the session allocates m->cpus: alloc_percpu() in the
+ * module, an array in user space)
+ *   gt_env_cpu_ptr(p, cpu)     CPU @cpu's element of per-CPU @p
  *   gt_env_for_each_cpu(cpu, m)
  *                              every CPU a session may have
  *   gt_env_cpu_online(cpu)     online now (user space: every CPU)
- *   gt_env_hook_enter(m, ev, &flags)
- *                              the CPU of @ev with interrupts off (the
- *                              kernel: this CPU, whatever @ev says;
- *                              user space: @ev->cpu, NULL if out of
+ *   gt_env_hook_cpu(m, ev)     the struct gt_cpu of @ev's CPU (the
+ *                              kernel: this CPU's, whatever @ev says;
+ *                              user space: @ev->cpu's, NULL if out of
  *                              range)
- *   gt_env_hook_exit(flags)
+ *   gt_env_irq_save(flags), gt_env_irq_restore(flags)
+ *                              interrupts off around a hook (user
+ *                              space: nothing)
  *
  * Time
  *   gt_env_clock()             the time of a hook whose event has none
@@ -45,15 +47,18 @@
  *                              event's time is its ts)
  *
  * Memory (session start and end only, never in a hook)
- *   gt_env_zalloc(n, size), gt_env_free(p), gt_env_big_alloc(size),
- *   gt_env_big_free(p), gt_env_memdup(p, n)
+ *   gt_env_zalloc(n, size), gt_env_alloc(size), gt_env_free(p),
+ *   gt_env_big_alloc(size), gt_env_big_free(p)
+ *   struct gt_env_model        what the environment keeps in the model
+ *                              (m->env): the module's user-stack naming,
+ *                              user space's callbacks and counters
  *
  * Hashing
- *   gt_env_hash_ptr(key, bits), gt_env_hash32(v, bits),
+ *   gt_env_hash64(v, bits), gt_env_hash32(v, bits),
  *   gt_env_jhash(p, len, seed)
  *
  * Lazy queries about Linux (model_input.h)
- *   gt_env_kstack(m, c, pcs, max)   kernel stack of the code that hit the
+ *   gt_env_kstack(c, pcs, max)      kernel stack of the code that hit the
  *                                   tracepoint (innermost first)
  *   gt_env_sample_kstack(c, pcs, room, max)
  *                                   kernel stack of the code a CPU sample
@@ -64,11 +69,13 @@
  *                                   its systemd unit's name into @buf:
  *                                   the length, 0 for none, negative if
  *                                   longer than @size - 1
- *   gt_env_fd_kind(in, write)       enum gt_in_fd_kind of the file a
- *                                   sleeping read/write waits on
- *   gt_env_symbolise(m, pc, buf, len)
- *                                   "func+0xoff/0xsize [mod]" of a kernel
- *                                   PC, for the footer
+ *   gt_env_fd_kind(in)              enum gt_in_fd_kind of the file the
+ *                                   read or write that @in's task sleeps
+ *                                   in waits on
+ *   gt_env_symbolise(m, pc, buf)    "func+0xoff/0xsize [mod]" of a kernel
+ *                                   PC into @buf (GT_ENV_SYM_LEN bytes),
+ *                                   for the footer
+ *   gt_env_strtoul(s, base, &res)   kstrtoul(): 0, or -EINVAL
  *
  * User stacks (GOTRACE_OPT_USER_STACKS, Documentation/user-stacks.rst)
  *   gt_env_ustack(m, c, pcs, max, &space, &stop, &exact)

@@ -3,8 +3,8 @@
  * record_bpf.h - 'gotrace record' with the BPF backend: capture, model,
  * trace file
  */
-#ifndef GOTRACE_BPF_RECORD_H
-#define GOTRACE_BPF_RECORD_H
+#ifndef GOTRACE_RECORD_BPF_H
+#define GOTRACE_RECORD_BPF_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,4 +43,4 @@ struct gt_bpf_rec {
 /* Record; returns the exit status of 'gotrace record'. */
 int gt_bpf_record(struct gt_bpf_rec *a);
 
-#endif /* GOTRACE_BPF_RECORD_H */
+#endif /* GOTRACE_RECORD_BPF_H */

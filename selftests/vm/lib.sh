@@ -310,7 +310,7 @@ gt_kernel_fetch() {
 	common=$(sed -n 's|^include /usr/src/\(.*\)/Makefile$|\1|p' "$hdr_makefile")
 	[ -n "$common" ] || gt_die "unexpected $hdr_makefile"
 	sed -i "s|/usr/src/|$dir/root/usr/src/|g" "$hdr_makefile"
-	# From 6.16 the Makefile asks scripts/checker-valid.sh whether sparse
+	# From 6.16 the kernel's Makefile asks its checker-valid.sh whether sparse
 	# works, and the headers package lacks that script: C=1 would check
 	# nothing.  Ours answers the same question: does the checker run?
 	checker=$tmp/root/usr/src/$common/scripts/checker-valid.sh

@@ -6,8 +6,8 @@
  * attaches them, and hands on their records (bpf/record.h) merged from
  * all CPUs in time order.  One session per gt_bpf.
  */
-#ifndef GOTRACE_BPF_BACKEND_H
-#define GOTRACE_BPF_BACKEND_H
+#ifndef GOTRACE_BPF_LOADER_H
+#define GOTRACE_BPF_LOADER_H
 
 #include <stddef.h>
 #include <stdbool.h>
@@ -94,4 +94,4 @@ void gt_bpf_close(struct gt_bpf *b);
  */
 int gt_bpf_sessions(pid_t *pids, int max);
 
-#endif /* GOTRACE_BPF_BACKEND_H */
+#endif /* GOTRACE_BPF_LOADER_H */

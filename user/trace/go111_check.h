@@ -8,8 +8,8 @@
  * It does not replay goroutine states: that is go111_decode.c, which reads
  * what this pass indexes (the batches of every P, strings, stacks).
  */
-#ifndef GOTRACE_TRACECHECK_H
-#define GOTRACE_TRACECHECK_H
+#ifndef GOTRACE_GO111_CHECK_H
+#define GOTRACE_GO111_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -75,4 +75,4 @@ void gt_trace_index_free(struct gt_trace_index *ix);
 int gt_trace_check(const uint8_t *buf, size_t len, struct gt_trace_info *info,
 		   struct gt_trace_error *err);
 
-#endif /* GOTRACE_TRACECHECK_H */
+#endif /* GOTRACE_GO111_CHECK_H */

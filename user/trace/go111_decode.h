@@ -21,8 +21,8 @@
  *
  * Shared by 'gotrace check', 'gotrace stat' and the unit tests.
  */
-#ifndef GOTRACE_TRACEDEC_H
-#define GOTRACE_TRACEDEC_H
+#ifndef GOTRACE_GO111_DECODE_H
+#define GOTRACE_GO111_DECODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,4 +95,4 @@ const char *gt_trace_string(const struct gt_trace *t, uint64_t id, char *out,
 const struct gt_frame *gt_trace_stack(const struct gt_trace *t, uint64_t id,
 				      size_t *n);
 
-#endif /* GOTRACE_TRACEDEC_H */
+#endif /* GOTRACE_GO111_DECODE_H */

@@ -6,8 +6,8 @@
  * values and the classes the checker and the replay need.  See
  * Documentation/trace-format.rst.
  */
-#ifndef GOTRACE_TRACEEV_H
-#define GOTRACE_TRACEEV_H
+#ifndef GOTRACE_GO111_EVENTS_H
+#define GOTRACE_GO111_EVENTS_H
 
 #include <stdbool.h>
 
@@ -35,4 +35,4 @@ const char *gt_trace_type_name(unsigned int type);
  */
 bool gt_trace_type_is_block(unsigned int type);
 
-#endif /* GOTRACE_TRACEEV_H */
+#endif /* GOTRACE_GO111_EVENTS_H */

@@ -8,8 +8,8 @@
  * the table says how many, and which of them name a stack or a string of
  * the generation's tables (0 means none in both).
  */
-#ifndef GOTRACE_TRACEV2_H
-#define GOTRACE_TRACEV2_H
+#ifndef GOTRACE_GO123_H
+#define GOTRACE_GO123_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -86,4 +86,4 @@ const struct gt_v2_spec *gt_v2_spec(unsigned int type);
 /* "GoStart"...; "type N" for unknown ones (in a static buffer). */
 const char *gt_v2_type_name(unsigned int type);
 
-#endif /* GOTRACE_TRACEV2_H */
+#endif /* GOTRACE_GO123_H */

@@ -6,8 +6,8 @@
  * event (go123_walk.c) and counts what it saw.  Memory is bounded by
  * the largest generation, plus one entry per goroutine, P and M id.
  */
-#ifndef GOTRACE_TRACEV2_CHECK_H
-#define GOTRACE_TRACEV2_CHECK_H
+#ifndef GOTRACE_GO123_CHECK_H
+#define GOTRACE_GO123_CHECK_H
 
 #include <stdint.h>
 
@@ -40,4 +40,4 @@ struct gt_v2_info {
 int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
 		struct gt_trace_error *err);
 
-#endif /* GOTRACE_TRACEV2_CHECK_H */
+#endif /* GOTRACE_GO123_CHECK_H */

@@ -16,8 +16,8 @@
  * The state carries over from one generation to the next; its memory is
  * one entry per goroutine, P and M id ever seen.
  */
-#ifndef GOTRACE_TRACEV2_ORDER_H
-#define GOTRACE_TRACEV2_ORDER_H
+#ifndef GOTRACE_GO123_ORDER_H
+#define GOTRACE_GO123_ORDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,4 +54,4 @@ void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
 		   uint64_t *p);
 bool gt_v2_order_g_exists(const struct gt_v2_order *o, uint64_t g);
 
-#endif /* GOTRACE_TRACEV2_ORDER_H */
+#endif /* GOTRACE_GO123_ORDER_H */

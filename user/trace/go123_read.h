@@ -15,8 +15,8 @@
  * generation, which is still checked and returned; the error comes with
  * the next call.
  */
-#ifndef GOTRACE_TRACEV2_IN_H
-#define GOTRACE_TRACEV2_IN_H
+#ifndef GOTRACE_GO123_READ_H
+#define GOTRACE_GO123_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -153,4 +153,4 @@ const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g,
  */
 uint64_t gt_v2_cpu_hz(const struct gt_v2_gen *g);
 
-#endif /* GOTRACE_TRACEV2_IN_H */
+#endif /* GOTRACE_GO123_READ_H */

@@ -9,8 +9,8 @@
  * repair keeps the header and every generation up to the last one that
  * is certainly complete and checks whole (gt_v2_info.good_end).
  */
-#ifndef GOTRACE_TRACEV2_REPAIR_H
-#define GOTRACE_TRACEV2_REPAIR_H
+#ifndef GOTRACE_GO123_REPAIR_H
+#define GOTRACE_GO123_REPAIR_H
 
 #include <stdint.h>
 
@@ -24,4 +24,4 @@
  */
 int gt_v2_write_prefix(const struct gt_src *src, uint64_t len, int fd);
 
-#endif /* GOTRACE_TRACEV2_REPAIR_H */
+#endif /* GOTRACE_GO123_REPAIR_H */

@@ -11,8 +11,8 @@
  * pieces of any size, as the device or the model hands it out, passes
  * every byte on in order, and says where each new generation begins.
  */
-#ifndef GOTRACE_V2SPLIT_H
-#define GOTRACE_V2SPLIT_H
+#ifndef GOTRACE_GO123_SPLIT_H
+#define GOTRACE_GO123_SPLIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,4 +57,4 @@ int gt_v2split_feed(struct gt_v2split *s, const uint8_t *p, size_t n);
  */
 int gt_v2split_end(struct gt_v2split *s);
 
-#endif /* GOTRACE_V2SPLIT_H */
+#endif /* GOTRACE_GO123_SPLIT_H */

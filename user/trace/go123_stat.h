@@ -10,8 +10,8 @@
  * status, stop, block or syscall; a syscall's is the function of the
  * innermost frame of its GoSyscallBegin stack.
  */
-#ifndef GOTRACE_TRACEV2_STAT_H
-#define GOTRACE_TRACEV2_STAT_H
+#ifndef GOTRACE_GO123_STAT_H
+#define GOTRACE_GO123_STAT_H
 
 #include "go111_check.h"
 #include "input.h"
@@ -21,4 +21,4 @@
 int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
 		struct gt_trace_error *err);
 
-#endif /* GOTRACE_TRACEV2_STAT_H */
+#endif /* GOTRACE_GO123_STAT_H */

@@ -9,8 +9,8 @@
  * event time, as Go's reader tries them; the callback decides whether an
  * event fits (go123_order.c replays Go's states).
  */
-#ifndef GOTRACE_TRACEV2_WALK_H
-#define GOTRACE_TRACEV2_WALK_H
+#ifndef GOTRACE_GO123_WALK_H
+#define GOTRACE_GO123_WALK_H
 
 #include "go123.h"
 #include "go123_read.h"
@@ -57,4 +57,4 @@ int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
 int gt_v2_walk_samples(const struct gt_v2_gen *g, gt_v2_event_fn fn,
 		       void *ctx, struct gt_trace_error *err, uint64_t *ties);
 
-#endif /* GOTRACE_TRACEV2_WALK_H */
+#endif /* GOTRACE_GO123_WALK_H */

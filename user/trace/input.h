@@ -17,8 +17,8 @@
  * A cursor reads the bytes [pos, end) of a source through a window of
  * GT_CUR_WINDOW bytes (or directly from memory).
  */
-#ifndef GOTRACE_TRACEIN_H
-#define GOTRACE_TRACEIN_H
+#ifndef GOTRACE_INPUT_H
+#define GOTRACE_INPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -119,4 +119,4 @@ static inline bool gt_cur_skip(struct gt_cur *c, uint64_t n)
 	return true;
 }
 
-#endif /* GOTRACE_TRACEIN_H */
+#endif /* GOTRACE_INPUT_H */

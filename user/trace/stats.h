@@ -8,8 +8,8 @@
  * named by the frame of its GoSysCall stack whose file is "[syscall]",
  * else by the function of the first frame.
  */
-#ifndef GOTRACE_TRACESTAT_H
-#define GOTRACE_TRACESTAT_H
+#ifndef GOTRACE_STATS_H
+#define GOTRACE_STATS_H
 
 #include <stdint.h>
 
@@ -146,4 +146,4 @@ int gt_stat_unit_by_run(const void *a, const void *b);
 int gt_stat_sys_by_count(const void *a, const void *b);
 int gt_stat_sys_by_blocked(const void *a, const void *b);
 
-#endif /* GOTRACE_TRACESTAT_H */
+#endif /* GOTRACE_STATS_H */

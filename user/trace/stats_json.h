@@ -2,8 +2,8 @@
 /*
  * stats_json.h - 'gotrace stat --json': the figures as one JSON object
  */
-#ifndef GOTRACE_STATJSON_H
-#define GOTRACE_STATJSON_H
+#ifndef GOTRACE_STATS_JSON_H
+#define GOTRACE_STATS_JSON_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,4 +18,4 @@
 void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 		  struct gt_stats *s, size_t want);
 
-#endif /* GOTRACE_STATJSON_H */
+#endif /* GOTRACE_STATS_JSON_H */
