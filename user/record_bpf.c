@@ -85,7 +85,7 @@ static size_t ring_bytes(const struct gotrace_options *o)
 
 	if (!o->chunks || cpus <= 0)
 		return 0;
-	return (size_t)o->chunks * 65536 / cpus;
+	return (size_t)o->chunks * GOTRACE_CHUNK_BYTES / cpus;
 }
 
 /*

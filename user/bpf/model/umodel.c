@@ -22,8 +22,6 @@
 #define UMODEL_CPU_BYTES	(4U * 1024 * 1024)
 #define UMODEL_CPU_BYTES_MIN	(64U * 1024)
 
-static const char umodel_v2_header[GOTRACE_HEADER_LEN] = "go 1.23 trace";
-
 /* Only tests set them (env_user.h). */
 void (*gt_umodel_written_hook)(struct gt_model *m);
 void (*gt_umodel_sweep_hook)(struct gt_model *m);
@@ -115,7 +113,7 @@ static int umodel_v2_drain(struct gt_model *m, bool last,
 	int ret;
 
 	if (!m->env.header_done) {
-		ret = write(arg, umodel_v2_header, GOTRACE_HEADER_LEN);
+		ret = write(arg, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN);
 		if (ret)
 			return ret;
 		m->env.header_done = true;
