@@ -57,7 +57,8 @@ GT_KERNELS_ARM64="newest-arm64 6.12-rt-arm64 newest-rt-arm64 6.1-arm64
 # 6.1 only: later kernels size the possible mask from the firmware's
 # tables alone, which list 2.
 GT_KERNELS_DEFAULT="debug 6.12-arm64 newest newest-rt 6.12@8cpus 6.12-rt
-6.12@mttcg 6.1 6.12 6.1@maxcpus64 6.12@icount newest@systemd 6.12@systemd"
+6.12@mttcg 6.1 6.12 6.1@maxcpus64 6.12@icount newest@systemd 6.12@systemd
+6.12@isolated"
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths, in both formats (a
