@@ -19,18 +19,8 @@
 #
 # TAP; exits 1 if a check fails.  make -C user check runs it.
 cd "$(dirname "$0")/.." || exit 1
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $1"
-}
+# ok, not_ok, done_testing and a temporary directory $T.
+. user/tests/lib.sh
 
 # The portable files: built into the module and into the BPF backend.
 PORTABLE="kmod/model.c kmod/tasks.c kmod/classify.c kmod/chunk.c
@@ -39,8 +29,7 @@ PORTABLE="kmod/model.c kmod/tasks.c kmod/classify.c kmod/chunk.c
 	kmod/model_state.h kmod/model_types.h kmod/encode.h kmod/model_v2.h
 	kmod/encode_v2.h"
 ENVS="kmod/env_kernel.h user/bpf/model/env_user.h"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tree-contract.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tmp=$T
 
 # "NAME ARITY" of every gt_env_NAME(ARGS) in stdin: ARGS empty is 0.
 arity() {
@@ -140,5 +129,4 @@ else
 	ok "paths in comments: every file of the tree that a source names is there"
 fi
 
-echo "1..$n"
-exit $failed
+done_testing

@@ -2261,6 +2261,16 @@ static const char *us_file(void *arg, u32 file)
 	return file < ARRAY_SIZE(us_files) ? us_files[file] : NULL;
 }
 
+/* A session of two CPUs with user stacks, named by us_resolve(). */
+static void us_setup(const char *name)
+{
+	sim_setup(name, 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cfg.uresolve = us_resolve;
+	S.cfg.ufile = us_file;
+}
+
 /* The first user PC us_block() gives is exact (an interrupted task's). */
 static bool us_exact;
 
@@ -2421,11 +2431,7 @@ static void test_user_stacks(void)
 	size_t n;
 	int ret;
 
-	sim_setup("user_stacks", 2);
-	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
-	S.cfg.symbolise = tg_symbolise;
-	S.cfg.uresolve = us_resolve;
-	S.cfg.ufile = us_file;
+	us_setup("user_stacks");
 	for (i = 0; i < ARRAY_SIZE(deep); i++)
 		deep[i] = 0x401000 + 16 * i;
 	S.cur[0] = a;
@@ -2550,12 +2556,8 @@ static void test_user_stacks_shown(void)
 	u64 stk = 0;
 	size_t n;
 
-	sim_setup("user_stacks_shown", 2);
-	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
-	S.cfg.symbolise = tg_symbolise;
+	us_setup("user_stacks_shown");
 	S.cfg.show_addrs = true;
-	S.cfg.uresolve = us_resolve;
-	S.cfg.ufile = us_file;
 	S.cur[0] = c;
 	sim_start(&c, 1);
 	us_block(c, US_SPACE_C, ubad, 2, GT_USTOP_FAULT);
@@ -2593,11 +2595,7 @@ static void test_user_stacks_exact(void)
 	unsigned int nblk = 0, right = 0;
 	size_t n;
 
-	sim_setup("user_stacks_exact", 2);
-	S.cfg.opts.flags |= GOTRACE_OPT_USER_STACKS;
-	S.cfg.symbolise = tg_symbolise;
-	S.cfg.uresolve = us_resolve;
-	S.cfg.ufile = us_file;
+	us_setup("user_stacks_exact");
 	S.cur[0] = a;
 	sim_start(&a, 1);
 	us_exact = true;
