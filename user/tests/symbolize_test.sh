@@ -215,6 +215,35 @@ check "Go 1.27's syscall profile names leaf, middle, outer" \
 	'grep -A3 "entry_SYSCALL_64" "$T/traces" | awk "{ print \$NF }" |
 	 tr "\n" " " | grep -q "entry_SYSCALL_64 leaf middle outer"'
 
+# Go's asynchronous preemption: a goroutine stopped at main.readLoop's
+# first byte calls runtime.asyncPreempt as if from there.  The frame
+# under asyncPreempt is that instruction, no return address: it names
+# main.readLoop, not the function before it.  (Go binary: Go 1.23.)
+# fileoff SYMBOL: the file offset of SYMBOL of $GOPROG (PT_LOAD).
+GOPROG=$(realpath "${GOPROG:-./build/usym_go}" 2>/dev/null)
+fileoff() {
+	a=$(nm "$GOPROG" | awk -v s="$1" '$3 == s { print "0x" $1; exit }')
+	readelf -lW "$GOPROG" | awk '$1 == "LOAD" { print $2, $3, $5 }' |
+	while read -r o v n; do
+		if [ $((a)) -ge $((v)) ] && [ $((a)) -lt $((v + n)) ]; then
+			printf '0x%x\n' $((a - v + o))
+			break
+		fi
+	done
+}
+if [ -x "$GOPROG" ]; then
+	ap=$(fileoff runtime.asyncPreempt.abi0)
+	rl=$(fileoff main.readLoop)
+	"$GEN" ustack "$T/ap.trace" "$GOPROG" $((ap + 16)) "$rl" 2>/dev/null
+	run symbolize "$T/ap.trace" "$T/aps.trace"
+	frames "$T/aps.trace" >"$T/apdump"
+	check "under runtime.asyncPreempt, main.readLoop's first byte is main.readLoop" \
+		'[ $rc -eq 0 ] && grep -A1 "^runtime.asyncPreempt" "$T/apdump" |
+		 tail -n 1 | grep -q "^main.readLoop "'
+else
+	ok "# SKIP no $GOPROG (Go 1.23 missing)"
+fi
+
 check "go 1.11: Go 1.21 and 1.23 accept it, with every profile" \
 	'"$CHECK_TRACE" --pprof "$T/v1s.trace" >"$T/out" 2>"$T/err"'
 frames "$T/v1s.trace" >"$T/dump1"

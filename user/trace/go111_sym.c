@@ -71,6 +71,7 @@ static int rewrite_stack(struct gt_namer *nm, const uint8_t *body, size_t len,
 			 struct gt_buf *out)
 {
 	const uint8_t *p = body, *end = body + len;
+	bool after_async = false;
 	uint64_t id, n, v[4];
 	bool changed = false, oom = false;
 	int k;
@@ -85,6 +86,8 @@ static int rewrite_stack(struct gt_namer *nm, const uint8_t *body, size_t len,
 		return -1;
 	for (uint64_t f = 0; f < n; f++) {
 		const struct gt_named *m;
+		uint64_t pc;
+		bool exact;
 
 		for (int i = 0; i < 4; i++) {
 			k = gt_leb_get(p, (size_t)(end - p), &v[i]);
@@ -92,10 +95,13 @@ static int rewrite_stack(struct gt_namer *nm, const uint8_t *body, size_t len,
 				return -1;
 			p += k;
 		}
-		m = gt_namer_frame(nm, v[0], v[1], v[2], &oom);
+		pc = gt_namer_pc(after_async, v[0], &exact);
+		m = gt_namer_frame(nm, pc, exact, v[1], v[2], &oom);
 		if (oom)
 			return -1;
+		after_async = m && m->async_preempt;
 		if (m) {
+			v[0] = pc;
 			v[1] = m->func;
 			v[2] = m->file;
 			v[3] = m->line;

@@ -76,8 +76,12 @@ static int rewrite_stacks(struct gt_namer *s, const struct hdr *h,
 		if (gt_buf_put(&rec, "\x03", 1) || gt_buf_leb(&rec, id) ||
 		    gt_buf_leb(&rec, n))
 			goto out;
+		bool after_async = false;
+
 		for (uint64_t f = 0; f < n; f++) {
 			const struct gt_named *m;
+			uint64_t pc;
+			bool exact;
 
 			for (int i = 0; i < 4; i++) {
 				k = gt_leb_get(p, (size_t)(end - p), &v[i]);
@@ -85,10 +89,13 @@ static int rewrite_stacks(struct gt_namer *s, const struct hdr *h,
 					goto out;
 				p += k;
 			}
-			m = gt_namer_frame(s, v[0], v[1], v[2], &oom);
+			pc = gt_namer_pc(after_async, v[0], &exact);
+			m = gt_namer_frame(s, pc, exact, v[1], v[2], &oom);
 			if (oom)
 				goto out;
+			after_async = m && m->async_preempt;
 			if (m) {
+				v[0] = pc;
 				v[1] = m->func;
 				v[2] = m->file;
 				v[3] = m->line;

@@ -96,15 +96,29 @@ static uint64_t str_id(struct gt_namer *nm, const char *str)
 	return nm->next_id++;
 }
 
+uint64_t gt_namer_pc(bool after_async, uint64_t pc, bool *exact)
+{
+	const uint64_t tag = (uint64_t)0xff << GOTRACE_UPC_TAG_SHIFT;
+
+	*exact = after_async;
+	if (*exact && pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE)
+		pc = (pc & ~tag) |
+		     (uint64_t)GOTRACE_UPC_FILE_EXACT << GOTRACE_UPC_TAG_SHIFT;
+	return pc;
+}
+
 const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
-				      uint64_t func, uint64_t file, bool *oom)
+				      bool exact, uint64_t func, uint64_t file,
+				      bool *oom)
 {
 	const char *fs, *ls;
 	size_t fn, ln;
 	uint64_t off, *slot;
 	struct gt_usym_loc loc;
-	bool exact = pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE_EXACT;
-	struct gt_named m = { .file_of = file, .exact = exact };
+	struct gt_named m = { .file_of = file };
+
+	exact |= pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE_EXACT;
+	m.exact = exact;
 	bool added;
 	int r;
 
@@ -127,6 +141,9 @@ const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
 			goto oom;
 		m.line = loc.line;
 		m.named = true;
+		/* An assembly function: its ELF symbol has the ABI's suffix. */
+		m.async_preempt = !strcmp(loc.func, "runtime.asyncPreempt") ||
+				  !strcmp(loc.func, "runtime.asyncPreempt.abi0");
 		nm->n->named++;
 	}
 	if (gt_grow((void **)&nm->memo, &nm->mcap, nm->nmemo + 1,

@@ -43,6 +43,7 @@ struct gt_named {
 	uint64_t func, file, line;
 	bool exact;		/* and whether its PC was exact */
 	bool named;
+	bool async_preempt;	/* it is Go's runtime.asyncPreempt */
 };
 
 struct gt_namer {
@@ -72,10 +73,22 @@ void gt_namer_free(struct gt_namer *nm);
  * The frame of PC @pc, function @func and file @file (string ids) named,
  * with new string ids; NULL when it is no unsymbolised user frame or
  * cannot be named.  The PC's tag says whether it is exact
- * (GOTRACE_UPC_FILE_EXACT) or a return address.  *@oom is set when
- * memory ran out.  Valid until the next call.
+ * (GOTRACE_UPC_FILE_EXACT) or a return address; @exact makes it exact
+ * whatever its tag (gt_namer_pc()).  *@oom is set when memory ran out.
+ * Valid until the next call.
  */
 const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
-				      uint64_t func, uint64_t file, bool *oom);
+				      bool exact, uint64_t func, uint64_t file,
+				      bool *oom);
+
+/*
+ * The PC a frame of a stack is written with, and whether it is exact;
+ * @after_async: the frame before it was named runtime.asyncPreempt.
+ * Go's asynchronous preemption makes a goroutine call that function as
+ * if from the instruction it stopped: the frame under it is that
+ * instruction, exact, not a return address, whatever the walk thought.
+ * Its PC then takes the exact tag.
+ */
+uint64_t gt_namer_pc(bool after_async, uint64_t pc, bool *exact);
 
 #endif /* GOTRACE_USYM_FRAMES_H */
