@@ -11,7 +11,10 @@
 # header only).  The files go to the host as rotate-N.trace, each
 # checked with Go 1.23 and 1.27; their generations joined behind one
 # header are rotate-joined.trace, whose ground truth the host checks:
-# every task and call counted once across the files.
+# every task and call counted once across the files.  The command waits
+# half a second after gt_ping, the last task, has exited: the shell's
+# wait returns once gt_ping is a zombie, before its last switch, and a
+# recording stopped at once missed that end (newest, once).
 . ./lib.sh
 
 [ "$GT_BACKEND" = kmod ] || { echo "the module's rotation"; exit 4; }
@@ -27,7 +30,7 @@ echo 200 > $gen_param || fail "cannot set generation_ms=200"
 	       for i in 1 2 3 4 5 6 7 8; do
 		       ./workload getppid 100 && ./workload forks 2 || exit 1
 	       done
-	       wait $p' > /tmp/rot.out 2> /tmp/rot.err ||
+	       wait $p; s=$?; sleep 0.5; exit $s' > /tmp/rot.out 2> /tmp/rot.err ||
 	fail "gotrace record --rotate failed: $(cat /tmp/rot.err)"
 cat /tmp/rot.err
 ls -l $dir
