@@ -79,28 +79,16 @@ static int rewrite_stacks(struct gt_namer *s, const struct hdr *h,
 		bool after_async = false;
 
 		for (uint64_t f = 0; f < n; f++) {
-			const struct gt_named *m;
-			uint64_t pc;
-			bool exact;
-
 			for (int i = 0; i < 4; i++) {
 				k = gt_leb_get(p, (size_t)(end - p), &v[i]);
 				if (k <= 0)
 					goto out;
 				p += k;
 			}
-			pc = gt_namer_pc(after_async, v[0], &exact);
-			m = gt_namer_frame(s, pc, exact, v[1], v[2], &oom);
+			if (gt_namer_stack_frame(s, v, &after_async, &oom))
+				*changed = true;
 			if (oom)
 				goto out;
-			after_async = m && m->async_preempt;
-			if (m) {
-				v[0] = pc;
-				v[1] = m->func;
-				v[2] = m->file;
-				v[3] = m->line;
-				*changed = true;
-			}
 			for (int i = 0; i < 4; i++)
 				if (gt_buf_leb(&rec, v[i]))
 					goto out;

@@ -96,17 +96,6 @@ static uint64_t str_id(struct gt_namer *nm, const char *str)
 	return nm->next_id++;
 }
 
-uint64_t gt_namer_pc(bool after_async, uint64_t pc, bool *exact)
-{
-	const uint64_t tag = (uint64_t)0xff << GOTRACE_UPC_TAG_SHIFT;
-
-	*exact = after_async;
-	if (*exact && pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE)
-		pc = (pc & ~tag) |
-		     (uint64_t)GOTRACE_UPC_FILE_EXACT << GOTRACE_UPC_TAG_SHIFT;
-	return pc;
-}
-
 const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
 				      bool exact, uint64_t func, uint64_t file,
 				      bool *oom)
@@ -161,4 +150,26 @@ const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
 oom:
 	*oom = true;
 	return NULL;
+}
+
+bool gt_namer_stack_frame(struct gt_namer *nm, uint64_t v[4],
+			  bool *after_async, bool *oom)
+{
+	const uint64_t tag = (uint64_t)0xff << GOTRACE_UPC_TAG_SHIFT;
+	const struct gt_named *m;
+	bool exact = *after_async;
+	uint64_t pc = v[0];
+
+	if (exact && pc >> GOTRACE_UPC_TAG_SHIFT == GOTRACE_UPC_FILE)
+		pc = (pc & ~tag) |
+		     (uint64_t)GOTRACE_UPC_FILE_EXACT << GOTRACE_UPC_TAG_SHIFT;
+	m = gt_namer_frame(nm, pc, exact, v[1], v[2], oom);
+	*after_async = m && m->async_preempt;
+	if (!m)
+		return false;
+	v[0] = pc;
+	v[1] = m->func;
+	v[2] = m->file;
+	v[3] = m->line;
+	return true;
 }

@@ -74,7 +74,7 @@ void gt_namer_free(struct gt_namer *nm);
  * with new string ids; NULL when it is no unsymbolised user frame or
  * cannot be named.  The PC's tag says whether it is exact
  * (GOTRACE_UPC_FILE_EXACT) or a return address; @exact makes it exact
- * whatever its tag (gt_namer_pc()).  *@oom is set when memory ran out.
+ * whatever its tag (gt_namer_stack_frame()).  *@oom is set when memory ran out.
  * Valid until the next call.
  */
 const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
@@ -82,13 +82,15 @@ const struct gt_named *gt_namer_frame(struct gt_namer *nm, uint64_t pc,
 				      bool *oom);
 
 /*
- * The PC a frame of a stack is written with, and whether it is exact;
- * @after_async: the frame before it was named runtime.asyncPreempt.
- * Go's asynchronous preemption makes a goroutine call that function as
- * if from the instruction it stopped: the frame under it is that
- * instruction, exact, not a return address, whatever the walk thought.
- * Its PC then takes the exact tag.
+ * Name frame @v of a stack (its PC, func and file string ids, line) in
+ * place, the frames before it named by this call; *@after_async starts
+ * false for each stack.  Go's asynchronous preemption makes a goroutine
+ * call runtime.asyncPreempt as if from the instruction it stopped: the
+ * frame under that one is that instruction, exact, not a return address,
+ * whatever the walk thought, and its PC takes the exact tag.  True if
+ * the frame was named; *@oom is set when memory ran out.
  */
-uint64_t gt_namer_pc(bool after_async, uint64_t pc, bool *exact);
+bool gt_namer_stack_frame(struct gt_namer *nm, uint64_t v[4],
+			  bool *after_async, bool *oom);
 
 #endif /* GOTRACE_USYM_FRAMES_H */
