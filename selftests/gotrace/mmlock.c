@@ -55,10 +55,41 @@ static const char *mapped;
 static int go_write[2];		/* gt_mmwriter's cue */
 static volatile pid_t writer_tid;
 
+/*
+ * The stop signal's frame goes here, not on the main stack.  A frame
+ * that reached an untouched page of the main stack would fault while
+ * the lock is held, and the fault would queue behind gt_mmwriter for a
+ * lock that only the stop releases: the process would hang until
+ * SIGKILL.  arm64's frame, with its SVE and SME state, takes several
+ * pages; the stack is touched (locked) before the lock is held.
+ */
+static char stop_stack[256 * 1024] __attribute__((aligned(16)));
+
 static void on_stop(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/*
+ * Everything the main thread and its stop signal touch from the lock
+ * on is made present now: stop_stack, and every page of code and data
+ * mapped so far (mlockall(), before DIR/f is mapped: its page must stay
+ * unread).
+ */
+static void prepare_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_ONSTACK };
+	stack_t ss = { .ss_sp = stop_stack, .ss_size = sizeof(stop_stack) };
+
+	memset(stop_stack, 0, sizeof(stop_stack));
+	if (sigaltstack(&ss, NULL))
+		die("sigaltstack");
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL))
+		die("sigaction");
+	if (mlockall(MCL_CURRENT))
+		die("mlockall");
 }
 
 /* ---- gt_fused: the daemon ---------------------------------------------- */
@@ -289,13 +320,12 @@ int main(int argc, char **argv)
 	close(dev_fd);
 	close(notify[1]);
 	name_self("gt_mmlock");
-	signal(SIGTERM, on_stop);
-	signal(SIGINT, on_stop);
 
 	snprintf(opts, sizeof(opts), "%s/f", argv[1]);
 	fd = open(opts, O_RDONLY);
 	if (fd < 0)
 		die("open DIR/f");
+	prepare_stop();
 	mapped = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
 	if (mapped == MAP_FAILED)
 		die("mmap DIR/f");

@@ -34,20 +34,28 @@ fi
 	2> /tmp/rec.err &
 rec=$!
 cleanup_on_exit $rec
+
+# SIGTERM ends mmlock; bounded, so that a stop that never comes (a
+# signal frame that waits for the held lock: mmlock.c) fails, not hangs.
+stop_mmlock() {
+	kill $mmlock
+	wait_gone $mmlock 300 ||
+		fail "mmlock did not end within 30 s of SIGTERM"
+	wait $mmlock
+}
+
 # The bound ends a hang (a 2 s recording, far longer on a loaded host).
 if ! wait_gone $rec 600; then
 	# Released first (the status would wait for the stuck reader too):
 	# the session can then end, and the cleanup stops it.
-	kill $mmlock
-	wait $mmlock
+	stop_mmlock
 	fail "the recording did not end while gt_mmlock's mmap_lock was" \
 		"held (it did once released: $(status_of generations)" \
 		"generations)"
 fi
 wait $rec || fail "gotrace record failed: $(cat /tmp/rec.err)"
 cat /tmp/rec.err
-kill $mmlock
-wait $mmlock || fail "mmlock failed: $(cat /tmp/mmlock.err)"
+stop_mmlock || fail "mmlock failed: $(cat /tmp/mmlock.err)"
 grep -q '^released' /tmp/mmlock.out || fail "mmlock did not release its lock"
 
 gens=$(sed -n 's/.* in \([0-9]*\) generations.*/\1/p' /tmp/rec.err)
