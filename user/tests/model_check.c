@@ -35,11 +35,15 @@
  *
  * Usage (TAP on stdout):
  *	model_check [--seeds FIRST:COUNT] [--seconds S] [--ops N]
- *		    [--save DIR] [--save-every K]
+ *		    [--save DIR] [--save-every K] [--format go111|go123]
+ *		    [--digest]
  *
  * --seconds stops starting new seeds after S seconds; --save writes the
- * trace of every K-th seed to DIR (for Go's own readers).  The closing
- * line counts the seeds and the operations that ran.
+ * trace of every K-th seed to DIR (for Go's own readers).  --format runs
+ * every seed in one format (by default 1 in 8 is go 1.11); --digest
+ * prints a fingerprint of each trace's bytes, which the byte-identity
+ * corpus (tests/identity_test.sh) compares.  The closing line counts the
+ * seeds and the operations that ran.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -680,6 +684,9 @@ static void on_sweep_step(struct gt_model *m)
 
 /* ---- One run ------------------------------------------------------------- */
 
+/* --format: every seed in that format (-1: drawn, 1 in 8 go 1.11). */
+static int forced_format = -1;
+
 static void config_draw(struct mc_config *cfg, unsigned long ops)
 {
 	static const unsigned int bytes[] = { 4096, 16384, 65536, 1 << 20 };
@@ -692,6 +699,8 @@ static void config_draw(struct mc_config *cfg, unsigned long ops)
 	cfg->ncpu = 1 + rnd(MC_MAX_CPUS);
 	cfg->nr_ps = one_in(3) ? 1 + rnd(cfg->ncpu) : cfg->ncpu;
 	cfg->format = one_in(8) ? GT_UMODEL_GO111 : GT_UMODEL_GO123;
+	if (forced_format >= 0)
+		cfg->format = (unsigned int)forced_format;
 	cfg->cpu_bytes = bytes[rnd(ARRAY_SIZE(bytes))];
 	/* The module's default table, one that fills up, or one between. */
 	cfg->max_tasks = one_in(10) ? 24 + rnd(40) : one_in(8) ? 0 :
@@ -866,10 +875,24 @@ static bool check_from(unsigned int from, char *why, size_t len)
 }
 
 /*
+ * FNV-1a over the trace: a fingerprint of its bytes for the byte-identity
+ * corpus (tests/identity_test.sh), which only has to see a change.
+ */
+static u64 trace_digest(const u8 *buf, size_t len)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ buf[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
  * Run seed @seed for @ops operations (0: as many as the seed says), and
  * check what it wrote.  Returns true if valid; @why says what failed.
  */
 static bool logging;
+static bool digests;	/* --digest: a line per seed with its trace's */
 
 static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 		size_t len)
@@ -927,6 +950,11 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 			fclose(f);
 		}
 	}
+	if (digests)
+		printf("# digest seed %llu %s %lu ops %zu bytes %016llx\n",
+		       (unsigned long long)seed,
+		       S.cfg.format == GT_UMODEL_GO123 ? "go123" : "go111",
+		       S.ops, S.len, (unsigned long long)trace_digest(S.out, S.len));
 	gt_umodel_destroy(S.m);
 	S.m = NULL;
 	return valid;
@@ -936,8 +964,10 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 static void replay_report(u64 seed, unsigned long ops)
 {
 	unsigned long lo = 1, hi = ops;
+	bool valid, digested = digests;
 	char why[512];
-	bool valid;
+
+	digests = false;
 
 	while (lo < hi) {
 		unsigned long mid = lo + (hi - lo) / 2;
@@ -950,6 +980,7 @@ static void replay_report(u64 seed, unsigned long ops)
 	logging = true;
 	valid = run(seed, hi, NULL, why, sizeof(why));
 	logging = false;
+	digests = digested;
 	if (valid)
 		return;
 	printf("# the shortest failing run: %lu operations: %s\n", hi, why);
@@ -998,11 +1029,22 @@ int main(int argc, char **argv)
 			save = v;
 		} else if (!strcmp(a, "--save-every") && v) {
 			save_every = strtoul(v, NULL, 0);
+		} else if (!strcmp(a, "--format") && v) {
+			if (!strcmp(v, "go111"))
+				forced_format = GT_UMODEL_GO111;
+			else if (!strcmp(v, "go123"))
+				forced_format = GT_UMODEL_GO123;
+			else
+				goto usage;
+		} else if (!strcmp(a, "--digest")) {
+			digests = true;
+			continue;
 		} else if (!strcmp(a, "--verbose")) {
 			setenv("MC_VERBOSE", "1", 1);
 			continue;
 		} else {
-			fprintf(stderr, "usage: %s [--seed S | --seeds FIRST:COUNT] [--ops N] [--seconds S] [--save DIR [--save-every K]] [--verbose]\n",
+usage:
+			fprintf(stderr, "usage: %s [--seed S | --seeds FIRST:COUNT] [--ops N] [--seconds S] [--save DIR [--save-every K]] [--format go111|go123] [--digest] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}
