@@ -82,7 +82,7 @@ INSTALL ?= install
 # The module's source as DKMS builds it: ./Kbuild, kmod/, the uapi header.
 DKMS_SRCS := Kbuild $(filter-out kmod/syscall_names.h kmod/%.mod.c,\
 	$(wildcard kmod/*.c kmod/*.h)) kmod/Kbuild kmod/gen_syscall_names.sh \
-	include/uapi/linux/gotrace.h
+	$(wildcard include/uapi/linux/*.h)
 UNITS := gotrace-module.service gotrace-boot.service \
 	gotrace-boot-done.service gotrace@.service gotrace.service
 

@@ -537,9 +537,43 @@ static const struct file_operations gt_dev_fops = {
  * GOTRACE_IOC_GET_CPU_STATUS's: as many lines as CPUs do not fit in a
  * page.
  */
+/*
+ * The status directory: a file per field of struct gotrace_status, made
+ * from the ABI's list (linux/gotrace_fields.h), which every program
+ * shows the status from.  A named field shows its value's name, from
+ * the ABI's lists of names too.
+ */
+struct gt_value_name {
+	u32 value;
+	const char *name;
+};
+
+#define GT_VALUE_NAME(_value, _name)	{ .value = _value, .name = _name },
+static const struct gt_value_name gt_state_names[] = {
+#define GOTRACE_STATE_NAME GT_VALUE_NAME
+#include "../include/uapi/linux/gotrace_fields.h"
+#undef GOTRACE_STATE_NAME
+	{ }
+};
+
+static const struct gt_value_name gt_stop_names[] = {
+#define GOTRACE_STOP_NAME GT_VALUE_NAME
+#include "../include/uapi/linux/gotrace_fields.h"
+#undef GOTRACE_STOP_NAME
+	{ }
+};
+
+static const struct gt_value_name gt_format_names[] = {
+#define GOTRACE_FORMAT_NAME GT_VALUE_NAME
+#include "../include/uapi/linux/gotrace_fields.h"
+#undef GOTRACE_FORMAT_NAME
+	{ }
+};
+
 struct gt_status_attr {
 	struct device_attribute attr;
 	size_t offset;		/* of its field in struct gotrace_status */
+	const struct gt_value_name *names;	/* a named field's, or NULL */
 };
 
 static const struct gt_status_attr *to_gt_status_attr(struct device_attribute *a)
@@ -569,126 +603,51 @@ static ssize_t gt_status_u32_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", v);
 }
 
+/* A named field: its value's name; "-" for one without (no format yet). */
+static ssize_t gt_status_named_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	const struct gt_value_name *n = to_gt_status_attr(attr)->names;
+	struct gotrace_status st;
+	u32 v;
+
+	gt_dev_status_now(&st);
+	memcpy(&v, (u8 *)&st + to_gt_status_attr(attr)->offset, sizeof(v));
+	while (n->name && n->value != v)
+		n++;
+	return sysfs_emit(buf, "%s\n", n->name ? n->name : "-");
+}
+
 /* A file of the status directory showing the field of its name. */
-#define GT_STATUS_ATTR(_name, _type)					\
-	static struct gt_status_attr gt_status_##_name = {		\
+#define GT_STATUS_ATTR(_name, _show, _names)				\
+	{								\
 		.attr = {						\
 			.attr = { .name = #_name, .mode = 0400 },	\
-			.show = gt_status_##_type##_show,		\
+			.show = _show,					\
 		},							\
 		.offset = offsetof(struct gotrace_status, _name),	\
-	}
+		.names = _names,					\
+	},
+#define GT_FIELD_NUM(bits, name)					\
+	GT_STATUS_ATTR(name, gt_status_u##bits##_show, NULL)
+#define GT_FIELD_START(bits, name)	GT_FIELD_NUM(bits, name)
+#define GT_FIELD_STATE(bits, name)					\
+	GT_STATUS_ATTR(name, gt_status_named_show, gt_state_names)
+#define GT_FIELD_STOP(bits, name)					\
+	GT_STATUS_ATTR(name, gt_status_named_show, gt_stop_names)
+#define GT_FIELD_FORMAT(bits, name)					\
+	GT_STATUS_ATTR(name, gt_status_named_show, gt_format_names)
+#define GT_FIELD_PAD(bits, name)
+#define GT_FIELD(show, bits, name)	GT_FIELD_##show(bits, name)
 
-GT_STATUS_ATTR(reader_pid, u32);
-GT_STATUS_ATTR(nr_cpus, u32);
-GT_STATUS_ATTR(start_ns, u64);
-GT_STATUS_ATTR(events, u64);
-GT_STATUS_ATTR(lost_events, u64);
-GT_STATUS_ATTR(bytes_produced, u64);
-GT_STATUS_ATTR(bytes_read, u64);
-GT_STATUS_ATTR(chunks_total, u64);
-GT_STATUS_ATTR(chunks_in_use, u64);
-GT_STATUS_ATTR(chunk_overflows, u64);
-GT_STATUS_ATTR(task_overflows, u64);
-GT_STATUS_ATTR(stack_overflows, u64);
-GT_STATUS_ATTR(generations, u64);
-GT_STATUS_ATTR(flight_bytes, u64);
-GT_STATUS_ATTR(flight_generations, u64);
-GT_STATUS_ATTR(unit_overflows, u64);
-GT_STATUS_ATTR(ustack_walks, u64);
-GT_STATUS_ATTR(ustack_bad_fp, u64);
-GT_STATUS_ATTR(ustack_faults, u64);
-GT_STATUS_ATTR(ustack_depth, u64);
-GT_STATUS_ATTR(ustack_queue_full, u64);
-GT_STATUS_ATTR(ustack_map_full, u64);
-GT_STATUS_ATTR(cpu_samples, u64);
-GT_STATUS_ATTR(cpu_samples_idle, u64);
-GT_STATUS_ATTR(cpu_samples_hidden, u64);
-GT_STATUS_ATTR(cpu_samples_lost, u64);
-GT_STATUS_ATTR(ustack_mm_busy, u64);
-
-static const char *const gt_state_names[] = {
-	[GOTRACE_STATE_IDLE]		= "idle",
-	[GOTRACE_STATE_RECORDING]	= "recording",
-	[GOTRACE_STATE_STOPPED]		= "stopped",
-	[GOTRACE_STATE_DONE]		= "done",
-	[GOTRACE_STATE_READY]		= "ready",
+static struct gt_status_attr gt_status_fields[] = {
+#define GOTRACE_STATUS_FIELD GT_FIELD
+#include "../include/uapi/linux/gotrace_fields.h"
+#undef GOTRACE_STATUS_FIELD
 };
 
-static const char *const gt_stop_names[] = {
-	[GOTRACE_STOP_NONE]	= "none",
-	[GOTRACE_STOP_USER]	= "user",
-	[GOTRACE_STOP_DURATION]	= "duration",
-	[GOTRACE_STOP_OVERFLOW]	= "overflow",
-	[GOTRACE_STOP_ABORT]	= "abort",
-};
-
-static ssize_t state_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct gotrace_status st;
-
-	gt_dev_status_now(&st);
-	return sysfs_emit(buf, "%s\n", gt_state_names[st.state]);
-}
-static DEVICE_ATTR_ADMIN_RO(state);
-
-static ssize_t stop_reason_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct gotrace_status st;
-
-	gt_dev_status_now(&st);
-	return sysfs_emit(buf, "%s\n", gt_stop_names[st.stop_reason]);
-}
-static DEVICE_ATTR_ADMIN_RO(stop_reason);
-
-/* The trace format of the session; "-" before it started. */
-static ssize_t format_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	struct gotrace_status st;
-
-	gt_dev_status_now(&st);
-	return sysfs_emit(buf, "%s\n",
-			  st.format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-			  st.format ? "go1.11" : "-");
-}
-static DEVICE_ATTR_ADMIN_RO(format);
-
-static struct attribute *gt_status_attrs[] = {
-	&dev_attr_state.attr,
-	&dev_attr_stop_reason.attr,
-	&dev_attr_format.attr,
-	&gt_status_reader_pid.attr.attr,
-	&gt_status_nr_cpus.attr.attr,
-	&gt_status_start_ns.attr.attr,
-	&gt_status_events.attr.attr,
-	&gt_status_lost_events.attr.attr,
-	&gt_status_bytes_produced.attr.attr,
-	&gt_status_bytes_read.attr.attr,
-	&gt_status_chunks_total.attr.attr,
-	&gt_status_chunks_in_use.attr.attr,
-	&gt_status_chunk_overflows.attr.attr,
-	&gt_status_task_overflows.attr.attr,
-	&gt_status_stack_overflows.attr.attr,
-	&gt_status_generations.attr.attr,
-	&gt_status_flight_bytes.attr.attr,
-	&gt_status_flight_generations.attr.attr,
-	&gt_status_unit_overflows.attr.attr,
-	&gt_status_ustack_walks.attr.attr,
-	&gt_status_ustack_bad_fp.attr.attr,
-	&gt_status_ustack_faults.attr.attr,
-	&gt_status_ustack_depth.attr.attr,
-	&gt_status_ustack_queue_full.attr.attr,
-	&gt_status_ustack_map_full.attr.attr,
-	&gt_status_cpu_samples.attr.attr,
-	&gt_status_cpu_samples_idle.attr.attr,
-	&gt_status_cpu_samples_hidden.attr.attr,
-	&gt_status_cpu_samples_lost.attr.attr,
-	&gt_status_ustack_mm_busy.attr.attr,
-	NULL,
-};
+/* Filled from gt_status_fields when the module loads. */
+static struct attribute *gt_status_attrs[ARRAY_SIZE(gt_status_fields) + 1];
 
 static const struct attribute_group gt_status_group = {
 	.name	= "status",
@@ -735,8 +694,11 @@ static int gt_dev_cpu_offline(unsigned int cpu)
 
 int gt_dev_init(void)
 {
+	unsigned int i;
 	int ret;
 
+	for (i = 0; i < ARRAY_SIZE(gt_status_fields); i++)
+		gt_status_attrs[i] = &gt_status_fields[i].attr.attr;
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "gotrace:online",
 					gt_dev_cpu_online, gt_dev_cpu_offline);
 	if (ret < 0)

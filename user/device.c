@@ -4,6 +4,7 @@
  * names of states and stop reasons
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -97,26 +98,92 @@ const char *gt_dev_strerror(int err)
 	return strerror(err);
 }
 
+/*
+ * The names the status directory shows, from the ABI's lists
+ * (linux/gotrace_fields.h): the module and the command name alike.
+ */
+#define NAME_ENTRY(value, name)	[value] = name,
+static const char *const state_names[] = {
+#define GOTRACE_STATE_NAME NAME_ENTRY
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATE_NAME
+};
+static const char *const stop_names[] = {
+#define GOTRACE_STOP_NAME NAME_ENTRY
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STOP_NAME
+};
+static const char *const format_names[] = {
+#define GOTRACE_FORMAT_NAME NAME_ENTRY
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_FORMAT_NAME
+};
+
+static const char *name_of(const char *const *names, size_t n,
+			   unsigned int v)
+{
+	return v < n && names[v] ? names[v] : NULL;
+}
+
+#define NAME_OF(names, v)	name_of(names, sizeof(names) / sizeof(names[0]), v)
+
 const char *gt_state_name(unsigned int state)
 {
-	switch (state) {
-	case GOTRACE_STATE_IDLE:	return "idle";
-	case GOTRACE_STATE_RECORDING:	return "recording";
-	case GOTRACE_STATE_STOPPED:	return "stopped";
-	case GOTRACE_STATE_DONE:	return "done";
-	case GOTRACE_STATE_READY:	return "ready (starts at the first read)";
-	default:			return "unknown";
-	}
+	const char *name = NAME_OF(state_names, state);
+
+	return name ? name : "unknown";
 }
 
 const char *gt_stop_reason_name(unsigned int reason)
 {
-	switch (reason) {
-	case GOTRACE_STOP_NONE:		return "none";
-	case GOTRACE_STOP_USER:		return "user";
-	case GOTRACE_STOP_DURATION:	return "duration";
-	case GOTRACE_STOP_OVERFLOW:	return "overflow";
-	case GOTRACE_STOP_ABORT:	return "abort";
-	default:			return "unknown";
-	}
+	const char *name = NAME_OF(stop_names, reason);
+
+	return name ? name : "unknown";
 }
+
+const char *gt_format_name(unsigned int format)
+{
+	return NAME_OF(format_names, format);
+}
+
+/*
+ * Each list of fields and its struct agree: same names, order and
+ * sizes.  Checked here, where the compiler is the command's: the module
+ * builds from the same two files.
+ */
+#define MIRROR_FIELD(show, bits, name)	__u##bits name;
+#define MIRROR_CHECK(s, name)						\
+	_Static_assert(offsetof(struct s##_mirror, name) ==		\
+		       offsetof(struct s, name) &&			\
+		       sizeof(((struct s##_mirror *)0)->name) ==		\
+		       sizeof(((struct s *)0)->name), #s "." #name);
+
+struct gotrace_status_mirror {
+	__u32 size;
+	__u32 version;
+#define GOTRACE_STATUS_FIELD MIRROR_FIELD
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATUS_FIELD
+};
+#define STATUS_CHECK(show, bits, name)	MIRROR_CHECK(gotrace_status, name)
+#define GOTRACE_STATUS_FIELD STATUS_CHECK
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATUS_FIELD
+_Static_assert(sizeof(struct gotrace_status_mirror) ==
+	       sizeof(struct gotrace_status),
+	       "gotrace_fields.h lists every field of struct gotrace_status");
+
+struct gotrace_cpu_status_mirror {
+	__u32 size;
+	__u32 cpu;
+#define GOTRACE_CPU_STATUS_FIELD MIRROR_FIELD
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_CPU_STATUS_FIELD
+};
+#define CPU_STATUS_CHECK(show, bits, name)	MIRROR_CHECK(gotrace_cpu_status, name)
+#define GOTRACE_CPU_STATUS_FIELD CPU_STATUS_CHECK
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_CPU_STATUS_FIELD
+_Static_assert(sizeof(struct gotrace_cpu_status_mirror) ==
+	       sizeof(struct gotrace_cpu_status),
+	       "gotrace_fields.h lists every field of struct gotrace_cpu_status");

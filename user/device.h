@@ -38,9 +38,14 @@ const char *gt_dev_strerror(int err);
 #define GT_STR_(x)	#x
 #define GT_STR(x)	GT_STR_(x)
 
-/* "idle", "recording" ...; "unknown" for values the ABI does not name. */
+/*
+ * The names of the ABI's lists (GOTRACE_STATE_NAMES...), as the status
+ * directory shows them: "idle", "recording" ...; "none", "user" ...;
+ * "unknown" for values the ABI does not name.
+ */
 const char *gt_state_name(unsigned int state);
-/* "none", "user", "duration" ... */
 const char *gt_stop_reason_name(unsigned int reason);
+/* "go1.11", "go1.23"; NULL for 0 (not started) or a value not named. */
+const char *gt_format_name(unsigned int format);
 
 #endif /* GOTRACE_DEVICE_H */

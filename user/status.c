@@ -19,6 +19,7 @@
 #include "bpf/loader.h"
 #endif
 #include "device.h"
+#include "json.h"
 #include "util.h"
 
 static void status_usage(FILE *f)
@@ -32,8 +33,9 @@ static void status_usage(FILE *f)
 /* The trace format of a started session (0: a module too old to say). */
 static const char *status_format_name(uint32_t format)
 {
-	return format == GOTRACE_FORMAT_GO123 ? "go1.23" :
-	       format == GOTRACE_FORMAT_GO111 ? "go1.11" : "unknown";
+	const char *name = gt_format_name(format);
+
+	return name ? name : "unknown";
 }
 
 static void status_print(const struct gotrace_status *st)
@@ -41,7 +43,9 @@ static void status_print(const struct gotrace_status *st)
 	char b1[32], b2[32];
 	uint64_t lost = st->lost_events;
 
-	printf("state:          %s\n", gt_state_name(st->state));
+	printf("state:          %s%s\n", gt_state_name(st->state),
+	       st->state == GOTRACE_STATE_READY ?
+	       " (starts at the first read)" : "");
 	printf("backend:        kmod\n");
 	if (st->state != GOTRACE_STATE_IDLE) {
 		printf("stop reason:    %s\n",
@@ -138,99 +142,50 @@ static void status_print_cpus(int fd, unsigned int nr_cpus)
 	}
 }
 
-/* The first word of a state's name: "ready", not "ready (starts ...)". */
-static void status_json_word(const char *name)
-{
-	printf("\"%.*s\"", (int)strcspn(name, " "), name);
-}
-
 /*
- * The status as one JSON object: every field of struct gotrace_status
- * (running_ns instead of start_ns) and "cpus", the per-CPU status while
- * a session exists.  Names are the ABI's, numbers are plain integers.
+ * The status as one JSON object: every field linux/gotrace_fields.h lists
+ * (running_ns instead of start_ns), named as the ABI names them, then
+ * "cpus", the per-CPU status while a session exists.
  */
+#define ST_NUM(name)	gt_json_u64(&j, #name, st->name)
+#define ST_START(name)	gt_json_u64(&j, "running_ns", st->name &&	\
+				    now > st->name ? now - st->name : 0)
+#define ST_STATE(name)	gt_json_str(&j, #name, gt_state_name(st->name))
+#define ST_STOP(name)	gt_json_str(&j, #name, gt_stop_reason_name(st->name))
+#define ST_FORMAT(name)	gt_json_str(&j, #name, st->name ?		\
+				    status_format_name(st->name) : "")
+#define ST_PAD(name)
+#define ST_FIELD(show, bits, name)	ST_##show(name);
+#define CPU_NUM(name)	gt_json_u64(&j, #name, cs.name)
+#define CPU_BOOL(name)	gt_json_bool(&j, #name, cs.name)
+#define CPU_FIELD(show, bits, name)	CPU_##show(name);
+
 static void status_print_json(int fd, const struct gotrace_status *st)
 {
 	uint64_t now = gt_now_ns();
+	struct gt_json j;
 
-	printf("{\n  \"abi_version\": %u,\n  \"state\": ", st->version);
-	status_json_word(gt_state_name(st->state));
-	printf(",\n  \"backend\": \"kmod\"");
-	printf(",\n  \"stop_reason\": ");
-	status_json_word(gt_stop_reason_name(st->stop_reason));
-	printf(",\n  \"reader_pid\": %u,\n", st->reader_pid);
-	printf("  \"running_ns\": %" PRIu64 ",\n",
-	       st->start_ns && now > st->start_ns ?
-	       now - (uint64_t)st->start_ns : (uint64_t)0);
-	printf("  \"nr_cpus\": %u,\n", st->nr_cpus);
-	printf("  \"events\": %" PRIu64 ",\n", (uint64_t)st->events);
-	printf("  \"bytes_produced\": %" PRIu64 ",\n",
-	       (uint64_t)st->bytes_produced);
-	printf("  \"bytes_read\": %" PRIu64 ",\n", (uint64_t)st->bytes_read);
-	printf("  \"chunks_total\": %" PRIu64 ",\n",
-	       (uint64_t)st->chunks_total);
-	printf("  \"chunks_in_use\": %" PRIu64 ",\n",
-	       (uint64_t)st->chunks_in_use);
-	printf("  \"lost_events\": %" PRIu64 ",\n", (uint64_t)st->lost_events);
-	printf("  \"chunk_overflows\": %" PRIu64 ",\n",
-	       (uint64_t)st->chunk_overflows);
-	printf("  \"task_overflows\": %" PRIu64 ",\n",
-	       (uint64_t)st->task_overflows);
-	printf("  \"stack_overflows\": %" PRIu64 ",\n",
-	       (uint64_t)st->stack_overflows);
-	printf("  \"format\": \"%s\",\n", st->format ?
-	       status_format_name(st->format) : "");
-	printf("  \"generations\": %" PRIu64 ",\n",
-	       (uint64_t)st->generations);
-	printf("  \"flight_bytes\": %" PRIu64 ",\n",
-	       (uint64_t)st->flight_bytes);
-	printf("  \"flight_generations\": %" PRIu64 ",\n",
-	       (uint64_t)st->flight_generations);
-	printf("  \"unit_overflows\": %" PRIu64 ",\n",
-	       (uint64_t)st->unit_overflows);
-	printf("  \"ustack_walks\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_walks);
-	printf("  \"ustack_bad_fp\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_bad_fp);
-	printf("  \"ustack_faults\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_faults);
-	printf("  \"ustack_depth\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_depth);
-	printf("  \"ustack_queue_full\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_queue_full);
-	printf("  \"ustack_map_full\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_map_full);
-	printf("  \"ustack_mm_busy\": %" PRIu64 ",\n",
-	       (uint64_t)st->ustack_mm_busy);
-	printf("  \"cpu_samples\": %" PRIu64 ",\n", (uint64_t)st->cpu_samples);
-	printf("  \"cpu_samples_idle\": %" PRIu64 ",\n",
-	       (uint64_t)st->cpu_samples_idle);
-	printf("  \"cpu_samples_hidden\": %" PRIu64 ",\n",
-	       (uint64_t)st->cpu_samples_hidden);
-	printf("  \"cpu_samples_lost\": %" PRIu64 ",\n",
-	       (uint64_t)st->cpu_samples_lost);
-	printf("  \"cpus\": [");
+	gt_json_begin(&j, stdout);
+	gt_json_u64(&j, "abi_version", st->version);
+	gt_json_str(&j, "backend", "kmod");
+#define GOTRACE_STATUS_FIELD ST_FIELD
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATUS_FIELD
+	gt_json_open(&j, "cpus", '[', false);
 	for (unsigned int cpu = 0;
 	     st->state != GOTRACE_STATE_IDLE && cpu < st->nr_cpus; cpu++) {
 		struct gotrace_cpu_status cs;
 
 		if (!status_cpu(fd, cpu, &cs))
 			break;
-		printf("%s\n    { \"cpu\": %u, \"online\": %s, \"running\": %s, \"events\": %"
-		       PRIu64 ", \"lost_events\": %" PRIu64
-		       ", \"chunk_overflows\": %" PRIu64
-		       ", \"cpu_samples\": %" PRIu64
-		       ", \"cpu_samples_idle\": %" PRIu64
-		       ", \"cpu_samples_hidden\": %" PRIu64
-		       ", \"cpu_samples_lost\": %" PRIu64 " }",
-		       cpu ? "," : "", cpu, cs.online ? "true" : "false",
-		       cs.running ? "true" : "false", (uint64_t)cs.events,
-		       (uint64_t)cs.lost_events, (uint64_t)cs.chunk_overflows,
-		       (uint64_t)cs.cpu_samples, (uint64_t)cs.cpu_samples_idle,
-		       (uint64_t)cs.cpu_samples_hidden,
-		       (uint64_t)cs.cpu_samples_lost);
+		gt_json_open(&j, NULL, '{', true);
+		gt_json_u64(&j, "cpu", cpu);
+#define GOTRACE_CPU_STATUS_FIELD CPU_FIELD
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_CPU_STATUS_FIELD
+		gt_json_close(&j);
 	}
-	printf("\n  ]\n}\n");
+	gt_json_end(&j);
 }
 
 /*
@@ -250,11 +205,17 @@ static int status_bpf(bool json)
 	if (n <= 0)
 		return n;
 	if (json) {
-		printf("{\n  \"state\": \"recording\",\n  \"backend\": \"bpf\",\n  \"sessions\": %d,\n  \"reader_pid\": %d,\n  \"reader_pids\": [",
-		       n, (int)pids[0]);
+		struct gt_json j;
+
+		gt_json_begin(&j, stdout);
+		gt_json_str(&j, "state", "recording");
+		gt_json_str(&j, "backend", "bpf");
+		gt_json_i64(&j, "sessions", n);
+		gt_json_i64(&j, "reader_pid", pids[0]);
+		gt_json_open(&j, "reader_pids", '[', true);
 		for (int i = 0; i < shown; i++)
-			printf("%s%d", i ? ", " : "", (int)pids[i]);
-		printf("]\n}\n");
+			gt_json_i64(&j, NULL, pids[i]);
+		gt_json_end(&j);
 		return n;
 	}
 	printf("state:          recording\nbackend:        bpf (%d session%s; the counters are in the recorder's summary)\n",
@@ -275,10 +236,17 @@ static int status_bpf(bool json)
  */
 static void status_print_idle(bool json)
 {
-	if (json)
-		printf("{\n  \"state\": \"idle\",\n  \"backend\": \"none\",\n  \"sessions\": 0\n}\n");
-	else
+	struct gt_json j;
+
+	if (json) {
+		gt_json_begin(&j, stdout);
+		gt_json_str(&j, "state", "idle");
+		gt_json_str(&j, "backend", "none");
+		gt_json_i64(&j, "sessions", 0);
+		gt_json_end(&j);
+	} else {
 		printf("state:          idle\nbackend:        none (gotrace.ko is not loaded, no BPF session)\n");
+	}
 }
 
 int cmd_status(int argc, char **argv)

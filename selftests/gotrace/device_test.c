@@ -1496,16 +1496,18 @@ static int status_read(const char *name, char *buf, size_t size)
  */
 TEST(status_files)
 {
+	/* Every field the ABI's list shows, the padding aside. */
+#define NAME_NUM(name)		#name,
+#define NAME_START(name)	#name,
+#define NAME_STATE(name)	#name,
+#define NAME_STOP(name)		#name,
+#define NAME_FORMAT(name)	#name,
+#define NAME_PAD(name)
+#define NAME(show, bits, name)	NAME_##show(name)
 	static const char *const names[] = {
-		"state", "stop_reason", "format", "reader_pid", "nr_cpus",
-		"start_ns", "events", "lost_events", "bytes_produced",
-		"bytes_read", "chunks_total", "chunks_in_use",
-		"chunk_overflows", "task_overflows", "stack_overflows",
-		"generations", "flight_bytes", "flight_generations",
-		"unit_overflows", "ustack_walks", "ustack_bad_fp",
-		"ustack_faults", "ustack_depth", "ustack_queue_full",
-		"ustack_map_full", "cpu_samples", "cpu_samples_idle",
-		"cpu_samples_hidden", "cpu_samples_lost", "ustack_mm_busy",
+#define GOTRACE_STATUS_FIELD NAME
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATUS_FIELD
 	};
 	char buf[4096], hdr[GOTRACE_HEADER_LEN];
 	struct gotrace_status st;
