@@ -26,7 +26,7 @@
 #                        6.12-arm64, 6.12-rt-arm64, newest-arm64,
 #                        newest-rt-arm64), booted by qemu-system-aarch64
 #                        under TCG (make check runs 6.12-arm64)
-#   make checkpatch      checkpatch.pl --strict on kmod/ and include/
+#   make checkpatch      checkpatch.pl --strict on kmod/, model/ and include/
 #   make fuzz-model      the model checker (user/tests/model_check.c), for
 #                        FUZZ_SECONDS (600) over FUZZ_SEEDS (FIRST:COUNT)
 #   make install         the command, its man page, the systemd units and
@@ -79,10 +79,12 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 DKMSDIR ?= /usr/src
 DESTDIR ?=
 INSTALL ?= install
-# The module's source as DKMS builds it: ./Kbuild, kmod/, the uapi header.
+# The module's source as DKMS builds it: ./Kbuild, kmod/, model/, the uapi
+# headers.
 DKMS_SRCS := Kbuild $(filter-out kmod/syscall_names.h kmod/%.mod.c,\
 	$(wildcard kmod/*.c kmod/*.h)) kmod/Kbuild kmod/gen_syscall_names.sh \
-	$(wildcard include/uapi/linux/*.h)
+	$(filter-out model/%.mod.c,$(wildcard model/*.c model/*.h \
+	model/env/*.h)) $(wildcard include/uapi/linux/*.h)
 UNITS := gotrace-module.service gotrace-boot.service \
 	gotrace-boot-done.service gotrace@.service gotrace.service
 

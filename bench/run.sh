@@ -55,12 +55,14 @@ work=$GT_CACHE/bench/$name
 [ "$mode" = memory ] && work=$work-memory
 rm -rf "$work"
 mkdir -p "$work/gotrace" "$work/emptyprobe"
-cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$work/gotrace/"
+cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/model" "$GT_ROOT/include" \
+	"$work/gotrace/"
 cp "$BENCH"/emptyprobe/Kbuild "$BENCH"/emptyprobe/*.c "$work/emptyprobe/"
 mods="gotrace emptyprobe"
 if [ -n "${BENCH_BASE:-}" ]; then
 	mkdir -p "$work/base"
-	git -C "$GT_ROOT" archive "$BENCH_BASE" Kbuild kmod include |
+	git -C "$GT_ROOT" archive "$BENCH_BASE" Kbuild kmod include \
+		$(git -C "$GT_ROOT" cat-file -e "$BENCH_BASE:model" 2>/dev/null && echo model) |
 		tar -x -C "$work/base" || gt_die "no commit $BENCH_BASE"
 	mods="$mods base"
 fi

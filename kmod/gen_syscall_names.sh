@@ -17,7 +17,7 @@
 # The preprocessor resolves every number (a second pass expands each
 # __NR_ macro), so no header's text is parsed by hand.
 #
-# Default output, the module's names (kmod/syscalls.c):
+# Default output, the module's names (model/syscalls.c):
 #   gt_syscalls64[nr], gt_syscalls32[nr]: the names of the native and
 #   compat syscalls; gt_syscalls32_native[nr]: 1 + the native number of
 #   the compat syscall of the same name, or 0 when there is none.

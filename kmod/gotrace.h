@@ -29,7 +29,7 @@
 
 #include "../include/uapi/linux/gotrace.h"
 #include "compat.h"
-#include "model_state.h"
+#include "../model/model_state.h"
 
 /**
  * struct gt_flight_gen - one finished generation a flight-mode session keeps

@@ -5,7 +5,8 @@
 # (Documentation/source-map.rst): for every #include "..." of a source
 # of user/ (its tests aside), the room of the includer and of the file
 # it names, counted.  Rooms: cmd (user/), trace (user/trace/), bpf
-# (user/bpf/ with model/), and outside them kmod, uapi and gen (generated:
+# (user/bpf/ with its model adapter, user/bpf/model/), and outside them
+# model (the portable model, ../model/), kmod, uapi and gen (generated:
 # vmlinux.h, the skeleton).  Exits 1 if an include points up: trace to
 # cmd or bpf, bpf to cmd.  Every line starts with "# " (TAP comments:
 # make -C user check runs it).
@@ -16,6 +17,7 @@ room() {
 	trace/*) echo trace ;;
 	bpf/*) echo bpf ;;
 	../kmod/*) echo kmod ;;
+	../model/*) echo model ;;
 	../include/*) echo uapi ;;
 	*/*) echo other ;;
 	*) echo cmd ;;

@@ -3,9 +3,9 @@
 #
 # tree-contract.sh - what the tree says of itself, checked
 #
-# 1. The environment contract (kmod/model_env.h): the portable model's
-#    files are built twice, in the module against kmod/env_kernel.h and
-#    in user space against user/bpf/model/env_user.h.  Every gt_env_*
+# 1. The environment contract (model/model_env.h): the portable model's
+#    files are built twice, in the module against model/env/kernel.h and
+#    in user space against model/env/user.h.  Every gt_env_*
 #    function its comment documents must be defined by both, with the
 #    documented number of arguments; every gt_env_* the portable files
 #    use must be documented.
@@ -14,7 +14,7 @@
 #    second one included would be silently empty); a list included
 #    once per use (include/uapi/linux/gotrace_fields.h) says it has none.
 # 3. Paths in comments: a file of the tree that a source comment names
-#    by its path from the top (kmod/..., user/..., selftests/...,
+#    by its path from the top (kmod/..., model/..., user/..., selftests/...,
 #    scripts/..., Documentation/..., include/..., bench/...) exists, or
 #    is one the build makes (ignored by git).
 #
@@ -24,12 +24,8 @@ cd "$(dirname "$0")/.." || exit 1
 . user/tests/lib.sh
 
 # The portable files: built into the module and into the BPF backend.
-PORTABLE="kmod/model.c kmod/tasks.c kmod/classify.c kmod/chunk.c
-	kmod/tables.c kmod/encode.c kmod/syscalls.c kmod/model_v2.c
-	kmod/encode_v2.c kmod/units.c kmod/model.h kmod/model_input.h
-	kmod/model_state.h kmod/model_types.h kmod/encode.h kmod/model_v2.h
-	kmod/encode_v2.h"
-ENVS="kmod/env_kernel.h user/bpf/model/env_user.h"
+PORTABLE=$(ls model/*.c model/*.h | grep -v '^model/model_env\.h$')
+ENVS="model/env/kernel.h model/env/user.h"
 tmp=$T
 
 # "NAME ARITY" of every gt_env_NAME(ARGS) in stdin: ARGS empty is 0.
@@ -41,7 +37,7 @@ arity() {
 }
 
 # 1. The contract: the comment at the top of model_env.h.
-awk 'NR > 1 && /^\/\*/ { c = 1 } c { print } c && /\*\// { exit }' kmod/model_env.h \
+awk 'NR > 1 && /^\/\*/ { c = 1 } c { print } c && /\*\// { exit }' model/model_env.h \
 	> "$tmp/doctext"
 arity < "$tmp/doctext" > "$tmp/doc"
 for env in $ENVS; do
@@ -76,7 +72,7 @@ done < "$tmp/doc"
 grep -oh 'gt_env_[a-z0-9_]*' $PORTABLE | sort -u |
 while read -r name; do
 	grep -qw "$name" "$tmp/doctext" ||
-		echo "$name: used by the portable files, not documented in kmod/model_env.h" >> "$tmp/bad"
+		echo "$name: used by the portable files, not documented in model/model_env.h" >> "$tmp/bad"
 done
 if [ -s "$tmp/bad" ]; then
 	not_ok "the environment contract: $(wc -l < "$tmp/bad") findings"
@@ -119,7 +115,9 @@ git ls-files '*.c' '*.h' '*.sh' '*.bpf.c' 'Makefile' '*/Makefile' 'Kbuild' |
 	grep -v '^debian/' > "$tmp/sources"
 : > "$tmp/bad"
 while read -r f; do
-	grep -oE '(^|[^A-Za-z0-9_./-])(kmod|user|selftests|scripts|Documentation|include|bench)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(c|h|sh|rst|go|expect)\b' "$f" |
+	# An #include's path is its directory's, and the compiler's to check.
+	grep -v '^#include' "$f" |
+	grep -oE '(^|[^A-Za-z0-9_./-])(kmod|model|user|selftests|scripts|Documentation|include|bench)/[A-Za-z0-9_./-]*[A-Za-z0-9_]\.(c|h|sh|rst|go|expect)\b' |
 		sed 's/^[^A-Za-z]//' | sort -u |
 	while read -r p; do
 		# A file the build makes is ignored by git: not missing.

@@ -48,7 +48,7 @@
 #include <linux/nsfs.h>
 #include <linux/remoteproc_cdev.h>
 
-#include "../../kmod/go_trace.h"
+#include "../../model/go_trace.h"
 
 /*
  * No ioctl of another driver shares our type: nsfs's NS_GET_USERNS was

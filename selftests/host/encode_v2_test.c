@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * encode_v2_test.c - unit tests of the generational format's writer
- * (kmod/encode_v2.c, the source the module builds): the byte layout of
+ * (model/encode_v2.c, the source the module builds): the byte layout of
  * the header, batches, events and tables, every append writing its whole
  * record or nothing, the 64 KiB batch cap, and generations read back by
  * gotrace's own reader of the format (user/trace/go123_read.c,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gen-trace-v2.c - synthetic generational traces written with the
- * module's encoder (kmod/encode_v2.c), for Go's own readers to judge.
+ * module's encoder (model/encode_v2.c), for Go's own readers to judge.
  *
  *   gen-trace-v2 KIND FILE
  *

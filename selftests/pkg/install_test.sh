@@ -32,15 +32,17 @@ units_there() {
 check "the units, with no @...@ left" 'units_there && ! grep -q "@[A-Z]*@" "$P"/lib/systemd/system/*.service'
 check "the units run the installed command" 'grep -qx "ExecStart=$P/bin/gotrace record .*" "$P/lib/systemd/system/gotrace-boot.service"'
 check "the DKMS source: dkms.conf, Kbuild, kmod/, the uapi header" 'expect src/gotrace-$V/dkms.conf && expect src/gotrace-$V/Kbuild && expect src/gotrace-$V/kmod/Kbuild && expect src/gotrace-$V/kmod/main.c && expect src/gotrace-$V/kmod/gen_syscall_names.sh && expect src/gotrace-$V/include/uapi/linux/gotrace.h'
-# The objects kmod/Kbuild links into gotrace.ko.
-objs=$(sed -n '/^gotrace-y/,/[^\\]$/p' "$TOP/kmod/Kbuild" | grep -o '[a-z_0-9]*\.o')
-objs_there() {
-	[ -n "$objs" ] || return 1
-	for o in $objs; do
-		expect "src/gotrace-$V/kmod/${o%.o}.c" || return 1
+# The sources kmod/Kbuild builds gotrace.ko from: the module's, and the
+# portable model's (model/, with its environments).
+srcs=$(cd "$TOP" && ls kmod/*.c kmod/*.h model/*.c model/*.h model/env/*.h |
+	grep -v -e '\.mod\.c$' -e '^kmod/syscall_names\.h$')
+srcs_there() {
+	[ -n "$srcs" ] || return 1
+	for f in $srcs; do
+		expect "src/gotrace-$V/$f" || return 1
 	done
 }
-check "every source kmod/Kbuild links is in the DKMS tree" objs_there
+check "every source of the module (kmod/, model/) is in the DKMS tree" srcs_there
 
 # One version: VERSION, --version, dkms.conf, debian/changelog.
 check "gotrace --version says VERSION ($V)" '"$P/bin/gotrace" --version | grep -q "^gotrace $V "'

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# checkpatch.sh - run the kernel's checkpatch.pl --strict on the module's
-# sources and the uapi header; prints every finding and exits 1 if there
-# is any (errors, warnings and checks alike).
+# checkpatch.sh - run the kernel's checkpatch.pl --strict on the sources
+# of the module and of the portable model and on the uapi headers;
+# prints every finding and exits 1 if there is any (errors, warnings and
+# checks alike).
 #
 # checkpatch.pl comes from Debian's linux-source-6.1 package, unpacked once
 # per version of the package into $GT_STORE/linux-source/ by
@@ -23,7 +24,10 @@ gt_linux_source
 
 cd "$GT_ROOT"
 failed=0
-for f in kmod/*.c kmod/*.h include/uapi/linux/gotrace.h; do
+# model/env/user.h is the model's user-space environment: C11 for the
+# command, not kernel code.
+for f in kmod/*.c kmod/*.h model/*.c model/*.h model/env/kernel.h \
+	include/uapi/linux/*.h; do
 	perl "$LSRC/scripts/checkpatch.pl" --strict --no-tree --terse \
 		--show-types -f "$f" || failed=1
 done

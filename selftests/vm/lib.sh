@@ -436,7 +436,7 @@ gt_build_module() {
 	gt_kernel_fetch "$name"
 	bdir=$GT_CACHE/build/$name
 	key=$( (echo "$KREL $KHDR"
-		cd "$GT_ROOT" && find Kbuild kmod include -type f \
+		cd "$GT_ROOT" && find Kbuild kmod model include -type f \
 			\( -name '*.[ch]' -o -name Kbuild -o -name '*.sh' \) \
 			! -name '*.mod.c' ! -name syscall_names.h | LC_ALL=C sort |
 			xargs sha256sum) | sha256sum | cut -c1-16)
@@ -447,7 +447,8 @@ gt_build_module() {
 	fi
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
-	cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/include" "$bdir/"
+	cp -r "$GT_ROOT/Kbuild" "$GT_ROOT/kmod" "$GT_ROOT/model" "$GT_ROOT/include" \
+		"$bdir/"
 	log=$bdir/build.log
 	# KASAN's redzones grow stack frames: the 2048-byte warning of
 	# Debian's kernels (checked there) becomes 3072 on the debug kernel.

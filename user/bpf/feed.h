@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * feed.h - the BPF backend's records, merged in time order, as the
- * input events of the Linux -> Go model (kmod/model_input.h)
+ * input events of the Linux -> Go model (model/model_input.h)
  *
  * The filters ran in BPF: every task with a task record is recorded,
  * and the model is given no filter of its own.  A task the records name

@@ -6,7 +6,7 @@
  * bpf/ is the BPF capture backend: the programs (gotrace.bpf.c, their
  * records in record.h), this loader and its preflight, the merge of the
  * CPUs' records (merge.c), the feed into the module's model built for
- * user space (feed.c, model/, through model/gtmodel.h only), and what
+ * user space (feed.c, bpf/model/, through bpf/model/gtmodel.h only), and what
  * the feed looks up: kernel symbols (ksyms.c) and cgroups' systemd units
  * (cgunits.c).  It includes trace/base.h and trace/u64map.h, never the
  * command's headers; the command's record_bpf.c runs a session with it.

@@ -204,7 +204,7 @@ struct gtb_ustack {
  */
 #define GTB_USTACK_EXACT	(1U << 0)
 
-/* gtb_ustack.stop: enum gt_ustack_stop of kmod/model_input.h. */
+/* gtb_ustack.stop: enum gt_ustack_stop of model/model_input.h. */
 #define GTB_USTOP_NONE		0
 #define GTB_USTOP_BAD_FP	1
 #define GTB_USTOP_FAULT		2

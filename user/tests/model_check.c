@@ -7,7 +7,7 @@
  * simulates a Linux machine (CPUs that switch, wake, fork, exec, rename,
  * exit, enter and leave syscalls, take CPU samples, move between systemd
  * units, go offline and come back) and the module's reader around the
- * model that the module runs (kmod/model.c and the files it uses, built
+ * model that the module runs (model/model.c and the files it uses, built
  * for user space), in an order chosen by a seeded random generator:
  *
  *   - the reader ends a generation at any point: between two hooks, or
@@ -56,7 +56,7 @@
 #include "model_check.h"
 #include "sink.h"
 #include "bpf/model/gtmodel.h"
-#include "../../kmod/model_state.h"
+#include "../../model/model_state.h"
 
 #define MC_MAX_CPUS	4
 #define MC_MAX_TASKS	64

@@ -2,7 +2,7 @@
 /*
  * model_test.c - the module's Linux -> Go model, fed from user space
  *
- * Each case feeds a sequence of input events (kmod/model_input.h) to the
+ * Each case feeds a sequence of input events (model/model_input.h) to the
  * model built for user space (user/bpf/model/), takes the trace it writes,
  * checks it with the replay of 'gotrace check' (trace/go111_decode.c) and
  * asserts what the decoded trace says: which goroutines exist and under which
@@ -40,8 +40,8 @@
 #include "trace/go123_split.h"
 #include "trace/go123_walk.h"
 #include "bpf/model/gtmodel.h"
-/* The hash of the tables (kmod/tables.c) in user space. */
-#include "bpf/model/env_user.h"
+/* The hash of the tables (model/tables.c) in user space. */
+#include "../model/env/user.h"
 
 #define MAX_CPUS	4
 #define MAX_EVENTS	200000
@@ -2967,7 +2967,7 @@ static void test_seq_one_byte(void)
 	   ROUNDS);
 }
 
-/* ---- systemd units (kmod/units.c) -------------------------------------- */
+/* ---- systemd units (model/units.c) -------------------------------------- */
 
 struct un_walk {
 	u64 m_g[8];		/* M -> goroutine running there (by M index) */
@@ -3723,8 +3723,8 @@ static void test_cpu_samples(void)
 /* ---- Deep stacks, colliding comms, reason strings, tids, the pool ----- */
 
 /*
- * The kernel frames a hook keeps (GT_KSTACK_MAX, kmod/model_state.h) and
- * the frames of a stack record (GT_STACK_MAX_FRAMES, kmod/encode.h,
+ * The kernel frames a hook keeps (GT_KSTACK_MAX, model/model_state.h) and
+ * the frames of a stack record (GT_STACK_MAX_FRAMES, model/encode.h,
  * whose struct gt_frame the readers' headers have too).
  */
 #define DS_KSTACK_MAX		32

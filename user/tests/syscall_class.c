@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kmod/model_state.h"
+#include "../../model/model_state.h"
 #include "syscall_table.h"
 
 static unsigned int class_of(int nr, unsigned int fd_kind)

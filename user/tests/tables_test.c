@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tables_test.c - the module's stack and comm tables (kmod/tables.c) in
+ * tables_test.c - the module's stack and comm tables (model/tables.c) in
  * the generational format, where each generation has its own table
  *
  * What model_test.c cannot make happen: in user space the model ends a
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "../../kmod/model_state.h"
+#include "../../model/model_state.h"
 
 #define KPC1	0xffffffff81001230ULL
 #define KPC2	0xffffffff81004560ULL

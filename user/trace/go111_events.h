@@ -2,7 +2,7 @@
 /*
  * go111_events.h - what the "go 1.11 trace" format says about each event type
  *
- * The numbers are Go's (enum gotrace_event in kmod/go_trace.h); this adds the name, the layout of the
+ * The numbers are Go's (enum gotrace_event in model/go_trace.h); this adds the name, the layout of the
  * values and the classes the checker and the replay need.  See
  * Documentation/trace-format.rst.
  */
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "../../kmod/go_trace.h"
+#include "../../model/go_trace.h"
 
 /* Event types 1..48 exist; 0 and GOTRACE_EV_COUNT on are errors. */
 #define GT_TRACE_NR_TYPES	GOTRACE_EV_COUNT

@@ -317,7 +317,7 @@ struct trans {
  * Is goroutine @gid one of the task of thread id @o->tid?  gotrace makes
  * a task's goroutine id its tid, and gives a renamed task (exec, prctl),
  * or a task that reuses an earlier one's tid, a new goroutine with the
- * tid in its low 32 bits (kmod/tasks.c): every life of that thread id.
+ * tid in its low 32 bits (model/tasks.c): every life of that thread id.
  */
 static bool tid_match(const struct gt_pprof_opts *o, uint64_t gid)
 {

@@ -3,10 +3,10 @@
  * gtmodel.h - the module's Linux -> Go model as a user-space library
  *
  * The same model.c, tasks.c, classify.c, chunk.c, tables.c, encode.c and
- * syscalls.c that the module runs, built for user space (env_user.h).
+ * syscalls.c that the module runs, built for user space (model/env/user.h).
  * A backend (the host tests, the BPF backend's reader) creates a model,
- * feeds it input events (kmod/model_input.h) in timestamp order through
- * the hooks of kmod/model.h, takes the trace as it comes and ends it:
+ * feeds it input events (model/model_input.h) in timestamp order through
+ * the hooks of model/model.h, takes the trace as it comes and ends it:
  *
  *	m = gt_umodel_create(&cfg);
  *	gt_model_snapshot_begin(m, &ev);
@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "../../../include/uapi/linux/gotrace.h"
-#include "../../../kmod/model.h"
+#include "../../../model/model.h"
 
 /**
  * struct gt_umodel_config - what a session is
@@ -75,7 +75,7 @@ struct gt_umodel_config {
 	void *uarg;
 };
 
-/* Trace formats (kmod/model_v2.h: enum gt_format). */
+/* Trace formats (model/model_v2.h: enum gt_format). */
 enum { GT_UMODEL_GO111, GT_UMODEL_GO123 };
 
 /* Where the trace goes: returns 0, or an error that stops the drain. */
@@ -150,7 +150,7 @@ void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 /*
  * The module's periodic flush (its session timer): each CPU hands its
  * chunk, partly written, to the reader at its next event, if a spare
- * chunk can take its place (kmod/chunk.c).
+ * chunk can take its place (model/chunk.c).
  */
 void gt_umodel_flush(struct gt_model *m);
 

@@ -5,12 +5,12 @@
  * Allocates what the module's session.c allocates, with the same
  * defaults, and turns the pool's queued chunks and the footer into a
  * trace file through the caller's write function.  The model itself is
- * the module's: kmod/model.c and the files it uses, built with
- * env_user.h.
+ * the module's: model/model.c and the files it uses, built with
+ * model/env/user.h.
  */
 #include "gtmodel.h"
 
-#include "../../../kmod/model_state.h"
+#include "../../../model/model_state.h"
 
 /* The module's defaults (kmod/main.c, kmod/session.c). */
 #define UMODEL_MAX_TASKS	16384U
@@ -22,7 +22,7 @@
 #define UMODEL_CPU_BYTES	(4U * 1024 * 1024)
 #define UMODEL_CPU_BYTES_MIN	(64U * 1024)
 
-/* Only tests set them (env_user.h). */
+/* Only tests set them (model/env/user.h). */
 void (*gt_umodel_written_hook)(struct gt_model *m);
 void (*gt_umodel_sweep_hook)(struct gt_model *m);
 

@@ -2,12 +2,12 @@
 /*
  * model_env.h - what the model needs from where it runs
  *
- * The portable files (model.c, tasks.c, classify.c, chunk.c, tables.c,
- * encode.c, syscalls.c) include this header and nothing of Linux or libc
- * beyond it.  It picks the environment at compile time: env_kernel.h in
- * the module, env_user.h (user/bpf/model/) in user space.  Every function is
- * static inline there, so the kernel's hot path calls no function
- * pointer and costs what it cost before the split.
+ * The portable files (every .c file of model/) include this header and
+ * nothing of Linux or libc beyond it.  It picks the environment at
+ * compile time: env/kernel.h in the module, env/user.h in user space
+ * (the BPF backend, the tests).  Every function is static inline there,
+ * so the kernel's hot path calls no function pointer and costs what it
+ * cost before the split.
  *
  * An environment provides:
  *
@@ -127,9 +127,9 @@
 #include "model_input.h"
 
 #ifdef __KERNEL__
-#include "env_kernel.h"
+#include "env/kernel.h"
 #else
-#include "env_user.h"
+#include "env/user.h"
 #endif
 
 #endif /* _GT_MODEL_ENV_H */

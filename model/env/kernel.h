@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * env_kernel.h - the model's environment in the module (model_env.h)
+ * kernel.h - the model's environment in the module (model_env.h)
  *
  * Everything is a macro or a static inline over the kernel's own
  * primitive, so a hook costs what it cost before the model was made

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * env_user.h - the model's environment in user space (kmod/model_env.h)
+ * user.h - the model's environment in user space (model/model_env.h)
  *
  * One thread feeds the model (gtmodel.h): locks are no-ops that only
  * count, for the assertion that a lock is held; "per-CPU" state is an
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../kmod/model_input.h"
+#include "../../../model/model_input.h"
 
 /* ---- The kernel's generic helpers --------------------------------------- */
 
