@@ -8,7 +8,7 @@
 #
 # On a machine whose GT_STORE has no debug kernel yet, building it is the
 # longest single step of the VM tests (27 minutes on a fresh 2-CPU host,
-# Documentation/testing.rst).  It is started here, in the background,
+# Documentation/measurements.rst).  It is started here, in the background,
 # before the host tests: the build runs at nice 10, so the host tests
 # keep their CPU and the build takes what they leave idle.  run-kernel.sh
 # waits for it under the same lock when the debug kernel's turn comes,

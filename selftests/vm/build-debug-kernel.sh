@@ -11,7 +11,7 @@
 # caller (lib.sh) names DIR after a hash of that config, the source
 # package's version and the compiler, so a change of any of them builds
 # anew and an unchanged one is reused.  The build runs at nice 10 with
-# GT_DEBUG_JOBS (2) jobs; it takes minutes, see Documentation/testing.rst.
+# GT_DEBUG_JOBS (2) jobs; it takes minutes, see Documentation/measurements.rst.
 set -euo pipefail
 
 # shellcheck source=lib.sh

@@ -43,7 +43,7 @@ newest-rt-arm64"
 # qemu-system-aarch64 (gt_qemu_machine).  make check's default list has
 # one of them, 6.12-arm64 (below); the others' runs add what 6.1, the
 # rt and the newest add on x86-64, for an arm64 guest under TCG that is
-# slower than an x86-64 one (Documentation/testing.rst).
+# slower than an x86-64 one (Documentation/measurements.rst).
 GT_KERNELS_ARM64="newest-arm64 6.12-rt-arm64 newest-rt-arm64 6.1-arm64
 6.12-arm64"
 # What make check runs: every Debian kernel, the debug kernel, four

@@ -183,7 +183,7 @@ gt_chroot_compiler() {
 # (QEMU 10), installed once and kept with the chroot.  The @mttcg boot
 # runs it (gt_qemu with GT_QEMU_FROM=trixie): bookworm's QEMU 7.2 loses
 # the race between a vCPU and another one patching kernel text with
-# int3 several times as often (Documentation/testing.rst).
+# int3 several times as often (Documentation/measurements.rst).
 gt_chroot_qemu() {
 	gt_chroot_ready
 	[ -x "$GT_CHROOT/usr/bin/qemu-system-x86_64" ] && return 0
