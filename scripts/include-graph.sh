@@ -1,42 +1,62 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# include-graph.sh - the includes between the rooms of user/
-# (Documentation/source-map.rst): for every #include "..." of a source
-# of user/ (its tests aside), the room of the includer and of the file
-# it names, counted.  Rooms: cmd (user/), trace (user/trace/), bpf
-# (user/bpf/ with its model adapter, user/bpf/model/), and outside them
-# model (the portable model, ../model/), kmod, uapi and gen (generated:
-# vmlinux.h, the skeleton).  Exits 1 if an include points up: trace to
-# cmd or bpf, bpf to cmd.  Every line starts with "# " (TAP comments:
-# make -C user check runs it).
-cd "$(dirname "$0")/../user" || exit 1
+# include-graph.sh - the includes between the rooms of the tree
+# (Documentation/source-map.rst): for every #include "..." of a C source
+# of the tree, the room of the includer and of the file it names,
+# counted.  Rooms:
+#   uapi   include/ (the ABI)
+#   model  model/ (the portable model and its environments)
+#   kmod   kmod/ (the module's kernel glue)
+#   cmd    user/ (the command)
+#   trace  user/trace/ (the trace file library)
+#   bpf    user/bpf/ (the BPF backend, with the model's adapter in
+#          user/bpf/model/)
+#   tests  user/tests/, user/fuzz/, selftests/
+#   bench  bench/
+#   outside a file the build makes (vmlinux.h, the skeleton, the
+#          syscall tables), or the kernel's (kselftest_harness.h)
+# Exits 1 if an include crosses where it must not: the ABI includes
+# only itself; the model only itself and the ABI (it runs in both
+# worlds); the module nothing of user/; the library nothing of the
+# command, the backend or the module; the backend nothing of the
+# command or the module; the command neither the module nor the model
+# (it reaches the model through bpf/model/gtmodel.h).  Tests and the
+# bench may include anything.  Every line starts with "# " (TAP
+# comments: make -C user check runs it).
+cd "$(dirname "$0")/.." || exit 1
 
 room() {
 	case $1 in
-	trace/*) echo trace ;;
-	bpf/*) echo bpf ;;
-	../kmod/*) echo kmod ;;
-	../model/*) echo model ;;
-	../include/*) echo uapi ;;
-	*/*) echo other ;;
-	*) echo cmd ;;
+	include/*) echo uapi ;;
+	model/*) echo model ;;
+	kmod/*) echo kmod ;;
+	user/trace/*) echo trace ;;
+	user/bpf/*) echo bpf ;;
+	user/tests/* | user/fuzz/* | selftests/*) echo tests ;;
+	bench/*) echo bench ;;
+	user/*/*) echo other ;;
+	user/*) echo cmd ;;
+	*) echo other ;;
 	esac
 }
 
 edges() {
-	for f in *.c *.h trace/*.c trace/*.h bpf/*.c bpf/*.h bpf/model/*.c \
-		 bpf/model/*.h; do
-		[ -f "$f" ] || continue
+	git ls-files '*.c' '*.h' | grep -v '^debian/' |
+	while read -r f; do
 		d=$(dirname "$f")
 		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" |
 		while read -r inc; do
-			p=$(realpath -m --relative-to=. "$d/$inc")
-			if [ -e "$p" ] || [ "$inc" = syscall_table.h ]; then
-				to=$(room "$p")
-			else
-				to=gen
-			fi
+			# Beside the includer, else on the include paths the
+			# builds give (-I of user/, model/, the uapi headers).
+			to=outside
+			for dir in "$d" user model include/uapi; do
+				p=$(realpath -m --relative-to=. "$dir/$inc")
+				if [ -e "$p" ]; then
+					to=$(room "$p")
+					break
+				fi
+			done
 			echo "$(room "$f") -> $to $f $inc"
 		done
 	done
@@ -44,8 +64,8 @@ edges() {
 
 all=$(edges)
 printf '%s\n' "$all" | cut -d' ' -f1-3 | sort | uniq -c | sed 's/^/# /'
-up=$(printf '%s\n' "$all" | grep -E '^(trace -> (cmd|bpf)|bpf -> cmd) ')
-if [ -n "$up" ]; then
-	printf '%s\n' "$up" | sed 's/^/# includes up: /'
+across=$(printf '%s\n' "$all" | grep -E '^(uapi -> [^u]|model -> (kmod|cmd|trace|bpf|tests|bench|other)|kmod -> (cmd|trace|bpf|tests|bench|other)|trace -> (cmd|bpf|kmod|tests|bench|other)|bpf -> (cmd|kmod|tests|bench|other)|cmd -> (kmod|model|tests|bench|other)) ')
+if [ -n "$across" ]; then
+	printf '%s\n' "$across" | sed 's/^/# includes across: /'
 	exit 1
 fi

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../model/model_input.h"
+#include "../model_input.h"
 
 /* ---- The kernel's generic helpers --------------------------------------- */
 

@@ -316,14 +316,17 @@ for v in 123 127; do
 		'within "$a" 75 5 && within "$b" 25 5'
 	check "go$v: the same within 2 points as the CPU profile Go wrote itself (burnA $goa%, burnB $gob%)" \
 		'within "$a" "$goa" 2 && within "$b" "$gob" 2'
-	# The burn's 3 s are of CPU time: the trace spans them and whatever
-	# else the machine ran meanwhile.
+	# The burn's 3 s are the process's CPU time, which its other threads
+	# (the runtime's, the trace's writer, the profiler's signals) add
+	# to on another CPU: the trace spans most of them (once 2.98 s of a
+	# run whose samples made 2.99 s), and whatever else the machine ran
+	# meanwhile.
 	dur=$("$GOTRACE" check "$tr" 2>/dev/null | awk '$1 == "duration" { print $2; exit }')
 	"$TOOLS/pprof" -top "$T/cpu$v.pb.gz" >"$T/out" 2>"$T/err"
 	grc=$?
 	d=$(awk '/^Duration: [0-9.]*s,/ { sub(/^Duration: /, ""); sub(/s,.*/, ""); print; exit }' "$T/out")
-	check "go$v: pprof -top reads it: Type cpu, the trace's duration ($d s of $dur s, at least 3), 10 ms a sample" \
-		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && within "$d" "$dur" 0.005 && awk -v d="$d" "BEGIN { exit !(d >= 3) }" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
+	check "go$v: pprof -top reads it: Type cpu, the trace's duration ($d s of $dur s, at least 2.5), 10 ms a sample" \
+		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && within "$d" "$dur" 0.005 && awk -v d="$d" "BEGIN { exit !(d >= 2.5) }" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
 	# The burn runs on the main goroutine, G 1.  Go names a goroutine by
 	# the root frame of the first stack of its transitions: a preemption
 	# in burnA or burnB, whose stack Go's runtime cuts there.
