@@ -72,7 +72,7 @@ static void check_print(const char *path, const struct gt_trace_info *in)
 			       in->by_type[t]);
 }
 
-static void check_print_v2(const char *path, const struct gt_v2_info *in)
+static void check_print_v2(const char *path, const struct gt_go123_info *in)
 {
 	char b[32];
 
@@ -94,9 +94,9 @@ static void check_print_v2(const char *path, const struct gt_v2_info *in)
 		printf("  ties        %" PRIu64 " events need another M's event of their own time: Go's readers may show the times after them squashed\n",
 		       in->ties);
 	printf("  events by type:\n");
-	for (unsigned int t = 1; t < GT_V2_NR_TYPES; t++)
+	for (unsigned int t = 1; t < GT_GO123_NR_TYPES; t++)
 		if (in->by_type[t])
-			printf("    %-20s %" PRIu64 "\n", gt_v2_type_name(t),
+			printf("    %-20s %" PRIu64 "\n", gt_go123_type_name(t),
 			       in->by_type[t]);
 }
 
@@ -110,10 +110,10 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 {
 	bool repair = out;
 	struct gt_trace_error err;
-	struct gt_v2_info in;
+	struct gt_go123_info in;
 	int ret;
 
-	if (!gt_v2_check(src, &in, &err)) {
+	if (!gt_go123_check(src, &in, &err)) {
 		if (repair)
 			gt_output_abandon(out, false);
 		if (repair && !quiet)
@@ -137,7 +137,7 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 		gt_output_abandon(out, false);
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_v2_write_prefix(src, in.good_end, out->fd);
+	ret = gt_go123_write_prefix(src, in.good_end, out->fd);
 	if (ret) {
 		gt_err("%s: cannot write %s: %s (the input is unchanged)", path,
 		       gt_output_name(out), strerror(-ret));
@@ -214,7 +214,7 @@ int cmd_check(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	gt_src_read(&src, 0, hdr, sizeof(hdr));
-	if (repair && !gt_v2_header(hdr, sizeof(hdr))) {
+	if (repair && !gt_go123_header(hdr, sizeof(hdr))) {
 		gt_err("%s: --repair reads generational traces (go 1.22 to 1.26) only",
 		       path);
 		gt_src_close(&src);
@@ -230,7 +230,7 @@ int cmd_check(int argc, char **argv)
 		gt_src_close(&src);
 		return GT_EXIT_FAIL;
 	}
-	if (gt_v2_header(hdr, sizeof(hdr))) {
+	if (gt_go123_header(hdr, sizeof(hdr))) {
 		ret = check_v2(path, &src, quiet, repair ? &o : NULL);
 		if (repair)
 			gt_output_free(&o);

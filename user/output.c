@@ -302,7 +302,7 @@ static bool output_generational(const char *path)
 	if (fd < 0)
 		return false;
 	v2 = read(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr) &&
-	     gt_v2_header(hdr, sizeof(hdr));
+	     gt_go123_header(hdr, sizeof(hdr));
 	close(fd);
 	return v2;
 }

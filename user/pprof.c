@@ -194,7 +194,7 @@ int cmd_pprof(int argc, char **argv)
 	}
 	if (gt_src_read(&src, 0, hdr, sizeof(hdr)) < 0)
 		memset(hdr, 0, sizeof(hdr));
-	if (!gt_v2_header(hdr, sizeof(hdr))) {
+	if (!gt_go123_header(hdr, sizeof(hdr))) {
 		gt_src_close(&src);
 		if (!memcmp(hdr, "go 1.", 5) && k == GT_PPROF_CPU)
 			gt_err("%s: a \"%.13s\" has no CPU samples (Go's format"
@@ -222,7 +222,7 @@ int cmd_pprof(int argc, char **argv)
 		gt_err("pprof: out of memory");
 		return GT_EXIT_FAIL;
 	}
-	ret = gt_v2_pprof(&src, &o, &p, &seen, &err);
+	ret = gt_go123_pprof(&src, &o, &p, &seen, &err);
 	gt_src_close(&src);
 	if (!ret && k == GT_PPROF_CPU && !seen.samples) {
 		/* An empty CPU profile would look like an idle machine. */

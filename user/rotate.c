@@ -151,7 +151,7 @@ static int on_generation(void *arg, uint64_t gen)
 	return file_open(r);
 }
 
-static const struct gt_v2split_ops rotate_ops = {
+static const struct gt_go123_split_ops rotate_ops = {
 	.bytes = on_bytes,
 	.generation = on_generation,
 };
@@ -177,7 +177,7 @@ int gt_rotate_open(struct gt_rotate *r, const struct gt_rotate_cfg *cfg)
 		gt_err("cannot write into %s: %s", cfg->dir, strerror(errno));
 		return -1;
 	}
-	gt_v2split_init(&r->split, &rotate_ops, r);
+	gt_go123_split_init(&r->split, &rotate_ops, r);
 	return 0;
 }
 
@@ -188,7 +188,7 @@ int gt_rotate_write(void *arg, const void *buf, size_t len)
 
 	if (r->err)
 		return -r->err;
-	ret = gt_v2split_feed(&r->split, buf, len);
+	ret = gt_go123_split_feed(&r->split, buf, len);
 	if (!ret && r->split.error)
 		ret = fail(r, EPROTO);
 	if (ret)
@@ -201,7 +201,7 @@ int gt_rotate_close(struct gt_rotate *r, bool complete)
 {
 	int ret = 0, fd = r->fd;
 
-	gt_v2split_end(&r->split);
+	gt_go123_split_end(&r->split);
 	if (fd < 0)
 		return r->err ? -r->err : 0;
 	if (complete && !r->err)

@@ -195,7 +195,7 @@ static void print_stats(const char *path, uint64_t bytes,
 		       s->samples,
 		       span ? (double)s->samples / secs(s, span) : 0.0,
 		       s->sample_hz ? "" : "rate not in the trace: Go's ",
-		       s->sample_hz ? s->sample_hz : GT_V2_GO_CPU_HZ,
+		       s->sample_hz ? s->sample_hz : GT_GO123_GO_CPU_HZ,
 		       s->sample_hz ? ", as the trace says" : " assumed");
 	printf("  at the end  %" PRIu64 " running, %" PRIu64 " runnable, %"
 	       PRIu64 " waiting, %" PRIu64 " in a syscall, %" PRIu64
@@ -288,8 +288,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	bytes = src.len;
 	gt_src_read(&src, 0, hdr, sizeof(hdr));
-	if (gt_v2_header(hdr, sizeof(hdr))) {
-		ret = gt_v2_stats(&src, &s, &err);
+	if (gt_go123_header(hdr, sizeof(hdr))) {
+		ret = gt_go123_stats(&src, &s, &err);
 		gt_src_close(&src);
 	} else {
 		/* The trace owns the source from here on. */

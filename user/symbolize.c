@@ -97,7 +97,7 @@ static int symbolize(const char *in, struct gt_src *src, const char *out,
 	gt_usym_close(u);
 	if (ret == -1)
 		gt_err("%s: offset %zu (0x%zx): %s; %s", in, err.off, err.off,
-		       err.msg, fn == gt_v2_symbolize ?
+		       err.msg, fn == gt_go123_symbolize ?
 		       "the generations before it are symbolised, the rest "
 		       "copied unchanged" : "copied unchanged");
 	if (ret == -2)
@@ -155,7 +155,7 @@ int gt_symbolize_path(const char *in, const char *out, bool quiet)
 	}
 	gt_src_read(&src, 0, hdr, sizeof(hdr));
 	ret = symbolize(in, &src, out, quiet,
-			gt_v2_header(hdr, sizeof(hdr)) ? gt_v2_symbolize :
+			gt_go123_header(hdr, sizeof(hdr)) ? gt_go123_symbolize :
 			gt_v1_symbolize);
 	gt_src_close(&src);
 	return ret;

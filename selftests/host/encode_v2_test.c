@@ -214,11 +214,11 @@ static void test_batch_full(void)
 /* Read back: the events of a generation in order, as the walk gives them. */
 struct seen {
 	unsigned int n;
-	struct gt_v2_event ev[16];
+	struct gt_go123_event ev[16];
 };
 
-static int collect(void *ctx, const struct gt_v2_gen *g,
-		   const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int collect(void *ctx, const struct gt_go123_gen *g,
+		   const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct seen *s = ctx;
 
@@ -238,8 +238,8 @@ static void test_read_back(unsigned int version)
 					{ 0x402000, 2, 3, 20 } };
 	struct gt_e2_clock clock = { 2000000, 42, 1700000000, 5 };
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_gen g = { 0 };
-	struct gt_v2_reader r;
+	struct gt_go123_gen g = { 0 };
+	struct gt_go123_reader r;
 	struct gt_enc2 e;
 	struct gt_src src;
 	struct seen s = { 0 };
@@ -280,38 +280,38 @@ static void test_read_back(unsigned int version)
 	       e.len);
 
 	gt_src_mem(&src, buf, e.len);
-	gt_v2_open(&r, &src);
-	ok = r.version == (int)version && gt_v2_next(&r, &g, &err) == 1 &&
+	gt_go123_open(&r, &src);
+	ok = r.version == (int)version && gt_go123_next(&r, &g, &err) == 1 &&
 	     g.gen == 1 && g.freq == 1000000000 && g.nbatches == 2 &&
 	     g.snapshot == (version >= GT_E2_GO125) &&
 	     g.complete;
 	TAP_OK(ok, "go 1.%u: the reader takes generation 1: frequency, %s, two event batches, its end certain%s%s",
 	       version, version >= GT_E2_GO125 ? "clock snapshot" : "no snapshot",
 	       err.msg[0] ? ": " : "", err.msg);
-	ok = gt_v2_string(&g, 3, &str, &len) &&
+	ok = gt_go123_string(&g, 3, &str, &len) &&
 	     len == sizeof(longname) - 1 && !memcmp(str, longname, len) &&
-	     gt_v2_string(&g, 4, &str, &len) && len == 12 &&
-	     gt_v2_stack(&g, 2, &pcs, &npc) && npc == 2 &&
+	     gt_go123_string(&g, 4, &str, &len) && len == 12 &&
+	     gt_go123_stack(&g, 2, &pcs, &npc) && npc == 2 &&
 	     pcs[0] == 0x401000 && pcs[1] == 0x402000 &&
-	     gt_v2_frame(&g, 0x402000)->func == 2 &&
-	     gt_v2_frame(&g, 0x402000)->line == 20;
+	     gt_go123_frame(&g, 0x402000)->func == 2 &&
+	     gt_go123_frame(&g, 0x402000)->line == 20;
 	TAP_OK(ok, "go 1.%u: strings and stack frames read back", version);
-	ok = !gt_v2_walk(&g, collect, &s, &err) && s.n == 5 &&
-	     s.ev[0].type == GT_V2_EV_PROC_STATUS &&
-	     s.ev[2].type == GT_V2_EV_GO_STATUS && s.ev[2].m == 101 &&
+	ok = !gt_go123_walk(&g, collect, &s, &err) && s.n == 5 &&
+	     s.ev[0].type == GT_GO123_EV_PROC_STATUS &&
+	     s.ev[2].type == GT_GO123_EV_GO_STATUS && s.ev[2].m == 101 &&
 	     s.ev[2].ts == 1000100 && s.ev[2].args[1] == 1 &&
-	     s.ev[2].args[2] == 101 && s.ev[2].args[3] == GT_V2_G_RUNNING &&
-	     s.ev[3].type == GT_V2_EV_GO_CREATE && s.ev[3].ts == 1000200 &&
+	     s.ev[2].args[2] == 101 && s.ev[2].args[3] == GT_GO123_G_RUNNING &&
+	     s.ev[3].type == GT_GO123_EV_GO_CREATE && s.ev[3].ts == 1000200 &&
 	     s.ev[3].args[1] == 2 && s.ev[3].args[3] == 2 &&
-	     s.ev[4].type == GT_V2_EV_GO_BLOCK && s.ev[4].m == 102 &&
+	     s.ev[4].type == GT_GO123_EV_GO_BLOCK && s.ev[4].m == 102 &&
 	     s.ev[4].ts == 1000300 && s.ev[4].args[1] == 4;
 	TAP_OK(ok, "go 1.%u: events read back in time order across the Ms, with their values%s%s",
 	       version, err.msg[0] ? ": " : "", err.msg);
-	ok = gt_v2_next(&r, &g, &err) == 1 && g.gen == 2 &&
-	     gt_v2_next(&r, &g, &err) == 0;
+	ok = gt_go123_next(&r, &g, &err) == 1 && g.gen == 2 &&
+	     gt_go123_next(&r, &g, &err) == 0;
 	TAP_OK(ok, "go 1.%u: generation 2, then the clean end of the trace%s%s",
 	       version, err.msg[0] ? ": " : "", err.msg);
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 }
 
 static void test_limits(void)

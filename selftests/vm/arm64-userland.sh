@@ -126,7 +126,7 @@ gt_arm64_user_copy() {
 	rm -rf "$src"
 	mkdir -p "$src" "$out"
 	cp -a "$GT_ROOT/VERSION" "$GT_ROOT/include" "$GT_ROOT/kmod" \
-		"$GT_ROOT/user" "$src/"
+		"$GT_ROOT/model" "$GT_ROOT/user" "$src/"
 	rm -rf "$src/user/build" "$src/user/gen" "$src/user/gotrace" \
 		"$src/user/syscall_table.h"
 	gt_arm64_make_vars

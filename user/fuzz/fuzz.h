@@ -28,7 +28,7 @@ struct gt_usym;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A format's symbolizer (gt_v1_symbolize(), gt_v2_symbolize()). */
+/* A format's symbolizer (gt_v1_symbolize(), gt_go123_symbolize()). */
 typedef int (*fuzz_symbolize_fn)(const struct gt_src *src, FILE *out,
 				 struct gt_usym *u, struct gt_sym_counts *n,
 				 struct gt_trace_error *err);

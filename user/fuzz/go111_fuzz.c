@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gt_src src;
 	bool valid;
 
-	if (size >= 16 && gt_v2_header(data, 16))
+	if (size >= 16 && gt_go123_header(data, 16))
 		return -1;	/* the other target's */
 	gt_src_mem(&src, data, size);
 

@@ -38,17 +38,17 @@ static void pprof(const struct gt_src *src, const struct gt_pprof_opts *o)
 	if (gt_prof_init(&p, o->kind == GT_PPROF_CPU ? GT_PROF_CPU :
 			 GT_PROF_TIME))
 		return;
-	if (!gt_v2_pprof(src, o, &p, &seen, &err))
+	if (!gt_go123_pprof(src, o, &p, &seen, &err))
 		gt_pprof_encode(&p, discard, NULL);
 	gt_prof_free(&p);
 }
 
-/* gt_v2_check() as the shared symbolize pass calls a checker. */
+/* gt_go123_check() as the shared symbolize pass calls a checker. */
 static int check(const struct gt_src *src, struct gt_trace_error *err)
 {
-	struct gt_v2_info in;
+	struct gt_go123_info in;
 
-	return gt_v2_check(src, &in, err);
+	return gt_go123_check(src, &in, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -59,28 +59,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct gt_trace_error err;
 	struct gt_pprof_opts o = { 0 };
-	struct gt_v2_info in;
+	struct gt_go123_info in;
 	struct gt_stats s;
 	struct gt_src src;
 	bool valid;
 
-	if (size < 16 || !gt_v2_header(data, 16))
+	if (size < 16 || !gt_go123_header(data, 16))
 		return -1;	/* not added to the corpus */
 	gt_src_mem(&src, data, size);
 
-	valid = !gt_v2_check(&src, &in, &err);
+	valid = !gt_go123_check(&src, &in, &err);
 	if (!valid && in.good_generations) {
 		struct gt_src kept;
-		struct gt_v2_info again;
+		struct gt_go123_info again;
 
 		gt_src_mem(&kept, data, (size_t)in.good_end);
-		if (gt_v2_check(&kept, &again, &err))
+		if (gt_go123_check(&kept, &again, &err))
 			fuzz_fail("the repair's %llu bytes do not check: offset %zu: %s",
 				  (unsigned long long)in.good_end, err.off,
 				  err.msg);
 	}
 
-	if (!gt_v2_stats(&src, &s, &err)) {
+	if (!gt_go123_stats(&src, &s, &err)) {
 		gt_stat_json(fuzz_null(), "fuzz", size, &s, 0);
 		gt_stats_free(&s);
 	}
@@ -98,6 +98,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.by_tid = false;
 	pprof(&src, &o);
 
-	fuzz_symbolize(&src, valid, gt_v2_symbolize, check);
+	fuzz_symbolize(&src, valid, gt_go123_symbolize, check);
 	return 0;
 }

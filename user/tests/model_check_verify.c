@@ -15,7 +15,7 @@ bool mc_verify(const uint8_t *buf, size_t len, bool generational,
 	       uint64_t *generations, char *why, size_t size)
 {
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
+	struct gt_go123_info info = { 0 };
 	struct gt_src src;
 
 	if (!generational) {
@@ -25,7 +25,7 @@ bool mc_verify(const uint8_t *buf, size_t len, bool generational,
 		return false;
 	}
 	gt_src_mem(&src, buf, len);
-	if (!gt_v2_check(&src, &info, &err)) {
+	if (!gt_go123_check(&src, &info, &err)) {
 		*generations = info.generations;
 		return true;
 	}

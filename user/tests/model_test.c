@@ -295,7 +295,7 @@ static bool T_open;
 static struct gt_umodel_stats ST;
 /* The go 1.23 twin's statistics, and what gotrace check read of it. */
 static struct gt_umodel_stats ST2;
-static struct gt_v2_info INFO2;
+static struct gt_go123_info INFO2;
 
 static int collect(void *arg, const struct gt_event *e)
 {
@@ -326,7 +326,7 @@ static void finish_v2(void)
 {
 	struct gt_trace_error err = { 0 };
 	struct gt_umodel_stats st;
-	struct gt_v2_info info;
+	struct gt_go123_info info;
 	struct gt_src src;
 	bool valid;
 
@@ -338,7 +338,7 @@ static void finish_v2(void)
 	save(".v2.trace", S.out2, S.len2);
 	memset(&info, 0, sizeof(info));
 	gt_src_mem(&src, S.out2, S.len2);
-	valid = !gt_v2_check(&src, &info, &err);
+	valid = !gt_go123_check(&src, &info, &err);
 	diag("%s (go 1.23): %zu bytes, %llu events (%.2f bytes/event), "
 	     "%llu lost, %llu generations", S.name, S.len2,
 	     (unsigned long long)st.events,
@@ -1271,7 +1271,7 @@ static void test_overflow_v2(void)
 	for (int i = 0; i < 100; i++)
 		syscall_quick(0, __NR_getppid);
 	sim_finish();
-	begins = INFO2.by_type[GT_V2_EV_GO_SYSCALL_BEGIN];
+	begins = INFO2.by_type[GT_GO123_EV_GO_SYSCALL_BEGIN];
 	diag("overflow_v2 (go 1.23): %llu events, %llu lost, %llu syscalls",
 	     (unsigned long long)ST2.events, (unsigned long long)ST2.lost,
 	     (unsigned long long)begins);
@@ -1284,7 +1284,7 @@ static void test_overflow_v2(void)
 	 */
 	ok(begins >= 100 && memmem(S.out2, S.len2, "getppid", 7),
 	   "overflow_v2 (go 1.23): the syscalls after the loss are there");
-	ok(INFO2.by_type[GT_V2_EV_USER_LOG] >= 1,
+	ok(INFO2.by_type[GT_GO123_EV_USER_LOG] >= 1,
 	   "overflow_v2 (go 1.23): a user log marks where events were lost");
 }
 
@@ -1424,22 +1424,22 @@ static bool tg_symbolise(void *arg, u64 pc, char *buf, size_t len)
 
 /*
  * Walk every generation of the generational trace @buf with @fn: 0 when
- * the whole trace read, else what gt_v2_next() returned, with @err set.
+ * the whole trace read, else what gt_go123_next() returned, with @err set.
  */
-static int v2_walk_all(const u8 *buf, size_t len, gt_v2_event_fn fn,
+static int v2_walk_all(const u8 *buf, size_t len, gt_go123_event_fn fn,
 		       void *ctx, struct gt_trace_error *err)
 {
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	struct gt_src src;
 	int ret;
 
 	gt_src_mem(&src, buf, len);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, err)) > 0)
-		if (gt_v2_walk(&g, fn, ctx, err))
+	gt_go123_open(&r, &src);
+	while ((ret = gt_go123_next(&r, &g, err)) > 0)
+		if (gt_go123_walk(&g, fn, ctx, err))
 			break;
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	return ret;
 }
 
@@ -1457,19 +1457,19 @@ struct tg_walk {
  * The frames of @stack name the same function in every generation:
  * Go 1.23's profiles name a PC once for the whole trace.
  */
-static void tg_pcs(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
+static void tg_pcs(struct tg_walk *w, const struct gt_go123_gen *g, u64 id)
 {
-	const struct gt_v2_frame *f;
+	const struct gt_go123_frame *f;
 	const uint64_t *pcs;
 	const char *str;
 	size_t n, len;
 	unsigned int i;
 
-	if (!gt_v2_stack(g, id, &pcs, &n))
+	if (!gt_go123_stack(g, id, &pcs, &n))
 		return;
 	for (size_t k = 0; k < n; k++) {
-		f = gt_v2_frame(g, pcs[k]);
-		if (!f || !gt_v2_string(g, f->func, &str, &len) || len > 31)
+		f = gt_go123_frame(g, pcs[k]);
+		if (!f || !gt_go123_string(g, f->func, &str, &len) || len > 31)
 			continue;
 		for (i = pcs[k] / 16 % TG_PCS; w->pcs[i].pc &&
 		     w->pcs[i].pc != pcs[k]; i = (i + 1) % TG_PCS)
@@ -1485,37 +1485,37 @@ static void tg_pcs(struct tg_walk *w, const struct gt_v2_gen *g, u64 id)
 }
 
 /* Function name of frame @idx of stack @id of generation @g ("" if none). */
-static const char *tg_frame(const struct gt_v2_gen *g, u64 id, size_t idx,
+static const char *tg_frame(const struct gt_go123_gen *g, u64 id, size_t idx,
 			    bool last, char *buf, size_t size)
 {
-	const struct gt_v2_frame *f;
+	const struct gt_go123_frame *f;
 	const uint64_t *pcs;
 	const char *str;
 	size_t n, len;
 
 	buf[0] = '\0';
-	if (!gt_v2_stack(g, id, &pcs, &n) || idx >= n)
+	if (!gt_go123_stack(g, id, &pcs, &n) || idx >= n)
 		return buf;
-	f = gt_v2_frame(g, pcs[last ? n - 1 : idx]);
-	if (f && gt_v2_string(g, f->func, &str, &len))
+	f = gt_go123_frame(g, pcs[last ? n - 1 : idx]);
+	if (f && gt_go123_string(g, f->func, &str, &len))
 		snprintf(buf, size, "%.*s", (int)len, str);
 	return buf;
 }
 
-static int tg_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int tg_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct tg_walk *w = ctx;
 	char top[64], want[64], comm[64], wcomm[64];
 
 	(void)err;
-	if (ev->type == GT_V2_EV_GO_CREATE) {
+	if (ev->type == GT_GO123_EV_GO_CREATE) {
 		tg_pcs(w, g, ev->args[2]);
 		tg_frame(g, ev->args[2], 0, false, comm, sizeof(comm));
 		w->creates += comm[0] == 'c' || !strcmp(comm, "waker");
 		return 0;
 	}
-	if (ev->type != GT_V2_EV_GO_BLOCK)
+	if (ev->type != GT_GO123_EV_GO_BLOCK)
 		return 0;
 	tg_pcs(w, g, ev->args[2]);
 	tg_frame(g, ev->args[2], 0, false, top, sizeof(top));
@@ -2019,14 +2019,14 @@ struct sf_walk {
 	unsigned int named;	/* of them whose stack ends with @comm */
 };
 
-static int sf_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int sf_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct sf_walk *w = ctx;
 	char last[64];
 
 	(void)err;
-	if (ev->type != GT_V2_EV_GO_BLOCK)
+	if (ev->type != GT_GO123_EV_GO_BLOCK)
 		return 0;
 	w->blocks++;
 	tg_frame(g, ev->args[2], 0, true, last, sizeof(last));
@@ -2121,17 +2121,17 @@ struct kw_walk {
 	unsigned int n;
 };
 
-static int kw_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int kw_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct kw_walk *w = ctx;
 	const char *str;
 	size_t len;
 
 	(void)err;
-	if (ev->type != GT_V2_EV_GO_BLOCK || w->n == ARRAY_SIZE(w->reasons))
+	if (ev->type != GT_GO123_EV_GO_BLOCK || w->n == ARRAY_SIZE(w->reasons))
 		return 0;
-	if (!gt_v2_string(g, ev->args[1], &str, &len))
+	if (!gt_go123_string(g, ev->args[1], &str, &len))
 		str = "?", len = 1;
 	snprintf(w->reasons[w->n++], sizeof(w->reasons[0]), "%.*s",
 		 (int)len, str);
@@ -2348,18 +2348,18 @@ static const char *us_frame1(const void *ctx, size_t i, char *buf,
 }
 
 struct us_v2ctx {
-	const struct gt_v2_gen *g;
+	const struct gt_go123_gen *g;
 	const uint64_t *pcs;
 };
 
-static void us_v2str(const struct gt_v2_gen *g, u64 id, char *buf,
+static void us_v2str(const struct gt_go123_gen *g, u64 id, char *buf,
 		     size_t len)
 {
 	const char *str;
 	size_t n;
 
 	buf[0] = '\0';
-	if (id && gt_v2_string(g, id, &str, &n))
+	if (id && gt_go123_string(g, id, &str, &n))
 		snprintf(buf, len, "%.*s", (int)n, str);
 }
 
@@ -2367,7 +2367,7 @@ static const char *us_frame2(const void *ctx, size_t i, char *buf,
 			     size_t len, u64 *pc, char *file, size_t flen)
 {
 	const struct us_v2ctx *c = ctx;
-	const struct gt_v2_frame *f = gt_v2_frame(c->g, c->pcs[i]);
+	const struct gt_go123_frame *f = gt_go123_frame(c->g, c->pcs[i]);
 
 	*pc = c->pcs[i];
 	buf[0] = file[0] = '\0';
@@ -2388,8 +2388,8 @@ struct us_walk {
 	unsigned int markers;			/* frames with a marker's PC */
 };
 
-static int us_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int us_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct us_walk *w = ctx;
 	struct us_v2ctx c = { .g = g };
@@ -2397,13 +2397,13 @@ static int us_event(void *ctx, const struct gt_v2_gen *g,
 	size_t n;
 
 	(void)err;
-	if (ev->type == GT_V2_EV_GO_BLOCK && w->nb < US_STACKS)
+	if (ev->type == GT_GO123_EV_GO_BLOCK && w->nb < US_STACKS)
 		out = w->blocks[w->nb++];
-	else if (ev->type == GT_V2_EV_GO_SYSCALL_BEGIN && !w->sys[0])
+	else if (ev->type == GT_GO123_EV_GO_SYSCALL_BEGIN && !w->sys[0])
 		out = w->sys;
 	else
 		return 0;
-	if (!gt_v2_stack(g, ev->args[2], &c.pcs, &n))
+	if (!gt_go123_stack(g, ev->args[2], &c.pcs, &n))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		w->markers += c.pcs[i] >> 56 == 0xfa || c.pcs[i] >> 56 == 0xfb;
@@ -2692,24 +2692,24 @@ struct ex_walk {
 };
 
 /* The kid an event is about (its goroutine id is its tid), or -1. */
-static int ex_kid(const struct gt_v2_event *ev)
+static int ex_kid(const struct gt_go123_event *ev)
 {
 	u64 g = ev->m;		/* a task's M is its goroutine id */
 
 	switch (ev->type) {
-	case GT_V2_EV_GO_STATUS:
-	case GT_V2_EV_GO_STATUS_STACK:
-	case GT_V2_EV_GO_CREATE:
-	case GT_V2_EV_GO_START:
-	case GT_V2_EV_GO_UNBLOCK:
+	case GT_GO123_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS_STACK:
+	case GT_GO123_EV_GO_CREATE:
+	case GT_GO123_EV_GO_START:
+	case GT_GO123_EV_GO_UNBLOCK:
 		g = ev->args[1];
 		break;
 	}
 	return g >= EX_TID && g < EX_TID + EX_KIDS ? (int)(g - EX_TID) : -1;
 }
 
-static int ex_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int ex_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ex_walk *w = ctx;
 	int k = ex_kid(ev);
@@ -2717,11 +2717,12 @@ static int ex_event(void *ctx, const struct gt_v2_gen *g,
 	(void)err;
 	if (k < 0)
 		return 0;
-	if (ev->type == GT_V2_EV_GO_STATUS || ev->type == GT_V2_EV_GO_STATUS_STACK)
+	if (ev->type == GT_GO123_EV_GO_STATUS ||
+	    ev->type == GT_GO123_EV_GO_STATUS_STACK)
 		w->status_gen[k] = g->gen;
 	else
 		w->event_gen[k] = g->gen;
-	w->destroys += ev->type == GT_V2_EV_GO_DESTROY;
+	w->destroys += ev->type == GT_GO123_EV_GO_DESTROY;
 	return 0;
 }
 
@@ -2874,32 +2875,32 @@ struct sq_walk {
 	unsigned int p_status, g_status, begins;
 };
 
-static int sq_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int sq_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct sq_walk *w = ctx;
 
 	(void)g;
 	(void)err;
 	switch (ev->type) {
-	case GT_V2_EV_GO_SYSCALL_BEGIN:
+	case GT_GO123_EV_GO_SYSCALL_BEGIN:
 		w->begins++;
 		if (ev->args[1] > w->max_p)
 			w->max_p = ev->args[1];
 		break;
-	case GT_V2_EV_PROC_START:
+	case GT_GO123_EV_PROC_START:
 		if (ev->args[2] > w->max_p)
 			w->max_p = ev->args[2];
 		break;
-	case GT_V2_EV_GO_START:
-	case GT_V2_EV_GO_UNBLOCK:
+	case GT_GO123_EV_GO_START:
+	case GT_GO123_EV_GO_UNBLOCK:
 		if (ev->args[2] > w->max_g)
 			w->max_g = ev->args[2];
 		break;
-	case GT_V2_EV_PROC_STATUS:
+	case GT_GO123_EV_PROC_STATUS:
 		w->p_status++;
 		break;
-	case GT_V2_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS:
 		w->g_status++;
 		break;
 	}
@@ -2977,8 +2978,8 @@ struct un_walk {
 	char seq[512];		/* "tid:B name" / "tid:E name" in order */
 };
 
-static int un_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int un_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct un_walk *w = ctx;
 	const char *str;
@@ -2987,42 +2988,42 @@ static int un_event(void *ctx, const struct gt_v2_gen *g,
 
 	(void)err;
 	switch (ev->type) {
-	case GT_V2_EV_GO_START:
+	case GT_GO123_EV_GO_START:
 		if (m < ARRAY_SIZE(w->m_g))
 			w->m_g[m] = ev->args[1];
 		return 0;
-	case GT_V2_EV_GO_STOP:
-	case GT_V2_EV_GO_BLOCK:
-	case GT_V2_EV_GO_DESTROY:
+	case GT_GO123_EV_GO_STOP:
+	case GT_GO123_EV_GO_BLOCK:
+	case GT_GO123_EV_GO_DESTROY:
 		if (m < ARRAY_SIZE(w->m_g))
 			w->m_g[m] = 0;
 		return 0;
 	case 40:	/* UserTaskBegin: id, parent, name, stack */
-		if (!gt_v2_string(g, ev->args[3], &str, &len))
+		if (!gt_go123_string(g, ev->args[3], &str, &len))
 			str = "?", len = 1;
 		w->task_begins[len == 9 && !memcmp(str, "a.service", 9) &&
 			       ev->args[1] == 1 ? 0 :
 			       len == 7 && !memcmp(str, "b.scope", 7) &&
 			       ev->args[1] == 2 ? 1 : 2]++;
 		return 0;
-	case GT_V2_EV_USER_REGION_BEGIN:
-	case GT_V2_EV_USER_REGION_END:
+	case GT_GO123_EV_USER_REGION_BEGIN:
+	case GT_GO123_EV_USER_REGION_END:
 		break;
 	default:
 		return 0;
 	}
-	if (!gt_v2_string(g, ev->args[2], &str, &len))
+	if (!gt_go123_string(g, ev->args[2], &str, &len))
 		str = "?", len = 1;
 	/* The goroutine of the region is its M's (gotrace: M = task). */
 	if (m >= ARRAY_SIZE(w->m_g) || w->m_g[m] != (ev->m & 0xffff))
 		w->order_ok = false;
-	if (ev->type == GT_V2_EV_USER_REGION_BEGIN)
+	if (ev->type == GT_GO123_EV_USER_REGION_BEGIN)
 		w->begins++;
 	else
 		w->ends++;
 	snprintf(w->seq + n, sizeof(w->seq) - n, "%s%llu:%c %.*s",
 		 n ? ", " : "", (unsigned long long)(ev->m & 0xffff),
-		 ev->type == GT_V2_EV_USER_REGION_BEGIN ? 'B' : 'E',
+		 ev->type == GT_GO123_EV_USER_REGION_BEGIN ? 'B' : 'E',
 		 (int)len, str);
 	return 0;
 }
@@ -3056,19 +3057,19 @@ static int un_cut_gen(void *arg, uint64_t gen)
 
 static void un_cut(struct un_cut *c)
 {
-	static const struct gt_v2split_ops ops = {
+	static const struct gt_go123_split_ops ops = {
 		.bytes = un_cut_bytes, .generation = un_cut_gen,
 	};
-	struct gt_v2split sp;
+	struct gt_go123_split sp;
 
 	c->buf = malloc(S.len2);
 	if (!c->buf)
 		abort();
 	c->len = 0;
 	c->keep = true;		/* the header */
-	gt_v2split_init(&sp, &ops, c);
-	gt_v2split_feed(&sp, S.out2, S.len2);
-	gt_v2split_end(&sp);
+	gt_go123_split_init(&sp, &ops, c);
+	gt_go123_split_feed(&sp, S.out2, S.len2);
+	gt_go123_split_end(&sp);
 }
 
 /* Transitions written since a test's hook began to count them. */
@@ -3083,7 +3084,7 @@ int gt_v2_gen_end(struct gt_model *m, bool last);
  * End the test with its go 1.23 session alone (the 1.11 one is dropped),
  * save that trace and check it.
  */
-static bool v2_end_check(struct gt_v2_info *info, struct gt_trace_error *err)
+static bool v2_end_check(struct gt_go123_info *info, struct gt_trace_error *err)
 {
 	struct gt_src src;
 
@@ -3095,7 +3096,7 @@ static bool v2_end_check(struct gt_v2_info *info, struct gt_trace_error *err)
 	S.m2 = NULL;
 	save(".v2.trace", S.out2, S.len2);
 	gt_src_mem(&src, S.out2, S.len2);
-	return !gt_v2_check(&src, info, err);
+	return !gt_go123_check(&src, info, err);
 }
 
 /*
@@ -3146,7 +3147,7 @@ static void sweep_race_check_gens(const char *name, int ret,
 				  unsigned int gens, unsigned int from)
 {
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
+	struct gt_go123_info info = { 0 };
 	struct un_cut cut = { .from = from };
 	struct gt_src src;
 	bool valid;
@@ -3161,7 +3162,7 @@ static void sweep_race_check_gens(const char *name, int ret,
 	gt_src_mem(&src, cut.buf, cut.len);
 	memset(&info, 0, sizeof(info));
 	memset(&err, 0, sizeof(err));
-	valid = !gt_v2_check(&src, &info, &err);
+	valid = !gt_go123_check(&src, &info, &err);
 	ok(!ret && valid && info.generations == gens - from + 1,
 	   "%s (go 1.23): from generation %u, gotrace check reads %llu "
 	   "generations of %u%s%s", name, from,
@@ -3355,7 +3356,7 @@ static void test_create_at_stop(void)
 	struct task *child = task_new(2562, 2562, "child");
 	struct task *tasks[] = { a, b };
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
+	struct gt_go123_info info = { 0 };
 	struct gt_in_fork in;
 	bool valid;
 	int ret;
@@ -3405,7 +3406,7 @@ static void run_block_advance(const char *name, unsigned int nth)
 	struct task *b = task_new(2521, 2521, "b");
 	struct task *tasks[] = { a, b };
 	struct gt_trace_error err = { 0 };
-	struct gt_v2_info info = { 0 };
+	struct gt_go123_info info = { 0 };
 	bool valid;
 	int ret;
 
@@ -3464,7 +3465,7 @@ static void test_units(void)
 	struct gt_trace_error err = { 0 };
 	struct gt_stats st = { 0 };
 	struct un_walk wc = { .order_ok = true };
-	struct gt_v2_info info = { 0 };
+	struct gt_go123_info info = { 0 };
 	struct un_cut cut = { .from = 2 };
 	struct gt_src src;
 	const char *want = "1:B a.service, 3:B b.scope, 4:B a.service, "
@@ -3529,7 +3530,7 @@ static void test_units(void)
 	   (unsigned long long)ST2.unit_overflows);
 
 	gt_src_mem(&src, S.out2, S.len2);
-	ret = gt_v2_stats(&src, &st, &err);
+	ret = gt_go123_stats(&src, &st, &err);
 	/*
 	 * c counts in its last unit: a.service has a, d and c, and no task
 	 * is left in b.scope; b and e are in none.
@@ -3553,7 +3554,7 @@ static void test_units(void)
 	un_cut(&cut);
 	save(".cut.v2.trace", cut.buf, cut.len);
 	gt_src_mem(&src, cut.buf, cut.len);
-	ret = gt_v2_check(&src, &info, &err);
+	ret = gt_go123_check(&src, &info, &err);
 	if (!ret)
 		ret = v2_walk_all(cut.buf, cut.len, un_event, &wc, &err);
 	ok(ret == 0 && info.generations == INFO2.generations - 1 &&
@@ -3563,7 +3564,7 @@ static void test_units(void)
 	   "ends with no begin: %s (%s)", wc.seq,
 	   err.msg[0] ? err.msg : "no error");
 	gt_src_mem(&src, cut.buf, cut.len);
-	ret = gt_v2_stats(&src, &st, &err);
+	ret = gt_go123_stats(&src, &st, &err);
 	ok(!ret && st.nunits == 1 && !strcmp(st.units[0].name, "a.service"),
 	   "units: gotrace stat of the cut trace has the unit (%zu units)",
 	   st.nunits);
@@ -3585,8 +3586,8 @@ struct cs_walk {
 	u64 last_gen;
 };
 
-static int cs_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int cs_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct cs_walk *w = ctx;
 	char k[64], u[64], comm[64];
@@ -3595,9 +3596,9 @@ static int cs_event(void *ctx, const struct gt_v2_gen *g,
 	if (g->gen != w->last_gen) {
 		w->last_gen = g->gen;
 		w->gens++;
-		w->hz &= gt_v2_cpu_hz(g) == 999;
+		w->hz &= gt_go123_cpu_hz(g) == 999;
 	}
-	if (ev->type != GT_V2_EV_CPU_SAMPLE)
+	if (ev->type != GT_GO123_EV_CPU_SAMPLE)
 		return 0;
 	w->samples++;
 	if (!w->g)
@@ -3614,17 +3615,17 @@ static int cs_event(void *ctx, const struct gt_v2_gen *g,
 /* Every generation's events and CPU samples, in Go's order, to cs_event(). */
 static int cs_walk_all(struct cs_walk *w, struct gt_trace_error *err)
 {
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	struct gt_src src;
 	int ret;
 
 	gt_src_mem(&src, S.out2, S.len2);
-	gt_v2_open(&r, &src);
-	while ((ret = gt_v2_next(&r, &g, err)) > 0)
-		if (gt_v2_walk_samples(&g, cs_event, w, err, NULL))
+	gt_go123_open(&r, &src);
+	while ((ret = gt_go123_next(&r, &g, err)) > 0)
+		if (gt_go123_walk_samples(&g, cs_event, w, err, NULL))
 			break;
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	return ret;
 }
 
@@ -3740,8 +3741,8 @@ struct ds_walk {
 	size_t most;		/* frames of the deepest of them */
 };
 
-static int ds_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int ds_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ds_walk *w = ctx;
 	struct us_v2ctx c = { .g = g };
@@ -3751,14 +3752,14 @@ static int ds_event(void *ctx, const struct gt_v2_gen *g,
 	(void)err;
 	if (ev->m != w->m)
 		return 0;
-	if (ev->type == GT_V2_EV_GO_BLOCK && w->nb < ARRAY_SIZE(w->blocks))
+	if (ev->type == GT_GO123_EV_GO_BLOCK && w->nb < ARRAY_SIZE(w->blocks))
 		out = w->blocks[w->nb++];
-	else if (ev->type == GT_V2_EV_GO_SYSCALL_BEGIN &&
+	else if (ev->type == GT_GO123_EV_GO_SYSCALL_BEGIN &&
 		 w->ns < ARRAY_SIZE(w->sys))
 		out = w->sys[w->ns++];
 	else
 		return 0;
-	if (!gt_v2_stack(g, ev->args[2], &c.pcs, &n))
+	if (!gt_go123_stack(g, ev->args[2], &c.pcs, &n))
 		return 0;
 	if (n > w->most)
 		w->most = n;
@@ -3915,14 +3916,14 @@ struct cc_walk {
 	unsigned int blocks, right;
 };
 
-static int cc_event(void *ctx, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int cc_event(void *ctx, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct cc_walk *w = ctx;
 	char comm[64];
 
 	(void)err;
-	if (ev->type != GT_V2_EV_GO_BLOCK || ev->m < 2700 || ev->m > 2701)
+	if (ev->type != GT_GO123_EV_GO_BLOCK || ev->m < 2700 || ev->m > 2701)
 		return 0;
 	tg_frame(g, ev->args[2], 0, true, comm, sizeof(comm));
 	w->blocks++;

@@ -47,7 +47,7 @@ static void make_stream(unsigned int gens, unsigned int batches,
 		for (unsigned int b = 0; b < batches; b++) {
 			unsigned int size = (unsigned int)rand() % max;
 
-			put(GT_V2_EV_BATCH);
+			put(GT_GO123_EV_BATCH);
 			put_leb(g);
 			put_leb(b % 3);
 			put_leb(1000000ULL * g + b);
@@ -56,7 +56,7 @@ static void make_stream(unsigned int gens, unsigned int batches,
 				put((uint8_t)rand());
 		}
 		if (eog)
-			put(GT_V2_EV_END_OF_GENERATION);
+			put(GT_GO123_EV_END_OF_GENERATION);
 	}
 }
 
@@ -88,25 +88,25 @@ static int c_gen(void *arg, uint64_t gen)
 	return 0;
 }
 
-static const struct gt_v2split_ops c_ops = { c_bytes, c_gen };
+static const struct gt_go123_split_ops c_ops = { c_bytes, c_gen };
 
 /* Feed the stream in pieces of 1..@piece bytes. */
 static struct collect *split(size_t piece)
 {
 	static struct collect c;
-	struct gt_v2split s;
+	struct gt_go123_split s;
 
 	memset(&c, 0, sizeof(c));
-	gt_v2split_init(&s, &c_ops, &c);
+	gt_go123_split_init(&s, &c_ops, &c);
 	for (size_t i = 0; i < stream_len;) {
 		size_t n = 1 + (size_t)rand() % piece;
 
 		if (n > stream_len - i)
 			n = stream_len - i;
-		gt_v2split_feed(&s, stream + i, n);
+		gt_go123_split_feed(&s, stream + i, n);
 		i += n;
 	}
-	gt_v2split_end(&s);
+	gt_go123_split_end(&s);
 	return s.error ? NULL : &c;
 }
 
@@ -126,7 +126,7 @@ static void test_split(bool eog)
 
 			/* Each cut is at a batch of the generation it names. */
 			in_order = c->gens[i] == i + 1 &&
-				   at[0] == GT_V2_EV_BATCH && at[1] == i + 1;
+				   at[0] == GT_GO123_EV_BATCH && at[1] == i + 1;
 		}
 		ok(c && c->len == stream_len &&
 		   !memcmp(c->out, stream, stream_len),
@@ -213,7 +213,7 @@ static void test_files(void)
 		size_t len = slurp(names[i], buf, sizeof(buf));
 
 		headers &= len > 16 && !memcmp(buf, stream, 16) &&
-			   buf[16] == GT_V2_EV_BATCH;
+			   buf[16] == GT_GO123_EV_BATCH;
 		memcpy(cat + cat_len, buf + 16, len - 16);
 		cat_len += len - 16;
 		unlink(names[i]);

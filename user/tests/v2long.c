@@ -44,7 +44,7 @@ static void put(uint64_t v)
 /* Write what buf holds as one batch of @m in generation @gen. */
 static void flush(FILE *f, uint64_t gen, uint64_t m, uint64_t time)
 {
-	uint8_t hdr[64] = { GT_V2_EV_BATCH };
+	uint8_t hdr[64] = { GT_GO123_EV_BATCH };
 	size_t n = 1;
 
 	put_to(hdr, &n, gen);
@@ -82,39 +82,39 @@ int main(int argc, char **argv)
 	fwrite("go 1.23 trace\0\0\0", 1, 16, f);
 	for (uint64_t gen = 1; gen <= gens; gen++) {
 		for (uint64_t p = 0; p < NPROCS; p++)
-			ev(GT_V2_EV_PROC_STATUS, 3, (uint64_t[]){ 0, p, 2 });
+			ev(GT_GO123_EV_PROC_STATUS, 3, (uint64_t[]){ 0, p, 2 });
 		for (uint64_t g = 1; g <= NGS; g++)
-			ev(GT_V2_EV_GO_STATUS, 4, (uint64_t[]){ 0, g, NOM, 1 });
+			ev(GT_GO123_EV_GO_STATUS, 4, (uint64_t[]){ 0, g, NOM, 1 });
 		flush(f, gen, NOM, t);
 		for (uint64_t p = 0; p < NPROCS; p++) {
 			uint64_t m = 100 + p;
 
-			ev(GT_V2_EV_PROC_START, 3, (uint64_t[]){ 1, p, 1 });
+			ev(GT_GO123_EV_PROC_START, 3, (uint64_t[]){ 1, p, 1 });
 			for (uint64_t r = 1; r <= ROUNDS; r++) {
 				for (uint64_t k = 0; k < NGS / NPROCS; k++) {
 					uint64_t g = 1 + p * (NGS / NPROCS) + k;
 
-					ev(GT_V2_EV_GO_START, 3, (uint64_t[]){ 1, g, r });
-					ev(GT_V2_EV_GO_STOP, 3, (uint64_t[]){ 1, 0, 0 });
+					ev(GT_GO123_EV_GO_START, 3, (uint64_t[]){ 1, g, r });
+					ev(GT_GO123_EV_GO_STOP, 3, (uint64_t[]){ 1, 0, 0 });
 				}
 				if (len > 30000)	/* batches stay under 64 KiB */
 					flush(f, gen, m, t + 1);
 			}
-			ev(GT_V2_EV_PROC_STOP, 1, (uint64_t[]){ 1 });
+			ev(GT_GO123_EV_PROC_STOP, 1, (uint64_t[]){ 1 });
 			flush(f, gen, m, t + 1);
 		}
 		t += 100000;
-		ev(GT_V2_EV_FREQUENCY, 1, (uint64_t[]){ 1000000000 });
+		ev(GT_GO123_EV_FREQUENCY, 1, (uint64_t[]){ 1000000000 });
 		flush(f, gen, NOM, t);
-		buf[len++] = GT_V2_EV_STRINGS;
-		buf[len++] = GT_V2_EV_STRING;
+		buf[len++] = GT_GO123_EV_STRINGS;
+		buf[len++] = GT_GO123_EV_STRING;
 		put(1);
 		put(6);
 		memcpy(buf + len, "v2long", 6);
 		len += 6;
 		flush(f, gen, NOM, t);
-		buf[len++] = GT_V2_EV_STACKS;
-		buf[len++] = GT_V2_EV_STACK;
+		buf[len++] = GT_GO123_EV_STACKS;
+		buf[len++] = GT_GO123_EV_STACK;
 		put(1);
 		put(1);
 		put(0x1000);

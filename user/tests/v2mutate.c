@@ -29,7 +29,7 @@
 
 struct ev {
 	uint8_t type;
-	uint64_t a[GT_V2_ARGS_MAX];
+	uint64_t a[GT_GO123_ARGS_MAX];
 	uint8_t n;
 	bool drop;
 	uint64_t p;		/* the P of its M then (syscall-end-p-running) */
@@ -94,7 +94,7 @@ static void parse(void)
 		struct batch b = { .start = at };
 		size_t p, end;
 
-		if (in[at++] != GT_V2_EV_BATCH)
+		if (in[at++] != GT_GO123_EV_BATCH)
 			die("not a batch");
 		b.gen = get(&at, inlen);
 		b.m = get(&at, inlen);
@@ -105,15 +105,15 @@ static void parse(void)
 		b.end = end;
 		p = at;
 		at = end;
-		if (b.size && in[p] != GT_V2_EV_STACKS && in[p] != GT_V2_EV_STRINGS &&
-		    in[p] != GT_V2_EV_FREQUENCY && in[p] != GT_V2_EV_CPU_SAMPLES) {
+		if (b.size && in[p] != GT_GO123_EV_STACKS && in[p] != GT_GO123_EV_STRINGS &&
+		    in[p] != GT_GO123_EV_FREQUENCY && in[p] != GT_GO123_EV_CPU_SAMPLES) {
 			b.events = true;
 			b.evs = calloc(b.size, sizeof(*b.evs));	/* >= 1 byte each */
 			if (!b.evs)
 				die("out of memory");
 			while (p < end) {
 				struct ev *e = &b.evs[b.nev++];
-				const struct gt_v2_spec *s = gt_v2_spec(in[p]);
+				const struct gt_go123_spec *s = gt_go123_spec(in[p]);
 
 				if (!s)
 					die("unknown event");
@@ -187,7 +187,7 @@ static void emit(const char *path)
 		} else {
 			size = b->size;
 		}
-		fputc(GT_V2_EV_BATCH, f);
+		fputc(GT_GO123_EV_BATCH, f);
 		put(f, b->gen);
 		put(f, b->m);
 		put(f, b->time);
@@ -226,8 +226,8 @@ static struct ev *find(uint64_t gen, bool sweep, const uint8_t *types,
 	return NULL;
 }
 
-static const uint8_t go_status[] = { GT_V2_EV_GO_STATUS,
-				     GT_V2_EV_GO_STATUS_STACK, 0 };
+static const uint8_t go_status[] = { GT_GO123_EV_GO_STATUS,
+				     GT_GO123_EV_GO_STATUS_STACK, 0 };
 
 /* Each returns true if it changed something. */
 static bool m_drop_gostatus(void)
@@ -245,7 +245,8 @@ static bool m_status_contradicts(void)
 		e = find(2, true, go_status, NULL);
 	if (!e)
 		return false;
-	e->a[3] = e->a[3] == GT_V2_G_WAITING ? GT_V2_G_RUNNABLE : GT_V2_G_WAITING;
+	e->a[3] = e->a[3] == GT_GO123_G_WAITING ? GT_GO123_G_RUNNABLE :
+						  GT_GO123_G_WAITING;
 	return true;
 }
 
@@ -256,15 +257,15 @@ static bool m_no_sweep(void)
 	for (size_t i = 0; i < nb; i++)
 		if (bs[i].events && bs[i].m == NONE && bs[i].gen >= 2)
 			for (size_t k = 0; k < bs[i].nev; k++)
-				if (bs[i].evs[k].type == GT_V2_EV_GO_STATUS ||
-				    bs[i].evs[k].type == GT_V2_EV_GO_STATUS_STACK)
+				if (bs[i].evs[k].type == GT_GO123_EV_GO_STATUS ||
+				    bs[i].evs[k].type == GT_GO123_EV_GO_STATUS_STACK)
 					any = bs[i].drop = true;
 	return any;
 }
 
 static bool m_drop_procstatus(void)
 {
-	static const uint8_t t[] = { GT_V2_EV_PROC_STATUS, 0 };
+	static const uint8_t t[] = { GT_GO123_EV_PROC_STATUS, 0 };
 	struct ev *e = find(2, false, t, NULL);
 
 	return e && (e->drop = true);
@@ -272,7 +273,7 @@ static bool m_drop_procstatus(void)
 
 static bool m_seq_skip(void)
 {
-	static const uint8_t t[] = { GT_V2_EV_GO_START, GT_V2_EV_GO_UNBLOCK, 0 };
+	static const uint8_t t[] = { GT_GO123_EV_GO_START, GT_GO123_EV_GO_UNBLOCK, 0 };
 	struct ev *e = find(2, false, t, NULL);
 
 	return e && ++e->a[2];
@@ -287,11 +288,11 @@ static bool m_seq_not_restarted(void)
 		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
 			struct ev *e = &bs[i].evs[k];
 
-			if (e->type == GT_V2_EV_GO_START || e->type == GT_V2_EV_GO_UNBLOCK ||
-			    e->type == GT_V2_EV_PROC_START) {
+			if (e->type == GT_GO123_EV_GO_START || e->type == GT_GO123_EV_GO_UNBLOCK ||
+			    e->type == GT_GO123_EV_PROC_START) {
 				e->a[2] += 100;
 				any = true;
-			} else if (e->type == GT_V2_EV_GO_SYSCALL_BEGIN) {
+			} else if (e->type == GT_GO123_EV_GO_SYSCALL_BEGIN) {
 				e->a[1] += 100;
 				any = true;
 			}
@@ -301,7 +302,7 @@ static bool m_seq_not_restarted(void)
 
 static bool m_p_seq_skip(void)
 {
-	static const uint8_t t[] = { GT_V2_EV_PROC_START, 0 };
+	static const uint8_t t[] = { GT_GO123_EV_PROC_START, 0 };
 	struct ev *e = find(2, false, t, NULL);
 
 	return e && ++e->a[2];
@@ -326,7 +327,7 @@ static bool m_bad_stack_id(void)
 {
 	for (size_t i = 0; i < nb; i++)
 		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
-			const struct gt_v2_spec *s = gt_v2_spec(bs[i].evs[k].type);
+			const struct gt_go123_spec *s = gt_go123_spec(bs[i].evs[k].type);
 
 			for (int j = 1; j < s->nargs; j++)
 				if ((s->stack_args & (1u << j)) && bs[i].evs[k].a[j]) {
@@ -341,7 +342,7 @@ static bool m_bad_string_id(void)
 {
 	for (size_t i = 0; i < nb; i++)
 		for (size_t k = 0; bs[i].gen == 2 && bs[i].events && k < bs[i].nev; k++) {
-			const struct gt_v2_spec *s = gt_v2_spec(bs[i].evs[k].type);
+			const struct gt_go123_spec *s = gt_go123_spec(bs[i].evs[k].type);
 
 			for (int j = 1; j < s->nargs; j++)
 				if ((s->string_args & (1u << j)) && bs[i].evs[k].a[j]) {
@@ -365,7 +366,7 @@ static size_t record_len(const struct batch *b, size_t p)
 
 	get_in(b, &at, end);			/* its id */
 	n = get_in(b, &at, end);		/* its length, or frames */
-	if (b->data[p] == GT_V2_EV_STRING)
+	if (b->data[p] == GT_GO123_EV_STRING)
 		return at - p + n;
 	for (uint64_t i = 0; i < 4 * n; i++)	/* pc, func, file, line */
 		get_in(b, &at, end);
@@ -400,12 +401,12 @@ static bool dup_record(uint8_t kind)
 
 static bool m_dup_string_id(void)
 {
-	return dup_record(GT_V2_EV_STRINGS);
+	return dup_record(GT_GO123_EV_STRINGS);
 }
 
 static bool m_dup_stack_id(void)
 {
-	return dup_record(GT_V2_EV_STACKS);
+	return dup_record(GT_GO123_EV_STACKS);
 }
 
 /*
@@ -421,7 +422,7 @@ static bool rewrite_first_stack(uint64_t frames, uint64_t file)
 		size_t at = 2, len, out;
 		uint8_t *data;
 
-		if (b->gen != 2 || !table_batch(b, GT_V2_EV_STACKS) || b->size < 2)
+		if (b->gen != 2 || !table_batch(b, GT_GO123_EV_STACKS) || b->size < 2)
 			continue;
 		len = record_len(b, 1);
 		id = get_in(b, &at, b->size);
@@ -433,8 +434,8 @@ static bool rewrite_first_stack(uint64_t frames, uint64_t file)
 		data = malloc(b->size + frames * 4 * GT_LEB_BYTES_MAX + 32);
 		if (!data)
 			die("out of memory");
-		data[0] = GT_V2_EV_STACKS;
-		data[1] = GT_V2_EV_STACK;
+		data[0] = GT_GO123_EV_STACKS;
+		data[1] = GT_GO123_EV_STACK;
 		out = 2 + leb(data + 2, id);
 		out += leb(data + out, frames);
 		for (uint64_t k = 0; k < frames; k++) {
@@ -513,18 +514,18 @@ static bool m_bad_file_string(void)
 
 static bool m_string_id_0(void)
 {
-	return id0_record(GT_V2_EV_STRINGS);
+	return id0_record(GT_GO123_EV_STRINGS);
 }
 
 static bool m_stack_id_0(void)
 {
-	return id0_record(GT_V2_EV_STACKS);
+	return id0_record(GT_GO123_EV_STACKS);
 }
 
 static bool m_no_frequency(void)
 {
 	for (size_t i = 0; i < nb; i++)
-		if (bs[i].gen == 2 && table_batch(&bs[i], GT_V2_EV_FREQUENCY))
+		if (bs[i].gen == 2 && table_batch(&bs[i], GT_GO123_EV_FREQUENCY))
 			return bs[i].drop = true;
 	return false;
 }
@@ -536,11 +537,11 @@ static bool m_no_frequency(void)
  */
 static bool m_freq_1hz(void)
 {
-	static uint8_t one_hz[] = { GT_V2_EV_FREQUENCY, 1 };
+	static uint8_t one_hz[] = { GT_GO123_EV_FREQUENCY, 1 };
 	bool any = false;
 
 	for (size_t i = 0; i < nb; i++) {
-		if (table_batch(&bs[i], GT_V2_EV_FREQUENCY)) {
+		if (table_batch(&bs[i], GT_GO123_EV_FREQUENCY)) {
 			bs[i].data = one_hz;
 			bs[i].size = sizeof(one_hz);
 			any = true;
@@ -556,8 +557,8 @@ static bool m_tables_of_gen1(void)
 	bool any = false;
 
 	for (size_t i = 0; i < nb; i++)
-		if (bs[i].gen == 2 && (table_batch(&bs[i], GT_V2_EV_STACKS) ||
-				       table_batch(&bs[i], GT_V2_EV_STRINGS)))
+		if (bs[i].gen == 2 && (table_batch(&bs[i], GT_GO123_EV_STACKS) ||
+				       table_batch(&bs[i], GT_GO123_EV_STRINGS)))
 			any = bs[i].drop = true;
 	return any;
 }
@@ -643,7 +644,7 @@ static bool m_drop_gen1(void)
 static struct batch *samples_batch(void)
 {
 	for (size_t i = 0; i < nb; i++)
-		if (table_batch(&bs[i], GT_V2_EV_CPU_SAMPLES) &&
+		if (table_batch(&bs[i], GT_GO123_EV_CPU_SAMPLES) &&
 		    bs[i].size > 1 + 2 * 6)
 			return &bs[i];
 	return NULL;
@@ -688,7 +689,7 @@ static bool m_sample_bad_byte(void)
 	if (!b)
 		return false;
 	splice(b, sample_at(b, 1, ends), sample_at(b, 1, ends) + 1,
-	       (const uint8_t[]){ GT_V2_EV_FREQUENCY }, 1);
+	       (const uint8_t[]){ GT_GO123_EV_FREQUENCY }, 1);
 	return true;
 }
 
@@ -768,7 +769,7 @@ static bool m_sample_in_events(void)
 		struct batch *b = &bs[i];
 
 		if (b->gen == 2 && b->events && b->m != NONE && b->nev > 2) {
-			b->evs[1].type = GT_V2_EV_CPU_SAMPLE;
+			b->evs[1].type = GT_GO123_EV_CPU_SAMPLE;
 			return true;
 		}
 	}
@@ -781,7 +782,7 @@ static uint64_t first_stack(uint64_t gen)
 	for (size_t i = 0; i < nb; i++) {
 		size_t at = 2;
 
-		if (bs[i].gen == gen && table_batch(&bs[i], GT_V2_EV_STACKS) &&
+		if (bs[i].gen == gen && table_batch(&bs[i], GT_GO123_EV_STACKS) &&
 		    bs[i].size > 2)
 			return get_in(&bs[i], &at, bs[i].size);
 	}
@@ -825,7 +826,7 @@ static bool m_samples_at_starts(void)
 		d = p = malloc(cap);
 		if (!d)
 			die("out of memory");
-		*p++ = GT_V2_EV_CPU_SAMPLES;
+		*p++ = GT_GO123_EV_CPU_SAMPLES;
 		for (size_t k = i; k < j; k++) {
 			uint64_t t = bs[k].time;
 
@@ -836,17 +837,17 @@ static bool m_samples_at_starts(void)
 				uint8_t ty = bs[k].evs[e].type;
 				uint64_t at = t += bs[k].evs[e].a[0];
 
-				if (ty == GT_V2_EV_GO_START)
+				if (ty == GT_GO123_EV_GO_START)
 					at++;
-				else if ((ty == GT_V2_EV_GO_STATUS ||
-					  ty == GT_V2_EV_GO_STATUS_STACK) &&
+				else if ((ty == GT_GO123_EV_GO_STATUS ||
+					  ty == GT_GO123_EV_GO_STATUS_STACK) &&
 					 !i && at)
 					at--;
 				else
 					continue;
 				if (!stk)
 					continue;
-				*p++ = GT_V2_EV_CPU_SAMPLE;
+				*p++ = GT_GO123_EV_CPU_SAMPLE;
 				put_mem(&p, at);
 				put_mem(&p, bs[k].m);
 				put_mem(&p, 0);
@@ -889,22 +890,22 @@ static bool m_samples_of_stacks(void)
 		while (j < nb && bs[j].gen == bs[i].gen)
 			j++;
 		for (size_t k = i; k < j; k++)
-			if (table_batch(&bs[k], GT_V2_EV_STACKS))
+			if (table_batch(&bs[k], GT_GO123_EV_STACKS))
 				cap += bs[k].size * 6;
 		d = p = malloc(cap);
 		if (!d)
 			die("out of memory");
-		*p++ = GT_V2_EV_CPU_SAMPLES;
+		*p++ = GT_GO123_EV_CPU_SAMPLES;
 		for (size_t k = i; k < j; k++) {
 			size_t at = 1;
 
 			out[n++] = bs[k];
-			if (!table_batch(&bs[k], GT_V2_EV_STACKS))
+			if (!table_batch(&bs[k], GT_GO123_EV_STACKS))
 				continue;
 			while (at < bs[k].size) {
 				size_t len = record_len(&bs[k], at), v = at + 1;
 
-				*p++ = GT_V2_EV_CPU_SAMPLE;
+				*p++ = GT_GO123_EV_CPU_SAMPLE;
 				put_mem(&p, bs[i].time);
 				put_mem(&p, 0);
 				put_mem(&p, 0);
@@ -934,7 +935,7 @@ static bool m_samples_of_stacks(void)
  */
 static bool m_cpu_hz_999(void)
 {
-	static const char str[] = GT_V2_CPU_HZ_PREFIX "999" GT_V2_CPU_HZ_SUFFIX;
+	static const char str[] = GT_GO123_CPU_HZ_PREFIX "999" GT_GO123_CPU_HZ_SUFFIX;
 	uint64_t last = 0;
 	bool any = false;
 
@@ -942,10 +943,10 @@ static bool m_cpu_hz_999(void)
 		struct batch *b = &bs[i];
 		uint8_t rec[2 + 2 * GT_LEB_BYTES_MAX + sizeof(str)], *p = rec;
 
-		if (!table_batch(b, GT_V2_EV_STRINGS) || b->gen == last)
+		if (!table_batch(b, GT_GO123_EV_STRINGS) || b->gen == last)
 			continue;
 		last = b->gen;
-		*p++ = GT_V2_EV_STRING;
+		*p++ = GT_GO123_EV_STRING;
 		put_mem(&p, 999999);
 		put_mem(&p, sizeof(str) - 1);
 		memcpy(p, str, sizeof(str) - 1);
@@ -989,12 +990,12 @@ static void track_ps(void)
 
 			e->ts = (k ? b->evs[k - 1].ts : b->time) + e->a[0];
 			e->p = p;
-			if (e->type == GT_V2_EV_PROC_STATUS &&
+			if (e->type == GT_GO123_EV_PROC_STATUS &&
 			    (e->a[2] == 1 || e->a[2] == 3))	/* Running, Syscall */
 				p = e->a[1];
-			else if (e->type == GT_V2_EV_PROC_START)
+			else if (e->type == GT_GO123_EV_PROC_START)
 				p = e->a[1];
-			else if (e->type == GT_V2_EV_PROC_STOP)
+			else if (e->type == GT_GO123_EV_PROC_STOP)
 				p = NONE;
 		}
 		ps[j] = p;
@@ -1013,7 +1014,7 @@ static bool p_numbered_after(uint64_t p, uint64_t from)
 		for (size_t j = 0; bs[i].gen == 2 && bs[i].events && j < bs[i].nev; j++) {
 			const struct ev *e = &bs[i].evs[j];
 
-			if (e->type == GT_V2_EV_PROC_STATUS && e->a[1] == p &&
+			if (e->type == GT_GO123_EV_PROC_STATUS && e->a[1] == p &&
 			    e->ts > from && e->ts < until)
 				until = e->ts;
 		}
@@ -1023,9 +1024,9 @@ static bool p_numbered_after(uint64_t p, uint64_t from)
 
 			if (e->ts <= from || e->ts > until)
 				continue;
-			if (((e->type == GT_V2_EV_PROC_START ||
-			      e->type == GT_V2_EV_PROC_STEAL) && e->a[1] == p) ||
-			    (e->type == GT_V2_EV_GO_SYSCALL_BEGIN && e->p == p))
+			if (((e->type == GT_GO123_EV_PROC_START ||
+			      e->type == GT_GO123_EV_PROC_STEAL) && e->a[1] == p) ||
+			    (e->type == GT_GO123_EV_GO_SYSCALL_BEGIN && e->p == p))
 				return true;
 		}
 	return false;
@@ -1049,13 +1050,13 @@ static bool m_syscall_end_p_running(void)
 		for (size_t k = 0; b->gen == 2 && b->events && k < b->nev; k++) {
 			struct ev *e = &b->evs[k];
 
-			if (e->type == GT_V2_EV_PROC_START) {
+			if (e->type == GT_GO123_EV_PROC_START) {
 				p = e->a[1];
 				seq = e->a[2];
-			} else if (e->type == GT_V2_EV_PROC_STOP) {
+			} else if (e->type == GT_GO123_EV_PROC_STOP) {
 				p = NONE;
 			}
-			if (e->type != GT_V2_EV_GO_START || p == NONE ||
+			if (e->type != GT_GO123_EV_GO_START || p == NONE ||
 			    p_numbered_after(p, e->ts))
 				continue;
 			b->evs = realloc(b->evs, (b->nev + 4) * sizeof(*b->evs));
@@ -1064,15 +1065,15 @@ static bool m_syscall_end_p_running(void)
 			memmove(&b->evs[k + 5], &b->evs[k + 1],
 				(b->nev - k - 1) * sizeof(*b->evs));
 			b->evs[k + 1] = (struct ev){
-				.type = GT_V2_EV_GO_SYSCALL_BEGIN, .n = 3,
+				.type = GT_GO123_EV_GO_SYSCALL_BEGIN, .n = 3,
 				.a = { 1, seq + 1, 0 } };
-			b->evs[k + 2] = (struct ev){ .type = GT_V2_EV_PROC_STOP,
+			b->evs[k + 2] = (struct ev){ .type = GT_GO123_EV_PROC_STOP,
 						     .n = 1, .a = { 1 } };
-			b->evs[k + 3] = (struct ev){ .type = GT_V2_EV_PROC_START,
+			b->evs[k + 3] = (struct ev){ .type = GT_GO123_EV_PROC_START,
 						     .n = 3,
 						     .a = { 1, p, seq + 2 } };
 			b->evs[k + 4] = (struct ev){
-				.type = GT_V2_EV_GO_SYSCALL_END, .n = 1,
+				.type = GT_GO123_EV_GO_SYSCALL_END, .n = 1,
 				.a = { 1 } };
 			b->nev += 4;
 			return true;

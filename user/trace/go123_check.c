@@ -17,8 +17,8 @@
 #include "u64map.h"
 
 struct ids {
-	struct gt_v2_info *info;
-	struct gt_v2_order order;	/* Go's states, across generations */
+	struct gt_go123_info *info;
+	struct gt_go123_order order;	/* Go's states, across generations */
 	struct u64map gs, ps, ms;
 };
 
@@ -32,19 +32,19 @@ static int seen(struct u64map *m, uint64_t id, uint64_t *count)
 	return 0;
 }
 
-static int count_event(void *ctx, const struct gt_v2_gen *g,
-		       const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int count_event(void *ctx, const struct gt_go123_gen *g,
+		       const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ids *x = ctx;
-	struct gt_v2_info *in = x->info;
+	struct gt_go123_info *in = x->info;
 	int ret;
 
 	/* A CPU sample: no state of Go's reader to fit, only its stack. */
-	if (ev->type == GT_V2_EV_CPU_SAMPLE) {
+	if (ev->type == GT_GO123_EV_CPU_SAMPLE) {
 		in->samples++;
 		return 0;
 	}
-	ret = gt_v2_order_event(&x->order, g, ev, err);
+	ret = gt_go123_order_event(&x->order, g, ev, err);
 	if (ret)	/* not yet (1), or broken */
 		return ret;
 	in->events++;
@@ -55,17 +55,17 @@ static int count_event(void *ctx, const struct gt_v2_gen *g,
 		in->max_ts = ev->ts;
 	ret |= seen(&x->ms, ev->m, &in->ms);
 	switch (ev->type) {
-	case GT_V2_EV_PROC_START:
-	case GT_V2_EV_PROC_STEAL:
-	case GT_V2_EV_PROC_STATUS:
+	case GT_GO123_EV_PROC_START:
+	case GT_GO123_EV_PROC_STEAL:
+	case GT_GO123_EV_PROC_STATUS:
 		ret |= seen(&x->ps, ev->args[1], &in->ps);
 		break;
-	case GT_V2_EV_GO_CREATE:
-	case GT_V2_EV_GO_CREATE_SYSCALL:
-	case GT_V2_EV_GO_CREATE_BLOCKED:
-	case GT_V2_EV_GO_STATUS:
-	case GT_V2_EV_GO_STATUS_STACK:
-	case GT_V2_EV_GO_START:
+	case GT_GO123_EV_GO_CREATE:
+	case GT_GO123_EV_GO_CREATE_SYSCALL:
+	case GT_GO123_EV_GO_CREATE_BLOCKED:
+	case GT_GO123_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS_STACK:
+	case GT_GO123_EV_GO_START:
 		ret |= seen(&x->gs, ev->args[1], &in->goroutines);
 		break;
 	}
@@ -76,25 +76,25 @@ static int count_event(void *ctx, const struct gt_v2_gen *g,
 	return ret;
 }
 
-int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
-		struct gt_trace_error *err)
+int gt_go123_check(const struct gt_src *src, struct gt_go123_info *info,
+		   struct gt_trace_error *err)
 {
 	struct ids x = { .info = info };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	gt_v2_open(&r, src);
+	gt_go123_open(&r, src);
 	info->version = r.version;
 	info->bytes = src->len;
 	info->good_end = 16;
-	while ((ret = gt_v2_next(&r, &g, err)) > 0) {
+	while ((ret = gt_go123_next(&r, &g, err)) > 0) {
 		info->batches += g.nbatches_all;
 		info->strings += g.strings.len;
 		info->stacks += g.stacks.len;
-		ret = gt_v2_walk_samples(&g, count_event, &x, err,
-					 &info->ties);
+		ret = gt_go123_walk_samples(&g, count_event, &x, err,
+					    &info->ties);
 		if (ret)
 			break;
 		info->generations++;
@@ -103,10 +103,10 @@ int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
 			info->good_generations = info->generations;
 		}
 	}
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	u64map_free(&x.gs);
 	u64map_free(&x.ps);
 	u64map_free(&x.ms);
-	gt_v2_order_free(&x.order);
+	gt_go123_order_free(&x.order);
 	return ret < 0 ? -1 : 0;
 }

@@ -15,14 +15,14 @@
 #include "input.h"
 #include "go123.h"
 
-struct gt_v2_info {
+struct gt_go123_info {
 	int version;		/* N of "go 1.N trace" */
 	uint64_t bytes;
 	uint64_t generations;	/* read and checked */
 	uint64_t batches;	/* of every kind */
 	uint64_t events;	/* CPU samples not among them */
 	uint64_t samples;	/* CPU samples */
-	uint64_t by_type[GT_V2_NR_TYPES];
+	uint64_t by_type[GT_GO123_NR_TYPES];
 	uint64_t goroutines, ps, ms;	/* distinct ids */
 	uint64_t strings, stacks;	/* summed over the generations */
 	uint64_t min_ts, max_ts;	/* nanoseconds */
@@ -37,7 +37,7 @@ struct gt_v2_info {
 };
 
 /* 0, or -1 with the first problem in @err (@info: what came before). */
-int gt_v2_check(const struct gt_src *src, struct gt_v2_info *info,
-		struct gt_trace_error *err);
+int gt_go123_check(const struct gt_src *src, struct gt_go123_info *info,
+		   struct gt_trace_error *err);
 
 #endif /* GOTRACE_GO123_CHECK_H */

@@ -22,17 +22,17 @@ enum { G_GONE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3,
 /* P statuses (ProcStatus). */
 enum { P_RUNNING = 1, P_IDLE = 2, P_SYSCALL = 3, P_ABANDONED = 4 };
 
-struct gt_v2_gstate {
+struct gt_go123_gstate {
 	uint8_t status;
 	uint64_t gen, seq;	/* the sequence counter and its generation */
 };
 
-struct gt_v2_pstate {
+struct gt_go123_pstate {
 	uint8_t status;
 	uint64_t gen, seq;
 };
 
-struct gt_v2_mstate {
+struct gt_go123_mstate {
 	uint64_t g, p;
 };
 
@@ -42,8 +42,8 @@ static const char *const p_names[] = { "Bad", "Running", "Idle", "Syscall",
 				       "SyscallAbandoned" };
 
 __attribute__((format(printf, 4, 5)))
-static int broken(struct gt_trace_error *err, const struct gt_v2_gen *g,
-		  const struct gt_v2_event *ev, const char *fmt, ...)
+static int broken(struct gt_trace_error *err, const struct gt_go123_gen *g,
+		  const struct gt_go123_event *ev, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -51,15 +51,15 @@ static int broken(struct gt_trace_error *err, const struct gt_v2_gen *g,
 	err->off = (size_t)ev->off;
 	n = snprintf(err->msg, sizeof(err->msg), "generation %llu: M %lld: %s: ",
 		     (unsigned long long)g->gen, (long long)ev->m,
-		     gt_v2_type_name(ev->type));
+		     gt_go123_type_name(ev->type));
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-static int oom(struct gt_trace_error *err, const struct gt_v2_gen *g,
-	       const struct gt_v2_event *ev)
+static int oom(struct gt_trace_error *err, const struct gt_go123_gen *g,
+	       const struct gt_go123_event *ev)
 {
 	return broken(err, g, ev, "out of memory");
 }
@@ -80,7 +80,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 /* The state of G @id, or NULL if it does not exist. */
-static struct gt_v2_gstate *gget(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_gstate *gget(struct gt_go123_order *o, uint64_t id)
 {
 	const uint64_t *i = u64map_get(&o->gs, id);
 
@@ -88,7 +88,7 @@ static struct gt_v2_gstate *gget(struct gt_v2_order *o, uint64_t id)
 }
 
 /* G @id's state slot, made if needed (status G_GONE if new). */
-static struct gt_v2_gstate *gmake(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_gstate *gmake(struct gt_go123_order *o, uint64_t id)
 {
 	uint64_t *i;
 	bool added;
@@ -99,18 +99,18 @@ static struct gt_v2_gstate *gmake(struct gt_v2_order *o, uint64_t id)
 	if (!i)
 		return NULL;
 	if (added)
-		o->g[o->ng++] = (struct gt_v2_gstate){ 0 };
+		o->g[o->ng++] = (struct gt_go123_gstate){ 0 };
 	return &o->g[*i];
 }
 
-static struct gt_v2_pstate *pget(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_pstate *pget(struct gt_go123_order *o, uint64_t id)
 {
 	const uint64_t *i = u64map_get(&o->ps, id);
 
 	return i ? &o->p[*i] : NULL;
 }
 
-static struct gt_v2_pstate *pmake(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_pstate *pmake(struct gt_go123_order *o, uint64_t id)
 {
 	uint64_t *i;
 	bool added;
@@ -121,18 +121,18 @@ static struct gt_v2_pstate *pmake(struct gt_v2_order *o, uint64_t id)
 	if (!i)
 		return NULL;
 	if (added)
-		o->p[o->np++] = (struct gt_v2_pstate){ 0 };
+		o->p[o->np++] = (struct gt_go123_pstate){ 0 };
 	return &o->p[*i];
 }
 
-static struct gt_v2_mstate *mget(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_mstate *mget(struct gt_go123_order *o, uint64_t id)
 {
 	const uint64_t *i = u64map_get(&o->ms, id);
 
 	return i ? &o->m[*i] : NULL;
 }
 
-static struct gt_v2_mstate *mmake(struct gt_v2_order *o, uint64_t id)
+static struct gt_go123_mstate *mmake(struct gt_go123_order *o, uint64_t id)
 {
 	uint64_t *i;
 	bool added;
@@ -143,7 +143,7 @@ static struct gt_v2_mstate *mmake(struct gt_v2_order *o, uint64_t id)
 	if (!i)
 		return NULL;
 	if (added)
-		o->m[o->nm++] = (struct gt_v2_mstate){ .g = NONE, .p = NONE };
+		o->m[o->nm++] = (struct gt_go123_mstate){ .g = NONE, .p = NONE };
 	return &o->m[*i];
 }
 
@@ -160,8 +160,8 @@ struct ctx {
 	uint64_t m, p, g;
 };
 
-static int need(struct gt_trace_error *err, const struct gt_v2_gen *g,
-		const struct gt_v2_event *ev, const struct ctx *c,
+static int need(struct gt_trace_error *err, const struct gt_go123_gen *g,
+		const struct gt_go123_event *ev, const struct ctx *c,
 		enum need m, enum need p, enum need gr)
 {
 	if (m == MUST && c->m == NONE)
@@ -178,9 +178,9 @@ static int need(struct gt_trace_error *err, const struct gt_v2_gen *g,
 }
 
 /* The running G of @c, which an event on it needs. */
-static int cur_g(struct gt_v2_order *o, struct gt_trace_error *err,
-		 const struct gt_v2_gen *g, const struct gt_v2_event *ev,
-		 const struct ctx *c, uint8_t want, struct gt_v2_gstate **out)
+static int cur_g(struct gt_go123_order *o, struct gt_trace_error *err,
+		 const struct gt_go123_gen *g, const struct gt_go123_event *ev,
+		 const struct ctx *c, uint8_t want, struct gt_go123_gstate **out)
 {
 	*out = gget(o, c->g);
 	if (!*out)
@@ -192,12 +192,12 @@ static int cur_g(struct gt_v2_order *o, struct gt_trace_error *err,
 	return 0;
 }
 
-static int proc_status(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		       const struct gt_v2_event *ev, struct ctx *c,
+static int proc_status(struct gt_go123_order *o, const struct gt_go123_gen *g,
+		       const struct gt_go123_event *ev, struct ctx *c,
 		       struct gt_trace_error *err)
 {
 	uint64_t pid = ev->args[1], st = ev->args[2];
-	struct gt_v2_pstate *s = pget(o, pid);
+	struct gt_go123_pstate *s = pget(o, pid);
 	/* Only these statuses bind the P, an abandoned one never. */
 	bool bind = st == P_RUNNING || st == P_SYSCALL;
 
@@ -236,13 +236,13 @@ static int proc_status(struct gt_v2_order *o, const struct gt_v2_gen *g,
 	return 0;
 }
 
-static int go_status(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		     const struct gt_v2_event *ev, struct ctx *c,
+static int go_status(struct gt_go123_order *o, const struct gt_go123_gen *g,
+		     const struct gt_go123_event *ev, struct ctx *c,
 		     struct gt_trace_error *err)
 {
 	uint64_t gid = ev->args[1], mid = ev->args[2], st = ev->args[3];
-	struct gt_v2_gstate *s = gget(o, gid);
-	struct gt_v2_mstate *ms;
+	struct gt_go123_gstate *s = gget(o, gid);
+	struct gt_go123_mstate *ms;
 
 	if (st > G_WAITING)
 		return broken(err, g, ev, "invalid status for goroutine %llu: %llu",
@@ -295,13 +295,13 @@ static int go_status(struct gt_v2_order *o, const struct gt_v2_gen *g,
 	return 0;
 }
 
-static int go_create(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		     const struct gt_v2_event *ev, struct ctx *c,
+static int go_create(struct gt_go123_order *o, const struct gt_go123_gen *g,
+		     const struct gt_go123_event *ev, struct ctx *c,
 		     struct gt_trace_error *err)
 {
-	struct gt_v2_gstate *s = gget(o, c->g);
+	struct gt_go123_gstate *s = gget(o, c->g);
 	uint64_t gid = ev->args[1];
-	bool sys = ev->type == GT_V2_EV_GO_CREATE_SYSCALL;
+	bool sys = ev->type == GT_GO123_EV_GO_CREATE_SYSCALL;
 
 	if (sys ? need(err, g, ev, c, MUST, MAY, MUST_NOT) :
 		  need(err, g, ev, c, MUST, MUST, MAY))
@@ -314,7 +314,7 @@ static int go_create(struct gt_v2_order *o, const struct gt_v2_gen *g,
 	s = gmake(o, gid);
 	if (!s)
 		return oom(err, g, ev);
-	s->status = ev->type == GT_V2_EV_GO_CREATE_BLOCKED ? G_WAITING :
+	s->status = ev->type == GT_GO123_EV_GO_CREATE_BLOCKED ? G_WAITING :
 		    sys ? G_SYSCALL : G_RUNNABLE;
 	s->gen = g->gen;
 	s->seq = 0;
@@ -324,22 +324,22 @@ static int go_create(struct gt_v2_order *o, const struct gt_v2_gen *g,
 }
 
 /* Apply @ev to the context @c of its M; 0, 1 (not yet) or -1. */
-static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		 const struct gt_v2_event *ev, struct ctx *c,
+static int apply(struct gt_go123_order *o, const struct gt_go123_gen *g,
+		 const struct gt_go123_event *ev, struct ctx *c,
 		 struct gt_trace_error *err)
 {
-	struct gt_v2_gstate *gs;
-	struct gt_v2_pstate *ps;
-	struct gt_v2_mstate *ms;
+	struct gt_go123_gstate *gs;
+	struct gt_go123_pstate *ps;
+	struct gt_go123_mstate *ms;
 	uint64_t id = ev->args[1], seq = ev->args[2];
 
 	switch (ev->type) {
-	case GT_V2_EV_PROC_STATUS:
+	case GT_GO123_EV_PROC_STATUS:
 		return proc_status(o, g, ev, c, err);
-	case GT_V2_EV_GO_STATUS:
-	case GT_V2_EV_GO_STATUS_STACK:
+	case GT_GO123_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS_STACK:
 		return go_status(o, g, ev, c, err);
-	case GT_V2_EV_PROC_START:
+	case GT_GO123_EV_PROC_START:
 		ps = pget(o, id);
 		if (!ps || ps->status != P_IDLE ||
 		    !succeeds(g->gen, seq, ps->gen, ps->seq) || c->p != NONE)
@@ -350,7 +350,7 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		ps->seq = seq;
 		c->p = id;
 		return 0;
-	case GT_V2_EV_PROC_STOP:
+	case GT_GO123_EV_PROC_STOP:
 		ps = c->p == NONE ? NULL : pget(o, c->p);
 		if (!ps)
 			return broken(err, g, ev, "event for proc (%lld) that doesn't exist",
@@ -362,7 +362,7 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		ps->status = P_IDLE;
 		c->p = NONE;
 		return 0;
-	case GT_V2_EV_PROC_STEAL: {
+	case GT_GO123_EV_PROC_STEAL: {
 		uint64_t from = ev->args[3];
 		uint8_t old;
 
@@ -398,11 +398,11 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		ms->p = NONE;
 		return 0;
 	}
-	case GT_V2_EV_GO_CREATE:
-	case GT_V2_EV_GO_CREATE_BLOCKED:
-	case GT_V2_EV_GO_CREATE_SYSCALL:
+	case GT_GO123_EV_GO_CREATE:
+	case GT_GO123_EV_GO_CREATE_BLOCKED:
+	case GT_GO123_EV_GO_CREATE_SYSCALL:
 		return go_create(o, g, ev, c, err);
-	case GT_V2_EV_GO_START:
+	case GT_GO123_EV_GO_START:
 		gs = gget(o, id);
 		if (!gs || gs->status != G_RUNNABLE ||
 		    !succeeds(g->gen, seq, gs->gen, gs->seq))
@@ -413,17 +413,17 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		gs->seq = seq;
 		c->g = id;
 		return 0;
-	case GT_V2_EV_GO_STOP:
-	case GT_V2_EV_GO_BLOCK:
-	case GT_V2_EV_GO_DESTROY:
+	case GT_GO123_EV_GO_STOP:
+	case GT_GO123_EV_GO_BLOCK:
+	case GT_GO123_EV_GO_DESTROY:
 		if (need(err, g, ev, c, MUST, MUST, MUST) ||
 		    cur_g(o, err, g, ev, c, G_RUNNING, &gs))
 			return -1;
-		gs->status = ev->type == GT_V2_EV_GO_STOP ? G_RUNNABLE :
-			     ev->type == GT_V2_EV_GO_BLOCK ? G_WAITING : G_GONE;
+		gs->status = ev->type == GT_GO123_EV_GO_STOP ? G_RUNNABLE :
+			     ev->type == GT_GO123_EV_GO_BLOCK ? G_WAITING : G_GONE;
 		c->g = NONE;
 		return 0;
-	case GT_V2_EV_GO_UNBLOCK:
+	case GT_GO123_EV_GO_UNBLOCK:
 		gs = gget(o, id);
 		if (!gs || gs->status != G_WAITING ||
 		    !succeeds(g->gen, seq, gs->gen, gs->seq))
@@ -431,9 +431,9 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		gs->status = G_RUNNABLE;
 		gs->seq = seq;
 		return 0;
-	case GT_V2_EV_GO_SWITCH:
-	case GT_V2_EV_GO_SWITCH_DESTROY: {
-		struct gt_v2_gstate *next;
+	case GT_GO123_EV_GO_SWITCH:
+	case GT_GO123_EV_GO_SWITCH_DESTROY: {
+		struct gt_go123_gstate *next;
 
 		if (need(err, g, ev, c, MUST, MUST, MUST) ||
 		    cur_g(o, err, g, ev, c, G_RUNNING, &gs))
@@ -442,13 +442,13 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		if (!next || next->status != G_WAITING ||
 		    !succeeds(g->gen, seq, next->gen, next->seq))
 			return 1;
-		gs->status = ev->type == GT_V2_EV_GO_SWITCH ? G_WAITING : G_GONE;
+		gs->status = ev->type == GT_GO123_EV_GO_SWITCH ? G_WAITING : G_GONE;
 		next->status = G_RUNNING;
 		next->seq = seq;
 		c->g = id;
 		return 0;
 	}
-	case GT_V2_EV_GO_SYSCALL_BEGIN:
+	case GT_GO123_EV_GO_SYSCALL_BEGIN:
 		if (need(err, g, ev, c, MUST, MUST, MUST) ||
 		    cur_g(o, err, g, ev, c, G_RUNNING, &gs))
 			return -1;
@@ -467,7 +467,7 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 				      (unsigned long long)g->gen);
 		ps->seq = id;
 		return 0;
-	case GT_V2_EV_GO_SYSCALL_END:
+	case GT_GO123_EV_GO_SYSCALL_END:
 		if (need(err, g, ev, c, MUST, MUST, MUST) ||
 		    cur_g(o, err, g, ev, c, G_SYSCALL, &gs))
 			return -1;
@@ -481,7 +481,7 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 				      (unsigned long long)c->p, p_names[ps->status]);
 		ps->status = P_RUNNING;
 		return 0;
-	case GT_V2_EV_GO_SYSCALL_END_BLOCKED:
+	case GT_GO123_EV_GO_SYSCALL_END_BLOCKED:
 		if (c->p != NONE) {
 			ps = pget(o, c->p);
 			if (!ps)
@@ -496,7 +496,7 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 		gs->status = G_RUNNABLE;
 		c->g = NONE;
 		return 0;
-	case GT_V2_EV_GO_DESTROY_SYSCALL:
+	case GT_GO123_EV_GO_DESTROY_SYSCALL:
 		if (need(err, g, ev, c, MUST, MAY, MUST) ||
 		    cur_g(o, err, g, ev, c, G_SYSCALL, &gs))
 			return -1;
@@ -518,10 +518,10 @@ static int apply(struct gt_v2_order *o, const struct gt_v2_gen *g,
 	}
 }
 
-int gt_v2_order_event(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		      const struct gt_v2_event *ev, struct gt_trace_error *err)
+int gt_go123_order_event(struct gt_go123_order *o, const struct gt_go123_gen *g,
+			 const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
-	struct gt_v2_mstate *ms = NULL;
+	struct gt_go123_mstate *ms = NULL;
 	struct ctx c = { .m = ev->m, .p = NONE, .g = NONE };
 	int ret;
 
@@ -544,7 +544,7 @@ int gt_v2_order_event(struct gt_v2_order *o, const struct gt_v2_gen *g,
 	return ret;
 }
 
-void gt_v2_order_free(struct gt_v2_order *o)
+void gt_go123_order_free(struct gt_go123_order *o)
 {
 	u64map_free(&o->gs);
 	u64map_free(&o->ps);
@@ -555,8 +555,8 @@ void gt_v2_order_free(struct gt_v2_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
-void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
-		   uint64_t *p)
+void gt_go123_order_m(const struct gt_go123_order *o, uint64_t m, uint64_t *g,
+		      uint64_t *p)
 {
 	const uint64_t *i = u64map_get(&o->ms, m);
 
@@ -564,7 +564,7 @@ void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
 	*p = i ? o->m[*i].p : NONE;
 }
 
-bool gt_v2_order_g_exists(const struct gt_v2_order *o, uint64_t g)
+bool gt_go123_order_g_exists(const struct gt_go123_order *o, uint64_t g)
 {
 	const uint64_t *i = u64map_get(&o->gs, g);
 

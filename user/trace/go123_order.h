@@ -10,7 +10,7 @@
  * yet (a sequence number not reached, a P still held) waits while the
  * other Ms' events are tried; an event that can never fit (a G event on
  * an M without a G, a status that contradicts the state) is an error at
- * once.  gt_v2_order_event() is that decision for one event, with Go's
+ * once.  gt_go123_order_event() is that decision for one event, with Go's
  * words for each error; Documentation/trace-format.rst lists the rules.
  *
  * The state carries over from one generation to the next; its memory is
@@ -26,14 +26,14 @@
 #include "go123_walk.h"
 #include "u64map.h"
 
-struct gt_v2_order {
+struct gt_go123_order {
 	uint64_t initial_gen;	/* the first generation read: any status */
 	struct u64map gs, ps, ms;	/* id -> index into the arrays */
-	struct gt_v2_gstate *g;
+	struct gt_go123_gstate *g;
 	size_t ng, gcap;
-	struct gt_v2_pstate *p;
+	struct gt_go123_pstate *p;
 	size_t np, pcap;
-	struct gt_v2_mstate *m;
+	struct gt_go123_mstate *m;
 	size_t nm, mcap;
 };
 
@@ -41,17 +41,17 @@ struct gt_v2_order {
  * Apply @ev of generation @g.  0: applied; 1: not applicable yet (try the
  * other Ms first); -1: the trace is broken, @err says how.
  */
-int gt_v2_order_event(struct gt_v2_order *o, const struct gt_v2_gen *g,
-		      const struct gt_v2_event *ev, struct gt_trace_error *err);
-void gt_v2_order_free(struct gt_v2_order *o);
+int gt_go123_order_event(struct gt_go123_order *o, const struct gt_go123_gen *g,
+			 const struct gt_go123_event *ev, struct gt_trace_error *err);
+void gt_go123_order_free(struct gt_go123_order *o);
 
 /*
  * What the state says before an event is applied, for readers that
  * replay Go's transitions (go123_pprof.c): the G running or in a syscall
  * on M @m and the P it holds (UINT64_MAX: none), and whether G @g exists.
  */
-void gt_v2_order_m(const struct gt_v2_order *o, uint64_t m, uint64_t *g,
-		   uint64_t *p);
-bool gt_v2_order_g_exists(const struct gt_v2_order *o, uint64_t g);
+void gt_go123_order_m(const struct gt_go123_order *o, uint64_t m, uint64_t *g,
+		      uint64_t *p);
+bool gt_go123_order_g_exists(const struct gt_go123_order *o, uint64_t g);
 
 #endif /* GOTRACE_GO123_ORDER_H */

@@ -52,9 +52,9 @@
 #define NONE	UINT64_MAX
 
 /* Go's goroutine states: the statuses of GoStatus, and two more. */
-enum { S_GONE = 0, S_RUNNABLE = GT_V2_G_RUNNABLE, S_RUNNING = GT_V2_G_RUNNING,
-       S_SYSCALL = GT_V2_G_SYSCALL, S_WAITING = GT_V2_G_WAITING,
-       S_UNDETERMINED = 5 };
+enum { S_GONE = 0, S_RUNNABLE = GT_GO123_G_RUNNABLE,
+       S_RUNNING = GT_GO123_G_RUNNING, S_SYSCALL = GT_GO123_G_SYSCALL,
+       S_WAITING = GT_GO123_G_WAITING, S_UNDETERMINED = 5 };
 
 /* What a pending time waits for. */
 enum { NEED_RUN = 1, NEED_NAME = 2, NEED_UNIT = 4 };
@@ -87,7 +87,7 @@ struct ctx {
 	int want;			/* the profile's state (-1: cpu) */
 	struct gt_pprof_seen seen;
 	uint64_t first;			/* the earliest event's time */
-	struct gt_v2_order order;
+	struct gt_go123_order order;
 	struct u64map gidx;		/* goroutine -> index into gs */
 	struct gstate *gs;
 	size_t ngs, gcap;
@@ -131,35 +131,35 @@ static bool wanted(const struct ctx *c, const char *reason, size_t len)
 	}
 }
 
-static bool str_is(const struct gt_v2_gen *g, uint64_t id, const char *want)
+static bool str_is(const struct gt_go123_gen *g, uint64_t id, const char *want)
 {
 	const char *s;
 	size_t len;
 
-	if (!gt_v2_string(g, id, &s, &len))
+	if (!gt_go123_string(g, id, &s, &len))
 		len = 0;
 	return len == strlen(want) && !memcmp(s, want, len);
 }
 
 /* Stack @stk of @g in the profile (0: the empty stack); -1 out of memory. */
-static int64_t intern(struct ctx *c, const struct gt_v2_gen *g, uint64_t stk)
+static int64_t intern(struct ctx *c, const struct gt_go123_gen *g, uint64_t stk)
 {
 	const uint64_t *pcs = NULL;
 	size_t n = 0;
 
-	if (stk && !gt_v2_stack(g, stk, &pcs, &n))
+	if (stk && !gt_go123_stack(g, stk, &pcs, &n))
 		n = 0;
 	if (n > GT_PROF_MAX_DEPTH)
 		n = GT_PROF_MAX_DEPTH;
 	for (size_t i = 0; i < n; i++) {
-		const struct gt_v2_frame *f = gt_v2_frame(g, pcs[i]);
+		const struct gt_go123_frame *f = gt_go123_frame(g, pcs[i]);
 		const char *fn = "", *file = "";
 		size_t fnlen = 0, filelen = 0;
 		int64_t sfn, sfile, func, loc;
 
-		if (f && !gt_v2_string(g, f->func, &fn, &fnlen))
+		if (f && !gt_go123_string(g, f->func, &fn, &fnlen))
 			fnlen = 0;
-		if (f && !gt_v2_string(g, f->file, &file, &filelen))
+		if (f && !gt_go123_string(g, f->file, &file, &filelen))
 			filelen = 0;
 		sfn = gt_prof_string(c->p, fn, fnlen);
 		sfile = gt_prof_string(c->p, file, filelen);
@@ -288,17 +288,17 @@ static void born(struct ctx *c, struct gstate *s, int from)
 }
 
 /* Go's name of a goroutine: the function of the outermost frame. */
-static void name(struct ctx *c, const struct gt_v2_gen *g, struct gstate *s,
+static void name(struct ctx *c, const struct gt_go123_gen *g, struct gstate *s,
 		 uint64_t stk)
 {
-	const struct gt_v2_frame *f;
+	const struct gt_go123_frame *f;
 	const uint64_t *pcs;
 	bool match;
 	size_t n;
 
-	if (s->name >= 0 || !stk || !gt_v2_stack(g, stk, &pcs, &n) || !n)
+	if (s->name >= 0 || !stk || !gt_go123_stack(g, stk, &pcs, &n) || !n)
 		return;
-	f = gt_v2_frame(g, pcs[n - 1]);
+	f = gt_go123_frame(g, pcs[n - 1]);
 	match = f && str_is(g, f->func, c->o->comm);
 	s->name = match;
 	resolve(c, s, NEED_NAME, match);
@@ -324,7 +324,7 @@ static bool tid_match(const struct gt_pprof_opts *o, uint64_t gid)
 	return !o->by_tid || (gid & 0xffffffffULL) == o->tid;
 }
 
-static int transition(struct ctx *c, const struct gt_v2_gen *g,
+static int transition(struct ctx *c, const struct gt_go123_gen *g,
 		      const struct trans *t)
 {
 	const char *reason = "";
@@ -345,7 +345,7 @@ static int transition(struct ctx *c, const struct gt_v2_gen *g,
 		born(c, s, added && t->from != S_GONE ? S_UNDETERMINED :
 			   t->from);
 	s->fresh = false;
-	if (t->reason && !gt_v2_string(g, t->reason, &reason, &rlen))
+	if (t->reason && !gt_go123_string(g, t->reason, &reason, &rlen))
 		rlen = 0;
 	/* The profile: time in the state, from the first event into it. */
 	if (s->tracking) {
@@ -376,8 +376,8 @@ static int transition(struct ctx *c, const struct gt_v2_gen *g,
 }
 
 /* A user region on goroutine @gid: gotrace's are its systemd units. */
-static void region(struct ctx *c, const struct gt_v2_gen *g, uint64_t gid,
-		   const struct gt_v2_event *ev)
+static void region(struct ctx *c, const struct gt_go123_gen *g, uint64_t gid,
+		   const struct gt_go123_event *ev)
 {
 	const uint64_t *i;
 	struct gstate *s;
@@ -390,13 +390,13 @@ static void region(struct ctx *c, const struct gt_v2_gen *g, uint64_t gid,
 	/* The first region event of a task the trace did not see begin. */
 	if (s->unit < 0)
 		resolve(c, s, NEED_UNIT,
-			ev->type == GT_V2_EV_USER_REGION_END && match);
-	s->unit = ev->type == GT_V2_EV_USER_REGION_BEGIN && match;
+			ev->type == GT_GO123_EV_USER_REGION_END && match);
+	s->unit = ev->type == GT_GO123_EV_USER_REGION_BEGIN && match;
 }
 
 /* A CPU sample (go123_walk.h): counted under its stack if it matches. */
-static int cpu_sample(struct ctx *c, const struct gt_v2_gen *g,
-		      const struct gt_v2_event *ev)
+static int cpu_sample(struct ctx *c, const struct gt_go123_gen *g,
+		      const struct gt_go123_event *ev)
 {
 	const struct gt_pprof_opts *o = c->o;
 	uint64_t gid = ev->args[2];
@@ -425,8 +425,8 @@ static int cpu_sample(struct ctx *c, const struct gt_v2_gen *g,
 	return count(c, s, (uint32_t)stk, 0, 0);
 }
 
-static int on_event(void *arg, const struct gt_v2_gen *g,
-		    const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int on_event(void *arg, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ctx *c = arg;
 	uint64_t a1 = ev->args[1], a2 = ev->args[2], a3 = ev->args[3];
@@ -437,7 +437,7 @@ static int on_event(void *arg, const struct gt_v2_gen *g,
 
 	if (!c->first || ev->ts < c->first)
 		c->first = ev->ts;
-	if (ev->type == GT_V2_EV_CPU_SAMPLE) {
+	if (ev->type == GT_GO123_EV_CPU_SAMPLE) {
 		/* Go's reader moves a sample's time as any event's. */
 		tick(c, ev->ts);
 		c->seen.samples++;
@@ -445,76 +445,76 @@ static int on_event(void *arg, const struct gt_v2_gen *g,
 			goto oom;
 		return 0;
 	}
-	if (ev->type == GT_V2_EV_GO_STATUS ||
-	    ev->type == GT_V2_EV_GO_STATUS_STACK)
-		existed = gt_v2_order_g_exists(&c->order, a1);
-	gt_v2_order_m(&c->order, ev->m, &cur, &curp);
-	ret = gt_v2_order_event(&c->order, g, ev, err);
+	if (ev->type == GT_GO123_EV_GO_STATUS ||
+	    ev->type == GT_GO123_EV_GO_STATUS_STACK)
+		existed = gt_go123_order_g_exists(&c->order, a1);
+	gt_go123_order_m(&c->order, ev->m, &cur, &curp);
+	ret = gt_go123_order_event(&c->order, g, ev, err);
 	if (ret)
 		return ret;
 	ts = tick(c, ev->ts);
 	switch (ev->type) {
-	case GT_V2_EV_GO_CREATE:
-	case GT_V2_EV_GO_CREATE_BLOCKED:
+	case GT_GO123_EV_GO_CREATE:
+	case GT_GO123_EV_GO_CREATE_BLOCKED:
 		t[0] = (struct trans){ 0, a1, S_GONE,
-			ev->type == GT_V2_EV_GO_CREATE ? S_RUNNABLE : S_WAITING,
+			ev->type == GT_GO123_EV_GO_CREATE ? S_RUNNABLE : S_WAITING,
 			0, a3, a2 };
 		break;
-	case GT_V2_EV_GO_CREATE_SYSCALL:
+	case GT_GO123_EV_GO_CREATE_SYSCALL:
 		t[0] = (struct trans){ 0, a1, S_GONE, S_SYSCALL, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_START:
+	case GT_GO123_EV_GO_START:
 		t[0] = (struct trans){ 0, a1, S_RUNNABLE, S_RUNNING, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_DESTROY:
+	case GT_GO123_EV_GO_DESTROY:
 		t[0] = (struct trans){ 0, cur, S_RUNNING, S_GONE, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_DESTROY_SYSCALL:
+	case GT_GO123_EV_GO_DESTROY_SYSCALL:
 		/* Go gives the P it leaves a ProcSteal of its own first. */
 		t[0] = (struct trans){ curp != NONE ? tick(c, ev->ts) : 0,
 			cur, S_SYSCALL, S_GONE, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_STOP:
-	case GT_V2_EV_GO_BLOCK:
+	case GT_GO123_EV_GO_STOP:
+	case GT_GO123_EV_GO_BLOCK:
 		t[0] = (struct trans){ 0, cur, S_RUNNING,
-			ev->type == GT_V2_EV_GO_STOP ? S_RUNNABLE : S_WAITING,
+			ev->type == GT_GO123_EV_GO_STOP ? S_RUNNABLE : S_WAITING,
 			a1, a2, a2 };
 		break;
-	case GT_V2_EV_GO_UNBLOCK:
+	case GT_GO123_EV_GO_UNBLOCK:
 		t[0] = (struct trans){ 0, a1, S_WAITING, S_RUNNABLE, 0, a3, 0 };
 		break;
-	case GT_V2_EV_GO_SWITCH:
-	case GT_V2_EV_GO_SWITCH_DESTROY:
+	case GT_GO123_EV_GO_SWITCH:
+	case GT_GO123_EV_GO_SWITCH_DESTROY:
 		/* Go splits a switch: unblock, block or end, start. */
 		t[0] = (struct trans){ 0, a1, S_WAITING, S_RUNNABLE, 0, 0, 0 };
 		t[1] = (struct trans){ 0, cur, S_RUNNING,
-			ev->type == GT_V2_EV_GO_SWITCH ? S_WAITING : S_GONE,
+			ev->type == GT_GO123_EV_GO_SWITCH ? S_WAITING : S_GONE,
 			0, 0, 0 };
 		t[2] = (struct trans){ 0, a1, S_RUNNABLE, S_RUNNING, 0, 0, 0 };
 		n = 3;
 		t[1].ts = tick(c, ev->ts);
 		t[2].ts = tick(c, ev->ts);
 		break;
-	case GT_V2_EV_GO_SYSCALL_BEGIN:
+	case GT_GO123_EV_GO_SYSCALL_BEGIN:
 		t[0] = (struct trans){ 0, cur, S_RUNNING, S_SYSCALL, 0, a2, a2 };
 		break;
-	case GT_V2_EV_GO_SYSCALL_END:
+	case GT_GO123_EV_GO_SYSCALL_END:
 		t[0] = (struct trans){ 0, cur, S_SYSCALL, S_RUNNING, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_SYSCALL_END_BLOCKED:
+	case GT_GO123_EV_GO_SYSCALL_END_BLOCKED:
 		t[0] = (struct trans){ 0, cur, S_SYSCALL, S_RUNNABLE, 0, 0, 0 };
 		break;
-	case GT_V2_EV_GO_STATUS:
-	case GT_V2_EV_GO_STATUS_STACK:
+	case GT_GO123_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS_STACK:
 		if (a3 < S_RUNNABLE || a3 > S_WAITING)
 			break;
 		t[0] = (struct trans){ 0, a1, existed ? (int)a3 : S_UNDETERMINED,
 			(int)a3, 0, 0, 0 };
-		if (ev->type == GT_V2_EV_GO_STATUS_STACK)
+		if (ev->type == GT_GO123_EV_GO_STATUS_STACK)
 			t[0].stack = t[0].st_stack = ev->args[4];
 		break;
-	case GT_V2_EV_USER_REGION_BEGIN:
-	case GT_V2_EV_USER_REGION_END:
+	case GT_GO123_EV_USER_REGION_BEGIN:
+	case GT_GO123_EV_USER_REGION_END:
 		region(c, g, cur, ev);
 		break;
 	}
@@ -535,9 +535,9 @@ oom:
  * not the earliest event batch, but Go's rule over every batch, under
  * which a table batch of time 0 written last makes it 0.
  */
-static uint64_t sync_time(const struct gt_v2_gen *g)
+static uint64_t sync_time(const struct gt_go123_gen *g)
 {
-	return gt_v2_ticks_ns(g->freq, g->min_ts);
+	return gt_go123_ticks_ns(g->freq, g->min_ts);
 }
 
 /*
@@ -548,7 +548,7 @@ static uint64_t sync_time(const struct gt_v2_gen *g)
  */
 static void cpu_values(struct ctx *c)
 {
-	uint64_t hz = c->seen.hz ? c->seen.hz : GT_V2_GO_CPU_HZ;
+	uint64_t hz = c->seen.hz ? c->seen.hz : GT_GO123_GO_CPU_HZ;
 	struct gt_prof *p = c->p;
 
 	p->period = 1000000000 / hz;
@@ -557,9 +557,9 @@ static void cpu_values(struct ctx *c)
 		p->stacks[i].ns = p->stacks[i].count * p->period;
 }
 
-int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
-		struct gt_prof *p, struct gt_pprof_seen *seen,
-		struct gt_trace_error *err)
+int gt_go123_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
+		   struct gt_prof *p, struct gt_pprof_seen *seen,
+		   struct gt_trace_error *err)
 {
 	static const int want[] = {
 		[GT_PPROF_SCHED] = S_RUNNABLE, [GT_PPROF_SYNC] = S_WAITING,
@@ -567,21 +567,21 @@ int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
 		[GT_PPROF_CPU] = -1,
 	};
 	struct ctx c = { .o = o, .p = p, .want = want[o->kind] };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	int ret;
 
-	gt_v2_open(&r, src);
-	while ((ret = gt_v2_next(&r, &g, err)) > 0) {
+	gt_go123_open(&r, src);
+	while ((ret = gt_go123_next(&r, &g, err)) > 0) {
 		if (!c.seen.hz)
-			c.seen.hz = gt_v2_cpu_hz(&g);
+			c.seen.hz = gt_go123_cpu_hz(&g);
 		tick(&c, sync_time(&g));
-		if (gt_v2_walk_samples(&g, on_event, &c, err, NULL)) {
+		if (gt_go123_walk_samples(&g, on_event, &c, err, NULL)) {
 			ret = -1;
 			break;
 		}
 	}
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	for (size_t i = 0; i < c.ngs; i++) {
 		/* Times still running at the end are not Go's samples. */
 		if (!ret)
@@ -590,7 +590,7 @@ int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
 	}
 	free(c.gs);
 	u64map_free(&c.gidx);
-	gt_v2_order_free(&c.order);
+	gt_go123_order_free(&c.order);
 	if (!ret && o->kind == GT_PPROF_CPU)
 		cpu_values(&c);
 	if (seen)

@@ -54,8 +54,8 @@ struct gt_pprof_seen {
  * The profile of @src into @p (gt_prof_init() first, GT_PROF_CPU for
  * GT_PPROF_CPU).  0, or -1 and @err.  @seen may be NULL.
  */
-int gt_v2_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
-		struct gt_prof *p, struct gt_pprof_seen *seen,
-		struct gt_trace_error *err);
+int gt_go123_pprof(const struct gt_src *src, const struct gt_pprof_opts *o,
+		   struct gt_prof *p, struct gt_pprof_seen *seen,
+		   struct gt_trace_error *err);
 
 #endif /* GOTRACE_GO123_PPROF_H */

@@ -22,12 +22,12 @@
 #define MAX_BATCH_SIZE	65536
 #define MAX_STRING	1024
 #define MAX_FRAMES	128
-#define BATCH_HDR_MAX	GT_V2_BATCH_HDR_MAX
+#define BATCH_HDR_MAX	GT_GO123_BATCH_HDR_MAX
 
-int gt_v2_header(const uint8_t *hdr, size_t len)
+int gt_go123_header(const uint8_t *hdr, size_t len)
 {
-	static const int versions[] = { GT_V2_GO122, GT_V2_GO123,
-					GT_V2_GO125, GT_V2_GO126 };
+	static const int versions[] = { GT_GO123_GO122, GT_GO123_GO123,
+					GT_GO123_GO125, GT_GO123_GO126 };
 	char want[16];
 
 	if (len < 16)
@@ -41,18 +41,18 @@ int gt_v2_header(const uint8_t *hdr, size_t len)
 	return 0;
 }
 
-int64_t gt_v2_batch_len(const uint8_t *p, size_t n)
+int64_t gt_go123_batch_len(const uint8_t *p, size_t n)
 {
 	size_t at;
 	uint64_t v = 0;
 
 	if (!n)
 		return 0;
-	if (p[0] == GT_V2_EV_END_OF_GENERATION)
+	if (p[0] == GT_GO123_EV_END_OF_GENERATION)
 		return 1;
-	if (p[0] != GT_V2_EV_BATCH && p[0] != GT_V2_EV_EXPERIMENTAL_BATCH)
+	if (p[0] != GT_GO123_EV_BATCH && p[0] != GT_GO123_EV_EXPERIMENTAL_BATCH)
 		return -1;
-	at = p[0] == GT_V2_EV_EXPERIMENTAL_BATCH ? 2 : 1;
+	at = p[0] == GT_GO123_EV_EXPERIMENTAL_BATCH ? 2 : 1;
 	/* gen, M, time, size: the last one read is the size. */
 	for (int i = 0; i < 4; i++) {
 		int k = at < n ? gt_leb_get(p + at, n - at, &v) :
@@ -67,13 +67,13 @@ int64_t gt_v2_batch_len(const uint8_t *p, size_t n)
 	return v > MAX_BATCH_SIZE ? -1 : (int64_t)(at + v);
 }
 
-void gt_v2_open(struct gt_v2_reader *r, const struct gt_src *src)
+void gt_go123_open(struct gt_go123_reader *r, const struct gt_src *src)
 {
 	char hdr[16] = "";
 
-	*r = (struct gt_v2_reader){ .src = src, .pos = 16 };
+	*r = (struct gt_go123_reader){ .src = src, .pos = 16 };
 	if (!gt_src_read(src, 0, hdr, sizeof(hdr)))
-		r->version = gt_v2_header((const uint8_t *)hdr, sizeof(hdr));
+		r->version = gt_go123_header((const uint8_t *)hdr, sizeof(hdr));
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -110,7 +110,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static void gen_reset(struct gt_v2_gen *g)
+static void gen_reset(struct gt_go123_gen *g)
 {
 	u64map_free(&g->strings);
 	u64map_free(&g->stacks);
@@ -121,7 +121,7 @@ static void gen_reset(struct gt_v2_gen *g)
 	g->nsamples = 0;
 }
 
-void gt_v2_gen_free(struct gt_v2_gen *g)
+void gt_go123_gen_free(struct gt_go123_gen *g)
 {
 	gen_reset(g);
 	free(g->data);
@@ -145,7 +145,7 @@ struct raw_batch {
  * The batch at r->pos.  0, 1 at the end of the file, or -1 with Go's
  * reason in @err (no generation prefix: the caller knows which).
  */
-static int read_batch(struct gt_v2_reader *r, struct raw_batch *b,
+static int read_batch(struct gt_go123_reader *r, struct raw_batch *b,
 		      struct gt_trace_error *err)
 {
 	static const char *const what[] = { "gen", "M ID", "timestamp", "size" };
@@ -159,15 +159,15 @@ static int read_batch(struct gt_v2_reader *r, struct raw_batch *b,
 		return 1;
 	if (gt_src_read(r->src, r->pos, hdr, n))
 		return fail(err, r->pos, 0, "cannot read the file");
-	if (hdr[0] == GT_V2_EV_END_OF_GENERATION) {
+	if (hdr[0] == GT_GO123_EV_END_OF_GENERATION) {
 		b->eog = true;
 		b->end = r->pos + 1;
 		return 0;
 	}
-	if (hdr[0] != GT_V2_EV_BATCH && hdr[0] != GT_V2_EV_EXPERIMENTAL_BATCH)
+	if (hdr[0] != GT_GO123_EV_BATCH && hdr[0] != GT_GO123_EV_EXPERIMENTAL_BATCH)
 		return fail(err, r->pos, 0, "expected batch event, got event %u",
 			    hdr[0]);
-	b->experimental = hdr[0] == GT_V2_EV_EXPERIMENTAL_BATCH;
+	b->experimental = hdr[0] == GT_GO123_EV_EXPERIMENTAL_BATCH;
 	at = b->experimental ? 2 : 1;
 	if (at > n)
 		return fail(err, r->pos, 0, "the file ends in a batch header");
@@ -208,7 +208,7 @@ static bool val(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return true;
 }
 
-static int add_strings(struct gt_v2_gen *g, const uint8_t *p,
+static int add_strings(struct gt_go123_gen *g, const uint8_t *p,
 		       const uint8_t *end, uint64_t off,
 		       struct gt_trace_error *err)
 {
@@ -216,7 +216,7 @@ static int add_strings(struct gt_v2_gen *g, const uint8_t *p,
 		uint64_t id, len, *slot;
 		bool added;
 
-		if (*p++ != GT_V2_EV_STRING)
+		if (*p++ != GT_GO123_EV_STRING)
 			return fail(err, off, g->gen, "expected string event, got %u",
 				    p[-1]);
 		if (!val(&p, end, &id) || !val(&p, end, &len))
@@ -245,7 +245,7 @@ static int add_strings(struct gt_v2_gen *g, const uint8_t *p,
 	return 0;
 }
 
-static int add_stacks(struct gt_v2_gen *g, const uint8_t *p,
+static int add_stacks(struct gt_go123_gen *g, const uint8_t *p,
 		      const uint8_t *end, uint64_t off,
 		      struct gt_trace_error *err)
 {
@@ -254,7 +254,7 @@ static int add_stacks(struct gt_v2_gen *g, const uint8_t *p,
 		size_t first = g->npcs;
 		bool added;
 
-		if (*p++ != GT_V2_EV_STACK)
+		if (*p++ != GT_GO123_EV_STACK)
 			return fail(err, off, g->gen, "expected stack event, got %u",
 				    p[-1]);
 		if (!val(&p, end, &id) || !val(&p, end, &n))
@@ -265,7 +265,7 @@ static int add_stacks(struct gt_v2_gen *g, const uint8_t *p,
 		if (grow((void **)&g->pcs, &g->pcap, g->npcs + n, sizeof(*g->pcs)))
 			return fail(err, off, g->gen, "out of memory");
 		for (uint64_t i = 0; i < n; i++) {
-			struct gt_v2_frame f;
+			struct gt_go123_frame f;
 
 			if (!val(&p, end, &f.pc) || !val(&p, end, &f.func) ||
 			    !val(&p, end, &f.file) || !val(&p, end, &f.line))
@@ -293,17 +293,17 @@ static int add_stacks(struct gt_v2_gen *g, const uint8_t *p,
 }
 
 /* The sync batch: a Frequency (< 1.25), or Sync, Frequency, ClockSnapshot. */
-static int set_sync(struct gt_v2_reader *r, struct gt_v2_gen *g,
+static int set_sync(struct gt_go123_reader *r, struct gt_go123_gen *g,
 		    const uint8_t *p, const uint8_t *end, uint64_t off,
 		    struct gt_trace_error *err)
 {
-	if (r->version >= GT_V2_GO125)
+	if (r->version >= GT_GO123_GO125)
 		p++;
 	while (p < end) {
 		uint8_t t = *p++;
 		uint64_t v;
 
-		if (t == GT_V2_EV_FREQUENCY) {
+		if (t == GT_GO123_EV_FREQUENCY) {
 			if (g->freq)
 				return fail(err, off, g->gen, "found multiple frequency events");
 			if (!val(&p, end, &v))
@@ -311,8 +311,8 @@ static int set_sync(struct gt_v2_reader *r, struct gt_v2_gen *g,
 			if (!v)
 				return fail(err, off, g->gen, "frequency 0");
 			g->freq = v;
-		} else if (t == GT_V2_EV_CLOCK_SNAPSHOT &&
-			   r->version >= GT_V2_GO125) {
+		} else if (t == GT_GO123_EV_CLOCK_SNAPSHOT &&
+			   r->version >= GT_GO123_GO125) {
 			if (g->snapshot)
 				return fail(err, off, g->gen,
 					    "found multiple clock snapshot events");
@@ -335,7 +335,7 @@ static int set_sync(struct gt_v2_reader *r, struct gt_v2_gen *g,
  * times wait for the frequency, their stacks for the stack table
  * (gen_validate()).
  */
-static int add_samples(struct gt_v2_gen *g, const uint8_t *p,
+static int add_samples(struct gt_go123_gen *g, const uint8_t *p,
 		       const uint8_t *end, uint64_t off,
 		       struct gt_trace_error *err)
 {
@@ -344,7 +344,7 @@ static int add_samples(struct gt_v2_gen *g, const uint8_t *p,
 	for (p++; p < end;) {
 		uint64_t v[5];
 
-		if (*p++ != GT_V2_EV_CPU_SAMPLE)
+		if (*p++ != GT_GO123_EV_CPU_SAMPLE)
 			return fail(err, off, g->gen, "expected CPU sample event, got %u",
 				    p[-1]);
 		for (int i = 0; i < 5; i++) {
@@ -362,7 +362,7 @@ static int add_samples(struct gt_v2_gen *g, const uint8_t *p,
 		if (grow((void **)&g->samples, &g->smcap, g->nsamples + 1,
 			 sizeof(*g->samples)))
 			return fail(err, off, g->gen, "out of memory");
-		g->samples[g->nsamples++] = (struct gt_v2_sample){
+		g->samples[g->nsamples++] = (struct gt_go123_sample){
 			.ts = v[0], .m = v[1], .p = v[2], .g = v[3],
 			.stack = v[4], .off = off,
 		};
@@ -375,9 +375,9 @@ static int add_samples(struct gt_v2_gen *g, const uint8_t *p,
  * Go's writer gives them nearly in order, and a broken file must not
  * cost more than n log n).  0, or -1 out of memory.
  */
-static int sort_samples(struct gt_v2_gen *g)
+static int sort_samples(struct gt_go123_gen *g)
 {
-	struct gt_v2_sample *a = g->samples, *b, *t;
+	struct gt_go123_sample *a = g->samples, *b, *t;
 	size_t n = g->nsamples;
 
 	b = malloc(n * sizeof(*b));
@@ -414,20 +414,20 @@ static int sort_samples(struct gt_v2_gen *g)
  * tools look up (and panic on, 'go tool trace -d' of Go 1.23 and 1.27):
  * a stack id not in the table is an error here.
  */
-static int fix_samples(struct gt_v2_gen *g, struct gt_trace_error *err)
+static int fix_samples(struct gt_go123_gen *g, struct gt_trace_error *err)
 {
 	const uint64_t *pcs;
 	size_t n;
 
 	for (size_t i = 0; i < g->nsamples; i++) {
-		struct gt_v2_sample *s = &g->samples[i];
+		struct gt_go123_sample *s = &g->samples[i];
 
-		if (!gt_v2_stack(g, s->stack, &pcs, &n))
+		if (!gt_go123_stack(g, s->stack, &pcs, &n))
 			return fail(err, s->off, g->gen,
 				    "found invalid stack ID %llu for a CPU sample (M %lld, G %llu)",
 				    (unsigned long long)s->stack,
 				    (long long)s->m, (unsigned long long)s->g);
-		s->ts = gt_v2_ticks_ns(g->freq, s->ts);
+		s->ts = gt_go123_ticks_ns(g->freq, s->ts);
 	}
 	if (g->nsamples > 1 && sort_samples(g))
 		return fail(err, g->off, g->gen, "out of memory");
@@ -435,7 +435,7 @@ static int fix_samples(struct gt_v2_gen *g, struct gt_trace_error *err)
 }
 
 /* File the batch @b of @g by the kind its first data byte says. */
-static int add_batch(struct gt_v2_reader *r, struct gt_v2_gen *g,
+static int add_batch(struct gt_go123_reader *r, struct gt_go123_gen *g,
 		     const struct raw_batch *b, struct gt_trace_error *err)
 {
 	size_t size = (size_t)b->size;
@@ -453,21 +453,23 @@ static int add_batch(struct gt_v2_reader *r, struct gt_v2_gen *g,
 		return 0;
 	p = g->data + g->len;
 	end = p + size;
-	if (size && p[0] == GT_V2_EV_STRINGS)
+	if (size && p[0] == GT_GO123_EV_STRINGS)
 		ret = add_strings(g, p, end, b->off, err);
-	else if (size && p[0] == GT_V2_EV_STACKS)
+	else if (size && p[0] == GT_GO123_EV_STACKS)
 		ret = add_stacks(g, p, end, b->off, err);
-	else if (size && p[0] == GT_V2_EV_CPU_SAMPLES)
+	else if (size && p[0] == GT_GO123_EV_CPU_SAMPLES)
 		ret = add_samples(g, p, end, b->off, err);
-	else if (size && ((p[0] == GT_V2_EV_FREQUENCY && r->version < GT_V2_GO125) ||
-			  (p[0] == GT_V2_EV_SYNC && r->version >= GT_V2_GO125)))
+	else if (size && ((p[0] == GT_GO123_EV_FREQUENCY &&
+			   r->version < GT_GO123_GO125) ||
+			  (p[0] == GT_GO123_EV_SYNC &&
+			   r->version >= GT_GO123_GO125)))
 		ret = set_sync(r, g, p, end, b->off, err);
 	else {
 		/* An event batch: keep its data for the walk. */
 		if (grow((void **)&g->batches, &g->bcap, g->nbatches + 1,
 			 sizeof(*g->batches)))
 			return fail(err, b->off, g->gen, "out of memory");
-		g->batches[g->nbatches++] = (struct gt_v2_batch){
+		g->batches[g->nbatches++] = (struct gt_go123_batch){
 			.off = b->off, .m = b->m, .time = b->time,
 			.data = g->len, .size = size,
 		};
@@ -477,7 +479,7 @@ static int add_batch(struct gt_v2_reader *r, struct gt_v2_gen *g,
 }
 
 /* What Go checks once a generation's batches are all read. */
-static int gen_validate(struct gt_v2_reader *r, struct gt_v2_gen *g,
+static int gen_validate(struct gt_go123_reader *r, struct gt_go123_gen *g,
 			struct gt_trace_error *err)
 {
 	uint64_t id, v;
@@ -485,12 +487,12 @@ static int gen_validate(struct gt_v2_reader *r, struct gt_v2_gen *g,
 
 	if (!g->freq)
 		return fail(err, g->off, g->gen, "no frequency event found");
-	if (r->version >= GT_V2_GO125 && !g->snapshot)
+	if (r->version >= GT_GO123_GO125 && !g->snapshot)
 		return fail(err, g->off, g->gen, "no clock snapshot event found");
 	while (u64map_next(&g->stacks, &i, &id, &v)) {
 		for (uint64_t k = 0; k < v >> 32; k++) {
 			uint64_t pc = g->pcs[(v & 0xffffffff) + k];
-			const struct gt_v2_frame *f = gt_v2_frame(g, pc);
+			const struct gt_go123_frame *f = gt_go123_frame(g, pc);
 
 			if (f->func && !u64map_get(&g->strings, f->func))
 				return fail(err, g->off, g->gen,
@@ -507,8 +509,8 @@ static int gen_validate(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	return fix_samples(g, err);
 }
 
-int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
-	       struct gt_trace_error *err)
+int gt_go123_next(struct gt_go123_reader *r, struct gt_go123_gen *g,
+		  struct gt_trace_error *err)
 {
 	struct gt_trace_error why;
 	struct raw_batch b;
@@ -523,7 +525,7 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	g->off = r->pos;
 	for (;;) {
 		ret = read_batch(r, &b, &why);
-		if (ret < 0 && r->version < GT_V2_GO126 && any) {
+		if (ret < 0 && r->version < GT_GO123_GO126 && any) {
 			/* Go checks what it has, then reports the error. */
 			r->pending = true;
 			/*
@@ -544,13 +546,13 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 					    "the file ends after its header: no generation, no frequency event found");
 			if (!any)
 				return 0;
-			if (r->version >= GT_V2_GO126)
+			if (r->version >= GT_GO123_GO126)
 				return fail(err, r->pos, g->gen,
 					    "incomplete generation found; trace likely truncated");
 			break;
 		}
 		if (b.eog) {
-			if (r->version < GT_V2_GO126)
+			if (r->version < GT_GO123_GO126)
 				return fail(err, b.off, g->gen,
 					    "end-of-generation byte in a go 1.%d trace",
 					    r->version);
@@ -563,16 +565,16 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 			return fail(err, b.off, 0, "invalid generation number 0");
 		if (!any) {
 			g->gen = b.gen;
-			if (r->version < GT_V2_GO126 && r->prev_gen &&
+			if (r->version < GT_GO123_GO126 && r->prev_gen &&
 			    b.gen != r->prev_gen + 1)
 				return fail(err, b.off, 0, "generations out of order");
 		} else if (b.gen != g->gen) {
-			if (r->version < GT_V2_GO126 && b.gen == g->gen + 1) {
+			if (r->version < GT_GO123_GO126 && b.gen == g->gen + 1) {
 				/* The next generation starts here. */
 				g->complete = true;
 				break;
 			}
-			if (r->version < GT_V2_GO126)
+			if (r->version < GT_GO123_GO126)
 				return fail(err, b.off, g->gen, "generations out of order");
 			return fail(err, b.off, g->gen,
 				    "missing end-of-generation event, or generations are interleaved");
@@ -590,8 +592,8 @@ int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
 	return 1;
 }
 
-bool gt_v2_string(const struct gt_v2_gen *g, uint64_t id, const char **s,
-		  size_t *len)
+bool gt_go123_string(const struct gt_go123_gen *g, uint64_t id, const char **s,
+		     size_t *len)
 {
 	const uint64_t *v;
 
@@ -608,8 +610,8 @@ bool gt_v2_string(const struct gt_v2_gen *g, uint64_t id, const char **s,
 	return true;
 }
 
-bool gt_v2_stack(const struct gt_v2_gen *g, uint64_t id,
-		 const uint64_t **pcs, size_t *n)
+bool gt_go123_stack(const struct gt_go123_gen *g, uint64_t id,
+		    const uint64_t **pcs, size_t *n)
 {
 	const uint64_t *v;
 
@@ -626,17 +628,18 @@ bool gt_v2_stack(const struct gt_v2_gen *g, uint64_t id,
 	return true;
 }
 
-const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g, uint64_t pc)
+const struct gt_go123_frame *gt_go123_frame(const struct gt_go123_gen *g,
+					    uint64_t pc)
 {
 	const uint64_t *i = u64map_get(&g->frames, pc);
 
 	return i ? &g->fr[*i] : NULL;
 }
 
-uint64_t gt_v2_cpu_hz(const struct gt_v2_gen *g)
+uint64_t gt_go123_cpu_hz(const struct gt_go123_gen *g)
 {
-	static const char pre[] = GT_V2_CPU_HZ_PREFIX;
-	static const char suf[] = GT_V2_CPU_HZ_SUFFIX;
+	static const char pre[] = GT_GO123_CPU_HZ_PREFIX;
+	static const char suf[] = GT_GO123_CPU_HZ_SUFFIX;
 	size_t i = 0, n, np = sizeof(pre) - 1, ns = sizeof(suf) - 1;
 	uint64_t id, v, hz;
 

@@ -4,7 +4,7 @@
  *
  * A generation is a run of batches with the same generation number (and,
  * from "go 1.26 trace" on, a bare end-of-generation byte after them).
- * gt_v2_next() reads the next one whole: the data of its event batches
+ * gt_go123_next() reads the next one whole: the data of its event batches
  * into memory, its string and stack tables, its CPU samples, its
  * frequency and clock snapshot, and checks them as Go's reader does
  * before it looks at any event (and, beyond Go, that every sample's
@@ -27,7 +27,7 @@
 #include "u64map.h"
 
 /* An event batch: its M, base time and data (in gen->data). */
-struct gt_v2_batch {
+struct gt_go123_batch {
 	uint64_t off;		/* file offset of its batch byte */
 	uint64_t m;
 	uint64_t time;
@@ -39,7 +39,7 @@ struct gt_v2_batch {
  * A CPU sample of a CPU samples batch: the thread (M), P and goroutine
  * it hit and its stack.  Its time is absolute, not a delta.
  */
-struct gt_v2_sample {
+struct gt_go123_sample {
 	uint64_t ts;		/* nanoseconds, as the events' */
 	uint64_t m;
 	uint64_t p;		/* UINT64_MAX: none (Go, near a syscall) */
@@ -48,11 +48,11 @@ struct gt_v2_sample {
 	uint64_t off;		/* file offset of its batch */
 };
 
-struct gt_v2_frame {
+struct gt_go123_frame {
 	uint64_t pc, func, file, line;	/* func and file: string ids */
 };
 
-struct gt_v2_gen {
+struct gt_go123_gen {
 	uint64_t gen;		/* its number */
 	uint64_t off, end;	/* its bytes in the file */
 	uint64_t freq;		/* ticks per second */
@@ -74,7 +74,7 @@ struct gt_v2_gen {
 	uint64_t min_ts;
 	uint8_t *data;		/* data of the event batches */
 	size_t len, cap;
-	struct gt_v2_batch *batches;	/* event batches, in file order */
+	struct gt_go123_batch *batches;	/* event batches, in file order */
 	size_t nbatches, bcap;
 	struct u64map strings;	/* id -> offset in sdata | length << 40 */
 	char *sdata;
@@ -83,14 +83,14 @@ struct gt_v2_gen {
 	uint64_t *pcs;
 	size_t npcs, pcap;
 	struct u64map frames;	/* pc -> index in fr: the first frame wins */
-	struct gt_v2_frame *fr;
+	struct gt_go123_frame *fr;
 	size_t nfr, frcap;
 	/* CPU samples of every samples batch, by time (stable). */
-	struct gt_v2_sample *samples;
+	struct gt_go123_sample *samples;
 	size_t nsamples, smcap;
 };
 
-struct gt_v2_reader {
+struct gt_go123_reader {
 	const struct gt_src *src;
 	int version;		/* 22, 23, 25 or 26 */
 	uint64_t pos;		/* next byte to read */
@@ -107,7 +107,7 @@ struct gt_v2_reader {
  * past 2^64 ns, which no integer holds: such times saturate, so that
  * they still compare and no conversion is undefined.
  */
-static inline uint64_t gt_v2_ticks_ns(uint64_t freq, uint64_t ticks)
+static inline uint64_t gt_go123_ticks_ns(uint64_t freq, uint64_t ticks)
 {
 	double ns = freq ? 1.0 / ((double)freq / 1e9) * (double)ticks : 0;
 
@@ -115,10 +115,10 @@ static inline uint64_t gt_v2_ticks_ns(uint64_t freq, uint64_t ticks)
 }
 
 /* The N of a generational header "go 1.N trace" in @hdr, else 0. */
-int gt_v2_header(const uint8_t *hdr, size_t len);
+int gt_go123_header(const uint8_t *hdr, size_t len);
 
 /* The longest batch header: batch byte, experiment byte, four values. */
-#define GT_V2_BATCH_HDR_MAX	(2 + 4 * GT_LEB_BYTES_MAX)
+#define GT_GO123_BATCH_HDR_MAX	(2 + 4 * GT_LEB_BYTES_MAX)
 
 /*
  * The length of the batch (header and data) whose header is at @p, of
@@ -126,31 +126,31 @@ int gt_v2_header(const uint8_t *hdr, size_t len);
  * bytes are too few to tell, -1 if no batch starts there (a byte that
  * starts none, an undecodable value, a size above Go's 64 KiB).
  */
-int64_t gt_v2_batch_len(const uint8_t *p, size_t n);
+int64_t gt_go123_batch_len(const uint8_t *p, size_t n);
 
-/* Start reading @src (whose header gt_v2_header() accepted). */
-void gt_v2_open(struct gt_v2_reader *r, const struct gt_src *src);
+/* Start reading @src (whose header gt_go123_header() accepted). */
+void gt_go123_open(struct gt_go123_reader *r, const struct gt_src *src);
 /*
  * The next generation into @g (reset first).  1: one was read, 0: the
  * trace ended cleanly, -1: @err says why not.
  */
-int gt_v2_next(struct gt_v2_reader *r, struct gt_v2_gen *g,
-	       struct gt_trace_error *err);
-void gt_v2_gen_free(struct gt_v2_gen *g);
+int gt_go123_next(struct gt_go123_reader *r, struct gt_go123_gen *g,
+		  struct gt_trace_error *err);
+void gt_go123_gen_free(struct gt_go123_gen *g);
 
 /* The bytes and length of string @id of @g; false if it is not defined. */
-bool gt_v2_string(const struct gt_v2_gen *g, uint64_t id, const char **s,
-		  size_t *len);
+bool gt_go123_string(const struct gt_go123_gen *g, uint64_t id, const char **s,
+		     size_t *len);
 /* Frames of stack @id (innermost first); false if it is not defined. */
-bool gt_v2_stack(const struct gt_v2_gen *g, uint64_t id,
-		 const uint64_t **pcs, size_t *n);
-const struct gt_v2_frame *gt_v2_frame(const struct gt_v2_gen *g,
+bool gt_go123_stack(const struct gt_go123_gen *g, uint64_t id,
+		    const uint64_t **pcs, size_t *n);
+const struct gt_go123_frame *gt_go123_frame(const struct gt_go123_gen *g,
 				       uint64_t pc);
 
 /*
- * The CPU sampling rate @g's string table states (GT_V2_CPU_HZ_PREFIX),
+ * The CPU sampling rate @g's string table states (GT_GO123_CPU_HZ_PREFIX),
  * or 0 if it states none.
  */
-uint64_t gt_v2_cpu_hz(const struct gt_v2_gen *g);
+uint64_t gt_go123_cpu_hz(const struct gt_go123_gen *g);
 
 #endif /* GOTRACE_GO123_READ_H */

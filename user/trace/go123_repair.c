@@ -7,7 +7,7 @@
 #include "go123_repair.h"
 #include "base.h"
 
-int gt_v2_write_prefix(const struct gt_src *src, uint64_t len, int fd)
+int gt_go123_write_prefix(const struct gt_src *src, uint64_t len, int fd)
 {
 	static uint8_t buf[1 << 16];
 	int ret = 0;

@@ -7,7 +7,7 @@
  * its last complete generation and then fails; a "go 1.23 trace" cut
  * between batches may even fail in the generation before the cut.  The
  * repair keeps the header and every generation up to the last one that
- * is certainly complete and checks whole (gt_v2_info.good_end).
+ * is certainly complete and checks whole (gt_go123_info.good_end).
  */
 #ifndef GOTRACE_GO123_REPAIR_H
 #define GOTRACE_GO123_REPAIR_H
@@ -22,6 +22,6 @@
  * output, which may be the input, is never left half-written).  0 or
  * -errno.
  */
-int gt_v2_write_prefix(const struct gt_src *src, uint64_t len, int fd);
+int gt_go123_write_prefix(const struct gt_src *src, uint64_t len, int fd);
 
 #endif /* GOTRACE_GO123_REPAIR_H */

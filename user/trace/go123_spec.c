@@ -11,7 +11,7 @@
 
 #define B(i)	(1u << (i))
 
-static const struct gt_v2_spec specs[GT_V2_NR_TYPES] = {
+static const struct gt_go123_spec specs[GT_GO123_NR_TYPES] = {
 	[9]  = { "ProcsChange", 3, 22, B(2), 0 },
 	[10] = { "ProcStart", 3, 22, 0, 0 },
 	[11] = { "ProcStop", 1, 22, 0, 0 },
@@ -55,21 +55,21 @@ static const struct gt_v2_spec specs[GT_V2_NR_TYPES] = {
 	[51] = { "ClockSnapshot", 4, 25, 0, 0 },
 };
 
-const struct gt_v2_spec *gt_v2_spec(unsigned int type)
+const struct gt_go123_spec *gt_go123_spec(unsigned int type)
 {
-	if (type >= GT_V2_NR_TYPES || !specs[type].nargs)
+	if (type >= GT_GO123_NR_TYPES || !specs[type].nargs)
 		return NULL;
 	return &specs[type];
 }
 
-const char *gt_v2_type_name(unsigned int type)
+const char *gt_go123_type_name(unsigned int type)
 {
 	static char buf[16];
 
-	if (type < GT_V2_NR_TYPES && specs[type].name)
+	if (type < GT_GO123_NR_TYPES && specs[type].name)
 		return specs[type].name;
 	/* Not a timed event of an M's batch, but the walk gives samples too. */
-	if (type == GT_V2_EV_CPU_SAMPLE)
+	if (type == GT_GO123_EV_CPU_SAMPLE)
 		return "CPUSample";
 	snprintf(buf, sizeof(buf), "type %u", type);
 	return buf;

@@ -9,8 +9,8 @@
 #include "go123.h"
 #include "go123_split.h"
 
-void gt_v2split_init(struct gt_v2split *s, const struct gt_v2split_ops *ops,
-		     void *arg)
+void gt_go123_split_init(struct gt_go123_split *s,
+			 const struct gt_go123_split_ops *ops, void *arg)
 {
 	memset(s, 0, sizeof(*s));
 	s->ops = ops;
@@ -22,19 +22,19 @@ void gt_v2split_init(struct gt_v2split *s, const struct gt_v2split_ops *ops,
  * s->data_left are then set for it), 0 when it needs more bytes, -1 when
  * the stream is not what a generational trace is.  @gen: its generation.
  */
-static int batch_header(struct gt_v2split *s, uint64_t *gen)
+static int batch_header(struct gt_go123_split *s, uint64_t *gen)
 {
 	uint64_t v[4];
 	size_t at;
 
-	if (s->bh[0] == GT_V2_EV_END_OF_GENERATION)
+	if (s->bh[0] == GT_GO123_EV_END_OF_GENERATION)
 		return 1;
-	if (s->bh[0] != GT_V2_EV_BATCH &&
-	    s->bh[0] != GT_V2_EV_EXPERIMENTAL_BATCH) {
+	if (s->bh[0] != GT_GO123_EV_BATCH &&
+	    s->bh[0] != GT_GO123_EV_EXPERIMENTAL_BATCH) {
 		s->error = "a batch does not start where one must";
 		return -1;
 	}
-	at = s->bh[0] == GT_V2_EV_EXPERIMENTAL_BATCH ? 2 : 1;
+	at = s->bh[0] == GT_GO123_EV_EXPERIMENTAL_BATCH ? 2 : 1;
 	for (int i = 0; i < 4; i++) {
 		int k;
 
@@ -55,11 +55,11 @@ static int batch_header(struct gt_v2split *s, uint64_t *gen)
 }
 
 /* The held batch header is whole: say where a generation begins, pass it. */
-static int header_done(struct gt_v2split *s, uint64_t gen)
+static int header_done(struct gt_go123_split *s, uint64_t gen)
 {
 	int ret = 0;
 
-	if (s->bh[0] == GT_V2_EV_END_OF_GENERATION) {
+	if (s->bh[0] == GT_GO123_EV_END_OF_GENERATION) {
 		s->ended = true;
 	} else {
 		if (!s->have_gen || gen != s->gen || s->ended)
@@ -74,7 +74,7 @@ static int header_done(struct gt_v2split *s, uint64_t gen)
 	return ret;
 }
 
-int gt_v2split_feed(struct gt_v2split *s, const uint8_t *p, size_t n)
+int gt_go123_split_feed(struct gt_go123_split *s, const uint8_t *p, size_t n)
 {
 	size_t i = 0, k;
 	uint64_t gen = 0;
@@ -122,7 +122,7 @@ int gt_v2split_feed(struct gt_v2split *s, const uint8_t *p, size_t n)
 	return 0;
 }
 
-int gt_v2split_end(struct gt_v2split *s)
+int gt_go123_split_end(struct gt_go123_split *s)
 {
 	int ret = 0;
 

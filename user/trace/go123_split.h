@@ -21,15 +21,15 @@
 #define GT_V2SPLIT_HDR_LEN	16
 
 /* What the splitter hands on; a non-zero return stops the feed. */
-struct gt_v2split_ops {
+struct gt_go123_split_ops {
 	/* Bytes of the stream, in order (the header's too). */
 	int (*bytes)(void *arg, const uint8_t *p, size_t n);
 	/* A generation begins with the next bytes (@gen: its number). */
 	int (*generation)(void *arg, uint64_t gen);
 };
 
-struct gt_v2split {
-	const struct gt_v2split_ops *ops;
+struct gt_go123_split {
+	const struct gt_go123_split_ops *ops;
 	void *arg;
 	size_t header_len;		/* header bytes passed on so far */
 	uint8_t bh[2 + 4 * 10];		/* a batch header, held until whole */
@@ -41,20 +41,20 @@ struct gt_v2split {
 	const char *error;		/* not a generational stream: why */
 };
 
-void gt_v2split_init(struct gt_v2split *s, const struct gt_v2split_ops *ops,
-		     void *arg);
+void gt_go123_split_init(struct gt_go123_split *s,
+			 const struct gt_go123_split_ops *ops, void *arg);
 
 /*
  * Take @n bytes of the stream.  Returns 0, or what an op returned.  A
  * stream that is not generational sets s->error and is passed on whole,
  * with no generation boundary after that point.
  */
-int gt_v2split_feed(struct gt_v2split *s, const uint8_t *p, size_t n);
+int gt_go123_split_feed(struct gt_go123_split *s, const uint8_t *p, size_t n);
 
 /*
  * The stream ended: pass on what is held (a batch header cut short, of a
  * trace that is incomplete anyway).  Returns 0 or what the op returned.
  */
-int gt_v2split_end(struct gt_v2split *s);
+int gt_go123_split_end(struct gt_go123_split *s);
 
 #endif /* GOTRACE_GO123_SPLIT_H */

@@ -41,14 +41,14 @@ struct ctx {
 };
 
 /* Is frame @f gotrace's syscall frame (file "[syscall]")? */
-static bool syscall_frame(const struct gt_v2_gen *g,
-			  const struct gt_v2_frame *f)
+static bool syscall_frame(const struct gt_go123_gen *g,
+			  const struct gt_go123_frame *f)
 {
 	static const char file[] = "[syscall]";
 	const char *str;
 	size_t len;
 
-	return gt_v2_string(g, f->file, &str, &len) &&
+	return gt_go123_string(g, f->file, &str, &len) &&
 	       len == sizeof(file) - 1 && !memcmp(str, file, len);
 }
 
@@ -57,27 +57,27 @@ static bool syscall_frame(const struct gt_v2_gen *g,
  * task's name), else its syscall frame (below the kernel frames of a
  * syscall that began asleep) or, without one, the innermost.
  */
-static void frame_name(const struct gt_v2_gen *g, uint64_t stk, bool outer,
+static void frame_name(const struct gt_go123_gen *g, uint64_t stk, bool outer,
 		       char *out)
 {
-	const struct gt_v2_frame *f;
+	const struct gt_go123_frame *f;
 	const uint64_t *pcs;
 	const char *str;
 	size_t n, len;
 
 	out[0] = 0;
-	if (!stk || !gt_v2_stack(g, stk, &pcs, &n) || !n)
+	if (!stk || !gt_go123_stack(g, stk, &pcs, &n) || !n)
 		return;
-	f = gt_v2_frame(g, pcs[outer ? n - 1 : 0]);
+	f = gt_go123_frame(g, pcs[outer ? n - 1 : 0]);
 	for (size_t i = 0; !outer && i < n; i++) {
-		const struct gt_v2_frame *s = gt_v2_frame(g, pcs[i]);
+		const struct gt_go123_frame *s = gt_go123_frame(g, pcs[i]);
 
 		if (s && syscall_frame(g, s)) {
 			f = s;
 			break;
 		}
 	}
-	if (!f || !gt_v2_string(g, f->func, &str, &len))
+	if (!f || !gt_go123_string(g, f->func, &str, &len))
 		return;
 	if (len >= GT_STAT_NAME)
 		len = GT_STAT_NAME - 1;
@@ -109,7 +109,7 @@ static struct gt_stat_task *task(struct ctx *c, uint64_t g, int state,
 	return &s->tasks[*v];
 }
 
-static void name_task(const struct gt_v2_gen *g, struct gt_stat_task *tk,
+static void name_task(const struct gt_go123_gen *g, struct gt_stat_task *tk,
 		      uint64_t stk)
 {
 	if (!tk->name[0])
@@ -199,8 +199,8 @@ static const int of_status[] = { GT_STAT_G_DEAD, GT_STAT_G_RUNNABLE,
 				 GT_STAT_G_RUNNING, GT_STAT_G_SYSCALL,
 				 GT_STAT_G_WAITING };
 
-static int status(struct ctx *c, const struct gt_v2_gen *g,
-		  const struct gt_v2_event *ev)
+static int status(struct ctx *c, const struct gt_go123_gen *g,
+		  const struct gt_go123_event *ev)
 {
 	uint64_t st = ev->args[3];
 	struct gt_stat_task *tk;
@@ -210,20 +210,20 @@ static int status(struct ctx *c, const struct gt_v2_gen *g,
 	tk = task(c, ev->args[1], state, ev->ts, &added);
 	if (!tk)
 		return -1;
-	if (ev->type == GT_V2_EV_GO_STATUS_STACK)
+	if (ev->type == GT_GO123_EV_GO_STATUS_STACK)
 		name_task(g, tk, ev->args[4]);
 	if (!added)
 		return 0;	/* a new generation repeats the state */
-	if (st == GT_V2_G_RUNNING)
+	if (st == GT_GO123_G_RUNNING)
 		return bind(&c->mg, ev->m, (uint64_t)(tk - c->s->tasks) + 1);
-	if (st == GT_V2_G_SYSCALL) {
+	if (st == GT_GO123_G_SYSCALL) {
 		c->gs[tk - c->s->tasks].sys_since = ev->ts;
 		return bind(&c->mg, ev->args[2], (uint64_t)(tk - c->s->tasks) + 1);
 	}
 	return 0;
 }
 
-static int proc(struct ctx *c, const struct gt_v2_event *ev)
+static int proc(struct ctx *c, const struct gt_go123_event *ev)
 {
 	struct gt_stats *s = c->s;
 	uint64_t *held;
@@ -231,28 +231,28 @@ static int proc(struct ctx *c, const struct gt_v2_event *ev)
 	int ret = 0;
 
 	switch (ev->type) {
-	case GT_V2_EV_PROC_STATUS:
+	case GT_GO123_EV_PROC_STATUS:
 		if (!u64map_get(&c->ps, ev->args[1]))
 			s->ps++;
 		ret = bind(&c->ps, ev->args[1], ev->args[2] == 1 || ev->args[2] == 3);
 		if (!ret && (ev->args[2] == 1 || ev->args[2] == 3))
 			ret = bind(&c->mp, ev->m, ev->args[1] + 1);
 		break;
-	case GT_V2_EV_PROC_START:
+	case GT_GO123_EV_PROC_START:
 		if (!u64map_get(&c->ps, ev->args[1]))
 			s->ps++;
 		ret = bind(&c->ps, ev->args[1], 1);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, ev->args[1] + 1);
 		break;
-	case GT_V2_EV_PROC_STOP:
+	case GT_GO123_EV_PROC_STOP:
 		held = u64map_get(&c->mp, ev->m);
 		if (held && *held)
 			ret = bind(&c->ps, *held - 1, 0);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, 0);
 		break;
-	case GT_V2_EV_PROC_STEAL:
+	case GT_GO123_EV_PROC_STEAL:
 		ret = bind(&c->ps, ev->args[1], 0);
 		held = u64map_put(&c->mp, ev->args[3], 0, &added);
 		if (!held)
@@ -264,8 +264,8 @@ static int proc(struct ctx *c, const struct gt_v2_event *ev)
 	return ret;
 }
 
-static int syscall_begin(struct ctx *c, const struct gt_v2_gen *g,
-			 const struct gt_v2_event *ev)
+static int syscall_begin(struct ctx *c, const struct gt_go123_gen *g,
+			 const struct gt_go123_event *ev)
 {
 	int64_t i = on_m(c, ev->m), k;
 	char name[GT_STAT_NAME];
@@ -317,8 +317,8 @@ static int syscall_blocked(struct ctx *c, uint64_t m, uint64_t ts)
  * task's unit from now on; an end with no begin seen (the trace starts
  * after it, a flight snapshot) says the unit it was in until then.
  */
-static int region(struct ctx *c, const struct gt_v2_gen *g,
-		  const struct gt_v2_event *ev)
+static int region(struct ctx *c, const struct gt_go123_gen *g,
+		  const struct gt_go123_event *ev)
 {
 	int64_t i = on_m(c, ev->m);
 	struct gt_stat_task *tk;
@@ -326,11 +326,11 @@ static int region(struct ctx *c, const struct gt_v2_gen *g,
 	uint32_t id;
 	size_t len;
 
-	if (i < 0 || !gt_v2_string(g, ev->args[2], &name, &len) || !len ||
+	if (i < 0 || !gt_go123_string(g, ev->args[2], &name, &len) || !len ||
 	    len >= GT_STAT_UNIT)
 		return 0;
 	tk = &c->s->tasks[i];
-	if (ev->type == GT_V2_EV_USER_REGION_END && tk->unit)
+	if (ev->type == GT_GO123_EV_USER_REGION_END && tk->unit)
 		return 0;
 	id = gt_stats_unit_id(c->s, name, len);
 	if (!id)
@@ -339,8 +339,8 @@ static int region(struct ctx *c, const struct gt_v2_gen *g,
 	return 0;
 }
 
-static int stat_event(void *arg, const struct gt_v2_gen *g,
-		      const struct gt_v2_event *ev, struct gt_trace_error *err)
+static int stat_event(void *arg, const struct gt_go123_gen *g,
+		      const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ctx *c = arg;
 	struct gt_stats *s = c->s;
@@ -349,7 +349,7 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 	bool added;
 	int ret = 0;
 
-	if (ev->type == GT_V2_EV_CPU_SAMPLE) {
+	if (ev->type == GT_GO123_EV_CPU_SAMPLE) {
 		/* Counted, and on the task it hit; not an event. */
 		uint64_t *v = u64map_put(&c->gsamples, ev->args[2], 0, &added);
 
@@ -367,50 +367,50 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 	if (ev->ts > s->end)
 		s->end = ev->ts;
 	switch (ev->type) {
-	case GT_V2_EV_PROC_STATUS:
-	case GT_V2_EV_PROC_START:
-	case GT_V2_EV_PROC_STOP:
-	case GT_V2_EV_PROC_STEAL:
+	case GT_GO123_EV_PROC_STATUS:
+	case GT_GO123_EV_PROC_START:
+	case GT_GO123_EV_PROC_STOP:
+	case GT_GO123_EV_PROC_STEAL:
 		ret = proc(c, ev);
 		break;
-	case GT_V2_EV_GO_STATUS:
-	case GT_V2_EV_GO_STATUS_STACK:
+	case GT_GO123_EV_GO_STATUS:
+	case GT_GO123_EV_GO_STATUS_STACK:
 		ret = status(c, g, ev);
 		break;
-	case GT_V2_EV_GO_CREATE:
-	case GT_V2_EV_GO_CREATE_BLOCKED:
-		tk = task(c, ev->args[1], ev->type == GT_V2_EV_GO_CREATE ?
+	case GT_GO123_EV_GO_CREATE:
+	case GT_GO123_EV_GO_CREATE_BLOCKED:
+		tk = task(c, ev->args[1], ev->type == GT_GO123_EV_GO_CREATE ?
 			  GT_STAT_G_RUNNABLE : GT_STAT_G_WAITING, ev->ts, &added);
 		if (!tk)
 			ret = -1;
 		else
 			name_task(g, tk, ev->args[2]);
 		break;
-	case GT_V2_EV_GO_CREATE_SYSCALL:
+	case GT_GO123_EV_GO_CREATE_SYSCALL:
 		tk = task(c, ev->args[1], GT_STAT_G_SYSCALL, ev->ts, &added);
 		if (!tk)
 			ret = -1;
 		else
 			ret = bind(&c->mg, ev->m, (uint64_t)(tk - s->tasks) + 1);
 		break;
-	case GT_V2_EV_GO_START:
+	case GT_GO123_EV_GO_START:
 		ret = start(c, ev->m, ev->args[1], ev->ts);
 		break;
-	case GT_V2_EV_GO_STOP:
-	case GT_V2_EV_GO_BLOCK:
+	case GT_GO123_EV_GO_STOP:
+	case GT_GO123_EV_GO_BLOCK:
 		i = on_m(c, ev->m);
 		if (i >= 0)
 			name_task(g, &s->tasks[i], ev->args[2]);
-		if (i >= 0 && ev->type == GT_V2_EV_GO_BLOCK)
+		if (i >= 0 && ev->type == GT_GO123_EV_GO_BLOCK)
 			s->tasks[i].blocks++;
-		ret = leave(c, ev->m, ev->ts, ev->type == GT_V2_EV_GO_STOP ?
+		ret = leave(c, ev->m, ev->ts, ev->type == GT_GO123_EV_GO_STOP ?
 			    GT_STAT_G_RUNNABLE : GT_STAT_G_WAITING);
 		break;
-	case GT_V2_EV_GO_DESTROY:
-	case GT_V2_EV_GO_DESTROY_SYSCALL:
+	case GT_GO123_EV_GO_DESTROY:
+	case GT_GO123_EV_GO_DESTROY_SYSCALL:
 		ret = leave(c, ev->m, ev->ts, GT_STAT_G_DEAD);
 		break;
-	case GT_V2_EV_GO_UNBLOCK:
+	case GT_GO123_EV_GO_UNBLOCK:
 		tk = task(c, ev->args[1], GT_STAT_G_WAITING, ev->ts, &added);
 		if (!tk) {
 			ret = -1;
@@ -423,27 +423,27 @@ static int stat_event(void *arg, const struct gt_v2_gen *g,
 		tk->state = GT_STAT_G_RUNNABLE;
 		c->gs[i].since = ev->ts;
 		break;
-	case GT_V2_EV_GO_SYSCALL_BEGIN:
+	case GT_GO123_EV_GO_SYSCALL_BEGIN:
 		ret = syscall_begin(c, g, ev);
 		break;
-	case GT_V2_EV_GO_SYSCALL_END:
+	case GT_GO123_EV_GO_SYSCALL_END:
 		i = on_m(c, ev->m);
 		if (i >= 0) {
 			s->tasks[i].state = GT_STAT_G_RUNNING;
 			c->gs[i].sys = -1;
 		}
 		break;
-	case GT_V2_EV_GO_SYSCALL_END_BLOCKED:
+	case GT_GO123_EV_GO_SYSCALL_END_BLOCKED:
 		ret = syscall_blocked(c, ev->m, ev->ts);
 		break;
-	case GT_V2_EV_USER_REGION_BEGIN:
-	case GT_V2_EV_USER_REGION_END:
+	case GT_GO123_EV_USER_REGION_BEGIN:
+	case GT_GO123_EV_USER_REGION_END:
 		ret = region(c, g, ev);
 		break;
-	case GT_V2_EV_GO_SWITCH:
-	case GT_V2_EV_GO_SWITCH_DESTROY:
+	case GT_GO123_EV_GO_SWITCH:
+	case GT_GO123_EV_GO_SWITCH_DESTROY:
 		/* A coroutine switch: the current goroutine yields to g. */
-		ret = leave(c, ev->m, ev->ts, ev->type == GT_V2_EV_GO_SWITCH ?
+		ret = leave(c, ev->m, ev->ts, ev->type == GT_GO123_EV_GO_SWITCH ?
 			    GT_STAT_G_WAITING : GT_STAT_G_DEAD);
 		if (!ret)
 			ret = start(c, ev->m, ev->args[1], ev->ts);
@@ -457,34 +457,34 @@ out:
 	return ret;
 }
 
-int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
-		struct gt_trace_error *err)
+int gt_go123_stats(const struct gt_src *src, struct gt_stats *s,
+		   struct gt_trace_error *err)
 {
 	struct ctx c = { .s = s };
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	uint64_t k, v;
 	size_t it = 0;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	gt_v2_open(&r, src);
+	gt_go123_open(&r, src);
 	s->version = r.version;
-	s->nr_types = GT_V2_NR_TYPES;
-	s->type_name = gt_v2_type_name;
+	s->nr_types = GT_GO123_NR_TYPES;
+	s->type_name = gt_go123_type_name;
 	s->frequency = 1000000000;
-	while ((ret = gt_v2_next(&r, &g, err)) > 0) {
+	while ((ret = gt_go123_next(&r, &g, err)) > 0) {
 		/* The walk turns every generation's ticks into ns. */
 		if (!s->trace_frequency)
 			s->trace_frequency = g.freq;
 		if (!s->sample_hz)
-			s->sample_hz = gt_v2_cpu_hz(&g);
-		if (gt_v2_walk_samples(&g, stat_event, &c, err, NULL)) {
+			s->sample_hz = gt_go123_cpu_hz(&g);
+		if (gt_go123_walk_samples(&g, stat_event, &c, err, NULL)) {
 			ret = -1;
 			break;
 		}
 	}
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	if (!ret) {
 		/* What is still going on at the end. */
 		for (size_t i = 0; i < s->ntasks; i++) {

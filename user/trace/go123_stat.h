@@ -18,7 +18,7 @@
 #include "stats.h"
 
 /* 0, or -1 with the first problem in @err (then @s is freed). */
-int gt_v2_stats(const struct gt_src *src, struct gt_stats *s,
-		struct gt_trace_error *err);
+int gt_go123_stats(const struct gt_src *src, struct gt_stats *s,
+		   struct gt_trace_error *err);
 
 #endif /* GOTRACE_GO123_STAT_H */

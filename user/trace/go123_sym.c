@@ -27,7 +27,7 @@
 /* String @id of the generation @ctx. */
 static bool gen_string(void *ctx, uint64_t id, const char **s, size_t *len)
 {
-	return gt_v2_string(ctx, id, s, len);
+	return gt_go123_string(ctx, id, s, len);
 }
 
 /* The header of a batch: its number, M, base time and data size. */
@@ -163,7 +163,7 @@ static size_t get_hdr(const uint8_t *p, size_t n, bool *exp, struct hdr *h)
 	uint64_t *v[4] = { &h->gen, &h->m, &h->time, &h->size };
 	size_t at;
 
-	*exp = p[0] == GT_V2_EV_EXPERIMENTAL_BATCH;
+	*exp = p[0] == GT_GO123_EV_EXPERIMENTAL_BATCH;
 	at = *exp ? 2 : 1;
 	for (int i = 0; i < 4; i++) {
 		int k = at < n ? gt_leb_get(p + at, n - at, v[i]) : 0;
@@ -187,7 +187,7 @@ static int write_gen(struct gt_namer *s, const uint8_t *raw, size_t len,
 		struct hdr h;
 		bool exp, changed = false;
 
-		if (b[0] == GT_V2_EV_END_OF_GENERATION) {
+		if (b[0] == GT_GO123_EV_END_OF_GENERATION) {
 			if (gt_buf_put(out, b, 1))
 				return -1;
 			at++;
@@ -197,7 +197,7 @@ static int write_gen(struct gt_namer *s, const uint8_t *raw, size_t len,
 		if (!hl)
 			return -1;	/* the reader took it: cannot happen */
 		whole = hl + (size_t)h.size;
-		if (!exp && h.size && b[hl] == GT_V2_EV_STACKS) {
+		if (!exp && h.size && b[hl] == GT_GO123_EV_STACKS) {
 			if (rewrite_stacks(s, &h, b + hl, (size_t)h.size, out,
 					   &changed) ||
 			    flush_strings(s, &h, out))
@@ -218,22 +218,22 @@ static int copy_out(FILE *out, const void *p, size_t n)
 	return !n || fwrite(p, 1, n, out) == n ? 0 : -1;
 }
 
-int gt_v2_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
-		    struct gt_sym_counts *n, struct gt_trace_error *err)
+int gt_go123_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
+		       struct gt_sym_counts *n, struct gt_trace_error *err)
 {
-	struct gt_v2_reader r;
-	struct gt_v2_gen g = { 0 };
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
 	struct gt_buf raw = { 0 }, o = { 0 };
 	uint64_t pos = 16;
 	int ret = -2, k;
 
 	memset(n, 0, sizeof(*n));
-	gt_v2_open(&r, src);
+	gt_go123_open(&r, src);
 	if (gt_src_copy(src, 0, pos, out))
 		goto write_failed;
-	while ((k = gt_v2_next(&r, &g, err)) > 0) {
+	while ((k = gt_go123_next(&r, &g, err)) > 0) {
 		struct gt_namer s = { .u = u, .n = n, .string = gen_string,
-				      .ctx = &g, .string_byte = GT_V2_EV_STRING,
+				      .ctx = &g, .string_byte = GT_GO123_EV_STRING,
 				      .next_id = 1 };
 		size_t i = 0, len = (size_t)(g.end - g.off);
 		uint64_t id, v;
@@ -276,6 +276,6 @@ write_failed:
 out:
 	free(raw.p);
 	free(o.p);
-	gt_v2_gen_free(&g);
+	gt_go123_gen_free(&g);
 	return ret;
 }

@@ -25,7 +25,7 @@
  * unchanged, so nothing is lost), -2 when writing fails or memory runs
  * out (@err says which).
  */
-int gt_v2_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
-		    struct gt_sym_counts *n, struct gt_trace_error *err);
+int gt_go123_symbolize(const struct gt_src *src, FILE *out, struct gt_usym *u,
+		       struct gt_sym_counts *n, struct gt_trace_error *err);
 
 #endif /* GOTRACE_GO123_SYM_H */

@@ -21,22 +21,22 @@
 #include "go123_walk.h"
 
 struct cursor {
-	const struct gt_v2_batch **b;	/* this M's batches, in file order */
+	const struct gt_go123_batch **b;	/* this M's batches, in file order */
 	size_t nb, i;			/* i: the batch being read */
 	size_t at;			/* next byte in batch i's data */
 	uint64_t last;			/* time of the previous event, ns */
-	struct gt_v2_event ev;		/* the next event */
+	struct gt_go123_event ev;		/* the next event */
 };
 
 struct walk {
-	const struct gt_v2_gen *g;
+	const struct gt_go123_gen *g;
 	struct gt_trace_error *err;
 };
 
-/* @ticks in ns (gt_v2_ticks_ns()); the sums of them saturate too. */
+/* @ticks in ns (gt_go123_ticks_ns()); the sums of them saturate too. */
 static uint64_t to_ns(const struct walk *w, uint64_t ticks)
 {
-	return gt_v2_ticks_ns(w->g->freq, ticks);
+	return gt_go123_ticks_ns(w->g->freq, ticks);
 }
 
 static uint64_t add_ns(uint64_t a, uint64_t b)
@@ -45,15 +45,15 @@ static uint64_t add_ns(uint64_t a, uint64_t b)
 }
 
 __attribute__((format(printf, 4, 5)))
-static int bad(struct walk *w, const struct gt_v2_batch *b, size_t at,
+static int bad(struct walk *w, const struct gt_go123_batch *b, size_t at,
 	       const char *fmt, ...);
 
 /* The next event of @c into c->ev.  1, 0 at the end, -1 on an error. */
 static int next_event(struct walk *w, struct cursor *c)
 {
-	const struct gt_v2_gen *g = w->g;
-	const struct gt_v2_spec *spec;
-	const struct gt_v2_batch *b;
+	const struct gt_go123_gen *g = w->g;
+	const struct gt_go123_spec *spec;
+	const struct gt_go123_batch *b;
 	const uint8_t *p, *end;
 
 	while (c->i < c->nb && c->at == c->b[c->i]->size) {
@@ -70,7 +70,7 @@ static int next_event(struct walk *w, struct cursor *c)
 	c->ev.type = *p;
 	c->ev.m = b->m;
 	c->ev.off = b->off;
-	spec = gt_v2_spec(*p);
+	spec = gt_go123_spec(*p);
 	if (!spec)
 		return bad(w, b, c->at, "found event without a timestamp: type=%u",
 			   *p);
@@ -89,11 +89,11 @@ static int next_event(struct walk *w, struct cursor *c)
 		size_t n;
 
 		if ((spec->stack_args & (1u << i)) &&
-		    !gt_v2_stack(g, c->ev.args[i], &pcs, &n))
+		    !gt_go123_stack(g, c->ev.args[i], &pcs, &n))
 			return bad(w, b, c->at, "found invalid stack ID %llu for event %s",
 				   (unsigned long long)c->ev.args[i], spec->name);
 		if ((spec->string_args & (1u << i)) &&
-		    !gt_v2_string(g, c->ev.args[i], &str, &n))
+		    !gt_go123_string(g, c->ev.args[i], &str, &n))
 			return bad(w, b, c->at, "found invalid string ID %llu for event %s",
 				   (unsigned long long)c->ev.args[i], spec->name);
 	}
@@ -103,7 +103,7 @@ static int next_event(struct walk *w, struct cursor *c)
 	return 1;
 }
 
-static int bad(struct walk *w, const struct gt_v2_batch *b, size_t at,
+static int bad(struct walk *w, const struct gt_go123_batch *b, size_t at,
 	       const char *fmt, ...)
 {
 	va_list ap;
@@ -146,8 +146,8 @@ static void sift_down(struct cursor **h, size_t n, size_t i)
 /* Batches by M, in file order within an M (the index breaks ties). */
 static int by_m(const void *x, const void *y)
 {
-	const struct gt_v2_batch *a = *(const struct gt_v2_batch *const *)x;
-	const struct gt_v2_batch *b = *(const struct gt_v2_batch *const *)y;
+	const struct gt_go123_batch *a = *(const struct gt_go123_batch *const *)x;
+	const struct gt_go123_batch *b = *(const struct gt_go123_batch *const *)y;
 
 	if (a->m != b->m)
 		return a->m < b->m ? -1 : 1;
@@ -240,17 +240,18 @@ static int stuck(struct walk *w, struct cursor **heap, size_t n)
 	w->err->off = (size_t)c->ev.off;
 	snprintf(w->err->msg, sizeof(w->err->msg),
 		 "generation %llu: broken trace: failed to advance: no event of the %zu Ms fits, the first is %s of M %lld at %llu ns",
-		 (unsigned long long)w->g->gen, n, gt_v2_type_name(c->ev.type),
+		 (unsigned long long)w->g->gen, n, gt_go123_type_name(c->ev.type),
 		 (long long)c->ev.m, (unsigned long long)c->ev.ts);
 	return -1;
 }
 
 /* Sample @s of the generation as an event to @fn: 0, or -1 to stop. */
-static int give_sample(const struct gt_v2_gen *g, const struct gt_v2_sample *s,
-		       gt_v2_event_fn fn, void *ctx, struct gt_trace_error *err)
+static int give_sample(const struct gt_go123_gen *g,
+		       const struct gt_go123_sample *s, gt_go123_event_fn fn,
+		       void *ctx, struct gt_trace_error *err)
 {
-	struct gt_v2_event ev = {
-		.type = GT_V2_EV_CPU_SAMPLE, .m = s->m, .ts = s->ts,
+	struct gt_go123_event ev = {
+		.type = GT_GO123_EV_CPU_SAMPLE, .m = s->m, .ts = s->ts,
 		.args = { 0, s->p, s->g, s->stack }, .off = s->off,
 	};
 
@@ -263,11 +264,11 @@ static int give_sample(const struct gt_v2_gen *g, const struct gt_v2_sample *s,
  * next try of the frontier when it is earlier than the frontier's head,
  * or when no event is left.
  */
-static int walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
+static int walk(const struct gt_go123_gen *g, gt_go123_event_fn fn, void *ctx,
 		struct gt_trace_error *err, uint64_t *ties, bool samples)
 {
 	struct walk w = { .g = g, .err = err };
-	const struct gt_v2_batch **order;
+	const struct gt_go123_batch **order;
 	struct cursor *cs, **heap;
 	size_t ncs = 0, n = 0, si = 0, ns = samples && fn ? g->nsamples : 0;
 	int ret = 0;
@@ -354,20 +355,21 @@ out:
 	return ret ? -1 : 0;
 }
 
-int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-	       struct gt_trace_error *err)
+int gt_go123_walk(const struct gt_go123_gen *g, gt_go123_event_fn fn, void *ctx,
+		  struct gt_trace_error *err)
 {
 	return walk(g, fn, ctx, err, NULL, false);
 }
 
-int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-		    struct gt_trace_error *err, uint64_t *ties)
+int gt_go123_walk_ties(const struct gt_go123_gen *g, gt_go123_event_fn fn,
+		       void *ctx, struct gt_trace_error *err,
+		       uint64_t *ties)
 {
 	return walk(g, fn, ctx, err, ties, false);
 }
 
-int gt_v2_walk_samples(const struct gt_v2_gen *g, gt_v2_event_fn fn,
-		       void *ctx, struct gt_trace_error *err, uint64_t *ties)
+int gt_go123_walk_samples(const struct gt_go123_gen *g, gt_go123_event_fn fn,
+			  void *ctx, struct gt_trace_error *err, uint64_t *ties)
 {
 	return walk(g, fn, ctx, err, ties, true);
 }

@@ -15,11 +15,11 @@
 #include "go123.h"
 #include "go123_read.h"
 
-struct gt_v2_event {
+struct gt_go123_event {
 	unsigned int type;
 	uint64_t m;
 	uint64_t ts;			/* nanoseconds */
-	uint64_t args[GT_V2_ARGS_MAX];	/* [0] the delta, then the values */
+	uint64_t args[GT_GO123_ARGS_MAX];	/* [0] the delta, then the values */
 	uint64_t off;			/* file offset of its batch */
 };
 
@@ -29,32 +29,33 @@ struct gt_v2_event {
  * whose sequence number or state is not reached: the walk offers the
  * other Ms' next events, in time order, and fails if none is taken.
  */
-typedef int (*gt_v2_event_fn)(void *ctx, const struct gt_v2_gen *g,
-			      const struct gt_v2_event *ev,
-			      struct gt_trace_error *err);
+typedef int (*gt_go123_event_fn)(void *ctx, const struct gt_go123_gen *g,
+				 const struct gt_go123_event *ev,
+				 struct gt_trace_error *err);
 
 /* 0, or -1 with the first problem in @err.  @fn may be NULL. */
-int gt_v2_walk(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-	       struct gt_trace_error *err);
+int gt_go123_walk(const struct gt_go123_gen *g, gt_go123_event_fn fn, void *ctx,
+		  struct gt_trace_error *err);
 
 /*
- * gt_v2_walk(), counting in *@ties the events that did not fit until
+ * gt_go123_walk(), counting in *@ties the events that did not fit until
  * another M's event of the same time was taken.  Go's readers may take
  * a later event there instead (they sort the Ms they try, not stably,
  * and skip the first), which squashes the times of what lies between:
  * a writer should give the event that fits first an earlier time.
  */
-int gt_v2_walk_ties(const struct gt_v2_gen *g, gt_v2_event_fn fn, void *ctx,
-		    struct gt_trace_error *err, uint64_t *ties);
+int gt_go123_walk_ties(const struct gt_go123_gen *g, gt_go123_event_fn fn,
+		       void *ctx, struct gt_trace_error *err,
+		       uint64_t *ties);
 
 /*
- * gt_v2_walk_ties() with the generation's CPU samples too, as events of
- * type GT_V2_EV_CPU_SAMPLE (m: the sample's M, args[1] its P, args[2]
+ * gt_go123_walk_ties() with the generation's CPU samples too, as events of
+ * type GT_GO123_EV_CPU_SAMPLE (m: the sample's M, args[1] its P, args[2]
  * its G, args[3] its stack), in Go's reader's order: a sample comes
  * before the next event tried when it is earlier than the earliest of
  * the Ms' next events.  @fn's return for a sample: 0, or -1 to stop.
  */
-int gt_v2_walk_samples(const struct gt_v2_gen *g, gt_v2_event_fn fn,
-		       void *ctx, struct gt_trace_error *err, uint64_t *ties);
+int gt_go123_walk_samples(const struct gt_go123_gen *g, gt_go123_event_fn fn,
+			  void *ctx, struct gt_trace_error *err, uint64_t *ties);
 
 #endif /* GOTRACE_GO123_WALK_H */

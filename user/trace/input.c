@@ -54,7 +54,7 @@ static int spool_write(int fd, const uint8_t *buf, size_t n)
  */
 static bool spool_batches(int fd, uint64_t len, uint64_t *next)
 {
-	uint8_t h[GT_V2_BATCH_HDR_MAX];
+	uint8_t h[GT_GO123_BATCH_HDR_MAX];
 
 	while (*next < len) {
 		size_t k = len - *next < sizeof(h) ? (size_t)(len - *next) :
@@ -63,7 +63,7 @@ static bool spool_batches(int fd, uint64_t len, uint64_t *next)
 
 		if (pread(fd, h, k, (off_t)*next) != (ssize_t)k)
 			return true;	/* the readers will say */
-		n = gt_v2_batch_len(h, k);
+		n = gt_go123_batch_len(h, k);
 		if (n < 0)
 			return false;
 		if (!n)
@@ -121,7 +121,7 @@ static int spool(struct gt_src *s, int in)
 			if (!looks_like_trace(fd))
 				break;
 			v2 = pread(fd, hdr, sizeof(hdr), 0) == sizeof(hdr) &&
-			     gt_v2_header(hdr, sizeof(hdr));
+			     gt_go123_header(hdr, sizeof(hdr));
 		}
 		if (v2 && !spool_batches(fd, s->len, &next_batch))
 			break;
