@@ -19,7 +19,7 @@
 #include "bpf/loader.h"
 #endif
 #include "device.h"
-#include "json.h"
+#include "trace/json.h"
 #include "util.h"
 
 static void status_usage(FILE *f)

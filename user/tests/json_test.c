@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json_test.c - the JSON writer (json.c): the layout scripts read
+ * json_test.c - the JSON writer (trace/json.c): the layout scripts read
  * (gotrace status --json: a top-level member a line, a CPU's object on
  * one line), the separators of every kind of level, the escaping of
  * strings, and a document that is JSON.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "trace/json.h"
 #include "tap.h"
 
 /* What @fill writes as a document, in a string the caller frees. */
@@ -58,7 +58,7 @@ static void empties(struct gt_json *j)
 
 static void strings(struct gt_json *j)
 {
-	gt_json_str(j, "s", "a\"b\\c\nd\te");
+	gt_json_str(j, "s", "a\"b\\c\nd\te\x7f");
 	gt_json_strn(j, "cut", "comm-longer", 4);
 }
 
@@ -85,7 +85,7 @@ int main(void)
 		{ "empty levels", empties,
 		  "{\n  \"cpus\": [\n  ],\n  \"none\": [],\n  \"obj\": {}\n}\n" },
 		{ "escaped and cut strings", strings,
-		  "{\n  \"s\": \"a\\\"b\\\\c\\u000ad\\u0009e\",\n"
+		  "{\n  \"s\": \"a\\\"b\\\\c\\u000ad\\u0009e\\u007f\",\n"
 		  "  \"cut\": \"comm\"\n}\n" },
 		{ "levels left open are closed by the end", left_open,
 		  "{\n  \"a\": [\n    { \"x\": 1 }\n  ]\n}\n" },

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stats_json.h"
 
 static const char *const state_keys[] = {
@@ -22,18 +23,7 @@ static const char *const state_keys[] = {
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	gt_json_quote(f, s, SIZE_MAX);
 }
 
 /* A count of nanoseconds in decimal. */

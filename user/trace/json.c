@@ -87,22 +87,27 @@ void gt_json_bool(struct gt_json *j, const char *key, bool v)
 	fputs(v ? "true" : "false", j->f);
 }
 
-void gt_json_strn(struct gt_json *j, const char *key, const char *s,
-		  size_t n)
+void gt_json_quote(FILE *f, const char *s, size_t n)
 {
-	member(j, key);
-	fputc('"', j->f);
+	fputc('"', f);
 	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '"' || c == '\\')
-			fprintf(j->f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(j->f, "\\u%04x", c);
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, j->f);
+			fputc(c, f);
 	}
-	fputc('"', j->f);
+	fputc('"', f);
+}
+
+void gt_json_strn(struct gt_json *j, const char *key, const char *s,
+		  size_t n)
+{
+	member(j, key);
+	gt_json_quote(j->f, s, n);
 }
 
 void gt_json_str(struct gt_json *j, const char *key, const char *s)

@@ -2,6 +2,9 @@
 /*
  * json.h - a small writer of JSON for the command's --json outputs
  *
+ * In the trace library, below the command, so that every --json output
+ * (gotrace status, gotrace stat's stats_json.c) quotes strings alike.
+ *
  * Members are written as they come, with the commas, the quoting and
  * the layout done here: an object or array opened "inline" keeps its
  * members on its line ({ "cpu": 0, "online": true }), any other puts
@@ -51,5 +54,11 @@ void gt_json_str(struct gt_json *j, const char *key, const char *s);
 /* A string of the first @n bytes of @s. */
 void gt_json_strn(struct gt_json *j, const char *key, const char *s,
 		  size_t n);
+
+/*
+ * @s (at most @n bytes, up to a NUL) as a JSON string, quoted and
+ * escaped, to @f: for a writer that lays its document out itself.
+ */
+void gt_json_quote(FILE *f, const char *s, size_t n);
 
 #endif /* GOTRACE_JSON_H */
