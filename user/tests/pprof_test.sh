@@ -200,8 +200,14 @@ url() {
 		sleep 0.1
 	done
 }
+# units with generation 1's frames left without functions: Go's summary
+# names a goroutine by the first stack whose root frame has one.
+"$V2MUTATE" gen1-frames-unnamed "$T/units.trace" "$T/unnamed.trace" 2>"$T/err"
+grc=$?
+check "v2mutate writes units with generation 1's frames unnamed" '[ $grc -eq 0 ]'
 have_curl=$(command -v curl)
-[ -n "$have_curl" ] && serve "$T/units.trace" units && serve "$T/units_cut.trace" cut
+[ -n "$have_curl" ] && serve "$T/units.trace" units && serve "$T/units_cut.trace" cut &&
+	serve "$T/unnamed.trace" unnamed
 
 # small has no network waits; v126 is small.
 for t in small units classify_all v126; do
@@ -328,16 +334,18 @@ for v in 123 127; do
 	check "go$v: pprof -top reads it: Type cpu, the trace's duration ($d s of $dur s, at least 2.5), 10 ms a sample" \
 		'[ $grc -eq 0 ] && has "^Type: cpu$" "$T/out" && within "$d" "$dur" 0.005 && awk -v d="$d" "BEGIN { exit !(d >= 2.5) }" && "$TOOLS/pprof" -raw "$T/cpu$v.pb.gz" 2>/dev/null | grep -q "^Period: 10000000$"'
 	# The burn runs on the main goroutine, G 1.  Go names a goroutine by
-	# the root frame of the first stack of its transitions: a preemption
-	# in burnA or burnB, whose stack Go's runtime cuts there.
+	# the root frame of the first stack of its transitions whose root
+	# frame has a function (not the one frame of PC 0 Go's runtime
+	# writes for some): often a preemption in burnA or burnB, whose
+	# stack Go's runtime cuts there.
 	dumped "$tr" 1 >"$T/want.txt"
 	gname=$("$TOOLS/trace" -d=parsed "$tr" 2>/dev/null | awk '
-		/ StateTransition .* GoID=1 / { t = 1; next }
-		t && /^TransitionStack=/ { s = 1; next }
-		s && /^\t[^\t]/ { fn = $1; next }
+		/ StateTransition .* GoID=1 / { t = 1; s = 0; next }
+		t && /^TransitionStack=/ { s = 1; fn = ""; next }
 		s && /^\t\t/ { next }
-		s { print fn; exit }
-		{ t = 0 }')
+		s && /^\t/ { fn = substr($0, 2); sub(/ @ 0x[0-9a-f]*$/, "", fn); next }
+		s && fn != "" { print fn; exit }
+		{ t = 0; s = 0 }')
 	run pprof cpu --tid 1 -o "$T/t.pb.gz" "$tr"
 	raw "$T/t.pb.gz" >"$T/gt.txt"
 	diff "$T/want.txt" "$T/gt.txt" >"$T/out"
@@ -499,6 +507,19 @@ for kind in sched sync; do
 	same "$T/go.pb" "$T/c.pb.gz"
 	check "units $kind --comm main.main: Go's /$(ep $kind)?name=main.main ($samples samples)" \
 		'[ $rc -eq 0 ] && [ -s "$T/go.txt" ] && [ ! -s "$T/out" ]'
+done
+# With generation 1's frames unnamed, G 1 is named by its first stack
+# of generation 3, main.worker; the goroutines of generation 1 alone
+# stay unnamed.  The mutation gives a PC two functions, one a
+# generation, and Go's profile keeps one of them for all its samples:
+# the samples the name selects, their count and time, are compared.
+total() { awk '{ c += $1; n += $2 } END { print c + 0, n + 0 }' "$1"; }
+for name in main.worker main.main; do
+	web unnamed "/sched?name=$name" "$T/go.pb"
+	run pprof sched --comm $name -o "$T/c.pb.gz" "$T/unnamed.trace"
+	same "$T/go.pb" "$T/c.pb.gz"
+	check "units, generation 1 unnamed: sched --comm $name selects Go's /sched?name=$name ($samples samples)" \
+		'[ $rc -eq 0 ] && [ -s "$T/go.txt" ] && [ "$(total "$T/go.txt")" = "$(total "$T/gt.txt")" ]'
 done
 web units "/sched?name=main.worker" "$T/go.pb"
 run pprof sched --tid 1 -o "$T/t.pb.gz" "$T/units.trace"

@@ -494,6 +494,51 @@ static bool id0_record(uint8_t kind)
 	return false;
 }
 
+/*
+ * Every frame of generation 1's stacks without its function (string id
+ * 0, the empty string), as Go's runtime writes the one frame of PC 0 of
+ * some stacks: valid, and Go's summary names no goroutine from them, so
+ * a goroutine seen in generation 1 is named by a later generation's
+ * stack.  pprof_test.sh compares gotrace's --comm with Go's pages.
+ */
+static bool m_gen1_frames_unnamed(void)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < nb; i++) {
+		struct batch *b = &bs[i];
+		size_t at = 1, out = 1;
+		uint8_t *data;
+
+		if (b->gen != 1 || !table_batch(b, GT_GO123_EV_STACKS))
+			continue;
+		data = malloc(b->size);	/* ids 0 are never longer */
+		if (!data)
+			die("out of memory");
+		data[0] = b->data[0];
+		while (at < b->size) {
+			uint64_t id, n, v[4];
+
+			data[out++] = b->data[at++];	/* EvStack */
+			id = get_in(b, &at, b->size);
+			n = get_in(b, &at, b->size);
+			out += leb(data + out, id);
+			out += leb(data + out, n);
+			for (uint64_t k = 0; k < n; k++) {
+				for (int j = 0; j < 4; j++)
+					v[j] = get_in(b, &at, b->size);
+				any |= v[1] != 0;
+				v[1] = 0;
+				for (int j = 0; j < 4; j++)
+					out += leb(data + out, v[j]);
+			}
+		}
+		b->data = data;
+		b->size = out;
+	}
+	return any;
+}
+
 /* A stack of 128 frames, Go's most (MaxFramesPerStack): valid. */
 static bool m_stack_128_frames(void)
 {
@@ -1140,6 +1185,7 @@ static const struct {
 	{ "sample-in-events", m_sample_in_events },
 	{ "samples-at-starts", m_samples_at_starts },
 	{ "samples-of-stacks", m_samples_of_stacks },
+	{ "gen1-frames-unnamed", m_gen1_frames_unnamed },
 	{ "cpu-hz-999", m_cpu_hz_999 },
 };
 

@@ -287,19 +287,27 @@ static void born(struct ctx *c, struct gstate *s, int from)
 	s->unit = !c->o->unit ? 1 : from == S_UNDETERMINED ? -1 : 0;
 }
 
-/* Go's name of a goroutine: the function of the outermost frame. */
+/*
+ * Go's name of a goroutine: the function of the outermost frame of the
+ * first of its transitions' stacks that names one.  A frame without a
+ * function (Go's runtime writes some stacks as one frame of PC 0) leaves
+ * the goroutine unnamed, as Go's summary does, until a later stack.
+ */
 static void name(struct ctx *c, const struct gt_go123_gen *g, struct gstate *s,
 		 uint64_t stk)
 {
 	const struct gt_go123_frame *f;
 	const uint64_t *pcs;
+	const char *fn;
+	size_t n, len;
 	bool match;
-	size_t n;
 
 	if (s->name >= 0 || !stk || !gt_go123_stack(g, stk, &pcs, &n) || !n)
 		return;
 	f = gt_go123_frame(g, pcs[n - 1]);
-	match = f && str_is(g, f->func, c->o->comm);
+	if (!f || !gt_go123_string(g, f->func, &fn, &len) || !len)
+		return;
+	match = str_is(g, f->func, c->o->comm);
 	s->name = match;
 	resolve(c, s, NEED_NAME, match);
 }
