@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * classify.c - which Go block event a sleeping task's syscall becomes
+ * classify.c - what a task sleeping in a syscall waits for
  *
  * Syscalls are named by the native numbers of the architecture built
  * for, from its <asm/unistd.h>: the kernel's for the module, the C
@@ -19,15 +19,15 @@
 #include <asm/unistd.h>
 
 /* What a read or write that sleeps waits for: a pipe, a socket, other. */
-static unsigned int block_on_fd(const struct gt_in_switch *in, bool write)
+static enum gt_block_class block_on_fd(const struct gt_in_switch *in, bool write)
 {
 	switch (gt_env_fd_kind(in)) {
 	case GT_IN_FD_PIPE:
-		return write ? GOTRACE_EV_GO_BLOCK_SEND : GOTRACE_EV_GO_BLOCK_RECV;
+		return write ? GT_BLOCK_SEND : GT_BLOCK_RECV;
 	case GT_IN_FD_SOCKET:
-		return GOTRACE_EV_GO_BLOCK_NET;
+		return GT_BLOCK_NET;
 	default:
-		return GOTRACE_EV_GO_BLOCK;
+		return GT_BLOCK_OTHER;
 	}
 }
 
@@ -38,26 +38,26 @@ bool gt_is_sched_yield(const struct gt_task *t)
 }
 
 /*
- * The block event for a task that sleeps in syscall @t->sys_nr (native
- * numbers), chosen so that go tool trace's profiles mean something:
+ * The class of the block of a task that sleeps in syscall @t->sys_nr
+ * (native numbers), chosen so that go tool trace's profiles mean something:
  * futexes are sync, socket and epoll waits network, poll/select select,
  * pipes and wait4 channel operations, sleeps are sleeps.  Anything else
- * is a plain GoBlock.  The file a read or write waits on is asked of the
+ * is a plain block.  The file a read or write waits on is asked of the
  * environment only here (the module reads the task's saved registers),
  * not at every syscall entry.
  */
-unsigned int gt_block_reason(const struct gt_task *t,
-			     const struct gt_in_switch *in)
+enum gt_block_class gt_block_reason(const struct gt_task *t,
+				    const struct gt_in_switch *in)
 {
 	if (t->sys_nr < 0 || t->sys_compat)
-		return GOTRACE_EV_GO_BLOCK;
+		return GT_BLOCK_OTHER;
 	switch (t->sys_nr) {
 	case __NR_futex:
 	case __NR_futex_waitv:
-		return GOTRACE_EV_GO_BLOCK_SYNC;
+		return GT_BLOCK_SYNC;
 	case __NR_nanosleep:
 	case __NR_clock_nanosleep:
-		return GOTRACE_EV_GO_SLEEP;
+		return GT_BLOCK_SLEEP;
 #ifdef __NR_poll
 	case __NR_poll:
 #endif
@@ -66,7 +66,7 @@ unsigned int gt_block_reason(const struct gt_task *t,
 	case __NR_select:
 #endif
 	case __NR_pselect6:
-		return GOTRACE_EV_GO_BLOCK_SELECT;
+		return GT_BLOCK_SELECT;
 #ifdef __NR_epoll_wait
 	case __NR_epoll_wait:
 #endif
@@ -81,10 +81,10 @@ unsigned int gt_block_reason(const struct gt_task *t,
 	case __NR_sendto:
 	case __NR_sendmsg:
 	case __NR_sendmmsg:
-		return GOTRACE_EV_GO_BLOCK_NET;
+		return GT_BLOCK_NET;
 	case __NR_wait4:
 	case __NR_waitid:
-		return GOTRACE_EV_GO_BLOCK_RECV;
+		return GT_BLOCK_RECV;
 	case __NR_read:
 	case __NR_readv:
 	case __NR_pread64:
@@ -98,6 +98,6 @@ unsigned int gt_block_reason(const struct gt_task *t,
 	case __NR_pwritev2:
 		return block_on_fd(in, true);
 	default:
-		return GOTRACE_EV_GO_BLOCK;
+		return GT_BLOCK_OTHER;
 	}
 }

@@ -13,8 +13,9 @@
  * transitions are written first: the trace loses a few nanoseconds of
  * accuracy, never its validity.  Linux -> Go mapping:
  * Documentation/mapping.rst.  The task table is tasks.c, the syscall
- * classification of blocks classify.c, the chunk a CPU writes to
- * chunk.c.
+ * classification of blocks classify.c.  The model says what happens as
+ * transitions of its own (transition.h); the writer of the session's
+ * format says them in it: go111_writer.c or model_v2.c.
  *
  * The model reads nothing of Linux: it is told what happened through
  * plain input events (model_input.h) and asks its environment
@@ -63,19 +64,21 @@ static void model_lost(struct gt_model *m, struct gt_cpu *c)
 }
 
 /*
- * Stamp and append one event on the P of CPU @cpu (@c), at @when or, to
+ * Stamp and write one transition on the P of CPU @c, at @when or, to
  * keep time going forward on the P and for the task, just after their
- * last event.  @t, if not NULL, is the task whose state the event changes
- * (its bucket lock held, or it runs on this P).  Returns false if nothing
- * was written: the session is then halted, and the caller leaves the
- * model as it was, so the model keeps describing the file exactly.
+ * last event.  @t, if not NULL, is the task whose state the transition
+ * changes (its bucket lock held, or it runs on this P).  The writer is
+ * the session's format's, chosen by one switch (transition.h).  Returns
+ * false if nothing was written: the loss is counted (model_lost()), and
+ * the caller leaves the model as it was, so the model keeps describing
+ * the file exactly.
  */
-static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
-			      struct gt_task *t, unsigned int type,
-			      const u64 *args, unsigned int nargs, u64 when,
-			      bool closing)
+static bool model_write(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *t, const struct gt_tr *tr, u64 when,
+			bool closing)
 {
 	u64 ts = max(when, c->last_ts);
+	bool ok;
 
 	gt_lockdep_assert_irqs_disabled();
 	if (t)
@@ -84,17 +87,18 @@ static bool model_event_write(struct gt_model *m, struct gt_cpu *c,
 		c->lost++;
 		return false;
 	}
-	/* The generational format has its own buffers (model_v2.c). */
-	if (m->format == GT_FORMAT_GO123 ?
-	    !gt_v2_write(m, c, t, type, args, nargs, &ts) :
-	    !gt_cpu_room(m, c, ts, GT_EV_MAX_BYTES, closing)) {
+	switch (m->format) {
+	case GT_FORMAT_GO123:
+		/* It may write later: after another M's event. */
+		ok = gt_v2_write(m, c, t, tr, &ts);
+		break;
+	default:
+		ok = gt_go111_write(m, c, t, tr, ts, closing);
+		break;
+	}
+	if (!ok) {
 		model_lost(m, c);
 		return false;
-	}
-	/* A go 1.23 transition is counted by the events it took (ev()). */
-	if (m->format == GT_FORMAT_GO111) {
-		gt_enc_event(&c->enc, type, ts, args, nargs);
-		c->events++;
 	}
 	c->last_ts = ts;
 	if (t)
@@ -165,16 +169,15 @@ static void sys_pending_write(struct gt_model *m, struct gt_cpu *c,
 			      bool closing)
 {
 	struct gt_sys_pending *sp = &c->sys_pending;
+	struct gt_tr tr = { .kind = GT_TR_SYSCALL };
 	struct gt_task *t = sp->task;
-	u64 stack;
 
 	if (!t)
 		return;
-	stack = sys_pending_stack(m, sp);
+	tr.stack = sys_pending_stack(m, sp);
 	sp->task = NULL;
 	if (t == c->cur)
-		model_event_write(m, c, t, GOTRACE_EV_GO_SYSCALL, &stack, 1,
-				  sp->ts, closing);
+		model_write(m, c, t, &tr, sp->ts, closing);
 	else
 		c->lost++;	/* never expected: counted if it happens */
 }
@@ -199,7 +202,7 @@ static bool sys_pending_take(struct gt_cpu *c, const struct gt_task *t,
  * The time of the hook running on this CPU (c->now, its event's), or
  * where the event has none (the module's probes), the clock read at the
  * hook's first event: the two or three events of a switch share it, as
- * a syscall's entry and its GoSysCall do, and model_event_write() keeps
+ * a syscall's entry and its GoSysCall do, and model_write() keeps
  * them in order.  A hook that writes nothing reads no clock.
  */
 static u64 model_now(struct gt_cpu *c)
@@ -209,51 +212,31 @@ static u64 model_now(struct gt_cpu *c)
 	return c->now;
 }
 
-/* An event of this P: the pending GoSysCall first; see model_event_write() */
+/* A transition of this P: the pending GoSysCall first; see model_write() */
 static bool model_emit_at(struct gt_model *m, struct gt_cpu *c,
-			  struct gt_task *t, unsigned int type,
-			  const u64 *args, unsigned int nargs, u64 when,
+			  struct gt_task *t, const struct gt_tr *tr, u64 when,
 			  bool closing)
 {
 	sys_pending_write(m, c, closing);
-	return model_event_write(m, c, t, type, args, nargs, when, closing);
+	return model_write(m, c, t, tr, when, closing);
 }
 
-/* An event of now; see model_emit_at(). */
+/* A transition of now, at @stack (0: none); see model_emit_at(). */
 static bool model_emit(struct gt_model *m, struct gt_cpu *c,
-		       struct gt_task *t, unsigned int type, const u64 *args,
-		       unsigned int nargs, bool closing)
+		       struct gt_task *t, enum gt_tr_kind kind, u64 stack)
 {
-	return model_emit_at(m, c, t, type, args, nargs, model_now(c), closing);
+	struct gt_tr tr = { .kind = kind, .stack = stack };
+
+	return model_emit_at(m, c, t, &tr, model_now(c), false);
 }
 
-static bool model_emit0(struct gt_model *m, struct gt_cpu *c,
-			struct gt_task *t, unsigned int type)
+/* A transition of this P's own, numbering @n (a P, Ps). */
+static bool model_emit_p(struct gt_model *m, struct gt_cpu *c,
+			 enum gt_tr_kind kind, u32 n)
 {
-	return model_emit(m, c, t, type, NULL, 0, false);
-}
+	struct gt_tr tr = { .kind = kind, .n = n };
 
-static bool model_emit1(struct gt_model *m, struct gt_cpu *c,
-			struct gt_task *t, unsigned int type, u64 a)
-{
-	return model_emit(m, c, t, type, &a, 1, false);
-}
-
-static bool model_emit2(struct gt_model *m, struct gt_cpu *c,
-			struct gt_task *t, unsigned int type, u64 a, u64 b)
-{
-	u64 v[2] = { a, b };
-
-	return model_emit(m, c, t, type, v, 2, false);
-}
-
-static bool model_emit3(struct gt_model *m, struct gt_cpu *c,
-			struct gt_task *t, unsigned int type, u64 a, u64 b,
-			u64 d)
-{
-	u64 v[3] = { a, b, d };
-
-	return model_emit(m, c, t, type, v, 3, false);
+	return model_emit_at(m, c, NULL, &tr, model_now(c), false);
 }
 
 /* ---- Stacks ------------------------------------------------------------ */
@@ -426,6 +409,7 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		     const struct gt_in_task *p, u64 creator_stack)
 {
 	u64 comm_stack = gt_tables_comm_stack(m->tables, model_gen(m), p->comm);
+	struct gt_tr tr = { .kind = GT_TR_CREATE };
 
 	if (!comm_stack) {
 		gt_atomic64_inc(&m->stack_overflows);
@@ -442,54 +426,22 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	t->goid = gt_tasks_goid(m, p->tid);
 	t->comm_stack = comm_stack;
 	task_set_comm(t, p->comm);
-	t->seq = 0;
-	t->seq_p = c->id + 1;
-	if (!model_emit3(m, c, t, GOTRACE_EV_GO_CREATE, t->goid, comm_stack,
-			 creator_stack))
+	tr.stack = creator_stack;
+	tr.stack2 = comm_stack;
+	if (!model_emit_at(m, c, t, &tr, model_now(c), false))
 		return false;
 	t->state = GT_G_RUNNABLE;
 	return true;
-}
-
-/*
- * Does the 1.11 format's GoStart or GoUnblock of @t on this P go without
- * its sequence number (GoStartLocal, GoUnblockLocal)?  Go's 1.11 readers
- * take one in the order of its P's events, which holds every event of
- * the goroutine since the last one that carried its number was written
- * on this same P (or it was created there: @t->seq_p, set where the
- * number advances); so does Go's runtime.  The number takes 2 or 3 of
- * the 7 to 11 bytes of these events in a ping-pong, whose goroutines
- * never leave their P.
- */
-static bool seq_local(const struct gt_model *m, const struct gt_cpu *c,
-		      const struct gt_task *t)
-{
-	return m->format == GT_FORMAT_GO111 && t->seq_p == c->id + 1;
-}
-
-/* @t's sequence number advanced by an event of this P. */
-static void seq_next(const struct gt_cpu *c, struct gt_task *t)
-{
-	t->seq++;
-	t->seq_p = c->id + 1;
 }
 
 /* GoUnblock or GoSysExit: a waiting goroutine becomes runnable. */
 static bool g_wake(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		   u64 stack)
 {
-	bool ok;
-
-	if (t->state == GT_G_SYSWAIT)
-		ok = model_emit3(m, c, t, GOTRACE_EV_GO_SYSEXIT, t->goid, t->seq + 1, 0);
-	else if (seq_local(m, c, t))
-		ok = model_emit2(m, c, t, GOTRACE_EV_GO_UNBLOCK_LOCAL, t->goid,
-				 stack);
-	else
-		ok = model_emit3(m, c, t, GOTRACE_EV_GO_UNBLOCK, t->goid, t->seq + 1, stack);
-	if (!ok)
+	if (t->state == GT_G_SYSWAIT ?
+	    !model_emit(m, c, t, GT_TR_SYS_WAKE, 0) :
+	    !model_emit(m, c, t, GT_TR_UNBLOCK, stack))
 		return false;
-	seq_next(c, t);
 	t->state = GT_G_RUNNABLE;
 	return true;
 }
@@ -499,7 +451,7 @@ static bool p_start(struct gt_model *m, struct gt_cpu *c)
 {
 	if (c->p_started)
 		return true;
-	if (!model_emit1(m, c, NULL, GOTRACE_EV_PROC_START, c->id))
+	if (!model_emit_p(m, c, GT_TR_P_START, c->id))
 		return false;
 	c->p_started = true;
 	return true;
@@ -523,11 +475,8 @@ static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 		model_lost(m, c);
 		return false;
 	}
-	if (seq_local(m, c, t) ?
-	    !model_emit1(m, c, t, GOTRACE_EV_GO_START_LOCAL, t->goid) :
-	    !model_emit2(m, c, t, GOTRACE_EV_GO_START, t->goid, t->seq + 1))
+	if (!model_emit(m, c, t, GT_TR_START, 0))
 		return false;
-	seq_next(c, t);
 	t->state = GT_G_RUNNING;
 	c->cur = t;
 	return true;
@@ -553,8 +502,8 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 		o = gt_env_cpu_ptr(m->cpus, cpu);
 		if (o == c || o->cur != t)
 			continue;
-		if (!model_emit1(m, o, t, GOTRACE_EV_GO_PREEMPT,
-				 task_comm_stack(m, t, model_gen(m))))
+		if (!model_emit(m, o, t, GT_TR_PREEMPT,
+				task_comm_stack(m, t, model_gen(m))))
 			return false;
 		t->state = GT_G_RUNNABLE;
 		o->cur = NULL;
@@ -673,7 +622,7 @@ static bool comm_stable(const struct gt_in_switch *in)
 static bool g_rename(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		     const struct gt_in_task *p)
 {
-	if (!model_emit0(m, c, t, GOTRACE_EV_GO_END))
+	if (!model_emit(m, c, t, GT_TR_END, 0))
 		return false;
 	t->state = GT_G_DEAD;
 	c->cur = NULL;
@@ -707,7 +656,7 @@ static bool g_refilter(struct gt_model *m, struct gt_cpu *c,
 		return false;
 	if (match)
 		return !comm_changed(t, p) || g_rename(m, c, t, p);
-	if (!model_emit0(m, c, t, GOTRACE_EV_GO_END))
+	if (!model_emit(m, c, t, GT_TR_END, 0))
 		return false;
 	t->state = GT_G_DEAD;
 	t->hidden = true;
@@ -814,6 +763,7 @@ static void sys_enter_event(struct gt_model *m, struct gt_cpu *c,
 static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		      struct gt_task *t, const struct gt_in_task *p)
 {
+	struct gt_tr tr = { .kind = GT_TR_SYSCALL };
 	unsigned int n, nu;
 	u64 when, gen;
 	int uat;
@@ -821,8 +771,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
-	    !gt_cpu_room(m, c, max(model_now(c), c->last_ts),
-			 3 * GT_EV_MAX_BYTES, false)) {
+	    !gt_go111_room(m, c, max(model_now(c), c->last_ts), 3, false)) {
 		c->lost++;
 		gt_model_halt(m);
 		return;
@@ -848,15 +797,13 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 		id = sys_stack(m, c, t);
 	}
 
-	if (!model_emit_at(m, c, t, GOTRACE_EV_GO_SYSCALL, &id, 1, when, false) ||
-	    !model_emit0(m, c, t, GOTRACE_EV_GO_SYSBLOCK))
+	tr.stack = id;
+	if (!model_emit_at(m, c, t, &tr, when, false) ||
+	    !model_emit(m, c, t, GT_TR_SYS_BLOCK, 0))
 		return;
 	t->state = GT_G_SYSWAIT;
 	c->cur = NULL;
-	/* The generational format's GoSysBlock stopped the P already. */
-	if (m->format == GT_FORMAT_GO123 ||
-	    model_emit0(m, c, NULL, GOTRACE_EV_PROC_STOP))
-		c->p_started = false;
+	c->p_started = false;
 }
 
 /* ---- Per-CPU start ----------------------------------------------------- */
@@ -882,7 +829,7 @@ static void cpu_grow_procs(struct gt_model *m, struct gt_cpu *c)
 	procs = max(m->procs, c->id + 1);
 	WRITE_ONCE(m->procs, procs);
 	gt_unlock(&m->close_lock);
-	model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, procs, 0);
+	model_emit_p(m, c, GT_TR_PROCS, procs);
 }
 
 /*
@@ -921,17 +868,16 @@ static void cpu_start(struct gt_model *m, struct gt_cpu *c)
 static bool cpu_take_off(struct gt_model *m, struct gt_cpu *c,
 			 struct gt_task *t, bool closing)
 {
-	u64 stack;
+	struct gt_tr tr = { .kind = GT_TR_END };
 
 	if (t->exited) {
-		if (!model_emit_at(m, c, t, GOTRACE_EV_GO_END, NULL, 0,
-				   model_now(c), closing))
+		if (!model_emit_at(m, c, t, &tr, model_now(c), closing))
 			return false;
 		t->state = GT_G_DEAD;
 	} else {
-		stack = task_comm_stack(m, t, model_gen(m));
-		if (!model_emit_at(m, c, t, GOTRACE_EV_GO_PREEMPT, &stack, 1,
-				   model_now(c), closing))
+		tr.kind = GT_TR_PREEMPT;
+		tr.stack = task_comm_stack(m, t, model_gen(m));
+		if (!model_emit_at(m, c, t, &tr, model_now(c), closing))
 			return false;
 		t->state = GT_G_RUNNABLE;
 	}
@@ -1037,7 +983,7 @@ static void task_exited(struct gt_model *m, struct gt_task *t)
 static void switch_out_dead(struct gt_model *m, struct gt_cpu *c,
 			    struct gt_task *t, bool running)
 {
-	if (running && model_emit0(m, c, t, GOTRACE_EV_GO_END)) {
+	if (running && model_emit(m, c, t, GT_TR_END, 0)) {
 		t->state = GT_G_DEAD;
 		c->cur = NULL;
 	}
@@ -1050,9 +996,9 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		       bool preempt)
 {
 	const struct gt_in_task *prev = in->prev;
-	unsigned int type;
-	u64 when, stack;
+	struct gt_tr tr = { .kind = GT_TR_BLOCK };
 	bool running;
+	u64 when;
 
 	running = g_ensure_running(m, c, t, prev) &&
 		  (!comm_stable(in) || !comm_changed(t, prev) ||
@@ -1065,16 +1011,16 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		return;
 
 	if (preempt || in->prev_state == GT_IN_RUNNABLE) {
-		type = gt_is_sched_yield(t) ? GOTRACE_EV_GO_SCHED :
-					       GOTRACE_EV_GO_PREEMPT;
-		stack = stack_here(m, c, t, prev,
-				   task_comm_stack(m, t, model_gen(m)), false);
-		if (!model_emit1(m, c, t, type, stack))
+		tr.kind = gt_is_sched_yield(t) ? GT_TR_YIELD : GT_TR_PREEMPT;
+		tr.stack = stack_here(m, c, t, prev,
+				      task_comm_stack(m, t, model_gen(m)),
+				      false);
+		if (!model_emit_at(m, c, t, &tr, model_now(c), false))
 			return;
 		t->state = GT_G_RUNNABLE;
 	} else {
-		type = gt_block_reason(t, in);
-		if (type == GOTRACE_EV_GO_BLOCK && sys_recorded(m, t)) {
+		tr.why = gt_block_reason(t, in);
+		if (tr.why == GT_BLOCK_OTHER && sys_recorded(m, t)) {
 			sys_block(m, c, t, prev);
 			return;
 		}
@@ -1084,9 +1030,10 @@ static void switch_out(struct gt_model *m, struct gt_cpu *c,
 		 * would count it in the syscall profile too).
 		 */
 		sys_pending_take(c, t, &when);
-		stack = stack_here(m, c, t, prev,
-				   task_comm_stack(m, t, model_gen(m)), false);
-		if (!model_emit1(m, c, t, type, stack))
+		tr.stack = stack_here(m, c, t, prev,
+				      task_comm_stack(m, t, model_gen(m)),
+				      false);
+		if (!model_emit_at(m, c, t, &tr, model_now(c), false))
 			return;
 		t->state = GT_G_WAITING;
 	}
@@ -1597,7 +1544,7 @@ int gt_model_snapshot_begin(struct gt_model *m, const struct gt_in_ev *ev)
 	if (c) {
 		c->now = ev->ts;
 		m->procs = m->nr_ps;
-		if (!model_emit2(m, c, NULL, GOTRACE_EV_GOMAXPROCS, m->nr_ps, 0))
+		if (!model_emit_p(m, c, GT_TR_PROCS, m->nr_ps))
 			ret = -ENOSPC;
 	} else {
 		ret = -EINVAL;
@@ -1636,10 +1583,8 @@ int gt_model_snapshot_task(struct gt_model *m,
 	t = gt_tasks_get(m, b, snap->task);
 	if (t && t->state == GT_G_NONE && g_create(m, c, t, snap->task, 0) &&
 	    snap->sleeping) {
-		if (model_emit1(m, c, t, GOTRACE_EV_GO_WAITING, t->goid)) {
-			t->seq = 1;
+		if (model_emit(m, c, t, GT_TR_WAITING, 0))
 			t->state = GT_G_WAITING;
-		}
 	}
 	gt_unlock_irqrestore(&b->lock, flags);
 	return READ_ONCE(m->halted) ? -ENOSPC : 0;
@@ -1699,6 +1644,7 @@ void gt_model_disarm(struct gt_model *m)
  */
 static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 {
+	struct gt_tr stop = { .kind = GT_TR_P_STOP };
 	struct gt_task *t = c->cur;
 	struct gt_task_bucket *b;
 
@@ -1712,8 +1658,7 @@ static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 		sys_pending_write(m, c, true);
 	}
 	if (c->p_started && !c->cur &&
-	    model_event_write(m, c, NULL, GOTRACE_EV_PROC_STOP, NULL, 0,
-			      model_now(c), true))
+	    model_write(m, c, NULL, &stop, model_now(c), true))
 		c->p_started = false;
 	if (c->chunk)
 		gt_cpu_handover(m, c, false);

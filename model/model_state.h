@@ -24,6 +24,8 @@
 #include "encode.h"
 #include "model.h"
 #include "model_env.h"
+#include "transition.h"
+#include "go111_writer.h"
 #include "model_v2.h"
 
 /*
@@ -212,7 +214,6 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * @key:	gt_in_task.key; only compared
  * @start_time:	gt_in_task.start_time, to tell a reused key apart
  * @goid:	goroutine id, unique in the trace
- * @seq:	sequence number of the last ordered event (format 4.3.1)
  * @last_ts:	timestamp of the last event that changed its state
  * @sys_enter_ts: when the current syscall started
  * @comm_stack:	the one-frame stack naming the task by its comm (a stack
@@ -247,6 +248,7 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
+ * @go111:	what the 1.11 writer keeps of it (go111_writer.c)
  * @v2:		what the generational format wrote of it (model_v2.c)
  *
  * Protected by the lock of its bucket; while the task runs on the P the
@@ -260,7 +262,6 @@ struct gt_task {
 	u64 key;
 	u64 start_time;
 	u64 goid;
-	u64 seq;
 	u64 last_ts;
 	u64 sys_enter_ts;
 	u64 comm_stack;
@@ -275,9 +276,9 @@ struct gt_task {
 	u8 trig_mark;
 	u8 exited;
 	u8 gone;
-	u32 seq_p;	/* 1.11: P + 1 of the last event with @seq, or 0 */
 	u64 cgroup;
 	u32 unit;
+	struct gt_go111_task go111;
 	struct gt_v2_task v2;
 };
 
@@ -524,8 +525,8 @@ u32 gt_units_nr(struct gt_model *m);
 const char *gt_units_name(struct gt_model *m, u32 unit);
 
 /* classify.c */
-unsigned int gt_block_reason(const struct gt_task *t,
-			     const struct gt_in_switch *in);
+enum gt_block_class gt_block_reason(const struct gt_task *t,
+				    const struct gt_in_switch *in);
 bool gt_is_sched_yield(const struct gt_task *t);
 
 /* model.c */

@@ -3,30 +3,30 @@
  * model_v2.c - the model's transitions written in Go's generational format
  *
  * model.c decides what happens (a goroutine starts, blocks, enters a
- * syscall ...) and describes it with the "go 1.11 trace" event it would
- * write; for a "go 1.23 trace" session, gt_v2_write() writes the
- * generational sequence of the same transition instead.  The mapping
- * (Documentation/model.rst):
+ * syscall ...) and says it as a transition (transition.h); for a
+ * "go 1.23 trace" session, gt_v2_write() writes its generational
+ * sequence.  The mapping (Documentation/model.rst):
  *
  *   M = the task (its goroutine id; a CPU's idle task has M
  *   GT_V2_IDLE_M_BASE + cpu), P = the CPU, G = the task.
  *
- *   GoStart          [M_t] ProcStart(c, ++pseq) GoStart(g, ++gseq)
- *   GoPreempt/Sched  [M_t] GoStop("preempted"/"yield", stk) ProcStop
- *   GoBlock*, Sleep  [M_t] GoBlock(reason, stk) ProcStop
- *   GoEnd            [M_t] GoDestroy ProcStop
- *   GoSysCall        [M_t] GoSyscallBegin(++pseq, stk), ended by
+ *   START            [M_t] ProcStart(c, ++pseq) GoStart(g, ++gseq)
+ *   PREEMPT, YIELD   [M_t] GoStop("preempted"/"yield", stk) ProcStop
+ *   BLOCK            [M_t] GoBlock(reason of its class, stk) ProcStop
+ *   END              [M_t] GoDestroy ProcStop
+ *   SYSCALL          [M_t] GoSyscallBegin(++pseq, stk), ended by
  *                    GoSyscallEnd at the P's next event, unless
- *   GoSysBlock       follows: the goroutine stays in its syscall, bound
- *                    to its M; the ProcStop after it frees the P
- *   GoSysExit        [M_t] GoSyscallEndBlocked (in the waker's buffer)
- *   GoUnblock        [waker's M, or the idle M] GoUnblock(g, ++gseq, stk)
- *   GoCreate         [creator's M] GoCreate(g, stk, creator stk); with
+ *   SYS_BLOCK        follows: the goroutine stays in its syscall, bound
+ *                    to its M, and the P stops (ProcStop)
+ *   SYS_WAKE         [M_t] GoSyscallEndBlocked (in the waker's buffer)
+ *   UNBLOCK          [waker's M, or the idle M] GoUnblock(g, ++gseq, stk)
+ *   CREATE           [creator's M] GoCreate(g, stk, creator stk); with
  *                    no running creator, on the new task's own M with a
  *                    ProcStart/ProcStop around it
- *   ProcStart, ProcStop, Gomaxprocs: nothing of their own (the P is
- *   started and stopped with its goroutines; Gomaxprocs is optional)
- *   the snapshot's GoCreate/GoWaiting: nothing; the goroutine's status
+ *   P_START, PROCS   nothing of their own (the P is started with its
+ *                    goroutines; Gomaxprocs is optional)
+ *   P_STOP           ProcStop, if the P is still taken
+ *   the snapshot's CREATE and WAITING: nothing; the goroutine's status
  *   is written where the generation first mentions it
  *   a task's systemd unit (units.c): after its GoStart, when its unit
  *   is not the one of its open region, [M_t] UserRegionEnd of that
@@ -51,8 +51,6 @@
 
 /* The 1.23 events of annotations the 1.11 encoder has no name for. */
 #define V2_NO_M			GT_E2_NO_M
-/* Arguments of a 1.11 event, at most. */
-#define V2_MAX_ARGS		4
 /*
  * Room a transition needs at most: two batch headers and twelve events
  * (a GoStart: the GoSyscallEnd before it, ProcStop, GoStatus, ProcStart,
@@ -95,23 +93,21 @@ static u64 reason_id(unsigned int r)
 	return r + 1;
 }
 
-/* The block reason of a 1.11 block event (same profiles as in 1.11). */
-static unsigned int block_reason(unsigned int type)
+/* The reason of a block of class @why (same profiles as in 1.11). */
+static unsigned int block_reason(enum gt_block_class why)
 {
-	switch (type) {
-	case GOTRACE_EV_GO_SLEEP:
+	switch (why) {
+	case GT_BLOCK_SLEEP:
 		return GT_V2_R_SLEEP;
-	case GOTRACE_EV_GO_BLOCK_SEND:
+	case GT_BLOCK_SEND:
 		return GT_V2_R_SEND;
-	case GOTRACE_EV_GO_BLOCK_RECV:
+	case GT_BLOCK_RECV:
 		return GT_V2_R_RECV;
-	case GOTRACE_EV_GO_BLOCK_SELECT:
+	case GT_BLOCK_SELECT:
 		return GT_V2_R_SELECT;
-	case GOTRACE_EV_GO_BLOCK_SYNC:
+	case GT_BLOCK_SYNC:
 		return GT_V2_R_SYNC;
-	case GOTRACE_EV_GO_BLOCK_COND:
-		return GT_V2_R_COND;
-	case GOTRACE_EV_GO_BLOCK_NET:
+	case GT_BLOCK_NET:
 		return GT_V2_R_NET;
 	default:
 		return GT_V2_R_BLOCKED;
@@ -119,7 +115,7 @@ static unsigned int block_reason(unsigned int type)
 }
 
 /*
- * The reason string of a 1.11 block event of @t: its class, and where
+ * The reason string of a block of @t of class @why, and where
  * the task sleeps in a syscall that syscall too ("sync: futex", "chan
  * receive: read"), which keeps the class's profile (the profiles match
  * by substring).  "network" stays exact: the net profile wants it so.
@@ -128,10 +124,10 @@ static unsigned int block_reason(unsigned int type)
  * of the CPU's generation): "blocked: worker_thread".
  */
 static u64 block_reason_id(struct gt_model *m, const struct gt_v2_cpu *vc,
-			   const struct gt_task *t, unsigned int type,
+			   const struct gt_task *t, enum gt_block_class why,
 			   u64 stack)
 {
-	unsigned int r = block_reason(type);
+	unsigned int r = block_reason(why);
 
 	if (r == GT_V2_R_BLOCKED && t->sys_nr < 0 && stack)
 		return gt_tables_kwait(m->tables, vc->gen, stack);
@@ -438,11 +434,12 @@ static u64 here_m(const struct gt_cpu *c, struct gt_task **who)
 	return c->cur ? task_m(c->cur) : idle_m(c);
 }
 
+/* GoCreate of @t, named by stack @own, made at stack @at. */
 static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		      const u64 *args, u64 ts)
+		      u64 own, u64 at, u64 ts)
 {
 	struct gt_task *w = c->cur;
-	u64 v[3] = { t->goid, args[1], args[2] };
+	u64 v[3] = { t->goid, own, at };
 
 	/*
 	 * The start-up snapshot: the first mention in the generation states
@@ -612,60 +609,49 @@ static u64 stack_id(struct gt_model *m, struct gt_cpu *c, u64 ref)
 }
 
 /*
- * The arguments of the 1.11 event @type (@args, @nargs of them) into
- * @out, with the stacks they name as ids of the CPU's generation.
+ * The stacks of transition @tr as ids of the CPU's generation: @stk its
+ * stack, @stk2 a new goroutine's own (interned first: the ids are given
+ * in that order).
  */
 static void stacks_named(struct gt_model *m, struct gt_cpu *c,
-			 unsigned int type, const u64 *args,
-			 unsigned int nargs, u64 *out)
+			 const struct gt_tr *tr, u64 *stk, u64 *stk2)
 {
-	unsigned int i;
-
-	for (i = 0; i < min_t(unsigned int, nargs, V2_MAX_ARGS); i++)
-		out[i] = args[i];
-	switch (type) {
-	case GOTRACE_EV_GOMAXPROCS:
-	case GOTRACE_EV_PROC_START:
-	case GOTRACE_EV_PROC_STOP:
-	case GOTRACE_EV_GO_WAITING:
-	case GOTRACE_EV_GO_START:
-	case GOTRACE_EV_GO_SYSEXIT:
-	case GOTRACE_EV_GO_END:
-	case GOTRACE_EV_GO_SYSBLOCK:
+	switch (tr->kind) {
+	case GT_TR_CREATE:
+		*stk2 = stack_id(m, c, tr->stack2);
+		*stk = stack_id(m, c, tr->stack);
 		return;
-	case GOTRACE_EV_GO_CREATE:
-		out[1] = stack_id(m, c, args[1]);
-		out[2] = stack_id(m, c, args[2]);
-		return;
-	case GOTRACE_EV_GO_UNBLOCK:
-		out[2] = stack_id(m, c, args[2]);
+	case GT_TR_UNBLOCK:
+	case GT_TR_PREEMPT:
+	case GT_TR_YIELD:
+	case GT_TR_BLOCK:
+	case GT_TR_SYSCALL:
+		*stk = stack_id(m, c, tr->stack);
 		return;
 	default:
-		/* GoSysCall, GoPreempt, GoSched and the blocks: args[0]. */
-		out[0] = stack_id(m, c, args[0]);
+		return;
 	}
 }
 
-/* The translation; see the table at the top of this file. */
+/* The transition in the generational format; see the top of this file. */
 static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
-			  struct gt_task *t, unsigned int type,
-			  const u64 *in, unsigned int nargs, u64 ts)
+			  struct gt_task *t, const struct gt_tr *tr, u64 ts)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	u64 args[V2_MAX_ARGS] = { 0 };
+	u64 stk = 0, stk2 = 0;
 
-	stacks_named(m, c, type, in, nargs, args);
-	switch (type) {
-	case GOTRACE_EV_GOMAXPROCS:
-	case GOTRACE_EV_PROC_START:
+	stacks_named(m, c, tr, &stk, &stk2);
+	switch (tr->kind) {
+	case GT_TR_PROCS:
+	case GT_TR_P_START:
 		return true;
-	case GOTRACE_EV_PROC_STOP:
+	case GT_TR_P_STOP:
 		return p_drop(m, c, NULL, ts);
-	case GOTRACE_EV_GO_CREATE:
-		return v2_create(m, c, t, args, ts);
-	case GOTRACE_EV_GO_WAITING:
+	case GT_TR_CREATE:
+		return v2_create(m, c, t, stk2, stk, ts);
+	case GT_TR_WAITING:
 		return true;
-	case GOTRACE_EV_GO_START:
+	case GT_TR_START:
 		if (!v2_start(m, c, t, ts))
 			return false;
 		if (vc->lost)
@@ -673,30 +659,29 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		if (t->trig_mark)
 			v2_trigger_log(m, c, t, ts);
 		return true;
-	case GOTRACE_EV_GO_UNBLOCK:
-		return v2_unblock(m, c, t, args[2], ts);
-	case GOTRACE_EV_GO_SYSEXIT:
+	case GT_TR_UNBLOCK:
+		return v2_unblock(m, c, t, stk, ts);
+	case GT_TR_SYS_WAKE:
 		return g_mention(m, c, t, ts) &&
 		       ev0(m, c, t, task_m(t), GT_E2_GO_SYSCALL_END_BLOCKED, ts);
-	case GOTRACE_EV_GO_PREEMPT:
+	case GT_TR_PREEMPT:
 		return v2_leave(m, c, t, GT_E2_GO_STOP,
-				reason_id(GT_V2_R_PREEMPTED),
-				args[0], ts);
-	case GOTRACE_EV_GO_SCHED:
+				reason_id(GT_V2_R_PREEMPTED), stk, ts);
+	case GT_TR_YIELD:
 		return v2_leave(m, c, t, GT_E2_GO_STOP, reason_id(GT_V2_R_YIELD),
-				args[0], ts);
-	case GOTRACE_EV_GO_END:
+				stk, ts);
+	case GT_TR_END:
 		return v2_leave(m, c, t, GT_E2_GO_DESTROY, 0, 0, ts);
-	case GOTRACE_EV_GO_SYSCALL:
+	case GT_TR_SYSCALL:
 		if (!g_mention(m, c, t, ts) || !p_seq_restart(m, c, t, ts) ||
 		    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
-			 vc->p_seq + 1, args[0]))
+			 vc->p_seq + 1, stk))
 			return false;
 		vc->p_seq++;
 		vc->sys = t;
 		vc->sys_ts = ts;
 		return true;
-	case GOTRACE_EV_GO_SYSBLOCK:
+	case GT_TR_SYS_BLOCK:
 		/*
 		 * The goroutine stays in its syscall and its P stops, here,
 		 * in the same write: were the ProcStop a transition of its
@@ -720,11 +705,12 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		}
 		vc->sys = NULL;
 		return p_drop(m, c, t, ts);
-	default:
+	case GT_TR_BLOCK:
 		return v2_leave(m, c, t, GT_E2_GO_BLOCK,
-				block_reason_id(m, vc, t, type, args[0]),
-				args[0], ts);
+				block_reason_id(m, vc, t, tr->why, stk),
+				stk, ts);
 	}
+	return false;
 }
 
 /*
@@ -817,9 +803,7 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  * @m:		the model, writing GT_FORMAT_GO123
  * @c:		the CPU (P) it happens on
  * @t:		the task whose state it changes, or NULL
- * @type:	the GOTRACE_EV_* event the 1.11 format writes for it
- * @args:	its arguments
- * @nargs:	their number
+ * @tr:		the transition
  * @tsp:	its time, clamped by the caller; set to the time written,
  *		later where ev() put events of another M first
  *
@@ -829,11 +813,10 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  * the order of its generations.
  *
  * Return: false if the CPU's buffer had no room: nothing was written
- * (the caller counts the loss and halts, as for a full 1.11 chunk).
+ * (the caller counts the loss: model_lost() in model.c).
  */
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		 unsigned int type, const u64 *args, unsigned int nargs,
-		 u64 *tsp)
+		 const struct gt_tr *tr, u64 *tsp)
 {
 	struct gt_v2_cpu *vc = v2_cpu(m, c);
 	u64 ts = *tsp;
@@ -857,9 +840,9 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	    set->nr_batches + 4 > vc->max_batches)
 		return false;
 	/* A fast syscall ends at the P's next event, but its own block. */
-	if (type != GOTRACE_EV_GO_SYSBLOCK && !sys_end(m, c, ts))
+	if (tr->kind != GT_TR_SYS_BLOCK && !sys_end(m, c, ts))
 		goto undo;
-	if (!v2_transition(m, c, t, type, args, nargs, ts))
+	if (!v2_transition(m, c, t, tr, ts))
 		goto undo;
 	/* The time written: later where another M's event came first. */
 	*tsp = max(ts, vc->ev_ts);

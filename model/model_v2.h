@@ -2,12 +2,11 @@
 /*
  * model_v2.h - the model's output in Go's generational format
  *
- * The model (model.c) decides every transition the same way for both
- * formats and hands each one, as the "go 1.11 trace" event that describes
- * it, to model_event_write().  For a session writing "go 1.23 trace"
- * that event goes to gt_v2_write() instead of the 1.11 chunk: this file
- * and model_v2.c are the only places where the two formats differ
- * (Documentation/model.rst, "The generational format").
+ * The model (model.c) says what happens as transitions of its own
+ * (transition.h) and hands each to model_write(); for a session writing
+ * "go 1.23 trace" it goes to gt_v2_write(): this file and model_v2.c are
+ * the writer of the generational format, as go111_writer.c is the 1.11
+ * format's (Documentation/model.rst, "The generational format").
  *
  * The trace's threads (Ms) are the tasks, its Ps the CPUs, as in 1.11.
  * Every CPU writes batches into its own buffer for its generation, one
@@ -20,7 +19,7 @@
  * sweep, the frequency and the tables.  gt_v2_gen_end() does both at
  * once, for a caller between hooks (user space).
  *
- * Context: gt_v2_write() and gt_v2_cpu_catch_up() as model_event_write(),
+ * Context: gt_v2_write() and gt_v2_cpu_catch_up() as model_write(),
  * on the CPU's own state; the rest by the reader (user space: the thread
  * that feeds the model), process context in the module.
  */
@@ -217,8 +216,7 @@ struct gt_v2 {
 int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes);
 void gt_v2_free(struct gt_model *m);
 bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		 unsigned int type, const u64 *args, unsigned int nargs,
-		 u64 *ts);
+		 const struct gt_tr *tr, u64 *ts);
 void gt_v2_gen_start(struct gt_model *m);
 void gt_v2_advance(struct gt_model *m);
 void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);

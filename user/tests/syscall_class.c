@@ -4,7 +4,7 @@
  * of the architecture it was built for
  *
  * One line per syscall of syscall_table.h: its name, its number, and the
- * block event (enum gotrace_ev) a task sleeping in it becomes when the
+ * block class (enum gt_block_class) of a task sleeping in it when the
  * file it reads or writes is a pipe, a socket and anything else.  Built
  * for the host and, with a stand-in <asm/unistd.h> and table of arm64's
  * numbers (gen_syscall_names.sh -d and -t of the cross compiler), for

@@ -2,8 +2,8 @@
 /*
  * gtmodel.h - the module's Linux -> Go model as a user-space library
  *
- * The same model.c, tasks.c, classify.c, chunk.c, tables.c, encode.c and
- * syscalls.c that the module runs, built for user space (model/env/user.h).
+ * The same model/ that the module runs (the model and its two writers),
+ * built for user space (model/env/user.h).
  * A backend (the host tests, the BPF backend's reader) creates a model,
  * feeds it input events (model/model_input.h) in timestamp order through
  * the hooks of model/model.h, takes the trace as it comes and ends it:
