@@ -74,6 +74,17 @@ struct gt_flight_snap {
  * only long-lived reference; control handles find the session through
  * gt_dev_session under gt_dev_lock.
  */
+/*
+ * What read() streams after the header, chosen once when the session
+ * starts: the 1.11 format's chunks and footer, the generations of the
+ * generational format as they end, or a flight recorder's snapshots.
+ */
+enum gt_read_path {
+	GT_READ_CHUNKS,
+	GT_READ_GENERATIONS,
+	GT_READ_FLIGHT,
+};
+
 struct gt_session {
 	/* set at creation, then read-only */
 	struct pid *reader;		/* the opener's process */
@@ -99,6 +110,7 @@ struct gt_session {
 	/* reader, guarded by read_lock */
 	struct mutex read_lock;
 	wait_queue_head_t wait;
+	u8 read_path;			/* enum gt_read_path, set at the start */
 	u32 header_pos;
 	struct gt_chunk *rchunk;	/* chunk being copied out */
 	u32 rpos;

@@ -383,6 +383,9 @@ static int session_start_locked(struct gt_session *s)
 	}
 	if (!s->model.opts.format)
 		s->model.opts.format = READ_ONCE(gt_param_format);
+	s->read_path = s->flight ? GT_READ_FLIGHT :
+		       s->model.opts.format == GOTRACE_FORMAT_GO123 ?
+		       GT_READ_GENERATIONS : GT_READ_CHUNKS;
 	/* The parameter samples go1.23 sessions (go1.11 has no samples). */
 	if (!s->model.opts.cpu_hz &&
 	    s->model.opts.format == GOTRACE_FORMAT_GO123)
@@ -1070,27 +1073,31 @@ static ssize_t read_flight(struct gt_session *s, char __user *buf,
 	return n;
 }
 
-/* Next bytes of the stream into @buf; 0 if nothing is ready, <0 on error. */
-static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
-			 bool *eof)
+/* The rest of the header @hdr into @buf; 0 once it was read whole. */
+static ssize_t read_header(struct gt_session *s, char __user *buf,
+			   size_t count, const char *hdr)
 {
-	bool v2 = s->model.format == GT_FORMAT_GO123;
-	bool stopped;
 	ssize_t n;
 
-	if (s->flight)
-		return read_flight(s, buf, count, eof);
-	if (s->header_pos < GOTRACE_HEADER_LEN) {
-		n = read_copy(buf, (v2 ? GOTRACE_HEADER_V2 : GOTRACE_HEADER) +
-				   s->header_pos,
-			      min_t(size_t, count,
-				    GOTRACE_HEADER_LEN - s->header_pos));
-		if (n > 0)
-			s->header_pos += n;
-		return n;
-	}
-	if (v2)
-		return read_v2(s, buf, count, eof);
+	if (s->header_pos == GOTRACE_HEADER_LEN)
+		return 0;
+	n = read_copy(buf, hdr + s->header_pos,
+		      min_t(size_t, count, GOTRACE_HEADER_LEN - s->header_pos));
+	if (n > 0)
+		s->header_pos += n;
+	return n;
+}
+
+/*
+ * The 1.11 stream after the header: the full chunks as they come, then,
+ * once the session stopped and every chunk was read, the footer and end
+ * of file.
+ */
+static ssize_t read_chunks(struct gt_session *s, char __user *buf,
+			   size_t count, bool *eof)
+{
+	bool stopped;
+	ssize_t n;
 
 	if (!s->rchunk) {
 		s->rchunk = gt_pool_next_full(&s->model.pool, &stopped);
@@ -1109,8 +1116,6 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 		}
 		return n;
 	}
-
-	/* Stopped, every chunk read: the footer, then end of file. */
 	if (!s->footer)
 		return -ENOMEM;
 	if (s->footer_pos == s->footer_len) {
@@ -1125,6 +1130,22 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	if (n > 0)
 		s->footer_pos += n;
 	return n;
+}
+
+/* Next bytes of the stream into @buf; 0 if nothing is ready, <0 on error. */
+static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
+			 bool *eof)
+{
+	switch (s->read_path) {
+	case GT_READ_FLIGHT:
+		return read_flight(s, buf, count, eof);
+	case GT_READ_GENERATIONS:
+		return read_header(s, buf, count, GOTRACE_HEADER_V2) ?:
+		       read_v2(s, buf, count, eof);
+	default:
+		return read_header(s, buf, count, GOTRACE_HEADER) ?:
+		       read_chunks(s, buf, count, eof);
+	}
 }
 
 /* Has a flight-mode reader something to read (or end of file)? */
@@ -1143,11 +1164,15 @@ static int session_wait(struct gt_session *s)
 {
 	long left;
 
-	if (s->model.format == GT_FORMAT_GO111)
+	switch (s->read_path) {
+	case GT_READ_CHUNKS:
 		return wait_event_interruptible(s->wait,
 						gt_pool_has_full(&s->model.pool));
-	if (s->flight)
+	case GT_READ_FLIGHT:
 		return wait_event_interruptible(s->wait, session_flight_ready(s));
+	default:
+		break;
+	}
 	left = (long)(READ_ONCE(s->gen_deadline) - jiffies);
 	left = wait_event_interruptible_timeout(s->wait, session_v2_due(s),
 						max(left, 1L));
@@ -1217,11 +1242,11 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 	if (gt_session_start(s))
 		return EPOLLERR;
 	poll_wait(file, &s->wait, wait);
-	if (s->flight)
+	if (s->read_path == GT_READ_FLIGHT)
 		return session_flight_ready(s) ? EPOLLIN | EPOLLRDNORM : 0;
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN)
 		return EPOLLIN | EPOLLRDNORM;
-	if (s->model.format == GT_FORMAT_GO123) {
+	if (s->read_path == GT_READ_GENERATIONS) {
 		if (READ_ONCE(s->out_pos) < READ_ONCE(s->model.v2.out_len) ||
 		    session_v2_due(s))
 			return EPOLLIN | EPOLLRDNORM;
