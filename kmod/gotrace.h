@@ -121,14 +121,14 @@ struct gt_session {
 
 	/*
 	 * The generational format: the reader ends each generation
-	 * (session_v2_advance()) and streams it from model.v2.out; guarded
+	 * (session_gen_advance()) and streams it from model.w123.out; guarded
 	 * by read_lock, and by lock where they change the session.
 	 */
 	unsigned long gen_deadline;	/* jiffies when the generation is due */
 	unsigned int generation_ms;
-	size_t out_pos;			/* bytes of model.v2.out read */
-	bool v2_last;			/* the last generation is written */
-	int v2_err;			/* a generation could not be written */
+	size_t out_pos;			/* bytes of model.w123.out read */
+	bool gen_last;			/* the last generation is written */
+	int gen_err;			/* a generation could not be written */
 	u64 generations;		/* generations written */
 
 	/*
@@ -239,10 +239,10 @@ extern unsigned int gt_param_cpu_hz;
 #define GT_GENERATION_MS_MIN	10U
 /*
  * Each buffer of a go 1.23 session's CPU that was not online when it
- * started (session_v2_init()): with their batch indexes, as large,
+ * started (session_w123_init()): with their batch indexes, as large,
  * 64 such CPUs take 4 MiB.
  */
-#define GT_V2_SPARE_BYTES	(16 * 1024)
+#define GT_W123_SPARE_BYTES	(16 * 1024)
 #define GT_GENERATION_MS_MAX	60000U
 
 /* dev.c */

@@ -73,7 +73,7 @@ static void session_wake_work(struct irq_work *w)
 	if (!s->flight)
 		return;
 	/* No reader ends a flight-mode generation: the tick work does. */
-	if (READ_ONCE(s->model.v2.due))
+	if (READ_ONCE(s->model.w123.due))
 		mod_delayed_work(system_wq, &s->tick_work, 0);
 	if (READ_ONCE(s->trig_pending)) {
 		WRITE_ONCE(s->trig_pending, false);
@@ -152,7 +152,7 @@ static void session_free_buffers(struct gt_session *s)
 	gt_sampler_free(s);
 	/* First: its work may name frames, no table is needed for that. */
 	gt_ustack_free(&s->model);
-	gt_v2_free(&s->model);
+	gt_w123_free(&s->model);
 	gt_tables_free(s->model.tables);
 	s->model.tables = NULL;
 	gt_units_free(&s->model);
@@ -253,20 +253,20 @@ int gt_session_create(struct gt_session **sp)
  * bytes, and a CPU can only write its own buffer, which it must not
  * fill before the reader, which may get little CPU, ends the generation
  * (Documentation/performance.rst, the ramps).  A possible CPU that is not
- * online gets GT_V2_SPARE_BYTES: machines (cloud VMs) often have many
+ * online gets GT_W123_SPARE_BYTES: machines (cloud VMs) often have many
  * more possible CPUs than online ones, and a CPU brought online during a
  * session is rare; its generations then end sooner.  @chunks: the
  * session's chunks.
  */
-static int session_v2_init(struct gt_session *s, unsigned int chunks,
-			   unsigned int online)
+static int session_w123_init(struct gt_session *s, unsigned int chunks,
+			     unsigned int online)
 {
 	struct gt_model *m = &s->model;
 	u64 cpu_bytes;
 
 	m->format = GT_FORMAT_GO123;
 	m->nr_cpus = nr_cpu_ids;
-	m->v2.show_addrs = s->show_addrs;
+	m->w123.show_addrs = s->show_addrs;
 	/* Clamped as a u64: the chunks' bytes may pass 4 GiB. */
 	cpu_bytes = clamp_t(u64, (u64)chunks * GT_CHUNK_SIZE / online,
 			    GT_CHUNK_SIZE, SZ_64M);
@@ -277,7 +277,7 @@ static int session_v2_init(struct gt_session *s, unsigned int chunks,
 		s->generation_ms = clamp(m->opts.flight_ms / 10,
 					 GT_GENERATION_MS_MIN, s->generation_ms);
 	s->gen_deadline = jiffies + msecs_to_jiffies(s->generation_ms);
-	return gt_v2_init(m, cpu_bytes, GT_V2_SPARE_BYTES);
+	return gt_w123_init(m, cpu_bytes, GT_W123_SPARE_BYTES);
 }
 
 /*
@@ -307,7 +307,7 @@ static int session_alloc(struct gt_session *s)
 	for_each_online_cpu(cpu)
 		per_cpu_ptr(s->model.cpus, cpu)->in_pool = true;
 	if (s->model.opts.format == GOTRACE_FORMAT_GO123) {
-		ret = session_v2_init(s, chunks, online);
+		ret = session_w123_init(s, chunks, online);
 		if (ret)
 			return ret;
 		chunks = 2 * online;
@@ -341,7 +341,7 @@ static int session_alloc(struct gt_session *s)
 		if (ret)
 			return ret;
 	}
-	/* Only the generational format writes units (model_v2.c). */
+	/* Only the generational format writes units (go123_writer.c). */
 	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
 		return gt_units_init(&s->model, GT_UNITS_MAX);
 	return 0;
@@ -602,15 +602,15 @@ static ssize_t read_copy(char __user *dst, const void *src, size_t n)
 	return left == n ? -EFAULT : (ssize_t)(n - left);
 }
 
-static void session_v2_catch_up(void *arg)
+static void session_gen_catch_up(void *arg)
 {
 	gt_probes_catch_up(arg);
 }
 
 /* Is it time to end the generation?  Or has the session stopped? */
-static bool session_v2_due(struct gt_session *s)
+static bool session_gen_due(struct gt_session *s)
 {
-	return READ_ONCE(s->model.v2.due) ||
+	return READ_ONCE(s->model.w123.due) ||
 	       time_after_eq(jiffies, READ_ONCE(s->gen_deadline)) ||
 	       READ_ONCE(s->state) != GOTRACE_STATE_RECORDING;
 }
@@ -623,21 +623,21 @@ static bool session_v2_due(struct gt_session *s)
  * their behalf.  Once all have, nothing writes the old generation any
  * more.  s->lock and s->read_lock held, the session recording.
  */
-static int session_v2_advance(struct gt_session *s)
+static int session_gen_advance(struct gt_session *s)
 {
 	struct gt_model *m = &s->model;
 	unsigned int cpu;
 
 	cpus_read_lock();
-	gt_v2_advance(m);
-	on_each_cpu(session_v2_catch_up, s, 1);
+	gt_w123_advance(m);
+	on_each_cpu(session_gen_catch_up, s, 1);
 	for_each_possible_cpu(cpu)
 		if (!cpu_online(cpu))
-			gt_v2_cpu_catch_up(m, per_cpu_ptr(m->cpus, cpu));
+			gt_w123_cpu_catch_up(m, per_cpu_ptr(m->cpus, cpu));
 	cpus_read_unlock();
 	WRITE_ONCE(s->gen_deadline,
 		   jiffies + msecs_to_jiffies(s->generation_ms));
-	return gt_v2_gen_write(m, false);
+	return gt_w123_gen_write(m, false);
 }
 
 /*
@@ -645,26 +645,26 @@ static int session_v2_advance(struct gt_session *s)
  * else the next one if it is due (the last one once the session
  * stopped), else nothing yet (0) or, once the last was read, end of file.
  */
-static ssize_t read_v2(struct gt_session *s, char __user *buf, size_t count,
-		       bool *eof)
+static ssize_t read_generations(struct gt_session *s, char __user *buf, size_t count,
+				bool *eof)
 {
-	struct gt_v2 *v = &s->model.v2;
+	struct gt_w123 *v = &s->model.w123;
 	ssize_t n;
 	int ret = 0;
 
-	if (s->v2_err)
-		return s->v2_err;
+	if (s->gen_err)
+		return s->gen_err;
 	if (s->out_pos == v->out_len) {
 		v->out_len = 0;
 		s->out_pos = 0;
 		mutex_lock(&s->lock);
 		if (s->state == GOTRACE_STATE_RECORDING) {
-			if (session_v2_due(s))
-				ret = session_v2_advance(s);
-		} else if (!s->v2_last) {
+			if (session_gen_due(s))
+				ret = session_gen_advance(s);
+		} else if (!s->gen_last) {
 			/* Stopped: every hook is done, every P closed. */
-			ret = gt_v2_gen_write(&s->model, true);
-			s->v2_last = true;
+			ret = gt_w123_gen_write(&s->model, true);
+			s->gen_last = true;
 		} else {
 			s->state = GOTRACE_STATE_DONE;
 			*eof = true;
@@ -679,7 +679,7 @@ static ssize_t read_v2(struct gt_session *s, char __user *buf, size_t count,
 			pr_err("cannot write generation %llu: %d\n",
 			       s->generations + 1, ret);
 			v->out_len = 0;
-			s->v2_err = ret;
+			s->gen_err = ret;
 			return ret;
 		}
 		if (!v->out_len)
@@ -770,10 +770,10 @@ static void flight_trim(struct gt_session *s)
 	}
 }
 
-/* Keep the generation just written (model.v2.out): it becomes ours. */
+/* Keep the generation just written (model.w123.out): it becomes ours. */
 static int flight_keep(struct gt_session *s)
 {
-	struct gt_v2 *v = &s->model.v2;
+	struct gt_w123 *v = &s->model.w123;
 	struct gt_flight_gen *g;
 
 	if (!v->out_len)
@@ -825,19 +825,19 @@ static int flight_advance(struct gt_session *s)
 {
 	int ret;
 
-	if (s->v2_err)
-		return s->v2_err;
+	if (s->gen_err)
+		return s->gen_err;
 	if (s->state == GOTRACE_STATE_RECORDING)
-		ret = session_v2_advance(s);
+		ret = session_gen_advance(s);
 	else
-		ret = gt_v2_gen_write(&s->model, true);
+		ret = gt_w123_gen_write(&s->model, true);
 	if (!ret)
 		ret = flight_keep(s);
 	if (ret) {
 		pr_err("cannot write generation %llu: %d\n",
 		       s->generations + 1, ret);
-		s->model.v2.out_len = 0;
-		s->v2_err = ret;
+		s->model.w123.out_len = 0;
+		s->gen_err = ret;
 	}
 	return ret;
 }
@@ -898,12 +898,12 @@ static int flight_snap_take(struct gt_session *s, u32 reason,
 /* The tick work ends a flight-mode generation when it is due. */
 static void session_flight_tick(struct gt_session *s)
 {
-	if (!session_v2_due(s))
+	if (!session_gen_due(s))
 		return;
 	mutex_lock(&s->read_lock);
 	mutex_lock(&s->lock);
-	if (s->state == GOTRACE_STATE_RECORDING && !s->v2_err &&
-	    session_v2_due(s))
+	if (s->state == GOTRACE_STATE_RECORDING && !s->gen_err &&
+	    session_gen_due(s))
 		flight_advance(s);
 	mutex_unlock(&s->lock);
 	mutex_unlock(&s->read_lock);
@@ -1024,16 +1024,16 @@ static ssize_t read_flight(struct gt_session *s, char __user *buf,
 	ssize_t n;
 	int ret = 0;
 
-	if (s->v2_err)
-		return s->v2_err;
+	if (s->gen_err)
+		return s->gen_err;
 	if (s->snap_end) {
 		*eof = true;
 		return 0;
 	}
 	if (!snap) {
 		mutex_lock(&s->lock);
-		if (s->state == GOTRACE_STATE_STOPPED && !s->v2_last) {
-			s->v2_last = true;
+		if (s->state == GOTRACE_STATE_STOPPED && !s->gen_last) {
+			s->gen_last = true;
 			ret = flight_snap_take(s, GOTRACE_SNAP_STOP, NULL);
 		} else if (s->state != GOTRACE_STATE_RECORDING) {
 			s->state = GOTRACE_STATE_DONE;
@@ -1141,7 +1141,7 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 		return read_flight(s, buf, count, eof);
 	case GT_READ_GENERATIONS:
 		return read_header(s, buf, count, GOTRACE_HEADER_V2) ?:
-		       read_v2(s, buf, count, eof);
+		       read_generations(s, buf, count, eof);
 	default:
 		return read_header(s, buf, count, GOTRACE_HEADER) ?:
 		       read_chunks(s, buf, count, eof);
@@ -1174,7 +1174,7 @@ static int session_wait(struct gt_session *s)
 		break;
 	}
 	left = (long)(READ_ONCE(s->gen_deadline) - jiffies);
-	left = wait_event_interruptible_timeout(s->wait, session_v2_due(s),
+	left = wait_event_interruptible_timeout(s->wait, session_gen_due(s),
 						max(left, 1L));
 	return left < 0 ? (int)left : 0;
 }
@@ -1247,8 +1247,8 @@ __poll_t gt_session_poll(struct gt_session *s, struct file *file,
 	if (READ_ONCE(s->header_pos) < GOTRACE_HEADER_LEN)
 		return EPOLLIN | EPOLLRDNORM;
 	if (s->read_path == GT_READ_GENERATIONS) {
-		if (READ_ONCE(s->out_pos) < READ_ONCE(s->model.v2.out_len) ||
-		    session_v2_due(s))
+		if (READ_ONCE(s->out_pos) < READ_ONCE(s->model.w123.out_len) ||
+		    session_gen_due(s))
 			return EPOLLIN | EPOLLRDNORM;
 		return 0;
 	}

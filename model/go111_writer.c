@@ -46,14 +46,14 @@ static bool event(struct gt_model *m, struct gt_cpu *c, unsigned int type,
  */
 static bool seq_local(const struct gt_cpu *c, const struct gt_task *t)
 {
-	return t->go111.seq_p == c->id + 1;
+	return t->w111.seq_p == c->id + 1;
 }
 
 /* @t's sequence number advanced by an event of this P. */
 static void seq_next(const struct gt_cpu *c, struct gt_task *t)
 {
-	t->go111.seq++;
-	t->go111.seq_p = c->id + 1;
+	t->w111.seq++;
+	t->w111.seq_p = c->id + 1;
 }
 
 /* The block event of class @why: the blocking profile it shows in. */
@@ -82,7 +82,7 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		    const struct gt_tr *tr, u64 ts, bool closing)
 {
 	bool local = seq_local(c, t);
-	u64 a[3] = { t->goid, t->go111.seq + 1, tr->stack };
+	u64 a[3] = { t->goid, t->w111.seq + 1, tr->stack };
 	bool ok;
 
 	switch (tr->kind) {
@@ -112,7 +112,7 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 }
 
 /**
- * gt_go111_room() - room for @nr_events events on CPU @c's chunk
+ * gt_w111_room() - room for @nr_events events on CPU @c's chunk
  * @m:		the model
  * @c:		this CPU, interrupts off
  * @ts:		the time of the first of them
@@ -121,14 +121,14 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
  *
  * Return: false if the pool had no chunk for them.
  */
-bool gt_go111_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
-		   unsigned int nr_events, bool closing)
+bool gt_w111_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
+		  unsigned int nr_events, bool closing)
 {
 	return gt_cpu_room(m, c, ts, nr_events * GT_EV_MAX_BYTES, closing);
 }
 
 /**
- * gt_go111_write() - write one transition of the model as 1.11 events
+ * gt_w111_write() - write one transition of the model as 1.11 events
  * @m:		the model, writing GT_FORMAT_GO111
  * @c:		the CPU (P) it happens on, interrupts off
  * @t:		the goroutine it changes, NULL for the P's own transitions
@@ -140,8 +140,8 @@ bool gt_go111_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
  * written but, for GT_TR_SYS_BLOCK, maybe its GoSysBlock (the caller
  * ends the trace there; sys_block() in model.c made room for both).
  */
-bool gt_go111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		    const struct gt_tr *tr, u64 ts, bool closing)
+bool gt_w111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		   const struct gt_tr *tr, u64 ts, bool closing)
 {
 	u64 a[3];
 
@@ -161,14 +161,14 @@ bool gt_go111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		a[2] = tr->stack;
 		if (!event(m, c, GOTRACE_EV_GO_CREATE, a, 3, ts, closing))
 			return false;
-		t->go111.seq = 0;
-		t->go111.seq_p = c->id + 1;
+		t->w111.seq = 0;
+		t->w111.seq_p = c->id + 1;
 		return true;
 	case GT_TR_WAITING:
 		a[0] = t->goid;
 		if (!event(m, c, GOTRACE_EV_GO_WAITING, a, 1, ts, closing))
 			return false;
-		t->go111.seq = 1;
+		t->w111.seq = 1;
 		return true;
 	case GT_TR_START:
 	case GT_TR_UNBLOCK:

@@ -8,7 +8,7 @@
  * Go defines them, and /dev/gotrace only serves a stream in them, so they
  * stay out of include/uapi/linux/gotrace.h (Documentation/gotrace.rst,
  * "The uapi header").  Plain C with no kernel types: the module includes
- * it through model_state.h and encode.h, the command through
+ * it through model_state.h and go111_encode.h, the command through
  * user/trace/go111_events.h.
  */
 #ifndef _GT_GO_TRACE_H

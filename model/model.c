@@ -15,7 +15,7 @@
  * Documentation/mapping.rst.  The task table is tasks.c, the syscall
  * classification of blocks classify.c.  The model says what happens as
  * transitions of its own (transition.h); the writer of the session's
- * format says them in it: go111_writer.c or model_v2.c.
+ * format says them in it: go111_writer.c or go123_writer.c.
  *
  * The model reads nothing of Linux: it is told what happened through
  * plain input events (model_input.h) and asks its environment
@@ -50,7 +50,7 @@
  * An event of this CPU that cannot be written (no room, or a transition
  * the model missed and cannot repair here).  The 1.11 format ends the
  * trace there: its readers take no gap.  A generational session goes on
- * (gt_v2_lost()): nothing is written for it, the model keeps what the
+ * (gt_w123_lost()): nothing is written for it, the model keeps what the
  * trace says, and later events write the transitions that bring the
  * trace back to Linux's state.  Counted either way.
  */
@@ -58,7 +58,7 @@ static void model_lost(struct gt_model *m, struct gt_cpu *c)
 {
 	c->lost++;
 	if (m->format == GT_FORMAT_GO123)
-		gt_v2_lost(m, c);
+		gt_w123_lost(m, c);
 	else
 		gt_model_halt(m);
 }
@@ -90,10 +90,10 @@ static bool model_write(struct gt_model *m, struct gt_cpu *c,
 	switch (m->format) {
 	case GT_FORMAT_GO123:
 		/* It may write later: after another M's event. */
-		ok = gt_v2_write(m, c, t, tr, &ts);
+		ok = gt_w123_write(m, c, t, tr, &ts);
 		break;
 	default:
-		ok = gt_go111_write(m, c, t, tr, ts, closing);
+		ok = gt_w111_write(m, c, t, tr, ts, closing);
 		break;
 	}
 	if (!ok) {
@@ -108,7 +108,7 @@ static bool model_write(struct gt_model *m, struct gt_cpu *c,
 
 /*
  * The generation whose table a stack interned now goes to: the session's
- * (it may end before the event is written: gt_tables_v2_id()), 0 in the
+ * (it may end before the event is written: gt_tables_w123_id()), 0 in the
  * 1.11 format.  Stack references of another generation kept from an
  * earlier hook are interned again (tables.c).
  */
@@ -116,8 +116,8 @@ static u64 model_gen(struct gt_model *m)
 {
 	if (m->format != GT_FORMAT_GO123)
 		return 0;
-	/* Pairs with the release of gt_v2_advance(). */
-	return gt_load_acquire(&m->v2.gen);
+	/* Pairs with the release of gt_w123_advance(). */
+	return gt_load_acquire(&m->w123.gen);
 }
 
 /*
@@ -416,7 +416,7 @@ static bool g_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		/*
 		 * A generation's table is emptied with the generation: the
 		 * next one names the goroutine (its statuses carry its comm
-		 * stack, model_v2.c).  The 1.11 format's table never is.
+		 * stack, go123_writer.c).  The 1.11 format's table never is.
 		 */
 		if (m->format != GT_FORMAT_GO123) {
 			gt_model_halt(m);
@@ -592,7 +592,7 @@ static bool g_ensure_running(struct gt_model *m, struct gt_cpu *c,
 		model_lost(m, c);
 		return false;
 	}
-	/* Its region (model_v2.c) follows its unit, which a move changes. */
+	/* Its region (go123_writer.c) follows its unit, which a move changes. */
 	if (m->units)
 		gt_units_track(m, t, p);
 	return g_start(m, c, t);
@@ -771,7 +771,7 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 
 	/* Room for the three events, so no chunk boundary splits them. */
 	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
-	    !gt_go111_room(m, c, max(model_now(c), c->last_ts), 3, false)) {
+	    !gt_w111_room(m, c, max(model_now(c), c->last_ts), 3, false)) {
 		c->lost++;
 		gt_model_halt(m);
 		return;
@@ -1444,7 +1444,7 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 		c->samples_hidden++;
 	} else {
 		ref = sample_stack(m, c, t, p);
-		if (gt_v2_sample(m, c, t, model_now(c), ref))
+		if (gt_w123_sample(m, c, t, model_now(c), ref))
 			c->samples++;
 		else
 			c->samples_lost++;
@@ -1459,7 +1459,7 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
  * @m:	the model, writing the generational format, armed
  * @ev:	this CPU, and the task Linux runs on it
  *
- * What a hook does first, and the generation's start (gt_v2_cpu_catch_up())
+ * What a hook does first, and the generation's start (gt_w123_cpu_catch_up())
  * for a CPU that has had no event since the generation began: an idle
  * CPU's P is stated, and a goroutine the trace still has on it that
  * Linux does not run (its switch away was lost) is taken off.
@@ -1472,14 +1472,14 @@ void gt_model_catch_up(struct gt_model *m, const struct gt_in_ev *ev)
 	struct gt_cpu *c = hook_enter(m, ev, &flags);
 
 	if (c) {
-		gt_v2_cpu_catch_up(m, c);
+		gt_w123_cpu_catch_up(m, c);
 		hook_exit(c, &flags);
 		return;
 	}
 	/* Offline (no hook writes there), or the session is stopping. */
 	c = gt_env_hook_cpu(m, ev);
 	if (c)
-		gt_v2_cpu_catch_up(m, c);
+		gt_w123_cpu_catch_up(m, c);
 }
 
 /* ---- Start and stop ---------------------------------------------------- */
@@ -1614,7 +1614,7 @@ int gt_model_snapshot_end(struct gt_model *m)
 		gt_env_cpu_ptr(m->cpus, cpu)->last_ts = now;
 	/* The generational format states every P at a generation's start. */
 	if (m->format == GT_FORMAT_GO123)
-		gt_v2_gen_start(m);
+		gt_w123_gen_start(m);
 	/*
 	 * Publish the snapshot; pairs with gt_load_acquire() in hook_enter():
 	 * a hook that sees the session armed also sees the writes above.
@@ -1776,7 +1776,7 @@ u64 gt_model_count(struct gt_model *m, bool lost)
 	int cpu;
 
 	if (!lost && m->format == GT_FORMAT_GO123)
-		sum = READ_ONCE(m->v2.sweep_events);
+		sum = READ_ONCE(m->w123.sweep_events);
 
 	gt_env_for_each_cpu(cpu, m) {
 		struct gt_cpu *c = gt_env_cpu_ptr(m->cpus, cpu);

@@ -5,7 +5,7 @@
  * One struct gt_model per recording session (its state: model_state.h).
  * A capture backend tells it what happened through the hooks below, with
  * the input events of model_input.h; the model writes the Go trace's
- * events into per-CPU chunks (chunk.c), which the backend's reader takes
+ * events into per-CPU chunks (go111_chunk.c), which the backend's reader takes
  * in order.  The same hooks serve the module (kmod/probes.c, one call per
  * tracepoint hit, on the CPU of the event, interrupts disabled by the
  * model) and user space (user/bpf/model/: one thread feeding events in

@@ -108,9 +108,9 @@
  *                              to stop (the kernel defers it: hooks run
  *                              under the runqueue lock)
  *   gt_env_chunk_queued(m)     a chunk is ready for the reader
- *   gt_env_v2_written(m)       a go 1.23 transition was written (user
+ *   gt_env_w123_written(m)       a go 1.23 transition was written (user
  *                              space: a test's hook; the kernel: none)
- *   gt_env_v2_sweep_step(m)    the sweep of a generation read one bucket
+ *   gt_env_w123_sweep_step(m)    the sweep of a generation read one bucket
  *                              and holds no lock: hooks may run on other
  *                              CPUs here (user space: a test's hook, the
  *                              model checker's; the kernel: none)

@@ -3,7 +3,7 @@
  * model_state.h - the state of the Linux -> Go model, shared by its files
  *
  * A struct gt_model is what the hooks of one session touch:
- *   - a pool of fixed-size chunks (chunk.c): every CPU writes its events
+ *   - a pool of fixed-size chunks (go111_chunk.c): every CPU writes its events
  *     into its own current chunk; full chunks are queued for the reader;
  *   - the task table (tasks.c): every task is a goroutine (struct
  *     gt_task, in a hash table), every CPU a P (struct gt_cpu);
@@ -21,12 +21,12 @@
 
 #include "../include/uapi/linux/gotrace.h"
 #include "go_trace.h"
-#include "encode.h"
+#include "go111_encode.h"
 #include "model.h"
 #include "model_env.h"
 #include "transition.h"
 #include "go111_writer.h"
-#include "model_v2.h"
+#include "go123_writer.h"
 
 /*
  * Go's runtime used 64 KiB buffers; the same size keeps the number of
@@ -235,21 +235,21 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * @adopted:	recorded whatever the filters say (a child of a recorded
  *		task, with GOTRACE_OPT_CHILDREN)
  * @trig_mark:	a trigger fired for it (GOTRACE_TRIGGER_*): its next
- *		GoStart carries a user log saying so (model_v2.c)
+ *		GoStart carries a user log saying so (go123_writer.c)
  * @exited:	its task died while the trace had it running on a P that
  *		could not end it then: that P's next hook writes its GoEnd
  * @gone:	its task died (or died unseen: another task has its key),
  *		but the trace still needs the entry: a P runs its goroutine
  *		until that P's next hook takes it off, or the sweep of a
  *		generation still owes the goroutine a status
- *		(gt_v2_sweep_owes()).  It stays in its bucket, where no
+ *		(gt_w123_sweep_owes()).  It stays in its bucket, where no
  *		lookup finds it, until the last of them gives it back
  *		(gt_tasks_release())
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
- * @go111:	what the 1.11 writer keeps of it (go111_writer.c)
- * @v2:		what the generational format wrote of it (model_v2.c)
+ * @w111:	what the 1.11 writer keeps of it (go111_writer.c)
+ * @w123:	what the generational format wrote of it (go123_writer.c)
  *
  * Protected by the lock of its bucket; while the task runs on the P the
  * trace has it on, its syscall fields and @last_ts are written only by
@@ -278,8 +278,8 @@ struct gt_task {
 	u8 gone;
 	u64 cgroup;
 	u32 unit;
-	struct gt_go111_task go111;
-	struct gt_v2_task v2;
+	struct gt_w111_task w111;
+	struct gt_w123_task w123;
 };
 
 struct gt_task_bucket {
@@ -474,7 +474,7 @@ struct gt_model {
 	struct gt_units *units;		/* NULL: the trace names no unit */
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
 	unsigned int format;		/* enum gt_format, fixed at start */
-	struct gt_v2 v2;		/* GT_FORMAT_GO123: model_v2.c */
+	struct gt_w123 w123;		/* GT_FORMAT_GO123: go123_writer.c */
 	struct gt_env_model env;	/* what the environment keeps */
 };
 
@@ -484,7 +484,7 @@ bool gt_syscall_frame_name(u64 pc, char *buf, size_t len, unsigned int *nr);
 bool gt_syscall_selected(const struct gotrace_options *o, long nr,
 			 bool compat);
 
-/* chunk.c */
+/* go111_chunk.c */
 int gt_pool_init(struct gt_pool *pool, unsigned int nr, unsigned int reserve);
 void gt_pool_free(struct gt_pool *pool);
 struct gt_chunk *gt_pool_get(struct gt_pool *pool, bool use_reserve);
@@ -546,7 +546,7 @@ u64 gt_tables_stack_new(struct gt_tables *t, u64 gen, const u64 *pcs,
 			unsigned int n, bool *added);
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
 u64 gt_tables_unit(const struct gt_tables *t, u32 unit);
-u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
+u32 gt_tables_w123_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
 bool gt_tables_due(struct gt_tables *t, u64 gen);
 void gt_tables_peak(struct gt_tables *t, u32 *stacks, u32 *pcs, u32 *comms);
 u64 gt_tables_kwait(struct gt_tables *t, u64 gen, u64 stack);
@@ -554,7 +554,7 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 		     int nr, bool compat);
 int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len);
-int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
-		 size_t *len);
+int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
+		   size_t *len);
 
 #endif /* _GT_MODEL_STATE_H */

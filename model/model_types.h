@@ -2,8 +2,8 @@
 /*
  * model_types.h - the integer types of the portable files
  *
- * The model (model.c, tasks.c, classify.c, chunk.c, tables.c) and the
- * encoder (encode.c) build both into the module and, in user space, into
+ * The model (model.c, tasks.c, classify.c, go111_chunk.c, tables.c) and the
+ * encoder (go111_encode.c) build both into the module and, in user space, into
  * a library (user/bpf/model/).  They use the kernel's names u8 ... u64, s32,
  * which user space gets here from the compiler's own type names, so no
  * libc header is needed to define them.

@@ -35,14 +35,14 @@
  * the task's comm stack) and the miss is counted; the last tenth of the
  * stack table is kept for comm stacks, which GoCreate cannot do without
  * (in go 1.23, more if the last generation written had more: its sweep
- * states every task alive with its comm stack, gt_tables_v2()).
+ * states every task alive with its comm stack, gt_tables_w123()).
  *
  * A "go 1.11 trace" names its stacks in one footer: one table (struct
  * gt_stab) for the whole session.  A "go 1.23 trace" names them in each
  * generation's own tables, so the session has two, by the parity of the
- * generation (as the CPUs' buffers, model_v2.h): the table of generation
+ * generation (as the CPUs' buffers, go123_writer.h): the table of generation
  * G is filled while G is the session's generation, written out with G
- * (gt_tables_v2()) and emptied there for generation G + 2, once every
+ * (gt_tables_w123()) and emptied there for generation G + 2, once every
  * CPU writes G + 1.  Its ids are meaningful only within G, and it holds
  * what G names, however long the session: memory is bounded by one
  * generation, and a generation whose table passes three quarters asks
@@ -55,19 +55,19 @@
  * syscall stacks, a pending GoSysCall) is interned again when its
  * generation is not the session's (model.c).  One interned during a
  * hook may reach the trace in the next generation, if the reader ended
- * the generation meanwhile: gt_tables_v2_id() copies it into that
+ * the generation meanwhile: gt_tables_w123_id() copies it into that
  * generation's table, from the previous one, which is still whole: the
  * reader empties a table only once every CPU has taken the IPI that
  * moves it to the next generation, and a hook runs with interrupts off.
  *
  * Context:
- *   gt_tables_stack(), gt_tables_comm_stack(), gt_tables_v2_id(): any,
+ *   gt_tables_stack(), gt_tables_comm_stack(), gt_tables_w123_id(): any,
  *   irqs off or on.
  *   gt_tables_footer(): process context, after every probe is detached.
- *   gt_tables_v2(): the reader, once no CPU writes the generation.
+ *   gt_tables_w123(): the reader, once no CPU writes the generation.
  * Locking:
  *   t->lock (raw spinlock, irqsave) guards all tables; it nests inside
- *   task bucket locks and nothing nests inside it.  gt_tables_v2() reads
+ *   task bucket locks and nothing nests inside it.  gt_tables_w123() reads
  *   and empties its generation's table without it: no hook adds to that
  *   table any more, and none reads it (every CPU is in the next one).
  *   gt_tables_stack() looks a stack up without it first (stab_find()):
@@ -172,7 +172,7 @@ struct gt_tables {
 
 	/*
 	 * The generational format: the block reasons that name a syscall
-	 * (GT_V2_NR_SYS_REASONS) a generation uses, by its parity.
+	 * (GT_W123_NR_SYS_REASONS) a generation uses, by its parity.
 	 */
 	unsigned long *reasons_used[2];
 
@@ -281,9 +281,9 @@ struct gt_tables *gt_tables_alloc(unsigned int max_stacks, unsigned int max_pcs,
 	for (i = 0; i < t->nr_tabs; i++)
 		if (stab_alloc(t, &t->tab[i], gens ? 2 - i : 0))
 			goto err;
-	t->reasons_used[0] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
+	t->reasons_used[0] = tables_zalloc(BITS_TO_LONGS(GT_W123_NR_SYS_REASONS),
 					   sizeof(long));
-	t->reasons_used[1] = tables_zalloc(BITS_TO_LONGS(GT_V2_NR_SYS_REASONS),
+	t->reasons_used[1] = tables_zalloc(BITS_TO_LONGS(GT_W123_NR_SYS_REASONS),
 					   sizeof(long));
 	if (!t->reasons_used[0] || !t->reasons_used[1])
 		goto err;
@@ -534,7 +534,7 @@ static bool is_comm_pc(const struct gt_tables *t, const struct gt_stab *st,
  * gt_tables_reason() - the string id of "<reason>: <syscall>"
  * @t:		tables
  * @gen:	the generation the block event is written in
- * @reason:	enum gt_v2_string, a reason before GT_V2_R_NET
+ * @reason:	enum gt_w123_string, a reason before GT_W123_R_NET
  * @nr:		the syscall the task sleeps in
  * @compat:	of the 32-bit ABI
  *
@@ -548,15 +548,15 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
 	u32 slot = (nr >= 0 && nr < GOTRACE_SYSCALL_MAX ? nr :
 		    GOTRACE_SYSCALL_MAX - 1) +
 		   (compat ? GOTRACE_SYSCALL_MAX : 0);
-	u32 i = reason * GT_V2_SYS_SLOTS + slot;
+	u32 i = reason * GT_W123_SYS_SLOTS + slot;
 
 	if (!gt_test_bit(i, used))
 		gt_set_bit(i, used);
-	return GT_V2_NR_STRINGS + 1 + i;
+	return GT_W123_NR_STRINGS + 1 + i;
 }
 
 /* The first string id of the kernel waits: the one of stack id 0. */
-#define GT_V2_KWAIT_BASE	(GT_V2_NR_STRINGS + GT_V2_NR_SYS_REASONS)
+#define GT_W123_KWAIT_BASE	(GT_W123_NR_STRINGS + GT_W123_NR_SYS_REASONS)
 
 /**
  * gt_tables_kwait() - the string id of "blocked: <kernel function>"
@@ -578,13 +578,13 @@ u64 gt_tables_kwait(struct gt_tables *t, u64 gen, u64 stack)
 
 	if (!gt_test_bit(stack, used))
 		gt_set_bit(stack, used);
-	return GT_V2_KWAIT_BASE + stack;
+	return GT_W123_KWAIT_BASE + stack;
 }
 
 /* The first string id of the units: the one of unit 0 (none). */
 static u64 units_base(const struct gt_tables *t)
 {
-	return GT_V2_KWAIT_BASE + t->max_stacks;
+	return GT_W123_KWAIT_BASE + t->max_stacks;
 }
 
 /**
@@ -593,7 +593,7 @@ static u64 units_base(const struct gt_tables *t)
  * @unit:	a unit's number, from 1
  *
  * Every generation's tables hold the names of every unit named so far,
- * under ids after those of the kernel waits (gt_tables_v2()).
+ * under ids after those of the kernel waits (gt_tables_w123()).
  *
  * Context: any.
  */
@@ -660,7 +660,7 @@ u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm)
 }
 
 /**
- * gt_tables_v2_id() - the id of a stack in the table of generation @gen
+ * gt_tables_w123_id() - the id of a stack in the table of generation @gen
  * @t:		tables, of the generational format
  * @gen:	the generation an event naming @ref is written in
  * @ref:	a stack reference interned during this hook, of @gen or of
@@ -673,7 +673,7 @@ u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm)
  * Context: a hook (interrupts off: the previous table is whole).
  * Return: the id, or 0 (none: @gen's table is full, or @ref is older).
  */
-u32 gt_tables_v2_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
+u32 gt_tables_w123_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch)
 {
 	u64 from_gen = ref >> 32;
 	struct gt_stab *from = tab_of(t, from_gen), *to = tab_of(t, gen);
@@ -1248,7 +1248,7 @@ out:
  * The same strings and frames as the footer, written as that format's
  * string and stack table batches (several of each when one would pass
  * the readers' 64 KiB).  The reasons of GoStop and GoBlock are the first
- * strings, with ids 1 to GT_V2_NR_STRINGS (model_v2.c names them so),
+ * strings, with ids 1 to GT_W123_NR_STRINGS (go123_writer.c names them so),
  * with the user log that marks lost events.
  * Every generation has its own table (the comment at the top), written
  * whole: what the generation's hooks interned, and the comm stacks of
@@ -1256,7 +1256,7 @@ out:
  */
 
 /* Make room for @need more bytes in a growing generational buffer. */
-static int v2_grow(struct gt_enc2 *e, u32 need)
+static int v2_grow(struct gt_enc123 *e, u32 need)
 {
 	size_t cap;
 	u8 *buf;
@@ -1275,36 +1275,36 @@ static int v2_grow(struct gt_enc2 *e, u32 need)
 	e->buf = buf;
 	e->cap = cap;
 	e->limit = e->size_at ?
-		min_t(u32, e->size_at + GT_E2_SIZE_BYTES + GT_E2_BATCH_DATA_MAX,
+		min_t(u32, e->size_at + GT_E123_SIZE_BYTES + GT_E123_BATCH_DATA_MAX,
 		      cap) : cap;
 	return 0;
 }
 
-/* A table batch of @kind (GT_E2_STRINGS or GT_E2_STACKS) with room. */
-static int v2_table_room(struct gt_enc2 *e, u64 gen, u8 kind, u32 need)
+/* A table batch of @kind (GT_E123_STRINGS or GT_E123_STACKS) with room. */
+static int v2_table_room(struct gt_enc123 *e, u64 gen, u8 kind, u32 need)
 {
-	if (v2_grow(e, need + GT_E2_BATCH_HDR_MAX + 1))
+	if (v2_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
 		return -ENOMEM;
-	if (e->size_at && gt_enc2_room(e) >= need)
+	if (e->size_at && gt_enc123_room(e) >= need)
 		return 0;
-	gt_enc2_batch_end(e);
-	if (v2_grow(e, need + GT_E2_BATCH_HDR_MAX + 1))
+	gt_enc123_batch_end(e);
+	if (v2_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
 		return -ENOMEM;
-	if (!(kind == GT_E2_STRINGS ? gt_enc2_strings(e, gen) :
-				      gt_enc2_stacks(e, gen)))
+	if (!(kind == GT_E123_STRINGS ? gt_enc123_strings(e, gen) :
+				      gt_enc123_stacks(e, gen)))
 		return -ENOMEM;
 	return 0;
 }
 
 /* The strings of the reasons that name a syscall, @used of them. */
-static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
+static int v2_reasons(struct gt_enc123 *e, u64 gen, const unsigned long *used)
 {
 	char name[64], s[96];
 	unsigned int nr;
 	u32 i, len;
 
-	for (i = 0; i < GT_V2_NR_SYS_REASONS; i++) {
-		u32 slot = i % GT_V2_SYS_SLOTS;
+	for (i = 0; i < GT_W123_NR_SYS_REASONS; i++) {
+		u32 slot = i % GT_W123_SYS_SLOTS;
 		bool compat = slot >= GOTRACE_SYSCALL_MAX;
 
 		if (!gt_test_bit(i, used))
@@ -1315,12 +1315,12 @@ static int v2_reasons(struct gt_enc2 *e, u64 gen, const unsigned long *used)
 			return -EINVAL;
 		/* "sys_read" reads "read" there; "compat_sys_read" stays. */
 		len = snprintf(s, sizeof(s), "%s: %s",
-			       gt_v2_strings[i / GT_V2_SYS_SLOTS],
+			       gt_w123_strings[i / GT_W123_SYS_SLOTS],
 			       strncmp(name, "sys_", 4) ? name : name + 4);
 		len = min_t(u32, len, sizeof(s) - 1);
-		if (v2_table_room(e, gen, GT_E2_STRINGS,
+		if (v2_table_room(e, gen, GT_E123_STRINGS,
 				  1 + 2 * GT_LEB_MAX + len) ||
-		    !gt_enc2_string(e, GT_V2_NR_STRINGS + 1 + i, s, len))
+		    !gt_enc123_string(e, GT_W123_NR_STRINGS + 1 + i, s, len))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1383,9 +1383,9 @@ static bool kwait_function(struct footer *f, u32 id, char *sym)
  * synchronize_rcu) keeps the plain "blocked", which no profile takes, as
  * a plain block outside a syscall always was.
  */
-static int v2_kwaits(struct footer *f, struct gt_enc2 *e, u64 gen)
+static int v2_kwaits(struct footer *f, struct gt_enc123 *e, u64 gen)
 {
-	const char *blocked = gt_v2_strings[GT_V2_R_BLOCKED];
+	const char *blocked = gt_w123_strings[GT_W123_R_BLOCKED];
 	u32 pre = strlen(blocked) + 2;	/* "blocked: " */
 	char buf[GT_ENV_SYM_LEN + 16];
 	char *name = buf + 16, *str;
@@ -1406,9 +1406,9 @@ static int v2_kwaits(struct footer *f, struct gt_enc2 *e, u64 gen)
 			str = (char *)blocked;
 			len = pre - 2;
 		}
-		if (v2_table_room(e, gen, GT_E2_STRINGS,
+		if (v2_table_room(e, gen, GT_E123_STRINGS,
 				  1 + 2 * GT_LEB_MAX + len) ||
-		    !gt_enc2_string(e, GT_V2_KWAIT_BASE + id, str, len))
+		    !gt_enc123_string(e, GT_W123_KWAIT_BASE + id, str, len))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1421,7 +1421,7 @@ static int v2_kwaits(struct footer *f, struct gt_enc2 *e, u64 gen)
  * event of @gen names is among them: the hook named the unit before it
  * wrote the event, and no CPU writes @gen any more.
  */
-static int v2_units(struct gt_model *m, struct gt_enc2 *e, u64 gen)
+static int v2_units(struct gt_model *m, struct gt_enc123 *e, u64 gen)
 {
 	u32 i, nr = gt_units_nr(m), len;
 	const char *name;
@@ -1429,9 +1429,9 @@ static int v2_units(struct gt_model *m, struct gt_enc2 *e, u64 gen)
 	for (i = 1; i <= nr; i++) {
 		name = gt_units_name(m, i);
 		len = strlen(name);
-		if (v2_table_room(e, gen, GT_E2_STRINGS,
+		if (v2_table_room(e, gen, GT_E123_STRINGS,
 				  1 + 2 * GT_LEB_MAX + len) ||
-		    !gt_enc2_string(e, gt_tables_unit(m->tables, i), name, len))
+		    !gt_enc123_string(e, gt_tables_unit(m->tables, i), name, len))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1475,7 +1475,7 @@ static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
 }
 
 /**
- * gt_tables_v2() - the string and stack tables, for generation @gen
+ * gt_tables_w123() - the string and stack tables, for generation @gen
  * @m:		the model; hooks may run, in the next generation
  * @gen:	the generation the batches belong to
  * @show_addrs:	write real kernel addresses (else synthetic ones)
@@ -1486,14 +1486,14 @@ static void stab_reset(struct gt_tables *t, struct gt_stab *st, u64 gen)
  *
  * Return: 0 or -ENOMEM.
  */
-int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
-		 size_t *len)
+int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
+		   size_t *len)
 {
 	struct gt_tables *t = m->tables;
 	struct gt_stab *st = tab_of(t, gen);
 	struct footer f = { .m = m, .t = t, .st = st,
 			    .show_addrs = show_addrs };
-	struct gt_enc2 e = { 0 };
+	struct gt_enc123 e = { 0 };
 	struct gt_frame *frames;
 	u32 i, n, need;
 	int ret = -ENOMEM, w;
@@ -1505,9 +1505,9 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		goto out;
 	/* The user frames of the generation's stacks are named by now. */
 	gt_env_ustack_sync(m);
-	for (i = 0; i < GT_V2_NR_STRINGS; i++)
-		if (footer_string(&f, gt_v2_strings[i],
-				  strlen(gt_v2_strings[i])) != i + 1)
+	for (i = 0; i < GT_W123_NR_STRINGS; i++)
+		if (footer_string(&f, gt_w123_strings[i],
+				  strlen(gt_w123_strings[i])) != i + 1)
 			goto out;
 	/*
 	 * The ids of the reasons that name a syscall come next, then those
@@ -1521,9 +1521,9 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		goto out;
 	/* The rate of the CPU samples, which no event of Go's says. */
 	if (m->opts.cpu_hz) {
-		char hz[sizeof(GT_V2_CPU_HZ_FMT) + 10];
+		char hz[sizeof(GT_W123_CPU_HZ_FMT) + 10];
 
-		n = snprintf(hz, sizeof(hz), GT_V2_CPU_HZ_FMT, m->opts.cpu_hz);
+		n = snprintf(hz, sizeof(hz), GT_W123_CPU_HZ_FMT, m->opts.cpu_hz);
 		if (!footer_string(&f, hz, n))
 			goto out;
 	}
@@ -1536,11 +1536,11 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (w < 0)
 			goto out;
 		need = 1 + 2 * GT_LEB_MAX + w * 4 * GT_LEB_MAX;
-		if (v2_table_room(&e, gen, GT_E2_STACKS, need) ||
-		    !gt_enc2_stack(&e, i + 1, frames, w))
+		if (v2_table_room(&e, gen, GT_E123_STACKS, need) ||
+		    !gt_enc123_stack(&e, i + 1, frames, w))
 			goto out;
 	}
-	gt_enc2_batch_end(&e);
+	gt_enc123_batch_end(&e);
 
 	for (i = 0; i <= f.str_mask; i++) {
 		const struct footer_str *s = &f.strs[i];
@@ -1548,21 +1548,21 @@ int gt_tables_v2(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (!s->s)
 			continue;
 		need = 1 + 2 * GT_LEB_MAX + s->len;
-		if (v2_table_room(&e, gen, GT_E2_STRINGS, need) ||
-		    !gt_enc2_string(&e, s->id, s->s, s->len))
+		if (v2_table_room(&e, gen, GT_E123_STRINGS, need) ||
+		    !gt_enc123_string(&e, s->id, s->s, s->len))
 			goto out;
 	}
 	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]) ||
 	    v2_kwaits(&f, &e, gen) || v2_units(m, &e, gen))
 		goto out;
-	gt_enc2_batch_end(&e);
+	gt_enc123_batch_end(&e);
 	*out = e.buf;
 	*len = e.len;
 	e.buf = NULL;
 	/* The generation after the next one starts with none. */
 	stab_reset(t, st, gen);
 	memset(t->reasons_used[gen & 1], 0,
-	       BITS_TO_LONGS(GT_V2_NR_SYS_REASONS) * sizeof(long));
+	       BITS_TO_LONGS(GT_W123_NR_SYS_REASONS) * sizeof(long));
 	ret = 0;
 out:
 	gt_env_free(e.buf);

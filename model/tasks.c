@@ -182,11 +182,11 @@ struct gt_task *gt_tasks_get(struct gt_model *m, struct gt_task_bucket *b,
  * Its bucket's lock held.  Where the trace still needs it, it stays in
  * its bucket, gone, and whoever needs it last gives it back: the P that
  * the trace has its goroutine running on (cpu_take_off() in model.c),
- * or the sweep that owes it a status (gt_v2_sweep_owes()).
+ * or the sweep that owes it a status (gt_w123_sweep_owes()).
  */
 void gt_tasks_release(struct gt_model *m, struct gt_task *t)
 {
-	if (t->state == GT_G_RUNNING || gt_v2_sweep_owes(m, t)) {
+	if (t->state == GT_G_RUNNING || gt_w123_sweep_owes(m, t)) {
 		t->gone = true;
 		return;
 	}

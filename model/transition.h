@@ -6,8 +6,8 @@
  * goroutines and Ps, and says each change as one transition of this
  * list, whatever the format.  A writer says it in its format and owns
  * its buffers, tables and the state its format needs: go111_writer.c
- * (events into chunk.c's chunks, sequence numbers) for "go 1.11 trace",
- * model_v2.c (generation buffers, statuses, sweeps) for the
+ * (events into go111_chunk.c's chunks, sequence numbers) for "go 1.11 trace",
+ * go123_writer.c (generation buffers, statuses, sweeps) for the
  * generational format.  model.c picks the writer with one switch on the
  * session's format: no indirect call on the hot path.  Dropping a
  * format is deleting its writer (Documentation/model.rst).

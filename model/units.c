@@ -6,7 +6,7 @@
  * from its own cgroup upwards, whose name ends in ".service" or
  * ".scope": what /proc/PID/cgroup and systemctl name.  The trace wraps
  * each task's time in a user region named after its unit, in a user
- * task of the same name (model_v2.c), which Go's viewers turn into
+ * task of the same name (go123_writer.c), which Go's viewers turn into
  * per-unit pages and profiles (/usertasks, /userregions,
  * /regionio?type=nginx.service ...).
  *

@@ -346,8 +346,8 @@ void gt_session_model_chunk_queued(struct gt_model *m);
 /* Each CPU's hook writes its own P only, under the runqueue lock. */
 #define gt_env_may_write_other_p()	false
 #define gt_env_chunk_queued(m)		gt_session_model_chunk_queued(m)
-#define gt_env_v2_written(m)		((void)(m))
-#define gt_env_v2_sweep_step(m)		((void)(m))
+#define gt_env_w123_written(m)		((void)(m))
+#define gt_env_w123_sweep_step(m)		((void)(m))
 /*
  * session.c: trigger @type fired for @p, measuring @value at @now; false
  * if the hold-off kept it from firing.  Any context, O(1).

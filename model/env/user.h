@@ -320,7 +320,7 @@ static inline int gt_env_strtoul(const char *s, unsigned int base,
  */
 struct gt_model;
 extern void (*gt_umodel_written_hook)(struct gt_model *m);
-#define gt_env_v2_written(m) \
+#define gt_env_w123_written(m) \
 	do { \
 		if (gt_umodel_written_hook) \
 			gt_umodel_written_hook(m); \
@@ -331,7 +331,7 @@ extern void (*gt_umodel_written_hook)(struct gt_model *m);
  * hooks there (gt_umodel_sweep_hook, gtmodel.h).
  */
 extern void (*gt_umodel_sweep_hook)(struct gt_model *m);
-#define gt_env_v2_sweep_step(m) \
+#define gt_env_w123_sweep_step(m) \
 	do { \
 		if (gt_umodel_sweep_hook) \
 			gt_umodel_sweep_hook(m); \

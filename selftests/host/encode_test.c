@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * encode_test.c - unit tests of the Go trace encoder (model/encode.c), the
+ * encode_test.c - unit tests of the Go trace encoder (model/go111_encode.c), the
  * same source the module builds: LEB128, and every append either writing
  * the whole record or nothing.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode.h"
+#include "go111_encode.h"
 #include "tap.h"
 #include "../../user/trace/leb128.h"
 #include "../../user/tests/min_trace.h"

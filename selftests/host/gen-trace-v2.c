@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gen-trace-v2.c - synthetic generational traces written with the
- * module's encoder (model/encode_v2.c), for Go's own readers to judge.
+ * module's encoder (model/go123_encode.c), for Go's own readers to judge.
  *
  *   gen-trace-v2 KIND FILE
  *
@@ -44,12 +44,12 @@
 #include <string.h>
 #include <limits.h>
 
-#include "encode_v2.h"
+#include "go123_encode.h"
 
 #define NM		3
 #define MAX_G		4096
 #define STEP		1000	/* ticks (ns) between simulated steps */
-#define MBUF		(GT_E2_BATCH_HDR_MAX + GT_E2_BATCH_DATA_MAX)
+#define MBUF		(GT_E123_BATCH_HDR_MAX + GT_E123_BATCH_DATA_MAX)
 
 enum { S_NONE, S_RUNNABLE, S_RUNNING, S_WAITING, S_DEAD };
 
@@ -99,7 +99,7 @@ struct m {
 	bool has_p;
 	u64 pseq;
 	int g;			/* running goroutine, 0 if none */
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 	u8 *buf;
 };
 
@@ -147,22 +147,22 @@ static void put(const void *p, size_t n)
 
 static void flush_m(struct m *m)
 {
-	if (gt_enc2_batch_end(&m->e)) {
+	if (gt_enc123_batch_end(&m->e)) {
 		put(m->e.buf, m->e.len);
 		nbatches++;
 	}
-	gt_enc2_init(&m->e, m->buf, MBUF);
+	gt_enc123_init(&m->e, m->buf, MBUF);
 }
 
 /* One event of M @m; a full batch is written out and a new one opened. */
 static void ev(struct m *m, unsigned int type, const u64 *a, unsigned int n)
 {
-	if (!gt_enc2_event(&m->e, type, now, a, n)) {
+	if (!gt_enc123_event(&m->e, type, now, a, n)) {
 		u64 base = m->e.last_ts;
 
 		flush_m(m);
-		if (!gt_enc2_batch(&m->e, gen, m->id, base) ||
-		    !gt_enc2_event(&m->e, type, now, a, n))
+		if (!gt_enc123_batch(&m->e, gen, m->id, base) ||
+		    !gt_enc123_event(&m->e, type, now, a, n))
 			die("an event does not fit an empty batch");
 	}
 	nevents++;
@@ -198,25 +198,25 @@ static void gen_begin(void)
 	for (int i = 0; i < NM; i++) {
 		struct m *m = &ms[i];
 
-		gt_enc2_init(&m->e, m->buf, MBUF);
-		if (!gt_enc2_batch(&m->e, gen, m->id, now))
+		gt_enc123_init(&m->e, m->buf, MBUF);
+		if (!gt_enc123_batch(&m->e, gen, m->id, now))
 			die("batch header");
 		m->pseq = 0;
 		if (m->has_p)
-			EV(m, GT_E2_PROC_STATUS, m->p, GT_E2_P_RUNNING);
+			EV(m, GT_E123_PROC_STATUS, m->p, GT_E123_P_RUNNING);
 		else
-			EV(&ms[0], GT_E2_PROC_STATUS, m->p, GT_E2_P_IDLE);
+			EV(&ms[0], GT_E123_PROC_STATUS, m->p, GT_E123_P_IDLE);
 		if (m->g)
-			EV(m, GT_E2_GO_STATUS, m->g, m->id, GT_E2_G_RUNNING);
+			EV(m, GT_E123_GO_STATUS, m->g, m->id, GT_E123_G_RUNNING);
 	}
 	for (int g = 1; g < ng; g++) {
 		gs[g].seq = 0;
 		if (gs[g].state == S_RUNNABLE)
-			EV(&ms[0], GT_E2_GO_STATUS, g, GT_E2_NO_M,
-			   GT_E2_G_RUNNABLE);
+			EV(&ms[0], GT_E123_GO_STATUS, g, GT_E123_NO_M,
+			   GT_E123_G_RUNNABLE);
 		else if (gs[g].state == S_WAITING)
-			EV(&ms[0], GT_E2_GO_STATUS, g, GT_E2_NO_M,
-			   GT_E2_G_WAITING);
+			EV(&ms[0], GT_E123_GO_STATUS, g, GT_E123_NO_M,
+			   GT_E123_G_WAITING);
 	}
 }
 
@@ -224,7 +224,7 @@ static void gen_begin(void)
  * The ustack kind's syscall stack: a kernel frame, the user frames, then
  * the frames a recorder adds after them; its strings from id NR_STR on.
  */
-static void ustack(struct gt_enc2 *e, const struct gt_frame *f_read)
+static void ustack(struct gt_enc123 *e, const struct gt_frame *f_read)
 {
 	enum { S_KERN = NR_STR, S_BIN, S_UNKNOWN, S_TRUNC, S_UFUNC };
 	const char *base = strrchr(ubin, '/') ? strrchr(ubin, '/') + 1 : ubin;
@@ -240,23 +240,23 @@ static void ustack(struct gt_enc2 *e, const struct gt_frame *f_read)
 	f[n++] = (struct gt_frame){ 0, S_TRUNC, 0, 0 };
 	f[n++] = f_read[0];
 	f[n++] = f_read[1];
-	if (!gt_enc2_strings(e, gen) ||
-	    !gt_enc2_string(e, S_KERN, "entry_SYSCALL_64", 16) ||
-	    !gt_enc2_string(e, S_BIN, ubin, strlen(ubin)) ||
-	    !gt_enc2_string(e, S_UNKNOWN, "[unknown]+0x7ffd1000", 20) ||
-	    !gt_enc2_string(e, S_TRUNC, "[user stack truncated: depth limit]",
+	if (!gt_enc123_strings(e, gen) ||
+	    !gt_enc123_string(e, S_KERN, "entry_SYSCALL_64", 16) ||
+	    !gt_enc123_string(e, S_BIN, ubin, strlen(ubin)) ||
+	    !gt_enc123_string(e, S_UNKNOWN, "[unknown]+0x7ffd1000", 20) ||
+	    !gt_enc123_string(e, S_TRUNC, "[user stack truncated: depth limit]",
 			    35))
 		die("ustack strings");
 	for (unsigned int i = 0; i < nuoffs; i++) {
 		snprintf(name, sizeof(name), "%s+0x%llx", base,
 			 (unsigned long long)uoffs[i]);
-		if (!gt_enc2_string(e, S_UFUNC + i, name, strlen(name)))
+		if (!gt_enc123_string(e, S_UFUNC + i, name, strlen(name)))
 			die("ustack strings");
 	}
-	gt_enc2_batch_end(e);
-	if (!gt_enc2_stacks(e, gen) || !gt_enc2_stack(e, STK_READ, f, n))
+	gt_enc123_batch_end(e);
+	if (!gt_enc123_stacks(e, gen) || !gt_enc123_stack(e, STK_READ, f, n))
 		die("ustack stack");
-	gt_enc2_batch_end(e);
+	gt_enc123_batch_end(e);
 }
 
 static void tables(void)
@@ -268,26 +268,26 @@ static void tables(void)
 		{ 0x403000, STR_READ, STR_FILE, 30 }, f_worker,
 	};
 	const struct gt_frame f_faint = { 0x404000, STR_FAINT, STR_FILE, 40 };
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 
-	gt_enc2_init(&e, buf, sizeof(buf));
-	if (!gt_enc2_strings(&e, gen))
+	gt_enc123_init(&e, buf, sizeof(buf));
+	if (!gt_enc123_strings(&e, gen))
 		die("string batch");
 	for (int i = 1; i < NR_STR; i++)
-		if (!gt_enc2_string(&e, i, strs[i], strlen(strs[i])))
+		if (!gt_enc123_string(&e, i, strs[i], strlen(strs[i])))
 			die("string");
 	for (int i = NR_STR; units && i < NR_STR_UNITS; i++)
-		if (!gt_enc2_string(&e, i, unit_strs[i - NR_STR],
+		if (!gt_enc123_string(&e, i, unit_strs[i - NR_STR],
 				    strlen(unit_strs[i - NR_STR])))
 			die("string");
-	gt_enc2_batch_end(&e);
-	if (!gt_enc2_stacks(&e, gen) ||
-	    !gt_enc2_stack(&e, STK_MAIN, &f_main, 1) ||
-	    !gt_enc2_stack(&e, STK_WORKER, &f_worker, 1) ||
-	    (!ubin && !gt_enc2_stack(&e, STK_READ, f_read, 2)) ||
-	    !gt_enc2_stack(&e, STK_FAINT, &f_faint, 1))
+	gt_enc123_batch_end(&e);
+	if (!gt_enc123_stacks(&e, gen) ||
+	    !gt_enc123_stack(&e, STK_MAIN, &f_main, 1) ||
+	    !gt_enc123_stack(&e, STK_WORKER, &f_worker, 1) ||
+	    (!ubin && !gt_enc123_stack(&e, STK_READ, f_read, 2)) ||
+	    !gt_enc123_stack(&e, STK_FAINT, &f_faint, 1))
 		die("stacks");
-	gt_enc2_batch_end(&e);
+	gt_enc123_batch_end(&e);
 	if (ubin)
 		ustack(&e, f_read);
 	put(e.buf, e.len);
@@ -301,14 +301,14 @@ static void gen_end(void)
 		.nsec = now % 1000000000,
 	};
 	static u8 buf[64];
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 
 	for (int i = 0; i < NM; i++)
 		flush_m(&ms[i]);
 	tables();
-	gt_enc2_init(&e, buf, sizeof(buf));
-	if (!gt_enc2_sync(&e, version, gen, 1000000000, &clock) ||
-	    !gt_enc2_end_of_generation(&e, version))
+	gt_enc123_init(&e, buf, sizeof(buf));
+	if (!gt_enc123_sync(&e, version, gen, 1000000000, &clock) ||
+	    !gt_enc123_end_of_generation(&e, version))
 		die("sync batch");
 	put(e.buf, e.len);
 	nbatches++;
@@ -323,7 +323,7 @@ static bool unblock_one(struct m *m)
 		int w = 1 + (from - 1 + k) % (ng - 1);
 
 		if (gs[w].state == S_WAITING) {
-			EV(m, GT_E2_GO_UNBLOCK, w, ++gs[w].seq, STK_WORKER);
+			EV(m, GT_E123_GO_UNBLOCK, w, ++gs[w].seq, STK_WORKER);
 			enqueue(w);
 			return true;
 		}
@@ -339,7 +339,7 @@ static void park_one(struct m *m)
 {
 	for (int w = 2; w < ng; w++) {
 		if (gs[w].state == S_WAITING) {
-			EV(m, GT_E2_GO_UNBLOCK, w, ++gs[w].seq, STK_FAINT);
+			EV(m, GT_E123_GO_UNBLOCK, w, ++gs[w].seq, STK_FAINT);
 			gs[w].state = S_RUNNABLE;
 			parked = w;
 			faint_g = w;
@@ -362,15 +362,15 @@ static void unit_regions(struct m *m, int g)
 	if (!units || G->region == G->unit)
 		return;
 	if (G->region != U_NONE)
-		EV(m, GT_E2_USER_REGION_END, G->region,
+		EV(m, GT_E123_USER_REGION_END, G->region,
 		   unit_str[G->region], 0);
 	if (G->unit != U_NONE) {
 		if (!unit_task_begun[G->unit]) {
-			EV(m, GT_E2_USER_TASK_BEGIN, G->unit, 0,
+			EV(m, GT_E123_USER_TASK_BEGIN, G->unit, 0,
 			   unit_str[G->unit], 0);
 			unit_task_begun[G->unit] = true;
 		}
-		EV(m, GT_E2_USER_REGION_BEGIN, G->unit, unit_str[G->unit],
+		EV(m, GT_E123_USER_REGION_BEGIN, G->unit, unit_str[G->unit],
 		   0);
 	}
 	G->region = G->unit;
@@ -386,7 +386,7 @@ static void step_m(struct m *m)
 		if (!rq_len)
 			return;
 		m->has_p = true;
-		EV(m, GT_E2_PROC_START, m->p, ++m->pseq);
+		EV(m, GT_E123_PROC_START, m->p, ++m->pseq);
 	}
 	if (!g) {
 		g = dequeue();
@@ -394,12 +394,12 @@ static void step_m(struct m *m)
 			return;
 		if (!g) {
 			if (m == &ms[NM - 1]) {	/* the third M lets its P go */
-				EV(m, GT_E2_PROC_STOP);
+				EV(m, GT_E123_PROC_STOP);
 				m->has_p = false;
 			}
 			return;
 		}
-		EV(m, GT_E2_GO_START, g, ++gs[g].seq);
+		EV(m, GT_E123_GO_START, g, ++gs[g].seq);
 		gs[g].state = S_RUNNING;
 		m->g = g;
 		unit_regions(m, g);
@@ -407,7 +407,7 @@ static void step_m(struct m *m)
 	}
 	if (g == faint_g && !parked) {
 		faint_g = 0;
-		EV(m, GT_E2_GO_BLOCK, STR_CHAN, STK_WORKER);
+		EV(m, GT_E123_GO_BLOCK, STR_CHAN, STK_WORKER);
 		gs[g].state = S_WAITING;
 		m->g = 0;
 		return;
@@ -415,7 +415,7 @@ static void step_m(struct m *m)
 	switch (g == 1 ? 0 : rnd(8)) {
 	case 0:		/* create (main does little else) */
 		if (ng < MAX_G && rq_len < 8) {
-			EV(m, GT_E2_GO_CREATE, ng, STK_MAIN, STK_WORKER);
+			EV(m, GT_E123_GO_CREATE, ng, STK_MAIN, STK_WORKER);
 			gs[ng].seq = 0;
 			/* In its creator's unit, or another. */
 			if (units)
@@ -430,24 +430,24 @@ static void step_m(struct m *m)
 			break;
 		/* fall through */
 	case 2:		/* block */
-		EV(m, GT_E2_GO_BLOCK, units && !rnd(5) ? STR_NET :
+		EV(m, GT_E123_GO_BLOCK, units && !rnd(5) ? STR_NET :
 		   reasons[rnd(4)], STK_WORKER);
 		gs[g].state = S_WAITING;
 		m->g = 0;
 		break;
 	case 3:		/* a short syscall */
-		EV(m, GT_E2_GO_SYSCALL_BEGIN, ++m->pseq, STK_READ);
+		EV(m, GT_E123_GO_SYSCALL_BEGIN, ++m->pseq, STK_READ);
 		now += STEP / 4;
-		EV(m, GT_E2_GO_SYSCALL_END);
+		EV(m, GT_E123_GO_SYSCALL_END);
 		break;
 	case 4:		/* preempted */
-		EV(m, GT_E2_GO_STOP, STR_PREEMPT, STK_WORKER);
+		EV(m, GT_E123_GO_STOP, STR_PREEMPT, STK_WORKER);
 		enqueue(g);
 		m->g = 0;
 		break;
 	case 5:		/* ends, unless it is main */
 		if (g != 1) {
-			EV(m, GT_E2_GO_DESTROY);
+			EV(m, GT_E123_GO_DESTROY);
 			gs[g].state = S_DEAD;
 			m->g = 0;
 		}
@@ -463,12 +463,12 @@ int main(int argc, char **argv)
 {
 	unsigned int ngen, steps;
 	bool faint = false, stuck = false;
-	u8 hdr[GT_E2_HEADER_BYTES];
-	struct gt_enc2 e;
+	u8 hdr[GT_E123_HEADER_BYTES];
+	struct gt_enc123 e;
 
 	if (argc > 4 && !strcmp(argv[1], "ustack") &&
 	    argc - 4 <= MAX_UFRAMES) {
-		version = GT_E2_GO123, ngen = 3, steps = 300;
+		version = GT_E123_GO123, ngen = 3, steps = 300;
 		ubin = argv[3];
 		for (int i = 4; i < argc; i++)
 			uoffs[nuoffs++] = strtoull(argv[i], NULL, 0);
@@ -476,25 +476,25 @@ int main(int argc, char **argv)
 		die("usage: gen-trace-v2 small|busy|faint|v126|stuck|units FILE, "
 		    "or ustack FILE BINARY OFFSET...");
 	} else if (!strcmp(argv[1], "small")) {
-		version = GT_E2_GO123, ngen = 3, steps = 300;
+		version = GT_E123_GO123, ngen = 3, steps = 300;
 	} else if (!strcmp(argv[1], "busy")) {
-		version = GT_E2_GO123, ngen = 8, steps = 40000;
+		version = GT_E123_GO123, ngen = 8, steps = 40000;
 	} else if (!strcmp(argv[1], "faint")) {
-		version = GT_E2_GO123, ngen = 8, steps = 40000, faint = true;
+		version = GT_E123_GO123, ngen = 8, steps = 40000, faint = true;
 	} else if (!strcmp(argv[1], "stuck")) {
-		version = GT_E2_GO123, ngen = 4, steps = 300, stuck = true;
+		version = GT_E123_GO123, ngen = 4, steps = 300, stuck = true;
 	} else if (!strcmp(argv[1], "v126")) {
-		version = GT_E2_GO126, ngen = 3, steps = 300;
+		version = GT_E123_GO126, ngen = 3, steps = 300;
 	} else if (!strcmp(argv[1], "units")) {
-		version = GT_E2_GO123, ngen = 3, steps = 300, units = true;
+		version = GT_E123_GO123, ngen = 3, steps = 300, units = true;
 	} else {
 		die("unknown kind");
 	}
 	out = fopen(argv[2], "wb");
 	if (!out)
 		die("cannot create the file");
-	gt_enc2_init(&e, hdr, sizeof(hdr));
-	if (!gt_enc2_header(&e, version))
+	gt_enc123_init(&e, hdr, sizeof(hdr));
+	if (!gt_enc123_header(&e, version))
 		die("header");
 	put(hdr, sizeof(hdr));
 

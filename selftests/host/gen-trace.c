@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gen-trace.c - write synthetic Go execution traces ("go 1.11 trace") with
- * the module's encoder (model/encode.c) only, for the checker of record
+ * the module's encoder (model/go111_encode.c) only, for the checker of record
  *
  *   gen-trace KIND OUT [EVENTS]
  *
@@ -58,7 +58,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "encode.h"
+#include "go111_encode.h"
 
 #define MAX_P		64
 #define MAX_G		40000

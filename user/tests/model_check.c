@@ -578,15 +578,15 @@ static void linux_op(void)
 
 static void reader_advance(const char *where)
 {
-	gt_v2_advance(S.m);
+	gt_w123_advance(S.m);
 	S.reader = R_ADVANCED;
 	logop("reader: generation %llu begins (%s)",
-	      (unsigned long long)S.m->v2.gen, where);
+	      (unsigned long long)S.m->w123.gen, where);
 }
 
 static bool caught_up(unsigned int c)
 {
-	return S.m->v2.cpus[c].gen == S.m->v2.gen;
+	return S.m->w123.cpus[c].gen == S.m->w123.gen;
 }
 
 /* The reader's IPI to CPU @c, or its catch-up on behalf of an offline one. */
@@ -596,7 +596,7 @@ static void reader_ipi(unsigned int c)
 
 	logop("reader: IPI to cpu%u", c);
 	if (!S.online[c]) {
-		gt_v2_cpu_catch_up(S.m, gt_env_cpu_ptr(S.m->cpus, c));
+		gt_w123_cpu_catch_up(S.m, gt_env_cpu_ptr(S.m->cpus, c));
 		return;
 	}
 	e = ev(c);
@@ -608,8 +608,8 @@ static void append_generation(void)
 	if (S.gens < MC_MAX_GENS)
 		S.gen_off[S.gens] = S.len;
 	S.gens++;
-	sink(NULL, S.m->v2.out, S.m->v2.out_len);
-	S.m->v2.out_len = 0;
+	sink(NULL, S.m->w123.out, S.m->w123.out_len);
+	S.m->w123.out_len = 0;
 }
 
 static int reader_write(bool last)
@@ -618,9 +618,9 @@ static int reader_write(bool last)
 
 	S.reader = R_WRITING;
 	logop("reader: writes generation %llu%s",
-	      (unsigned long long)(last ? S.m->v2.gen : S.m->v2.gen - 1),
+	      (unsigned long long)(last ? S.m->w123.gen : S.m->w123.gen - 1),
 	      last ? " (the last)" : "");
-	ret = gt_v2_gen_write(S.m, last);
+	ret = gt_w123_gen_write(S.m, last);
 	S.reader = R_IDLE;
 	if (!ret)
 		append_generation();
@@ -631,7 +631,7 @@ static int reader_write(bool last)
 static int reader_op(void)
 {
 	if (S.reader == R_IDLE) {
-		if (READ_ONCE(S.m->v2.due) ? !one_in(4) : one_in(6))
+		if (READ_ONCE(S.m->w123.due) ? !one_in(4) : one_in(6))
 			reader_advance("between hooks");
 		return 0;
 	}
@@ -788,8 +788,8 @@ static int start(void)
 	S.m->nr_ps = S.cfg.nr_ps;
 	if (S.cfg.format == GT_UMODEL_GO123) {
 		/* Smaller buffers than user space's least, to lose events. */
-		gt_v2_free(S.m);
-		if (gt_v2_init(S.m, S.cfg.cpu_bytes, S.cfg.cpu_bytes))
+		gt_w123_free(S.m);
+		if (gt_w123_init(S.m, S.cfg.cpu_bytes, S.cfg.cpu_bytes))
 			return -ENOMEM;
 		sink(NULL, "go 1.23 trace\0\0\0", GOTRACE_HEADER_LEN);
 	}

@@ -2868,7 +2868,7 @@ static void test_exit_refiltered(void)
 	ex_finish(false, EX_KIDS);
 }
 
-/* ---- Sequence numbers within one byte (model_v2.c) -------------------- */
+/* ---- Sequence numbers within one byte (go123_writer.c) -------------------- */
 
 struct sq_walk {
 	u64 max_p, max_g;	/* the largest P and goroutine numbers */
@@ -3075,10 +3075,10 @@ static void un_cut(struct un_cut *c)
 /* Transitions written since a test's hook began to count them. */
 static unsigned int written, advance_at;
 
-/* The reader's steps of model_v2.h, to end a generation around a hook. */
-void gt_v2_advance(struct gt_model *m);
-int gt_v2_gen_write(struct gt_model *m, bool last);
-int gt_v2_gen_end(struct gt_model *m, bool last);
+/* The reader's steps of go123_writer.h, to end a generation around a hook. */
+void gt_w123_advance(struct gt_model *m);
+int gt_w123_gen_write(struct gt_model *m, bool last);
+int gt_w123_gen_end(struct gt_model *m, bool last);
 
 /*
  * End the test with its go 1.23 session alone (the 1.11 one is dropped),
@@ -3118,9 +3118,9 @@ static int sweep_race_start(const char *name, struct task **tasks,
 	sim_start(tasks, 3);
 	S.drain = false;
 	syscall_quick(0, __NR_getpid);
-	ret = gt_v2_gen_end(S.m2, false);
+	ret = gt_w123_gen_end(S.m2, false);
 	syscall_quick(0, __NR_getpid);
-	gt_v2_advance(S.m2);
+	gt_w123_advance(S.m2);
 	wk = (struct gt_in_wake){ .ev = ev(1), .task = &tasks[2]->in };
 	FEED(gt_model_waking, &wk);
 	FEED(gt_model_wakeup, &wk);
@@ -3136,7 +3136,7 @@ static int sweep_race_write(int ret)
 		e = ev(cpu);
 		gt_model_catch_up(S.m2, &e);
 	}
-	return ret ? ret : gt_v2_gen_write(S.m2, false);
+	return ret ? ret : gt_w123_gen_write(S.m2, false);
 }
 
 /*
@@ -3316,11 +3316,11 @@ static void test_sweep_syscall_renamed(void)
 	S.drain = false;
 	sys_enter(1, __NR_read);
 	sw(1, w, GT_IN_SLEEP);
-	ret = gt_v2_gen_end(S.m2, false);
+	ret = gt_w123_gen_end(S.m2, false);
 	syscall_quick(0, __NR_getpid);
-	ret = ret ? ret : gt_v2_gen_end(S.m2, false);
+	ret = ret ? ret : gt_w123_gen_end(S.m2, false);
 	syscall_quick(0, __NR_getpid);
-	gt_v2_advance(S.m2);
+	gt_w123_advance(S.m2);
 	wake(1, reader);
 	sw(1, reader, GT_IN_RUNNABLE);
 	sys_exit(1);
@@ -3367,7 +3367,7 @@ static void test_create_at_stop(void)
 	S.cur[1] = b;
 	sim_start(tasks, 2);
 	syscall_quick(0, __NR_getpid);
-	ret = gt_v2_gen_end(S.m2, false);
+	ret = gt_w123_gen_end(S.m2, false);
 	sys_enter(0, __NR_clone);
 	written = 0;
 	stop_at = 1;
@@ -3397,7 +3397,7 @@ static void test_create_at_stop(void)
 static void advance_after(struct gt_model *m)
 {
 	if (m == S.m2 && ++written == advance_at)
-		gt_v2_advance(m);
+		gt_w123_advance(m);
 }
 
 static void run_block_advance(const char *name, unsigned int nth)
@@ -3725,7 +3725,7 @@ static void test_cpu_samples(void)
 
 /*
  * The kernel frames a hook keeps (GT_KSTACK_MAX, model/model_state.h) and
- * the frames of a stack record (GT_STACK_MAX_FRAMES, model/encode.h,
+ * the frames of a stack record (GT_STACK_MAX_FRAMES, model/go111_encode.h,
  * whose struct gt_frame the readers' headers have too).
  */
 #define DS_KSTACK_MAX		32

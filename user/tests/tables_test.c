@@ -6,7 +6,7 @@
  * What model_test.c cannot make happen: in user space the model ends a
  * generation between two events, while in the module a hook may intern
  * a stack in generation G and write its event in G + 1, the reader
- * having ended G meanwhile.  gt_tables_v2_id() then copies the stack
+ * having ended G meanwhile.  gt_tables_w123_id() then copies the stack
  * into G + 1's table, its comm frame renamed there: the copy must be
  * the stack that G + 1 would have interned itself.
  */
@@ -39,10 +39,10 @@ static void test_carry(void)
 	ref = gt_tables_stack(t, 1, pcs, 3);
 	ok(ref >> 32 == 1 && (u32)ref,
 	   "a stack interned in generation 1 is a reference of generation 1");
-	ok(gt_tables_v2_id(t, 1, ref, scratch) == (u32)ref,
+	ok(gt_tables_w123_id(t, 1, ref, scratch) == (u32)ref,
 	   "written in generation 1: its id");
 
-	id = gt_tables_v2_id(t, 2, ref, scratch);
+	id = gt_tables_w123_id(t, 2, ref, scratch);
 	pcs[2] = gt_tables_comm_pc(t, 2, "carry");
 	ref2 = gt_tables_stack(t, 2, pcs, 3);
 	diag("stack %u of generation 1 is %u in generation 2", (u32)ref, id);
@@ -51,14 +51,14 @@ static void test_carry(void)
 	   "would intern itself (%u, %u)", id, (u32)ref2);
 
 	cref = gt_tables_comm_stack(t, 1, "carry");
-	id2 = gt_tables_v2_id(t, 2, cref, scratch);
+	id2 = gt_tables_w123_id(t, 2, cref, scratch);
 	ok(id2 && id2 == (u32)gt_tables_comm_stack(t, 2, "carry") &&
 	   id2 != id,
 	   "a comm stack of generation 1 written in 2: that comm's stack there");
 
-	ok(!gt_tables_v2_id(t, 3, ref, scratch),
+	ok(!gt_tables_w123_id(t, 3, ref, scratch),
 	   "a reference two generations old has no id (its table is gone)");
-	ok(!gt_tables_v2_id(t, 2, 0, scratch), "no stack: none");
+	ok(!gt_tables_w123_id(t, 2, 0, scratch), "no stack: none");
 	gt_tables_free(t);
 }
 
@@ -185,7 +185,7 @@ static void test_carry_renamed(void)
 	/* Generation 2 meets the other comm first: it takes that PC. */
 	ok(gt_tables_comm_pc(t, 2, b) == pc1 && gt_tables_comm_pc(t, 2, a) != pc1,
 	   "%s's PC of generation 1 is %s's in generation 2", a, b);
-	id = gt_tables_v2_id(t, 2, ref, scratch);
+	id = gt_tables_w123_id(t, 2, ref, scratch);
 	pcs[1] = gt_tables_comm_pc(t, 2, a);
 	ref2 = gt_tables_stack(t, 2, pcs, 2);
 	ok(id && (u32)ref2 == id,
@@ -226,7 +226,7 @@ static void test_carry_user(void)
 	gt_tables_stack_new(t, 1, pcs, 5, &added);
 	ok(!added, "met again, it is not added again");
 	gt_tables_comm_pc(t, 2, b);
-	id = gt_tables_v2_id(t, 2, ref, scratch);
+	id = gt_tables_w123_id(t, 2, ref, scratch);
 	pcs[4] = gt_tables_comm_pc(t, 2, "user");
 	ref2 = gt_tables_stack(t, 2, pcs, 5);
 	ok(id && (u32)ref2 == id && scratch[2] == pcs[2],
@@ -264,11 +264,11 @@ static void test_carry_full(void)
 	}
 	ok(added < 64, "generation 2's table takes %u kernel stacks of 64",
 	   added);
-	id = gt_tables_v2_id(t, 2, cref, scratch);
+	id = gt_tables_w123_id(t, 2, cref, scratch);
 	ok(id && id == (u32)gt_tables_comm_stack(t, 2, "carried"),
 	   "a comm stack carried into the full table: that comm's stack there "
 	   "(%u)", id);
-	ok(!gt_tables_v2_id(t, 2, kref, scratch),
+	ok(!gt_tables_w123_id(t, 2, kref, scratch),
 	   "a kernel stack carried into the full table: none");
 	gt_tables_free(t);
 }
@@ -316,7 +316,7 @@ static void test_big_tables(bool gens)
 	ok(i == STACKS, "%s: %u stacks of %d PCs interned", name, i, N);
 	m->tables = t;
 	m->env.symbolise = big_symbolise;
-	ret = gens ? gt_tables_v2(m, gen, false, &out, &len) :
+	ret = gens ? gt_tables_w123(m, gen, false, &out, &len) :
 		     gt_tables_footer(m, 1, true, &out, &len);
 	diag("%s: %zu bytes", name, len);
 	ok(!ret && len > (size_t)STACKS * N,

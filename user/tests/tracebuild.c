@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tracebuild.h"
-#include "../../model/encode.h"
+#include "../../model/go111_encode.h"
 
 /* A test that outgrows the buffer is a broken test: stop it loudly. */
 static void room(const struct tb *t, size_t n)

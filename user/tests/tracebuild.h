@@ -3,7 +3,7 @@
  * tracebuild.h - build trace files byte by byte in the unit tests, well
  * formed or broken on purpose
  *
- * Numbers go through the module's LEB128 encoder (model/encode.c); the
+ * Numbers go through the module's LEB128 encoder (model/go111_encode.c); the
  * record layout is the one of Documentation/trace-format.rst, written
  * here without the encoder's checks so that a test can write what the
  * encoder refuses (wrong value counts, bad lengths).

@@ -5,7 +5,7 @@
  * Every number of a trace record is unsigned LEB128: seven bits per byte,
  * low bits first, the top bit set on every byte but the last.  A 64-bit
  * value takes at most ten bytes, and the tenth may only hold bit 63.
- * The encoder is the module's (model/encode.c, gt_leb_put()).
+ * The encoder is the module's (model/go111_encode.c, gt_leb_put()).
  */
 #ifndef GOTRACE_LEB128_H
 #define GOTRACE_LEB128_H

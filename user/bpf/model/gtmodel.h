@@ -75,7 +75,7 @@ struct gt_umodel_config {
 	void *uarg;
 };
 
-/* Trace formats (model/model_v2.h: enum gt_format). */
+/* Trace formats (model/go123_writer.h: enum gt_format). */
 enum { GT_UMODEL_GO111, GT_UMODEL_GO123 };
 
 /* Where the trace goes: returns 0, or an error that stops the drain. */
@@ -150,7 +150,7 @@ void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns);
 /*
  * The module's periodic flush (its session timer): each CPU hands its
  * chunk, partly written, to the reader at its next event, if a spare
- * chunk can take its place (model/chunk.c).
+ * chunk can take its place (model/go111_chunk.c).
  */
 void gt_umodel_flush(struct gt_model *m);
 

@@ -74,11 +74,11 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 		m->format = GT_FORMAT_GO123;
 		m->env.generation_ns = 1000000ULL * (cfg->generation_ms ?
 				       cfg->generation_ms : UMODEL_GENERATION_MS);
-		m->v2.show_addrs = cfg->show_addrs;
+		m->w123.show_addrs = cfg->show_addrs;
 		u32 bytes = max(cfg->cpu_bytes ? cfg->cpu_bytes :
 				UMODEL_CPU_BYTES, UMODEL_CPU_BYTES_MIN);
 
-		if (gt_v2_init(m, bytes, bytes))
+		if (gt_w123_init(m, bytes, bytes))
 			goto err;
 	} else if (cfg->format != GT_UMODEL_GO111) {
 		goto err;
@@ -93,7 +93,7 @@ void gt_umodel_destroy(struct gt_model *m)
 {
 	if (!m)
 		return;
-	gt_v2_free(m);
+	gt_w123_free(m);
 	gt_tables_free(m->tables);
 	gt_units_free(m);
 	gt_tasks_free(m);
@@ -106,10 +106,10 @@ void gt_umodel_destroy(struct gt_model *m)
  * The generational format: end the current generation when it is due (or
  * when the trace ends, @last), then hand every byte written to @write.
  */
-static int umodel_v2_drain(struct gt_model *m, bool last,
+static int umodel_gen_drain(struct gt_model *m, bool last,
 			   gt_umodel_write_fn write, void *arg)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	int ret;
 
 	if (!m->env.header_done) {
@@ -119,14 +119,14 @@ static int umodel_v2_drain(struct gt_model *m, bool last,
 		m->env.header_done = true;
 	}
 	if (m->armed || last) {
-		if (last || gt_v2_gen_due(m, gt_model_last_ts(m),
+		if (last || gt_w123_gen_due(m, gt_model_last_ts(m),
 					  m->env.generation_ns)) {
 			u64 bytes = 0;
 			unsigned int cpu;
 
 			for (cpu = 0; cpu < m->nr_cpus; cpu++)
 				bytes += v->cpus[cpu].set[v->gen & 1].enc.len;
-			ret = gt_v2_gen_end(m, last);
+			ret = gt_w123_gen_end(m, last);
 			if (ret)
 				return ret;
 			m->env.generations++;
@@ -149,7 +149,7 @@ int gt_umodel_drain(struct gt_model *m, gt_umodel_write_fn write, void *arg)
 	int ret;
 
 	if (m->format == GT_FORMAT_GO123)
-		return umodel_v2_drain(m, false, write, arg);
+		return umodel_gen_drain(m, false, write, arg);
 	if (!m->env.header_done) {
 		ret = write(arg, GOTRACE_HEADER, GOTRACE_HEADER_LEN);
 		if (ret)
@@ -175,7 +175,7 @@ int gt_umodel_finish(struct gt_model *m, u64 ts, gt_umodel_write_fn write,
 	gt_model_disarm(m);
 	gt_model_close(m, ts);
 	if (m->format == GT_FORMAT_GO123)
-		return umodel_v2_drain(m, true, write, arg);
+		return umodel_gen_drain(m, true, write, arg);
 	gt_pool_mark_stopped(&m->pool);
 	ret = gt_umodel_drain(m, write, arg);
 	if (ret)

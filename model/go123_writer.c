@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * model_v2.c - the model's transitions written in Go's generational format
+ * go123_writer.c - the model's transitions written in Go's generational format
  *
  * model.c decides what happens (a goroutine starts, blocks, enters a
  * syscall ...) and says it as a transition (transition.h); for a
- * "go 1.23 trace" session, gt_v2_write() writes its generational
+ * "go 1.23 trace" session, gt_w123_write() writes its generational
  * sequence.  The mapping (Documentation/model.rst):
  *
  *   M = the task (its goroutine id; a CPU's idle task has M
- *   GT_V2_IDLE_M_BASE + cpu), P = the CPU, G = the task.
+ *   GT_W123_IDLE_M_BASE + cpu), P = the CPU, G = the task.
  *
  *   START            [M_t] ProcStart(c, ++pseq) GoStart(g, ++gseq)
  *   PREEMPT, YIELD   [M_t] GoStop("preempted"/"yield", stk) ProcStop
@@ -43,14 +43,14 @@
  *
  * Ordering: Go's reader takes each M's batches in file order.  A CPU
  * appends to its open batch only if that batch is the last one the M
- * wrote anywhere (gt_v2_task.batch); at the end of the generation the
+ * wrote anywhere (gt_w123_task.batch); at the end of the generation the
  * CPUs' batches are merged by start time, which the model's clamp
  * (ts > the task's last event) makes agree with each M's order.
  */
 #include "model_state.h"
 
 /* The 1.23 events of annotations the 1.11 encoder has no name for. */
-#define V2_NO_M			GT_E2_NO_M
+#define W123_NO_M			GT_E123_NO_M
 /*
  * Room a transition needs at most: two batch headers and twelve events
  * (a GoStart: the GoSyscallEnd before it, ProcStop, GoStatus, ProcStart,
@@ -58,34 +58,34 @@
  * restarts the goroutine's, the three events of a unit change, a lost
  * and a trigger log).
  */
-#define V2_EVENT_ROOM		(2 * GT_E2_BATCH_HDR_MAX + 12 * GT_E2_EV_MAX_BYTES)
+#define W123_EVENT_ROOM		(2 * GT_E123_BATCH_HDR_MAX + 12 * GT_E123_EV_MAX_BYTES)
 /*
  * A sequence number at this or above is restarted where it can be
  * (p_seq_restart(), g_seq_restart()); between two such places it nearly
  * always grows by 2 at most, and stays within one byte (127).
  */
-#define V2_SEQ_RESTART		125
+#define W123_SEQ_RESTART		125
 
 /*
- * String ids the tables give first, in this order (gt_tables_v2()), so
+ * String ids the tables give first, in this order (gt_tables_w123()), so
  * that events can name them without a lookup.
  */
-const char *const gt_v2_strings[GT_V2_NR_STRINGS] = {
-	[GT_V2_R_PREEMPTED] = "preempted",
-	[GT_V2_R_YIELD] = "yield",
-	[GT_V2_R_BLOCKED] = "blocked",
-	[GT_V2_R_SLEEP] = "sleep",
-	[GT_V2_R_SEND] = "chan send",
-	[GT_V2_R_RECV] = "chan receive",
-	[GT_V2_R_SELECT] = "select",
-	[GT_V2_R_SYNC] = "sync",
-	[GT_V2_R_COND] = "sync.Cond",
-	[GT_V2_R_NET] = "network",
-	[GT_V2_S_LOG_KEY] = "gotrace",
-	[GT_V2_S_LOST] = "events lost here (gotrace status counts them)",
-	[GT_V2_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
-	[GT_V2_S_TRIGGER_OFFCPU] = "trigger fired: blocked longer than the threshold",
-	[GT_V2_S_TRIGGER_SYSCALL] = "trigger fired: the syscall watched for",
+const char *const gt_w123_strings[GT_W123_NR_STRINGS] = {
+	[GT_W123_R_PREEMPTED] = "preempted",
+	[GT_W123_R_YIELD] = "yield",
+	[GT_W123_R_BLOCKED] = "blocked",
+	[GT_W123_R_SLEEP] = "sleep",
+	[GT_W123_R_SEND] = "chan send",
+	[GT_W123_R_RECV] = "chan receive",
+	[GT_W123_R_SELECT] = "select",
+	[GT_W123_R_SYNC] = "sync",
+	[GT_W123_R_COND] = "sync.Cond",
+	[GT_W123_R_NET] = "network",
+	[GT_W123_S_LOG_KEY] = "gotrace",
+	[GT_W123_S_LOST] = "events lost here (gotrace status counts them)",
+	[GT_W123_S_TRIGGER] = "trigger fired: scheduling latency over the threshold",
+	[GT_W123_S_TRIGGER_OFFCPU] = "trigger fired: blocked longer than the threshold",
+	[GT_W123_S_TRIGGER_SYSCALL] = "trigger fired: the syscall watched for",
 };
 
 static u64 reason_id(unsigned int r)
@@ -98,19 +98,19 @@ static unsigned int block_reason(enum gt_block_class why)
 {
 	switch (why) {
 	case GT_BLOCK_SLEEP:
-		return GT_V2_R_SLEEP;
+		return GT_W123_R_SLEEP;
 	case GT_BLOCK_SEND:
-		return GT_V2_R_SEND;
+		return GT_W123_R_SEND;
 	case GT_BLOCK_RECV:
-		return GT_V2_R_RECV;
+		return GT_W123_R_RECV;
 	case GT_BLOCK_SELECT:
-		return GT_V2_R_SELECT;
+		return GT_W123_R_SELECT;
 	case GT_BLOCK_SYNC:
-		return GT_V2_R_SYNC;
+		return GT_W123_R_SYNC;
 	case GT_BLOCK_NET:
-		return GT_V2_R_NET;
+		return GT_W123_R_NET;
 	default:
-		return GT_V2_R_BLOCKED;
+		return GT_W123_R_BLOCKED;
 	}
 }
 
@@ -123,15 +123,15 @@ static unsigned int block_reason(enum gt_block_class why)
  * names the kernel function it waits in, from its stack @stack (an id
  * of the CPU's generation): "blocked: worker_thread".
  */
-static u64 block_reason_id(struct gt_model *m, const struct gt_v2_cpu *vc,
+static u64 block_reason_id(struct gt_model *m, const struct gt_w123_cpu *vc,
 			   const struct gt_task *t, enum gt_block_class why,
 			   u64 stack)
 {
 	unsigned int r = block_reason(why);
 
-	if (r == GT_V2_R_BLOCKED && t->sys_nr < 0 && stack)
+	if (r == GT_W123_R_BLOCKED && t->sys_nr < 0 && stack)
 		return gt_tables_kwait(m->tables, vc->gen, stack);
-	if (r == GT_V2_R_NET || t->sys_nr < 0)
+	if (r == GT_W123_R_NET || t->sys_nr < 0)
 		return reason_id(r);
 	return gt_tables_reason(m->tables, vc->gen, r, t->sys_nr,
 				t->sys_compat);
@@ -150,25 +150,25 @@ static u64 task_m(const struct gt_task *t)
 
 static u64 idle_m(const struct gt_cpu *c)
 {
-	return GT_V2_IDLE_M_BASE + c->id;
+	return GT_W123_IDLE_M_BASE + c->id;
 }
 
-static struct gt_v2_cpu *v2_cpu(struct gt_model *m, const struct gt_cpu *c)
+static struct gt_w123_cpu *w123_cpu(struct gt_model *m, const struct gt_cpu *c)
 {
-	return &m->v2.cpus[c->id];
+	return &m->w123.cpus[c->id];
 }
 
 /* The buffer of the generation the CPU writes. */
-static struct gt_v2_set *v2_set(struct gt_v2_cpu *vc)
+static struct gt_w123_set *w123_set(struct gt_w123_cpu *vc)
 {
 	return &vc->set[vc->gen & 1];
 }
 
 /* Close the CPU's open batch, if any. */
-static void batch_close(struct gt_v2_cpu *vc)
+static void batch_close(struct gt_w123_cpu *vc)
 {
 	if (vc->batch_m) {
-		gt_enc2_batch_end(&v2_set(vc)->enc);
+		gt_enc123_batch_end(&w123_set(vc)->enc);
 		vc->batch_m = 0;
 	}
 }
@@ -181,13 +181,13 @@ static void batch_close(struct gt_v2_cpu *vc)
 static bool batch_for(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      u64 mid, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	struct gt_v2_set *set = v2_set(vc);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+	struct gt_w123_set *set = w123_set(vc);
 	u64 here = (u64)set->nr_batches << 32 | (c->id + 1);
-	struct gt_v2_batch *b;
+	struct gt_w123_batch *b;
 
-	if (vc->batch_m == mid && (!t || t->v2.batch == here) &&
-	    gt_enc2_room(&set->enc) >= V2_EVENT_ROOM)
+	if (vc->batch_m == mid && (!t || t->w123.batch == here) &&
+	    gt_enc123_room(&set->enc) >= W123_EVENT_ROOM)
 		return true;
 	batch_close(vc);
 	if (set->nr_batches == vc->max_batches)
@@ -195,12 +195,12 @@ static bool batch_for(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	b = &set->batches[set->nr_batches];
 	b->off = set->enc.len;
 	b->ts = ts;
-	if (!gt_enc2_batch(&set->enc, vc->gen, mid, ts))
+	if (!gt_enc123_batch(&set->enc, vc->gen, mid, ts))
 		return false;
 	set->nr_batches++;
 	vc->batch_m = mid;
 	if (t)
-		t->v2.batch = (u64)set->nr_batches << 32 | (c->id + 1);
+		t->w123.batch = (u64)set->nr_batches << 32 | (c->id + 1);
 	return true;
 }
 
@@ -218,14 +218,14 @@ static bool ev(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	       u64 mid, unsigned int type, u64 ts, const u64 *args,
 	       unsigned int nargs)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	struct gt_v2_set *set = v2_set(vc);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+	struct gt_w123_set *set = w123_set(vc);
 
 	if (ts < vc->ev_ts || (ts == vc->ev_ts && mid != vc->ev_m))
 		ts = vc->ev_ts + (mid != vc->ev_m);
 	if (!batch_for(m, c, t, mid, ts))
 		return false;
-	if (!gt_enc2_event(&set->enc, type, ts, args, nargs))
+	if (!gt_enc123_event(&set->enc, type, ts, args, nargs))
 		return false;
 	set->last_ts = max(set->last_ts, ts);
 	vc->ev_ts = ts;
@@ -261,13 +261,13 @@ static unsigned int g_status(const struct gt_task *t)
 {
 	switch (t->state) {
 	case GT_G_RUNNABLE:
-		return GT_E2_G_RUNNABLE;
+		return GT_E123_G_RUNNABLE;
 	case GT_G_RUNNING:
-		return GT_E2_G_RUNNING;
+		return GT_E123_G_RUNNING;
 	case GT_G_WAITING:
-		return GT_E2_G_WAITING;
+		return GT_E123_G_WAITING;
 	case GT_G_SYSWAIT:
-		return GT_E2_G_SYSCALL;
+		return GT_E123_G_SYSCALL;
 	default:
 		return 0;
 	}
@@ -299,13 +299,13 @@ static u64 comm_stack_id(struct gt_model *m, u64 gen, const struct gt_task *t)
  */
 static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 {
-	if (t->v2.gen != gen) {
-		t->v2.prev_gen = t->v2.gen;
-		t->v2.gen = gen;
-		t->v2.gen_status = st;
-		t->v2.gen_goid = t->goid;
+	if (t->w123.gen != gen) {
+		t->w123.prev_gen = t->w123.gen;
+		t->w123.gen = gen;
+		t->w123.gen_status = st;
+		t->w123.gen_goid = t->goid;
 	}
-	t->v2.seq = 0;
+	t->w123.seq = 0;
 }
 
 /*
@@ -318,15 +318,15 @@ static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		      u64 ts)
 {
-	u64 gen = v2_cpu(m, c)->gen;
+	u64 gen = w123_cpu(m, c)->gen;
 	unsigned int st = g_status(t);
 	u64 v[4] = { t->goid, task_m(t), st, 0 };
 
-	if (t->v2.gen == gen)
+	if (t->w123.gen == gen)
 		return true;
 	if (st) {
 		v[3] = comm_stack_id(m, gen, t);
-		if (!ev(m, c, t, task_m(t), GT_E2_GO_STATUS_STACK, ts, v, 4))
+		if (!ev(m, c, t, task_m(t), GT_E123_GO_STATUS_STACK, ts, v, 4))
 			return false;
 	}
 	g_mentioned(t, gen, st);
@@ -336,7 +336,7 @@ static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 /* End the fast syscall still open on this P (its GoSyscallBegin is written). */
 static bool sys_end(struct gt_model *m, struct gt_cpu *c, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	struct gt_task *t = vc->sys;
 
 	if (!t)
@@ -344,14 +344,14 @@ static bool sys_end(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	vc->sys = NULL;
 	/* The 1.11 format has no syscall exit either: the call is instant. */
 	(void)ts;
-	return ev0(m, c, t, task_m(t), GT_E2_GO_SYSCALL_END, vc->sys_ts);
+	return ev0(m, c, t, task_m(t), GT_E123_GO_SYSCALL_END, vc->sys_ts);
 }
 
 /* P c to M @mid: ProcStart, the P being idle in the trace. */
 static bool p_take(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		   u64 mid, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 
 	if (vc->p_m == mid)
 		return true;
@@ -359,7 +359,7 @@ static bool p_take(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		/* Only a running goroutine's M holds a P; never here. */
 		return false;
 	}
-	if (!ev2(m, c, t, mid, GT_E2_PROC_START, ts, c->id, vc->p_seq + 1))
+	if (!ev2(m, c, t, mid, GT_E123_PROC_START, ts, c->id, vc->p_seq + 1))
 		return false;
 	vc->p_seq++;
 	vc->p_m = mid;
@@ -369,11 +369,11 @@ static bool p_take(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 static bool p_drop(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		   u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 
 	if (!vc->p_m)
 		return true;
-	if (!ev0(m, c, t, vc->p_m, GT_E2_PROC_STOP, ts))
+	if (!ev0(m, c, t, vc->p_m, GT_E123_PROC_STOP, ts))
 		return false;
 	vc->p_m = 0;
 	return true;
@@ -386,7 +386,7 @@ static bool p_drop(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
  * state they already have, not only at a generation's first.  Left to
  * grow, a loop of syscalls writes its P's number in 3 bytes of the 7 of
  * each GoSyscallBegin within a generation.  So a number at
- * V2_SEQ_RESTART or above is restarted with a status (4 to 9 bytes for
+ * W123_SEQ_RESTART or above is restarted with a status (4 to 9 bytes for
  * 125 numbers written) where that status is certain in the
  * readers' order: while the P or the goroutine runs on the M that
  * writes it, whose own batches hold every event of it since it started
@@ -397,18 +397,18 @@ static bool p_drop(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 static bool p_seq_restart(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 
 	/*
 	 * Only a P running @t's M is "running"; one whose goroutine is in
 	 * a syscall (vc->sys) has the status Syscall.  The callers come
 	 * after sys_end(), but the status written must be the P's.
 	 */
-	if (vc->p_seq < V2_SEQ_RESTART || vc->p_m != task_m(t) ||
+	if (vc->p_seq < W123_SEQ_RESTART || vc->p_m != task_m(t) ||
 	    vc->sys == t)
 		return true;
-	if (!ev2(m, c, t, task_m(t), GT_E2_PROC_STATUS, ts, c->id,
-		 GT_E2_P_RUNNING))
+	if (!ev2(m, c, t, task_m(t), GT_E123_PROC_STATUS, ts, c->id,
+		 GT_E123_P_RUNNING))
 		return false;
 	vc->p_seq = 0;
 	return true;
@@ -418,12 +418,12 @@ static bool p_seq_restart(struct gt_model *m, struct gt_cpu *c,
 static bool g_seq_restart(struct gt_model *m, struct gt_cpu *c,
 			  struct gt_task *t, u64 ts)
 {
-	if (t->v2.seq < V2_SEQ_RESTART)
+	if (t->w123.seq < W123_SEQ_RESTART)
 		return true;
-	if (!ev3(m, c, t, task_m(t), GT_E2_GO_STATUS, ts, t->goid, task_m(t),
-		 GT_E2_G_RUNNING))
+	if (!ev3(m, c, t, task_m(t), GT_E123_GO_STATUS, ts, t->goid, task_m(t),
+		 GT_E123_G_RUNNING))
 		return false;
-	t->v2.seq = 0;
+	t->w123.seq = 0;
 	return true;
 }
 
@@ -435,8 +435,8 @@ static u64 here_m(const struct gt_cpu *c, struct gt_task **who)
 }
 
 /* GoCreate of @t, named by stack @own, made at stack @at. */
-static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		      u64 own, u64 at, u64 ts)
+static bool w123_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+			u64 own, u64 at, u64 ts)
 {
 	struct gt_task *w = c->cur;
 	u64 v[3] = { t->goid, own, at };
@@ -448,17 +448,17 @@ static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	 * still writes, and its goroutine needs its GoCreate.
 	 */
 	if (m->snap_cpu) {
-		t->v2.gen = 0;
-		t->v2.prev_gen = 0;
+		t->w123.gen = 0;
+		t->w123.prev_gen = 0;
 		return true;
 	}
 	/* New in this generation: no status, the sweep before has none. */
-	g_mentioned(t, v2_cpu(m, c)->gen, 0);
+	g_mentioned(t, w123_cpu(m, c)->gen, 0);
 	if (w && w != t)
-		return ev(m, c, w, task_m(w), GT_E2_GO_CREATE, ts, v, 3);
+		return ev(m, c, w, task_m(w), GT_E123_GO_CREATE, ts, v, 3);
 	/* No goroutine runs here: the new one's M creates it. */
 	return p_take(m, c, t, task_m(t), ts) &&
-	       ev(m, c, t, task_m(t), GT_E2_GO_CREATE, ts, v, 3) &&
+	       ev(m, c, t, task_m(t), GT_E123_GO_CREATE, ts, v, 3) &&
 	       p_drop(m, c, t, ts);
 }
 
@@ -469,15 +469,15 @@ static bool v2_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 static bool region_end(struct gt_model *m, struct gt_cpu *c,
 		       struct gt_task *t, u64 ts)
 {
-	u32 unit = t->v2.region;
+	u32 unit = t->w123.region;
 
 	if (!unit)
 		return true;
-	if (!ev3(m, c, t, task_m(t), GT_E2_USER_REGION_END, ts, unit,
+	if (!ev3(m, c, t, task_m(t), GT_E123_USER_REGION_END, ts, unit,
 		 gt_tables_unit(m->tables, unit),
-		 comm_stack_id(m, v2_cpu(m, c)->gen, t)))
+		 comm_stack_id(m, w123_cpu(m, c)->gen, t)))
 		return false;
-	t->v2.region = 0;
+	t->w123.region = 0;
 	return true;
 }
 
@@ -493,52 +493,52 @@ static bool region_follow(struct gt_model *m, struct gt_cpu *c,
 	u32 unit = t->unit;
 	u64 stk, name;
 
-	if (t->v2.region == unit)
+	if (t->w123.region == unit)
 		return true;
 	if (!region_end(m, c, t, ts))
 		return false;
 	if (!unit)
 		return true;
-	stk = comm_stack_id(m, v2_cpu(m, c)->gen, t);
+	stk = comm_stack_id(m, w123_cpu(m, c)->gen, t);
 	name = gt_tables_unit(m->tables, unit);
 	if (gt_units_begin(m, unit)) {
 		u64 v[4] = { unit, 0, name, 0 };
 
-		if (!ev(m, c, t, task_m(t), GT_E2_USER_TASK_BEGIN, ts, v, 4))
+		if (!ev(m, c, t, task_m(t), GT_E123_USER_TASK_BEGIN, ts, v, 4))
 			return false;
 	}
-	if (!ev3(m, c, t, task_m(t), GT_E2_USER_REGION_BEGIN, ts, unit, name,
+	if (!ev3(m, c, t, task_m(t), GT_E123_USER_REGION_BEGIN, ts, unit, name,
 		 stk))
 		return false;
-	t->v2.region = unit;
+	t->w123.region = unit;
 	return true;
 }
 
-static bool v2_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		     u64 ts)
+static bool w123_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		       u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 
 	if (vc->p_m && vc->p_m != task_m(t) && !p_drop(m, c, NULL, ts))
 		return false;
 	if (!g_mention(m, c, t, ts) || !p_take(m, c, t, task_m(t), ts) ||
 	    !p_seq_restart(m, c, t, ts) ||
-	    !ev2(m, c, t, task_m(t), GT_E2_GO_START, ts, t->goid,
-		 t->v2.seq + 1))
+	    !ev2(m, c, t, task_m(t), GT_E123_GO_START, ts, t->goid,
+		 t->w123.seq + 1))
 		return false;
-	t->v2.seq++;
+	t->w123.seq++;
 	if (!g_seq_restart(m, c, t, ts))
 		return false;
 	return !m->units || region_follow(m, c, t, ts);
 }
 
 /* GoStop or GoBlock with @reason, or GoDestroy; then the P is free. */
-static bool v2_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		     unsigned int type, u64 reason, u64 stack, u64 ts)
+static bool w123_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		       unsigned int type, u64 reason, u64 stack, u64 ts)
 {
 	if (!g_mention(m, c, t, ts))
 		return false;
-	if (type == GT_E2_GO_DESTROY) {
+	if (type == GT_E123_GO_DESTROY) {
 		if (!region_end(m, c, t, ts) ||
 		    !ev0(m, c, t, task_m(t), type, ts))
 			return false;
@@ -548,17 +548,17 @@ static bool v2_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	return p_drop(m, c, t, ts);
 }
 
-static bool v2_unblock(struct gt_model *m, struct gt_cpu *c,
-		       struct gt_task *t, u64 stack, u64 ts)
+static bool w123_unblock(struct gt_model *m, struct gt_cpu *c,
+			 struct gt_task *t, u64 stack, u64 ts)
 {
 	struct gt_task *w;
 	u64 mid = here_m(c, &w);
 
 	if (!g_mention(m, c, t, ts) ||
-	    !ev3(m, c, w, mid, GT_E2_GO_UNBLOCK, ts, t->goid, t->v2.seq + 1,
+	    !ev3(m, c, w, mid, GT_E123_GO_UNBLOCK, ts, t->goid, t->w123.seq + 1,
 		 stack))
 		return false;
-	t->v2.seq++;
+	t->w123.seq++;
 	return true;
 }
 
@@ -566,30 +566,30 @@ static bool v2_unblock(struct gt_model *m, struct gt_cpu *c,
  * Where events were lost on this P, the next goroutine started here says
  * so: a user log, which the viewers show as an instant on the P's row.
  */
-static void v2_lost_log(struct gt_model *m, struct gt_cpu *c,
-			struct gt_task *t, u64 ts)
+static void w123_lost_log(struct gt_model *m, struct gt_cpu *c,
+			  struct gt_task *t, u64 ts)
 {
-	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(GT_V2_S_LOST),
+	u64 v[4] = { 0, reason_id(GT_W123_S_LOG_KEY), reason_id(GT_W123_S_LOST),
 		     0 };
 
-	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
-		v2_cpu(m, c)->lost = false;
+	if (ev(m, c, t, task_m(t), GT_E123_USER_LOG, ts, v, 4))
+		w123_cpu(m, c)->lost = false;
 }
 
 /*
  * A trigger fired for the goroutine started here: a user log on it,
  * which the viewers show where the goroutine starts running.
  */
-static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
-			   struct gt_task *t, u64 ts)
+static void w123_trigger_log(struct gt_model *m, struct gt_cpu *c,
+			     struct gt_task *t, u64 ts)
 {
 	unsigned int s = t->trig_mark == GOTRACE_TRIGGER_OFFCPU ?
-			 GT_V2_S_TRIGGER_OFFCPU :
+			 GT_W123_S_TRIGGER_OFFCPU :
 			 t->trig_mark == GOTRACE_TRIGGER_SYSCALL ?
-			 GT_V2_S_TRIGGER_SYSCALL : GT_V2_S_TRIGGER;
-	u64 v[4] = { 0, reason_id(GT_V2_S_LOG_KEY), reason_id(s), 0 };
+			 GT_W123_S_TRIGGER_SYSCALL : GT_W123_S_TRIGGER;
+	u64 v[4] = { 0, reason_id(GT_W123_S_LOG_KEY), reason_id(s), 0 };
 
-	if (ev(m, c, t, task_m(t), GT_E2_USER_LOG, ts, v, 4))
+	if (ev(m, c, t, task_m(t), GT_E123_USER_LOG, ts, v, 4))
 		t->trig_mark = 0;
 }
 
@@ -601,7 +601,7 @@ static void v2_trigger_log(struct gt_model *m, struct gt_cpu *c,
  */
 static u64 stack_id(struct gt_model *m, struct gt_cpu *c, u64 ref)
 {
-	u32 id = gt_tables_v2_id(m->tables, v2_cpu(m, c)->gen, ref, c->pcs);
+	u32 id = gt_tables_w123_id(m->tables, w123_cpu(m, c)->gen, ref, c->pcs);
 
 	if (ref && !id)
 		gt_atomic64_inc(&m->stack_overflows);
@@ -634,10 +634,10 @@ static void stacks_named(struct gt_model *m, struct gt_cpu *c,
 }
 
 /* The transition in the generational format; see the top of this file. */
-static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
-			  struct gt_task *t, const struct gt_tr *tr, u64 ts)
+static bool w123_transition(struct gt_model *m, struct gt_cpu *c,
+			    struct gt_task *t, const struct gt_tr *tr, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	u64 stk = 0, stk2 = 0;
 
 	stacks_named(m, c, tr, &stk, &stk2);
@@ -648,33 +648,33 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 	case GT_TR_P_STOP:
 		return p_drop(m, c, NULL, ts);
 	case GT_TR_CREATE:
-		return v2_create(m, c, t, stk2, stk, ts);
+		return w123_create(m, c, t, stk2, stk, ts);
 	case GT_TR_WAITING:
 		return true;
 	case GT_TR_START:
-		if (!v2_start(m, c, t, ts))
+		if (!w123_start(m, c, t, ts))
 			return false;
 		if (vc->lost)
-			v2_lost_log(m, c, t, ts);
+			w123_lost_log(m, c, t, ts);
 		if (t->trig_mark)
-			v2_trigger_log(m, c, t, ts);
+			w123_trigger_log(m, c, t, ts);
 		return true;
 	case GT_TR_UNBLOCK:
-		return v2_unblock(m, c, t, stk, ts);
+		return w123_unblock(m, c, t, stk, ts);
 	case GT_TR_SYS_WAKE:
 		return g_mention(m, c, t, ts) &&
-		       ev0(m, c, t, task_m(t), GT_E2_GO_SYSCALL_END_BLOCKED, ts);
+		       ev0(m, c, t, task_m(t), GT_E123_GO_SYSCALL_END_BLOCKED, ts);
 	case GT_TR_PREEMPT:
-		return v2_leave(m, c, t, GT_E2_GO_STOP,
-				reason_id(GT_V2_R_PREEMPTED), stk, ts);
+		return w123_leave(m, c, t, GT_E123_GO_STOP,
+				reason_id(GT_W123_R_PREEMPTED), stk, ts);
 	case GT_TR_YIELD:
-		return v2_leave(m, c, t, GT_E2_GO_STOP, reason_id(GT_V2_R_YIELD),
+		return w123_leave(m, c, t, GT_E123_GO_STOP, reason_id(GT_W123_R_YIELD),
 				stk, ts);
 	case GT_TR_END:
-		return v2_leave(m, c, t, GT_E2_GO_DESTROY, 0, 0, ts);
+		return w123_leave(m, c, t, GT_E123_GO_DESTROY, 0, 0, ts);
 	case GT_TR_SYSCALL:
 		if (!g_mention(m, c, t, ts) || !p_seq_restart(m, c, t, ts) ||
-		    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
+		    !ev2(m, c, t, task_m(t), GT_E123_GO_SYSCALL_BEGIN, ts,
 			 vc->p_seq + 1, stk))
 			return false;
 		vc->p_seq++;
@@ -698,7 +698,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		if (vc->sys != t) {
 			if (!g_mention(m, c, t, ts) ||
 			    !p_seq_restart(m, c, t, ts) ||
-			    !ev2(m, c, t, task_m(t), GT_E2_GO_SYSCALL_BEGIN, ts,
+			    !ev2(m, c, t, task_m(t), GT_E123_GO_SYSCALL_BEGIN, ts,
 				 vc->p_seq + 1, comm_stack_id(m, vc->gen, t)))
 				return false;
 			vc->p_seq++;
@@ -706,7 +706,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
 		vc->sys = NULL;
 		return p_drop(m, c, t, ts);
 	case GT_TR_BLOCK:
-		return v2_leave(m, c, t, GT_E2_GO_BLOCK,
+		return w123_leave(m, c, t, GT_E123_GO_BLOCK,
 				block_reason_id(m, vc, t, tr->why, stk),
 				stk, ts);
 	}
@@ -724,7 +724,7 @@ static bool v2_transition(struct gt_model *m, struct gt_cpu *c,
  */
 static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	struct gt_task *t = c->cur;
 
 	if (vc->p_stated || c->id >= READ_ONCE(m->procs) ||
@@ -737,35 +737,35 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	ts = max(ts, c->last_ts);
 	c->last_ts = ts;
 	if (vc->p_m && t) {
-		ev2(m, c, t, task_m(t), GT_E2_PROC_STATUS, ts, c->id,
-		    GT_E2_P_RUNNING);
+		ev2(m, c, t, task_m(t), GT_E123_PROC_STATUS, ts, c->id,
+		    GT_E123_P_RUNNING);
 		g_mention(m, c, t, ts);
 		t->last_ts = max(t->last_ts, ts);
 	} else {
 		vc->p_m = 0;
-		ev2(m, c, NULL, idle_m(c), GT_E2_PROC_STATUS, ts, c->id,
-		    GT_E2_P_IDLE);
+		ev2(m, c, NULL, idle_m(c), GT_E123_PROC_STATUS, ts, c->id,
+		    GT_E123_P_IDLE);
 	}
 }
 
 /*
- * gt_v2_cpu_catch_up(), from a write at @now: the time of the first
+ * gt_w123_cpu_catch_up(), from a write at @now: the time of the first
  * status of a CPU that has written nothing yet (the snapshot's CPU), not
  * the start of the clock.
  */
 static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
 {
 	/*
-	 * Pairs with the release of gt_v2_advance(): the new generation's set
-	 * was emptied by the gt_v2_gen_write() before it.
+	 * Pairs with the release of gt_w123_advance(): the new generation's set
+	 * was emptied by the gt_w123_gen_write() before it.
 	 */
-	u64 gen = gt_load_acquire(&m->v2.gen);
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	u64 gen = gt_load_acquire(&m->w123.gen);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	u64 ts;
 
 	if (likely(vc->gen == gen))
 		return;
-	ts = max(v2_set(vc)->last_ts, c->last_ts) + 1;
+	ts = max(w123_set(vc)->last_ts, c->last_ts) + 1;
 	if (ts == 1)
 		ts = max(now, ts);
 	if (vc->gen) {
@@ -783,22 +783,22 @@ static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
  * This CPU asks the reader to end its generation, once per generation: a
  * buffer of it is half full.
  */
-static void ask_gen_end(struct gt_model *m, struct gt_v2_cpu *vc)
+static void ask_gen_end(struct gt_model *m, struct gt_w123_cpu *vc)
 {
 	vc->asked = true;
-	WRITE_ONCE(m->v2.due, true);
+	WRITE_ONCE(m->w123.due, true);
 	gt_env_chunk_queued(m);
 }
 
 /* Does CPU @c's set need the reader: half full, in bytes or batches? */
-static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *set)
+static bool set_half_full(const struct gt_w123_cpu *vc, const struct gt_w123_set *set)
 {
 	return set->enc.len > set->enc.cap / 2 ||
 	       set->nr_batches > vc->max_batches / 2;
 }
 
 /**
- * gt_v2_write() - write one transition of the model in the generational
+ * gt_w123_write() - write one transition of the model in the generational
  * format
  * @m:		the model, writing GT_FORMAT_GO123
  * @c:		the CPU (P) it happens on
@@ -815,12 +815,12 @@ static bool set_half_full(const struct gt_v2_cpu *vc, const struct gt_v2_set *se
  * Return: false if the CPU's buffer had no room: nothing was written
  * (the caller counts the loss: model_lost() in model.c).
  */
-bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		 const struct gt_tr *tr, u64 *tsp)
+bool gt_w123_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		   const struct gt_tr *tr, u64 *tsp)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	u64 ts = *tsp;
-	struct gt_v2_set *set;
+	struct gt_w123_set *set;
 	u64 batch_m;
 	u32 len, nr;
 
@@ -828,7 +828,7 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	/* A P new to the trace since the catch-up (Gomaxprocs grew). */
 	if (unlikely(!vc->p_stated))
 		p_state(m, c, ts);
-	set = v2_set(vc);
+	set = w123_set(vc);
 	len = set->enc.len;
 	nr = set->nr_batches;
 	batch_m = vc->batch_m;
@@ -836,17 +836,17 @@ bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	 * Keep room for one more transition: the catch-up that closes this
 	 * generation on this CPU (a syscall's end) must always fit.
 	 */
-	if (set->enc.cap - set->enc.len < 2 * V2_EVENT_ROOM ||
+	if (set->enc.cap - set->enc.len < 2 * W123_EVENT_ROOM ||
 	    set->nr_batches + 4 > vc->max_batches)
 		return false;
 	/* A fast syscall ends at the P's next event, but its own block. */
 	if (tr->kind != GT_TR_SYS_BLOCK && !sys_end(m, c, ts))
 		goto undo;
-	if (!v2_transition(m, c, t, tr, ts))
+	if (!w123_transition(m, c, t, tr, ts))
 		goto undo;
 	/* The time written: later where another M's event came first. */
 	*tsp = max(ts, vc->ev_ts);
-	gt_env_v2_written(m);
+	gt_env_w123_written(m);
 	if (unlikely(!vc->asked && (set_half_full(vc, set) ||
 				    gt_tables_due(m->tables, vc->gen))))
 		ask_gen_end(m, vc);
@@ -860,7 +860,7 @@ undo:
 }
 
 /**
- * gt_v2_lost() - an event of CPU @c was not written
+ * gt_w123_lost() - an event of CPU @c was not written
  * @m:	the model
  * @c:	this CPU, interrupts off
  *
@@ -868,19 +868,19 @@ undo:
  * events write the transitions that bring it back to Linux's state.  The
  * next goroutine started on this P marks the place.
  */
-void gt_v2_lost(struct gt_model *m, struct gt_cpu *c)
+void gt_w123_lost(struct gt_model *m, struct gt_cpu *c)
 {
-	v2_cpu(m, c)->lost = true;
+	w123_cpu(m, c)->lost = true;
 }
 
 /* Does the CPU's samples buffer need the reader: half full? */
-static bool smp_half_full(const struct gt_enc2 *e)
+static bool smp_half_full(const struct gt_enc123 *e)
 {
 	return e->len > e->cap / 2;
 }
 
 /**
- * gt_v2_sample() - write a CPU sample of @t, running on CPU @c
+ * gt_w123_sample() - write a CPU sample of @t, running on CPU @c
  * @m:		the model, writing GT_FORMAT_GO123 with CPU samples
  * @c:		this CPU, interrupts off
  * @t:		the goroutine the trace runs on @c's P
@@ -890,28 +890,28 @@ static bool smp_half_full(const struct gt_enc2 *e)
  * The CPU catches up with the session's generation first, as for an
  * event: a sample belongs to the generation its CPU writes.  Samples
  * batch in the CPU's samples buffer of that generation, which the reader
- * appends to the generation (gt_v2_gen_write()).
+ * appends to the generation (gt_w123_gen_write()).
  *
  * Return: false if the buffer had no room (the caller counts it).
  */
-bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		  u64 ts, u64 ref)
+bool gt_w123_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		    u64 ts, u64 ref)
 {
-	struct gt_v2_cpu *vc = v2_cpu(m, c);
-	struct gt_enc2 *e;
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+	struct gt_enc123 *e;
 
 	cpu_catch_up(m, c, ts);
-	e = &v2_set(vc)->smp;
+	e = &w123_set(vc)->smp;
 	if (!e->buf)
 		return false;
-	if (e->size_at && gt_enc2_room(e) < GT_E2_SAMPLE_MAX_BYTES)
-		gt_enc2_batch_end(e);
+	if (e->size_at && gt_enc123_room(e) < GT_E123_SAMPLE_MAX_BYTES)
+		gt_enc123_batch_end(e);
 	if (!e->size_at &&
-	    (e->cap - e->len < GT_E2_BATCH_HDR_MAX + 1 + GT_E2_SAMPLE_MAX_BYTES ||
-	     !gt_enc2_cpu_samples(e, vc->gen, ts)))
+	    (e->cap - e->len < GT_E123_BATCH_HDR_MAX + 1 + GT_E123_SAMPLE_MAX_BYTES ||
+	     !gt_enc123_cpu_samples(e, vc->gen, ts)))
 		return false;
-	if (!gt_enc2_cpu_sample(e, ts, task_m(t), c->id, t->goid,
-				stack_id(m, c, ref)))
+	if (!gt_enc123_cpu_sample(e, ts, task_m(t), c->id, t->goid,
+				  stack_id(m, c, ref)))
 		return false;
 	if (unlikely(!vc->asked && smp_half_full(e)))
 		ask_gen_end(m, vc);
@@ -921,7 +921,7 @@ bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 /* ---- Generations ------------------------------------------------------- */
 
 /**
- * gt_v2_init() - the generational state of a model writing go 1.23
+ * gt_w123_init() - the generational state of a model writing go 1.23
  * @m:		the model, its CPUs allocated and m->nr_cpus set
  * @cpu_bytes:	size of each buffer of a CPU online now, for one
  *		generation (a CPU has two: the one it writes, the one the
@@ -933,9 +933,9 @@ bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
  *
  * Return: 0 or -ENOMEM.
  */
-int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
+int gt_w123_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	unsigned int cpu, i;
 
 	v->cpu_bytes = cpu_bytes;
@@ -943,7 +943,7 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 	if (!v->cpus)
 		return -ENOMEM;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_v2_cpu *vc = &v->cpus[cpu];
+		struct gt_w123_cpu *vc = &v->cpus[cpu];
 		u32 bytes = gt_env_cpu_online(cpu) ? cpu_bytes : spare_bytes;
 
 		/*
@@ -953,7 +953,7 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 		 */
 		vc->max_batches = bytes / 16;
 		for (i = 0; i < 2; i++) {
-			struct gt_v2_set *set = &vc->set[i];
+			struct gt_w123_set *set = &vc->set[i];
 			void *buf = gt_env_big_alloc(bytes);
 
 			set->batches = gt_env_zalloc(vc->max_batches,
@@ -962,22 +962,22 @@ int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 				gt_env_big_free(buf);
 				return -ENOMEM;
 			}
-			gt_enc2_init(&set->enc, buf, bytes);
+			gt_enc123_init(&set->enc, buf, bytes);
 			if (!m->opts.cpu_hz)
 				continue;
-			buf = gt_env_big_alloc(GT_V2_SAMPLE_BYTES);
+			buf = gt_env_big_alloc(GT_W123_SAMPLE_BYTES);
 			if (!buf)
 				return -ENOMEM;
-			gt_enc2_init(&set->smp, buf, GT_V2_SAMPLE_BYTES);
+			gt_enc123_init(&set->smp, buf, GT_W123_SAMPLE_BYTES);
 		}
 	}
 	v->gen = 1;
 	return 0;
 }
 
-void gt_v2_free(struct gt_model *m)
+void gt_w123_free(struct gt_model *m)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	unsigned int cpu, i;
 
 	if (v->cpus) {
@@ -998,7 +998,7 @@ void gt_v2_free(struct gt_model *m)
 }
 
 /* Append @n bytes to the generations written for the reader. */
-static int out_put(struct gt_v2 *v, const void *p, size_t n)
+static int out_put(struct gt_w123 *v, const void *p, size_t n)
 {
 	size_t cap;
 	u8 *buf;
@@ -1023,7 +1023,7 @@ static int out_put(struct gt_v2 *v, const void *p, size_t n)
 }
 
 /**
- * gt_v2_cpu_catch_up() - move CPU @c to the session's generation
+ * gt_w123_cpu_catch_up() - move CPU @c to the session's generation
  * @m:	the model
  * @c:	the CPU: this one with interrupts off, or one on which no hook can
  *	run (user space; the module's offline CPUs, hotplug held off)
@@ -1033,7 +1033,7 @@ static int out_put(struct gt_v2 *v, const void *p, size_t n)
  * one: its P's status (p_state()) and its P sequence restarted.  The
  * running goroutine is this CPU's: its entry needs no lock here.
  */
-void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c)
+void gt_w123_cpu_catch_up(struct gt_model *m, struct gt_cpu *c)
 {
 	cpu_catch_up(m, c, 0);
 }
@@ -1042,26 +1042,26 @@ void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c)
  * The start of the trace's first generation: every P's status, written
  * on behalf of its CPU before any hook is armed.
  */
-void gt_v2_gen_start(struct gt_model *m)
+void gt_w123_gen_start(struct gt_model *m)
 {
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
-		gt_v2_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
+		gt_w123_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
 }
 
 /**
- * gt_v2_advance() - start the next generation
+ * gt_w123_advance() - start the next generation
  * @m:	the model; the generation before the current one is written out
  *
  * CPUs switch to it at their next event; the caller makes the others
- * catch up (gt_v2_cpu_catch_up()) before it writes the old one out.
+ * catch up (gt_w123_cpu_catch_up()) before it writes the old one out.
  */
-void gt_v2_advance(struct gt_model *m)
+void gt_w123_advance(struct gt_model *m)
 {
-	WRITE_ONCE(m->v2.due, false);
-	/* Pairs with the acquire of gt_v2_cpu_catch_up(). */
-	gt_store_release(&m->v2.gen, m->v2.gen + 1);
+	WRITE_ONCE(m->w123.due, false);
+	/* Pairs with the acquire of gt_w123_cpu_catch_up(). */
+	gt_store_release(&m->w123.gen, m->w123.gen + 1);
 }
 
 /*
@@ -1074,15 +1074,15 @@ void gt_v2_advance(struct gt_model *m)
  */
 static unsigned int sweep_status(const struct gt_task *t, u64 gen)
 {
-	if (t->v2.gen > gen)
-		return t->v2.prev_gen == gen ? 0 : t->v2.gen_status;
-	if (t->hidden || t->gone || t->v2.gen == gen)
+	if (t->w123.gen > gen)
+		return t->w123.prev_gen == gen ? 0 : t->w123.gen_status;
+	if (t->hidden || t->gone || t->w123.gen == gen)
 		return 0;
 	return g_status(t);
 }
 
 /**
- * gt_v2_sweep_owes() - does a generation's sweep still owe @t a status?
+ * gt_w123_sweep_owes() - does a generation's sweep still owe @t a status?
  * @m:	the model
  * @t:	an entry its task no longer needs; its bucket lock held
  *
@@ -1096,18 +1096,18 @@ static unsigned int sweep_status(const struct gt_task *t, u64 gen)
  *
  * Return: true while that sweep has not run.
  */
-bool gt_v2_sweep_owes(const struct gt_model *m, const struct gt_task *t)
+bool gt_w123_sweep_owes(const struct gt_model *m, const struct gt_task *t)
 {
-	return m->format == GT_FORMAT_GO123 && t->v2.gen_status &&
-	       t->v2.prev_gen + 1 != t->v2.gen &&
-	       READ_ONCE(m->v2.swept) + 1 < t->v2.gen;
+	return m->format == GT_FORMAT_GO123 && t->w123.gen_status &&
+	       t->w123.prev_gen + 1 != t->w123.gen &&
+	       READ_ONCE(m->w123.swept) + 1 < t->w123.gen;
 }
 
 /* @t was stated by the sweep of generation @gen. */
 static void sweep_mark(struct gt_task *t, u64 gen)
 {
-	if (t->v2.gen > gen)
-		t->v2.prev_gen = gen;
+	if (t->w123.gen > gen)
+		t->w123.prev_gen = gen;
 	else
 		g_mentioned(t, gen, g_status(t));
 }
@@ -1123,15 +1123,15 @@ static void sweep_mark(struct gt_task *t, u64 gen)
 static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 		      unsigned int st, u64 ts)
 {
-	struct gt_v2 *v = &m->v2;
-	u64 g = t->v2.gen > gen ? t->v2.gen_goid : t->goid;
+	struct gt_w123 *v = &m->w123;
+	u64 g = t->w123.gen > gen ? t->w123.gen_goid : t->goid;
 	u64 a[4] = { g, goid_m(g), st, 0 };
 
-	if (!v->sweep.size_at && !gt_enc2_batch(&v->sweep, gen, V2_NO_M, ts))
+	if (!v->sweep.size_at && !gt_enc123_batch(&v->sweep, gen, W123_NO_M, ts))
 		return false;
 	/* No hook adds to @gen's table any more: the sweep may. */
 	a[3] = comm_stack_id(m, gen, t);
-	if (!gt_enc2_event(&v->sweep, GT_E2_GO_STATUS_STACK, ts, a, 4))
+	if (!gt_enc123_event(&v->sweep, GT_E123_GO_STATUS_STACK, ts, a, 4))
 		return false;
 	/* Only the reader writes it; the status reads it at any time. */
 	WRITE_ONCE(v->sweep_events, v->sweep_events + 1);
@@ -1139,15 +1139,15 @@ static bool sweep_put(struct gt_model *m, u64 gen, const struct gt_task *t,
 }
 
 /* Write the sweep batch out and start an empty one. */
-static int sweep_flush(struct gt_v2 *v)
+static int sweep_flush(struct gt_w123 *v)
 {
 	int ret = 0;
 
 	if (v->sweep.size_at) {
-		gt_enc2_batch_end(&v->sweep);
+		gt_enc123_batch_end(&v->sweep);
 		ret = out_put(v, v->sweep.buf, v->sweep.len);
 	}
-	gt_enc2_init(&v->sweep, v->sweep.buf, v->sweep.cap);
+	gt_enc123_init(&v->sweep, v->sweep.buf, v->sweep.cap);
 	return ret;
 }
 
@@ -1163,7 +1163,7 @@ static int sweep_flush(struct gt_v2 *v)
  */
 static int sweep(struct gt_model *m, u64 gen, u64 ts)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	unsigned int i, nb = 1U << m->bucket_bits, st;
 	unsigned long flags = 0;
 	u32 cap = 64 * 1024;
@@ -1174,9 +1174,9 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 
 		if (!buf)
 			return -ENOMEM;
-		gt_enc2_init(&v->sweep, buf, cap);
+		gt_enc123_init(&v->sweep, buf, cap);
 	}
-	gt_enc2_init(&v->sweep, v->sweep.buf, v->sweep.cap);
+	gt_enc123_init(&v->sweep, v->sweep.buf, v->sweep.cap);
 	for (i = 0; i < nb; i++) {
 		struct gt_task_bucket *b = &m->buckets[i];
 		struct gt_hnode *n, *next;
@@ -1200,7 +1200,7 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 				gt_tasks_release(m, t);
 		}
 		gt_unlock_irqrestore(&b->lock, flags);
-		gt_env_v2_sweep_step(m);
+		gt_env_w123_sweep_step(m);
 		if (full) {
 			/* An empty batch holds a status: this ends. */
 			if (!v->sweep.size_at)
@@ -1212,7 +1212,7 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 		}
 	}
 	ret = sweep_flush(v);
-	/* What the sweep owed, it stated: gt_v2_sweep_owes() of every entry. */
+	/* What the sweep owed, it stated: gt_w123_sweep_owes() of every entry. */
 	if (!ret)
 		WRITE_ONCE(v->swept, gen);
 	return ret;
@@ -1221,7 +1221,7 @@ static int sweep(struct gt_model *m, u64 gen, u64 ts)
 /* Every CPU's batches of set @par, merged by start time. */
 static int merge(struct gt_model *m, unsigned int par)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	unsigned int cpu, best;
 	u32 *next;
 	int ret = 0;
@@ -1230,7 +1230,7 @@ static int merge(struct gt_model *m, unsigned int par)
 	if (!next)
 		return -ENOMEM;
 	for (;;) {
-		struct gt_v2_set *set, *bs = NULL;
+		struct gt_w123_set *set, *bs = NULL;
 		u32 end, off;
 
 		best = 0;
@@ -1261,16 +1261,16 @@ static int merge(struct gt_model *m, unsigned int par)
 /* Every CPU's samples of set @par, which no CPU writes any more. */
 static int samples_put(struct gt_model *m, unsigned int par)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	unsigned int cpu;
 	int ret;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_enc2 *e = &v->cpus[cpu].set[par].smp;
+		struct gt_enc123 *e = &v->cpus[cpu].set[par].smp;
 
 		if (!e->len)
 			continue;
-		gt_enc2_batch_end(e);
+		gt_enc123_batch_end(e);
 		ret = out_put(v, e->buf, e->len);
 		if (ret)
 			return ret;
@@ -1279,13 +1279,13 @@ static int samples_put(struct gt_model *m, unsigned int par)
 }
 
 /**
- * gt_v2_gen_write() - write a generation out for the reader
+ * gt_w123_gen_write() - write a generation out for the reader
  * @m:		the model
  * @last:	the trace ends: write the current generation (every hook is
  *		done and every P closed); else the one before it, which
- *		every CPU has left (gt_v2_cpu_catch_up())
+ *		every CPU has left (gt_w123_cpu_catch_up())
  *
- * The generation's bytes are appended to m->v2.out: the CPUs' batches
+ * The generation's bytes are appended to m->w123.out: the CPUs' batches
  * merged, their CPU samples, the sweep, the frequency, the tables; then
  * its buffers are emptied for the generation after the current one.
  * Go's readers take the frequency and the tables after the events, which
@@ -1294,20 +1294,20 @@ static int samples_put(struct gt_model *m, unsigned int par)
  * Context: the reader; process context in the module.
  * Return: 0, or -ENOMEM (the trace ends there).
  */
-int gt_v2_gen_write(struct gt_model *m, bool last)
+int gt_w123_gen_write(struct gt_model *m, bool last)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 	u64 gen = last ? v->gen : v->gen - 1;
-	u8 sync[GT_E2_BATCH_HDR_MAX + 1 + GT_LEB_MAX];
+	u8 sync[GT_E123_BATCH_HDR_MAX + 1 + GT_LEB_MAX];
 	unsigned int cpu, par = gen & 1;
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 	u64 ts = 1;
 	size_t len;
 	u8 *tables;
 	int ret;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_v2_cpu *vc = &v->cpus[cpu];
+		struct gt_w123_cpu *vc = &v->cpus[cpu];
 
 		if (last && vc->gen == gen) {
 			sys_end(m, gt_env_cpu_ptr(m->cpus, cpu), 0);
@@ -1322,12 +1322,12 @@ int gt_v2_gen_write(struct gt_model *m, bool last)
 		ret = sweep(m, gen, ts);
 	if (ret)
 		return ret;
-	gt_enc2_init(&e, sync, sizeof(sync));
-	gt_enc2_sync(&e, GT_E2_GO123, gen, GOTRACE_FREQUENCY, NULL);
+	gt_enc123_init(&e, sync, sizeof(sync));
+	gt_enc123_sync(&e, GT_E123_GO123, gen, GOTRACE_FREQUENCY, NULL);
 	ret = out_put(v, e.buf, e.len);
 	if (ret)
 		return ret;
-	ret = gt_tables_v2(m, gen, v->show_addrs, &tables, &len);
+	ret = gt_tables_w123(m, gen, v->show_addrs, &tables, &len);
 	if (ret)
 		return ret;
 	ret = out_put(v, tables, len);
@@ -1336,10 +1336,10 @@ int gt_v2_gen_write(struct gt_model *m, bool last)
 		return ret;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct gt_v2_set *set = &v->cpus[cpu].set[par];
+		struct gt_w123_set *set = &v->cpus[cpu].set[par];
 
 		set->enc.len = 0;
-		gt_enc2_init(&set->smp, set->smp.buf, set->smp.cap);
+		gt_enc123_init(&set->smp, set->smp.buf, set->smp.cap);
 		set->nr_batches = 0;
 		set->last_ts = 0;
 	}
@@ -1348,31 +1348,31 @@ int gt_v2_gen_write(struct gt_model *m, bool last)
 }
 
 /**
- * gt_v2_gen_end() - end the current generation and write it out
+ * gt_w123_gen_end() - end the current generation and write it out
  * @m:		the model, between hooks (user space)
  * @last:	the trace ends: no next generation
  *
  * Return: 0, or -ENOMEM (the trace ends there).
  */
-int gt_v2_gen_end(struct gt_model *m, bool last)
+int gt_w123_gen_end(struct gt_model *m, bool last)
 {
 	unsigned int cpu;
 
 	if (!last) {
-		gt_v2_advance(m);
+		gt_w123_advance(m);
 		for (cpu = 0; cpu < m->nr_cpus; cpu++)
-			gt_v2_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
+			gt_w123_cpu_catch_up(m, gt_env_cpu_ptr(m->cpus, cpu));
 	}
-	return gt_v2_gen_write(m, last);
+	return gt_w123_gen_write(m, last);
 }
 
 /*
  * Is it time to end the generation: @period_ns of trace time since it
  * started, or a CPU's buffer half full?
  */
-bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns)
+bool gt_w123_gen_due(struct gt_model *m, u64 now, u64 period_ns)
 {
-	struct gt_v2 *v = &m->v2;
+	struct gt_w123 *v = &m->w123;
 
 	if (period_ns && now >= v->gen_start + period_ns)
 		return true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * chunk.c - the chunk pool: free chunks, and full chunks for the reader
+ * go111_chunk.c - the chunk pool: free chunks, and full chunks for the reader
  *
  * All chunks are allocated when a session starts.  A chunk is always in
  * exactly one place: the free list, a CPU (its current chunk), the full

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * encode_v2_test.c - unit tests of the generational format's writer
- * (model/encode_v2.c, the source the module builds): the byte layout of
+ * go123_encode_test.c - unit tests of the generational format's writer
+ * (model/go123_encode.c, the source the module builds): the byte layout of
  * the header, batches, events and tables, every append writing its whole
  * record or nothing, the 64 KiB batch cap, and generations read back by
  * gotrace's own reader of the format (user/trace/go123_read.c,
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode_v2.h"
+#include "go123_encode.h"
 #include "tap.h"
 #include "../../user/trace/leb128.h"
 /*
@@ -39,18 +39,18 @@ static u64 leb(const u8 **p, const u8 *end)
 static void test_header(void)
 {
 	u8 buf[32];
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 
 	memset(buf, 0xaa, sizeof(buf));
-	gt_enc2_init(&e, buf, sizeof(buf));
-	TAP_OK(gt_enc2_header(&e, GT_E2_GO123) && e.len == 16 &&
+	gt_enc123_init(&e, buf, sizeof(buf));
+	TAP_OK(gt_enc123_header(&e, GT_E123_GO123) && e.len == 16 &&
 	       !memcmp(buf, "go 1.23 trace\0\0\0", 16) && buf[16] == 0xaa,
 	       "header: \"go 1.23 trace\" and three zero bytes");
-	gt_enc2_init(&e, buf, 15);
-	TAP_OK(!gt_enc2_header(&e, GT_E2_GO126) && e.len == 0,
+	gt_enc123_init(&e, buf, 15);
+	TAP_OK(!gt_enc123_header(&e, GT_E123_GO126) && e.len == 0,
 	       "header: nothing written into 15 bytes");
-	gt_enc2_init(&e, buf, sizeof(buf));
-	TAP_OK(!gt_enc2_header(&e, 100) && !gt_enc2_header(&e, 9) && !e.len,
+	gt_enc123_init(&e, buf, sizeof(buf));
+	TAP_OK(!gt_enc123_header(&e, 100) && !gt_enc123_header(&e, 9) && !e.len,
 	       "header: versions outside 1.10 .. 1.99 refused");
 }
 
@@ -58,41 +58,41 @@ static void test_batch_layout(void)
 {
 	static u8 buf[1024];
 	const u8 *p, *end;
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 	u64 args[5] = { 7, 300, UINT64_MAX, 1, 2 };
 	bool ok = true;
 	u32 size;
 
-	gt_enc2_init(&e, buf, sizeof(buf));
-	TAP_OK(!gt_enc2_ev0(&e, GT_E2_PROC_STOP, 1) && !e.len,
+	gt_enc123_init(&e, buf, sizeof(buf));
+	TAP_OK(!gt_enc123_ev0(&e, GT_E123_PROC_STOP, 1) && !e.len,
 	       "an event outside a batch is refused");
-	TAP_OK(gt_enc2_batch(&e, 5, 1234, 1000000) &&
-	       !gt_enc2_batch(&e, 5, 1234, 1000000),
+	TAP_OK(gt_enc123_batch(&e, 5, 1234, 1000000) &&
+	       !gt_enc123_batch(&e, 5, 1234, 1000000),
 	       "a batch opens, a second one cannot while it is open");
-	ok = gt_enc2_event(&e, GT_E2_GO_STATUS, 1000100, args, 3) &&
-	     gt_enc2_ev0(&e, GT_E2_PROC_STOP, 1000050) &&
-	     !gt_enc2_event(&e, GT_E2_USER_LOG, 1000200, args, 5);
+	ok = gt_enc123_event(&e, GT_E123_GO_STATUS, 1000100, args, 3) &&
+	     gt_enc123_ev0(&e, GT_E123_PROC_STOP, 1000050) &&
+	     !gt_enc123_event(&e, GT_E123_USER_LOG, 1000200, args, 5);
 	TAP_OK(ok, "events of up to four values (UserLog); five refused");
-	size = gt_enc2_batch_end(&e);
+	size = gt_enc123_batch_end(&e);
 
 	p = buf;
 	end = buf + e.len;
-	ok = *p++ == GT_E2_EVENT_BATCH && leb(&p, end) == 5 &&
+	ok = *p++ == GT_E123_EVENT_BATCH && leb(&p, end) == 5 &&
 	     leb(&p, end) == 1234 && leb(&p, end) == 1000000;
 	TAP_OK(ok, "batch header: batch byte, generation, M, base time");
 	ok = p + 2 <= end && (p[0] & 0x80) && !(p[1] & 0x80);
 	TAP_OK(ok && leb(&p, end) == size && size == (u32)(end - p),
 	       "batch size: two padded LEB128 bytes, the data's length (%u)",
 	       size);
-	ok = *p++ == GT_E2_GO_STATUS && leb(&p, end) == 100 &&
+	ok = *p++ == GT_E123_GO_STATUS && leb(&p, end) == 100 &&
 	     leb(&p, end) == 7 && leb(&p, end) == 300 &&
 	     leb(&p, end) == UINT64_MAX - 0;
 	/* UINT64_MAX is also leb()'s error value: check its ten bytes. */
 	TAP_OK(ok && p[-1] == 0x01 && p[-10] == 0xff,
 	       "event: type byte, time delta from the base, the values");
-	ok = *p++ == GT_E2_PROC_STOP && leb(&p, end) == 0 && p == end;
+	ok = *p++ == GT_E123_PROC_STOP && leb(&p, end) == 0 && p == end;
 	TAP_OK(ok, "an event stamped before the last one gets delta 0, no length byte");
-	TAP_OK(gt_enc2_batch_end(&e) == 0,
+	TAP_OK(gt_enc123_batch_end(&e) == 0,
 	       "batch_end without an open batch does nothing");
 }
 
@@ -100,7 +100,7 @@ static void test_batch_layout(void)
  * Each kind of record, appended with every room short of what it needs:
  * the append fails and leaves the buffer as it was, up to its last byte.
  */
-static bool append(struct gt_enc2 *e, int kind)
+static bool append(struct gt_enc123 *e, int kind)
 {
 	static const struct gt_frame fr[3] = {
 		{ 0x401000, 1, 2, 10 }, { 0xffffffff81000000ULL, 3, 2, 99 },
@@ -110,17 +110,17 @@ static bool append(struct gt_enc2 *e, int kind)
 
 	switch (kind) {
 	case 0:
-		return gt_enc2_batch(e, 300, GT_E2_NO_M, 1ULL << 40);
+		return gt_enc123_batch(e, 300, GT_E123_NO_M, 1ULL << 40);
 	case 1:
-		return gt_enc2_ev3(e, GT_E2_GO_CREATE, 1ULL << 50, 99999, 3, 4);
+		return gt_enc123_ev3(e, GT_E123_GO_CREATE, 1ULL << 50, 99999, 3, 4);
 	case 2:
-		return gt_enc2_string(e, 1, "chan receive", 12);
+		return gt_enc123_string(e, 1, "chan receive", 12);
 	case 3:
-		return gt_enc2_stack(e, 7, fr, 3);
+		return gt_enc123_stack(e, 7, fr, 3);
 	case 4:
-		return gt_enc2_strings(e, 2);
+		return gt_enc123_strings(e, 2);
 	default:
-		return gt_enc2_sync(e, GT_E2_GO126, 2, 1000000000, &clock);
+		return gt_enc123_sync(e, GT_E123_GO126, 2, 1000000000, &clock);
 	}
 }
 
@@ -131,17 +131,17 @@ static void test_whole_or_nothing(void)
 	static u8 buf[512];
 
 	for (int kind = 0; kind < 6; kind++) {
-		struct gt_enc2 e;
+		struct gt_enc123 e;
 		u32 start, full = 0;
 		bool ok = true;
 
 		for (u32 room = 0; room < 256 && !full; room++) {
 			memset(buf, 0x5a, sizeof(buf));
-			gt_enc2_init(&e, buf, sizeof(buf));
+			gt_enc123_init(&e, buf, sizeof(buf));
 			/* Events and table records need their batch open. */
-			if (kind == 1 && !gt_enc2_batch(&e, 1, 1, 0))
+			if (kind == 1 && !gt_enc123_batch(&e, 1, 1, 0))
 				ok = false;
-			if ((kind == 2 || kind == 3) && !gt_enc2_strings(&e, 1))
+			if ((kind == 2 || kind == 3) && !gt_enc123_strings(&e, 1))
 				ok = false;
 			start = e.len;
 			e.cap = e.limit = start + room;
@@ -163,20 +163,20 @@ static void test_whole_or_nothing(void)
 
 static void test_batch_cap(void)
 {
-	static u8 buf[3 * GT_E2_BATCH_DATA_MAX];
-	struct gt_enc2 e;
+	static u8 buf[3 * GT_E123_BATCH_DATA_MAX];
+	struct gt_enc123 e;
 	u32 n = 0, size;
 
-	gt_enc2_init(&e, buf, sizeof(buf));
-	gt_enc2_batch(&e, 1, 1, 0);
-	while (gt_enc2_ev2(&e, GT_E2_GO_START, 0, 1000, 1))
+	gt_enc123_init(&e, buf, sizeof(buf));
+	gt_enc123_batch(&e, 1, 1, 0);
+	while (gt_enc123_ev2(&e, GT_E123_GO_START, 0, 1000, 1))
 		n++;	/* type, delta 0, 1000 in two bytes, 1: 5 bytes */
-	size = gt_enc2_batch_end(&e);
-	TAP_OK(size <= GT_E2_BATCH_DATA_MAX && size > GT_E2_BATCH_DATA_MAX - 5 &&
+	size = gt_enc123_batch_end(&e);
+	TAP_OK(size <= GT_E123_BATCH_DATA_MAX && size > GT_E123_BATCH_DATA_MAX - 5 &&
 	       size == n * 5 && e.len < sizeof(buf) / 2,
 	       "a batch stops taking events at 16 KiB of data (%u events, %u bytes) though the buffer has room",
 	       n, size);
-	TAP_OK(gt_enc2_batch(&e, 1, 1, 0) && gt_enc2_ev0(&e, GT_E2_PROC_STOP, 1),
+	TAP_OK(gt_enc123_batch(&e, 1, 1, 0) && gt_enc123_ev0(&e, GT_E123_PROC_STOP, 1),
 	       "the next batch takes events again");
 }
 
@@ -187,25 +187,25 @@ static void test_batch_cap(void)
  */
 static void test_batch_full(void)
 {
-	static u8 buf[3 * GT_E2_BATCH_DATA_MAX];
-	struct gt_enc2 e;
+	static u8 buf[3 * GT_E123_BATCH_DATA_MAX];
+	struct gt_enc123 e;
 	u32 room, size, field;
 	bool ok = true;
 
-	gt_enc2_init(&e, buf, sizeof(buf));
-	gt_enc2_batch(&e, 1, 1, 0);
-	while (ok && (room = gt_enc2_room(&e)) > 0) {
+	gt_enc123_init(&e, buf, sizeof(buf));
+	gt_enc123_batch(&e, 1, 1, 0);
+	while (ok && (room = gt_enc123_room(&e)) > 0) {
 		if (room == 3)	/* type, delta 200 in two bytes */
-			ok = gt_enc2_ev0(&e, GT_E2_PROC_STOP, 200);
+			ok = gt_enc123_ev0(&e, GT_E123_PROC_STOP, 200);
 		else if (room == 5)	/* type, delta 0, 1000 in two bytes, 1 */
-			ok = gt_enc2_ev2(&e, GT_E2_GO_START, 0, 1000, 1);
+			ok = gt_enc123_ev2(&e, GT_E123_GO_START, 0, 1000, 1);
 		else			/* type, delta 0 */
-			ok = gt_enc2_ev0(&e, GT_E2_PROC_STOP, 0);
+			ok = gt_enc123_ev0(&e, GT_E123_PROC_STOP, 0);
 	}
-	size = gt_enc2_batch_end(&e);
+	size = gt_enc123_batch_end(&e);
 	/* The size field: the two bytes before the batch's data. */
 	field = (buf[e.len - size - 2] & 0x7f) | (u32)buf[e.len - size - 1] << 7;
-	TAP_OK(ok && size >= GT_E2_BATCH_DATA_MAX - 1 && field == size &&
+	TAP_OK(ok && size >= GT_E123_BATCH_DATA_MAX - 1 && field == size &&
 	       (buf[e.len - size - 2] & 0x80) && !(buf[e.len - size - 1] & 0x80),
 	       "a batch filled to its cap (%u bytes of data) says its size (%u)",
 	       size, field);
@@ -240,7 +240,7 @@ static void test_read_back(unsigned int version)
 	struct gt_trace_error err = { 0 };
 	struct gt_go123_gen g = { 0 };
 	struct gt_go123_reader r;
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 	struct gt_src src;
 	struct seen s = { 0 };
 	const uint64_t *pcs;
@@ -248,33 +248,33 @@ static void test_read_back(unsigned int version)
 	size_t len, npc;
 	bool ok;
 
-	gt_enc2_init(&e, buf, sizeof(buf));
-	ok = gt_enc2_header(&e, version);
+	gt_enc123_init(&e, buf, sizeof(buf));
+	ok = gt_enc123_header(&e, version);
 	for (u64 gen = 1; gen <= 2; gen++) {
 		u64 t = gen * 1000000;
 
 		/* Two Ms; the second one's batch is written first. */
-		ok = ok && gt_enc2_batch(&e, gen, 102, t) &&
-		     gt_enc2_ev2(&e, GT_E2_PROC_STATUS, t, 1, GT_E2_P_RUNNING) &&
-		     gt_enc2_ev2(&e, GT_E2_GO_BLOCK, t + 300, 4, 2);
-		gt_enc2_batch_end(&e);
-		ok = ok && gt_enc2_batch(&e, gen, 101, t) &&
-		     gt_enc2_ev2(&e, GT_E2_PROC_STATUS, t, 0, GT_E2_P_RUNNING) &&
-		     gt_enc2_ev3(&e, GT_E2_GO_STATUS, t + 100, 1, 101,
-				 GT_E2_G_RUNNING) &&
-		     gt_enc2_ev3(&e, GT_E2_GO_CREATE, t + 200, 2, 1, 2);
-		gt_enc2_batch_end(&e);
-		ok = ok && gt_enc2_strings(&e, gen) &&
-		     gt_enc2_string(&e, 1, "main.main", 9) &&
-		     gt_enc2_string(&e, 2, "main.worker", 11) &&
-		     gt_enc2_string(&e, 3, longname, sizeof(longname) - 1) &&
-		     gt_enc2_string(&e, 4, "chan receive", 12);
-		gt_enc2_batch_end(&e);
-		ok = ok && gt_enc2_stacks(&e, gen) &&
-		     gt_enc2_stack(&e, 1, fr, 1) && gt_enc2_stack(&e, 2, fr, 2);
-		gt_enc2_batch_end(&e);
-		ok = ok && gt_enc2_sync(&e, version, gen, 1000000000, &clock) &&
-		     gt_enc2_end_of_generation(&e, version);
+		ok = ok && gt_enc123_batch(&e, gen, 102, t) &&
+		     gt_enc123_ev2(&e, GT_E123_PROC_STATUS, t, 1, GT_E123_P_RUNNING) &&
+		     gt_enc123_ev2(&e, GT_E123_GO_BLOCK, t + 300, 4, 2);
+		gt_enc123_batch_end(&e);
+		ok = ok && gt_enc123_batch(&e, gen, 101, t) &&
+		     gt_enc123_ev2(&e, GT_E123_PROC_STATUS, t, 0, GT_E123_P_RUNNING) &&
+		     gt_enc123_ev3(&e, GT_E123_GO_STATUS, t + 100, 1, 101,
+				 GT_E123_G_RUNNING) &&
+		     gt_enc123_ev3(&e, GT_E123_GO_CREATE, t + 200, 2, 1, 2);
+		gt_enc123_batch_end(&e);
+		ok = ok && gt_enc123_strings(&e, gen) &&
+		     gt_enc123_string(&e, 1, "main.main", 9) &&
+		     gt_enc123_string(&e, 2, "main.worker", 11) &&
+		     gt_enc123_string(&e, 3, longname, sizeof(longname) - 1) &&
+		     gt_enc123_string(&e, 4, "chan receive", 12);
+		gt_enc123_batch_end(&e);
+		ok = ok && gt_enc123_stacks(&e, gen) &&
+		     gt_enc123_stack(&e, 1, fr, 1) && gt_enc123_stack(&e, 2, fr, 2);
+		gt_enc123_batch_end(&e);
+		ok = ok && gt_enc123_sync(&e, version, gen, 1000000000, &clock) &&
+		     gt_enc123_end_of_generation(&e, version);
 	}
 	TAP_OK(ok, "go 1.%u: two generations written (%u bytes)", version,
 	       e.len);
@@ -283,10 +283,10 @@ static void test_read_back(unsigned int version)
 	gt_go123_open(&r, &src);
 	ok = r.version == (int)version && gt_go123_next(&r, &g, &err) == 1 &&
 	     g.gen == 1 && g.freq == 1000000000 && g.nbatches == 2 &&
-	     g.snapshot == (version >= GT_E2_GO125) &&
+	     g.snapshot == (version >= GT_E123_GO125) &&
 	     g.complete;
 	TAP_OK(ok, "go 1.%u: the reader takes generation 1: frequency, %s, two event batches, its end certain%s%s",
-	       version, version >= GT_E2_GO125 ? "clock snapshot" : "no snapshot",
+	       version, version >= GT_E123_GO125 ? "clock snapshot" : "no snapshot",
 	       err.msg[0] ? ": " : "", err.msg);
 	ok = gt_go123_string(&g, 3, &str, &len) &&
 	     len == sizeof(longname) - 1 && !memcmp(str, longname, len) &&
@@ -320,39 +320,39 @@ static void test_limits(void)
 	static char s[1500];
 	static struct gt_frame fr[200];
 	const u8 *p, *end;
-	struct gt_enc2 e;
+	struct gt_enc123 e;
 	bool ok;
 
 	for (unsigned int i = 0; i < sizeof(s); i++)
 		s[i] = (char)('a' + i % 26);
-	gt_enc2_init(&e, buf, sizeof(buf));
-	ok = gt_enc2_strings(&e, 1) && gt_enc2_string(&e, 9, s, sizeof(s));
-	gt_enc2_batch_end(&e);
-	p = buf + e.len - GT_E2_STRING_MAX;
-	TAP_OK(ok && !memcmp(p, s + sizeof(s) - GT_E2_STRING_MAX,
-			     GT_E2_STRING_MAX) &&
-	       p[-2] == ((GT_E2_STRING_MAX & 0x7f) | 0x80) &&
-	       p[-1] == GT_E2_STRING_MAX >> 7,
+	gt_enc123_init(&e, buf, sizeof(buf));
+	ok = gt_enc123_strings(&e, 1) && gt_enc123_string(&e, 9, s, sizeof(s));
+	gt_enc123_batch_end(&e);
+	p = buf + e.len - GT_E123_STRING_MAX;
+	TAP_OK(ok && !memcmp(p, s + sizeof(s) - GT_E123_STRING_MAX,
+			     GT_E123_STRING_MAX) &&
+	       p[-2] == ((GT_E123_STRING_MAX & 0x7f) | 0x80) &&
+	       p[-1] == GT_E123_STRING_MAX >> 7,
 	       "a string longer than 1024 bytes keeps its last 1024");
 
 	for (unsigned int i = 0; i < 200; i++)
 		fr[i] = (struct gt_frame){ 0x1000 + i, 1, 1, i };
-	gt_enc2_init(&e, buf, sizeof(buf));
-	ok = gt_enc2_stacks(&e, 1) && gt_enc2_stack(&e, 3, fr, 200);
+	gt_enc123_init(&e, buf, sizeof(buf));
+	ok = gt_enc123_stacks(&e, 1) && gt_enc123_stack(&e, 3, fr, 200);
 	end = buf + e.len;
-	gt_enc2_batch_end(&e);
+	gt_enc123_batch_end(&e);
 	p = buf;
 	p++;
 	leb(&p, end);
 	leb(&p, end);
 	leb(&p, end);
 	leb(&p, end);
-	ok = ok && *p++ == GT_E2_STACKS && *p++ == GT_E2_STACK &&
-	     leb(&p, end) == 3 && leb(&p, end) == GT_E2_STACK_MAX_FRAMES &&
+	ok = ok && *p++ == GT_E123_STACKS && *p++ == GT_E123_STACK &&
+	     leb(&p, end) == 3 && leb(&p, end) == GT_E123_STACK_MAX_FRAMES &&
 	     leb(&p, end) == 0x1000;
 	TAP_OK(ok, "a stack of 200 frames keeps its 128 innermost");
-	gt_enc2_init(&e, buf, sizeof(buf));
-	TAP_OK(!gt_enc2_string(&e, 1, "x", 1) && !gt_enc2_stack(&e, 1, fr, 1) &&
+	gt_enc123_init(&e, buf, sizeof(buf));
+	TAP_OK(!gt_enc123_string(&e, 1, "x", 1) && !gt_enc123_stack(&e, 1, fr, 1) &&
 	       !e.len, "table records outside a batch are refused");
 }
 
@@ -363,8 +363,8 @@ int main(void)
 	test_whole_or_nothing();
 	test_batch_cap();
 	test_batch_full();
-	test_read_back(GT_E2_GO123);
-	test_read_back(GT_E2_GO126);
+	test_read_back(GT_E123_GO123);
+	test_read_back(GT_E123_GO126);
 	test_limits();
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * encode.c - the Go execution trace wire format ("go 1.11 trace")
+ * go111_encode.c - the Go execution trace wire format ("go 1.11 trace")
  *
  * Record layout (Go's runtime/trace.go, and the readers in Go 1.21 and
  * 1.23): the first byte holds the event type in its low 6 bits and, in
@@ -9,7 +9,7 @@
  * All numbers are unsigned LEB128.  EvBatch, EvFrequency, EvString and
  * EvStack have fixed first bytes of their own.
  *
- * Context: any; see encode.h.
+ * Context: any; see go111_encode.h.
  */
 #ifdef __KERNEL__
 #include <linux/string.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #endif
 
-#include "encode.h"
+#include "go111_encode.h"
 
 /* First bytes of the records that do not follow the type|count rule. */
 #define ENC_BATCH_BYTE		(GOTRACE_EV_BATCH | 1 << 6)	/* 0x41 */

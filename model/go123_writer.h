@@ -1,32 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * model_v2.h - the model's output in Go's generational format
+ * go123_writer.h - the model's output in Go's generational format
  *
  * The model (model.c) says what happens as transitions of its own
  * (transition.h) and hands each to model_write(); for a session writing
- * "go 1.23 trace" it goes to gt_v2_write(): this file and model_v2.c are
+ * "go 1.23 trace" it goes to gt_w123_write(): this file and go123_writer.c are
  * the writer of the generational format, as go111_writer.c is the 1.11
  * format's (Documentation/model.rst, "The generational format").
  *
  * The trace's threads (Ms) are the tasks, its Ps the CPUs, as in 1.11.
  * Every CPU writes batches into its own buffer for its generation, one
  * of two by the generation's parity.  A generation ends in two steps:
- * gt_v2_advance() advances the session's generation, and each CPU, at its
- * next event or when asked (gt_v2_cpu_catch_up()), closes its batches
+ * gt_w123_advance() advances the session's generation, and each CPU, at its
+ * next event or when asked (gt_w123_cpu_catch_up()), closes its batches
  * of the old one and restates its P and its running goroutine in the
- * new one; once every CPU has, gt_v2_gen_write() merges the old
+ * new one; once every CPU has, gt_w123_gen_write() merges the old
  * generation's batches by their start time and appends the status
- * sweep, the frequency and the tables.  gt_v2_gen_end() does both at
+ * sweep, the frequency and the tables.  gt_w123_gen_end() does both at
  * once, for a caller between hooks (user space).
  *
- * Context: gt_v2_write() and gt_v2_cpu_catch_up() as model_write(),
+ * Context: gt_w123_write() and gt_w123_cpu_catch_up() as model_write(),
  * on the CPU's own state; the rest by the reader (user space: the thread
  * that feeds the model), process context in the module.
  */
-#ifndef _GT_MODEL_V2_H
-#define _GT_MODEL_V2_H
+#ifndef _GT_GO123_WRITER_H
+#define _GT_GO123_WRITER_H
 
-#include "encode_v2.h"
+#include "go123_encode.h"
 
 struct gt_model;
 struct gt_cpu;
@@ -42,41 +42,41 @@ enum gt_format {
  * Strings every generation has, its first string ids: the reasons of
  * GoStop and GoBlock, and the user log that marks lost events.
  */
-enum gt_v2_string {
-	GT_V2_R_PREEMPTED,
-	GT_V2_R_YIELD,
-	GT_V2_R_BLOCKED,
-	GT_V2_R_SLEEP,
-	GT_V2_R_SEND,
-	GT_V2_R_RECV,
-	GT_V2_R_SELECT,
-	GT_V2_R_SYNC,
-	GT_V2_R_COND,
-	GT_V2_R_NET,
-	GT_V2_S_LOG_KEY,
-	GT_V2_S_LOST,
-	GT_V2_S_TRIGGER,
-	GT_V2_S_TRIGGER_OFFCPU,
-	GT_V2_S_TRIGGER_SYSCALL,
-	GT_V2_NR_STRINGS
+enum gt_w123_string {
+	GT_W123_R_PREEMPTED,
+	GT_W123_R_YIELD,
+	GT_W123_R_BLOCKED,
+	GT_W123_R_SLEEP,
+	GT_W123_R_SEND,
+	GT_W123_R_RECV,
+	GT_W123_R_SELECT,
+	GT_W123_R_SYNC,
+	GT_W123_R_COND,
+	GT_W123_R_NET,
+	GT_W123_S_LOG_KEY,
+	GT_W123_S_LOST,
+	GT_W123_S_TRIGGER,
+	GT_W123_S_TRIGGER_OFFCPU,
+	GT_W123_S_TRIGGER_SYSCALL,
+	GT_W123_NR_STRINGS
 };
 
-extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
+extern const char *const gt_w123_strings[GT_W123_NR_STRINGS];
 
 /*
  * Block reasons that name the syscall too, "<reason>: <syscall>": the
- * string ids after those of gt_v2_strings, one per reason before
+ * string ids after those of gt_w123_strings, one per reason before
  * "network" and syscall slot (native numbers, then the 32-bit ABI's),
  * written in the tables of the generations that use them.
  */
-#define GT_V2_SYS_SLOTS		(2 * GOTRACE_SYSCALL_MAX)
-#define GT_V2_NR_SYS_REASONS	(GT_V2_R_NET * GT_V2_SYS_SLOTS)
+#define GT_W123_SYS_SLOTS		(2 * GOTRACE_SYSCALL_MAX)
+#define GT_W123_NR_SYS_REASONS	(GT_W123_R_NET * GT_W123_SYS_SLOTS)
 
 /* The M of CPU c's idle task: above every Linux tid (PID_MAX_LIMIT). */
-#define GT_V2_IDLE_M_BASE	(4U * 1024 * 1024)
+#define GT_W123_IDLE_M_BASE	(4U * 1024 * 1024)
 
 /**
- * struct gt_v2_task - what the generational trace says of one task
+ * struct gt_w123_task - what the generational trace says of one task
  * @gen:	the last generation that mentioned it (its status and @seq
  *		belong to it; 0: none yet)
  * @prev_gen:	the generation that mentioned it before @gen
@@ -91,7 +91,7 @@ extern const char *const gt_v2_strings[GT_V2_NR_STRINGS];
  * @region:	the unit (units.c) whose user region the goroutine is in,
  *		0: none
  */
-struct gt_v2_task {
+struct gt_w123_task {
 	u64 gen;
 	u64 prev_gen;
 	u64 seq;
@@ -102,17 +102,17 @@ struct gt_v2_task {
 };
 
 /**
- * struct gt_v2_batch - where one batch of a CPU's buffer starts
+ * struct gt_w123_batch - where one batch of a CPU's buffer starts
  * @off:	offset in the buffer
  * @ts:		its base time (the merge key)
  */
-struct gt_v2_batch {
+struct gt_w123_batch {
 	u32 off;
 	u64 ts;
 };
 
 /**
- * struct gt_v2_set - one CPU's buffer for one generation
+ * struct gt_w123_set - one CPU's buffer for one generation
  * @enc:	the events; the open batch is the last one
  * @batches:	where each batch starts
  * @nr_batches:	batches in @enc
@@ -121,16 +121,16 @@ struct gt_v2_batch {
  *		apart from @enc, since a sample may come between any two
  *		events and joins no M's batch
  */
-struct gt_v2_set {
-	struct gt_enc2 enc;
-	struct gt_enc2 smp;
-	struct gt_v2_batch *batches;
+struct gt_w123_set {
+	struct gt_enc123 enc;
+	struct gt_enc123 smp;
+	struct gt_w123_batch *batches;
 	u32 nr_batches;
 	u64 last_ts;
 };
 
 /**
- * struct gt_v2_cpu - one CPU's part of the trace
+ * struct gt_w123_cpu - one CPU's part of the trace
  * @set:	its buffers, by the parity of the generation they hold: the
  *		CPU writes set[@gen & 1] while the reader writes out the
  *		other one, the previous generation
@@ -149,8 +149,8 @@ struct gt_v2_set {
  * @asked:	this CPU asked for the end of @gen (its set is half full, or
  *		the tables of @gen three quarters)
  */
-struct gt_v2_cpu {
-	struct gt_v2_set set[2];
+struct gt_w123_cpu {
+	struct gt_w123_set set[2];
 	u64 gen;
 	u32 max_batches;
 	u64 batch_m;
@@ -166,9 +166,9 @@ struct gt_v2_cpu {
 };
 
 /**
- * struct gt_v2 - the generational state of a session
+ * struct gt_w123 - the generational state of a session
  * @gen:	the current generation, from 1: the one CPUs switch to at
- *		their next event (gt_v2_advance() advances it)
+ *		their next event (gt_w123_advance() advances it)
  * @due:	a CPU's set is half full, or the generation's tables three
  *		quarters (gt_tables_due()): end the generation soon
  * @swept:	the last generation whose sweep is done (0: none yet)
@@ -185,12 +185,12 @@ struct gt_v2_cpu {
  * @gen is written by the reader and read by every hook; @out, @sweep
  * and the sets of generations before @gen are the reader's.
  */
-struct gt_v2 {
+struct gt_w123 {
 	u64 gen;
 	bool due;
 	u64 swept;
-	struct gt_v2_cpu *cpus;
-	struct gt_enc2 sweep;
+	struct gt_w123_cpu *cpus;
+	struct gt_enc123 sweep;
 	u64 sweep_events;
 	u8 *out;
 	size_t out_len;
@@ -204,28 +204,28 @@ struct gt_v2 {
  * Bytes of each CPU's samples buffer, per generation: some 3000 samples,
  * 3 s at the highest rate; half full, it asks for the generation's end.
  */
-#define GT_V2_SAMPLE_BYTES	(64 * 1024)
+#define GT_W123_SAMPLE_BYTES	(64 * 1024)
 
 /*
  * The string every generation of a session with CPU samples holds, which
  * says their rate: Go's own traces do not say it (its runtime samples at
  * 100 Hz), and a profile of the samples needs it (user/trace/go123.h).
  */
-#define GT_V2_CPU_HZ_FMT	"gotrace: CPU samples at %u Hz"
+#define GT_W123_CPU_HZ_FMT	"gotrace: CPU samples at %u Hz"
 
-int gt_v2_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes);
-void gt_v2_free(struct gt_model *m);
-bool gt_v2_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		 const struct gt_tr *tr, u64 *ts);
-void gt_v2_gen_start(struct gt_model *m);
-void gt_v2_advance(struct gt_model *m);
-void gt_v2_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
-void gt_v2_lost(struct gt_model *m, struct gt_cpu *c);
-bool gt_v2_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		  u64 ts, u64 ref);
-int gt_v2_gen_write(struct gt_model *m, bool last);
-bool gt_v2_sweep_owes(const struct gt_model *m, const struct gt_task *t);
-int gt_v2_gen_end(struct gt_model *m, bool last);
-bool gt_v2_gen_due(struct gt_model *m, u64 now, u64 period_ns);
+int gt_w123_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes);
+void gt_w123_free(struct gt_model *m);
+bool gt_w123_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		   const struct gt_tr *tr, u64 *ts);
+void gt_w123_gen_start(struct gt_model *m);
+void gt_w123_advance(struct gt_model *m);
+void gt_w123_cpu_catch_up(struct gt_model *m, struct gt_cpu *c);
+void gt_w123_lost(struct gt_model *m, struct gt_cpu *c);
+bool gt_w123_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		    u64 ts, u64 ref);
+int gt_w123_gen_write(struct gt_model *m, bool last);
+bool gt_w123_sweep_owes(const struct gt_model *m, const struct gt_task *t);
+int gt_w123_gen_end(struct gt_model *m, bool last);
+bool gt_w123_gen_due(struct gt_model *m, u64 now, u64 period_ns);
 
-#endif /* _GT_MODEL_V2_H */
+#endif /* _GT_GO123_WRITER_H */

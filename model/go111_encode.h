@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * encode.h - the Go execution trace wire format ("go 1.11 trace")
+ * go111_encode.h - the Go execution trace wire format ("go 1.11 trace")
  *
  * Pure functions that append records to a caller-owned byte buffer: no
  * allocation, no locking, no kernel headers beyond types, so the same
@@ -14,8 +14,8 @@
  *
  * Context: any; the caller serialises access to one struct gt_enc.
  */
-#ifndef _GT_ENCODE_H
-#define _GT_ENCODE_H
+#ifndef _GT_GO111_ENCODE_H
+#define _GT_GO111_ENCODE_H
 
 #include "model_types.h"
 
@@ -135,4 +135,4 @@ static inline bool gt_enc_ev3(struct gt_enc *e, unsigned int type, u64 ts,
 	return gt_enc_event(e, type, ts, v, 3);
 }
 
-#endif /* _GT_ENCODE_H */
+#endif /* _GT_GO111_ENCODE_H */
