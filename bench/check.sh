@@ -5,7 +5,7 @@
 # 'gotrace stat' read a large trace, next to Go's own parsers (host only,
 # no VM; "make bench-check", also run by "make bench").
 #
-# Generates with selftests/host/gen-trace a trace of BENCH_CHECK_EVENTS
+# Generates with selftests/host/gen-trace-go111 a trace of BENCH_CHECK_EVENTS
 # events (default 50000000, about 340 MB) and the 10 MB "huge" kind
 # (1.44 M events).  gotrace check and stat read both; Go 1.21's
 # 'go tool trace -d' and Go 1.23's 'go tool trace -d=1' read only the
@@ -28,14 +28,14 @@ export GOCACHE=${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}
 
 [ -x /usr/bin/time ] || { echo "bench/check.sh: needs GNU time (/usr/bin/time)" >&2; exit 1; }
 make -s -C "$root/user" gotrace
-make -s -C "$root/selftests/host" build/gen-trace
+make -s -C "$root/selftests/host" build/gen-trace-go111
 gotrace=$root/user/gotrace
-gen=$root/selftests/host/build/gen-trace
+gen=$root/selftests/host/build/gen-trace-go111
 mkdir -p "$cache"
 
 # The large trace is kept between runs: same generator, same size, same file.
 big=$cache/big-$events.trace
-stamp=$(sha1sum "$root/selftests/host/gen-trace.c" | cut -c1-12)
+stamp=$(sha1sum "$root/selftests/host/gen-trace-go111.c" | cut -c1-12)
 if ! [ -s "$big" ] || [ "$(cat "$big.stamp" 2>/dev/null)" != "$stamp" ]; then
 	"$gen" huge "$big" "$events" > /dev/null
 	echo "$stamp" > "$big.stamp"

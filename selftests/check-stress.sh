@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-stress.sh DIR - the host's verdict on the files of a guest's
-# stress run (selftests/gotrace/stress_v2_test.sh: DIR is out/stress of
+# stress run (selftests/gotrace/stress_go123_test.sh: DIR is out/stress of
 # its boot): each one read by the Go versions of its format
 # (check-trace.sh: Go 1.23 and 1.27), and gotrace check must give the
 # verdict they gave.  Prints how many files each accepted, then the

@@ -254,11 +254,11 @@ if [ "$GT_BACKEND" = kmod ]; then
 		grep -q "RE\[Kgotrace: recording .* lost, [0-9]* overflows, [0-9]* samples lost" ||
 		fail "no samples lost in the progress line: $(cat /tmp/cs-pty.out)"
 	rm -f /tmp/cs-pty.trace
-	if ./gotrace record --format go1.11 --cpu-hz -o /tmp/v1.trace \
-		-d 1 2> /tmp/v1.err; then
+	if ./gotrace record --format go1.11 --cpu-hz -o /tmp/go111.trace \
+		-d 1 2> /tmp/go111.err; then
 		fail "a go1.11 recording with --cpu-hz was not refused"
 	fi
-	grep -q "go1.11 format has no CPU samples" /tmp/v1.err ||
-		fail "no clear message for go1.11 with --cpu-hz: $(cat /tmp/v1.err)"
+	grep -q "go1.11 format has no CPU samples" /tmp/go111.err ||
+		fail "no clear message for go1.11 with --cpu-hz: $(cat /tmp/go111.err)"
 fi
 exit 0

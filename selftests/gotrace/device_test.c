@@ -8,7 +8,7 @@
  *
  * Sessions opened without a format of their own write the module's
  * "format" parameter, which the guest sets for the run (GT_FORMAT: go1.23,
- * the default, and go1.11 for the list's v1:device_test): what is read
+ * the default, and go1.11 for the list's go111:device_test): what is read
  * must start with that format's header (want_header()).  The two tests
  * of what only the go1.11 format has, a chunk pool the status counts and
  * an overflow that ends the session, ask for it in their options.
@@ -1566,7 +1566,7 @@ TEST(overload_is_counted)
 	options_init(&o);
 	/*
 	 * go1.11, whatever the module's default: its overflow ends the
-	 * session (a generational one goes on, overflow_v2_test.sh).
+	 * session (a generational one goes on, overflow_go123_test.sh).
 	 */
 	o.format = GOTRACE_FORMAT_GO111;
 	o.chunks = 1;			/* raised to the minimum, 2 per CPU */

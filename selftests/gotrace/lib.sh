@@ -31,9 +31,9 @@ GT_BACKEND=${GT_BACKEND:-kmod}
 GT_BPF_OPTS=
 # GT_FORMAT: the format recorded, go1.23 (the module's default:
 # generations) or go1.11.  The guest's init sets go1.11 for the tests its
-# list names v1:NAME: it sets the module's format parameter (which
+# list names go111:NAME: it sets the module's format parameter (which
 # gotrace record follows, whichever its backend) before the test and
-# back to go1.23 after it, and gives it GT_OUT=/out/v1, which the host
+# back to go1.23 after it, and gives it GT_OUT=/out/go111, which the host
 # checks as it checks the others.  Run by hand, a test sets the
 # parameter itself (below) and puts it back when it exits.
 GT_FORMAT=${GT_FORMAT:-go1.23}

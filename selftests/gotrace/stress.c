@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stress.c - the task churn of stress_v2_test.sh: tasks created, renamed
+ * stress.c - the task churn of stress_go123_test.sh: tasks created, renamed
  * and ended without pause on every CPU while many short recordings start
  * and stop, so that each generation boundary, each start-up snapshot and
  * each stop meets tasks in every stage of their lives.

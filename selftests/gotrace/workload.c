@@ -225,7 +225,7 @@ struct churn_count {
  * Seconds on the monotonic clock.  A deadline of time(NULL) + S is
  * anywhere from S - 1 to S seconds away (time() counts whole seconds):
  * "storm 1" started at the end of a second ran a few ms, 8000 calls on
- * the debug kernel, and filled no buffer of overflow_v2_test.sh.
+ * the debug kernel, and filled no buffer of overflow_go123_test.sh.
  */
 static double mono_s(void)
 {

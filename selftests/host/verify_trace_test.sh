@@ -9,7 +9,7 @@
 # "<=" and nopprof, tasks a filter should have left out, a profile the
 # tool cannot build, a dump format the checker does not understand, an
 # empty or malformed expectation file, a function left out of pprof's
-# display for its small share of the profile.  With GEN_TRACE_V2 (and Go 1.27),
+# display for its small share of the profile.  With GEN_TRACE_GO123 (and Go 1.27),
 # the same on a generational trace, which Go 1.21 cannot read: its
 # profiles must come from Go 1.23 and 1.27, and the expectations that
 # read Go 1.21's dump must fail.
@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 verify=$here/../verify-trace.sh
 check=$here/../check-trace.sh
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: $0 GEN_TRACE [GEN_TRACE_V2]" >&2
+	echo "usage: $0 GEN_TRACE [GEN_TRACE_GO123]" >&2
 	exit 2
 fi
 gen=$1
@@ -92,7 +92,7 @@ expect_verdict() {
 	fi
 }
 
-"$gen" small "$T/small.trace" > /dev/null || { echo "Bail out! gen-trace failed"; exit 1; }
+"$gen" small "$T/small.trace" > /dev/null || { echo "Bail out! gen-trace-go111 failed"; exit 1; }
 
 expect_verdict 0 "expectations that hold pass" \
 	"task0 create >= 1
@@ -127,7 +127,7 @@ expect_verdict 1 "nopprof fails on a function under 0.5% of the profile" \
 if [ -n "$gen_v2" ] && [ -x "$GO127" ]; then
 	trace=$T/v2-small.trace
 	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
-		{ echo "Bail out! gen-trace-v2 failed: $(cat "$T/gen.err")"; exit 1; }
+		{ echo "Bail out! gen-trace-go123 failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: expectations that hold pass" \
 		"main.main create >= 1
 pprof sched main.worker
@@ -154,20 +154,20 @@ nopprof net main.worker" GO121=/bin/false
 	# task does in a whole machine's trace.
 	trace=$T/v2-faint.trace
 	"$gen_v2" faint "$trace" > /dev/null 2> "$T/gen.err" ||
-		{ echo "Bail out! gen-trace-v2 faint failed: $(cat "$T/gen.err")"; exit 1; }
+		{ echo "Bail out! gen-trace-go123 faint failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: pprof finds a function under 0.5% of the profile" \
 		"pprof sched main.faint"
 	expect_verdict 1 "go 1.23 trace: nopprof fails on 1 ms or more under 0.5% of the profile" \
 		"nopprof sched main.faint"
 	trace=$T/v2-stuck.trace
 	"$gen_v2" stuck "$trace" > /dev/null 2> "$T/gen.err" ||
-		{ echo "Bail out! gen-trace-v2 stuck failed: $(cat "$T/gen.err")"; exit 1; }
+		{ echo "Bail out! gen-trace-go123 stuck failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 1 "go 1.23 trace: stuck 0 fails on a goroutine runnable for whole generations" \
 		"stuck 0"
 	expect_verdict 0 "go 1.23 trace: stuck 1 names it" "stuck 1"
 	trace=$T/v2-small.trace
 	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
-		{ echo "Bail out! gen-trace-v2 small failed: $(cat "$T/gen.err")"; exit 1; }
+		{ echo "Bail out! gen-trace-go123 small failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: stuck 0 passes where every runnable goroutine runs" \
 		"stuck 0"
 	trace=$T/small.trace
@@ -177,7 +177,7 @@ elif [ -n "$gen_v2" ] && [ "${GT_ALLOW_NO_GO:-0}" != 1 ]; then
 	failed=$((failed + 1))
 	echo "not ok $n - the generational trace's cases need $GO127: 'make deps' installs it (GT_ALLOW_NO_GO=1 skips instead)"
 else
-	echo "# SKIP the generational trace's cases: no GEN_TRACE_V2 or no $GO127"
+	echo "# SKIP the generational trace's cases: no GEN_TRACE_GO123 or no $GO127"
 fi
 
 # The checker of record: a profile that cannot be built fails --pprof,

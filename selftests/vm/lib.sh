@@ -62,10 +62,10 @@ GT_KERNELS_DEFAULT="debug 6.12-arm64 newest newest-rt 6.12@8cpus 6.12-rt
 
 # The guest tests of the @mttcg boot (run-kernel.sh): those whose load
 # makes CPUs meet in the model's cross-CPU paths, in both formats (a
-# plain name records go1.23, v1:NAME go1.11: selftests/gotrace/Makefile).
+# plain name records go1.23, go111:NAME go1.11: selftests/gotrace/Makefile).
 GT_MTTCG_TESTS=sched_test.sh,cross_cpu_test.sh,hotplug_test.sh,syscall_test.sh,\
-generations_test.sh,stress_v2_test.sh,v1:sched_test.sh,v1:cross_cpu_test.sh,\
-v1:hotplug_test.sh,v1:syscall_test.sh
+generations_test.sh,stress_go123_test.sh,go111:sched_test.sh,go111:cross_cpu_test.sh,\
+go111:hotplug_test.sh,go111:syscall_test.sh
 # The guest tests of the @icount boot: the CPU samples', whose count
 # must match the CPU time the workloads used, in both backends.
 GT_ICOUNT_TESTS=cpusample_test.sh,bpf:cpusample_test.sh
@@ -80,8 +80,8 @@ GT_ICOUNT_TESTS=cpusample_test.sh,bpf:cpusample_test.sh
 # go1.11 under load, the overload and the chunk pool, it asks for in its
 # options whatever the default (17 s saved).
 GT_8CPUS_TESTS=device_test,sched_test.sh,syscall_test.sh,cross_cpu_test.sh,\
-hotplug_test.sh,overflow_v2_test.sh,exit_loss_v2_test.sh,online_cpus_test.sh,\
-generations_test.sh,v1:overflow_test.sh,v1:online_cpus_test.sh,\
+hotplug_test.sh,overflow_go123_test.sh,exit_loss_go123_test.sh,online_cpus_test.sh,\
+generations_test.sh,go111:overflow_test.sh,go111:online_cpus_test.sh,\
 dmesg_clean_test.sh
 # The guest tests of the @maxcpus64 boot: those where the number of
 # possible, online and recorded CPUs matters.  In go1.11 only those
@@ -92,7 +92,7 @@ dmesg_clean_test.sh
 # that differs between the formats (49 s of guest time saved).
 GT_MAXCPUS_TESTS=device_test,sched_test.sh,command_test.sh,hotplug_test.sh,\
 cross_cpu_test.sh,flush_reserve_test.sh,online_cpus_test.sh,\
-v1:hotplug_test.sh,v1:flush_reserve_test.sh,v1:online_cpus_test.sh,\
+go111:hotplug_test.sh,go111:flush_reserve_test.sh,go111:online_cpus_test.sh,\
 dmesg_clean_test.sh
 
 # The guest tests of the @isolated boot (CPU 1 isolated): the sampler

@@ -47,11 +47,11 @@
 # kernel; the tests' own waits are bounded 4 times longer there,
 # GT_TIME_SCALE), GT_BPF_TESTS (1 runs the BPF backend's guest tests:
 # the default on 6.1, newest, their arm64 twins and 6.12-arm64, and
-# with GT_TESTS), GT_V1_TESTS (all: the default on 6.12-arm64 and with
+# with GT_TESTS), GT_GO111_TESTS (all: the default on 6.12-arm64 and with
 # GT_TESTS; kernel: only the go1.11 runs that drive that format's
 # kernel paths, the default on 6.12, debug and the 6.12-rt of both
 # architectures; none: the default elsewhere),
-# GT_STRESS_TESTS (1 runs stress_v2_test.sh: the default on 6.12,
+# GT_STRESS_TESTS (1 runs stress_go123_test.sh: the default on 6.12,
 # @mttcg and with GT_TESTS; 0 skips it),
 # GT_VM_CPUS (2, or as BOOT says),
 # GT_VM_ACCEL (QEMU -accel, default tcg,thread=single),
@@ -143,7 +143,7 @@ bpf_tests=0
 case $name in
 6.1|newest|6.1-arm64|6.12-arm64|newest-arm64|*@icount) bpf_tests=1 ;;
 esac
-# The go1.11 runs (v1:NAME): all of them on 6.12-arm64, which checks
+# The go1.11 runs (go111:NAME): all of them on 6.12-arm64, which checks
 # that format's ground truth in full (x86-64's 6.12 did, until make
 # check ran 6.12-arm64 with the same tests: the format is the same code
 # on both, and what the architecture changes, its syscall table and
@@ -156,12 +156,12 @@ esac
 # every kernel.  On newest the go1.11 runs were 74 s of its 440 s of
 # guest time and 41 of its 141 traces, and a fresh machine's make check
 # did not fit 80 minutes with them on 6.1, newest and newest-rt.
-v1_tests=none
+go111_tests=none
 case $kernel in
-6.12-arm64) v1_tests=all ;;
-6.12 | debug | 6.12-rt | 6.12-rt-arm64) v1_tests=kernel ;;
+6.12-arm64) go111_tests=all ;;
+6.12 | debug | 6.12-rt | 6.12-rt-arm64) go111_tests=kernel ;;
 esac
-# The stress run of many short recordings (stress_v2_test.sh, 60 to 90 s
+# The stress run of many short recordings (stress_go123_test.sh, 60 to 90 s
 # of guest time) on the reference boot, 6.12, and on @mttcg, whose CPUs
 # really run at once, as the races it looks for need; the model and the
 # writer it drives are the same code on every kernel, and on each of the
@@ -174,11 +174,11 @@ esac
 # it is, its BPF, go1.11 and stress entries included.
 if [ -n "${GT_TESTS:-}" ]; then
 	bpf_tests=1
-	v1_tests=all
+	go111_tests=all
 	stress_tests=1
 fi
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
-v1_tests=${GT_V1_TESTS:-$v1_tests}
+go111_tests=${GT_GO111_TESTS:-$go111_tests}
 stress_tests=${GT_STRESS_TESTS:-$stress_tests}
 
 # Where a boot's time goes, printed at its end: preparing (downloads,
@@ -245,7 +245,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel${qemu_version:+, $qemu_version})"
 	rm -rf "$work/out"
 	GT_QEMU_FROM=$qemu_from gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_V1_TESTS=$v1_tests GT_STRESS_TESTS=$stress_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_GO111_TESTS=$go111_tests GT_STRESS_TESTS=$stress_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
@@ -357,11 +357,11 @@ readers() {
 # 83 without, and on a fresh machine each boot's host checks took as
 # long as its guest.
 # The BPF backend's traces are in out/bpf/, named bpf/NAME; those of the
-# go1.11 runs (v1:NAME) in out/v1/, v1/NAME (v1/bpf/NAME for bpf:v1:).
-# A run of only bpf: or v1: tests has traces there alone.
+# go1.11 runs (go111:NAME) in out/go111/, go111/NAME (go111/bpf/NAME for bpf:go111:).
+# A run of only bpf: or go111: tests has traces there alone.
 traces=0
-for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
-	"$work"/out/v1/bpf/*.trace; do
+for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
+	"$work"/out/go111/bpf/*.trace; do
 	case $t in
 	*/\*.trace) continue ;;
 	esac
@@ -369,7 +369,7 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
 	base=${t#"$work"/out/}
 	base=${base%.trace}
 	case $name/$base in
-	6.12/* | 6.12-arm64/v1/* | 6.12-arm64/bpf/*) opts=--pprof ;;
+	6.12/* | 6.12-arm64/go111/* | 6.12-arm64/bpf/*) opts=--pprof ;;
 	*) opts= ;;
 	esac
 	# units: the user task and region pages of its systemd unit;
@@ -386,7 +386,7 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/v1/*.trace \
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
 done
-# The stress run's files (stress_v2_test.sh), over a hundred small
+# The stress run's files (stress_go123_test.sh), over a hundred small
 # ones: every one read by Go 1.23 and 1.27 and gotrace check's verdict
 # compared, in one line, which names the refused.
 if [ -d "$work/out/stress" ]; then
@@ -401,7 +401,7 @@ if [ "$traces" -eq 0 ]; then
 fi
 # The storm's figures, in each format: the event rate it reached and the
 # bytes per event.
-for storm in "$work"/out/storm.trace "$work"/out/v1/storm.trace; do
+for storm in "$work"/out/storm.trace "$work"/out/go111/storm.trace; do
 	[ -s "$storm" ] || continue
 	"$GT_ROOT/user/gotrace" check "$storm" 2>/dev/null |
 	awk -v size="$(stat -c %s "$storm")" -v k="$name" \

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# make-corpus.sh GEN_TRACE GEN_TRACE_V2 MODEL_TEST DIR - the seed corpus
+# make-corpus.sh GEN_TRACE GEN_TRACE_GO123 MODEL_TEST DIR - the seed corpus
 # of the trace readers' fuzz targets, written into DIR/go111 and
 # DIR/go123 (make -C user fuzz-corpus; the result is committed).
 #
 # Real traces of both formats, from the generators of the host tests
-# (selftests/host/gen-trace*.c) and the cases of the model test
+# (selftests/host/gen-trace-go111*.c) and the cases of the model test
 # (tests/model_test.c): user stacks (unsymbolised frames that
 # symbolize names), CPU samples, systemd units, every block reason and
 # syscall class, tables that fill up, the go 1.26 format.  Only the small

@@ -136,33 +136,33 @@ check "stat without a file: exit 2" '[ $rc -eq 2 ]'
 # only the web UIs refuse fail too.  A generator that cannot be built is
 # a failure, not a reason to skip.
 HOST=$(dirname "$0")/../../selftests/host
-GEN=$HOST/build/gen-trace
-[ -x "$GEN" ] || make -s -C "$HOST" build/gen-trace >"$T/out" 2>"$T/err"
-check "gen-trace is built" '[ -x "$GEN" ]'
+GEN=$HOST/build/gen-trace-go111
+[ -x "$GEN" ] || make -s -C "$HOST" build/gen-trace-go111 >"$T/out" 2>"$T/err"
+check "gen-trace-go111 is built" '[ -x "$GEN" ]'
 
 # gen KIND FILE: a synthetic trace, or a failed test saying why not.
 gen() {
 	"$GEN" "$1" "$2" >"$T/out" 2>"$T/err" ||
-		check "gen-trace $1" false
+		check "gen-trace-go111 $1" false
 }
 
 for kind in small busy limits; do
 	gen $kind "$T/$kind.trace"
 	run check -q "$T/$kind.trace"
-	check "check: gen-trace $kind passes" '[ $rc -eq 0 ]'
+	check "check: gen-trace-go111 $kind passes" '[ $rc -eq 0 ]'
 	run stat "$T/$kind.trace"
-	check "stat: gen-trace $kind" '[ $rc -eq 0 ] && has "top tasks by run time" "$T/out"'
+	check "stat: gen-trace-go111 $kind" '[ $rc -eq 0 ] && has "top tasks by run time" "$T/out"'
 done
 gen double-start "$T/ds.trace"
 run check "$T/ds.trace"
-check "check: gen-trace double-start fails" '[ $rc -eq 1 ] && has "is already running g" "$T/err"'
+check "check: gen-trace-go111 double-start fails" '[ $rc -eq 1 ] && has "is already running g" "$T/err"'
 # Both parsers accept these two; the 1.21 web UI does not.
 gen unclosed "$T/uc.trace"
 run check "$T/uc.trace"
-check "check: gen-trace unclosed fails" '[ $rc -eq 1 ] && has "is still running at the end of the trace" "$T/err"'
+check "check: gen-trace-go111 unclosed fails" '[ $rc -eq 1 ] && has "is still running at the end of the trace" "$T/err"'
 gen sysexit-after-block "$T/sb.trace"
 run check "$T/sb.trace"
-check "check: gen-trace sysexit-after-block fails" '[ $rc -eq 1 ] && has "blocked with GoBlock, not GoSysBlock" "$T/err"'
+check "check: gen-trace-go111 sysexit-after-block fails" '[ $rc -eq 1 ] && has "blocked with GoBlock, not GoSysBlock" "$T/err"'
 
 # A generational trace's header alone: every reader fails, as check
 # does (Go: "no frequency event found"), none says "0 Hz" or writes an

@@ -3392,7 +3392,7 @@ static void test_create_at_stop(void)
  * third transition, an end between the last two left the P in its
  * syscall in the old generation while the new one stated it idle
  * ("inconsistent status for proc 0: old Syscall vs. new Idle",
- * exit_loss_v2_test.sh on 6.12 with 8 CPUs).
+ * exit_loss_go123_test.sh on 6.12 with 8 CPUs).
  */
 static void advance_after(struct gt_model *m)
 {

@@ -10,18 +10,18 @@
 # Never the machine's own devices: a FIFO, links and (as root) a null
 # device made with mknod in the test's directory.  A writer that wrongly
 # replaced the FIFO would leave its reader waiting: the readers are
-# bounded by timeout(1).  $GEN_TRACE_V2 writes the traces (make check
+# bounded by timeout(1).  $GEN_TRACE_GO123 writes the traces (make check
 # builds it).
 
 . "$(dirname "$0")/lib.sh"
 
-GEN_TRACE_V2=${GEN_TRACE_V2:-$(dirname "$0")/../build/gen-trace-v2}
+GEN_TRACE_GO123=${GEN_TRACE_GO123:-$(dirname "$0")/../build/gen-trace-go123}
 case $GOTRACE in
 /*) ;;
 *) GOTRACE=$PWD/$GOTRACE ;;
 esac
 
-"$GEN_TRACE_V2" small "$T/good.trace" 2>/dev/null
+"$GEN_TRACE_GO123" small "$T/good.trace" 2>/dev/null
 size=$(wc -c <"$T/good.trace")
 # Cut one byte short: --repair keeps its first generations.
 head -c $((size - 1)) "$T/good.trace" >"$T/cut.trace"

@@ -6,15 +6,15 @@
 # Go 1.27's trace tool is the checker of record.  Three small go 1.23
 # traces, made here in under a second:
 #
-#   small   gen-trace-v2's small kind (Go's runtime's shape: creations,
+#   small   gen-trace-go123's small kind (Go's runtime's shape: creations,
 #           chan/select/mutex blocks, preemptions, syscalls);
-#   units   gen-trace-v2's units kind: small with its goroutines in the
+#   units   gen-trace-go123's units kind: small with its goroutines in the
 #           systemd units a.service and b.scope as gotrace writes them
 #           (user regions; main's a.service region begun before the
 #           trace), "network" blocks, and its three Ms stepping at the
 #           same times (the profiles depend on Go's order of equal
 #           times: go123_walk.c's old order failed all four);
-#   v126    gen-trace-v2's small in the "go 1.26 trace" format (its
+#   v126    gen-trace-go123's small in the "go 1.26 trace" format (its
 #           Sync batch: Go times a generation's start by its batches');
 #   classify_all, units.cut, exec_rename
 #           model_test's cases, through the module's model and encoder:
@@ -44,26 +44,26 @@
 # The Go tools run as the binaries of GOTOOLDIR, not 'go tool X' (one
 # process less each).  Go 1.27 is $GO127, else the one scripts/go127.sh
 # unpacked into $GT_STORE; without it the test fails (no_go, lib.sh).
-# $MODEL_TEST, $GEN_TRACE_V2 and $V2MUTATE are the generators (make
+# $MODEL_TEST, $GEN_TRACE_GO123 and $GO123_MUTATE are the generators (make
 # check builds them).
 
 . "$(dirname "$0")/lib.sh"
 
 B=$(dirname "$0")/../build
 MODEL_TEST=${MODEL_TEST:-$B/model_test}
-GEN_TRACE_V2=${GEN_TRACE_V2:-$B/gen-trace-v2}
-V2MUTATE=${V2MUTATE:-$B/v2mutate}
+GEN_TRACE_GO123=${GEN_TRACE_GO123:-$B/gen-trace-go123}
+GO123_MUTATE=${GO123_MUTATE:-$B/go123_mutate}
 GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
 spid=
 trap '[ -n "$spid" ] && kill $spid 2>/dev/null; rm -rf "$T"' EXIT
 
 # ---- the traces ---------------------------------------------------------
-"$GEN_TRACE_V2" small "$T/small.trace" 2>"$T/err" &&
-	"$GEN_TRACE_V2" units "$T/units.trace" 2>"$T/err" &&
-	"$GEN_TRACE_V2" v126 "$T/v126.trace" 2>"$T/err"
+"$GEN_TRACE_GO123" small "$T/small.trace" 2>"$T/err" &&
+	"$GEN_TRACE_GO123" units "$T/units.trace" 2>"$T/err" &&
+	"$GEN_TRACE_GO123" v126 "$T/v126.trace" 2>"$T/err"
 grc=$?
-check "gen-trace-v2 writes the small, units and v126 traces" '[ $grc -eq 0 ]'
+check "gen-trace-go123 writes the small, units and v126 traces" '[ $grc -eq 0 ]'
 mkdir "$T/m"
 "$MODEL_TEST" "$T/m" classify_all units exec_rename >"$T/out" 2>"$T/err"
 grc=$?
@@ -202,9 +202,9 @@ url() {
 }
 # units with generation 1's frames left without functions: Go's summary
 # names a goroutine by the first stack whose root frame has one.
-"$V2MUTATE" gen1-frames-unnamed "$T/units.trace" "$T/unnamed.trace" 2>"$T/err"
+"$GO123_MUTATE" gen1-frames-unnamed "$T/units.trace" "$T/unnamed.trace" 2>"$T/err"
 grc=$?
-check "v2mutate writes units with generation 1's frames unnamed" '[ $grc -eq 0 ]'
+check "go123_mutate writes units with generation 1's frames unnamed" '[ $grc -eq 0 ]'
 have_curl=$(command -v curl)
 [ -n "$have_curl" ] && serve "$T/units.trace" units && serve "$T/units_cut.trace" cut &&
 	serve "$T/unnamed.trace" unnamed
@@ -393,7 +393,7 @@ done
 # A recorder may state its rate (a string of each generation's table):
 # then each sample is worth its period, 1e9 / 999 ns.
 if [ -s "$T/burn123/burn.trace" ]; then
-	"$V2MUTATE" cpu-hz-999 "$T/burn123/burn.trace" "$T/hz.trace" 2>"$T/err"
+	"$GO123_MUTATE" cpu-hz-999 "$T/burn123/burn.trace" "$T/hz.trace" 2>"$T/err"
 	run pprof cpu -o "$T/hz.pb.gz" "$T/hz.trace"
 	"$TOOLS/pprof" -raw "$T/hz.pb.gz" >"$T/out" 2>"$T/err"
 	check "a trace stating 999 Hz: pprof cpu's period is 1001001 ns, each sample worth it" \
@@ -407,12 +407,12 @@ fi
 
 # pprof cpu --unit: Go has no view of samples by region to compare with,
 # so the samples' order and the regions come from Go 1.27's dump of the
-# units trace with a sample one tick after every GoStart (v2mutate
+# units trace with a sample one tick after every GoStart (go123_mutate
 # samples-at-starts), and the count is gotrace's rule applied to it in
 # awk: a sample counts when its goroutine is in the unit's region; one
 # of a goroutine whose first region event is still to come waits for it
 # (an end of the unit's region: it was in it).
-"$V2MUTATE" samples-at-starts "$T/units.trace" "$T/us.trace" 2>"$T/err"
+"$GO123_MUTATE" samples-at-starts "$T/units.trace" "$T/us.trace" 2>"$T/err"
 dumped "$T/us.trace" >"$T/want.txt"
 run pprof cpu -o "$T/us.pb.gz" "$T/us.trace"
 raw "$T/us.pb.gz" >"$T/gt.txt"
@@ -499,7 +499,7 @@ run pprof sched --unit c.service -o "$T/u.pb.gz" "$T/units.trace"
 check "--unit of no task's unit: a profile without samples" \
 	'[ $rc -eq 0 ] && [ -z "$(raw "$T/u.pb.gz")" ]'
 
-# gen-trace-v2's goroutines start in main.main; main itself is named by
+# gen-trace-go123's goroutines start in main.main; main itself is named by
 # its first stack, main.worker: the one task of that name.
 for kind in sched sync; do
 	web units "/$(ep $kind)?name=main.main" "$T/go.pb"

@@ -144,8 +144,8 @@ check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ]
 # A full disk under a go 1.23 trace (EFBIG of a file size limit here):
 # the incomplete file is kept, and the message says how to save its
 # complete generations.
-V2LONG=${V2LONG:-$(dirname "$0")/../build/v2long}
-"$V2LONG" 4 "$T/long4.trace"
+GO123_LONG=${GO123_LONG:-$(dirname "$0")/../build/go123_long}
+"$GO123_LONG" 4 "$T/long4.trace"
 cat "$T/long4.trace" >"$FIFO" &
 writer=$!
 (trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \

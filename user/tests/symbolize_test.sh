@@ -5,7 +5,7 @@
 # and Go's readers see the names
 #
 # build/usym_prog (tests/usym_prog.c) prints the stack it had in leaf,
-# innermost first, as file offsets of itself; gen-trace-v2's ustack kind
+# innermost first, as file offsets of itself; gen-trace-go123's ustack kind
 # writes a "go 1.23 trace" whose syscall stack holds those frames as the
 # recorders write them unnamed (Documentation/user-stacks.rst), between a
 # kernel frame, an address in no file, a truncated walk and gotrace's
@@ -15,20 +15,20 @@
 # every other frame must be as it was; Go 1.23 and 1.27 and gotrace check
 # must accept the output.  A trace without user frames comes out
 # identical; a binary that is gone or stripped leaves its frames unnamed.
-# The same for a "go 1.11 trace" of gen-trace's ustack kind (its
+# The same for a "go 1.11 trace" of gen-trace-go111's ustack kind (its
 # kernel-like stacks hold the frames), which Go 1.21 and 1.23 must accept.
 # Fails where Go 1.21, 1.23 or 1.27 is missing (skips with
 # GT_ALLOW_NO_GO=1).
 #
-# $GEN and $GEN1 are the generators, $PROG the program, $V2MUTATE adds
+# $GEN and $GEN1 are the generators, $PROG the program, $GO123_MUTATE adds
 # CPU samples (make check builds them).
 
 . "$(dirname "$0")/lib.sh"
 
-GEN=${GEN:-./build/gen-trace-v2}
-GEN1=${GEN1:-./build/gen-trace}
+GEN=${GEN:-./build/gen-trace-go123}
+GEN1=${GEN1:-./build/gen-trace-go111}
 PROG=$(realpath "${PROG:-./build/usym_prog}")
-V2MUTATE=${V2MUTATE:-./build/v2mutate}
+GO123_MUTATE=${GO123_MUTATE:-./build/go123_mutate}
 CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
@@ -185,7 +185,7 @@ check "the frames before and after them are as they were" \
 	 tr "\n" "|" | grep -q "^entry_SYSCALL_64 :0|leaf .*|middle .*|outer .*|\[unknown\]+0x7ffd1000 :0|\[user stack truncated: depth limit\] :0|$"'
 check "no user frame is left unnamed" '! grep -q "usym_prog+0x" "$T/dump"'
 
-# CPU samples share the stack table: a sample of every stack (v2mutate
+# CPU samples share the stack table: a sample of every stack (go123_mutate
 # samples-of-stacks), and the samples' stacks must come out named too.
 # sampled TRACE: the frames of the samples of Go 1.27's dump of TRACE.
 sampled() {
@@ -197,7 +197,7 @@ sampled() {
 	{ s = 0 }
 '
 }
-"$V2MUTATE" samples-of-stacks "$T/u.trace" "$T/us.trace"
+"$GO123_MUTATE" samples-of-stacks "$T/u.trace" "$T/us.trace"
 run symbolize "$T/us.trace" "$T/uss.trace"
 sampled "$T/us.trace" >"$T/sdump0"
 sampled "$T/uss.trace" >"$T/sdump"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gen-trace-v2.c - synthetic generational traces written with the
+ * gen-trace-go123.c - synthetic generational traces written with the
  * module's encoder (model/go123_encode.c), for Go's own readers to judge.
  *
- *   gen-trace-v2 KIND FILE
+ *   gen-trace-go123 KIND FILE
  *
  * A small scheduler is simulated step by step: three Ms, each with its
  * own P (the third stops its P when it has nothing to run and starts it
@@ -30,7 +30,7 @@
  * down and two thirds of its steps are taken by all three Ms at the same
  * time, so that the order of equal times matters.  For gotrace pprof).
  *
- *   gen-trace-v2 ustack FILE BINARY OFFSET...
+ *   gen-trace-go123 ustack FILE BINARY OFFSET...
  *
  * ustack: small, whose syscall stack (syscall.read) holds user frames
  * as the recorders write them before they are named
@@ -127,7 +127,7 @@ static unsigned int nuoffs;
 
 static void die(const char *what)
 {
-	fprintf(stderr, "gen-trace-v2: %s\n", what);
+	fprintf(stderr, "gen-trace-go123: %s\n", what);
 	exit(1);
 }
 
@@ -473,7 +473,7 @@ int main(int argc, char **argv)
 		for (int i = 4; i < argc; i++)
 			uoffs[nuoffs++] = strtoull(argv[i], NULL, 0);
 	} else if (argc != 3) {
-		die("usage: gen-trace-v2 small|busy|faint|v126|stuck|units FILE, "
+		die("usage: gen-trace-go123 small|busy|faint|v126|stuck|units FILE, "
 		    "or ustack FILE BINARY OFFSET...");
 	} else if (!strcmp(argv[1], "small")) {
 		version = GT_E123_GO123, ngen = 3, steps = 300;
@@ -548,7 +548,7 @@ int main(int argc, char **argv)
 		free(ms[i].buf);
 	if (fclose(out))
 		die("write failed");
-	fprintf(stderr, "gen-trace-v2 %s: %u generations, %lu batches, %lu events, %d goroutines\n",
+	fprintf(stderr, "gen-trace-go123 %s: %u generations, %lu batches, %lu events, %d goroutines\n",
 		argv[1], ngen, nbatches, nevents, ng - 1);
 	return 0;
 }

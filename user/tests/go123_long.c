@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * v2long.c - write a valid "go 1.23 trace" of as many generations as asked
+ * go123_long.c - write a valid "go 1.23 trace" of as many generations as asked
  *
- *   v2long GENERATIONS OUT
+ *   go123_long GENERATIONS OUT
  *
- * For tests that need a long trace (v2stream_test.sh): every generation
+ * For tests that need a long trace (go123_stream_test.sh): every generation
  * is the same work, so its size does not depend on how many there are
  * (about 50 KiB): a sweep batch (no M) states 4 idle Ps and 64 runnable
  * goroutines, then each P's M starts its P and runs its 16 goroutines in
@@ -52,7 +52,7 @@ static void flush(FILE *f, uint64_t gen, uint64_t m, uint64_t time)
 	put_to(hdr, &n, time);
 	put_to(hdr, &n, len);
 	if (fwrite(hdr, 1, n, f) != n || fwrite(buf, 1, len, f) != len) {
-		perror("v2long");
+		perror("go123_long");
 		exit(1);
 	}
 	len = 0;
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc != 3 || !(gens = strtoull(argv[1], NULL, 10))) {
-		fprintf(stderr, "usage: v2long GENERATIONS OUT\n");
+		fprintf(stderr, "usage: go123_long GENERATIONS OUT\n");
 		return 2;
 	}
 	f = fopen(argv[2], "wb");
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		buf[len++] = GT_GO123_EV_STRING;
 		put(1);
 		put(6);
-		memcpy(buf + len, "v2long", 6);
+		memcpy(buf + len, "go123_long", 6);
 		len += 6;
 		flush(f, gen, NOM, t);
 		buf[len++] = GT_GO123_EV_STACKS;

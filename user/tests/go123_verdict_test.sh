@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# v2verdict_test.sh - 'gotrace check' gives Go's verdict on generational
+# go123_verdict_test.sh - 'gotrace check' gives Go's verdict on generational
 # traces, and 'gotrace check --repair' makes every truncated one readable
 #
 # The valid trace is the first four generations of model_test's
 # "generations" case (a go 1.23 trace: tasks asleep throughout, syscalls,
-# wakeups, sweeps).  From it, v2mutate derives the traces a writer bug
-# would give (tests/v2mutate.c says what each mutation does) and cuts it
+# wakeups, sweeps).  From it, go123_mutate derives the traces a writer bug
+# would give (tests/go123_mutate.c says what each mutation does) and cuts it
 # at every generation's end, inside the first and last batch of every
 # generation, between its first batches, and at a few other offsets.  For
 # each, Go 1.23 (`go tool trace -d=1`) and Go 1.27 (`-d=parsed`) give
@@ -18,12 +18,12 @@
 # accepted by gotrace check and both Gos.
 #
 # Fails where Go 1.23 or 1.27 is missing (skips with GT_ALLOW_NO_GO=1).
-# $MODEL_TEST and $V2MUTATE are the binaries (make check passes them).
+# $MODEL_TEST and $GO123_MUTATE are the binaries (make check passes them).
 
 . "$(dirname "$0")/lib.sh"
 
 MODEL_TEST=${MODEL_TEST:-./build/model_test}
-V2MUTATE=${V2MUTATE:-./build/v2mutate}
+GO123_MUTATE=${GO123_MUTATE:-./build/go123_mutate}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
 GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GOTOOLCHAIN=local
@@ -37,7 +37,7 @@ fi
 
 mkdir "$T/model"
 "$MODEL_TEST" "$T/model" >/dev/null 2>&1
-"$V2MUTATE" first4 "$T/model/generations.v2.trace" "$T/base.trace"
+"$GO123_MUTATE" first4 "$T/model/generations.v2.trace" "$T/base.trace"
 check "the valid trace: 4 generations of model_test's generations case" \
 	'[ -s "$T/base.trace" ]'
 
@@ -68,13 +68,13 @@ agree() {
 	fi
 }
 
-for m in $("$V2MUTATE" list); do
+for m in $("$GO123_MUTATE" list); do
 	# The CPU sample mutations but one need samples: below.
 	case $m in first4|sample-bad-*|sample-cut|sample-overflow|sample-no-*|samples-*)
 		continue ;;
 	esac
 	rc=0
-	"$V2MUTATE" "$m" "$T/base.trace" "$T/m.trace" 2>"$T/err" || rc=$?
+	"$GO123_MUTATE" "$m" "$T/base.trace" "$T/m.trace" 2>"$T/err" || rc=$?
 	if [ $rc -eq 3 ]; then
 		ok "$m: # SKIP nothing to mutate in this trace"
 		continue
@@ -84,7 +84,7 @@ for m in $("$V2MUTATE" list); do
 done
 
 # CPU samples: a trace Go 1.23's runtime wrote with its CPU profile on
-# (tests/cpuburn_go.go, 1 s), and what v2mutate's sample-* mutations make
+# (tests/cpuburn_go.go, 1 s), and what go123_mutate's sample-* mutations make
 # of its first CPU samples batch.  Two are broken in ways Go's readers
 # miss, and gotrace check rejects them: a sample whose stack id is not
 # in the table (both readers take it; both dumps panic looking it up)
@@ -94,21 +94,21 @@ if cpuburn "$GO123" "$T/burn" 1.5 >"$T/out" 2>"$T/err"; then
 	ok "cpuburn (Go 1.23) writes a go 1.23 trace with CPU samples"
 	for m in unchanged sample-bad-byte sample-overflow sample-no-p-no-g \
 		 samples-empty sample-in-events; do
-		"$V2MUTATE" "$m" "$T/burn/burn.trace" "$T/m.trace"
+		"$GO123_MUTATE" "$m" "$T/burn/burn.trace" "$T/m.trace"
 		verdict "$T/m.trace"
 		agree "$m (CPU samples)"
 	done
-	"$V2MUTATE" sample-bad-stack "$T/burn/burn.trace" "$T/m.trace"
+	"$GO123_MUTATE" sample-bad-stack "$T/burn/burn.trace" "$T/m.trace"
 	verdict "$T/m.trace"
 	check "sample-bad-stack: gotrace check rejects it, naming the stack; the dumps of Go 1.23 and 1.27 panic on it" \
 		'[ $gt = reject ] && has "found invalid stack ID 999999999 for a CPU sample" "$T/gt.err" && grep -q "^panic: expected id 999999999" "$T/go123.out" && grep -q "^panic: expected id 999999999" "$T/go127.out"'
-	"$V2MUTATE" sample-cut "$T/burn/burn.trace" "$T/m.trace"
+	"$GO123_MUTATE" sample-cut "$T/burn/burn.trace" "$T/m.trace"
 	verdict "$T/m.trace"
 	check "sample-cut: gotrace check rejects it; Go 1.27 sees no sample at all (the trace ends there for it)" \
 		'[ $gt = reject ] && has "its stack is cut off by the batch.s end" "$T/gt.err" && ! grep -q StackSample "$T/go127.out"'
 	# Cut inside generation 2: the repair keeps generation 1, samples
 	# and all.
-	off=$("$V2MUTATE" cuts "$T/burn/burn.trace" | awk '$2 == "inside-batch" && $3 == "gen=2" { print $1; exit }')
+	off=$("$GO123_MUTATE" cuts "$T/burn/burn.trace" | awk '$2 == "inside-batch" && $3 == "gen=2" { print $1; exit }')
 	if [ -n "$off" ]; then
 		head -c "$off" "$T/burn/burn.trace" >"$T/cut.trace"
 		"$GOTRACE" check --repair -o "$T/fixed.trace" "$T/cut.trace" >"$T/out" 2>"$T/err"
@@ -126,7 +126,7 @@ fi
 
 # gotrace stat says the frequency the trace says (its times are in ns).
 # At 1 Hz, times in ns pass 2^64: a verdict, no undefined conversion.
-"$V2MUTATE" freq-1hz "$T/base.trace" "$T/m.trace"
+"$GO123_MUTATE" freq-1hz "$T/base.trace" "$T/m.trace"
 "$GOTRACE" check "$T/m.trace" >"$T/out" 2>"$T/err"
 check "check of a 1 Hz trace: its times in ns saturate, none is converted out of range" \
 	'! has "runtime error" "$T/err"'
@@ -140,7 +140,7 @@ check "stat -j of a 1 Hz trace: frequency 1" 'has "^  \"frequency\": 1,$" "$T/ou
 # the first generation (a flight-recorder cut) leaves a task asleep
 # throughout first named by a status in generation 22.
 for m in no-sweep drop-gen1 no-sweep,drop-gen1; do
-	"$V2MUTATE" "$m" "$T/model/generations.v2.trace" "$T/m.trace"
+	"$GO123_MUTATE" "$m" "$T/model/generations.v2.trace" "$T/m.trace"
 	verdict "$T/m.trace"
 	agree "$m (22 generations)"
 done
@@ -153,7 +153,7 @@ head -c 20000 "$T/base.trace" >"$T/cut.trace"
 check "check of a cut file: names --repair and the complete generations it keeps" \
 	'has "if it was cut short (a recorder killed, a full disk), .gotrace check --repair. keeps its [1-9][0-9]* complete generations" "$T/err"'
 
-cuts=$("$V2MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
+cuts=$("$GO123_MUTATE" cuts "$T/base.trace" | sed 's/ /:/g')
 for c in $cuts 16:header-only 17:in-the-first-batch-header 20:in-the-first-batch-header \
 	 5000:mid-generation 20000:mid-generation 35000:mid-generation \
 	 $((size - 1)):one-byte-short; do
@@ -170,14 +170,14 @@ for c in $cuts 16:header-only 17:in-the-first-batch-header 20:in-the-first-batch
 	if [ $rc -ne 0 ]; then
 		# Nothing complete to keep: only right for a cut in generation 1.
 		check "cut at $off ($what): not repaired, generation 1 is incomplete" \
-			'[ "$off" -lt "$("$V2MUTATE" cuts "$T/base.trace" | awk "/gen-end gen=1/ { print \$1 }")" ]'
+			'[ "$off" -lt "$("$GO123_MUTATE" cuts "$T/base.trace" | awk "/gen-end gen=1/ { print \$1 }")" ]'
 		continue
 	fi
 	verdict "$T/fixed.trace"
 	check "cut at $off ($what): repaired to $(wc -c <"$T/fixed.trace") bytes, accepted by gotrace check, Go 1.23 and 1.27 ($gt $g123 $g127)" \
 		'[ "$gt$g123$g127" = acceptacceptaccept ]'
 	check "cut at $off ($what): the repair keeps every complete generation" \
-		'"$V2MUTATE" cuts "$T/base.trace" | awk -v off="$off" -v got="$(wc -c <"$T/fixed.trace")" \
+		'"$GO123_MUTATE" cuts "$T/base.trace" | awk -v off="$off" -v got="$(wc -c <"$T/fixed.trace")" \
 			"/gen-end/ && \$1 <= off { want = \$1 } END { exit !(want == got) }"'
 done
 

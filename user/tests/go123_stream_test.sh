@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# v2stream_test.sh - gotrace check, stat and pprof read a generational
+# go123_stream_test.sh - gotrace check, stat and pprof read a generational
 # trace one generation at a time: their peak memory does not grow with
 # the file
 #
-# v2long writes two valid "go 1.23 trace" files of the same generations,
+# go123_long writes two valid "go 1.23 trace" files of the same generations,
 # 20 (1 MB) and 1000 (52 MB).  The peak RSS (/usr/bin/time's %M) of
 # check, of stat and of pprof (sched) on the long one must stay within
 # 8 MB of the short one's: holding the file, or anything per generation,
@@ -14,11 +14,11 @@
 # measurement: it keeps up to 256 MB of freed memory by design.
 # Skips without /usr/bin/time.
 #
-# $V2LONG is the generator (make check passes build/v2long).
+# $GO123_LONG is the generator (make check passes build/go123_long).
 
 . "$(dirname "$0")/lib.sh"
 
-V2LONG=${V2LONG:-./build/v2long}
+GO123_LONG=${GO123_LONG:-./build/go123_long}
 SLACK_KB=8192
 
 if [ ! -x /usr/bin/time ]; then
@@ -27,9 +27,9 @@ if [ ! -x /usr/bin/time ]; then
 	exit
 fi
 
-"$V2LONG" 20 "$T/short.trace"
-"$V2LONG" 1000 "$T/long.trace"
-check "v2long writes 20 and 1000 generations" \
+"$GO123_LONG" 20 "$T/short.trace"
+"$GO123_LONG" 1000 "$T/long.trace"
+check "go123_long writes 20 and 1000 generations" \
 	'[ $(wc -c <"$T/long.trace") -gt $((40 * $(wc -c <"$T/short.trace"))) ]'
 
 # peak CMD...: the peak RSS in KB of gotrace CMD..., in $kb; status in $rc

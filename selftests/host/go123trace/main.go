@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 
-// v2trace writes real Go execution traces in the generational format, and
+// go123trace writes real Go execution traces in the generational format, and
 // damaged copies of them, for the host tests of the readers and of
 // check-trace.sh.  Built at test time with the Go whose format is wanted:
 // Go 1.23 writes "go 1.23 trace", Go 1.27 writes "go 1.26 trace".
 //
-//	v2trace record FILE          a workload traced into FILE
-//	v2trace cut MODE IN OUT      a damaged copy of IN
-//	v2trace repeat N IN OUT      IN with its second generation N times
+//	go123trace record FILE          a workload traced into FILE
+//	go123trace cut MODE IN OUT      a damaged copy of IN
+//	go123trace repeat N IN OUT      IN with its second generation N times
 //
 // The workload runs long enough for several generations (the runtime ends
 // one about every second): goroutines that block on channels, a mutex, a
@@ -41,7 +41,7 @@ import (
 )
 
 func die(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "v2trace: "+format+"\n", args...)
+	fmt.Fprintf(os.Stderr, "go123trace: "+format+"\n", args...)
 	os.Exit(1)
 }
 
@@ -289,6 +289,6 @@ func main() {
 	case len(os.Args) == 5 && os.Args[1] == "repeat":
 		repeat(os.Args[2], os.Args[3], os.Args[4])
 	default:
-		die("usage: v2trace record FILE | v2trace cut MODE IN OUT | v2trace repeat N IN OUT")
+		die("usage: go123trace record FILE | go123trace cut MODE IN OUT | go123trace repeat N IN OUT")
 	}
 }

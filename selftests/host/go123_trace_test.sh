@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# v2_trace_test.sh OUTDIR GOTRACE - the generational format on real traces.
+# go123_trace_test.sh OUTDIR GOTRACE - the generational format on real traces.
 #
-# Go 1.23 and Go 1.27 each build v2trace/ and record a workload with it:
-# "go 1.23 trace" and "go 1.26 trace" files of three generations.  v2trace
+# Go 1.23 and Go 1.27 each build go123trace/ and record a workload with it:
+# "go 1.23 trace" and "go 1.26 trace" files of three generations.  go123trace
 # then cuts them (at a generation boundary, between and inside the
 # batches of the last generation, inside a batch of the second one) and
 # corrupts one event type byte.  Then:
@@ -45,13 +45,13 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
 for v in 1.23 1.27; do
 	go=$GO123
 	[ "$v" = 1.27 ] && go=$GO127
-	if ! "$go" build -o "$O/v2trace-$v" "$here/v2trace/main.go" 2> "$O/build-$v.log"; then
+	if ! "$go" build -o "$O/go123trace-$v" "$here/go123trace/main.go" 2> "$O/build-$v.log"; then
 		cat "$O/build-$v.log" >&2
-		echo "Bail out! go $v cannot build v2trace"
+		echo "Bail out! go $v cannot build go123trace"
 		exit 1
 	fi
-	"$O/v2trace-$v" record "$O/rec-$v.trace" || {
-		echo "Bail out! v2trace of go $v cannot record"
+	"$O/go123trace-$v" record "$O/rec-$v.trace" || {
+		echo "Bail out! go123trace of go $v cannot record"
 		exit 1
 	}
 done
@@ -71,10 +71,10 @@ valid=
 broken=
 for v in 1.23 1.27; do
 	valid="$valid rec-$v"
-	"$O/v2trace-$v" cut gen-boundary "$O/rec-$v.trace" "$O/gen-boundary-$v.trace"
+	"$O/go123trace-$v" cut gen-boundary "$O/rec-$v.trace" "$O/gen-boundary-$v.trace"
 	valid="$valid gen-boundary-$v"
 	for m in mid-gen mid-batch middle-gen corrupt; do
-		"$O/v2trace-$v" cut $m "$O/rec-$v.trace" "$O/$m-$v.trace"
+		"$O/go123trace-$v" cut $m "$O/rec-$v.trace" "$O/$m-$v.trace"
 		broken="$broken $m-$v"
 	done
 done
@@ -196,12 +196,12 @@ done
 
 # Memory bounded by a generation: a valid file of 1000 generations,
 # larger than 32 MiB, in 32 MiB of address space (ASan cannot run there:
-# the plain build, if given).  user/tests/v2long.c writes it: gotrace
-# check replays the states as Go does, so the file must be valid (v2trace
+# the plain build, if given).  user/tests/go123_long.c writes it: gotrace
+# check replays the states as Go does, so the file must be valid (go123trace
 # repeat's copies of one generation are not).
-V2LONG=$(dirname "$0")/../../user/build/v2long
+GO123_LONG=$(dirname "$0")/../../user/build/go123_long
 if [ -n "${GOTRACE_PLAIN:-}" ]; then
-	"$V2LONG" 1000 "$O/big.trace"
+	"$GO123_LONG" 1000 "$O/big.trace"
 	size=$(stat -c %s "$O/big.trace")
 	if (ulimit -v 32768 && "$GOTRACE_PLAIN" check -q "$O/big.trace" &&
 	    "$GOTRACE_PLAIN" stat "$O/big.trace" > /dev/null); then

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gen-trace.c - write synthetic Go execution traces ("go 1.11 trace") with
+ * gen-trace-go111.c - write synthetic Go execution traces ("go 1.11 trace") with
  * the module's encoder (model/go111_encode.c) only, for the checker of record
  *
- *   gen-trace KIND OUT [EVENTS]
+ *   gen-trace-go111 KIND OUT [EVENTS]
  *
  * EVENTS: go on until the trace has at least that many events (valid
  * kinds; goroutines that ended are then reused under new ids), e.g.
- * "gen-trace huge big.trace 50000000" for the streaming check of
+ * "gen-trace-go111 huge big.trace 50000000" for the streaming check of
  * bench/check.sh.  The file is written as it is generated.
  *
  * Valid kinds:
@@ -28,7 +28,7 @@
  *   unclosed      goroutines still running at the end: the parsers
  *           accept it, the 1.21 web UI crashes while splitting the trace
  *
- *   gen-trace ustack OUT BINARY OFFSET...
+ *   gen-trace-go111 ustack OUT BINARY OFFSET...
  *
  * ustack: small, whose kernel-like stacks hold user frames as the
  * recorders write them before they are named
@@ -139,7 +139,7 @@ static int find(enum gstate st);
 
 static void die(const char *what)
 {
-	fprintf(stderr, "gen-trace: %s\n", what);
+	fprintf(stderr, "gen-trace-go111: %s\n", what);
 	exit(1);
 }
 
@@ -629,13 +629,13 @@ static void check_coverage(const char *kind)
 
 	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		if (!counts[need[i]]) {
-			fprintf(stderr, "gen-trace %s: no event of type %u\n",
+			fprintf(stderr, "gen-trace-go111 %s: no event of type %u\n",
 				kind, need[i]);
 			exit(1);
 		}
 	for (i = 0; i < nprocs; i++)
 		if (ps[i].batches < 2) {
-			fprintf(stderr, "gen-trace %s: P %llu has %u batch\n", kind,
+			fprintf(stderr, "gen-trace-go111 %s: P %llu has %u batch\n", kind,
 				(unsigned long long)ps[i].id, ps[i].batches);
 			exit(1);
 		}
@@ -654,7 +654,7 @@ int main(int argc, char **argv)
 			uoffs[nuoffs++] = strtoull(argv[k], NULL, 0);
 		configure("small");
 	} else if (argc != 3 && argc != 4) {
-		die("usage: gen-trace KIND OUT [EVENTS], or ustack OUT BINARY "
+		die("usage: gen-trace-go111 KIND OUT [EVENTS], or ustack OUT BINARY "
 		    "OFFSET...");
 	} else {
 		configure(argv[1]);
@@ -758,7 +758,7 @@ int main(int argc, char **argv)
 	}
 	if (fclose(out))
 		die("write failed");
-	printf("# gen-trace %s: %u Ps, %u goroutines, %lu events (%lu wakeups "
+	printf("# gen-trace-go111 %s: %u Ps, %u goroutines, %lu events (%lu wakeups "
 	       "from another P), %u batches, largest stack record %u value bytes, "
 	       "%zu bytes\n", argv[1], nprocs, ngs, events, cross_p_wakes,
 	       batches, max_stack_values, out_len);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * v2mutate.c - derive broken generational traces from a valid one
+ * go123_mutate.c - derive broken generational traces from a valid one
  *
- *   v2mutate list                 the mutations, one a line
- *   v2mutate MUTATION[,...] IN OUT  write IN with the MUTATIONs applied
+ *   go123_mutate list                 the mutations, one a line
+ *   go123_mutate MUTATION[,...] IN OUT  write IN with the MUTATIONs applied
  *                                 in turn to OUT
- *   v2mutate cuts IN              offsets worth cutting IN at: inside the
+ *   go123_mutate cuts IN              offsets worth cutting IN at: inside the
  *                                 first and last batch of every generation
  *                                 and exactly at every generation's end
  *
@@ -56,7 +56,7 @@ static char hdr[16];
 
 static void die(const char *m)
 {
-	fprintf(stderr, "v2mutate: %s\n", m);
+	fprintf(stderr, "go123_mutate: %s\n", m);
 	exit(2);
 }
 
@@ -848,7 +848,7 @@ static void put_mem(uint8_t **p, uint64_t v)
  * before every goroutine status of the first generation (a sample of a
  * goroutine the trace has not named yet): a samples batch at the end of
  * each generation.  The samples of a trace whose goroutines move
- * between units (gen-trace-v2's units), for pprof cpu --unit.
+ * between units (gen-trace-go123's units), for pprof cpu --unit.
  */
 static bool m_samples_at_starts(void)
 {
@@ -1232,7 +1232,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 4)
-		die("usage: v2mutate list | cuts IN | MUTATION IN OUT");
+		die("usage: go123_mutate list | cuts IN | MUTATION IN OUT");
 	/* MUTATION may be several, comma-separated, applied in turn. */
 	load(argv[2]);
 	for (char *name = strtok(argv[1], ","); name; name = strtok(NULL, ",")) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * encode_test.c - unit tests of the Go trace encoder (model/go111_encode.c), the
+ * go111_encode_test.c - unit tests of the Go trace encoder (model/go111_encode.c), the
  * same source the module builds: LEB128, and every append either writing
  * the whole record or nothing.
  */
