@@ -56,26 +56,16 @@ static void seq_next(const struct gt_cpu *c, struct gt_task *t)
 	t->w111.seq_p = c->id + 1;
 }
 
-/* The block event of class @why: the blocking profile it shows in. */
-static unsigned int block_event(enum gt_block_class why)
-{
-	switch (why) {
-	case GT_BLOCK_SLEEP:
-		return GOTRACE_EV_GO_SLEEP;
-	case GT_BLOCK_SEND:
-		return GOTRACE_EV_GO_BLOCK_SEND;
-	case GT_BLOCK_RECV:
-		return GOTRACE_EV_GO_BLOCK_RECV;
-	case GT_BLOCK_SELECT:
-		return GOTRACE_EV_GO_BLOCK_SELECT;
-	case GT_BLOCK_SYNC:
-		return GOTRACE_EV_GO_BLOCK_SYNC;
-	case GT_BLOCK_NET:
-		return GOTRACE_EV_GO_BLOCK_NET;
-	default:
-		return GOTRACE_EV_GO_BLOCK;
-	}
-}
+/* The block event of each class: the blocking profile it shows in. */
+static const u8 block_event[GT_BLOCK_NR] = {
+	[GT_BLOCK_OTHER] = GOTRACE_EV_GO_BLOCK,
+	[GT_BLOCK_SLEEP] = GOTRACE_EV_GO_SLEEP,
+	[GT_BLOCK_SEND] = GOTRACE_EV_GO_BLOCK_SEND,
+	[GT_BLOCK_RECV] = GOTRACE_EV_GO_BLOCK_RECV,
+	[GT_BLOCK_SELECT] = GOTRACE_EV_GO_BLOCK_SELECT,
+	[GT_BLOCK_SYNC] = GOTRACE_EV_GO_BLOCK_SYNC,
+	[GT_BLOCK_NET] = GOTRACE_EV_GO_BLOCK_NET,
+};
 
 /* GoStart, GoUnblock or GoSysExit: they carry @t's sequence number. */
 static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
@@ -181,7 +171,7 @@ bool gt_w111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		return event(m, c, GOTRACE_EV_GO_SCHED, &tr->stack, 1, ts,
 			     closing);
 	case GT_TR_BLOCK:
-		return event(m, c, block_event(tr->why), &tr->stack, 1, ts,
+		return event(m, c, block_event[tr->why], &tr->stack, 1, ts,
 			     closing);
 	case GT_TR_END:
 		return event(m, c, GOTRACE_EV_GO_END, NULL, 0, ts, closing);

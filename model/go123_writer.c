@@ -93,26 +93,16 @@ static u64 reason_id(unsigned int r)
 	return r + 1;
 }
 
-/* The reason of a block of class @why (same profiles as in 1.11). */
-static unsigned int block_reason(enum gt_block_class why)
-{
-	switch (why) {
-	case GT_BLOCK_SLEEP:
-		return GT_W123_R_SLEEP;
-	case GT_BLOCK_SEND:
-		return GT_W123_R_SEND;
-	case GT_BLOCK_RECV:
-		return GT_W123_R_RECV;
-	case GT_BLOCK_SELECT:
-		return GT_W123_R_SELECT;
-	case GT_BLOCK_SYNC:
-		return GT_W123_R_SYNC;
-	case GT_BLOCK_NET:
-		return GT_W123_R_NET;
-	default:
-		return GT_W123_R_BLOCKED;
-	}
-}
+/* The reason of a block of each class (the profiles of 1.11's events). */
+static const u8 block_reason[GT_BLOCK_NR] = {
+	[GT_BLOCK_OTHER] = GT_W123_R_BLOCKED,
+	[GT_BLOCK_SLEEP] = GT_W123_R_SLEEP,
+	[GT_BLOCK_SEND] = GT_W123_R_SEND,
+	[GT_BLOCK_RECV] = GT_W123_R_RECV,
+	[GT_BLOCK_SELECT] = GT_W123_R_SELECT,
+	[GT_BLOCK_SYNC] = GT_W123_R_SYNC,
+	[GT_BLOCK_NET] = GT_W123_R_NET,
+};
 
 /*
  * The reason string of a block of @t of class @why, and where
@@ -127,7 +117,7 @@ static u64 block_reason_id(struct gt_model *m, const struct gt_w123_cpu *vc,
 			   const struct gt_task *t, enum gt_block_class why,
 			   u64 stack)
 {
-	unsigned int r = block_reason(why);
+	unsigned int r = block_reason[why];
 
 	if (r == GT_W123_R_BLOCKED && t->sys_nr < 0 && stack)
 		return gt_tables_kwait(m->tables, vc->gen, stack);

@@ -50,6 +50,7 @@ enum gt_block_class {
 	GT_BLOCK_SELECT,	/* one of several files (poll, select) */
 	GT_BLOCK_SYNC,		/* a futex */
 	GT_BLOCK_NET,		/* a socket, epoll */
+	GT_BLOCK_NR
 };
 
 /**
