@@ -9,11 +9,11 @@
  *                    with NICE, at that nice value (busybox may lack nice)
  *   gtctl status     print the current status (from a control handle)
  *
- * Status is one line of key=value words: events bytes lost overflows
- * task_overflows stack_overflows stop state cpus chunks format (1: go
- * 1.11, 2: go 1.23, 0: not started) generations, then the user stacks'
- * counters: ustack_walks ustack_bad_fp ustack_faults ustack_depth
- * ustack_queue_full ustack_map_full (0 where the module has none).
+ * Status is one line of NAME=value words: every field of struct
+ * gotrace_status in the order of linux/gotrace_fields.h (the module's
+ * status directory has the same names), the named ones (state,
+ * stop_reason, format) as their numbers; a field the module does not
+ * have is 0.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,9 +25,18 @@
 #include <unistd.h>
 #include <linux/gotrace.h>
 
+/* Is a field of linux/gotrace_fields.h shown (not padding)? */
+#define SHOWN_NUM	1
+#define SHOWN_START	1
+#define SHOWN_STATE	1
+#define SHOWN_STOP	1
+#define SHOWN_FORMAT	1
+#define SHOWN_PAD	0
+
 static int print_status(int fd)
 {
 	struct gotrace_status st;
+	const char *sep = "";
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
@@ -35,24 +44,17 @@ static int print_status(int fd)
 		perror("GOTRACE_IOC_GET_STATUS");
 		return 1;
 	}
-	printf("events=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64
-	       " overflows=%" PRIu64 " task_overflows=%" PRIu64
-	       " stack_overflows=%" PRIu64 " stop=%u state=%u cpus=%u chunks=%"
-	       PRIu64 " format=%u generations=%" PRIu64 " ustack_walks=%" PRIu64
-	       " ustack_bad_fp=%" PRIu64 " ustack_faults=%" PRIu64
-	       " ustack_depth=%" PRIu64 " ustack_queue_full=%" PRIu64
-	       " ustack_map_full=%" PRIu64 " cpu_samples=%" PRIu64
-	       " cpu_samples_idle=%" PRIu64 " cpu_samples_lost=%" PRIu64 "\n",
-	       (uint64_t)st.events, (uint64_t)st.bytes_produced,
-	       (uint64_t)st.lost_events, (uint64_t)st.chunk_overflows,
-	       (uint64_t)st.task_overflows, (uint64_t)st.stack_overflows,
-	       st.stop_reason, st.state, st.nr_cpus,
-	       (uint64_t)st.chunks_total, st.format,
-	       (uint64_t)st.generations, (uint64_t)st.ustack_walks,
-	       (uint64_t)st.ustack_bad_fp, (uint64_t)st.ustack_faults,
-	       (uint64_t)st.ustack_depth, (uint64_t)st.ustack_queue_full,
-	       (uint64_t)st.ustack_map_full, (uint64_t)st.cpu_samples,
-	       (uint64_t)st.cpu_samples_idle, (uint64_t)st.cpu_samples_lost);
+	/* The list is the struct's: a new field needs nothing here. */
+#define GOTRACE_STATUS_FIELD(SHOW, BITS, NAME)				\
+	do {								\
+		if (SHOWN_##SHOW)					\
+			printf("%s" #NAME "=%" PRIu64, sep,		\
+			       (uint64_t)st.NAME);			\
+		sep = " ";						\
+	} while (0);
+#include <linux/gotrace_fields.h>
+#undef GOTRACE_STATUS_FIELD
+	printf("\n");
 	fflush(stdout);
 	return 0;
 }

@@ -284,12 +284,12 @@ ramp() {
 		./gtctl rec /tmp/gotrace.trace $prio > /tmp/gotrace.status &
 		reader=$!
 		sleep 0.3
-		before=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+		before=$(./gtctl status | sed 's/.* events=\([0-9]*\).*/\1/')
 		case $load in
 		getppid|starved) res=$(./getppid "$MS" "$n") ;;
 		hackbench)	res=$(./hackbench "$MS" "$n" 10) ;;
 		esac
-		after=$(./gtctl status | sed 's/^events=\([0-9]*\).*/\1/')
+		after=$(./gtctl status | sed 's/.* events=\([0-9]*\).*/\1/')
 		# A session that ended by itself may be gone already.
 		[ "${after:-0}" -ge "${before:-0}" ] || after=$before
 		echo stop > /dev/gotrace 2>/dev/null
@@ -300,7 +300,7 @@ ramp() {
 		emit "ramp load=$name n=$n ${res#* }" \
 			"window_events=$((after - before)) $st"
 		case $st in
-		*" lost=0 overflows=0 "*" stop=1 "*) ;;
+		*" stop_reason=1 "*" lost_events=0 chunk_overflows=0 "*) ;;
 		*) break ;;
 		esac
 	done

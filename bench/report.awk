@@ -146,8 +146,8 @@ $1 == "cpu999-v2" {
 	ufault[k] += f["ustack_faults"]; udepth[k] += f["ustack_depth"]
 	uqfull[k] += f["ustack_queue_full"]; umapfull[k] += f["ustack_map_full"]
 	gfile[k] += f["file"]; gev[k] += f["events"]
-	glost[k] += f["lost"] + f["overflows"] + f["task_overflows"] + \
-		f["stack_overflows"]
+	glost[k] += f["lost_events"] + f["chunk_overflows"] + \
+		f["task_overflows"] + f["stack_overflows"]
 	ggen[k] += f["generations"]
 	gsmp[k] += f["cpu_samples"]; gsidle[k] += f["cpu_samples_idle"]
 	gslost[k] += f["cpu_samples_lost"]; gns[k] += f["ns"]
@@ -175,16 +175,16 @@ $1 == "ramp" {
 	rl[nr] = f["load"]
 	rg[nr] = f["n"]
 	rrate[nr] = f["ns"] > 0 ? \
-		f["window_events"] / (f["ns"] / 1e9) / f["cpus"] : 0
-	rlost[nr] = f["lost"] + f["overflows"] + f["task_overflows"] + \
-		f["stack_overflows"]
-	rstop[nr] = f["stop"]
+		f["window_events"] / (f["ns"] / 1e9) / f["nr_cpus"] : 0
+	rlost[nr] = f["lost_events"] + f["chunk_overflows"] + \
+		f["task_overflows"] + f["stack_overflows"]
+	rstop[nr] = f["stop_reason"]
 	rmbs[nr] = f["ns"] > 0 ? \
 		f["window_events"] * (f["events"] > 0 ? \
-		f["bytes"] / f["events"] : 0) / (f["ns"] / 1e3) : 0
+		f["bytes_produced"] / f["events"] : 0) / (f["ns"] / 1e3) : 0
 	# The pool of a go 1.23 session keeps only its minimum.
 	if (f["load"] !~ /-v2$/)
-		chunksused = f["chunks"]
+		chunksused = f["chunks_total"]
 	rev[nr] = f["events"]
 }
 
