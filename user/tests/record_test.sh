@@ -17,12 +17,22 @@ case $GOTRACE in
 *) GOTRACE=$PWD/$GOTRACE ;;
 esac
 
-FIFO=$T/fifo
-mkfifo "$FIFO"
 write_trace >"$T/min.trace"
+
+# A FIFO of its own for each writer: a writer is a shell and its
+# min_trace, and killing the shell leaves a min_trace that has not
+# written yet holding the FIFO open; on a loaded host it wrote its trace
+# into the next test's recording (seen once: 152 bytes, twice the trace).
+nfifo=0
+fifo_new() {
+	nfifo=$((nfifo + 1))
+	FIFO=$T/fifo.$nfifo
+	mkfifo "$FIFO"
+}
 
 # Writer that sends the trace and closes (end of file).
 writer_eof() {
+	fifo_new
 	write_trace >"$FIFO" &
 	writer=$!
 }
@@ -31,6 +41,7 @@ writer_eof() {
 # only ends when stopped).
 writer_open() {
 	rm -f "$T/written"
+	fifo_new
 	(write_trace; : >"$T/written"; exec sleep 30) >"$FIFO" &
 	writer=$!
 }
@@ -102,6 +113,7 @@ wait_written() {
 # Writer that sends the trace and far more than a pipe holds, and keeps
 # the FIFO open.
 writer_big() {
+	fifo_new
 	(write_trace; head -c 400000 /dev/zero; exec sleep 30) >"$FIFO" &
 	writer=$!
 }
@@ -146,6 +158,7 @@ check "ENOSPC on the output: exit 1, reported, recording stopped" '[ $rc -eq 1 ]
 # complete generations.
 GO123_LONG=${GO123_LONG:-$(dirname "$0")/../build/go123_long}
 "$GO123_LONG" 4 "$T/long4.trace"
+fifo_new
 cat "$T/long4.trace" >"$FIFO" &
 writer=$!
 (trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \
@@ -158,6 +171,7 @@ rm -f "$T"/full.trace.tmp-*
 
 # --rotate on a full disk (EFBIG here): the error names the file.
 mkdir "$T/rot"
+fifo_new
 cat "$T/long4.trace" >"$FIFO" &
 writer=$!
 (trap '' XFSZ; ulimit -f 120; exec "$GOTRACE" record --device "$FIFO" \
