@@ -170,9 +170,30 @@ static double now(clockid_t clock)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * The idle and iowait time of every CPU so far, in USER_HZ ticks (the
+ * first line of /proc/stat), 0 if unreadable: a test compares the
+ * samples of idle CPUs with the idle time of the burn's own window, not
+ * with that of the tracer's start and end.
+ */
+static unsigned long long idle_ticks(void)
+{
+	unsigned long long v[5] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4]) != 5)
+		v[3] = v[4] = 0;
+	fclose(f);
+	return v[3] + v[4];
+}
+
 int main(int argc, char **argv)
 {
 	double in_a = 0, in_b = 0, t0, t1, t2;
+	unsigned long long idle0;
 	uint64_t rounds = 0;
 	double end;
 
@@ -192,6 +213,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	idle0 = idle_ticks();
 	end = now(CLOCK_MONOTONIC) + atof(argv[1]);
 	t0 = now(CLOCK_THREAD_CPUTIME_ID);
 	do {
@@ -205,10 +227,10 @@ int main(int argc, char **argv)
 		rounds++;
 	} while (now(CLOCK_MONOTONIC) < end);
 	t0 = now(CLOCK_THREAD_CPUTIME_ID);
-	printf("burn_a %llu burn_b %llu cpu_ns %.0f in_a_ns %.0f in_b_ns %.0f all_ns %.0f\n",
+	printf("burn_a %llu burn_b %llu cpu_ns %.0f in_a_ns %.0f in_b_ns %.0f all_ns %.0f idle_ticks %llu\n",
 	       (unsigned long long)(3 * ROUND * rounds),
 	       (unsigned long long)(ROUND * rounds),
 	       now(CLOCK_PROCESS_CPUTIME_ID) * 1e9, in_a * 1e9, in_b * 1e9,
-	       t0 * 1e9);
+	       t0 * 1e9, idle_ticks() - idle0);
 	return 0;
 }
