@@ -102,7 +102,7 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 }
 
 /**
- * gt_w111_room() - room for @nr_events events on CPU @c's chunk
+ * gt_w111_reserve() - room for @nr_events events on CPU @c's chunk
  * @m:		the model
  * @c:		this CPU, interrupts off
  * @ts:		the time of the first of them
@@ -111,8 +111,8 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
  *
  * Return: false if the pool had no chunk for them.
  */
-bool gt_w111_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
-		  unsigned int nr_events, bool closing)
+bool gt_w111_reserve(struct gt_model *m, struct gt_cpu *c, u64 ts,
+		     unsigned int nr_events, bool closing)
 {
 	return gt_cpu_room(m, c, ts, nr_events * GT_EV_MAX_BYTES, closing);
 }

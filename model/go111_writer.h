@@ -32,8 +32,8 @@ struct gt_w111_task {
 	u32 seq_p;
 };
 
-bool gt_w111_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
-		  unsigned int nr_events, bool closing);
+bool gt_w111_reserve(struct gt_model *m, struct gt_cpu *c, u64 ts,
+		     unsigned int nr_events, bool closing);
 bool gt_w111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		   const struct gt_tr *tr, u64 ts, bool closing);
 

@@ -239,6 +239,24 @@ static bool model_emit_p(struct gt_model *m, struct gt_cpu *c,
 	return model_emit_at(m, c, NULL, &tr, model_now(c), false);
 }
 
+/*
+ * Room on CPU @c, from now on, for @nr_events events that the format
+ * must not split (sys_block()), asked of the session's writer by the
+ * same switch as model_write().  Returns false if there is none: nothing
+ * was written, and the caller counts the loss (model_lost()).
+ */
+static bool model_reserve(struct gt_model *m, struct gt_cpu *c,
+			  unsigned int nr_events)
+{
+	switch (m->format) {
+	case GT_FORMAT_GO123:
+		return gt_w123_reserve();
+	default:
+		return gt_w111_reserve(m, c, max(model_now(c), c->last_ts),
+				       nr_events, false);
+	}
+}
+
 /* ---- Stacks ------------------------------------------------------------ */
 
 /*
@@ -770,10 +788,8 @@ static void sys_block(struct gt_model *m, struct gt_cpu *c,
 	u64 id;
 
 	/* Room for the three events, so no chunk boundary splits them. */
-	if (!READ_ONCE(m->halted) && m->format == GT_FORMAT_GO111 &&
-	    !gt_w111_room(m, c, max(model_now(c), c->last_ts), 3, false)) {
-		c->lost++;
-		gt_model_halt(m);
+	if (!READ_ONCE(m->halted) && !model_reserve(m, c, 3)) {
+		model_lost(m, c);
 		return;
 	}
 	/*
