@@ -131,6 +131,12 @@ static bool wanted(const struct ctx *c, const char *reason, size_t len)
 	}
 }
 
+/* Are the @len bytes at @s the string @want? */
+static bool mem_is(const char *s, size_t len, const char *want)
+{
+	return len == strlen(want) && !memcmp(s, want, len);
+}
+
 static bool str_is(const struct gt_go123_gen *g, uint64_t id, const char *want)
 {
 	const char *s;
@@ -138,7 +144,7 @@ static bool str_is(const struct gt_go123_gen *g, uint64_t id, const char *want)
 
 	if (!gt_go123_string(g, id, &s, &len))
 		len = 0;
-	return len == strlen(want) && !memcmp(s, want, len);
+	return mem_is(s, len, want);
 }
 
 /* Stack @stk of @g in the profile (0: the empty stack); -1 out of memory. */
@@ -307,7 +313,7 @@ static void name(struct ctx *c, const struct gt_go123_gen *g, struct gstate *s,
 	f = gt_go123_frame(g, pcs[n - 1]);
 	if (!f || !gt_go123_string(g, f->func, &fn, &len) || !len)
 		return;
-	match = str_is(g, f->func, c->o->comm);
+	match = mem_is(fn, len, c->o->comm);
 	s->name = match;
 	resolve(c, s, NEED_NAME, match);
 }
