@@ -288,7 +288,7 @@ static int session_w123_init(struct gt_session *s, unsigned int chunks,
 static int session_alloc(struct gt_session *s)
 {
 	unsigned int online = num_online_cpus(), stacks, chunks, cpu;
-	bool v2;
+	bool gens;
 	int ret;
 
 	/*
@@ -324,13 +324,13 @@ static int session_alloc(struct gt_session *s)
 		return ret;
 	stacks = clamp(READ_ONCE(gt_param_max_stacks), GT_STACKS_MIN,
 		       GT_STACKS_MAX);
-	v2 = s->model.format == GT_FORMAT_GO123;
-	stacks = gt_table_stacks(stacks, v2);
+	gens = s->model.format == GT_FORMAT_GO123;
+	stacks = gt_table_stacks(stacks, gens);
 	s->model.tables = gt_tables_alloc(stacks, stacks *
 					  (GT_STACK_AVG_PCS +
 					   (s->model.opts.flags &
 					    GOTRACE_OPT_USER_STACKS ?
-					    GT_STACK_AVG_UPCS : 0)), v2);
+					    GT_STACK_AVG_UPCS : 0)), gens);
 	if (!s->model.tables)
 		return -ENOMEM;
 	ret = gt_ustack_init(&s->model);
@@ -342,7 +342,7 @@ static int session_alloc(struct gt_session *s)
 			return ret;
 	}
 	/* Only the generational format writes units (go123_writer.c). */
-	if (v2 && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
+	if (gens && !(s->model.opts.flags & GOTRACE_OPT_NO_UNITS))
 		return gt_units_init(&s->model, GT_UNITS_MAX);
 	return 0;
 }
@@ -1047,7 +1047,7 @@ static ssize_t read_flight(struct gt_session *s, char __user *buf,
 			return 0;
 	}
 	if (snap->hdr_pos < GOTRACE_HEADER_LEN) {
-		n = read_copy(buf, GOTRACE_HEADER_V2 + snap->hdr_pos,
+		n = read_copy(buf, GOTRACE_HEADER_GO123 + snap->hdr_pos,
 			      min_t(size_t, count,
 				    GOTRACE_HEADER_LEN - snap->hdr_pos));
 		if (n > 0)
@@ -1140,7 +1140,7 @@ static ssize_t read_some(struct gt_session *s, char __user *buf, size_t count,
 	case GT_READ_FLIGHT:
 		return read_flight(s, buf, count, eof);
 	case GT_READ_GENERATIONS:
-		return read_header(s, buf, count, GOTRACE_HEADER_V2) ?:
+		return read_header(s, buf, count, GOTRACE_HEADER_GO123) ?:
 		       read_generations(s, buf, count, eof);
 	default:
 		return read_header(s, buf, count, GOTRACE_HEADER) ?:

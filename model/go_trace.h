@@ -16,7 +16,7 @@
 
 /* The stream starts with these 16 bytes (13 characters, 3 NULs). */
 #define GOTRACE_HEADER		"go 1.11 trace\0\0"
-#define GOTRACE_HEADER_V2	"go 1.23 trace\0\0"
+#define GOTRACE_HEADER_GO123	"go 1.23 trace\0\0"
 #define GOTRACE_HEADER_LEN	16
 
 /* Timestamps are nanoseconds; the footer's EvFrequency says so. */

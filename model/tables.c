@@ -567,7 +567,7 @@ u64 gt_tables_reason(struct gt_tables *t, u64 gen, unsigned int reason,
  * A plain block outside any syscall is named by the kernel function the
  * task waits in, the innermost frame of @stack that is not the
  * scheduler's; the string is made when the generation is written
- * (v2_kwaits()), its id is the stack's above the fixed ones.
+ * (w123_kwaits()), its id is the stack's above the fixed ones.
  *
  * Context: any (a hook, on its CPU's generation).
  * Return: the id, whose string the generation's tables then hold.
@@ -1256,7 +1256,7 @@ out:
  */
 
 /* Make room for @need more bytes in a growing generational buffer. */
-static int v2_grow(struct gt_enc123 *e, u32 need)
+static int w123_grow(struct gt_enc123 *e, u32 need)
 {
 	size_t cap;
 	u8 *buf;
@@ -1281,14 +1281,14 @@ static int v2_grow(struct gt_enc123 *e, u32 need)
 }
 
 /* A table batch of @kind (GT_E123_STRINGS or GT_E123_STACKS) with room. */
-static int v2_table_room(struct gt_enc123 *e, u64 gen, u8 kind, u32 need)
+static int w123_table_room(struct gt_enc123 *e, u64 gen, u8 kind, u32 need)
 {
-	if (v2_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
+	if (w123_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
 		return -ENOMEM;
 	if (e->size_at && gt_enc123_room(e) >= need)
 		return 0;
 	gt_enc123_batch_end(e);
-	if (v2_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
+	if (w123_grow(e, need + GT_E123_BATCH_HDR_MAX + 1))
 		return -ENOMEM;
 	if (!(kind == GT_E123_STRINGS ? gt_enc123_strings(e, gen) :
 				      gt_enc123_stacks(e, gen)))
@@ -1297,7 +1297,7 @@ static int v2_table_room(struct gt_enc123 *e, u64 gen, u8 kind, u32 need)
 }
 
 /* The strings of the reasons that name a syscall, @used of them. */
-static int v2_reasons(struct gt_enc123 *e, u64 gen, const unsigned long *used)
+static int w123_reasons(struct gt_enc123 *e, u64 gen, const unsigned long *used)
 {
 	char name[64], s[96];
 	unsigned int nr;
@@ -1318,8 +1318,8 @@ static int v2_reasons(struct gt_enc123 *e, u64 gen, const unsigned long *used)
 			       gt_w123_strings[i / GT_W123_SYS_SLOTS],
 			       strncmp(name, "sys_", 4) ? name : name + 4);
 		len = min_t(u32, len, sizeof(s) - 1);
-		if (v2_table_room(e, gen, GT_E123_STRINGS,
-				  1 + 2 * GT_LEB_MAX + len) ||
+		if (w123_table_room(e, gen, GT_E123_STRINGS,
+				    1 + 2 * GT_LEB_MAX + len) ||
 		    !gt_enc123_string(e, GT_W123_NR_STRINGS + 1 + i, s, len))
 			return -ENOMEM;
 	}
@@ -1383,7 +1383,7 @@ static bool kwait_function(struct footer *f, u32 id, char *sym)
  * synchronize_rcu) keeps the plain "blocked", which no profile takes, as
  * a plain block outside a syscall always was.
  */
-static int v2_kwaits(struct footer *f, struct gt_enc123 *e, u64 gen)
+static int w123_kwaits(struct footer *f, struct gt_enc123 *e, u64 gen)
 {
 	const char *blocked = gt_w123_strings[GT_W123_R_BLOCKED];
 	u32 pre = strlen(blocked) + 2;	/* "blocked: " */
@@ -1406,8 +1406,8 @@ static int v2_kwaits(struct footer *f, struct gt_enc123 *e, u64 gen)
 			str = (char *)blocked;
 			len = pre - 2;
 		}
-		if (v2_table_room(e, gen, GT_E123_STRINGS,
-				  1 + 2 * GT_LEB_MAX + len) ||
+		if (w123_table_room(e, gen, GT_E123_STRINGS,
+				    1 + 2 * GT_LEB_MAX + len) ||
 		    !gt_enc123_string(e, GT_W123_KWAIT_BASE + id, str, len))
 			return -ENOMEM;
 	}
@@ -1421,7 +1421,7 @@ static int v2_kwaits(struct footer *f, struct gt_enc123 *e, u64 gen)
  * event of @gen names is among them: the hook named the unit before it
  * wrote the event, and no CPU writes @gen any more.
  */
-static int v2_units(struct gt_model *m, struct gt_enc123 *e, u64 gen)
+static int w123_units(struct gt_model *m, struct gt_enc123 *e, u64 gen)
 {
 	u32 i, nr = gt_units_nr(m), len;
 	const char *name;
@@ -1429,8 +1429,8 @@ static int v2_units(struct gt_model *m, struct gt_enc123 *e, u64 gen)
 	for (i = 1; i <= nr; i++) {
 		name = gt_units_name(m, i);
 		len = strlen(name);
-		if (v2_table_room(e, gen, GT_E123_STRINGS,
-				  1 + 2 * GT_LEB_MAX + len) ||
+		if (w123_table_room(e, gen, GT_E123_STRINGS,
+				    1 + 2 * GT_LEB_MAX + len) ||
 		    !gt_enc123_string(e, gt_tables_unit(m->tables, i), name, len))
 			return -ENOMEM;
 	}
@@ -1536,7 +1536,7 @@ int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (w < 0)
 			goto out;
 		need = 1 + 2 * GT_LEB_MAX + w * 4 * GT_LEB_MAX;
-		if (v2_table_room(&e, gen, GT_E123_STACKS, need) ||
+		if (w123_table_room(&e, gen, GT_E123_STACKS, need) ||
 		    !gt_enc123_stack(&e, i + 1, frames, w))
 			goto out;
 	}
@@ -1548,12 +1548,12 @@ int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		if (!s->s)
 			continue;
 		need = 1 + 2 * GT_LEB_MAX + s->len;
-		if (v2_table_room(&e, gen, GT_E123_STRINGS, need) ||
+		if (w123_table_room(&e, gen, GT_E123_STRINGS, need) ||
 		    !gt_enc123_string(&e, s->id, s->s, s->len))
 			goto out;
 	}
-	if (v2_reasons(&e, gen, t->reasons_used[gen & 1]) ||
-	    v2_kwaits(&f, &e, gen) || v2_units(m, &e, gen))
+	if (w123_reasons(&e, gen, t->reasons_used[gen & 1]) ||
+	    w123_kwaits(&f, &e, gen) || w123_units(m, &e, gen))
 		goto out;
 	gt_enc123_batch_end(&e);
 	*out = e.buf;

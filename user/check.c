@@ -72,7 +72,7 @@ static void check_print(const char *path, const struct gt_trace_info *in)
 			       in->by_type[t]);
 }
 
-static void check_print_v2(const char *path, const struct gt_go123_info *in)
+static void check_print_go123(const char *path, const struct gt_go123_info *in)
 {
 	char b[32];
 
@@ -105,8 +105,8 @@ static void check_print_v2(const char *path, const struct gt_go123_info *in)
  * before the check, so that an output that cannot be written fails at
  * once; NULL without --repair).
  */
-static int check_v2(const char *path, struct gt_src *src, bool quiet,
-		    struct gt_output *out)
+static int check_go123(const char *path, struct gt_src *src, bool quiet,
+		       struct gt_output *out)
 {
 	bool repair = out;
 	struct gt_trace_error err;
@@ -119,7 +119,7 @@ static int check_v2(const char *path, struct gt_src *src, bool quiet,
 		if (repair && !quiet)
 			printf("%s: nothing to repair\n", path);
 		else if (!quiet)
-			check_print_v2(path, &in);
+			check_print_go123(path, &in);
 		return GT_EXIT_OK;
 	}
 	/* Most often a recording cut short: say, on the line, what is saved. */
@@ -231,7 +231,7 @@ int cmd_check(int argc, char **argv)
 		return GT_EXIT_FAIL;
 	}
 	if (gt_go123_header(hdr, sizeof(hdr))) {
-		ret = check_v2(path, &src, quiet, repair ? &o : NULL);
+		ret = check_go123(path, &src, quiet, repair ? &o : NULL);
 		if (repair)
 			gt_output_free(&o);
 		gt_src_close(&src);

@@ -297,14 +297,14 @@ static bool output_generational(const char *path)
 {
 	uint8_t hdr[16];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool v2;
+	bool gens;
 
 	if (fd < 0)
 		return false;
-	v2 = read(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr) &&
-	     gt_go123_header(hdr, sizeof(hdr));
+	gens = read(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr) &&
+	       gt_go123_header(hdr, sizeof(hdr));
 	close(fd);
-	return v2;
+	return gens;
 }
 
 void gt_output_say_kept(const struct gt_output *o)

@@ -44,7 +44,7 @@ struct gt_rotate_cfg {
 struct gt_rotate {
 	struct gt_rotate_cfg cfg;
 	struct gt_go123_split split;
-	uint8_t header[GT_V2SPLIT_HDR_LEN];
+	uint8_t header[GT_GO123_SPLIT_HDR_LEN];
 	size_t header_len;
 	int fd;				/* the open file, or -1 */
 	char *name;			/* its final name */

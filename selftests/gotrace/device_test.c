@@ -167,7 +167,7 @@ static const char *want_header(void)
 		v[0] = '\0';
 	fclose(f);
 	if (!strcmp(v, "go1.23\n"))
-		return GOTRACE_HEADER_V2;
+		return GOTRACE_HEADER_GO123;
 	if (!strcmp(v, "go1.11\n"))
 		return GOTRACE_HEADER;
 	return NULL;
@@ -869,7 +869,7 @@ TEST(flight_ioctls)
 	ASSERT_EQ(1, poll(&pfd, 1, 0));
 	n = read_snapshot(rd, hdr);
 	ASSERT_LT(GOTRACE_HEADER_LEN, n);
-	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN));
+	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER_GO123, GOTRACE_HEADER_LEN));
 	ASSERT_EQ(0, get_snapshot(ctl, &info));
 	EXPECT_EQ(1ULL, info.seq);
 	EXPECT_EQ((__u32)GOTRACE_SNAP_USER, info.reason);
@@ -947,13 +947,13 @@ TEST(format_option)
 	ASSERT_NE(NULL, want);
 	ASSERT_EQ(0, session_format(GOTRACE_FORMAT_DEFAULT, hdr, &format));
 	EXPECT_EQ(0, memcmp(hdr, want, GOTRACE_HEADER_LEN));
-	EXPECT_EQ(memcmp(want, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN) ?
+	EXPECT_EQ(memcmp(want, GOTRACE_HEADER_GO123, GOTRACE_HEADER_LEN) ?
 		  GOTRACE_FORMAT_GO111 : GOTRACE_FORMAT_GO123, format);
 	ASSERT_EQ(0, session_format(GOTRACE_FORMAT_GO111, hdr, &format));
 	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER, GOTRACE_HEADER_LEN));
 	EXPECT_EQ(GOTRACE_FORMAT_GO111, format);
 	ASSERT_EQ(0, session_format(GOTRACE_FORMAT_GO123, hdr, &format));
-	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN));
+	EXPECT_EQ(0, memcmp(hdr, GOTRACE_HEADER_GO123, GOTRACE_HEADER_LEN));
 	EXPECT_EQ(GOTRACE_FORMAT_GO123, format);
 }
 

@@ -83,12 +83,12 @@ int gt_go123_split_feed(struct gt_go123_split *s, const uint8_t *p, size_t n)
 	while (i < n) {
 		if (s->error)
 			return s->ops->bytes(s->arg, p + i, n - i);
-		if (s->header_len < GT_V2SPLIT_HDR_LEN || s->data_left) {
+		if (s->header_len < GT_GO123_SPLIT_HDR_LEN || s->data_left) {
 			/* Header or batch data: pass on as much as there is. */
 			k = n - i;
-			if (s->header_len < GT_V2SPLIT_HDR_LEN) {
-				if (k > GT_V2SPLIT_HDR_LEN - s->header_len)
-					k = GT_V2SPLIT_HDR_LEN - s->header_len;
+			if (s->header_len < GT_GO123_SPLIT_HDR_LEN) {
+				if (k > GT_GO123_SPLIT_HDR_LEN - s->header_len)
+					k = GT_GO123_SPLIT_HDR_LEN - s->header_len;
 				s->header_len += k;
 			} else {
 				if (k > s->data_left)

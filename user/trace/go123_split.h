@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_V2SPLIT_HDR_LEN	16
+#define GT_GO123_SPLIT_HDR_LEN	16
 
 /* What the splitter hands on; a non-zero return stops the feed. */
 struct gt_go123_split_ops {

@@ -84,7 +84,7 @@ static int spool(struct gt_src *s, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	static uint8_t buf[1 << 16];
-	bool header_seen = false, v2 = false;
+	bool header_seen = false, gens = false;
 	uint64_t next_batch = 16;
 	int fd, ret = 0;
 
@@ -120,10 +120,10 @@ static int spool(struct gt_src *s, int in)
 			header_seen = true;
 			if (!looks_like_trace(fd))
 				break;
-			v2 = pread(fd, hdr, sizeof(hdr), 0) == sizeof(hdr) &&
-			     gt_go123_header(hdr, sizeof(hdr));
+			gens = pread(fd, hdr, sizeof(hdr), 0) == sizeof(hdr) &&
+			       gt_go123_header(hdr, sizeof(hdr));
 		}
-		if (v2 && !spool_batches(fd, s->len, &next_batch))
+		if (gens && !spool_batches(fd, s->len, &next_batch))
 			break;
 	}
 	if (ret) {

@@ -113,7 +113,7 @@ static int umodel_gen_drain(struct gt_model *m, bool last,
 	int ret;
 
 	if (!m->env.header_done) {
-		ret = write(arg, GOTRACE_HEADER_V2, GOTRACE_HEADER_LEN);
+		ret = write(arg, GOTRACE_HEADER_GO123, GOTRACE_HEADER_LEN);
 		if (ret)
 			return ret;
 		m->env.header_done = true;
