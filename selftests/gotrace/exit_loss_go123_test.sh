@@ -35,7 +35,7 @@ echo 4 > $chunks || fail "cannot set chunks"
 echo 1024 > $max_tasks || fail "cannot set max_tasks"
 echo 200 > $gen_param || fail "cannot set generation_ms"
 
-out=$GT_OUT/exit_loss_v2.trace
+out=$GT_OUT/exit_loss_go123.trace
 exec 3< $GT_DEV
 # The header; this first read starts the session.
 dd bs=16 count=1 <&3 > "$out" 2>/dev/null || fail "cannot read the header"
@@ -87,8 +87,8 @@ echo stop > $GT_DEV || fail "echo stop failed"
 wait_gone $reader 300 || fail "cat did not end within 30 s of stop"
 wait $reader || fail "cat exited with $?"
 check_header "$out"
-echo "exit_loss_v2.trace: $(wc -c < "$out") bytes"
-cat > "$GT_OUT/exit_loss_v2.expect" <<EOT
+echo "exit_loss_go123.trace: $(wc -c < "$out") bytes"
+cat > "$GT_OUT/exit_loss_go123.expect" <<EOT
 gt_getppid create == 1
 gt_getppid syscall:sys_getppid == 50
 gt_getppid end == 1

@@ -41,7 +41,7 @@ while [ $i -le $nprog ]; do
 	i=$((i + 1))
 done
 
-out=$GT_OUT/tables_v2.trace
+out=$GT_OUT/tables_go123.trace
 cat $GT_DEV > "$out" &
 reader=$!
 cleanup_on_exit $reader
@@ -75,7 +75,7 @@ check_header "$out"
 }
 grep -E '^  (duration|generations|events|stacks) ' /tmp/tables-check.txt
 gens=$(awk '$1 == "generations" { print $2 }' /tmp/tables-check.txt)
-echo "tables_v2.trace: $(wc -c < "$out") bytes, $gens generations in about $secs s"
+echo "tables_go123.trace: $(wc -c < "$out") bytes, $gens generations in about $secs s"
 # Time ends none of them: the tables (and maybe a buffer) do.
 [ "${gens:-0}" -ge 10 ] ||
 	fail "${gens:-no} generations in $secs s: the tables did not end them"

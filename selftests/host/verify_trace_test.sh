@@ -28,7 +28,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	exit 2
 fi
 gen=$1
-gen_v2=${2:-}
+gen_go123=${2:-}
 GO121=${GO121:-/usr/lib/go-1.21/bin/go}
 GO123=${GO123:-/usr/lib/go-1.23/bin/go}
 GO127=${GO127:-${GT_STORE:-$here/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
@@ -124,9 +124,9 @@ expect_verdict 1 "nopprof fails on a function under 0.5% of the profile" \
 
 # A generational trace: Go 1.23 and 1.27 build its profiles, Go 1.21
 # cannot read it.
-if [ -n "$gen_v2" ] && [ -x "$GO127" ]; then
-	trace=$T/v2-small.trace
-	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
+if [ -n "$gen_go123" ] && [ -x "$GO127" ]; then
+	trace=$T/go123-small.trace
+	"$gen_go123" small "$trace" > /dev/null 2> "$T/gen.err" ||
 		{ echo "Bail out! gen-trace-go123 failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: expectations that hold pass" \
 		"main.main create >= 1
@@ -152,26 +152,26 @@ nopprof net main.worker" GO121=/bin/false
 	# display leaves out by default: 1.25 ms of 320 ms (Go 1.27) on a
 	# trace whose other goroutines wait far longer, as a workload's
 	# task does in a whole machine's trace.
-	trace=$T/v2-faint.trace
-	"$gen_v2" faint "$trace" > /dev/null 2> "$T/gen.err" ||
+	trace=$T/go123-faint.trace
+	"$gen_go123" faint "$trace" > /dev/null 2> "$T/gen.err" ||
 		{ echo "Bail out! gen-trace-go123 faint failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: pprof finds a function under 0.5% of the profile" \
 		"pprof sched main.faint"
 	expect_verdict 1 "go 1.23 trace: nopprof fails on 1 ms or more under 0.5% of the profile" \
 		"nopprof sched main.faint"
-	trace=$T/v2-stuck.trace
-	"$gen_v2" stuck "$trace" > /dev/null 2> "$T/gen.err" ||
+	trace=$T/go123-stuck.trace
+	"$gen_go123" stuck "$trace" > /dev/null 2> "$T/gen.err" ||
 		{ echo "Bail out! gen-trace-go123 stuck failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 1 "go 1.23 trace: stuck 0 fails on a goroutine runnable for whole generations" \
 		"stuck 0"
 	expect_verdict 0 "go 1.23 trace: stuck 1 names it" "stuck 1"
-	trace=$T/v2-small.trace
-	"$gen_v2" small "$trace" > /dev/null 2> "$T/gen.err" ||
+	trace=$T/go123-small.trace
+	"$gen_go123" small "$trace" > /dev/null 2> "$T/gen.err" ||
 		{ echo "Bail out! gen-trace-go123 small failed: $(cat "$T/gen.err")"; exit 1; }
 	expect_verdict 0 "go 1.23 trace: stuck 0 passes where every runnable goroutine runs" \
 		"stuck 0"
 	trace=$T/small.trace
-elif [ -n "$gen_v2" ] && [ "${GT_ALLOW_NO_GO:-0}" != 1 ]; then
+elif [ -n "$gen_go123" ] && [ "${GT_ALLOW_NO_GO:-0}" != 1 ]; then
 	# make deps installs Go 1.27: its absence fails, unless asked.
 	n=$((n + 1))
 	failed=$((failed + 1))

@@ -27,10 +27,10 @@ rm -f "$DIR"/go111/* "$DIR"/go123/*
 "$MODEL" "$T" >/dev/null 2>&1 || true
 for f in "$T"/*.trace; do
 	name=$(basename "$f" .trace)
-	[ "$(stat -c %s "$f")" -le $MAX ] || [ "$name" = cpu_samples.v2 ] ||
+	[ "$(stat -c %s "$f")" -le $MAX ] || [ "$name" = cpu_samples.go123 ] ||
 		continue
 	case $name in
-	*.v2) cp "$f" "$DIR/go123/model-${name%.v2}" ;;
+	*.go123) cp "$f" "$DIR/go123/model-${name%.go123}" ;;
 	*) cp "$f" "$DIR/go111/model-$name" ;;
 	esac
 done

@@ -168,17 +168,17 @@ fmt=
 [ "$(cat /sys/module/gotrace/parameters/format 2>/dev/null)" = go1.11 ] &&
 	fmt="--format go1.23"
 # shellcheck disable=SC2086
-run record --backend bpf $fmt -o "$T/v2.trace" -- "$WORKLOAD" "$T/ids" $N
+run record --backend bpf $fmt -o "$T/go123.trace" -- "$WORKLOAD" "$T/ids" $N
 check "record --backend bpf${fmt:+ $fmt}: go 1.23 by default, the workload's status" \
-	'[ "$rc" -eq 0 ] && [ "$(head -c 13 "$T/v2.trace")" = "go 1.23 trace" ]'
-same_events "$T/err" "$T/v2.trace"
+	'[ "$rc" -eq 0 ] && [ "$(head -c 13 "$T/go123.trace")" = "go 1.23 trace" ]'
+same_events "$T/err" "$T/go123.trace"
 check "the go 1.23 summary counts the events of the file: $summary, stat $file" \
 	'[ -n "$summary" ] && [ "$summary" = "$file" ]'
-run check "$T/v2.trace"
+run check "$T/go123.trace"
 check "gotrace check accepts the go 1.23 trace" \
 	'[ "$rc" -eq 0 ] && has ": ok" "$T/out"'
 if [ -x /usr/lib/go-1.23/bin/go ] && [ -x "$GO127" ]; then
-	"$CHECK_TRACE" --pprof "$T/v2.trace" >"$T/out" 2>"$T/err"
+	"$CHECK_TRACE" --pprof "$T/go123.trace" >"$T/out" 2>"$T/err"
 	rc=$?
 	check "Go 1.23's and 1.27's parsers accept the go 1.23 trace, with profiles" \
 		'[ "$rc" -eq 0 ]'

@@ -7,13 +7,13 @@
 //
 // Runs runtime/pprof's CPU profile (100 Hz) and runtime/trace until the
 // process has had SECONDS of CPU time, so that Go's runtime writes the
-// CPU samples into the trace (tests/pprof_test.sh, tests/v2verdict_
-// test.sh).  The shares are set by work, not by time: burnA runs three
-// times the loop burnB runs, the same loop, so that a machine busy with
-// other work changes how long the program takes and not where its CPU
-// time goes.  So is the length of the run: SECONDS of wall time on a
-// loaded machine gave a third of the samples, and three times the
-// deviation of the shares below.
+// CPU samples into the trace (tests/pprof_test.sh,
+// tests/go123_verdict_test.sh).  The shares are set by work, not by
+// time: burnA runs three times the loop burnB runs, the same loop, so
+// that a machine busy with other work changes how long the program
+// takes and not where its CPU time goes.  So is the length of the run:
+// SECONDS of wall time on a loaded machine gave a third of the samples,
+// and three times the deviation of the shares below.
 //
 // The profile's clock ticks every 10 ms of the thread's CPU time (on the
 // kernel's tick: 12 and 8 ms apart at 250 Hz).  With short rounds each

@@ -9,10 +9,11 @@
  *                                 first and last batch of every generation
  *                                 and exactly at every generation's end
  *
- * Each mutation is a bug a writer of the format could have (v2verdict_
- * test.sh says which and what Go makes of it).  The trace is decoded into
- * generations, batches and events, changed, and encoded again; a mutation
- * that finds nothing to change exits 3 (the test then skips that case).
+ * Each mutation is a bug a writer of the format could have
+ * (go123_verdict_test.sh says which and what Go makes of it).  The trace
+ * is decoded into generations, batches and events, changed, and encoded
+ * again; a mutation that finds nothing to change exits 3 (the test then
+ * skips that case).
  * Mutations act on generation 2 (the first whose statuses must agree
  * with an earlier generation) unless they say otherwise.
  */

@@ -37,7 +37,7 @@ fi
 
 mkdir "$T/model"
 "$MODEL_TEST" "$T/model" >/dev/null 2>&1
-"$GO123_MUTATE" first4 "$T/model/generations.v2.trace" "$T/base.trace"
+"$GO123_MUTATE" first4 "$T/model/generations.go123.trace" "$T/base.trace"
 check "the valid trace: 4 generations of model_test's generations case" \
 	'[ -s "$T/base.trace" ]'
 
@@ -140,7 +140,7 @@ check "stat -j of a 1 Hz trace: frequency 1" 'has "^  \"frequency\": 1,$" "$T/ou
 # the first generation (a flight-recorder cut) leaves a task asleep
 # throughout first named by a status in generation 22.
 for m in no-sweep drop-gen1 no-sweep,drop-gen1; do
-	"$GO123_MUTATE" "$m" "$T/model/generations.v2.trace" "$T/m.trace"
+	"$GO123_MUTATE" "$m" "$T/model/generations.go123.trace" "$T/m.trace"
 	verdict "$T/m.trace"
 	agree "$m (22 generations)"
 done

@@ -4,7 +4,7 @@
 # model_go_test.sh - the traces the module's model writes from the event
 # sequences of model_test.c, checked by Go's own parsers (Go 1.21 and
 # 1.23, with the pprof profiles: selftests/check-trace.sh) and by
-# 'gotrace check'; each case's "go 1.23 trace" twin (CASE.v2.trace) by
+# 'gotrace check'; each case's "go 1.23 trace" twin (CASE.go123.trace) by
 # Go 1.23 and Go 1.27 (check-trace.sh picks them by the header; Go 1.27
 # is $GO127, or the one scripts/go127.sh unpacked into $GT_STORE).
 # model_test.c asserts what the traces say; this says Go reads them.
@@ -20,7 +20,7 @@ CHECK_TRACE=$(dirname "$0")/../../selftests/check-trace.sh
 mrc=0
 "$MODEL_TEST" "$T" >"$T/out" 2>"$T/err" || mrc=$?
 check "model_test writes its traces" '[ $mrc -eq 0 ] && ls "$T"/*.trace >/dev/null 2>&1'
-check "model_test writes go 1.23 twins" 'ls "$T"/*.v2.trace >/dev/null 2>&1'
+check "model_test writes go 1.23 twins" 'ls "$T"/*.go123.trace >/dev/null 2>&1'
 
 for f in "$T"/*.trace; do
 	name=$(basename "$f" .trace)
@@ -30,7 +30,7 @@ done
 
 # A syscall that sleeps is named by its syscall frame, not by the kernel
 # frames above it (where it slept), in both formats' statistics.
-for f in "$T"/syscalls_all.trace "$T"/syscalls_all.v2.trace; do
+for f in "$T"/syscalls_all.trace "$T"/syscalls_all.go123.trace; do
 	run stat -j -n 0 "$f"
 	check "$(basename "$f"): stat counts the sleeping openat's block as sys_openat's" \
 		'[ $rc -eq 0 ] && has "\"name\": \"sys_openat\", \"count\": 1, \"blocks\": 1," "$T/out"'
@@ -43,7 +43,7 @@ if [ ! -x "${GO121:-/usr/lib/go-1.21/bin/go}" ] ||
 	no_go "Go's parsers of go 1.11 traces need Go 1.21 and 1.23"
 else
 	for f in "$T"/*.trace; do
-		case $f in *.v2.trace) continue ;; esac
+		case $f in *.go123.trace) continue ;; esac
 		name=$(basename "$f" .trace)
 		if bash "$CHECK_TRACE" --pprof "$f" >"$T/out" 2>"$T/err"; then
 			ok "$name: Go 1.21 and 1.23 parse it, with profiles"
@@ -56,8 +56,8 @@ fi
 if [ ! -x "${GO123:-/usr/lib/go-1.23/bin/go}" ] || [ ! -x "$GO127" ]; then
 	no_go "the go 1.23 twins need Go 1.23 and 1.27"
 else
-	for f in "$T"/*.v2.trace; do
-		name=$(basename "$f" .v2.trace)
+	for f in "$T"/*.go123.trace; do
+		name=$(basename "$f" .go123.trace)
 		if bash "$CHECK_TRACE" --pprof "$f" >"$T/out" 2>"$T/err"; then
 			ok "$name (go 1.23): Go 1.23 and 1.27 parse it, with profiles"
 		else

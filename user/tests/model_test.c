@@ -19,7 +19,7 @@
  * Every case is fed twice, to a model writing "go 1.11 trace" (whose
  * trace the assertions read) and to one writing "go 1.23 trace", whose
  * trace 'gotrace check' must accept (and Go, model_go_test.sh: it is
- * written as CASE.v2.trace); the second one's generations last 1 ms of
+ * written as CASE.go123.trace); the second one's generations last 1 ms of
  * the simulated time, so that long cases span several.
  */
 #include <stdint.h>
@@ -322,7 +322,7 @@ static void save(const char *suffix, const u8 *buf, size_t len)
 }
 
 /* The go 1.23 twin: ended, checked by gotrace's generational reader. */
-static void finish_v2(void)
+static void finish_go123(void)
 {
 	struct gt_trace_error err = { 0 };
 	struct gt_umodel_stats st;
@@ -335,7 +335,7 @@ static void finish_v2(void)
 	ST2 = st;
 	gt_umodel_destroy(S.m2);
 	S.m2 = NULL;
-	save(".v2.trace", S.out2, S.len2);
+	save(".go123.trace", S.out2, S.len2);
 	memset(&info, 0, sizeof(info));
 	gt_src_mem(&src, S.out2, S.len2);
 	valid = !gt_go123_check(&src, &info, &err);
@@ -368,7 +368,7 @@ static bool sim_finish(void)
 	gt_umodel_stats(S.m, &ST);
 	gt_umodel_destroy(S.m);
 	S.m = NULL;
-	finish_v2();
+	finish_go123();
 	arena_used = 0;
 	if (trace_dir) {
 		char path[512];
@@ -1244,14 +1244,14 @@ static void test_overflow(void)
  * first goroutine started on a P that lost events carries a user log
  * saying so.  The 1.11 twin halts, as in test_overflow().
  */
-static void test_overflow_v2(void)
+static void test_overflow_go123(void)
 {
 	struct task *a = task_new(1950, 1950, "a");
 	struct task *b = task_new(1951, 1951, "b");
 	struct task *tasks[] = { a, b };
 	uint64_t begins;
 
-	sim_setup("overflow_v2", 2);
+	sim_setup("overflow_go123", 2);
 	S.cfg.cpu_bytes = 64 * 1024;
 	S.drain = false;
 	S.cur[0] = a;
@@ -1272,20 +1272,20 @@ static void test_overflow_v2(void)
 		syscall_quick(0, __NR_getppid);
 	sim_finish();
 	begins = INFO2.by_type[GT_GO123_EV_GO_SYSCALL_BEGIN];
-	diag("overflow_v2 (go 1.23): %llu events, %llu lost, %llu syscalls",
+	diag("overflow_go123 (go 1.23): %llu events, %llu lost, %llu syscalls",
 	     (unsigned long long)ST2.events, (unsigned long long)ST2.lost,
 	     (unsigned long long)begins);
 	ok(ST2.lost > 0 && !ST2.halted && ST2.generations >= 2,
-	   "overflow_v2 (go 1.23): %llu events lost, the session goes on",
+	   "overflow_go123 (go 1.23): %llu events lost, the session goes on",
 	   (unsigned long long)ST2.lost);
 	/*
 	 * A generation's tables name only the stacks its events name: the
 	 * getppid frame is there only if the syscalls after the loss are.
 	 */
 	ok(begins >= 100 && memmem(S.out2, S.len2, "getppid", 7),
-	   "overflow_v2 (go 1.23): the syscalls after the loss are there");
+	   "overflow_go123 (go 1.23): the syscalls after the loss are there");
 	ok(INFO2.by_type[GT_GO123_EV_USER_LOG] >= 1,
-	   "overflow_v2 (go 1.23): a user log marks where events were lost");
+	   "overflow_go123 (go 1.23): a user log marks where events were lost");
 }
 
 /* Per-CPU clocks out of step: CPU 1's events are stamped before CPU 0's. */
@@ -1426,8 +1426,8 @@ static bool tg_symbolise(void *arg, u64 pc, char *buf, size_t len)
  * Walk every generation of the generational trace @buf with @fn: 0 when
  * the whole trace read, else what gt_go123_next() returned, with @err set.
  */
-static int v2_walk_all(const u8 *buf, size_t len, gt_go123_event_fn fn,
-		       void *ctx, struct gt_trace_error *err)
+static int go123_walk_all(const u8 *buf, size_t len, gt_go123_event_fn fn,
+			  void *ctx, struct gt_trace_error *err)
 {
 	struct gt_go123_reader r;
 	struct gt_go123_gen g = { 0 };
@@ -1534,7 +1534,7 @@ static int tg_event(void *ctx, const struct gt_go123_gen *g,
 static bool tg_walk(struct tg_walk *w)
 {
 	struct gt_trace_error err = { 0 };
-	int ret = v2_walk_all(S.out2, S.len2, tg_event, w, &err);
+	int ret = go123_walk_all(S.out2, S.len2, tg_event, w, &err);
 
 	if (err.msg[0])
 		diag("%s: %s", S.name, err.msg);
@@ -2084,7 +2084,7 @@ static void test_stack_table_full_named(void)
 	   "stack_table_full_named: %llu stacks lost, %u of the 200 blocks "
 	   "there, %u named stacky", (unsigned long long)ST.stack_overflows,
 	   blocks, named);
-	read = !v2_walk_all(S.out2, S.len2, sf_event, &walk, &err);
+	read = !go123_walk_all(S.out2, S.len2, sf_event, &walk, &err);
 	ok(ST2.stack_overflows > 0 && read && walk.blocks == 200 &&
 	   walk.named == 200,
 	   "stack_table_full_named (go 1.23): %llu stacks lost, %u of the "
@@ -2191,7 +2191,7 @@ static void test_kernel_wait_reasons(void)
 	kw_block(u, futex, ARRAY_SIZE(futex));
 	sim_finish();
 
-	ret = v2_walk_all(S.out2, S.len2, kw_event, &walk, &err);
+	ret = go123_walk_all(S.out2, S.len2, kw_event, &walk, &err);
 	ok(ret == 0 && !err.msg[0], "kernel_wait_reasons: the go 1.23 trace "
 	   "reads (%s)", err.msg[0] ? err.msg : "no error");
 	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
@@ -2347,13 +2347,13 @@ static const char *us_frame1(const void *ctx, size_t i, char *buf,
 	return buf;
 }
 
-struct us_v2ctx {
+struct us_go123ctx {
 	const struct gt_go123_gen *g;
 	const uint64_t *pcs;
 };
 
-static void us_v2str(const struct gt_go123_gen *g, u64 id, char *buf,
-		     size_t len)
+static void us_go123str(const struct gt_go123_gen *g, u64 id, char *buf,
+			size_t len)
 {
 	const char *str;
 	size_t n;
@@ -2366,14 +2366,14 @@ static void us_v2str(const struct gt_go123_gen *g, u64 id, char *buf,
 static const char *us_frame2(const void *ctx, size_t i, char *buf,
 			     size_t len, u64 *pc, char *file, size_t flen)
 {
-	const struct us_v2ctx *c = ctx;
+	const struct us_go123ctx *c = ctx;
 	const struct gt_go123_frame *f = gt_go123_frame(c->g, c->pcs[i]);
 
 	*pc = c->pcs[i];
 	buf[0] = file[0] = '\0';
 	if (f) {
-		us_v2str(c->g, f->func, buf, len);
-		us_v2str(c->g, f->file, file, flen);
+		us_go123str(c->g, f->func, buf, len);
+		us_go123str(c->g, f->file, file, flen);
 	}
 	return buf;
 }
@@ -2392,7 +2392,7 @@ static int us_event(void *ctx, const struct gt_go123_gen *g,
 		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct us_walk *w = ctx;
-	struct us_v2ctx c = { .g = g };
+	struct us_go123ctx c = { .g = g };
 	char *out;
 	size_t n;
 
@@ -2518,7 +2518,7 @@ static void test_user_stacks(void)
 	   (unsigned long long)ST.ustack_queued,
 	   (unsigned long long)ST.ustack_syncs);
 
-	ret = v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	ret = go123_walk_all(S.out2, S.len2, us_event, &w, &err);
 	ok(ret == 0 && !err.msg[0], "user_stacks (go 1.23): the trace reads "
 	   "(%s)", err.msg[0] ? err.msg : "no error");
 	for (i = 0; i < w.nb && i < 5; i++) {
@@ -2573,7 +2573,7 @@ static void test_user_stacks_shown(void)
 	gt_trace_stack(&T, stk, &n);
 	us_render(got, sizeof(got), n, us_frame1, &stk);
 	ok(!strcmp(got, want), "user_stacks_shown (1.11): %s", got);
-	v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	go123_walk_all(S.out2, S.len2, us_event, &w, &err);
 	ok(w.nb >= 1 && !strcmp(w.blocks[0], want),
 	   "user_stacks_shown (go 1.23): %s", w.nb ? w.blocks[0] : "none");
 }
@@ -2620,7 +2620,7 @@ static void test_user_stacks_exact(void)
 	ok(nblk == 2 && right == 2 && blk[0]->stk != blk[1]->stk,
 	   "user_stacks_exact (1.11): the exact PC's frame has its own PC, "
 	   "in another stack than the return address's");
-	v2_walk_all(S.out2, S.len2, us_event, &w, &err);
+	go123_walk_all(S.out2, S.len2, us_event, &w, &err);
 	ok(!err.msg[0] && w.nb == 2 && !strcmp(w.blocks[0], want[0]) &&
 	   !strcmp(w.blocks[1], want[1]),
 	   "user_stacks_exact (go 1.23): %s / %s", w.nb ? w.blocks[0] : "none",
@@ -2750,7 +2750,7 @@ static void ex_finish(bool lossy, unsigned int destroys)
 	   "%s: %d deaths through a %d-entry table (overflows %llu, %llu)",
 	   name, EX_KIDS, EX_KIDS, (unsigned long long)ST.task_overflows,
 	   (unsigned long long)ST2.task_overflows);
-	ret = v2_walk_all(S.out2, S.len2, ex_event, &w, &err);
+	ret = go123_walk_all(S.out2, S.len2, ex_event, &w, &err);
 	for (unsigned int k = 0; k < EX_KIDS; k++) {
 		if (w.status_gen[k] <= w.event_gen[k])
 			continue;
@@ -2945,7 +2945,7 @@ static void test_seq_one_byte(void)
 		syscall_quick(0, __NR_getppid);
 	sim_finish();
 
-	ret = v2_walk_all(S.out2, S.len2, sq_event, &walk, &err);
+	ret = go123_walk_all(S.out2, S.len2, sq_event, &walk, &err);
 	ok(ret == 0 && !err.msg[0], "seq_one_byte: the go 1.23 trace reads "
 	   "(%s)", err.msg[0] ? err.msg : "no error");
 	ok(walk.begins >= CALLS && ST2.generations <= 2,
@@ -3084,7 +3084,8 @@ int gt_w123_gen_end(struct gt_model *m, bool last);
  * End the test with its go 1.23 session alone (the 1.11 one is dropped),
  * save that trace and check it.
  */
-static bool v2_end_check(struct gt_go123_info *info, struct gt_trace_error *err)
+static bool go123_end_check(struct gt_go123_info *info,
+			    struct gt_trace_error *err)
 {
 	struct gt_src src;
 
@@ -3094,7 +3095,7 @@ static bool v2_end_check(struct gt_go123_info *info, struct gt_trace_error *err)
 	gt_umodel_finish(S.m2, S.ts + 10, sink2, NULL);
 	gt_umodel_destroy(S.m2);
 	S.m2 = NULL;
-	save(".v2.trace", S.out2, S.len2);
+	save(".go123.trace", S.out2, S.len2);
 	gt_src_mem(&src, S.out2, S.len2);
 	return !gt_go123_check(&src, info, err);
 }
@@ -3152,7 +3153,7 @@ static void sweep_race_check_gens(const char *name, int ret,
 	struct gt_src src;
 	bool valid;
 
-	valid = v2_end_check(&info, &err);
+	valid = go123_end_check(&info, &err);
 	ok(!ret && valid && info.generations == gens,
 	   "%s (go 1.23): gotrace check reads %llu generations of %u%s%s",
 	   name, (unsigned long long)info.generations, gens,
@@ -3375,7 +3376,7 @@ static void test_create_at_stop(void)
 	in = (struct gt_in_fork){ .ev = ev(0), .child = &child->in };
 	gt_model_fork(S.m2, &in);
 	gt_umodel_written_hook = NULL;
-	valid = v2_end_check(&info, &err);
+	valid = go123_end_check(&info, &err);
 	ok(!ret && valid && written >= 2 && info.generations == 2,
 	   "create_at_stop (go 1.23): disarmed after transition 1 of the "
 	   "fork's %u, gotrace check reads %llu generations of 2%s%s",
@@ -3427,7 +3428,7 @@ static void run_block_advance(const char *name, unsigned int nth)
 	sw(0, a, GT_IN_RUNNABLE);
 	sys_exit(0);
 	syscall_quick(0, __NR_getppid);
-	valid = v2_end_check(&info, &err);
+	valid = go123_end_check(&info, &err);
 	ok(!ret && valid && written >= nth && info.generations == 2,
 	   "%s (go 1.23): the generation ended after transition %u of the "
 	   "block's %u, gotrace check reads %llu generations of 2%s%s", name,
@@ -3513,7 +3514,7 @@ static void test_units(void)
 	sw(0, &S.idle[0], GT_IN_DEAD);
 	sim_finish();
 
-	ret = v2_walk_all(S.out2, S.len2, un_event, &w, &err);
+	ret = go123_walk_all(S.out2, S.len2, un_event, &w, &err);
 	ok(ret == 0 && !err.msg[0] && INFO2.generations >= 3,
 	   "units: the go 1.23 trace reads, %llu generations (%s)",
 	   (unsigned long long)INFO2.generations,
@@ -3552,11 +3553,11 @@ static void test_units(void)
 	 * as begun at the start), and the trace still names their units.
 	 */
 	un_cut(&cut);
-	save(".cut.v2.trace", cut.buf, cut.len);
+	save(".cut.go123.trace", cut.buf, cut.len);
 	gt_src_mem(&src, cut.buf, cut.len);
 	ret = gt_go123_check(&src, &info, &err);
 	if (!ret)
-		ret = v2_walk_all(cut.buf, cut.len, un_event, &wc, &err);
+		ret = go123_walk_all(cut.buf, cut.len, un_event, &wc, &err);
 	ok(ret == 0 && info.generations == INFO2.generations - 1 &&
 	   strstr(w.seq, wc.seq) && strstr(wc.seq, "1:E a.service") &&
 	   !strstr(wc.seq, "1:B"),
@@ -3745,7 +3746,7 @@ static int ds_event(void *ctx, const struct gt_go123_gen *g,
 		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct ds_walk *w = ctx;
-	struct us_v2ctx c = { .g = g };
+	struct us_go123ctx c = { .g = g };
 	char *out;
 	size_t n;
 
@@ -3866,7 +3867,7 @@ static void test_ustack_room(void)
 
 	memset(&w, 0, sizeof(w));
 	w.m = 2600;
-	v2_walk_all(S.out2, S.len2, ds_event, &w, &err);
+	go123_walk_all(S.out2, S.len2, ds_event, &w, &err);
 	for (i = 0; i < w.ns; i++)
 		most += !strcmp(w.sys[i], want_sys);
 	ok(!err.msg[0] && most == 1 && w.nb == 1 &&
@@ -3975,7 +3976,7 @@ static void test_comm_collide(void)
 		wake(2, second);
 	}
 	sim_finish();
-	v2_walk_all(S.out2, S.len2, cc_event, &w, &err);
+	go123_walk_all(S.out2, S.len2, cc_event, &w, &err);
 	diag("comm_collide: %s and %s, %llu generations", a, b,
 	     (unsigned long long)ST2.generations);
 	ok(!err.msg[0] && w.blocks == 2 * ROUNDS && w.right == w.blocks &&
@@ -3991,7 +3992,7 @@ static void test_comm_collide(void)
  * "chan send: pwrite64" (a pipe written), "chan receive: read", and the
  * other classes (classify.c).
  */
-static void test_v2_reasons(void)
+static void test_go123_reasons(void)
 {
 	static const struct {
 		int nr;
@@ -4012,7 +4013,7 @@ static void test_v2_reasons(void)
 	struct gt_trace_error err = { 0 };
 	unsigned int right = 0, i;
 
-	sim_setup("v2_reasons", 2);
+	sim_setup("go123_reasons", 2);
 	S.cur[0] = t;
 	sim_start(&t, 1);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -4023,7 +4024,7 @@ static void test_v2_reasons(void)
 		sys_exit(0);
 	}
 	sim_finish();
-	v2_walk_all(S.out2, S.len2, kw_event, &walk, &err);
+	go123_walk_all(S.out2, S.len2, kw_event, &walk, &err);
 	for (i = 0; i < ARRAY_SIZE(cases) && i < walk.n; i++) {
 		if (!strcmp(walk.reasons[i], cases[i].want)) {
 			right++;
@@ -4034,7 +4035,7 @@ static void test_v2_reasons(void)
 	}
 	ok(!err.msg[0] && walk.n == ARRAY_SIZE(cases) &&
 	   right == ARRAY_SIZE(cases),
-	   "v2_reasons (go 1.23): %u of %zu sleeps in syscalls give their "
+	   "go123_reasons (go 1.23): %u of %zu sleeps in syscalls give their "
 	   "class and syscall", right, ARRAY_SIZE(cases));
 }
 
@@ -4197,7 +4198,7 @@ static const struct {
 	{ "stack_table_full", test_stack_table_full },
 	{ "no_wake_stacks", test_no_wake_stacks },
 	{ "overflow", test_overflow },
-	{ "overflow_v2", test_overflow_v2 },
+	{ "overflow_go123", test_overflow_go123 },
 	{ "clock_skew", test_clock_skew },
 	{ "idle_p", test_idle_p },
 	{ "bad_cpu", test_bad_cpu },
@@ -4213,7 +4214,7 @@ static const struct {
 	{ "table_generations_live", test_table_generations_live },
 	{ "ustack_room", test_ustack_room },
 	{ "comm_collide", test_comm_collide },
-	{ "v2_reasons", test_v2_reasons },
+	{ "go123_reasons", test_go123_reasons },
 	{ "tid_max", test_tid_max },
 	{ "flush_reserve", test_flush_reserve },
 };

@@ -68,10 +68,10 @@ mkdir "$T/m"
 "$MODEL_TEST" "$T/m" classify_all units exec_rename >"$T/out" 2>"$T/err"
 grc=$?
 check "model_test writes classify_all, units and exec_rename (go 1.11 and go 1.23)" \
-	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.v2.trace" ] && [ -s "$T/m/units.cut.v2.trace" ] && [ -s "$T/m/classify_all.trace" ] && [ -s "$T/m/exec_rename.v2.trace" ]'
-cp "$T/m/classify_all.v2.trace" "$T/classify_all.trace"
-cp "$T/m/exec_rename.v2.trace" "$T/exec_rename.trace"
-cp "$T/m/units.cut.v2.trace" "$T/units_cut.trace"
+	'[ $grc -eq 0 ] && [ -s "$T/m/classify_all.go123.trace" ] && [ -s "$T/m/units.cut.go123.trace" ] && [ -s "$T/m/classify_all.trace" ] && [ -s "$T/m/exec_rename.go123.trace" ]'
+cp "$T/m/classify_all.go123.trace" "$T/classify_all.trace"
+cp "$T/m/exec_rename.go123.trace" "$T/exec_rename.trace"
+cp "$T/m/units.cut.go123.trace" "$T/units_cut.trace"
 old=$T/m/classify_all.trace
 
 # ---- errors and OUT -----------------------------------------------------
