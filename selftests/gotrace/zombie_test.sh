@@ -12,7 +12,10 @@
 ln -sf /bin/busybox /tmp/gt_zombie
 rm -f /tmp/zombie.pid
 # busybox, called gt_zombie, knows no such applet: it exits at once.
-sh -c '/tmp/gt_zombie 2> /dev/null & echo $! > /tmp/zombie.pid
+# It starts only once its parent is sleep, which never waits: a shell
+# may reap a child that exits before the shell has become sleep.
+sh -c '(while [ "$(cat /proc/$$/comm)" != sleep ]; do sleep 0.1; done
+	exec /tmp/gt_zombie 2> /dev/null) & echo $! > /tmp/zombie.pid
 	exec sleep 300' &
 parent=$!
 cleanup_on_exit $parent
