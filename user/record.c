@@ -1,49 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - gotrace record: copy /dev/gotrace into a file until stopped
+ * record.c - gotrace record: a trace into a file until stopped
  *
  * The output is opened first (output.c: a temporary file beside FILE,
  * renamed over it only once the trace is complete), so a bad -o never
- * starts a session.  Opening the device for reading then starts the
- * session.  The loop below polls it and copies what it reads into the
- * output; it asks the module to stop (GOTRACE_IOC_STOP) when the duration
- * elapses, on the first SIGINT, SIGTERM or SIGHUP, when the COMMAND exits
- * or when the output fails, and then keeps reading until end of file, so
- * the trace gets its footer.  A second such signal aborts at once, from
- * the signal handler: exiting closes the device, the module aborts the
- * session, and the incomplete file keeps its temporary name.
+ * starts a session.  Then the source opens (source.h: the module's
+ * device, or the BPF programs and the model in this process) and starts
+ * recording.  The loop below, the same for both, waits on the source
+ * and writes what it drains into the output; it asks the source to stop
+ * when the duration elapses, on the first SIGINT, SIGTERM or SIGHUP
+ * (SIGUSR2: 'gotrace stop' of a BPF recording), when the COMMAND exits
+ * or when the output fails, and then drains it to its end, so the trace
+ * is complete.  A second such signal aborts at once, from the signal
+ * handler: exiting ends the session (the module aborts it, the BPF
+ * programs go with the process), and the incomplete file keeps its
+ * temporary name.
  *
- * Signals are blocked except inside ppoll() and while writing the
- * output: a signal can never slip in between checking the flags and
+ * Signals are blocked except while the source waits and while writing
+ * the output: a signal can never slip in between checking the flags and
  * going to sleep, and a second one still aborts a write that hangs on a
  * stalled pipe.  A signal that another process sent (kill, not the
  * terminal, which signals the whole foreground job) is passed on to
  * COMMAND, so that 'kill -INT' of gotrace does what Ctrl-C does.
  *
  * --device PATH (not in the usage) reads PATH instead of /dev/gotrace, so
- * tests can feed a FIFO.  Where the ioctls fail with ENOTTY (not a
- * gotrace device) the status is unknown and a stop ends the recording at
- * once.
+ * tests can feed a FIFO (source_kmod.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "subcommands.h"
 #include "backend.h"
-#ifdef GT_HAVE_BPF
-#include "record_bpf.h"
-#endif
 #include "child.h"
 #include "device.h"
 #include "notify.h"
@@ -53,11 +48,10 @@
 #include "flight.h"
 #include "record_sym.h"
 #include "rotate.h"
+#include "source.h"
 #include "util.h"
 
-#define REC_BUF_SIZE		(64 * 1024)
 #define REC_PROGRESS_NS		1000000000ULL	/* progress line period */
-#define REC_READS_PER_POLL	64	/* then look at signals and timers */
 
 /* Why gotrace asked the module to stop. */
 enum rec_reason {
@@ -75,7 +69,6 @@ struct recorder {
 	const char *dev_path;
 	bool dev_given;			/* --device: always the module's ABI */
 	enum gt_backend backend;	/* --backend, then what it meant */
-	bool format_v2;			/* go1.23: --format, else the default */
 	struct gt_rotate_cfg rotate;	/* --rotate, --keep */
 	bool rotating;
 	struct gt_rotate rot;		/* --rotate: the files, not @out */
@@ -89,7 +82,7 @@ struct recorder {
 	struct gotrace_options opts;	/* what the module records */
 	bool have_opts;			/* any option set: send them */
 
-	int in;
+	struct gt_source *src;
 	struct gt_output out;
 	bool progress;			/* stderr is a tty and not -q */
 	bool notify;			/* systemd wants STATUS= lines */
@@ -98,7 +91,6 @@ struct recorder {
 	uint64_t deadline_ns;		/* 0: none */
 	uint64_t next_progress_ns;
 	uint64_t bytes;			/* bytes written to the output */
-	uint64_t bytes_read;
 	enum rec_reason reason;
 	bool stop_sent;
 	bool eof;
@@ -108,7 +100,6 @@ struct recorder {
 	struct gt_child child;
 
 	sigset_t oldmask;
-	char *buf;
 	bool cmd_filter;		/* --children, COMMAND, no filter */
 	uint64_t progress_ns;		/* time and events of the last */
 	uint64_t progress_events;	/* progress line */
@@ -258,7 +249,7 @@ static void rec_progress_text(struct recorder *r, uint64_t now, char *s,
 		     r->stop_sent ? "stopping, " : "recording ",
 		     rec_secs(now - r->start_ns),
 		     gt_fmt_bytes(r->bytes, b, sizeof(b)));
-	if (n < 0 || (size_t)n >= len || gt_dev_status(r->in, &st))
+	if (n < 0 || (size_t)n >= len || r->src->ops->status(r->src, &st))
 		return;
 	dt = now - r->progress_ns;
 	if (r->progress_ns && dt && st.events >= r->progress_events)
@@ -295,17 +286,12 @@ static void rec_show_progress(struct recorder *r, uint64_t now)
 	r->progress_shown = true;
 }
 
-static int rec_drain(struct recorder *r);
-
 /*
- * Ask the module to stop.  Returns 0, or -1 if the recording cannot end
- * cleanly.  ENOENT: it stopped by itself already; ENOTTY: not a gotrace
- * device (a test's FIFO), so the recording ends here.
+ * Ask the source to stop.  Returns 0, or -1 if the recording cannot end
+ * cleanly.
  */
 static int rec_stop(struct recorder *r, enum rec_reason reason)
 {
-	int ret;
-
 	if (r->stop_sent)
 		return 0;
 	r->stop_sent = true;
@@ -313,38 +299,42 @@ static int rec_stop(struct recorder *r, enum rec_reason reason)
 	gt_notify_stopping();
 	if (reason == REC_SIGNAL)
 		r->progress_shown = false;	/* the handler said why */
-	ret = gt_dev_stop(r->in);
-	if (!ret || ret == -ENOENT)
+	if (!r->src->ops->stop(r->src))
 		return 0;
-	rec_clear_progress(r);
-	if (ret == -ENOTTY) {
-		gt_warn("%s is not a gotrace device: the recording ends here",
-			r->dev_path);
-		/* Keep what it has written so far; nothing more will come. */
-		rec_drain(r);
-		r->eof = true;
-		return 0;
-	}
-	gt_err("cannot stop the recording: %s", strerror(-ret));
 	r->failed = true;
 	return -1;
 }
 
 /*
- * Write what was read, with the stop signals open: a write that hangs on
- * a stalled pipe must not keep a second Ctrl-C from aborting.
+ * Write what the source drained, with the stop signals open: a write
+ * that hangs on a stalled pipe must not keep a second Ctrl-C from
+ * aborting.  Once a write failed, the rest is dropped: the loop stops
+ * the source, which still drains to its end.
  */
-static int rec_write(struct recorder *r, size_t len)
+static void rec_write(void *arg, const void *buf, size_t len)
 {
+	struct recorder *r = arg;
 	sigset_t blocked;
 	int ret;
 
+	if (r->out_err)
+		return;
 	sigprocmask(SIG_SETMASK, &r->oldmask, &blocked);
-	ret = r->flighting ? gt_flight_write(&r->fl, r->buf, len) :
-	      r->rotating ? gt_rotate_write(&r->rot, r->buf, len) :
-			    gt_write_all(r->out.fd, r->buf, len);
+	ret = r->flighting ? gt_flight_write(&r->fl, buf, len) :
+	      r->rotating ? gt_rotate_write(&r->rot, buf, len) :
+			    gt_write_all(r->out.fd, buf, len);
 	sigprocmask(SIG_SETMASK, &blocked, NULL);
-	return ret;
+	if (!ret) {
+		r->bytes += len;
+		return;
+	}
+	/* Partial writes are lost too: the file ends mid-record. */
+	r->out_err = -ret;
+	r->failed = true;
+	gt_err("writing %s: %s after %" PRIu64
+	       " bytes: stopping the recording, the trace is incomplete",
+	       r->rotating ? gt_rotate_where(&r->rot) :
+	       gt_output_name(&r->out), strerror(-ret), r->bytes);
 }
 
 /*
@@ -359,7 +349,7 @@ static void rec_flight_end(struct recorder *r)
 	int64_t ago;
 	int ret;
 
-	ret = gt_dev_snapshot_info(r->in, &info);
+	ret = r->src->ops->snapshot_info(r->src, &info);
 	if (ret) {
 		rec_clear_progress(r);
 		gt_err("cannot read what the snapshot is: %s", strerror(-ret));
@@ -409,51 +399,25 @@ static void rec_flight_end(struct recorder *r)
 		r->eof = true;
 }
 
-/* Copy what is readable.  Returns -1 on a read error. */
+/* Write what the source has.  Returns -1 when the recording failed. */
 static int rec_drain(struct recorder *r)
 {
-	for (int i = 0; i < REC_READS_PER_POLL && !r->eof; i++) {
-		ssize_t n = read(r->in, r->buf, REC_BUF_SIZE);
-		int ret;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return 0;
-			rec_clear_progress(r);
-			gt_err("reading %s: %s", r->dev_path, strerror(errno));
-			r->failed = true;
-			return -1;
-		}
-		if (n == 0) {
-			if (r->flighting)
-				rec_flight_end(r);
-			else
-				r->eof = true;
-			if (r->eof)
-				return 0;
-			continue;
-		}
-		r->bytes_read += (uint64_t)n;
-		if (r->out_err)
-			continue;	/* stopping: read to the end, drop it */
-		ret = rec_write(r, (size_t)n);
-		if (!ret) {
-			r->bytes += (uint64_t)n;
-			continue;
-		}
-		/* Partial writes are lost too: the file ends mid-record. */
-		r->out_err = -ret;
+	switch (r->src->ops->drain(r->src, rec_write, r)) {
+	case GT_SOURCE_AGAIN:
+		break;
+	case GT_SOURCE_END:
+		/* In flight mode, the end of a snapshot; or of them all. */
+		if (r->flighting)
+			rec_flight_end(r);
+		else
+			r->eof = true;
+		break;
+	case GT_SOURCE_ERROR:
 		r->failed = true;
-		rec_clear_progress(r);
-		gt_err("writing %s: %s after %" PRIu64
-		       " bytes: stopping the recording, the trace is incomplete",
-		       r->rotating ? gt_rotate_where(&r->rot) :
-		       gt_output_name(&r->out), strerror(-ret), r->bytes);
-		if (rec_stop(r, REC_OUTPUT))
-			return -1;
+		return -1;
 	}
+	if (r->out_err && rec_stop(r, REC_OUTPUT))
+		return -1;
 	return 0;
 }
 
@@ -465,8 +429,8 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 	if (gt_recsig_take_snapshot()) {
 		int ret;
 
-		ret = r->flighting && !r->stop_sent ? gt_dev_snapshot(r->in) :
-						      0;
+		ret = r->flighting && !r->stop_sent ?
+		      r->src->ops->snapshot(r->src) : 0;
 		if (ret) {
 			rec_clear_progress(r);
 			gt_warn("SIGUSR1: no snapshot: %s", ret == -EBUSY ?
@@ -503,15 +467,12 @@ static struct timespec *rec_timeout(struct recorder *r, uint64_t now,
 	return ts;
 }
 
-/* Returns 0 at end of file, -1 when the recording failed or aborted. */
+/* Returns 0 at the trace's end, -1 when the recording failed. */
 static int rec_loop(struct recorder *r)
 {
-	struct pollfd pfd = { .fd = r->in, .events = POLLIN };
-
 	while (!r->eof) {
 		uint64_t now = gt_now_ns();
 		struct timespec ts;
-		int n;
 
 		if (rec_check_events(r, now))
 			return -1;
@@ -523,16 +484,11 @@ static int rec_loop(struct recorder *r)
 			rec_show_progress(r, now);
 			r->next_progress_ns = now + REC_PROGRESS_NS;
 		}
-		n = ppoll(&pfd, 1, rec_timeout(r, now, &ts), &r->oldmask);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			gt_err("poll %s: %s", r->dev_path, strerror(errno));
+		if (r->src->ops->wait(r->src, rec_timeout(r, now, &ts),
+				      &r->oldmask) || rec_drain(r)) {
 			r->failed = true;
 			return -1;
 		}
-		if (n > 0 && rec_drain(r))
-			return -1;
 	}
 	return 0;
 }
@@ -541,7 +497,6 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 			bool have_st)
 {
 	static const char *const why[] = {
-		[REC_SIGNAL]	= "interrupted",
 		[REC_DURATION]	= "duration elapsed",
 		[REC_COMMAND]	= "command exited",
 		[REC_OUTPUT]	= "output error",
@@ -549,7 +504,9 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 	const char *reason;
 	char b[32];
 
-	if (r->reason != REC_NONE)
+	if (r->reason == REC_SIGNAL)
+		reason = gt_recsig_why();
+	else if (r->reason != REC_NONE)
 		reason = why[r->reason];
 	else if (have_st && st->stop_reason == GOTRACE_STOP_DURATION)
 		reason = "module duration_ms elapsed";
@@ -586,25 +543,14 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 				(uint64_t)st->generations);
 		fprintf(stderr, ", %.2f s, stopped: %s", rec_secs(gt_now_ns() -
 			r->start_ns), reason);
+		/* Whether the module stopped by itself, and why. */
+		if (have_st && r->backend == GT_BACKEND_KMOD)
+			fprintf(stderr, " (module: %s)",
+				gt_stop_reason_name(st->stop_reason));
 		if (have_st)
-			fprintf(stderr, " (module: %s), %" PRIu64 " lost",
-				gt_stop_reason_name(st->stop_reason),
+			fprintf(stderr, ", %" PRIu64 " lost",
 				(uint64_t)st->lost_events);
-		fprintf(stderr, ", backend %s\n", gt_backend_name(r->backend));
-		if (have_st && st->ustack_walks)
-			fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
-				"truncated: bad frame pointer %" PRIu64
-				", fault %" PRIu64 ", depth limit %" PRIu64
-				"; unnamed: queue full %" PRIu64
-				", maps full %" PRIu64 ", mm busy %" PRIu64
-				"\n", GT_NAME,
-				(uint64_t)st->ustack_walks,
-				(uint64_t)st->ustack_bad_fp,
-				(uint64_t)st->ustack_faults,
-				(uint64_t)st->ustack_depth,
-				(uint64_t)st->ustack_queue_full,
-				(uint64_t)st->ustack_map_full,
-				(uint64_t)st->ustack_mm_busy);
+		fprintf(stderr, ", backend %s\n", r->src->ops->name);
 		if (have_st && (st->cpu_samples || st->cpu_samples_idle ||
 				st->cpu_samples_lost))
 			fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64
@@ -618,22 +564,9 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 			fprintf(stderr, "%s: the previous %s is kept as %s\n",
 				GT_NAME, r->out.path, r->out.old);
 	}
-	if (have_st && (st->lost_events || st->chunk_overflows ||
-			st->task_overflows || st->stack_overflows ||
-			st->stop_reason == GOTRACE_STOP_OVERFLOW)) {
-		gt_warn("*** %" PRIu64 " EVENTS LOST *** (chunk overflows %" PRIu64
-			", task overflows %" PRIu64 ", stack overflows %" PRIu64 ")",
-			(uint64_t)st->lost_events, (uint64_t)st->chunk_overflows,
-			(uint64_t)st->task_overflows,
-			(uint64_t)st->stack_overflows);
-		if (st->format == GOTRACE_FORMAT_GO123)
-			gt_warn("the trace goes on past them, marked '[gotrace] events lost here' where they were lost; raise the module's chunks parameter or --buffer-size");
-		else
-			gt_warn("the trace ends where the first event was lost; raise the module's chunks, max_tasks or max_stacks parameters, or record for less time");
-	}
-	if (have_st && st->cpu_samples_lost)
-		gt_warn("%" PRIu64 " CPU samples lost (per CPU: 'gotrace status' while recording): a sampling timer ran late, or a CPU's samples buffer was full",
-			(uint64_t)st->cpu_samples_lost);
+	/* What was lost, and why: only the backend can tell. */
+	if (have_st)
+		r->src->ops->report(r->src, st, r->quiet);
 }
 
 /* --keep N: 1 to 1000000 files. */
@@ -659,7 +592,7 @@ static int rec_check_rotate(struct recorder *r)
 	}
 	if (!r->rotating)
 		return 0;
-	if (!r->format_v2) {
+	if (r->opts.format == GOTRACE_FORMAT_GO111) {
 		gt_err("--rotate cuts the trace between generations: it needs --format go1.23");
 		return -1;
 	}
@@ -799,7 +732,6 @@ static int rec_check_flight(struct recorder *r)
 		return -1;
 	}
 	r->backend = GT_BACKEND_KMOD;
-	r->format_v2 = true;
 	r->opts.format = GOTRACE_FORMAT_GO123;
 	r->have_opts = true;
 	return 0;
@@ -894,7 +826,6 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 
 	gt_opts_init(&r->opts);
 	gt_opts_module_defaults(&r->opts, GT_PARAM_DIR);
-	r->format_v2 = r->opts.format != GOTRACE_FORMAT_GO111;
 	while ((c = getopt_long(argc, argv, "+o:d:qhp:c:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'o':
@@ -923,10 +854,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_FORMAT:
 			if (!strcmp(optarg, "go1.23")) {
-				r->format_v2 = true;
 				r->opts.format = GOTRACE_FORMAT_GO123;
 			} else if (!strcmp(optarg, "go1.11")) {
-				r->format_v2 = false;
 				r->opts.format = GOTRACE_FORMAT_GO111;
 			} else {
 				gt_err("invalid format '%s': want go1.11 or go1.23",
@@ -1090,40 +1019,6 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
 }
 
-/* Send the options, before anything is read: reading starts recording. */
-static int rec_set_options(struct recorder *r)
-{
-	if (!r->have_opts || !ioctl(r->in, GOTRACE_IOC_SET_OPTIONS, &r->opts)) {
-		if (!r->trig.type ||
-		    !ioctl(r->in, GOTRACE_IOC_SET_TRIGGER, &r->trig))
-			return 0;
-		gt_err("gotrace.ko refused the trigger: %s",
-		       gt_dev_strerror(errno));
-		return -1;
-	}
-	switch (errno) {
-	case ENOTTY:
-		gt_err("cannot set the options (%s): %s", r->opt_names,
-		       gt_dev_strerror(ENOTTY));
-		break;
-	case EBUSY:
-		gt_err("recording already started: the options (%s) cannot be set any more",
-		       r->opt_names);
-		break;
-	case EINVAL:
-		gt_err("gotrace.ko refused the options as invalid: check %s",
-		       r->opt_names);
-		break;
-	case ESRCH:
-		gt_err("no such process in this pid namespace: check %s",
-		       r->opt_names);
-		break;
-	default:
-		gt_err("cannot set the options: %s", strerror(errno));
-	}
-	return -1;
-}
-
 /*
  * Open the output before any session exists, and prepare what a second
  * signal says about it.
@@ -1243,33 +1138,40 @@ static void rec_name_frames(void *arg, const char *path)
 	gt_recsym_spawn(arg, path);
 }
 
-#ifdef GT_HAVE_BPF
-/* The BPF backend runs the whole session itself (record_bpf.c). */
-static int rec_run_bpf(struct recorder *r)
+/* The recorder whose progress line a message erases first. */
+static struct recorder *rec_shown;
+
+static void rec_before_msg(void)
 {
-	struct gt_bpf_rec a = {
+	rec_clear_progress(rec_shown);
+}
+
+/*
+ * The source that records, its options sent: the module's (a FIFO's
+ * with --device) or the BPF programs'.
+ */
+static struct gt_source *rec_open_source(struct recorder *r)
+{
+	struct gt_source_args a = {
 		.opts = r->opts,
-		.out_path = r->out_path,
-		.duration_ns = r->duration_ns,
-		.quiet = r->quiet,
-		.cmd = r->cmd,
-		.cmd_filter = r->cmd_filter,
-		.format_v2 = r->format_v2,
-		.rotate = r->rotating ? &r->rotate : NULL,
-		.sym = &r->sym,
+		.send_opts = r->have_opts,
+		.opt_names = r->opt_names,
+		.trig = &r->trig,
+		.dev_path = r->dev_path,
 	};
 
-	return gt_bpf_record(&a);
-}
+#ifdef GT_HAVE_BPF
+	if (r->backend == GT_BACKEND_BPF)
+		return gt_source_bpf_open(&a);
 #endif
-
+	return gt_source_kmod_open(&a);
+}
 
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r = {
 		.out_path = "trace.out",
 		.dev_path = GOTRACE_DEVICE_PATH,
-		.in = -1,
 		.out = { .fd = -1 },
 		.rot = { .fd = -1 },
 		.fl = { .fd = -1 },
@@ -1288,13 +1190,11 @@ int cmd_record(int argc, char **argv)
 		return GT_EXIT_USAGE;
 	if (rec_choose_backend(&r))
 		return GT_EXIT_FAIL;
-#ifdef GT_HAVE_BPF
 	/* The module's parameters ask the module only. */
 	if (r.backend == GT_BACKEND_BPF && !r.user_stacks_given)
 		r.opts.flags &= ~GOTRACE_OPT_USER_STACKS;
 	if (r.backend == GT_BACKEND_BPF && !r.cpu_hz_given)
 		r.opts.cpu_hz = 0;
-#endif
 	if (r.backend != GT_BACKEND_BPF && rec_check_buffers(&r))
 		return GT_EXIT_USAGE;
 	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;
@@ -1302,31 +1202,15 @@ int cmd_record(int argc, char **argv)
 	r.sym.naming = gt_recsig_naming;
 	r.rotate.committed = rec_name_frames;
 	r.rotate.arg = &r.sym;
-#ifdef GT_HAVE_BPF
-	if (r.backend == GT_BACKEND_BPF)
-		return rec_run_bpf(&r);
-#endif
-	r.buf = malloc(REC_BUF_SIZE);
-	if (!r.buf) {
-		gt_err("out of memory");
+	if (rec_open_output(&r))
 		return GT_EXIT_FAIL;
-	}
-	if (rec_open_output(&r)) {
-		free(r.buf);
-		return GT_EXIT_FAIL;
-	}
 	r.progress = !r.quiet && isatty(STDERR_FILENO);
 	r.notify = gt_notify_enabled();
+	rec_shown = &r;
+	gt_msg_hook(rec_before_msg);
 	gt_recsig_say(r.quiet, r.progress);
 	gt_recsig_install(true, &r.oldmask);
 
-	/*
-	 * Open blocking: on a FIFO that waits for the writer.  Then switch
-	 * to non-blocking reads, so a poll() that raced never hangs us.
-	 */
-	r.in = gt_dev_open(r.dev_path, O_RDONLY);
-	if (r.in < 0)
-		goto fail;
 	/*
 	 * --children with COMMAND and no other filter: fork COMMAND held,
 	 * filter on its pid, let it exec once the recording runs.
@@ -1339,19 +1223,9 @@ int cmd_record(int argc, char **argv)
 		r.opts.pids[0] = r.child.pid;
 		r.opts.nr_pids = 1;
 	}
-	if (rec_set_options(&r))
+	r.src = rec_open_source(&r);
+	if (!r.src || r.src->ops->start(r.src))
 		goto fail;
-	fcntl(r.in, F_SETFL, fcntl(r.in, F_GETFL) | O_NONBLOCK);
-	/*
-	 * The module starts recording at the first read() or poll(): start
-	 * it now, so that COMMAND, started below, is recorded from its
-	 * first instruction.
-	 */
-	if (poll(&(struct pollfd){ .fd = r.in, .events = POLLIN }, 1, 0) < 0 &&
-	    errno != EINTR) {
-		gt_err("cannot start the recording: %s", strerror(errno));
-		goto fail;
-	}
 	r.start_ns = gt_now_ns();
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
 	if (r.duration_ns)
@@ -1369,7 +1243,7 @@ int cmd_record(int argc, char **argv)
 
 	ret = rec_loop(&r);
 	rec_clear_progress(&r);
-	have_st = !gt_dev_status(r.in, &st);
+	have_st = !r.src->ops->status(r.src, &st);
 	rec_finish_output(&r, !ret && !r.failed);
 	rec_summary(&r, &st, have_st);
 	if (!r.failed && !r.flighting && !r.rotating)
@@ -1391,14 +1265,14 @@ fail:
 out:
 	if (r.child.go_fd >= 0)
 		gt_child_cancel(&r.child);	/* held, never let go */
-	if (r.in >= 0)
-		close(r.in);
+	if (r.src)
+		r.src->ops->close(r.src);
+	gt_msg_hook(NULL);
 	if (r.flighting)
 		gt_flight_close(&r.fl);
 	else if (r.rotating)
 		gt_rotate_free(&r.rot);
 	else
 		gt_output_free(&r.out);
-	free(r.buf);
 	return code;
 }

@@ -9,7 +9,8 @@
  * user space (feed.c, bpf/model/, through bpf/model/gtmodel.h only), and what
  * the feed looks up: kernel symbols (ksyms.c) and cgroups' systemd units
  * (cgunits.c).  It includes trace/base.h and trace/u64map.h, never the
- * command's headers; the command's record_bpf.c runs a session with it.
+ * command's headers; the command's source_bpf.c makes it a recording's
+ * source.
  *
  * Each possible CPU gets its own ring buffer, created here and put into
  * the programs' array of maps, so that CPUs never contend for a ring and
@@ -23,6 +24,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -566,6 +569,18 @@ static void twins_when_needed(struct gt_bpf *b, uint64_t now)
 	if (err)
 		gt_warn("cannot attach the syscall programs' twins: %s; the hits their first programs skip stay lost (counted)",
 			strerror(-err));
+}
+
+int gt_bpf_wait(struct gt_bpf *b, const struct timespec *timeout,
+		const sigset_t *mask)
+{
+	struct pollfd pfd = { .fd = ring_buffer__epoll_fd(b->rb),
+			      .events = POLLIN };
+
+	if (ppoll(&pfd, 1, timeout, mask) >= 0 || errno == EINTR)
+		return 0;
+	gt_err("polling the BPF ring buffers: %s", strerror(errno));
+	return -1;
 }
 
 int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg)

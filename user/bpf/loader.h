@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <linux/gotrace.h>
 
@@ -49,6 +51,13 @@ int gt_bpf_snapshot(struct gt_bpf *b, gt_merge_fn fn, void *arg);
  * on the records that can no longer be overtaken.  0 or -1.
  */
 int gt_bpf_poll(struct gt_bpf *b, int timeout_ms, gt_merge_fn fn, void *arg);
+/*
+ * Sleep until a ring has records, @timeout passed (NULL: none) or a
+ * signal came, with the signals of @mask open meanwhile; then
+ * gt_bpf_poll() with no timeout takes them.  0, or -1 after saying why.
+ */
+int gt_bpf_wait(struct gt_bpf *b, const struct timespec *timeout,
+		const sigset_t *mask);
 /* Detach, wait GT_BPF_REORDER_NS, drain, and hand on everything left. */
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);

@@ -13,8 +13,17 @@
 
 #include "base.h"
 
+static void (*before_msg)(void);
+
+void gt_msg_hook(void (*fn)(void))
+{
+	before_msg = fn;
+}
+
 static void gt_vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	if (before_msg)
+		before_msg();
 	fprintf(stderr, "%s: %s", GT_NAME, prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -23,6 +23,11 @@ __attribute__((format(printf, 1, 2)))
 void gt_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 void gt_warn(const char *fmt, ...);
+/*
+ * Call @fn (NULL: none) before each message of gt_err() and gt_warn():
+ * the recorder erases its progress line there, whoever says what.
+ */
+void gt_msg_hook(void (*fn)(void));
 
 /* Write all @len bytes; retries on EINTR and short writes.  0 or -errno. */
 int gt_write_all(int fd, const void *buf, size_t len);
