@@ -244,7 +244,7 @@ static void samples_test(struct gt_umodel_config *cfg)
 	struct gt_bpf_feed *f;
 	uint64_t before;
 
-	cfg->format = GT_UMODEL_GO123;
+	cfg->format = GOTRACE_FORMAT_GO123;
 	cfg->opts.cpu_hz = 999;
 	m = gt_umodel_create(cfg);
 	f = m ? gt_bpf_feed_new(m, NULL) : NULL;
@@ -277,7 +277,7 @@ static void samples_test(struct gt_umodel_config *cfg)
 	   (unsigned long long)st.cpu_samples);
 	gt_bpf_feed_free(f);
 	gt_umodel_destroy(m);
-	cfg->format = GT_UMODEL_GO111;
+	cfg->format = GOTRACE_FORMAT_GO111;
 	cfg->opts.cpu_hz = 0;
 }
 

@@ -698,7 +698,7 @@ static void config_draw(struct mc_config *cfg, unsigned long ops)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->ncpu = 1 + rnd(MC_MAX_CPUS);
 	cfg->nr_ps = one_in(3) ? 1 + rnd(cfg->ncpu) : cfg->ncpu;
-	cfg->format = one_in(8) ? GT_UMODEL_GO111 : GT_UMODEL_GO123;
+	cfg->format = one_in(8) ? GOTRACE_FORMAT_GO111 : GOTRACE_FORMAT_GO123;
 	if (forced_format >= 0)
 		cfg->format = (unsigned int)forced_format;
 	cfg->cpu_bytes = bytes[rnd(ARRAY_SIZE(bytes))];
@@ -713,7 +713,7 @@ static void config_draw(struct mc_config *cfg, unsigned long ops)
 		cfg->max_ops = ops;
 	cfg->opts.size = sizeof(cfg->opts);
 	cfg->opts.syscalls = one_in(4) ? 1 + rnd(2) : GOTRACE_SYSCALLS_ALL;
-	cfg->opts.cpu_hz = cfg->format == GT_UMODEL_GO123 && one_in(3) ? 99 : 0;
+	cfg->opts.cpu_hz = cfg->format == GOTRACE_FORMAT_GO123 && one_in(3) ? 99 : 0;
 	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++)
 		if (one_in(4))
 			cfg->opts.flags |= flags[i];
@@ -731,7 +731,7 @@ static void config_print(const struct mc_config *cfg)
 	printf("#   %u CPUs (%u Ps at the start), %s, %u-byte buffers, "
 	       "%u tasks, %u stacks, syscalls %u, cpu_hz %u, flags 0x%x%s%s\n",
 	       cfg->ncpu, cfg->nr_ps,
-	       cfg->format == GT_UMODEL_GO123 ? "go 1.23" : "go 1.11",
+	       cfg->format == GOTRACE_FORMAT_GO123 ? "go 1.23" : "go 1.11",
 	       cfg->cpu_bytes, cfg->max_tasks, cfg->max_stacks,
 	       cfg->opts.syscalls, cfg->opts.cpu_hz, cfg->opts.flags,
 	       cfg->opts.comm[0] ? ", comm filter " : "",
@@ -786,7 +786,7 @@ static int start(void)
 	if (!S.m)
 		return -ENOMEM;
 	S.m->nr_ps = S.cfg.nr_ps;
-	if (S.cfg.format == GT_UMODEL_GO123) {
+	if (S.cfg.format == GOTRACE_FORMAT_GO123) {
 		/* Smaller buffers than user space's least, to lose events. */
 		gt_w123_free(S.m);
 		if (gt_w123_init(S.m, S.cfg.cpu_bytes, S.cfg.cpu_bytes))
@@ -835,7 +835,7 @@ static int stop(void)
 		gt_model_disarm(S.m);
 		S.disarmed = true;
 	}
-	if (S.cfg.format == GT_UMODEL_GO111)
+	if (S.cfg.format == GOTRACE_FORMAT_GO111)
 		return gt_umodel_finish(S.m, S.now + 1000, sink, NULL);
 	gt_model_close(S.m, S.now + 1000);
 	return ret ? ret : reader_write(true);
@@ -910,9 +910,9 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 	gt_umodel_sweep_hook = on_sweep_step;
 	ret = start();
 	while (!ret && S.ops < S.cfg.max_ops) {
-		if (S.cfg.format == GT_UMODEL_GO123 && one_in(12))
+		if (S.cfg.format == GOTRACE_FORMAT_GO123 && one_in(12))
 			ret = reader_op();
-		else if (S.cfg.format == GT_UMODEL_GO111 && one_in(50))
+		else if (S.cfg.format == GOTRACE_FORMAT_GO111 && one_in(50))
 			ret = gt_umodel_drain(S.m, sink, NULL);
 		else
 			linux_op();
@@ -924,7 +924,7 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 	if (ret) {
 		snprintf(why, len, "the model failed to write: %d", ret);
 		valid = false;
-	} else if (S.cfg.format == GT_UMODEL_GO111) {
+	} else if (S.cfg.format == GOTRACE_FORMAT_GO111) {
 		char msg[400];
 		u64 gens;
 
@@ -953,7 +953,7 @@ static bool run(u64 seed, unsigned long ops, const char *save, char *why,
 	if (digests)
 		printf("# digest seed %llu %s %lu ops %zu bytes %016llx\n",
 		       (unsigned long long)seed,
-		       S.cfg.format == GT_UMODEL_GO123 ? "go123" : "go111",
+		       S.cfg.format == GOTRACE_FORMAT_GO123 ? "go123" : "go111",
 		       S.ops, S.len, (unsigned long long)trace_digest(S.out, S.len));
 	gt_umodel_destroy(S.m);
 	S.m = NULL;
@@ -1031,9 +1031,9 @@ int main(int argc, char **argv)
 			save_every = strtoul(v, NULL, 0);
 		} else if (!strcmp(a, "--format") && v) {
 			if (!strcmp(v, "go111"))
-				forced_format = GT_UMODEL_GO111;
+				forced_format = GOTRACE_FORMAT_GO111;
 			else if (!strcmp(v, "go123"))
-				forced_format = GT_UMODEL_GO123;
+				forced_format = GOTRACE_FORMAT_GO123;
 			else
 				goto usage;
 		} else if (!strcmp(a, "--digest")) {

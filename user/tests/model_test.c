@@ -163,7 +163,7 @@ static void sim_start(struct task **tasks, unsigned int n)
 	struct gt_umodel_config cfg2 = S.cfg;
 
 	S.m = gt_umodel_create(&S.cfg);
-	cfg2.format = GT_UMODEL_GO123;
+	cfg2.format = GOTRACE_FORMAT_GO123;
 	cfg2.generation_ms = 0;
 	S.m2 = gt_umodel_create(&cfg2);
 	if (!S.m || !S.m2)

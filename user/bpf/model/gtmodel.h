@@ -19,7 +19,7 @@
  *
  * One thread at a time: nothing here locks.  The trace written is a
  * whole Go 1.11 trace file (header, the Ps' batches, the footer) or,
- * with GT_UMODEL_GO123, a "go 1.23 trace" of generations: each drain
+ * with GOTRACE_FORMAT_GO123, a "go 1.23 trace" of generations: each drain
  * ends the current generation when it is due and writes it.
  */
 #ifndef _GT_GTMODEL_H
@@ -44,12 +44,13 @@
  * @symbolise:	names a kernel PC as "func+0xoff/0xsize [mod]" (as
  *		sprint_symbol()); NULL or a false return: "0x<pc>"
  * @arg:	passed to @symbolise
- * @format:	GT_UMODEL_GO111 ("go 1.11 trace", the default) or
- *		GT_UMODEL_GO123 ("go 1.23 trace": generations)
- * @generation_ms: GT_UMODEL_GO123: trace time a generation covers at
+ * @format:	the ABI's GOTRACE_FORMAT_GO111 ("go 1.11 trace", also
+ *		for 0) or GOTRACE_FORMAT_GO123 ("go 1.23 trace":
+ *		generations)
+ * @generation_ms: GOTRACE_FORMAT_GO123: trace time a generation covers at
  *		most (0: 1000); one also ends when a CPU's buffer is half
  *		full
- * @cpu_bytes:	GT_UMODEL_GO123: each CPU's buffer for one generation
+ * @cpu_bytes:	GOTRACE_FORMAT_GO123: each CPU's buffer for one generation
  *		(0: 4 MiB)
  * @uresolve:	GOTRACE_OPT_USER_STACKS: the file (an index for @ufile)
  *		and the offset in it of user address @pc of address space
@@ -74,9 +75,6 @@ struct gt_umodel_config {
 	const char *(*ufile)(void *arg, u32 file);
 	void *uarg;
 };
-
-/* Trace formats (model/go123_writer.h: enum gt_format). */
-enum { GT_UMODEL_GO111, GT_UMODEL_GO123 };
 
 /* Where the trace goes: returns 0, or an error that stops the drain. */
 typedef int (*gt_umodel_write_fn)(void *arg, const void *buf, size_t len);

@@ -61,16 +61,16 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 		goto err;
 	stacks = cfg->max_stacks ? cfg->max_stacks : UMODEL_MAX_STACKS;
 	stacks = max(min(stacks, GT_STACKS_MAX), GT_STACKS_MIN);
-	stacks = gt_table_stacks(stacks, cfg->format == GT_UMODEL_GO123);
+	stacks = gt_table_stacks(stacks, cfg->format == GOTRACE_FORMAT_GO123);
 	m->tables = gt_tables_alloc(stacks, stacks * GT_STACK_AVG_PCS,
-				    cfg->format == GT_UMODEL_GO123);
+				    cfg->format == GOTRACE_FORMAT_GO123);
 	if (!m->tables)
 		goto err;
-	if (cfg->format == GT_UMODEL_GO123 &&
+	if (cfg->format == GOTRACE_FORMAT_GO123 &&
 	    !(cfg->opts.flags & GOTRACE_OPT_NO_UNITS) &&
 	    gt_units_init(m, GT_UNITS_MAX))
 		goto err;
-	if (cfg->format == GT_UMODEL_GO123) {
+	if (cfg->format == GOTRACE_FORMAT_GO123) {
 		m->format = GT_FORMAT_GO123;
 		m->env.generation_ns = 1000000ULL * (cfg->generation_ms ?
 				       cfg->generation_ms : UMODEL_GENERATION_MS);
@@ -80,7 +80,8 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 
 		if (gt_w123_init(m, bytes, bytes))
 			goto err;
-	} else if (cfg->format != GT_UMODEL_GO111) {
+	} else if (cfg->format != GOTRACE_FORMAT_GO111 &&
+		   cfg->format != GOTRACE_FORMAT_DEFAULT) {
 		goto err;
 	}
 	return m;
