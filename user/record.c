@@ -265,6 +265,9 @@ static void rec_progress_text(struct recorder *r, uint64_t now, char *s,
 		      (uint64_t)st.events, rate, (uint64_t)st.lost_events,
 		      (uint64_t)(st.chunk_overflows + st.task_overflows +
 				 st.stack_overflows));
+	/* What only this backend counts. */
+	if (n > 0 && (size_t)n < len && r->src->ops->progress)
+		n += r->src->ops->progress(r->src, s + n, len - (size_t)n);
 	/* A session that samples (--cpu-hz or the cpu_hz parameter). */
 	if (n > 0 && (size_t)n < len &&
 	    st.cpu_samples + st.cpu_samples_idle + st.cpu_samples_hidden +

@@ -57,6 +57,8 @@ struct gt_source;
  * @stop:	ask the source to stop: it drains its rest, then its end;
  *		0, or -1 when the recording cannot end cleanly (said)
  * @status:	the counters, as the module's status has them; 0 or -errno
+ * @progress:	(optional) what the progress line adds for this backend:
+ *		", ..." into @buf; snprintf()'s return
  * @report:	the backend's own lines after the summary: what it lost
  *		and why, which only it can explain (with @quiet, only the
  *		warnings)
@@ -73,6 +75,7 @@ struct gt_source_ops {
 					gt_source_write_fn write, void *arg);
 	int (*stop)(struct gt_source *s);
 	int (*status)(struct gt_source *s, struct gotrace_status *st);
+	int (*progress)(struct gt_source *s, char *buf, size_t len);
 	void (*report)(struct gt_source *s, const struct gotrace_status *st,
 		       bool quiet);
 	int (*snapshot)(struct gt_source *s);

@@ -241,6 +241,16 @@ static int bpf_status(struct gt_source *s, struct gotrace_status *st)
 	return 0;
 }
 
+/*
+ * The switches the kernel did not report: no loss, but said apart, as
+ * the summary's note does.
+ */
+static int bpf_progress(struct gt_source *s, char *buf, size_t len)
+{
+	return snprintf(buf, len, ", %" PRIu64 " switches unreported",
+			gt_bpf_feed_unreported(bsrc(s)->feed));
+}
+
 /* What was lost and why: the programs', the merge's and the model's. */
 static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 		       bool quiet)
@@ -340,6 +350,7 @@ static const struct gt_source_ops bpf_ops = {
 	.drain		= bpf_drain,
 	.stop		= bpf_stop,
 	.status		= bpf_status,
+	.progress	= bpf_progress,
 	.report		= bpf_report,
 	.close		= bpf_close,
 };
