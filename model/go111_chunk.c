@@ -299,8 +299,8 @@ static bool cpu_flush(struct gt_model *m, struct gt_cpu *c, u64 ts,
  * spare chunk takes its place: a flush never ends a session whose CPU
  * still has room.
  */
-bool gt_cpu_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
-		 bool closing)
+bool gt_cpu_make_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
+		      bool closing)
 {
 	unsigned long flush = READ_ONCE(m->flush_seq);
 	u32 reserve = closing ? 0 : GT_CLOSE_RESERVE;

@@ -496,8 +496,8 @@ bool gt_pool_has_full(struct gt_pool *pool);
 void gt_pool_mark_stopped(struct gt_pool *pool);
 unsigned int gt_pool_in_use(struct gt_pool *pool);
 void gt_pool_reserve_more(struct gt_pool *pool);
-bool gt_cpu_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
-		 bool closing);
+bool gt_cpu_make_room(struct gt_model *m, struct gt_cpu *c, u64 ts, u32 need,
+		      bool closing);
 void gt_cpu_handover(struct gt_model *m, struct gt_cpu *c, bool wake);
 
 /* tasks.c */
@@ -556,5 +556,20 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 		     u8 **out, size_t *len);
 int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 		   size_t *len);
+
+/*
+ * Make sure the CPU's chunk has @need bytes free (go111_chunk.c); the
+ * common case inline, as every 1.11 event asks: the chunk has the room,
+ * and no flush was asked for since it started.
+ */
+static inline bool gt_cpu_room(struct gt_model *m, struct gt_cpu *c, u64 ts,
+			       u32 need, bool closing)
+{
+	if (likely(c->chunk && c->flush_seq == READ_ONCE(m->flush_seq) &&
+		   gt_enc_room(&c->enc) >=
+		   need + (closing ? 0 : GT_CLOSE_RESERVE)))
+		return true;
+	return gt_cpu_make_room(m, c, ts, need, closing);
+}
 
 #endif /* _GT_MODEL_STATE_H */
