@@ -37,6 +37,10 @@ static const char *const usage_msg[] = {
 	"      --cgroup PATH     only tasks in this cgroup v2 or below",
 	"      --no-stacks       no kernel stacks",
 	"      --user-stacks     the user stacks of the running task too",
+	"                        (uframes=N: the frames of a record's)",
+	"      --syscalls MODE   all, blocking or none: a syscall entry's",
+	"                        user frames are walked with all only",
+	"      --syscall-filter L  and for the syscalls L selects",
 	"      --cpu-hz N        CPU samples, N a second on each CPU",
 	"      --ring-size SIZE  each CPU's ring buffer (default 4M)",
 	"  -s, --summary         print only the counts",
@@ -177,6 +181,8 @@ static void print_record(const void *rec, size_t len, void *arg)
 		break;
 	}
 	}
+	if (us)
+		printf(" uframes=%u", (unsigned int)us->nr);
 	putchar('\n');
 }
 
@@ -184,7 +190,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS, O_USER_STACKS,
-	       O_RING, O_CPU_HZ };
+	       O_RING, O_CPU_HZ, O_SYSCALLS, O_SYSCALL_FILTER };
 	static const struct option opts[] = {
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "pid",	required_argument,	NULL, 'p' },
@@ -196,6 +202,8 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		{ "user-stacks", no_argument,		NULL, O_USER_STACKS },
 		{ "ring-size",	required_argument,	NULL, O_RING },
 		{ "cpu-hz",	required_argument,	NULL, O_CPU_HZ },
+		{ "syscalls",	required_argument,	NULL, O_SYSCALLS },
+		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
 		{ "summary",	no_argument,		NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -238,6 +246,14 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 			break;
 		case O_CPU_HZ:
 			if (gt_opts_cpu_hz(o, optarg))
+				return -1;
+			break;
+		case O_SYSCALLS:
+			if (gt_opts_syscalls(o, optarg))
+				return -1;
+			break;
+		case O_SYSCALL_FILTER:
+			if (gt_opts_syscall_filter(o, optarg))
 				return -1;
 			break;
 		case O_RING:

@@ -28,6 +28,10 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_NO_KSTACKS		(1U << 2)
 #define OPT_NO_UNITS		(1U << 4)
 #define OPT_USER_STACKS		(1U << 5)
+#define SYSCALLS_ALL		0
+#define SET_OFF			0
+#define SET_INCLUDE		1
+#define SYSCALL_MAX		1024
 
 #define TASK_DEAD_STATE		0x80	/* TASK_DEAD in prev_state */
 #define S_IFMT_BITS		00170000
@@ -1000,24 +1004,48 @@ int BPF_PROG(gt_exit, struct task_struct *p)
 }
 
 /*
+ * Does the model write the stack of this syscall's entry?  Only the
+ * GoSysCall of an entry has one: with --syscalls all, for a syscall the
+ * set selects (model/syscalls.c, gt_syscall_selected()).  A compat
+ * syscall's number is mapped to the native one there: taken as selected
+ * here, its user frames are walked, as before.
+ */
+static __always_inline bool entry_stack_written(long nr, bool compat)
+{
+	bool in;
+
+	if (cfg.syscalls != SYSCALLS_ALL)
+		return false;
+	if (cfg.syscall_set_mode == SET_OFF || compat)
+		return true;
+	in = nr >= 0 && nr < SYSCALL_MAX &&
+	     (cfg.syscall_set[(nr / 64) & 15] >> (nr % 64) & 1);
+	return cfg.syscall_set_mode == SET_INCLUDE ? in : !in;
+}
+
+/*
  * Every syscall of a recorded task, whatever --syscalls selects: the
  * model keeps the number of the one a task is in, which classifies its
  * sleeps (futex: sync, nanosleep: sleep, read of a pipe: chan receive),
  * and applies the selection to the events it writes, as in the module.
+ * The user frames of an entry are walked only where the model writes
+ * them: a walk is the costliest part of a record.
  */
 static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 			       bool rematch)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	bool ustack = type == GTB_SYS_ENTER && (cfg.flags & OPT_USER_STACKS);
 	struct scratch *slot;
-	bool fresh = false;
+	bool fresh = false, compat, ustack;
 	struct gtb_sys *r;
 	__u8 m = rematch ? task_rematch(cur) :
 		 task_match(cur, false) ? GTB_MATCH_KEY : 0;
 
 	if (!m)
 		return 0;
+	compat = !!task_compat(cur);
+	ustack = type == GTB_SYS_ENTER && (cfg.flags & OPT_USER_STACKS) &&
+		 entry_stack_written(nr, compat);
 	if (type == GTB_SYS_EXIT)
 		comm_check(cur);
 	r = begin(sizeof(*r), ustack, &slot);
@@ -1026,7 +1054,7 @@ static __always_inline int sys(void *ctx, __u16 type, long nr, long val,
 	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)cur, m);
 	r->val = val;
 	r->nr = nr;
-	r->compat = !!task_compat(cur);
+	r->compat = compat;
 	/* The stack of a syscall's entry is its user frames. */
 	if (ustack)
 		fresh = put_ustack(ctx, &r->hdr, r->stack, 0, false);

@@ -90,6 +90,28 @@ check "every task is announced before its first record" \
 check "no record dropped, no program skipped, no twin run, none merged late" \
 	'has "drops=0 misses=0 twins=0 late=0" "$T/err"'
 
+# --- a syscall entry's user frames: walked where the model writes them
+# Only the GoSysCall of an entry has that stack: with --syscalls all,
+# for the syscalls --syscall-filter selects.  Elsewhere the walk, the
+# costliest part of a record, is not made.
+for how in "all" "blocking" "all --syscall-filter !getpgid" \
+	"all --syscall-filter getpgid"; do
+	# shellcheck disable=SC2086 # $how: options, split
+	run bpf-dump --user-stacks --syscalls $how -c "$WNAME" --children -- \
+		"$WORKLOAD" "$T/ids" $N
+	eval "$(cat "$T/ids")"
+	ck=$(key "$child")
+	GETPGID="field(\"type\") == \"sys_enter\" && field(\"key\") == \"$ck\" && field(\"nr\") == 121"
+	entries=$(count "$GETPGID")
+	walked=$(count "$GETPGID && field(\"uframes\") > 0")
+	case $how in
+	"all"|*" getpgid") want=$N ;;
+	*) want=0 ;;
+	esac
+	check "--syscalls $how: $walked of the $entries getpgid entries carry user frames, $want should" \
+		'[ "$rc" -eq 0 ] && [ "$entries" -eq $N ] && [ "$walked" -eq $want ]'
+done
+
 # --- the syscall programs' twins, attached from the start -------------
 # (gotrace.bpf.c; the recorder attaches them at the first skip.)  Where
 # no program is skipped, each twin finds its first program's mark at
@@ -135,7 +157,7 @@ check "full one-page rings: still no record of a task never announced" \
 # The events record's summary (its stderr, $1) counts, and those gotrace
 # stat reads in the file ($2), into $summary and $file.
 same_events() {
-	summary=$(sed -n 's/.* written to .*, \([0-9][0-9]*\) events, .*/\1/p' "$1")
+	summary=$(sed -n 's/.* written to .*, \([0-9][0-9]*\) events[a-z0-9 ]*, .*/\1/p' "$1")
 	file=$("$GOTRACE" stat "$2" | awk '$1 == "events" { print $2; exit }')
 }
 CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
