@@ -53,9 +53,9 @@
 
 #define REC_PROGRESS_NS		1000000000ULL	/* progress line period */
 
-/* Why gotrace asked the module to stop. */
+/* Why gotrace asked the source to stop. */
 enum rec_reason {
-	REC_NONE,	/* it did not: the module stopped by itself */
+	REC_NONE,	/* it did not: the source stopped by itself */
 	REC_SIGNAL,
 	REC_DURATION,
 	REC_COMMAND,
@@ -233,7 +233,7 @@ static void rec_clear_progress(struct recorder *r)
 
 /*
  * The progress line's text, for the terminal and for systemd's STATUS=:
- * time, bytes written and, from the module's status, the event rate
+ * time, bytes written and, from the source's status, the event rate
  * since the last line, the losses and, when the session samples, the
  * CPU samples lost.
  */
@@ -452,7 +452,7 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 	return 0;
 }
 
-/* ppoll() timeout until the next progress line or the deadline. */
+/* How long the source waits: until the next progress line or deadline. */
 static struct timespec *rec_timeout(struct recorder *r, uint64_t now,
 				    struct timespec *ts)
 {
