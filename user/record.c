@@ -553,7 +553,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		if (have_st)
 			fprintf(stderr, ", %" PRIu64 " lost",
 				(uint64_t)st->lost_events);
-		fprintf(stderr, ", backend %s\n", r->src->ops->name);
+		fprintf(stderr, ", backend %s\n", gt_backend_name(r->backend));
 		if (have_st && (st->cpu_samples || st->cpu_samples_idle ||
 				st->cpu_samples_lost))
 			fprintf(stderr, "%s: CPU samples at %u Hz: %" PRIu64

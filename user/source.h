@@ -48,7 +48,6 @@ struct gt_source;
 
 /**
  * struct gt_source_ops - a backend
- * @name:	"kmod" or "bpf", as --backend names it
  * @start:	start recording; 0 or -1 (said already)
  * @wait:	sleep until there may be trace to drain, @timeout passed
  *		(NULL: none) or a signal came, with the signals of @mask
@@ -67,7 +66,6 @@ struct gt_source;
  * @close:	free everything; an unfinished session is abandoned
  */
 struct gt_source_ops {
-	const char *name;
 	int (*start)(struct gt_source *s);
 	int (*wait)(struct gt_source *s, const struct timespec *timeout,
 		    const sigset_t *mask);

@@ -344,7 +344,6 @@ static void bpf_close(struct gt_source *s)
 }
 
 static const struct gt_source_ops bpf_ops = {
-	.name		= "bpf",
 	.start		= bpf_start,
 	.wait		= bpf_wait,
 	.drain		= bpf_drain,

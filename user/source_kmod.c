@@ -211,7 +211,6 @@ static void kmod_close(struct gt_source *s)
 }
 
 static const struct gt_source_ops kmod_ops = {
-	.name		= "kmod",
 	.start		= kmod_start,
 	.wait		= kmod_wait,
 	.drain		= kmod_drain,
