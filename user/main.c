@@ -48,6 +48,9 @@ static const char *const usage_msg[] = {
 	"  symbolize IN OUT",
 	"                  copy a trace with its user-space frames named",
 	"  pprof KIND -o OUT FILE",
+	"  merge -o OUT PROGRAM.trace SYSTEM.trace",
+	"                  a Go program's own trace with the kernel's view of its",
+	"                  threads added",
 	"  help            show this text",
 	"",
 	"  --version       the version of gotrace and of the device ABI it speaks",
@@ -79,6 +82,7 @@ static const struct {
 	{ "stat",	cmd_stat },
 	{ "symbolize",	cmd_symbolize },
 	{ "pprof",	cmd_pprof },
+	{ "merge",	cmd_merge },
 #ifdef GT_HAVE_BPF
 	/* Not in the usage: the tests' and benchmark's view of the BPF backend. */
 	{ "bpf-dump",	cmd_bpf_dump },

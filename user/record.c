@@ -40,6 +40,7 @@
 #include "subcommands.h"
 #include "backend.h"
 #include "child.h"
+#include "record_go.h"
 #include "device.h"
 #include "notify.h"
 #include "options.h"
@@ -52,6 +53,8 @@
 #include "util.h"
 
 #define REC_PROGRESS_NS		1000000000ULL	/* progress line period */
+/* --go: how long past -d a fetch that never ends is waited for. */
+#define GO_FETCH_GRACE_NS	30000000000ULL
 
 /* Why gotrace asked the source to stop. */
 enum rec_reason {
@@ -60,6 +63,7 @@ enum rec_reason {
 	REC_DURATION,
 	REC_COMMAND,
 	REC_OUTPUT,
+	REC_GO_FETCHED,	/* --go: the program's trace came whole */
 };
 
 struct recorder {
@@ -108,6 +112,7 @@ struct recorder {
 	bool cpu_hz_given;		/* --cpu-hz, not the module's default */
 	bool no_symbolize;		/* --no-symbolize */
 	struct gt_recsym sym;		/* the naming of the files written */
+	struct gt_recgo go;		/* --go, --go-trace */
 };
 
 static void record_usage(FILE *f)
@@ -119,7 +124,8 @@ static void record_usage(FILE *f)
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
-		"                      [--sample-isolated] [-- COMMAND [ARGS...]]\n"
+		"                      [--sample-isolated] [--go URL | --go-trace GOTRACE]\n"
+		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
 		"Record the whole machine's scheduler into a Go execution trace\n"
 		"until Ctrl-C, TIME elapsed, or COMMAND exited (COMMAND is\n"
@@ -207,6 +213,17 @@ static void record_usage(FILE *f)
 		"      --no-symbolize     leave the user frames as file+offset: by\n"
 		"                         default each file written is rewritten with\n"
 		"                         their names once complete\n"
+		"\n"
+		"A Go program's own trace, merged (gotrace merge -h): FILE is then\n"
+		"the program's trace with the kernel's view of its threads added,\n"
+		"the recording stays in FILE.kernel.\n"
+		"      --go URL           fetch the trace of the Go program serving\n"
+		"                         net/http/pprof at URL (http://HOST:PORT or\n"
+		"                         unix:/PATH/TO.SOCK) for -d TIME, into FILE.go;\n"
+		"                         the recording ends with the fetch\n"
+		"      --go-trace GOTRACE the trace a Go program writes itself\n"
+		"                         (runtime/trace, go test -trace), usually\n"
+		"                         COMMAND's: merged once the recording ends\n"
 		"\n"
 		"Filters apply in the module: tasks left out do not appear, their CPU\n"
 		"time shows as the P being idle.\n"
@@ -445,6 +462,8 @@ static int rec_check_events(struct recorder *r, uint64_t now)
 		gt_child_reap(&r->child, false);
 		if (r->child.ran && !r->child.pid && rec_stop(r, REC_COMMAND))
 			return -1;
+		if (gt_recgo_fetched(&r->go) && rec_stop(r, REC_GO_FETCHED))
+			return -1;
 	}
 	if (r->deadline_ns && now >= r->deadline_ns &&
 	    rec_stop(r, REC_DURATION))
@@ -503,6 +522,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		[REC_DURATION]	= "duration elapsed",
 		[REC_COMMAND]	= "command exited",
 		[REC_OUTPUT]	= "output error",
+		[REC_GO_FETCHED] = "the program's trace was fetched",
 	};
 	const char *reason;
 	char b[32];
@@ -614,7 +634,7 @@ enum rec_opt {
 	O_NO_UNITS, O_USER_STACKS, O_NO_USER_STACKS, O_NO_SYMBOLIZE, O_CPU_HZ,
 	O_SAMPLE_ISOLATED, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
-	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF,
+	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF, O_GO, O_GO_TRACE,
 };
 
 /* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
@@ -821,6 +841,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "trigger-comm", required_argument,	NULL, O_TRIG_COMM },
 		{ "trigger-post", required_argument,	NULL, O_TRIG_POST },
 		{ "trigger-holdoff", required_argument,	NULL, O_TRIG_HOLDOFF },
+		{ "go",		required_argument,	NULL, O_GO },
+		{ "go-trace",	required_argument,	NULL, O_GO_TRACE },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pids = NULL, *cgroup = NULL, *unit = NULL;
@@ -959,6 +981,12 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_SAMPLE_ISOLATED:
 			r->opts.flags |= GOTRACE_OPT_CPU_ISOLATED;
 			break;
+		case O_GO:
+			r->go.url = optarg;
+			break;
+		case O_GO_TRACE:
+			r->go.trace = optarg;
+			break;
 		default:
 			gt_usage_hint("record");
 			return -1;
@@ -967,7 +995,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			return -1;
 		if (c != 'o' && c != 'd' && c != 'q' && c != 'D' &&
 		    c != O_BACKEND && c != O_ROTATE && c != O_KEEP &&
-		    (c < O_FLIGHT || c > O_TRIG_HOLDOFF)) {
+		    (c < O_FLIGHT || c > O_GO_TRACE)) {
 			size_t n = strlen(r->opt_names);
 			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
 					   opts[idx].name;
@@ -1019,7 +1047,15 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			return -1;
 		}
 	}
-	return rec_check_flight(r) || rec_check_rotate(r) ? -1 : 0;
+	if (rec_check_flight(r) || rec_check_rotate(r) ||
+	    gt_recgo_check(&r->go, r->out_path, r->duration_ns, r->cmd,
+			   r->rotating, r->flighting,
+			   r->opts.format == GOTRACE_FORMAT_GO111))
+		return -1;
+	/* -o names the merged trace: the recording goes beside it. */
+	if (gt_recgo_on(&r->go))
+		r->out_path = r->go.kernel;
+	return 0;
 }
 
 /*
@@ -1179,6 +1215,7 @@ int cmd_record(int argc, char **argv)
 		.rot = { .fd = -1 },
 		.fl = { .fd = -1 },
 		.child = { .go_fd = -1, .err_fd = -1 },
+		.go = { .go_fd = -1 },
 	};
 	struct gotrace_status st;
 	bool have_st = false;
@@ -1226,13 +1263,19 @@ int cmd_record(int argc, char **argv)
 		r.opts.pids[0] = r.child.pid;
 		r.opts.nr_pids = 1;
 	}
+	if (gt_recgo_fork(&r.go))
+		goto fail;
 	r.src = rec_open_source(&r);
 	if (!r.src || r.src->ops->start(r.src))
 		goto fail;
+	if (gt_recgo_start(&r.go))
+		goto fail;
 	r.start_ns = gt_now_ns();
 	r.next_progress_ns = r.start_ns + REC_PROGRESS_NS;
+	/* --go: the fetch's end ends it (GO_FETCH_GRACE_NS if it hangs). */
 	if (r.duration_ns)
-		r.deadline_ns = r.start_ns + r.duration_ns;
+		r.deadline_ns = r.start_ns + r.duration_ns +
+				(r.go.url ? GO_FETCH_GRACE_NS : 0);
 	if (r.cmd && (r.cmd_filter ? gt_child_exec(&r.child) :
 		      gt_child_start(&r.child, r.cmd, &r.oldmask,
 				     r.out.fd == STDOUT_FILENO))) {
@@ -1255,6 +1298,9 @@ int cmd_record(int argc, char **argv)
 	if (r.child.pid)
 		rec_wait_command(&r);
 	code = rec_exit_code(&r);
+	if (gt_recgo_on(&r.go) && !r.failed && !ret &&
+	    gt_recgo_merge(&r.go, r.quiet) && code == GT_EXIT_OK)
+		code = GT_EXIT_FAIL;
 	goto out;
 fail:
 	/* Nothing was recorded: FILE stays as it was. */
@@ -1266,6 +1312,8 @@ fail:
 		gt_output_abandon(&r.out, false);
 	code = GT_EXIT_FAIL;
 out:
+	gt_recgo_cancel(&r.go);
+	gt_recgo_free(&r.go);
 	if (r.child.go_fd >= 0)
 		gt_child_cancel(&r.child);	/* held, never let go */
 	if (r.src)

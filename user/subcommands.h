@@ -15,6 +15,7 @@ int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_bpf_dump(int argc, char **argv);
 
 /* The kinds of gotrace pprof, "sched, sync, ...", from its one table. */

@@ -494,6 +494,8 @@ gt_initramfs_base() {
 			virtio_console
 		modprobe -d "$KROOT" -S "$KREL" --show-depends fuse \
 			2> /dev/null || true
+		modprobe -d "$KROOT" -S "$KREL" --show-depends virtio_blk \
+			2> /dev/null || true
 	} | sed -n 's/^insmod \([^ ]*\).*/\1/p' |
 		awk '!seen[$0]++' |
 	while read -r ko; do
@@ -540,7 +542,7 @@ gt_initramfs_pack() {
 # command line, the console and the guest's port mean the same there.
 gt_qemu() {
 	local timeout=$1 accel=$2 cpus=$3 mem=$4 work=$5 append=$6
-	local log=$work/console.log tar=$work/out.tar v in=()
+	local log=$work/console.log tar=$work/out.tar v in=() in_disk=()
 
 	: > "$tar"
 	gt_qemu_machine "$(gt_kernel_arch "$KREL")"
@@ -551,10 +553,14 @@ gt_qemu() {
 	esac
 	set +e
 	# GT_QEMU_EXTRA: more options, split at spaces (bench/run.sh's
-	# -icount).
+	# -icount).  GT_QEMU_DISK: a raw image the guest sees as a virtio
+	# disk, /dev/vda (gomerge_test.sh).
+	[ -z "${GT_QEMU_DISK:-}" ] ||
+		in_disk=(-drive "file=$GT_QEMU_DISK,if=virtio,format=raw")
 	# shellcheck disable=SC2086
 	"${in[@]}" timeout --foreground "$timeout" "${GT_QEMU_MACHINE[@]}" \
 		-accel "$accel" ${GT_QEMU_EXTRA:-} -smp "$cpus" -m "$mem" \
+		"${in_disk[@]}" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$log" \
 		-kernel "$KIMAGE" -initrd "$work/initramfs.gz" \

@@ -170,16 +170,31 @@ stress_tests=0
 case $name in
 6.12|*@mttcg) stress_tests=1 ;;
 esac
+# The merge of a Go program's own trace (gomerge_test.sh, about 30 s of
+# guest time, its host checks with Go's web UI) on the reference boot
+# and the newest kernel, x86-64: the merge is user-space code, the same
+# on every kernel; what a kernel changes is what the backends record,
+# which the other tests check everywhere.  Those boots get a disk
+# (GT_QEMU_DISK, 64 MiB of zeros) for its reads with O_DIRECT, which
+# sleep in the kernel's block I/O as a file the page cache does not
+# hold would.
+merge_tests=0
+case $name in
+6.12|newest) merge_tests=1 ;;
+esac
 # A list of tests (a boot configuration's, or the caller's) is run as
-# it is, its BPF, go1.11 and stress entries included.
+# it is, its BPF, go1.11, stress and merge entries included.
 if [ -n "${GT_TESTS:-}" ]; then
 	bpf_tests=1
 	go111_tests=all
 	stress_tests=1
+	merge_tests=1
 fi
 bpf_tests=${GT_BPF_TESTS:-$bpf_tests}
 go111_tests=${GT_GO111_TESTS:-$go111_tests}
 stress_tests=${GT_STRESS_TESTS:-$stress_tests}
+merge_tests=${GT_MERGE_TESTS:-$merge_tests}
+[ "$arch" = arm64 ] && merge_tests=0
 
 # Where a boot's time goes, printed at its end: preparing (downloads,
 # builds, the initramfs), the guest, the host's checks of its traces.
@@ -244,8 +259,14 @@ acpi_retried=0
 while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel${qemu_version:+, $qemu_version})"
 	rm -rf "$work/out"
-	GT_QEMU_FROM=$qemu_from gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
-		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_GO111_TESTS=$go111_tests GT_STRESS_TESTS=$stress_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
+	disk=
+	if [ "$merge_tests" = 1 ]; then
+		disk=$work/disk.img
+		rm -f "$disk"
+		truncate -s 64M "$disk"
+	fi
+	GT_QEMU_DISK=$disk GT_QEMU_FROM=$qemu_from gt_qemu "$timeout" "$accel" "$cpus" "${GT_VM_MEM:-1024}" "$work" \
+		"GT_MODE=$mode GT_TEST_TIMEOUT=$test_timeout GT_TIME_SCALE=$time_scale GT_BPF_TESTS=$bpf_tests GT_GO111_TESTS=$go111_tests GT_STRESS_TESTS=$stress_tests GT_MERGE_TESTS=$merge_tests ${GT_TESTS:+GT_TESTS=$GT_TESTS} $boot_append ${GT_VM_APPEND:-}"
 	rc=$GT_QEMU_RC
 	# The debug kernel on a loaded host: so slow that ACPI's interpreter
 	# gave up on the PCI interrupt routing method (AE_AML_LOOP_TIMEOUT in
@@ -376,6 +397,8 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
 	# cpusample: the timelines that draw CPU samples.
 	case $base in
 	pingpong | units | cpusample) opts="--web --pprof" ;;
+	# The merged traces: the kernel's regions on every page.
+	gomerge* | bpf/gomerge*) opts="--web" ;;
 	esac
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by $(readers "$t")${opts:+ ($opts)}" \
@@ -385,6 +408,9 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
 	[ -f "${t%.trace}.expect" ] &&
 		host_test "$base.trace matches its ground truth" "$t.verify" \
 			"$GT_ROOT/selftests/verify-trace.sh" "$t" "${t%.trace}.expect"
+	[ -f "${t%.trace}.merge" ] &&
+		host_test "$base.trace: the kernel's view of its ground truth" "$t.merge-check" \
+			"$GT_ROOT/selftests/check-merge.sh" "$t" "${t%.trace}.merge"
 done
 # The stress run's files (stress_go123_test.sh), over a hundred small
 # ones: every one read by Go 1.23 and 1.27 and gotrace check's verdict

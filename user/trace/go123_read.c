@@ -117,6 +117,7 @@ static void gen_reset(struct gt_go123_gen *g)
 	u64map_free(&g->frames);
 	g->gen = g->freq = g->nbatches_all = g->min_ts = 0;
 	g->snapshot = g->complete = false;
+	memset(g->snap, 0, sizeof(g->snap));
 	g->len = g->nbatches = g->slen = g->npcs = g->nfr = 0;
 	g->nsamples = 0;
 }
@@ -295,7 +296,7 @@ static int add_stacks(struct gt_go123_gen *g, const uint8_t *p,
 /* The sync batch: a Frequency (< 1.25), or Sync, Frequency, ClockSnapshot. */
 static int set_sync(struct gt_go123_reader *r, struct gt_go123_gen *g,
 		    const uint8_t *p, const uint8_t *end, uint64_t off,
-		    struct gt_trace_error *err)
+		    uint64_t base, struct gt_trace_error *err)
 {
 	if (r->version >= GT_GO123_GO125)
 		p++;
@@ -317,10 +318,14 @@ static int set_sync(struct gt_go123_reader *r, struct gt_go123_gen *g,
 				return fail(err, off, g->gen,
 					    "found multiple clock snapshot events");
 			g->snapshot = true;
-			for (int i = 0; i < 4; i++)
+			for (int i = 0; i < 4; i++) {
 				if (!val(&p, end, &v))
 					return fail(err, off, g->gen,
 						    "sync batch ends in its clock snapshot");
+				g->snap[i] = v;
+			}
+			/* Its time is a delta from the batch's. */
+			g->snap[0] += base;
 		} else {
 			return fail(err, off, g->gen,
 				    "expected frequency or clock snapshot event, got %u", t);
@@ -463,7 +468,7 @@ static int add_batch(struct gt_go123_reader *r, struct gt_go123_gen *g,
 			   r->version < GT_GO123_GO125) ||
 			  (p[0] == GT_GO123_EV_SYNC &&
 			   r->version >= GT_GO123_GO125)))
-		ret = set_sync(r, g, p, end, b->off, err);
+		ret = set_sync(r, g, p, end, b->off, b->time, err);
 	else {
 		/* An event batch: keep its data for the walk. */
 		if (grow((void **)&g->batches, &g->bcap, g->nbatches + 1,

@@ -58,6 +58,11 @@ struct gt_go123_gen {
 	uint64_t freq;		/* ticks per second */
 	bool snapshot;		/* a clock snapshot (1.25+) */
 	/*
+	 * Its values: trace time (ticks), CLOCK_MONOTONIC, wall clock
+	 * seconds and nanoseconds, read together by the runtime.
+	 */
+	uint64_t snap[4];
+	/*
 	 * Its end is certain: an end-of-generation byte (1.26) or the
 	 * first batch of the next generation came after it.  Else the file
 	 * ended, or could not be read, after its last batch.

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-merge.sh MERGED EXPECT - check a Go program's trace merged with
+# gotrace's (gotrace merge, record --go, --go-trace;
+# Documentation/go-merge.rst) against the ground truth in EXPECT, as Go
+# 1.27 reads it (`go tool trace -d=parsed`, which reads every version
+# of the generational format), one expectation per line:
+#
+#   runnable TID LO HI NAME  a "kernel: runnable, waiting for a CPU"
+#                            region on the goroutine of thread TID lasts
+#                            LO to HI ms, and its log says that its CPU
+#                            ran NAME for LO to HI ms meanwhile (the
+#                            hog of gomerge_test.sh: its run, +-5%)
+#   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
+#                            thread TID whose log says it slept in the
+#                            syscall SYS, in FUNC (extended regular
+#                            expressions), with the kernel's stack
+#   program FILE             the merged trace holds every event of the
+#                            program's own trace FILE (a path relative to
+#                            EXPECT's directory), and nothing more but
+#                            the kernel's regions and logs: the event
+#                            lines of both, their times left out, are
+#                            the same
+#
+# Prints every expectation with its verdict; exits 1 if any fails (or
+# EXPECT holds none).  GO127 overrides Go 1.27.
+set -eu
+
+GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GOTOOLCHAIN=local
+export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
+
+[ $# -eq 2 ] || { echo "usage: $0 MERGED EXPECT" >&2; exit 2; }
+merged=$1
+expect=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+parse() {
+	"$GO127" tool trace -d=parsed "$1" > "$2" 2> "$tmp/err" || {
+		cat "$tmp/err" >&2
+		echo "FAIL: go 1.27 cannot read $1" >&2
+		exit 1
+	}
+}
+parse "$merged" "$tmp/merged"
+
+# The kernel's regions: "TID TYPE MS" then the message of the log at
+# their start, tab-separated, one per line; the log's stack depth.
+awk '
+/^M=/ {
+	inlog = 0
+	m = $1; sub(/^M=/, "", m)
+	t = $0; sub(/.* Time=/, "", t); sub(/ .*/, "", t)
+	if ($0 ~ / RegionBegin / && $0 ~ /Type="kernel: /) {
+		ty = $0; sub(/.*Type="/, "", ty); sub(/".*/, "", ty)
+		begin[m] = t; type[m] = ty; msg[m] = ""; depth[m] = 0
+	} else if ($0 ~ / Log / && $0 ~ /Category="kernel"/ && (m in begin) &&
+		   msg[m] == "") {
+		s = $0; sub(/.*Message="/, "", s); sub(/"$/, "", s)
+		msg[m] = s; inlog = 1; logm = m
+	} else if ($0 ~ / RegionEnd / && $0 ~ /Type="kernel: / && (m in begin)) {
+		printf "%s\t%s\t%.3f\t%d\t%s\n", m, type[m],
+			(t - begin[m]) / 1e6, depth[m], msg[m]
+		delete begin[m]
+	}
+	next
+}
+/^Stack=/ { next }
+/^\t[^\t]/ { if (inlog) depth[logm]++ }
+' "$tmp/merged" > "$tmp/regions"
+
+failed=0
+checked=0
+while read -r kind a b c d; do
+	case $kind in
+	'' | '#'*) continue ;;
+	esac
+	checked=$((checked + 1))
+	case $kind in
+	runnable)
+		# The log: "runnable X ms (...): CPU N ran NAME (tid T) for Y ms".
+		got=$(awk -F '\t' -v tid="$a" -v lo="$b" -v hi="$c" -v name="$d" '
+			$1 == tid && $2 == "kernel: runnable, waiting for a CPU" &&
+			$3 >= lo && $3 <= hi && index($5, " ran " name " (tid ") {
+				ran = $5; sub(/.* \(tid [0-9]+\) for /, "", ran)
+				sub(/ ms.*/, "", ran)
+				if ($5 ~ (" ran " name " \\(tid [0-9]+\\) for [0-9.]+ ms") &&
+				    ran + 0 >= lo && ran + 0 <= hi) {
+					print $3 " ms: " $5; exit
+				}
+			}' "$tmp/regions")
+		;;
+	syscall)
+		got=$(awk -F '\t' -v tid="$a" -v sys="$b" -v fn="$c" '
+			$1 == tid && $2 == "kernel: asleep in a syscall" && $4 > 0 &&
+			$5 ~ ("in the syscall " sys ", in " fn) {
+				print $3 " ms, " $4 " frames: " $5; exit
+			}' "$tmp/regions")
+		;;
+	program)
+		parse "$(dirname "$expect")/$a" "$tmp/program"
+		# Event lines only (a stack's lines may be another stack's
+		# where a generation's ids differ), without their times.
+		keep='/^M=/ && !/Category="kernel"/ && !/Type="kernel: / { sub(/ Time=[0-9]+/, ""); print }'
+		awk "$keep" "$tmp/program" | sort > "$tmp/p.events"
+		awk "$keep" "$tmp/merged" | sort > "$tmp/m.events"
+		if cmp -s "$tmp/p.events" "$tmp/m.events"; then
+			got="$(wc -l < "$tmp/p.events") events, the same"
+		else
+			got=
+			diff "$tmp/p.events" "$tmp/m.events" | head -n 10
+		fi
+		;;
+	*)
+		echo "FAIL bad expectation: $kind $a $b $c $d"
+		failed=$((failed + 1))
+		continue ;;
+	esac
+	if [ -n "$got" ]; then
+		echo "ok $kind $a $b $c $d ($got)"
+	else
+		echo "FAIL $kind $a $b $c $d"
+		failed=$((failed + 1))
+	fi
+done < "$expect"
+[ "$checked" -gt 0 ] || { echo "FAIL: $expect holds no expectation"; exit 1; }
+if [ "$failed" -ne 0 ]; then
+	echo "the kernel's regions of $merged (tid, type, ms, log stack depth, log):"
+	head -n 40 "$tmp/regions"
+	exit 1
+fi
