@@ -301,7 +301,8 @@ static void index_view(struct merge *mg)
 		}
 		i = j;
 	}
-	qsort(mg->kv.enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
+	if (kv->nenters / 2 > 1)
+		qsort(mg->kv.enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
 }
 
 /* The kernel's entry of the syscall Go began at @ns on thread @m. */
@@ -437,7 +438,8 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 			return -1;
 		s->cpu = r->cpu;
 	}
-	qsort(s->marks, s->nmarks, sizeof(*s->marks), by_time);
+	if (s->nmarks > 1)
+		qsort(s->marks, s->nmarks, sizeof(*s->marks), by_time);
 	return 0;
 }
 
@@ -1030,7 +1032,8 @@ static void clock_stats(struct merge *mg)
 	st->matched = mg->ndiffs;
 	if (!mg->ndiffs)
 		return;
-	qsort(mg->diffs, mg->ndiffs, sizeof(*mg->diffs), cmp_i64);
+	if (mg->ndiffs > 1)
+		qsort(mg->diffs, mg->ndiffs, sizeof(*mg->diffs), cmp_i64);
 	st->match_median_ns = mg->diffs[mg->ndiffs / 2];
 	st->match_max_ns = llabs(mg->diffs[0]) > llabs(mg->diffs[mg->ndiffs - 1]) ?
 			   mg->diffs[0] : mg->diffs[mg->ndiffs - 1];

@@ -63,7 +63,7 @@ enum rec_reason {
 	REC_DURATION,
 	REC_COMMAND,
 	REC_OUTPUT,
-	REC_GO_FETCHED,	/* --go: the program's trace came whole */
+	REC_GO_FETCHED,	/* --go: the fetch ended (whole, or failed) */
 };
 
 struct recorder {
@@ -522,7 +522,7 @@ static void rec_summary(struct recorder *r, const struct gotrace_status *st,
 		[REC_DURATION]	= "duration elapsed",
 		[REC_COMMAND]	= "command exited",
 		[REC_OUTPUT]	= "output error",
-		[REC_GO_FETCHED] = "the program's trace was fetched",
+		[REC_GO_FETCHED] = "the fetch of the program's trace ended",
 	};
 	const char *reason;
 	char b[32];

@@ -9,8 +9,10 @@
 # attaches on the boots that run this test) with O_DIRECT, each read
 # asleep in the kernel until the disk answers.
 #
-#   --go URL      gomerge_app built by Go 1.23 serves net/http/pprof; the
-#                 spin starts once the fetch of its trace has begun
+#   --go URL      gomerge_app built by Go 1.23 serves net/http/pprof on a
+#                 Unix socket (the guest has no network, not even
+#                 loopback; the host's test takes TCP); the spin starts
+#                 once the fetch of its trace has begun
 #   --go-trace    gomerge_app127 (Go 1.27: "go 1.26 trace", clock
 #                 snapshots) writes its own trace as record's COMMAND;
 #                 gotrace merge of the same two files gives the same
@@ -63,14 +65,13 @@ expect() {
 
 # --go URL, Go 1.23.
 rm -f /tmp/gm.start /tmp/gm.ready
-./gomerge_app -http 127.0.0.1:0 -ready /tmp/gm.ready -start-when /tmp/gm.start \
+./gomerge_app -unix /tmp/gm.sock -ready /tmp/gm.ready -start-when /tmp/gm.start \
 	-spin 2s -read $disk -linger 60s > /tmp/gm123.app 2>&1 &
 app=$!
 cleanup_on_exit $app
 wait_until '[ -e /tmp/gm.ready ]' 300 || fail "gomerge_app never listened: $(cat /tmp/gm123.app)"
-addr=$(sed -n 's/^listening //p' /tmp/gm123.app)
 # shellcheck disable=SC2086 # $backend: options, split
-./gotrace record $backend --go "http://$addr" -d 5 -o "$GT_OUT/gomerge123.trace" \
+./gotrace record $backend --go unix:/tmp/gm.sock -d 5 -o "$GT_OUT/gomerge123.trace" \
 	> /tmp/gm123.rec 2>&1 &
 rec=$!
 cleanup_on_exit $rec
@@ -85,7 +86,7 @@ kill $app
 wait $app
 cat /tmp/gm123.rec /tmp/gm123.app /tmp/gm123.hog
 grep -q "^merged: go 1.23 trace, " /tmp/gm123.rec || fail "no merge report"
-grep -q "stopped: the program's trace was fetched" /tmp/gm123.rec ||
+grep -q "stopped: the fetch of the program's trace ended" /tmp/gm123.rec ||
 	fail "the recording did not end with the fetch"
 check_header "$GT_OUT/gomerge123.trace"
 ./gotrace check -q "$GT_OUT/gomerge123.trace.kernel" ||

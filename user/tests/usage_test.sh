@@ -12,11 +12,11 @@ version=$(cat "$(dirname "$0")/../../VERSION")
 run --version
 check "--version: ../VERSION and the device ABI (and sd_notify if built with it), exit 0" '[ $rc -eq 0 ] && [ -n "$abi" ] && grep -qx "gotrace $version (device ABI version $abi\(, sd_notify\)\{0,1\})" "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ]'
 
-for cmd in record stop snapshot status check stat symbolize pprof; do
+for cmd in record stop snapshot status check stat symbolize pprof merge; do
 	run $cmd --bogus
 	check "$cmd --bogus: exit 2, 'gotrace: $cmd:' message" '[ $rc -eq 2 ] && has "^gotrace: $cmd: unrecognized option .--bogus." "$T/err"'
 done
-for cmd in stop snapshot status check stat symbolize pprof; do
+for cmd in stop snapshot status check stat symbolize pprof merge; do
 	run $cmd --bogus
 	check "$cmd --bogus: two lines, no usage" '[ "$(wc -l <"$T/err")" -eq 2 ] && has "^gotrace: see .gotrace $cmd -h." "$T/err" && ! has usage "$T/err"'
 done

@@ -572,7 +572,8 @@ static void finish(struct ctx *c)
 	for (size_t i = 0; i < c->nps; i++)
 		if (c->ps[i].open)
 			c->ps[i].runs[c->ps[i].n - 1].end = kv->last;
-	qsort(kv->runs, kv->nruns, sizeof(*kv->runs), run_by_tid_start);
+	if (kv->nruns > 1)
+		qsort(kv->runs, kv->nruns, sizeof(*kv->runs), run_by_tid_start);
 	for (size_t i = 0; i < kv->nspans; i++) {
 		struct gt_kv_span *s = &kv->spans[i];
 		int64_t before = cpu_before(kv, s->tid, s->start);
@@ -588,7 +589,8 @@ static void finish(struct ctx *c)
 		if (v)
 			who_ran(c, &c->ps[*v], s);
 	}
-	qsort(kv->spans, kv->nspans, sizeof(*kv->spans), by_tid_start);
+	if (kv->nspans > 1)
+		qsort(kv->spans, kv->nspans, sizeof(*kv->spans), by_tid_start);
 	kv->ntids_seen = 0;
 	for (size_t i = 0; i < kv->nruns; i++)
 		if (!i || kv->runs[i].tid != kv->runs[i - 1].tid)
