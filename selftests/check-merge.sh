@@ -8,10 +8,12 @@
 # of the generational format), one expectation per line:
 #
 #   runnable TID LO HI NAME  a "kernel: runnable, waiting for a CPU"
-#                            region on the goroutine of thread TID lasts
-#                            LO to HI ms, and its log says that its CPU
-#                            ran NAME for LO to HI ms meanwhile (the
-#                            hog of gomerge_test.sh: its run, +-5%)
+#                            region on the goroutine of thread TID whose
+#                            log says that its CPU ran NAME for LO to HI
+#                            ms meanwhile (the hog of gomerge_test.sh:
+#                            its run, +-5%), lasting LO to HI ms, plus
+#                            the time the log says other tasks ran there
+#                            (on a busy machine, just before the hog)
 #   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
@@ -81,13 +83,24 @@ while read -r kind a b c d; do
 	case $kind in
 	runnable)
 		# The log: "runnable X ms (...): CPU N ran NAME (tid T) for Y ms".
+		# The region lasts the hog's run, and whatever else ran on
+		# the CPU just before or after it ("other tasks for Z").
 		got=$(awk -F '\t' -v tid="$a" -v lo="$b" -v hi="$c" -v name="$d" '
+			function ms(v, u) {
+				return u ~ /^ms/ ? v + 0 : u ~ /^us/ ? v / 1000 : v / 1e6
+			}
 			$1 == tid && $2 == "kernel: runnable, waiting for a CPU" &&
-			$3 >= lo && $3 <= hi && index($5, " ran " name " (tid ") {
+			index($5, " ran " name " (tid ") {
 				ran = $5; sub(/.* \(tid [0-9]+\) for /, "", ran)
-				sub(/ ms.*/, "", ran)
-				if ($5 ~ (" ran " name " \\(tid [0-9]+\\) for [0-9.]+ ms") &&
-				    ran + 0 >= lo && ran + 0 <= hi) {
+				split(ran, r, " ")
+				other = 0
+				if ($5 ~ /other tasks for /) {
+					o = $5; sub(/.*other tasks for /, "", o)
+					split(o, x, " ")
+					other = ms(x[1], x[2])
+				}
+				if (r[2] ~ /^ms/ && r[1] + 0 >= lo && r[1] + 0 <= hi &&
+				    $3 >= lo && $3 <= hi + other) {
 					print $3 " ms: " $5; exit
 				}
 			}' "$tmp/regions")

@@ -147,9 +147,10 @@ struct merge {
 	/* Its batches, written after the added tables. */
 	struct bytes mbuf;
 	uint64_t gen;
-	/* Differences between matched syscall entries, ns. */
-	int64_t *diffs;
-	size_t ndiffs, dcap;
+	/* The program's syscalls: (M, begin, end) ns; those begun. */
+	uint64_t *pairs;
+	size_t npairs, pcap;
+	struct u64map open_sys;		/* M -> begin ns + 1 */
 };
 
 static uint64_t fnv(const char *s, size_t n)
@@ -187,6 +188,43 @@ static struct mstate *mstate(struct merge *mg, uint64_t m)
 	uint64_t *v = u64map_get(&mg->midx, m);
 
 	return v ? &mg->ms[*v] : NULL;
+}
+
+/* Pass 1's walk: the program's syscalls, for align(). */
+static int on_syscall(void *arg, const struct gt_go123_gen *g,
+		      const struct gt_go123_event *ev, struct gt_trace_error *err)
+{
+	struct merge *mg = arg;
+	uint64_t *v;
+	bool added;
+
+	(void)g;
+	switch (ev->type) {
+	case GT_GO123_EV_GO_SYSCALL_BEGIN:
+		v = u64map_put(&mg->open_sys, ev->m, 0, &added);
+		if (!v)
+			goto oom;
+		*v = ev->ts + 1;
+		break;
+	case GT_GO123_EV_GO_SYSCALL_END:
+	case GT_GO123_EV_GO_SYSCALL_END_BLOCKED:
+		v = u64map_get(&mg->open_sys, ev->m);
+		if (!v || !*v)
+			break;
+		if (gt_grow((void **)&mg->pairs, &mg->pcap, 3 * mg->npairs + 3,
+			    sizeof(*mg->pairs)))
+			goto oom;
+		mg->pairs[3 * mg->npairs] = ev->m;
+		mg->pairs[3 * mg->npairs + 1] = *v - 1;
+		mg->pairs[3 * mg->npairs + 2] = ev->ts;
+		mg->npairs++;
+		*v = 0;
+		break;
+	}
+	return 0;
+oom:
+	snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return -1;
 }
 
 /* Pass 1: the threads, where generations begin, the last event. */
@@ -229,7 +267,7 @@ static int first_pass(struct merge *mg, struct gt_trace_error *err)
 			    sizeof(*mg->gen_start)))
 			goto oom;
 		mg->gen_start[mg->ngens++] = start == NONE ? 0 : start;
-		if (gt_go123_walk(&g, NULL, NULL, err)) {
+		if (gt_go123_walk(&g, on_syscall, mg, err)) {
 			ret = -1;
 			break;
 		}
@@ -305,35 +343,90 @@ static void index_view(struct merge *mg)
 		qsort(mg->kv.enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
 }
 
-/* The kernel's entry of the syscall Go began at @ns on thread @m. */
-static int match_syscall(struct merge *mg, uint64_t m, uint64_t ns)
+/* The last syscall entry of thread @m in [@from, @to] ns, or 0. */
+static uint64_t entry_before(const struct gt_kview *kv, uint64_t m,
+			     uint64_t from, uint64_t to)
 {
-	const uint64_t *e = mg->kv.enters;
-	size_t lo = 0, hi = mg->kv.nenters / 2;
-	int64_t want = (int64_t)ns - mg->delta, best = INT64_MAX;
+	const uint64_t *e = kv->enters;
+	size_t lo = 0, hi = kv->nenters / 2;
 
-	while (lo < hi) {
+	while (lo < hi) {		/* the first entry after @to */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (e[2 * mid] < m ||
-		    (e[2 * mid] == m && (int64_t)e[2 * mid + 1] < want))
+		if (e[2 * mid] < m || (e[2 * mid] == m && e[2 * mid + 1] <= to))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo ? lo - 1 : 0; i <= lo && i < mg->kv.nenters / 2; i++) {
-		int64_t d = (int64_t)e[2 * i + 1] - want;
-
-		if (e[2 * i] == m && llabs(d) < llabs(best))
-			best = d;
-	}
-	if (llabs(best) > MATCH_WINDOW_NS)
+	if (!lo || e[2 * (lo - 1)] != m || e[2 * (lo - 1) + 1] < from)
 		return 0;
-	if (gt_grow((void **)&mg->diffs, &mg->dcap, mg->ndiffs + 1,
-		    sizeof(*mg->diffs)))
-		return -1;
-	mg->diffs[mg->ndiffs++] = best;
-	return 0;
+	return e[2 * (lo - 1) + 1];
+}
+
+/*
+ * The clocks' offset: program ns = kernel ns + delta.  Each syscall in
+ * which the thread slept is seen by both traces: Go's GoSyscallBegin
+ * (@b) comes before the kernel's entry (k), and Go's end of the
+ * syscall (@e) after the kernel woke the thread (w).  So b <= k +
+ * delta and w + delta <= e: delta lies in [max(b - k), min(e - w)].
+ * The offset taken (0, the clocks being one, or the snapshot's) is
+ * moved into that interval if it lies outside, and the interval
+ * reported: it is how far the alignment can be wrong.
+ */
+static void align(struct merge *mg)
+{
+	struct gt_merge_stats *st = mg->st;
+	const struct gt_kview *kv = &mg->kv;
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+
+	for (size_t i = 0; i < mg->npairs; i++) {
+		const uint64_t *pr = &mg->pairs[3 * i];
+		const struct mstate *s = mstate(mg, pr[0]);
+		int64_t b = (int64_t)pr[1] - mg->delta;
+		int64_t e = (int64_t)pr[2] - mg->delta;
+
+		uint64_t first = 0, wake = 0, entry;
+
+		/*
+		 * Times here: kernel ns, by the offset taken so far.  Its
+		 * sleeps are those between Go's begin and end (one syscall
+		 * may sleep several times): its entry came before the
+		 * first, its wakeup ended the last.
+		 */
+		for (size_t k = s ? s->span : 0; s && k < s->span_end; k++) {
+			const struct gt_kv_span *sp = &kv->spans[k];
+
+			if ((int64_t)sp->start > e)
+				break;
+			if (sp->kind != GT_KV_SYSCALL || sp->open ||
+			    (int64_t)sp->start < b)
+				continue;
+			if (!first)
+				first = sp->start;
+			wake = sp->end;
+		}
+		if (!first)
+			continue;
+		entry = entry_before(kv, pr[0], (uint64_t)(b - MATCH_WINDOW_NS),
+				     first);
+		if (!entry)
+			continue;
+		if ((int64_t)pr[1] - (int64_t)entry > lo)
+			lo = (int64_t)pr[1] - (int64_t)entry;
+		if ((int64_t)pr[2] - (int64_t)wake < hi)
+			hi = (int64_t)pr[2] - (int64_t)wake;
+		st->matched++;
+	}
+	st->bound_lo_ns = lo;
+	st->bound_hi_ns = hi;
+	st->offset_ns = mg->delta;
+	if (!st->matched || lo > hi)
+		return;
+	if (mg->delta < lo)
+		mg->delta = lo;
+	else if (mg->delta > hi)
+		mg->delta = hi;
+	st->offset_ns = mg->delta;
 }
 
 /*
@@ -365,9 +458,6 @@ static int on_event(void *arg, const struct gt_go123_gen *g,
 	if (gt_grow((void **)&s->after, &s->cap, s->n + 1, sizeof(*s->after)))
 		goto oom;
 	s->after[s->n++] = c;
-	if (ev->type == GT_GO123_EV_GO_SYSCALL_BEGIN &&
-	    match_syscall(mg, ev->m, ev->ts))
-		goto oom;
 	return 0;
 oom:
 	snprintf(err->msg, sizeof(err->msg), "out of memory");
@@ -710,6 +800,7 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 			return 0;
 		s->open = false;
 		v[1] = string_id(mg, region_name[s->open_kind]);
+		mg->st->added_ends++;
 		return v[1] ? put_event(mg, s->m, GT_GO123_EV_USER_REGION_END,
 					mk->t, v, 3) : -1;
 	case MARK_BEGIN:
@@ -733,6 +824,8 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		s->open = true;
 		s->open_kind = sp->kind;
 		mg->st->regions[sp->kind]++;
+		mg->st->added_begins++;
+		mg->st->added_logs++;
 		mg->st->region_ns[sp->kind] += sp->end - sp->start;
 		return 0;
 	case MARK_CPU:
@@ -743,6 +836,7 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		v[1] = string_id(mg, "kernel");
 		v[2] = string_id(mg, text);
 		mg->st->cpu_logs++;
+		mg->st->added_logs++;
 		return v[1] && v[2] ? put_event(mg, s->m, GT_GO123_EV_USER_LOG,
 						mk->t, v, 4) : -1;
 	}
@@ -1018,27 +1112,6 @@ out:
 	return ret;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void clock_stats(struct merge *mg)
-{
-	struct gt_merge_stats *st = mg->st;
-
-	st->matched = mg->ndiffs;
-	if (!mg->ndiffs)
-		return;
-	if (mg->ndiffs > 1)
-		qsort(mg->diffs, mg->ndiffs, sizeof(*mg->diffs), cmp_i64);
-	st->match_median_ns = mg->diffs[mg->ndiffs / 2];
-	st->match_max_ns = llabs(mg->diffs[0]) > llabs(mg->diffs[mg->ndiffs - 1]) ?
-			   mg->diffs[0] : mg->diffs[mg->ndiffs - 1];
-}
-
 static void merge_free(struct merge *mg)
 {
 	reset_tables(mg);
@@ -1055,7 +1128,8 @@ static void merge_free(struct merge *mg)
 	free(mg->ms);
 	u64map_free(&mg->midx);
 	free(mg->gen_start);
-	free(mg->diffs);
+	free(mg->pairs);
+	u64map_free(&mg->open_sys);
 	gt_go123_order_free(&mg->order);
 	gt_kview_free(&mg->kv);
 }
@@ -1128,6 +1202,7 @@ int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 		goto out;
 	}
 	index_view(mg);
+	align(mg);
 	if (write_bytes(mg, hdr, sizeof(hdr)))
 		goto wfail;
 	gt_go123_open(&r, prog);
@@ -1145,7 +1220,6 @@ int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 	}
 	if (fflush(out))
 		goto wfail;
-	clock_stats(mg);
 	ret = 0;
 	goto out;
 wfail:
@@ -1182,11 +1256,16 @@ void gt_go_merge_report(FILE *f, const struct gt_merge_stats *st)
 			(long long)st->snapshot_off_ns);
 	else
 		fprintf(f, "  clock: Go's trace clock taken as CLOCK_MONOTONIC (no clock snapshot before Go 1.25)\n");
-	if (st->matched)
-		fprintf(f, "  clock: %llu syscall entries matched: the kernel's came %lld ns after Go's (median), %lld ns at most\n",
+	if (st->matched && st->bound_lo_ns <= st->bound_hi_ns)
+		fprintf(f, "  clock: %llu syscalls seen by both bound the offset to [%lld, %lld] ns: %lld ns taken\n",
 			(unsigned long long)st->matched,
-			(long long)st->match_median_ns,
-			(long long)st->match_max_ns);
+			(long long)st->bound_lo_ns, (long long)st->bound_hi_ns,
+			(long long)st->offset_ns);
+	else if (st->matched)
+		fprintf(f, "  clock: %llu syscalls seen by both disagree (offset at least %lld ns, at most %lld ns): %lld ns taken\n",
+			(unsigned long long)st->matched,
+			(long long)st->bound_lo_ns, (long long)st->bound_hi_ns,
+			(long long)st->offset_ns);
 	else
-		fprintf(f, "  clock: no syscall entry to match (gotrace's trace records none of the program's)\n");
+		fprintf(f, "  clock: no syscall in which a thread slept is in both traces: the offset is not checked\n");
 }

@@ -35,13 +35,19 @@ struct gt_merge_stats {
 	uint64_t skipped;		/* intervals with no goroutine on the M */
 	uint64_t clamped;		/* ended early at the thread's next event */
 	uint64_t cpu_logs;
+	/* Events added: RegionBegin, RegionEnd, UserLog. */
+	uint64_t added_begins, added_ends, added_logs;
 	uint64_t lost_windows;		/* "events lost here" in gotrace's trace */
 	/* Clocks: a snapshot's offset from ticks * period, in ns. */
 	int snapshot;			/* 1: the program trace had one */
 	int64_t snapshot_off_ns;
-	/* Go's GoSyscallBegin vs the kernel's entry of the same syscall. */
+	/*
+	 * The syscalls in which a thread slept, seen by both traces, bound
+	 * the offset (program ns - kernel ns) to [bound_lo, bound_hi];
+	 * offset_ns is the one taken.
+	 */
 	uint64_t matched;
-	int64_t match_median_ns, match_max_ns;
+	int64_t bound_lo_ns, bound_hi_ns, offset_ns;
 	uint64_t prog_first_ns, prog_last_ns;	/* CLOCK_MONOTONIC */
 	uint64_t sys_first_ns, sys_last_ns;
 };

@@ -134,6 +134,8 @@ check "record --go: the recording ends with the fetch, the merge reports" \
 	 [ "$(head -c 13 "$T/m127.trace")" = "go 1.26 trace" ]'
 check "record --go: a Go 1.27 trace's clock snapshot agrees with CLOCK_MONOTONIC within 64 ns" \
 	'awk "/clock snapshot is/ { v = \$7; if (v < 0) v = -v; ok = v < 64 } END { exit !ok }" "$T/rec127"'
+check "record --go: the syscalls the reader slept in bound the clocks' offset, the snapshot's within" \
+	'has "syscalls seen by both bound the offset to \[-\?[0-9]*, -\?[0-9]*\] ns" "$T/rec127"'
 sed -n 's/^  clock: /# clock: /p' "$T/rec127"
 expect "$T/app127" "$T/hog127" m127.trace.go "$T/m127.merge"
 sh "$ROOT/selftests/check-merge.sh" "$T/m127.trace" \
@@ -155,6 +157,10 @@ cp "$T/rec123" "$T/err"
 check "record --go-trace: the merged trace is the program's format" \
 	'[ "$rc" = 0 ] && has "^merged: go 1.23 trace, " "$T/rec123" &&
 	 [ "$(head -c 13 "$T/m123.trace")" = "go 1.23 trace" ]'
+grep -q "odirect unsupported" "$T/app123" ||
+	check "record --go-trace: without a snapshot (Go 1.23), the syscalls bound the offset, 0 within" \
+		'has "syscalls seen by both bound the offset to \[-\?[0-9]*, -\?[0-9]*\] ns: 0 ns taken" "$T/rec123"'
+sed -n 's/^  clock: /# clock: /p' "$T/rec123"
 run merge -q -o "$T/offline.trace" "$T/p123.trace" "$T/m123.trace.kernel"
 check "gotrace merge of the same files writes the same bytes" \
 	'[ "$rc" = 0 ] && cmp -s "$T/offline.trace" "$T/m123.trace"'
