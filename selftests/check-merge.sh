@@ -18,12 +18,15 @@
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
 #                            expressions), with the kernel's stack
+#   samples TID FUNC MIN     at least MIN CPU samples of thread TID (the
+#                            recording's, added by the merge) have FUNC
+#                            on their stack
 #   program FILE             the merged trace holds every event of the
 #                            program's own trace FILE (a path relative to
 #                            EXPECT's directory), and nothing more but
 #                            the kernel's regions and logs: the event
-#                            lines of both, their times left out, are
-#                            the same
+#                            lines of both, their times and the CPU
+#                            samples left out, are the same
 #
 # Prints every expectation with its verdict; exits 1 if any fails (or
 # EXPECT holds none).  GO127 overrides Go 1.27.
@@ -112,11 +115,23 @@ while read -r kind a b c d; do
 				print $3 " ms, " $4 " frames: " $5; exit
 			}' "$tmp/regions")
 		;;
+	samples)
+		got=$(awk -v tid="$a" -v fn="$b" -v min="$c" '
+			/^M=/ { insample = ($1 == "M=" tid && $4 == "StackSample"); seen = 0; next }
+			/^\t[^\t]/ {
+				f = $0; sub(/^\t/, "", f); sub(/ @ .*/, "", f)
+				if (insample && !seen && f == fn) { n++; seen = 1 }
+			}
+			END { if (n >= min) print n " samples" }' "$tmp/merged")
+		;;
 	program)
 		parse "$(dirname "$expect")/$a" "$tmp/program"
 		# Event lines only (a stack's lines may be another stack's
 		# where a generation's ids differ), without their times.
-		keep='/^M=/ && !/Category="kernel"/ && !/Type="kernel: / { sub(/ Time=[0-9]+/, ""); print }'
+		# CPU samples are left out: the merge adds the recording's,
+		# which Go's dump cannot tell from the program's (gotrace
+		# merge itself counts both before it writes).
+		keep='/^M=/ && !/Category="kernel"/ && !/Type="kernel: / && !/ StackSample / { sub(/ Time=[0-9]+/, ""); print }'
 		awk "$keep" "$tmp/program" | sort > "$tmp/p.events"
 		awk "$keep" "$tmp/merged" | sort > "$tmp/m.events"
 		if cmp -s "$tmp/p.events" "$tmp/m.events"; then

@@ -28,11 +28,11 @@
  *
  * Clocks.  Go's runtime on Linux stamps its trace with nanotime() (the
  * vDSO's CLOCK_MONOTONIC) divided by 64, and gotrace with
- * CLOCK_MONOTONIC: the same clock.  From Go 1.25 each generation holds
- * a clock snapshot (trace time and CLOCK_MONOTONIC read together); the
- * first one sets the offset.  Either way the program's syscall entries
- * are matched with the kernel's, and how far apart they are is
- * reported.
+ * CLOCK_MONOTONIC: the same clock, offset 0.  From Go 1.25 each
+ * generation holds a clock snapshot (trace time and CLOCK_MONOTONIC read
+ * one after the other), which says so, up to the time between its reads.
+ * The offset is then checked against the syscalls in which the
+ * program's threads slept, which both traces see (align()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,6 +51,8 @@
 #define NS_PER_S	1000000000ULL
 /* A kernel syscall entry this near a Go GoSyscallBegin is its own. */
 #define MATCH_WINDOW_NS	1000000
+/* A clock snapshot this far from CLOCK_MONOTONIC: another clock. */
+#define SNAPSHOT_OTHER_CLOCK_NS	1000000
 /* Go's readers take batches of up to 64 KiB of data. */
 #define BATCH_DATA_MAX	(60 << 10)
 /* The M of the batches no thread wrote (tables): Go's "no thread". */
@@ -88,6 +90,7 @@ struct mstate {
 	uint64_t m;
 	size_t span, span_end;		/* its spans in kv.spans */
 	size_t run, run_end;		/* its runs in kv.runs */
+	size_t smp, smp_end;		/* its CPU samples in kv.samples */
 	struct gctx at;			/* Go's goroutine and P on it */
 	bool open;			/* a region began and has not ended */
 	enum gt_kv_kind open_kind;
@@ -243,9 +246,18 @@ static int first_pass(struct merge *mg, struct gt_trace_error *err)
 			mg->freq = g.freq;
 			mg->st->snapshot = g.snapshot;
 			if (g.snapshot)
-				mg->delta = (int64_t)gt_go123_ticks_ns(g.freq, g.snap[0]) -
-					    (int64_t)g.snap[1];
-			mg->st->snapshot_off_ns = mg->delta;
+				mg->st->snapshot_off_ns =
+					(int64_t)gt_go123_ticks_ns(g.freq, g.snap[0]) -
+					(int64_t)g.snap[1];
+			/*
+			 * The snapshot's two clocks are one on Linux: what
+			 * it measures is the time between its two reads
+			 * (tens of ns; us under emulation).  Only a
+			 * snapshot that says the trace clock is another
+			 * clock sets the offset.
+			 */
+			if (llabs(mg->st->snapshot_off_ns) > SNAPSHOT_OTHER_CLOCK_NS)
+				mg->delta = mg->st->snapshot_off_ns;
 		}
 		for (size_t i = 0; i < g.nbatches; i++) {
 			const struct gt_go123_batch *b = &g.batches[i];
@@ -323,6 +335,19 @@ static void index_view(struct merge *mg)
 		if (s) {
 			s->span = i;
 			s->span_end = j;
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < kv->nsamples;) {
+		size_t j = i;
+		struct mstate *s;
+
+		while (j < kv->nsamples && kv->samples[j].tid == kv->samples[i].tid)
+			j++;
+		s = mstate(mg, kv->samples[i].tid);
+		if (s) {
+			s->smp = i;
+			s->smp_end = j;
 		}
 		i = j;
 	}
@@ -555,19 +580,22 @@ static uint64_t string_id(struct merge *mg, const char *str)
 	return mg->strs[mg->nstrs++].id;
 }
 
-/* The id of the kernel stack of span @sp in this generation's table. */
-static uint64_t stack_id(struct merge *mg, const struct gt_kv_span *sp,
+/*
+ * The id of the stack of @nframes frames at @first of kv.frames (a
+ * span's, a sample's) in this generation's table.
+ */
+static uint64_t stack_id(struct merge *mg, uint32_t first, uint32_t nframes,
 			 bool *oom)
 {
 	const struct gt_kview *kv = &mg->kv;
 	uint64_t *v;
 	bool added;
-	size_t n = sp->nframes < STACK_MAX ? sp->nframes : STACK_MAX;
+	size_t n = nframes < STACK_MAX ? nframes : STACK_MAX;
 
 	*oom = false;
 	if (!n)
 		return 0;
-	v = u64map_get(&mg->stackidx, sp->frames);
+	v = u64map_get(&mg->stackidx, first);
 	if (v)
 		return *v;
 	if (gt_grow((void **)&mg->stacks, &mg->stkcap, mg->nstacks + 1,
@@ -576,7 +604,7 @@ static uint64_t stack_id(struct merge *mg, const struct gt_kv_span *sp,
 		    sizeof(*mg->frames)))
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		const struct gt_kv_frame *f = &kv->frames[sp->frames + i];
+		const struct gt_kv_frame *f = &kv->frames[first + i];
 		const char *func = gt_kview_str(kv, f->func);
 		const char *file = gt_kview_str(kv, f->file);
 		struct frame *o = &mg->frames[mg->nframes + i];
@@ -591,8 +619,8 @@ static uint64_t stack_id(struct merge *mg, const struct gt_kv_span *sp,
 	mg->stacks[mg->nstacks] = (struct newstack){ mg->next_stack++,
 						     mg->nframes, n };
 	mg->nframes += n;
-	if (!u64map_put(&mg->stackidx, sp->frames,
-			mg->stacks[mg->nstacks].id, &added))
+	if (!u64map_put(&mg->stackidx, first, mg->stacks[mg->nstacks].id,
+			&added))
 		goto oom;
 	return mg->stacks[mg->nstacks++].id;
 oom:
@@ -810,14 +838,21 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 			return 0;
 		}
 		v[1] = string_id(mg, region_name[sp->kind]);
-		v[2] = stack_id(mg, sp, &oom);
-		if (!v[1] || oom ||
+		/*
+		 * No stack on the region: Go's regions page keys a region
+		 * by its type and its stack's outermost frame, and the
+		 * kernel's stacks end in the task's name (its [comm]
+		 * frame); one row per type.  The log carries the stack.
+		 */
+		if (!v[1] ||
 		    put_event(mg, s->m, GT_GO123_EV_USER_REGION_BEGIN, mk->t, v, 3))
 			return -1;
 		describe(mg, sp, text, sizeof(text));
 		v[1] = string_id(mg, "kernel");
-		v[3] = v[2];
+		v[3] = stack_id(mg, sp->frames, sp->nframes, &oom);
 		v[2] = string_id(mg, text);
+		if (oom)
+			return -1;
 		if (!v[1] || !v[2] ||
 		    put_event(mg, s->m, GT_GO123_EV_USER_LOG, mk->t, v, 4))
 			return -1;
@@ -1062,6 +1097,81 @@ out:
 	return ret;
 }
 
+/*
+ * Go's goroutine and P on thread @s at @t (ticks) of this generation:
+ * after its last event before @t, unless another M took the P since.
+ */
+static struct gctx ctx_at(const struct mstate *s, uint64_t t)
+{
+	struct gctx at = s->at0;
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {		/* the first event after @t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->after[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo)
+		at = s->after[lo - 1];
+	for (size_t i = 0; i < s->nsteals; i++)
+		if (s->steals[i] > (lo ? at.t : 0) && s->steals[i] <= t)
+			at.p = NONE;
+	return at;
+}
+
+/*
+ * The recording's CPU samples of the program's threads in [@lo, @hi)
+ * ticks, as a CPU samples batch of Go's: each with the thread, Go's P
+ * and goroutine on it then (none: Go's ~0 and 0), the recording's
+ * stack.  Go's viewer draws them on the goroutine's timeline.
+ */
+static int write_samples(struct merge *mg, uint64_t lo, uint64_t hi)
+{
+	struct bytes d = { 0 };
+	int ret = -1;
+
+	if (put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
+		goto out;
+	for (size_t i = 0; i < mg->nms; i++) {
+		struct mstate *s = &mg->ms[i];
+
+		for (; s->smp < s->smp_end; s->smp++) {
+			const struct gt_kv_sample *sm = &mg->kv.samples[s->smp];
+			uint64_t t = to_ticks(mg, sm->ts), stack;
+			struct gctx at;
+			bool oom;
+
+			if (t >= hi)
+				break;
+			if (t < lo)
+				continue;
+			at = ctx_at(s, t);
+			stack = stack_id(mg, sm->frames, sm->nframes, &oom);
+			if (oom || put_byte(&d, GT_GO123_EV_CPU_SAMPLE) ||
+			    put_leb(&d, t) || put_leb(&d, s->m) ||
+			    put_leb(&d, at.p) ||
+			    put_leb(&d, at.g == NONE ? 0 : at.g) ||
+			    put_leb(&d, stack))
+				goto out;
+			mg->st->added_samples++;
+			if (d.len > BATCH_DATA_MAX) {
+				if (put_batch(mg, &mg->mbuf, NO_M, 0, &d))
+					goto out;
+				d.len = 0;
+				if (put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
+					goto out;
+			}
+		}
+	}
+	ret = d.len > 1 ? put_batch(mg, &mg->mbuf, NO_M, 0, &d) : 0;
+out:
+	free(d.p);
+	return ret;
+}
+
 static int merge_gen(struct merge *mg, const struct gt_go123_gen *g,
 		     size_t idx, struct gt_trace_error *err)
 {
@@ -1096,6 +1206,9 @@ static int merge_gen(struct merge *mg, const struct gt_go123_gen *g,
 		    rewrite_m(mg, g, s, hi))
 			goto oom;
 	}
+	/* The samples' stacks go into the tables: before them. */
+	if (write_samples(mg, lo, hi))
+		goto oom;
 	if (write_tables(mg) || write_bytes(mg, mg->mbuf.p, mg->mbuf.len) ||
 	    copy_batches(mg, g, &skip, &eog) ||
 	    (eog && fputc(GT_GO123_EV_END_OF_GENERATION, mg->out) == EOF)) {
@@ -1244,10 +1357,11 @@ void gt_go_merge_report(FILE *f, const struct gt_merge_stats *st)
 		fprintf(f, "  kernel: %-20s %6llu intervals, %.3f s\n", what[k],
 			(unsigned long long)st->regions[k],
 			(double)st->region_ns[k] / 1e9);
-	fprintf(f, "  %llu intervals with no goroutine on the thread left out, %llu ended at the thread's next event, %llu CPU changes\n",
+	fprintf(f, "  %llu intervals with no goroutine on the thread left out, %llu ended early (the thread ran, or Go took its P), %llu CPU changes, %llu CPU samples\n",
 		(unsigned long long)st->skipped,
 		(unsigned long long)st->clamped,
-		(unsigned long long)st->cpu_logs);
+		(unsigned long long)st->cpu_logs,
+		(unsigned long long)st->added_samples);
 	if (st->lost_windows)
 		fprintf(f, "  gotrace's trace lost events %llu times: those intervals are \"unknown\"\n",
 			(unsigned long long)st->lost_windows);

@@ -37,6 +37,7 @@ struct gt_merge_stats {
 	uint64_t cpu_logs;
 	/* Events added: RegionBegin, RegionEnd, UserLog. */
 	uint64_t added_begins, added_ends, added_logs;
+	uint64_t added_samples;		/* the recording's CPU samples */
 	uint64_t lost_windows;		/* "events lost here" in gotrace's trace */
 	/* Clocks: a snapshot's offset from ticks * period, in ns. */
 	int snapshot;			/* 1: the program trace had one */

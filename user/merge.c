@@ -127,10 +127,10 @@ static int verify(const struct gt_src *prog, const char *path,
 	pi.by_type[GT_GO123_EV_USER_REGION_BEGIN] += st->added_begins;
 	pi.by_type[GT_GO123_EV_USER_REGION_END] += st->added_ends;
 	pi.by_type[GT_GO123_EV_USER_LOG] += st->added_logs;
-	if (pi.samples != mi.samples) {
-		gt_err("merge: the merged trace has %llu CPU samples, the program's %llu: not written; please report it with both input files",
+	if (pi.samples + st->added_samples != mi.samples) {
+		gt_err("merge: the merged trace has %llu CPU samples, the program's and the added ones are %llu: not written; please report it with both input files",
 		       (unsigned long long)mi.samples,
-		       (unsigned long long)pi.samples);
+		       (unsigned long long)(pi.samples + st->added_samples));
 		return -1;
 	}
 	for (unsigned int t = 0; t < GT_GO123_NR_TYPES; t++)

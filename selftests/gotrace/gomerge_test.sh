@@ -14,15 +14,16 @@
 #                 loopback; the host's test takes TCP); the spin starts
 #                 once the fetch of its trace has begun
 #   --go-trace    gomerge_app127 (Go 1.27: "go 1.26 trace", clock
-#                 snapshots) writes its own trace as record's COMMAND;
-#                 gotrace merge of the same two files gives the same
-#                 bytes
+#                 snapshots) writes its own trace as record's COMMAND,
+#                 recorded with CPU samples and user stacks, which the
+#                 merge adds; gotrace merge of the same two files gives
+#                 the same bytes
 #
 # The host checks each merged trace (selftests/check-merge.sh, NAME.merge
 # written here): the spinning goroutine's two "runnable" regions last
 # the hog's runs +-5% and name it, the reader's syscalls sleep in the
-# kernel's block I/O with a kernel stack, and the program's own events
-# are all there, nothing else added but the kernel's; Go 1.23 (for the
+# kernel's block I/O with a kernel stack, the spin has CPU samples in
+# main.spinKnown (--go-trace), and the program's own events are all there, nothing else added but the kernel's; Go 1.23 (for the
 # go 1.23 trace) and Go 1.27 read both and serve their pages
 # (check-trace.sh --web).
 . ./lib.sh
@@ -97,7 +98,8 @@ expect gomerge123 /tmp/gm123.app /tmp/gm123.hog gomerge123.go
 
 # --go-trace FILE -- COMMAND, Go 1.27; then gotrace merge of its files.
 # shellcheck disable=SC2086
-./gotrace record $backend --go-trace /tmp/gm127.go -o "$GT_OUT/gomerge127.trace" -- \
+./gotrace record $backend --cpu-hz=199 --user-stacks --go-trace /tmp/gm127.go \
+	-o "$GT_OUT/gomerge127.trace" -- \
 	./gomerge_app127 -trace /tmp/gm127.go -spin-after 500ms -spin 2s -read $disk \
 	> /tmp/gm127.app 2> /tmp/gm127.rec &
 rec=$!
@@ -117,4 +119,6 @@ cmp "$GT_OUT/gomerge127.trace" /tmp/gm127.offline ||
 cp /tmp/gm127.go "$GT_OUT/gomerge127.go"
 rm -f "$GT_OUT/gomerge127.trace.kernel"
 expect gomerge127 /tmp/gm127.app /tmp/gm127.hog gomerge127.go
+# The recording's CPU samples of the spin, 1.5 s of it at 199 Hz: some.
+echo "samples $spin main.spinKnown 100" >> "$GT_OUT/gomerge127.merge"
 exit 0

@@ -304,6 +304,28 @@ static int lost_log(struct ctx *c, const struct gt_go123_gen *g, uint64_t p,
 	return 0;
 }
 
+/* A CPU sample (the walk's: M, then P, G, stack), if its G is asked for. */
+static int sample(struct ctx *c, const struct gt_go123_gen *g,
+		  const struct gt_go123_event *ev)
+{
+	struct gt_kview *kv = c->kv;
+	struct gt_kv_sample *sm;
+	uint64_t gid = ev->args[2];
+
+	if (!gid || gid == NONE || !u64map_get(c->tids, TID(gid)))
+		return 0;
+	if (gt_grow((void **)&kv->samples, &kv->smcap, kv->nsamples + 1,
+		    sizeof(*kv->samples)))
+		return -1;
+	sm = &kv->samples[kv->nsamples];
+	*sm = (struct gt_kv_sample){ .tid = TID(gid), .ts = ev->ts,
+		.cpu = ev->args[1] == NONE ? -1 : (int64_t)ev->args[1] };
+	if (copy_stack(kv, g, ev->args[3], &sm->frames, &sm->nframes))
+		return -1;
+	kv->nsamples++;
+	return 0;
+}
+
 static int on_event(void *arg, const struct gt_go123_gen *g,
 		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
@@ -316,6 +338,12 @@ static int on_event(void *arg, const struct gt_go123_gen *g,
 	bool oom = false;
 	int ret;
 
+	if (ev->type == GT_GO123_EV_CPU_SAMPLE) {
+		if (!sample(c, g, ev))
+			return 0;
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		return -1;
+	}
 	gt_go123_order_m(&c->order, ev->m, &cur, &curp);
 	ret = gt_go123_order_event(&c->order, g, ev, err);
 	if (ret)
@@ -486,6 +514,15 @@ static int run_by_tid_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static int sample_by_tid_ts(const void *a, const void *b)
+{
+	const struct gt_kv_sample *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
 /* Who ran on P @ps during @s: the goroutine of most time there. */
 static void who_ran(struct ctx *c, struct pstate *ps, struct gt_kv_span *s)
 {
@@ -591,6 +628,9 @@ static void finish(struct ctx *c)
 	}
 	if (kv->nspans > 1)
 		qsort(kv->spans, kv->nspans, sizeof(*kv->spans), by_tid_start);
+	if (kv->nsamples > 1)
+		qsort(kv->samples, kv->nsamples, sizeof(*kv->samples),
+		      sample_by_tid_ts);
 	kv->ntids_seen = 0;
 	for (size_t i = 0; i < kv->nruns; i++)
 		if (!i || kv->runs[i].tid != kv->runs[i - 1].tid)
@@ -614,7 +654,7 @@ int gt_kview_read(struct gt_kview *kv, const struct gt_src *src,
 		return -1;
 	}
 	while ((ret = gt_go123_next(&r, &g, err)) > 0)
-		if (gt_go123_walk(&g, on_event, &c, err)) {
+		if (gt_go123_walk_samples(&g, on_event, &c, err, NULL)) {
 			ret = -1;
 			break;
 		}
@@ -642,6 +682,7 @@ void gt_kview_free(struct gt_kview *kv)
 	u64map_free(&kv->stridx);
 	free(kv->spans);
 	free(kv->runs);
+	free(kv->samples);
 	free(kv->frames);
 	free(kv->enters);
 	memset(kv, 0, sizeof(*kv));

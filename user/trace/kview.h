@@ -21,8 +21,9 @@
  *   unknown   events of the CPU it ran on were lost meanwhile (the
  *             trace's "events lost here" logs): the trace cannot say.
  *
- * and the CPU of each stretch it ran, its syscall entries (to measure
- * how well two traces' clocks agree) and the time the trace covers.
+ * and the CPU of each stretch it ran, its CPU samples (--cpu-hz), its
+ * syscall entries (to measure how well two traces' clocks agree) and the
+ * time the trace covers.
  */
 #ifndef GOTRACE_KVIEW_H
 #define GOTRACE_KVIEW_H
@@ -62,6 +63,13 @@ struct gt_kv_span {
 	uint32_t ran_name;
 };
 
+/* A CPU sample of a thread: where the CPU was when it looked. */
+struct gt_kv_sample {
+	uint64_t tid, ts;
+	int64_t cpu;
+	uint32_t frames, nframes;	/* kv->frames */
+};
+
 /* A stretch a thread ran on one CPU. */
 struct gt_kv_run {
 	uint64_t tid, start, end;
@@ -73,6 +81,8 @@ struct gt_kview {
 	size_t nspans, scap;
 	struct gt_kv_run *runs;		/* by tid, then start */
 	size_t nruns, rcap;
+	struct gt_kv_sample *samples;	/* by tid, then time */
+	size_t nsamples, smcap;
 	struct gt_kv_frame *frames;
 	size_t nframes, fcap;
 	uint64_t *enters;		/* (tid, ns) pairs: syscall entries */
