@@ -35,12 +35,14 @@
  * program's threads slept, which both traces see (align()).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "go_merge.h"
 #include "trace/base.h"
 #include "trace/go123.h"
+#include "trace/go123_check.h"
 #include "trace/go123_order.h"
 #include "trace/go123_read.h"
 #include "trace/go123_walk.h"
@@ -79,6 +81,11 @@ struct mark {
 	int64_t cpu;			/* CPU */
 };
 
+/* An index range of one thread's entries in an array of the view. */
+struct range {
+	size_t first, end;
+};
+
 /* What Go's reader gives an M: user events need both. */
 struct gctx {
 	uint64_t g, p;			/* NONE: none */
@@ -88,9 +95,9 @@ struct gctx {
 /* A program thread, across generations. */
 struct mstate {
 	uint64_t m;
-	size_t span, span_end;		/* its spans in kv.spans */
-	size_t run, run_end;		/* its runs in kv.runs */
-	size_t smp, smp_end;		/* its CPU samples in kv.samples */
+	struct range span;		/* its spans in kv.spans, */
+	struct range run;		/* runs in kv.runs, */
+	struct range smp;		/* CPU samples in kv.samples */
 	struct gctx at;			/* Go's goroutine and P on it */
 	bool open;			/* a region began and has not ended */
 	enum gt_kv_kind open_kind;
@@ -321,51 +328,44 @@ static int by_tid_ns(const void *a, const void *b)
 }
 
 /* Where each thread's spans and runs are in the kernel's view. */
+/*
+ * Set each thread's range of the @n entries of @size bytes at @arr,
+ * sorted by thread: every kind of entry of the view (span, run, CPU
+ * sample) begins with its tid.  @at: where the range is in a thread's
+ * struct mstate.
+ */
+static void index_by_tid(struct merge *mg, const void *arr, size_t n,
+			 size_t size, size_t at)
+{
+	const char *a = arr;
+
+	for (size_t i = 0; i < n;) {
+		uint64_t tid = *(const uint64_t *)(a + i * size);
+		size_t j = i;
+		struct mstate *s;
+
+		while (j < n && *(const uint64_t *)(a + j * size) == tid)
+			j++;
+		s = mstate(mg, tid);
+		if (s)
+			*(struct range *)((char *)s + at) = (struct range){ i, j };
+		i = j;
+	}
+}
+
+/* Where each thread's entries are in the kernel's view. */
 static void index_view(struct merge *mg)
 {
-	const struct gt_kview *kv = &mg->kv;
+	struct gt_kview *kv = &mg->kv;
 
-	for (size_t i = 0; i < kv->nspans;) {
-		size_t j = i;
-		struct mstate *s;
-
-		while (j < kv->nspans && kv->spans[j].tid == kv->spans[i].tid)
-			j++;
-		s = mstate(mg, kv->spans[i].tid);
-		if (s) {
-			s->span = i;
-			s->span_end = j;
-		}
-		i = j;
-	}
-	for (size_t i = 0; i < kv->nsamples;) {
-		size_t j = i;
-		struct mstate *s;
-
-		while (j < kv->nsamples && kv->samples[j].tid == kv->samples[i].tid)
-			j++;
-		s = mstate(mg, kv->samples[i].tid);
-		if (s) {
-			s->smp = i;
-			s->smp_end = j;
-		}
-		i = j;
-	}
-	for (size_t i = 0; i < kv->nruns;) {
-		size_t j = i;
-		struct mstate *s;
-
-		while (j < kv->nruns && kv->runs[j].tid == kv->runs[i].tid)
-			j++;
-		s = mstate(mg, kv->runs[i].tid);
-		if (s) {
-			s->run = i;
-			s->run_end = j;
-		}
-		i = j;
-	}
+	index_by_tid(mg, kv->spans, kv->nspans, sizeof(*kv->spans),
+		     offsetof(struct mstate, span));
+	index_by_tid(mg, kv->samples, kv->nsamples, sizeof(*kv->samples),
+		     offsetof(struct mstate, smp));
+	index_by_tid(mg, kv->runs, kv->nruns, sizeof(*kv->runs),
+		     offsetof(struct mstate, run));
 	if (kv->nenters / 2 > 1)
-		qsort(mg->kv.enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
+		qsort(kv->enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
 }
 
 /* The last syscall entry of thread @m in [@from, @to] ns, or 0. */
@@ -418,7 +418,7 @@ static void align(struct merge *mg)
 		 * may sleep several times): its entry came before the
 		 * first, its wakeup ended the last.
 		 */
-		for (size_t k = s ? s->span : 0; s && k < s->span_end; k++) {
+		for (size_t k = s ? s->span.first : 0; s && k < s->span.end; k++) {
 			const struct gt_kv_span *sp = &kv->spans[k];
 
 			if ((int64_t)sp->start > e)
@@ -520,8 +520,8 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 			return -1;
 		s->pend = false;
 	}
-	for (; s->span < s->span_end; s->span++) {
-		const struct gt_kv_span *sp = &kv->spans[s->span];
+	for (; s->span.first < s->span.end; s->span.first++) {
+		const struct gt_kv_span *sp = &kv->spans[s->span.first];
 		uint64_t a = to_ticks(mg, sp->start), b = to_ticks(mg, sp->end);
 
 		if (a >= hi)
@@ -531,7 +531,7 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 			continue;
 		if (b > mg->last_tick)
 			b = mg->last_tick;
-		if (add_mark(s, a, MARK_BEGIN, s->span, 0))
+		if (add_mark(s, a, MARK_BEGIN, s->span.first, 0))
 			return -1;
 		if (b < hi) {
 			if (add_mark(s, b, MARK_END, 0, 0))
@@ -541,8 +541,8 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 			s->pend_t = b;
 		}
 	}
-	for (; s->run < s->run_end; s->run++) {
-		const struct gt_kv_run *r = &kv->runs[s->run];
+	for (; s->run.first < s->run.end; s->run.first++) {
+		const struct gt_kv_run *r = &kv->runs[s->run.first];
 		uint64_t a = to_ticks(mg, r->start);
 
 		if (a >= hi)
@@ -1138,8 +1138,8 @@ static int write_samples(struct merge *mg, uint64_t lo, uint64_t hi)
 	for (size_t i = 0; i < mg->nms; i++) {
 		struct mstate *s = &mg->ms[i];
 
-		for (; s->smp < s->smp_end; s->smp++) {
-			const struct gt_kv_sample *sm = &mg->kv.samples[s->smp];
+		for (; s->smp.first < s->smp.end; s->smp.first++) {
+			const struct gt_kv_sample *sm = &mg->kv.samples[s->smp.first];
 			uint64_t t = to_ticks(mg, sm->ts), stack;
 			struct gctx at;
 			bool oom;
@@ -1286,7 +1286,12 @@ int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 
 		for (size_t i = 0; i < mg->nms && !k; i++)
 			k = !u64map_put(&tids, mg->ms[i].m, 1, &added);
-		k = k || gt_kview_read(&mg->kv, sys, &tids, &err);
+		if (!k && o->view)
+			k = o->view(o->view_arg, &mg->kv, &tids,
+				    ticks_ns(mg, mg->gen_start[0]),
+				    ticks_ns(mg, mg->last_tick), &err);
+		else if (!k)
+			k = gt_kview_read(&mg->kv, sys, &tids, &err);
 		u64map_free(&tids);
 		if (k) {
 			gt_err("gotrace's trace, at byte %zu: %s", err.off,
@@ -1342,6 +1347,54 @@ out:
 	merge_free(mg);
 	free(mg);
 	return ret;
+}
+
+/*
+ * A merge that broke either would be a trace Go refuses or a program's
+ * trace changed: gotrace merge never writes it (merge.c).
+ */
+int gt_go_merge_verify(const struct gt_src *prog, const char *path,
+		       const struct gt_merge_stats *st)
+{
+	struct gt_go123_info pi = { 0 }, mi = { 0 };
+	struct gt_trace_error err = { 0 };
+	struct gt_src m;
+	int ret;
+
+	ret = gt_src_open(&m, path);
+	if (ret) {
+		gt_err("merge: cannot read back %s: %s", path, strerror(-ret));
+		return -1;
+	}
+	ret = gt_go123_check(&m, &mi, &err);
+	gt_src_close(&m);
+	if (ret) {
+		gt_err("merge: the merged trace would be refused by Go's reader (byte %zu: %s): not written; please report it with both input files",
+		       err.off, err.msg);
+		return -1;
+	}
+	if (gt_go123_check(prog, &pi, &err)) {
+		gt_err("merge: the program's trace, byte %zu: %s", err.off, err.msg);
+		return -1;
+	}
+	pi.by_type[GT_GO123_EV_USER_REGION_BEGIN] += st->added_begins;
+	pi.by_type[GT_GO123_EV_USER_REGION_END] += st->added_ends;
+	pi.by_type[GT_GO123_EV_USER_LOG] += st->added_logs;
+	if (pi.samples + st->added_samples != mi.samples) {
+		gt_err("merge: the merged trace has %llu CPU samples, the program's and the added ones are %llu: not written; please report it with both input files",
+		       (unsigned long long)mi.samples,
+		       (unsigned long long)(pi.samples + st->added_samples));
+		return -1;
+	}
+	for (unsigned int t = 0; t < GT_GO123_NR_TYPES; t++)
+		if (pi.by_type[t] != mi.by_type[t]) {
+			gt_err("merge: the merged trace has %llu %s events where the program's and the added ones are %llu: not written; please report it with both input files",
+			       (unsigned long long)mi.by_type[t],
+			       gt_go123_type_name(t),
+			       (unsigned long long)pi.by_type[t]);
+			return -1;
+		}
+	return 0;
 }
 
 void gt_go_merge_report(FILE *f, const struct gt_merge_stats *st)

@@ -20,8 +20,21 @@
 
 #include "trace/input.h"
 
+struct gt_kview;
+struct u64map;
+struct gt_trace_error;
+
 struct gt_merge_opts {
 	uint64_t min_ns;		/* shorter intervals are left out */
+	/*
+	 * Where the kernel's view comes from, if not from gotrace's trace
+	 * (NULL): the merge's checker (tests/merge_check.c) makes views of
+	 * its own for the threads @tids over [@first, @last] ns.  0, or -1
+	 * with @err.
+	 */
+	int (*view)(void *arg, struct gt_kview *kv, const struct u64map *tids,
+		    uint64_t first, uint64_t last, struct gt_trace_error *err);
+	void *view_arg;
 };
 
 /* What the merge did and how well the clocks agreed, for its report. */
@@ -54,8 +67,9 @@ struct gt_merge_stats {
 };
 
 /*
- * Merge @sys (a gotrace trace, generational format) into @prog (a Go
- * 1.22+ program's trace), written to @out.  0, or -1 after saying why.
+ * Merge @sys (a gotrace trace, generational format; unused with
+ * o->view) into @prog (a Go 1.22+ program's trace), written to @out.
+ * 0, or -1 after saying why.
  */
 int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 		const struct gt_merge_opts *o, struct gt_merge_stats *st);
@@ -68,6 +82,14 @@ int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 int gt_merge_files(const char *prog_path, const char *sys_path,
 		   const char *out_path, const struct gt_merge_opts *o,
 		   FILE *report, struct gt_merge_stats *st);
+
+/*
+ * Whether the merged trace at @path is one Go's reader takes (as gotrace
+ * check replays it) and holds @prog's events, every one, and the ones
+ * @st says were added, no other.  0, or -1 after saying why.
+ */
+int gt_go_merge_verify(const struct gt_src *prog, const char *path,
+		       const struct gt_merge_stats *st);
 
 /* The report of @st, a few lines for a terminal. */
 void gt_go_merge_report(FILE *f, const struct gt_merge_stats *st);

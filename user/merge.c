@@ -18,7 +18,6 @@
 #include "go_merge.h"
 #include "output.h"
 #include "subcommands.h"
-#include "trace/go123_check.h"
 #include "util.h"
 
 static void merge_usage(FILE *f)
@@ -94,56 +93,6 @@ int cmd_merge(int argc, char **argv)
 	       GT_EXIT_FAIL : GT_EXIT_OK;
 }
 
-/*
- * The merged trace, before it replaces OUT: Go's reader takes it (as
- * gotrace check replays it), and it holds the program's events, every
- * one, and the added ones, no other.  A merge that broke either would
- * be a trace Go refuses or a program's trace changed: never written.
- */
-static int verify(const struct gt_src *prog, const char *path,
-		  const struct gt_merge_stats *st)
-{
-	struct gt_go123_info pi = { 0 }, mi = { 0 };
-	struct gt_trace_error err = { 0 };
-	struct gt_src m;
-	int ret;
-
-	ret = gt_src_open(&m, path);
-	if (ret) {
-		gt_err("merge: cannot read back %s: %s", path, strerror(-ret));
-		return -1;
-	}
-	ret = gt_go123_check(&m, &mi, &err);
-	gt_src_close(&m);
-	if (ret) {
-		gt_err("merge: the merged trace would be refused by Go's reader (byte %zu: %s): not written; please report it with both input files",
-		       err.off, err.msg);
-		return -1;
-	}
-	if (gt_go123_check(prog, &pi, &err)) {
-		gt_err("merge: the program's trace, byte %zu: %s", err.off, err.msg);
-		return -1;
-	}
-	pi.by_type[GT_GO123_EV_USER_REGION_BEGIN] += st->added_begins;
-	pi.by_type[GT_GO123_EV_USER_REGION_END] += st->added_ends;
-	pi.by_type[GT_GO123_EV_USER_LOG] += st->added_logs;
-	if (pi.samples + st->added_samples != mi.samples) {
-		gt_err("merge: the merged trace has %llu CPU samples, the program's and the added ones are %llu: not written; please report it with both input files",
-		       (unsigned long long)mi.samples,
-		       (unsigned long long)(pi.samples + st->added_samples));
-		return -1;
-	}
-	for (unsigned int t = 0; t < GT_GO123_NR_TYPES; t++)
-		if (pi.by_type[t] != mi.by_type[t]) {
-			gt_err("merge: the merged trace has %llu %s events where the program's and the added ones are %llu: not written; please report it with both input files",
-			       (unsigned long long)mi.by_type[t],
-			       gt_go123_type_name(t),
-			       (unsigned long long)pi.by_type[t]);
-			return -1;
-		}
-	return 0;
-}
-
 int gt_merge_files(const char *prog_path, const char *sys_path,
 		   const char *out_path, const struct gt_merge_opts *o,
 		   FILE *report, struct gt_merge_stats *st)
@@ -191,7 +140,7 @@ int gt_merge_files(const char *prog_path, const char *sys_path,
 		}
 	}
 	if (!ret)
-		ret = verify(&prog, gt_output_name(&out), st);
+		ret = gt_go_merge_verify(&prog, gt_output_name(&out), st);
 	gt_src_close(&prog);
 	gt_src_close(&sys);
 	if (ret)

@@ -44,16 +44,27 @@ hog() {
 	./fifo_hog 0 300 200 500 300 > "$2" || fail "fifo_hog failed: $(cat "$2")"
 }
 
-# expect NAME APPOUT HOGOUT PROGRAM: the ground truth of NAME.trace in
-# $GT_OUT/NAME.merge (check-merge.sh): each hog run, +-5%, as the spin's
-# runnable regions; the reader's syscalls asleep in block I/O; every
-# event of the program's trace PROGRAM (in $GT_OUT).
+# expect NAME APPOUT HOGOUT PROGRAM RECOUT: the ground truth of
+# NAME.trace in $GT_OUT/NAME.merge (check-merge.sh): each hog run, +-5%,
+# as the spin's runnable regions; the reader's syscalls asleep in block
+# I/O; every event of the program's trace PROGRAM (in $GT_OUT).  Where
+# the BPF backend's summary (RECOUT) says the kernel never reported a
+# switch away from the hog or the spin (its program did not run: seen
+# on the newest kernel under emulation, with CPU samples), the recording
+# itself does not know when the spin waited: the runnable regions are
+# not held to the hog's runs then, and the test says so.
 expect() {
 	spin=$(sed -n 's/^spin tid=\([0-9]*\) .*/\1/p' "$2")
 	rd=$(sed -n 's/^read tid=\([0-9]*\) .*/\1/p' "$2")
 	[ -n "$spin" ] && [ -n "$rd" ] || fail "$1: no spin or read: $(cat "$2")"
 	[ "$(grep -c '^hog tid=' "$3")" = 2 ] || fail "$1: fifo_hog: $(cat "$3")"
+	unsure=
+	grep -q "kernel reported no switch away from .*\(fifo_hog\|gomerge_app\)" "$5" &&
+		unsure=1
+	[ -z "$unsure" ] ||
+		echo "# $1: the recording says it missed switches of the hog or the spin: its runnable regions are not checked"
 	{
+		[ -n "$unsure" ] ||
 		sed -n 's/^hog tid=[0-9]* start=\([0-9]*\) end=\([0-9]*\)$/\1 \2/p' "$3" |
 			while read -r s e; do
 				ms=$(((e - s) / 1000000))
@@ -94,7 +105,7 @@ check_header "$GT_OUT/gomerge123.trace"
 	fail "gotrace check refused the recording"
 mv "$GT_OUT/gomerge123.trace.go" "$GT_OUT/gomerge123.go"
 rm -f "$GT_OUT/gomerge123.trace.kernel"
-expect gomerge123 /tmp/gm123.app /tmp/gm123.hog gomerge123.go
+expect gomerge123 /tmp/gm123.app /tmp/gm123.hog gomerge123.go /tmp/gm123.rec
 
 # --go-trace FILE -- COMMAND, Go 1.27; then gotrace merge of its files.
 # shellcheck disable=SC2086
@@ -118,7 +129,7 @@ cmp "$GT_OUT/gomerge127.trace" /tmp/gm127.offline ||
 	fail "gotrace merge of the same files wrote other bytes than record --go-trace"
 cp /tmp/gm127.go "$GT_OUT/gomerge127.go"
 rm -f "$GT_OUT/gomerge127.trace.kernel"
-expect gomerge127 /tmp/gm127.app /tmp/gm127.hog gomerge127.go
+expect gomerge127 /tmp/gm127.app /tmp/gm127.hog gomerge127.go /tmp/gm127.rec
 # The recording's CPU samples of the spin, 1.5 s of it at 199 Hz: some.
 echo "samples $spin main.spinKnown 100" >> "$GT_OUT/gomerge127.merge"
 exit 0
