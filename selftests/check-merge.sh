@@ -13,7 +13,12 @@
 #                            ms meanwhile (the hog of gomerge_test.sh:
 #                            its run, +-5%), lasting LO to HI ms, plus
 #                            the time the log says other tasks ran there
-#                            (on a busy machine, just before the hog)
+#                            (on a busy machine, just before the hog);
+#                            or, where Go had no goroutine on the thread
+#                            then (Go had just preempted the spin, whose
+#                            locked thread parked until the spin was run
+#                            again), the log "waited ..." that says so
+#                            once the thread has one again
 #   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
@@ -65,6 +70,14 @@ awk '
 		   msg[m] == "") {
 		s = $0; sub(/.*Message="/, "", s); sub(/"$/, "", s)
 		msg[m] = s; inlog = 1; logm = m
+	} else if ($0 ~ / Log / && $0 ~ /Category="kernel"/ &&
+		   $0 ~ /Message="waited /) {
+		# A wait said once the thread had a goroutine again: its
+		# length is in its text.
+		s = $0; sub(/.*Message="/, "", s); sub(/"$/, "", s)
+		d = s; sub(/^waited /, "", d); split(d, w, " ")
+		ms = w[2] == "ms" ? w[1] : w[2] == "us" ? w[1] / 1000 : w[1] / 1e6
+		printf "%s\tkernel: waited\t%.3f\t0\t%s\n", m, ms, s
 	} else if ($0 ~ / RegionEnd / && $0 ~ /Type="kernel: / && (m in begin)) {
 		printf "%s\t%s\t%.3f\t%d\t%s\n", m, type[m],
 			(t - begin[m]) / 1e6, depth[m], msg[m]
@@ -92,8 +105,9 @@ while read -r kind a b c d; do
 			function ms(v, u) {
 				return u ~ /^ms/ ? v + 0 : u ~ /^us/ ? v / 1000 : v / 1e6
 			}
-			$1 == tid && $2 == "kernel: runnable, waiting for a CPU" &&
-			index($5, " ran " name " (tid ") {
+			($2 == "kernel: runnable, waiting for a CPU" ||
+			 $2 == "kernel: waited") &&
+			$1 == tid && index($5, " ran " name " (tid ") {
 				ran = $5; sub(/.* \(tid [0-9]+\) for /, "", ran)
 				split(ran, r, " ")
 				other = 0
@@ -155,7 +169,7 @@ while read -r kind a b c d; do
 done < "$expect"
 [ "$checked" -gt 0 ] || { echo "FAIL: $expect holds no expectation"; exit 1; }
 if [ "$failed" -ne 0 ]; then
-	echo "the kernel's regions of $merged (tid, type, ms, log stack depth, log):"
-	head -n 40 "$tmp/regions"
+	echo "the kernel's longest regions of $merged (tid, type, ms, log stack depth, log):"
+	sort -t "$(printf '\t')" -k3,3 -g -r "$tmp/regions" | head -n 20
 	exit 1
 fi

@@ -35,142 +35,21 @@
  * program's threads slept, which both traces see (align()).
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "go_merge.h"
+#include "go_merge_int.h"
 #include "trace/base.h"
 #include "trace/go123.h"
 #include "trace/go123_check.h"
-#include "trace/go123_order.h"
-#include "trace/go123_read.h"
 #include "trace/go123_walk.h"
-#include "trace/kview.h"
 #include "trace/leb128.h"
 
-#define NONE		UINT64_MAX
 #define NS_PER_S	1000000000ULL
 /* A kernel syscall entry this near a Go GoSyscallBegin is its own. */
 #define MATCH_WINDOW_NS	1000000
 /* A clock snapshot this far from CLOCK_MONOTONIC: another clock. */
 #define SNAPSHOT_OTHER_CLOCK_NS	1000000
-/* Go's readers take batches of up to 64 KiB of data. */
-#define BATCH_DATA_MAX	(60 << 10)
-/* The M of the batches no thread wrote (tables): Go's "no thread". */
-#define NO_M		UINT64_MAX
-/* Go's readers refuse deeper stacks. */
-#define STACK_MAX	128
-
-/* Bytes being built: a batch's data, a generation's added batches. */
-struct bytes {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-struct frame {
-	uint64_t pc, func, file, line;	/* func, file: string ids */
-};
-
-enum mark_what { MARK_END, MARK_BEGIN, MARK_CPU };
-
-struct mark {
-	uint64_t t;			/* program ticks */
-	enum mark_what what;
-	size_t span;			/* BEGIN: index in kv.spans */
-	int64_t cpu;			/* CPU */
-};
-
-/* An index range of one thread's entries in an array of the view. */
-struct range {
-	size_t first, end;
-};
-
-/* What Go's reader gives an M: user events need both. */
-struct gctx {
-	uint64_t g, p;			/* NONE: none */
-	uint64_t t;			/* of the event that set them, ticks */
-};
-
-/* A program thread, across generations. */
-struct mstate {
-	uint64_t m;
-	struct range span;		/* its spans in kv.spans, */
-	struct range run;		/* runs in kv.runs, */
-	struct range smp;		/* CPU samples in kv.samples */
-	struct gctx at;			/* Go's goroutine and P on it */
-	bool open;			/* a region began and has not ended */
-	enum gt_kv_kind open_kind;
-	bool pend;			/* an END mark waits for a later gen */
-	uint64_t pend_t;
-	int64_t cpu;			/* of its last CPU log */
-	/* This generation: its goroutine and P after each of its events, */
-	struct gctx *after;
-	size_t n, cap;
-	struct gctx at0;		/* before the first */
-	/* and the times (ticks) another M took its P (ProcSteal). */
-	uint64_t *steals;
-	size_t nsteals, stcap;
-	struct mark *marks;
-	size_t nmarks, mcap;
-};
-
-struct newstr {
-	uint64_t id;
-	char *s;
-};
-
-struct newstack {
-	uint64_t id;
-	size_t frames, n;		/* in merge.frames */
-};
-
-struct merge {
-	const struct gt_merge_opts *o;
-	struct gt_merge_stats *st;
-	FILE *out;
-	const struct gt_src *prog;
-	struct gt_kview kv;
-	struct gt_go123_order order;
-	uint64_t freq;
-	int64_t delta;			/* program ns - kernel ns */
-	uint64_t *gen_start;		/* ticks of each generation's first batch */
-	size_t ngens, gcap;
-	uint64_t last_tick;		/* of the program's last event */
-	struct u64map midx;		/* M -> index into ms */
-	struct mstate *ms;
-	size_t nms, mscap;
-	/* This generation's added strings and stacks. */
-	uint64_t next_string, next_stack;
-	struct u64map stridx;		/* FNV-1a -> id */
-	struct newstr *strs;
-	size_t nstrs, strcap;
-	struct u64map stackidx;		/* first frame in kv.frames -> id */
-	struct newstack *stacks;
-	size_t nstacks, stkcap;
-	struct frame *frames;
-	size_t nframes, fcap;
-	/* The open batch of the thread being written anew. */
-	struct bytes data;
-	bool open;
-	uint64_t base, last;
-	/* Its batches, written after the added tables. */
-	struct bytes mbuf;
-	uint64_t gen;
-	/* The program's syscalls: (M, begin, end) ns; those begun. */
-	uint64_t *pairs;
-	size_t npairs, pcap;
-	struct u64map open_sys;		/* M -> begin ns + 1 */
-};
-
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
-	return h;
-}
 
 /* Kernel CLOCK_MONOTONIC @ns in the program's ticks. */
 static uint64_t to_ticks(const struct merge *mg, uint64_t ns)
@@ -526,11 +405,12 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 
 		if (a >= hi)
 			break;
+		/* Not past the program's last event: no region left open. */
+		if (b > mg->last_tick)
+			b = mg->last_tick;
 		if (a < lo || b <= a || sp->end - sp->start < mg->o->min_ns ||
 		    s->pend)
 			continue;
-		if (b > mg->last_tick)
-			b = mg->last_tick;
 		if (add_mark(s, a, MARK_BEGIN, s->span.first, 0))
 			return -1;
 		if (b < hi) {
@@ -558,257 +438,27 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 	return 0;
 }
 
-/* The id of added string @str in this generation's table. */
-static uint64_t string_id(struct merge *mg, const char *str)
-{
-	size_t n = strlen(str);
-	uint64_t h = fnv(str, n), *v;
-	bool added;
-
-	v = u64map_get(&mg->stridx, h);
-	if (v && !strcmp(mg->strs[*v].s, str))
-		return mg->strs[*v].id;
-	if (gt_grow((void **)&mg->strs, &mg->strcap, mg->nstrs + 1,
-		    sizeof(*mg->strs)))
-		return 0;
-	mg->strs[mg->nstrs].s = strdup(str);
-	if (!mg->strs[mg->nstrs].s)
-		return 0;
-	mg->strs[mg->nstrs].id = mg->next_string++;
-	if (!v && !u64map_put(&mg->stridx, h, mg->nstrs, &added))
-		return 0;
-	return mg->strs[mg->nstrs++].id;
-}
-
 /*
- * The id of the stack of @nframes frames at @first of kv.frames (a
- * span's, a sample's) in this generation's table.
+ * A wait of thread @s for a CPU while Go had no goroutine on it (Go's
+ * view: a goroutine runnable, its locked or woken thread parked): said
+ * at @t, where Go has one on it again, as a log of that goroutine.
  */
-static uint64_t stack_id(struct merge *mg, uint32_t first, uint32_t nframes,
-			 bool *oom)
+static int pay_owed(struct merge *mg, struct mstate *s, uint64_t t,
+		    struct gctx at)
 {
-	const struct gt_kview *kv = &mg->kv;
-	uint64_t *v;
-	bool added;
-	size_t n = nframes < STACK_MAX ? nframes : STACK_MAX;
+	uint64_t v[4] = { 0 };
+	char text[512];
 
-	*oom = false;
-	if (!n)
+	if (!s->owed || at.g == NONE || at.p == NONE)
 		return 0;
-	v = u64map_get(&mg->stackidx, first);
-	if (v)
-		return *v;
-	if (gt_grow((void **)&mg->stacks, &mg->stkcap, mg->nstacks + 1,
-		    sizeof(*mg->stacks)) ||
-	    gt_grow((void **)&mg->frames, &mg->fcap, mg->nframes + n,
-		    sizeof(*mg->frames)))
-		goto oom;
-	for (size_t i = 0; i < n; i++) {
-		const struct gt_kv_frame *f = &kv->frames[first + i];
-		const char *func = gt_kview_str(kv, f->func);
-		const char *file = gt_kview_str(kv, f->file);
-		struct frame *o = &mg->frames[mg->nframes + i];
-
-		o->pc = f->pc;
-		o->func = string_id(mg, *func ? func : "?");
-		o->file = string_id(mg, *file ? file : "?");
-		o->line = f->line;
-		if (!o->func || !o->file)
-			goto oom;
-	}
-	mg->stacks[mg->nstacks] = (struct newstack){ mg->next_stack++,
-						     mg->nframes, n };
-	mg->nframes += n;
-	if (!u64map_put(&mg->stackidx, first, mg->stacks[mg->nstacks].id,
-			&added))
-		goto oom;
-	return mg->stacks[mg->nstacks++].id;
-oom:
-	*oom = true;
-	return 0;
-}
-
-static const char *const region_name[GT_KV_NR_KINDS] = {
-	[GT_KV_RUNNABLE] = "kernel: runnable, waiting for a CPU",
-	[GT_KV_BLOCKED] = "kernel: blocked",
-	[GT_KV_SYSCALL] = "kernel: asleep in a syscall",
-	[GT_KV_UNKNOWN] = "kernel: unknown (events lost)",
-};
-
-static void fmt_ns(char *buf, size_t n, uint64_t ns)
-{
-	if (ns >= 1000000)
-		snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, n, "%.1f us", (double)ns / 1e3);
-}
-
-/*
- * Where the span's kernel stack slept: its innermost function that is
- * not the scheduler's own (__schedule, schedule, schedule_timeout...,
- * which every sleep goes through), or "?".
- */
-static const char *innermost(const struct gt_kview *kv,
-			     const struct gt_kv_span *sp)
-{
-	for (uint32_t i = 0; i < sp->nframes; i++) {
-		const char *f = gt_kview_str(kv, kv->frames[sp->frames + i].func);
-
-		if (strncmp(f, "__schedule", 10) && strncmp(f, "schedule", 8) &&
-		    strncmp(f, "preempt_schedule", 16))
-			return f;
-	}
-	return "?";
-}
-
-/* The syscall of the span's stack: gotrace's frame of file "[syscall]". */
-static const char *syscall_of(const struct gt_kview *kv,
-			      const struct gt_kv_span *sp)
-{
-	for (uint32_t i = 0; i < sp->nframes; i++) {
-		const struct gt_kv_frame *f = &kv->frames[sp->frames + i];
-
-		if (!strcmp(gt_kview_str(kv, f->file), "[syscall]"))
-			return gt_kview_str(kv, f->func);
-	}
-	return NULL;
-}
-
-/* The log at a region's start: what the kernel says of the interval. */
-static void describe(const struct merge *mg, const struct gt_kv_span *sp,
-		     char *buf, size_t n)
-{
-	const struct gt_kview *kv = &mg->kv;
-	char d[32], r[32];
-	int k;
-
-	fmt_ns(d, sizeof(d), sp->end - sp->start);
-	switch (sp->kind) {
-	case GT_KV_RUNNABLE:
-		k = snprintf(buf, n, "runnable %s (%s)", d,
-			     sp->reason != GT_KV_NONE ?
-			     gt_kview_str(kv, sp->reason) : "woken");
-		if (sp->cpu < 0)
-			break;
-		if (!sp->ran_all_ns) {
-			snprintf(buf + k, n - (size_t)k,
-				 ": CPU %lld ran no task meanwhile",
-				 (long long)sp->cpu);
-			break;
-		}
-		fmt_ns(r, sizeof(r), sp->ran_ns);
-		k += snprintf(buf + k, n - (size_t)k, ": CPU %lld ran %s (tid %llu) for %s",
-			      (long long)sp->cpu,
-			      sp->ran_name != GT_KV_NONE ?
-			      gt_kview_str(kv, sp->ran_name) : "?",
-			      (unsigned long long)sp->ran_tid, r);
-		if (sp->ran_all_ns > sp->ran_ns) {
-			fmt_ns(r, sizeof(r), sp->ran_all_ns - sp->ran_ns);
-			snprintf(buf + k, n - (size_t)k, ", other tasks for %s", r);
-		}
-		break;
-	case GT_KV_BLOCKED:
-		k = snprintf(buf, n, "blocked %s (%s) in %s", d,
-			     sp->reason != GT_KV_NONE ?
-			     gt_kview_str(kv, sp->reason) : "?",
-			     innermost(kv, sp));
-		if (sp->open)
-			snprintf(buf + k, n - (size_t)k,
-				 "; not woken before gotrace's trace ended");
-		else if (sp->waker)
-			snprintf(buf + k, n - (size_t)k,
-				 "; woken by %s (tid %llu) on CPU %lld",
-				 sp->waker_name != GT_KV_NONE ?
-				 gt_kview_str(kv, sp->waker_name) : "?",
-				 (unsigned long long)sp->waker,
-				 (long long)sp->waker_cpu);
-		else if (sp->waker_cpu >= 0)
-			snprintf(buf + k, n - (size_t)k,
-				 "; woken on CPU %lld with no task running (an interrupt)",
-				 (long long)sp->waker_cpu);
-		break;
-	case GT_KV_SYSCALL:
-		snprintf(buf, n, "asleep %s in the syscall %s, in %s", d,
-			 syscall_of(kv, sp) ? syscall_of(kv, sp) : "?",
-			 innermost(kv, sp));
-		break;
-	default:
-		snprintf(buf, n, "%s: events of its CPU were lost (gotrace status counts them): off CPU or running, the trace cannot say",
-			 d);
-		break;
-	}
-}
-
-static int put_byte(struct bytes *b, uint8_t v)
-{
-	if (gt_grow((void **)&b->p, &b->cap, b->len + 1, 1))
-		return -1;
-	b->p[b->len++] = v;
-	return 0;
-}
-
-static int put_leb(struct bytes *b, uint64_t v)
-{
-	do {
-		if (put_byte(b, (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0))))
-			return -1;
-		v >>= 7;
-	} while (v);
-	return 0;
-}
-
-static int put_raw(struct bytes *b, const void *p, size_t n)
-{
-	if (gt_grow((void **)&b->p, &b->cap, b->len + n, 1))
-		return -1;
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	return 0;
-}
-
-/* A batch of generation mg->gen: its header, then @data, into @out. */
-static int put_batch(struct merge *mg, struct bytes *out, uint64_t m,
-		     uint64_t time, const struct bytes *data)
-{
-	return put_byte(out, GT_GO123_EV_BATCH) || put_leb(out, mg->gen) ||
-	       put_leb(out, m) || put_leb(out, time) ||
-	       put_leb(out, data->len) || put_raw(out, data->p, data->len);
-}
-
-/* Close the open event batch of M @m into mbuf. */
-static int close_batch(struct merge *mg, uint64_t m)
-{
-	if (!mg->open)
-		return 0;
-	mg->open = false;
-	if (put_batch(mg, &mg->mbuf, m, mg->base, &mg->data))
-		return -1;
-	mg->data.len = 0;
-	return 0;
-}
-
-/*
- * One event of M @m into its batches anew: type, the delta from the
- * event before (time never goes back in a batch), @nv values.
- */
-static int put_event(struct merge *mg, uint64_t m, unsigned int type,
-		     uint64_t t, const uint64_t *v, unsigned int nv)
-{
-	if (mg->open && mg->data.len > BATCH_DATA_MAX && close_batch(mg, m))
-		return -1;
-	if (!mg->open) {
-		mg->open = true;
-		mg->base = mg->last = t;
-	}
-	if (t < mg->last)
-		t = mg->last;
-	if (put_byte(&mg->data, (uint8_t)type) || put_leb(&mg->data, t - mg->last))
-		return -1;
-	mg->last = t;
-	for (unsigned int i = 0; i < nv; i++)
-		if (put_leb(&mg->data, v[i]))
-			return -1;
-	return 0;
+	gtm_describe(mg, &mg->kv.spans[s->owed - 1], true, text, sizeof(text));
+	s->owed = 0;
+	v[1] = gtm_string_id(mg, "kernel");
+	v[2] = gtm_string_id(mg, text);
+	mg->st->after_logs++;
+	mg->st->added_logs++;
+	return v[1] && v[2] ? gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG, t,
+					    v, 4) : -1;
 }
 
 /* Mark @mk of thread @s at its time, given Go's goroutine there. */
@@ -816,6 +466,9 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		    struct gctx at)
 {
 	bool go = at.g != NONE && at.p != NONE;
+
+	if (pay_owed(mg, s, mk->t, at))
+		return -1;
 
 	const struct gt_kv_span *sp;
 	uint64_t v[4] = { 0 };
@@ -827,17 +480,20 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		if (!s->open)
 			return 0;
 		s->open = false;
-		v[1] = string_id(mg, region_name[s->open_kind]);
+		v[1] = gtm_string_id(mg, gtm_region_name(s->open_kind));
 		mg->st->added_ends++;
-		return v[1] ? put_event(mg, s->m, GT_GO123_EV_USER_REGION_END,
+		return v[1] ? gtm_put_event(mg, s->m, GT_GO123_EV_USER_REGION_END,
 					mk->t, v, 3) : -1;
 	case MARK_BEGIN:
 		sp = &mg->kv.spans[mk->span];
 		if (s->open || !go) {
 			mg->st->skipped++;
+			if (!s->open && sp->kind == GT_KV_RUNNABLE &&
+			    sp->end - sp->start >= OWED_MIN_NS)
+				s->owed = mk->span + 1;
 			return 0;
 		}
-		v[1] = string_id(mg, region_name[sp->kind]);
+		v[1] = gtm_string_id(mg, gtm_region_name(sp->kind));
 		/*
 		 * No stack on the region: Go's regions page keys a region
 		 * by its type and its stack's outermost frame, and the
@@ -845,16 +501,16 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		 * frame); one row per type.  The log carries the stack.
 		 */
 		if (!v[1] ||
-		    put_event(mg, s->m, GT_GO123_EV_USER_REGION_BEGIN, mk->t, v, 3))
+		    gtm_put_event(mg, s->m, GT_GO123_EV_USER_REGION_BEGIN, mk->t, v, 3))
 			return -1;
-		describe(mg, sp, text, sizeof(text));
-		v[1] = string_id(mg, "kernel");
-		v[3] = stack_id(mg, sp->frames, sp->nframes, &oom);
-		v[2] = string_id(mg, text);
+		gtm_describe(mg, sp, false, text, sizeof(text));
+		v[1] = gtm_string_id(mg, "kernel");
+		v[3] = gtm_stack_id(mg, sp->frames, sp->nframes, &oom);
+		v[2] = gtm_string_id(mg, text);
 		if (oom)
 			return -1;
 		if (!v[1] || !v[2] ||
-		    put_event(mg, s->m, GT_GO123_EV_USER_LOG, mk->t, v, 4))
+		    gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG, mk->t, v, 4))
 			return -1;
 		s->open = true;
 		s->open_kind = sp->kind;
@@ -868,11 +524,11 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 			return 0;
 		snprintf(text, sizeof(text), "running on CPU %lld",
 			 (long long)mk->cpu);
-		v[1] = string_id(mg, "kernel");
-		v[2] = string_id(mg, text);
+		v[1] = gtm_string_id(mg, "kernel");
+		v[2] = gtm_string_id(mg, text);
 		mg->st->cpu_logs++;
 		mg->st->added_logs++;
-		return v[1] && v[2] ? put_event(mg, s->m, GT_GO123_EV_USER_LOG,
+		return v[1] && v[2] ? gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG,
 						mk->t, v, 4) : -1;
 	}
 	return 0;
@@ -955,146 +611,17 @@ static int rewrite_m(struct merge *mg, const struct gt_go123_gen *g,
 			if (put_mark(mg, s, &e, at))
 				return -1;
 		}
-		if (put_event(mg, s->m, type, t, v + 1,
+		if (gtm_put_event(mg, s->m, type, t, v + 1,
 			      gt_go123_spec(type)->nargs - 1))
 			return -1;
 		if (i < s->n)
 			at = s->after[i++];
+		if (pay_owed(mg, s, t, at))
+			return -1;
 		have = next_own(g, s, &bi, &off, &t, &type, v);
 	}
 	s->at = at;
-	return close_batch(mg, s->m);
-}
-
-/* The largest string and stack ids of @g: new ones come after. */
-static void next_ids(struct merge *mg, const struct gt_go123_gen *g)
-{
-	uint64_t k, v;
-	size_t i;
-
-	mg->next_string = mg->next_stack = 1;
-	for (i = 0; u64map_next(&g->strings, &i, &k, &v);)
-		if (k >= mg->next_string)
-			mg->next_string = k + 1;
-	for (i = 0; u64map_next(&g->stacks, &i, &k, &v);)
-		if (k >= mg->next_stack)
-			mg->next_stack = k + 1;
-}
-
-static void reset_tables(struct merge *mg)
-{
-	for (size_t i = 0; i < mg->nstrs; i++)
-		free(mg->strs[i].s);
-	mg->nstrs = mg->nstacks = mg->nframes = 0;
-	u64map_free(&mg->stridx);
-	u64map_free(&mg->stackidx);
-	mg->mbuf.len = 0;
-}
-
-static int write_bytes(struct merge *mg, const void *p, size_t n)
-{
-	return n && fwrite(p, 1, n, mg->out) != n ? -1 : 0;
-}
-
-/* A table batch (@kind: strings or stacks) of @data, when it is due. */
-static int table_batch(struct merge *mg, struct bytes *data, uint8_t kind,
-		       bool last)
-{
-	int ret;
-
-	if (data->len == 1 || (!last && data->len < BATCH_DATA_MAX))
-		return 0;
-	ret = put_batch(mg, &mg->mbuf, NO_M, 0, data);
-	data->len = 0;
-	return ret || put_byte(data, kind);
-}
-
-/*
- * The added strings and stacks, in table batches of their own, into
- * mbuf before the event batches.
- */
-static int write_tables(struct merge *mg)
-{
-	struct bytes d = { 0 };
-	size_t i;
-	int ret = -1;
-
-	if (put_byte(&d, GT_GO123_EV_STRINGS))
-		goto out;
-	for (i = 0; i < mg->nstrs; i++) {
-		size_t n = strlen(mg->strs[i].s);
-
-		if (put_byte(&d, GT_GO123_EV_STRING) ||
-		    put_leb(&d, mg->strs[i].id) || put_leb(&d, n) ||
-		    put_raw(&d, mg->strs[i].s, n) ||
-		    table_batch(mg, &d, GT_GO123_EV_STRINGS, i + 1 == mg->nstrs))
-			goto out;
-	}
-	d.len = 0;
-	if (put_byte(&d, GT_GO123_EV_STACKS))
-		goto out;
-	for (i = 0; i < mg->nstacks; i++) {
-		const struct newstack *s = &mg->stacks[i];
-
-		if (put_byte(&d, GT_GO123_EV_STACK) || put_leb(&d, s->id) ||
-		    put_leb(&d, s->n))
-			goto out;
-		for (size_t k = 0; k < s->n; k++) {
-			const struct frame *f = &mg->frames[s->frames + k];
-
-			if (put_leb(&d, f->pc) || put_leb(&d, f->func) ||
-			    put_leb(&d, f->file) || put_leb(&d, f->line))
-				goto out;
-		}
-		if (table_batch(mg, &d, GT_GO123_EV_STACKS, i + 1 == mg->nstacks))
-			goto out;
-	}
-	ret = 0;
-out:
-	free(d.p);
-	return ret;
-}
-
-/*
- * Copy generation @g's batches unchanged, but for the event batches of
- * the threads written anew (@skip: M -> 1), and its end-of-generation
- * byte, which the caller writes last.
- */
-static int copy_batches(struct merge *mg, const struct gt_go123_gen *g,
-			const struct u64map *skip, bool *eog)
-{
-	struct u64map at = { 0 };
-	uint8_t hdr[GT_GO123_BATCH_HDR_MAX];
-	uint64_t pos = g->off;
-	bool added;
-	int ret = -1;
-
-	*eog = false;
-	for (size_t i = 0; i < g->nbatches; i++)
-		if (u64map_get(skip, g->batches[i].m) &&
-		    !u64map_put(&at, g->batches[i].off, 1, &added))
-			goto out;
-	while (pos < g->end) {
-		size_t n = g->end - pos < sizeof(hdr) ? (size_t)(g->end - pos) :
-			   sizeof(hdr);
-		int64_t len;
-
-		if (gt_src_read(mg->prog, pos, hdr, n))
-			goto out;
-		len = gt_go123_batch_len(hdr, n);
-		if (len <= 0 || (uint64_t)len > g->end - pos)
-			goto out;
-		if (hdr[0] == GT_GO123_EV_END_OF_GENERATION)
-			*eog = true;
-		else if (!u64map_get(&at, pos) &&
-			 gt_src_copy(mg->prog, pos, pos + (uint64_t)len, mg->out))
-			goto out;
-		pos += (uint64_t)len;
-	}
-	ret = 0;
-out:
-	u64map_free(&at);
-	return ret;
+	return gtm_close_batch(mg, s->m);
 }
 
 /*
@@ -1133,7 +660,7 @@ static int write_samples(struct merge *mg, uint64_t lo, uint64_t hi)
 	struct bytes d = { 0 };
 	int ret = -1;
 
-	if (put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
+	if (gtm_put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
 		goto out;
 	for (size_t i = 0; i < mg->nms; i++) {
 		struct mstate *s = &mg->ms[i];
@@ -1149,24 +676,24 @@ static int write_samples(struct merge *mg, uint64_t lo, uint64_t hi)
 			if (t < lo)
 				continue;
 			at = ctx_at(s, t);
-			stack = stack_id(mg, sm->frames, sm->nframes, &oom);
-			if (oom || put_byte(&d, GT_GO123_EV_CPU_SAMPLE) ||
-			    put_leb(&d, t) || put_leb(&d, s->m) ||
-			    put_leb(&d, at.p) ||
-			    put_leb(&d, at.g == NONE ? 0 : at.g) ||
-			    put_leb(&d, stack))
+			stack = gtm_stack_id(mg, sm->frames, sm->nframes, &oom);
+			if (oom || gtm_put_byte(&d, GT_GO123_EV_CPU_SAMPLE) ||
+			    gtm_put_leb(&d, t) || gtm_put_leb(&d, s->m) ||
+			    gtm_put_leb(&d, at.p) ||
+			    gtm_put_leb(&d, at.g == NONE ? 0 : at.g) ||
+			    gtm_put_leb(&d, stack))
 				goto out;
 			mg->st->added_samples++;
 			if (d.len > BATCH_DATA_MAX) {
-				if (put_batch(mg, &mg->mbuf, NO_M, 0, &d))
+				if (gtm_put_batch(mg, &mg->mbuf, NO_M, 0, &d))
 					goto out;
 				d.len = 0;
-				if (put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
+				if (gtm_put_byte(&d, GT_GO123_EV_CPU_SAMPLES))
 					goto out;
 			}
 		}
 	}
-	ret = d.len > 1 ? put_batch(mg, &mg->mbuf, NO_M, 0, &d) : 0;
+	ret = d.len > 1 ? gtm_put_batch(mg, &mg->mbuf, NO_M, 0, &d) : 0;
 out:
 	free(d.p);
 	return ret;
@@ -1189,8 +716,8 @@ static int merge_gen(struct merge *mg, const struct gt_go123_gen *g,
 	}
 	if (gt_go123_walk(g, on_event, mg, err))
 		return -1;
-	reset_tables(mg);
-	next_ids(mg, g);
+	gtm_reset_tables(mg);
+	gtm_next_ids(mg, g);
 	for (size_t i = 0; i < mg->nms; i++) {
 		struct mstate *s = &mg->ms[i];
 
@@ -1209,8 +736,8 @@ static int merge_gen(struct merge *mg, const struct gt_go123_gen *g,
 	/* The samples' stacks go into the tables: before them. */
 	if (write_samples(mg, lo, hi))
 		goto oom;
-	if (write_tables(mg) || write_bytes(mg, mg->mbuf.p, mg->mbuf.len) ||
-	    copy_batches(mg, g, &skip, &eog) ||
+	if (gtm_write_tables(mg) || gtm_write_bytes(mg, mg->mbuf.p, mg->mbuf.len) ||
+	    gtm_copy_batches(mg, g, &skip, &eog) ||
 	    (eog && fputc(GT_GO123_EV_END_OF_GENERATION, mg->out) == EOF)) {
 		snprintf(err->msg, sizeof(err->msg), "cannot write: %s",
 			 strerror(errno));
@@ -1227,7 +754,7 @@ out:
 
 static void merge_free(struct merge *mg)
 {
-	reset_tables(mg);
+	gtm_reset_tables(mg);
 	free(mg->strs);
 	free(mg->stacks);
 	free(mg->frames);
@@ -1321,7 +848,7 @@ int gt_go_merge(const struct gt_src *prog, const struct gt_src *sys, FILE *out,
 	}
 	index_view(mg);
 	align(mg);
-	if (write_bytes(mg, hdr, sizeof(hdr)))
+	if (gtm_write_bytes(mg, hdr, sizeof(hdr)))
 		goto wfail;
 	gt_go123_open(&r, prog);
 	while ((ret = gt_go123_next(&r, &g, &err)) > 0) {
@@ -1395,44 +922,4 @@ int gt_go_merge_verify(const struct gt_src *prog, const char *path,
 			return -1;
 		}
 	return 0;
-}
-
-void gt_go_merge_report(FILE *f, const struct gt_merge_stats *st)
-{
-	static const char *const what[GT_KV_NR_KINDS] = {
-		"runnable", "blocked", "asleep in a syscall", "unknown" };
-
-	fprintf(f, "merged: go 1.%d trace, %llu generations, %llu threads (%llu in gotrace's trace)\n",
-		st->version, (unsigned long long)st->generations,
-		(unsigned long long)st->threads,
-		(unsigned long long)st->threads_seen);
-	for (int k = 0; k < GT_KV_NR_KINDS; k++)
-		fprintf(f, "  kernel: %-20s %6llu intervals, %.3f s\n", what[k],
-			(unsigned long long)st->regions[k],
-			(double)st->region_ns[k] / 1e9);
-	fprintf(f, "  %llu intervals with no goroutine on the thread left out, %llu ended early (the thread ran, or Go took its P), %llu CPU changes, %llu CPU samples\n",
-		(unsigned long long)st->skipped,
-		(unsigned long long)st->clamped,
-		(unsigned long long)st->cpu_logs,
-		(unsigned long long)st->added_samples);
-	if (st->lost_windows)
-		fprintf(f, "  gotrace's trace lost events %llu times: those intervals are \"unknown\"\n",
-			(unsigned long long)st->lost_windows);
-	if (st->snapshot)
-		fprintf(f, "  clock: the program's clock snapshot is %lld ns from CLOCK_MONOTONIC\n",
-			(long long)st->snapshot_off_ns);
-	else
-		fprintf(f, "  clock: Go's trace clock taken as CLOCK_MONOTONIC (no clock snapshot before Go 1.25)\n");
-	if (st->matched && st->bound_lo_ns <= st->bound_hi_ns)
-		fprintf(f, "  clock: %llu syscalls seen by both bound the offset to [%lld, %lld] ns: %lld ns taken\n",
-			(unsigned long long)st->matched,
-			(long long)st->bound_lo_ns, (long long)st->bound_hi_ns,
-			(long long)st->offset_ns);
-	else if (st->matched)
-		fprintf(f, "  clock: %llu syscalls seen by both disagree (offset at least %lld ns, at most %lld ns): %lld ns taken\n",
-			(unsigned long long)st->matched,
-			(long long)st->bound_lo_ns, (long long)st->bound_hi_ns,
-			(long long)st->offset_ns);
-	else
-		fprintf(f, "  clock: no syscall in which a thread slept is in both traces: the offset is not checked\n");
 }

@@ -48,6 +48,7 @@ struct gt_merge_stats {
 	uint64_t skipped;		/* intervals with no goroutine on the M */
 	uint64_t clamped;		/* ended early at the thread's next event */
 	uint64_t cpu_logs;
+	uint64_t after_logs;		/* waits said once a goroutine came */
 	/* Events added: RegionBegin, RegionEnd, UserLog. */
 	uint64_t added_begins, added_ends, added_logs;
 	uint64_t added_samples;		/* the recording's CPU samples */

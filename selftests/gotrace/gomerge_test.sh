@@ -56,7 +56,9 @@ hog() {
 expect() {
 	spin=$(sed -n 's/^spin tid=\([0-9]*\) .*/\1/p' "$2")
 	rd=$(sed -n 's/^read tid=\([0-9]*\) .*/\1/p' "$2")
-	[ -n "$spin" ] && [ -n "$rd" ] || fail "$1: no spin or read: $(cat "$2")"
+	if [ -z "$spin" ] || [ -z "$rd" ]; then
+		fail "$1: no spin or read: $(cat "$2")"
+	fi
 	[ "$(grep -c '^hog tid=' "$3")" = 2 ] || fail "$1: fifo_hog: $(cat "$3")"
 	unsure=
 	grep -q "kernel reported no switch away from .*\(fifo_hog\|gomerge_app\)" "$5" &&

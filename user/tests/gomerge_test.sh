@@ -91,6 +91,14 @@ hog() {
 	"$B/fifo_hog" 0 300 200 500 300 > "$2"
 }
 
+# keep NAME FILE...: on a failure, FILE... kept for a look, and where said.
+keep() {
+	k=$(mktemp -d "${TMPDIR:-/tmp}/gotrace-gomerge-$1.XXXXXX")
+	shift
+	cp "$@" "$k/" 2>/dev/null
+	echo "# kept in $k"
+}
+
 # expect APPOUT HOGOUT PROGRAM OUT: check-merge.sh's ground truth.
 expect() {
 	spin=$(sed -n 's/^spin tid=\([0-9]*\) .*/\1/p' "$1")
@@ -144,7 +152,9 @@ sed -n 's/^  clock: /# clock: /p' "$T/rec127"
 expect "$T/app127" "$T/hog127" m127.trace.go "$T/m127.merge"
 sh "$ROOT/selftests/check-merge.sh" "$T/m127.trace" \
 	"$T/m127.merge" > "$T/out" 2>&1
-check "record --go: the kernel's view of the ground truth (check-merge.sh)" '[ $? = 0 ]'
+cm=$?
+check "record --go: the kernel's view of the ground truth (check-merge.sh)" '[ $cm = 0 ]'
+[ $cm = 0 ] || keep go "$T"/m127.* "$T/app127" "$T/hog127" "$T/rec127"
 sed 's/^/# /' "$T/out"
 bash "$ROOT/selftests/check-trace.sh" --web "$T/m127.trace" > "$T/out" 2>&1
 check "record --go: Go 1.27 reads the merged trace and serves its pages" '[ $? = 0 ]'
@@ -172,7 +182,10 @@ check "gotrace merge of the same files writes the same bytes" \
 expect "$T/app123" "$T/hog123" p123.trace "$T/m123.merge"
 echo "samples $spin main.spinKnown 100" >> "$T/m123.merge"
 sh "$ROOT/selftests/check-merge.sh" "$T/m123.trace" "$T/m123.merge" > "$T/out" 2>&1
-check "record --go-trace: the kernel's view of the ground truth (check-merge.sh)" '[ $? = 0 ]'
+cm=$?
+check "record --go-trace: the kernel's view of the ground truth (check-merge.sh)" '[ $cm = 0 ]'
+[ $cm = 0 ] || keep go-trace "$T"/m123.* "$T/p123.trace" "$T/app123" "$T/hog123" \
+	"$T/rec123"
 sed 's/^/# /' "$T/out"
 bash "$ROOT/selftests/check-trace.sh" "$T/m123.trace" > "$T/out" 2>&1
 check "record --go-trace: Go 1.23 and 1.27 read the merged trace" '[ $? = 0 ]'

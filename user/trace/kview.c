@@ -578,18 +578,21 @@ static bool lost_in(struct ctx *c, int64_t p, uint64_t from, uint64_t to)
 	return false;
 }
 
-/* The CPU @tid last ran on before @ts, or -1. */
+/* The CPU @tid last ran on before @ts, or -1 (kv->runs sorted). */
 static int64_t cpu_before(const struct gt_kview *kv, uint64_t tid, uint64_t ts)
 {
-	int64_t cpu = -1;
+	size_t lo = 0, hi = kv->nruns;
 
-	for (size_t i = 0; i < kv->nruns; i++) {
-		if (kv->runs[i].tid > tid)
-			break;
-		if (kv->runs[i].tid == tid && kv->runs[i].start < ts)
-			cpu = kv->runs[i].cpu;
+	while (lo < hi) {		/* the first run of @tid from @ts on */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct gt_kv_run *r = &kv->runs[mid];
+
+		if (r->tid < tid || (r->tid == tid && r->start < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return cpu;
+	return lo && kv->runs[lo - 1].tid == tid ? kv->runs[lo - 1].cpu : -1;
 }
 
 static void finish(struct ctx *c)
