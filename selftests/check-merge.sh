@@ -9,11 +9,12 @@
 #
 #   runnable TID LO HI NAME  a "kernel: runnable, waiting for a CPU"
 #                            region on the goroutine of thread TID whose
-#                            log says that its CPU ran NAME for LO to HI
-#                            ms meanwhile (the hog of gomerge_test.sh:
-#                            its run, +-5%), lasting LO to HI ms, plus
-#                            the time the log says other tasks ran there
-#                            (on a busy machine, just before the hog);
+#                            log says that its CPU ran NAME (among the
+#                            three it names) for LO to HI ms meanwhile
+#                            (the hog of gomerge_test.sh: its run,
+#                            +-5%), lasting LO to HI ms, plus the time
+#                            the log says other tasks ran there (on a
+#                            busy machine: before the hog, a VM's CPU);
 #                            or, where Go had no goroutine on the thread
 #                            then (Go had just preempted the spin, whose
 #                            locked thread parked until the spin was run
@@ -99,25 +100,30 @@ while read -r kind a b c d; do
 	case $kind in
 	runnable)
 		# The log: "runnable X ms (...): CPU N ran NAME (tid T) for Y ms".
-		# The region lasts the hog's run, and whatever else ran on
-		# the CPU just before or after it ("other tasks for Z").
+		# The log names up to three tasks that ran on the CPU, the
+		# longest first ("ran A (tid 1) for X ms, B (tid 2) for Y us,
+		# other tasks for Z us"): the hog's run among them, +-5%; the
+		# region lasts that, and whatever else ran there meanwhile (on
+		# a busy machine, before the hog: a VM's CPU thread).
 		got=$(awk -F '\t' -v tid="$a" -v lo="$b" -v hi="$c" -v name="$d" '
 			function ms(v, u) {
 				return u ~ /^ms/ ? v + 0 : u ~ /^us/ ? v / 1000 : v / 1e6
 			}
 			($2 == "kernel: runnable, waiting for a CPU" ||
 			 $2 == "kernel: waited") &&
-			$1 == tid && index($5, " ran " name " (tid ") {
-				ran = $5; sub(/.* \(tid [0-9]+\) for /, "", ran)
-				split(ran, r, " ")
-				other = 0
-				if ($5 ~ /other tasks for /) {
-					o = $5; sub(/.*other tasks for /, "", o)
-					split(o, x, " ")
-					other = ms(x[1], x[2])
+			$1 == tid && index($5, " " name " (tid ") {
+				rest = $5; sub(/^[^:]*: CPU [0-9]+ ran /, "", rest)
+				n = split(rest, part, ", ")
+				hog = -1; other = 0
+				for (i = 1; i <= n; i++) {
+					e = part[i]; sub(/.* for /, "", e)
+					split(e, x, " ")
+					if (index(part[i], name " (tid ") == 1)
+						hog = ms(x[1], x[2])
+					else
+						other += ms(x[1], x[2])
 				}
-				if (r[2] ~ /^ms/ && r[1] + 0 >= lo && r[1] + 0 <= hi &&
-				    $3 >= lo && $3 <= hi + other) {
+				if (hog >= lo && hog <= hi && $3 >= lo && $3 <= hi + other) {
 					print $3 " ms: " $5; exit
 				}
 			}' "$tmp/regions")

@@ -64,6 +64,7 @@ void gtm_describe(const struct merge *mg, const struct gt_kv_span *sp,
 {
 	const struct gt_kview *kv = &mg->kv;
 	char d[32], r[32];
+	uint64_t named;
 	int k;
 
 	fmt_ns(d, sizeof(d), sp->end - sp->start);
@@ -81,14 +82,23 @@ void gtm_describe(const struct merge *mg, const struct gt_kv_span *sp,
 				 (long long)sp->cpu);
 			break;
 		}
-		fmt_ns(r, sizeof(r), sp->ran_ns);
-		k += snprintf(buf + k, n - (size_t)k, ": CPU %lld ran %s (tid %llu) for %s",
-			      (long long)sp->cpu,
-			      sp->ran_name != GT_KV_NONE ?
-			      gt_kview_str(kv, sp->ran_name) : "?",
-			      (unsigned long long)sp->ran_tid, r);
-		if (sp->ran_all_ns > sp->ran_ns) {
-			fmt_ns(r, sizeof(r), sp->ran_all_ns - sp->ran_ns);
+		k += snprintf(buf + k, n - (size_t)k, ": CPU %lld ran",
+			      (long long)sp->cpu);
+		named = 0;
+		for (int i = 0; i < GT_KV_RAN && sp->ran[i].ns; i++) {
+			const struct gt_kv_ran *ran = &sp->ran[i];
+
+			fmt_ns(r, sizeof(r), ran->ns);
+			k += snprintf(buf + k, n - (size_t)k, "%s %s (tid %llu) for %s",
+				      i ? "," : "", ran->name != GT_KV_NONE ?
+				      gt_kview_str(kv, ran->name) : "?",
+				      (unsigned long long)ran->tid, r);
+			named += ran->ns;
+			if ((size_t)k >= n)
+				return;
+		}
+		if (sp->ran_all_ns > named) {
+			fmt_ns(r, sizeof(r), sp->ran_all_ns - named);
 			snprintf(buf + k, n - (size_t)k, ", other tasks for %s", r);
 		}
 		break;

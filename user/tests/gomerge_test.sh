@@ -33,12 +33,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-B=$(dirname "$GOTRACE")
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-GO123=${GO123:-/usr/lib/go-1.23/bin/go}
-GO127=${GO127:-${GT_STORE:-$ROOT/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
-export GO123 GO127 GOTOOLCHAIN=local
-export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
+go_env
 
 # --- Options and formats: no recording. ---
 run record --go http://127.0.0.1:1 -o "$T/x.trace"

@@ -106,3 +106,16 @@ notify_listen() {
 		nl_i=$((nl_i + 1))
 	done
 }
+
+# go_env: for the tests of Go programs' own traces: B, where the command
+# under test and the build's programs are; ROOT, the repository; GO123
+# and GO127, the Go 1.23 and 1.27 that make deps installs (unless set),
+# exported with GOTOOLCHAIN=local and a build cache of the tests'.
+go_env() {
+	B=$(dirname "$GOTRACE")
+	ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+	GO123=${GO123:-/usr/lib/go-1.23/bin/go}
+	GO127=${GO127:-${GT_STORE:-$ROOT/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+	export GO123 GO127 GOTOOLCHAIN=local
+	export GOCACHE="${GOCACHE:-${TMPDIR:-/tmp}/gotrace-gocache}"
+}

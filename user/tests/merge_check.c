@@ -179,8 +179,7 @@ static int random_view(void *arg, struct gt_kview *kv, const struct u64map *tids
 			s = &kv->spans[kv->nspans++];
 			*s = (struct gt_kv_span){ .tid = ids[i], .start = t,
 				.end = t + off, .cpu = cpu, .reason = GT_KV_NONE,
-				.waker_cpu = -1, .waker_name = GT_KV_NONE,
-				.ran_name = GT_KV_NONE };
+				.waker_cpu = -1, .waker_name = GT_KV_NONE };
 			r = below(20);
 			if (!r) {
 				s->kind = GT_KV_UNKNOWN;
@@ -200,10 +199,10 @@ static int random_view(void *arg, struct gt_kview *kv, const struct u64map *tids
 				kv->enters[kv->nenters++] = t - below(5000);
 			} else {
 				s->kind = GT_KV_RUNNABLE;
-				s->ran_tid = ids[below(n)];
-				s->ran_ns = below(off);
-				s->ran_all_ns = s->ran_ns + below(off - s->ran_ns + 1);
-				s->ran_name = names[10];
+				for (int j = 0; j < GT_KV_RAN; j++)
+					s->ran[j] = (struct gt_kv_ran){ ids[below(n)],
+						below(off / GT_KV_RAN) + 1, names[10] };
+				s->ran_all_ns = off;
 			}
 			if (s->kind != GT_KV_RUNNABLE &&
 			    add_stack(kv, names, &s->frames, &s->nframes))

@@ -221,8 +221,7 @@ static struct gt_kv_span *open_span(struct ctx *c, struct tstate *t,
 	*s = (struct gt_kv_span){ .tid = TID(gid), .start = ts, .end = ts,
 				  .kind = kind, .cpu = -1,
 				  .reason = GT_KV_NONE, .waker_cpu = -1,
-				  .waker_name = GT_KV_NONE,
-				  .ran_name = GT_KV_NONE };
+				  .waker_name = GT_KV_NONE };
 	t->span = ++kv->nspans;
 	return s;
 }
@@ -554,12 +553,18 @@ static void who_ran(struct ctx *c, struct pstate *ps, struct gt_kv_span *s)
 		*sum += to - from;
 		s->ran_all_ns += to - from;
 	}
-	for (i = 0; u64map_next(&acc, &i, &k, &v);)
-		if (v > s->ran_ns) {
-			s->ran_ns = v;
-			s->ran_tid = TID(k);
-			s->ran_name = g_name(c, k);
-		}
+	/* The GT_KV_RAN longest, longest first: an insertion. */
+	for (i = 0; u64map_next(&acc, &i, &k, &v);) {
+		int j = GT_KV_RAN;
+
+		while (j > 0 && v > s->ran[j - 1].ns)
+			j--;
+		if (j == GT_KV_RAN)
+			continue;
+		memmove(&s->ran[j + 1], &s->ran[j],
+			(GT_KV_RAN - 1 - (size_t)j) * sizeof(s->ran[0]));
+		s->ran[j] = (struct gt_kv_ran){ TID(k), v, g_name(c, k) };
+	}
 	u64map_free(&acc);
 }
 

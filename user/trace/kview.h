@@ -47,6 +47,15 @@ struct gt_kv_frame {
 
 #define GT_KV_NONE	UINT32_MAX	/* no string */
 
+/* A task that ran on a CPU while a thread waited for it (ns: 0, none). */
+struct gt_kv_ran {
+	uint64_t tid, ns;
+	uint32_t name;
+};
+
+/* How many a span names: the longest ones (a hog, and a busy neighbour). */
+#define GT_KV_RAN	3
+
 struct gt_kv_span {
 	uint64_t tid;
 	uint64_t start, end;		/* CLOCK_MONOTONIC ns */
@@ -58,9 +67,9 @@ struct gt_kv_span {
 	uint64_t waker;			/* blocked: the waker's tid, 0 none */
 	int64_t waker_cpu;		/* blocked: where the wakeup ran */
 	uint32_t waker_name;
-	/* runnable: who ran on @cpu meanwhile */
-	uint64_t ran_tid, ran_ns, ran_all_ns;
-	uint32_t ran_name;
+	/* runnable: who ran on @cpu meanwhile, longest first, and in all */
+	struct gt_kv_ran ran[GT_KV_RAN];
+	uint64_t ran_all_ns;
 };
 
 /* A CPU sample of a thread: where the CPU was when it looked. */
