@@ -79,15 +79,17 @@ static struct mstate *mstate(struct merge *mg, uint64_t m)
 	return v ? &mg->ms[*v] : NULL;
 }
 
-/* Pass 1's walk: the program's syscalls, for align(). */
-static int on_syscall(void *arg, const struct gt_go123_gen *g,
-		      const struct gt_go123_event *ev, struct gt_trace_error *err)
+/* Pass 1's walk: the program's last event, its syscalls for align(). */
+static int on_pass1(void *arg, const struct gt_go123_gen *g,
+		    const struct gt_go123_event *ev, struct gt_trace_error *err)
 {
 	struct merge *mg = arg;
 	uint64_t *v;
 	bool added;
 
 	(void)g;
+	if (ns_ticks(mg, ev->ts) > mg->last_tick)
+		mg->last_tick = ns_ticks(mg, ev->ts);
 	switch (ev->type) {
 	case GT_GO123_EV_GO_SYSCALL_BEGIN:
 		v = u64map_put(&mg->open_sys, ev->m, 0, &added);
@@ -165,28 +167,9 @@ static int first_pass(struct merge *mg, struct gt_trace_error *err)
 			    sizeof(*mg->gen_start)))
 			goto oom;
 		mg->gen_start[mg->ngens++] = start == NONE ? 0 : start;
-		if (gt_go123_walk(&g, on_syscall, mg, err)) {
+		if (gt_go123_walk(&g, on_pass1, mg, err)) {
 			ret = -1;
 			break;
-		}
-		for (size_t i = 0; i < g.nbatches; i++) {
-			const struct gt_go123_batch *b = &g.batches[i];
-			const uint8_t *p = g.data + b->data, *end = p + b->size;
-			uint64_t t = b->time;
-
-			/* The walk checked every event: sum the deltas. */
-			while (p < end) {
-				const struct gt_go123_spec *sp = gt_go123_spec(*p++);
-				uint64_t v = 0;
-
-				for (unsigned int k = 0; k < sp->nargs; k++) {
-					p += gt_leb_get(p, (size_t)(end - p), &v);
-					if (!k)
-						t += v;
-				}
-			}
-			if (t > mg->last_tick)
-				mg->last_tick = t;
 		}
 	}
 	gt_go123_gen_free(&g);
@@ -197,16 +180,6 @@ oom:
 	return -1;
 }
 
-static int by_tid_ns(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-/* Where each thread's spans and runs are in the kernel's view. */
 /*
  * Set each thread's range of the @n entries of @size bytes at @arr,
  * sorted by thread: every kind of entry of the view (span, run, CPU
@@ -243,8 +216,6 @@ static void index_view(struct merge *mg)
 		     offsetof(struct mstate, smp));
 	index_by_tid(mg, kv->runs, kv->nruns, sizeof(*kv->runs),
 		     offsetof(struct mstate, run));
-	if (kv->nenters / 2 > 1)
-		qsort(kv->enters, kv->nenters / 2, 2 * sizeof(uint64_t), by_tid_ns);
 }
 
 /* The last syscall entry of thread @m in [@from, @to] ns, or 0. */
@@ -439,6 +410,26 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 }
 
 /*
+ * A user log of category "kernel" saying @text on thread @s at @t, with
+ * the stack of @nframes frames at @frames of the view (none: 0): every
+ * log the merge adds.
+ */
+static int put_log(struct merge *mg, struct mstate *s, uint64_t t,
+		   const char *text, uint32_t frames, uint32_t nframes)
+{
+	uint64_t v[4] = { 0 };
+	bool oom;
+
+	/* In this order: a generation's ids are given as strings come. */
+	v[1] = gtm_string_id(mg, "kernel");
+	v[3] = gtm_stack_id(mg, frames, nframes, &oom);
+	v[2] = gtm_string_id(mg, text);
+	mg->st->added_logs++;
+	return v[1] && v[2] && !oom ?
+	       gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG, t, v, 4) : -1;
+}
+
+/*
  * A wait of thread @s for a CPU while Go had no goroutine on it (Go's
  * view: a goroutine runnable, its locked or woken thread parked): said
  * at @t, where Go has one on it again, as a log of that goroutine.
@@ -446,19 +437,14 @@ static int marks_of(struct merge *mg, struct mstate *s, uint64_t lo,
 static int pay_owed(struct merge *mg, struct mstate *s, uint64_t t,
 		    struct gctx at)
 {
-	uint64_t v[4] = { 0 };
 	char text[512];
 
 	if (!s->owed || at.g == NONE || at.p == NONE)
 		return 0;
 	gtm_describe(mg, &mg->kv.spans[s->owed - 1], true, text, sizeof(text));
 	s->owed = 0;
-	v[1] = gtm_string_id(mg, "kernel");
-	v[2] = gtm_string_id(mg, text);
 	mg->st->after_logs++;
-	mg->st->added_logs++;
-	return v[1] && v[2] ? gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG, t,
-					    v, 4) : -1;
+	return put_log(mg, s, t, text, 0, 0);
 }
 
 /* Mark @mk of thread @s at its time, given Go's goroutine there. */
@@ -466,15 +452,12 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		    struct gctx at)
 {
 	bool go = at.g != NONE && at.p != NONE;
+	const struct gt_kv_span *sp;
+	uint64_t v[3] = { 0 };
+	char text[512];
 
 	if (pay_owed(mg, s, mk->t, at))
 		return -1;
-
-	const struct gt_kv_span *sp;
-	uint64_t v[4] = { 0 };
-	char text[512];
-	bool oom;
-
 	switch (mk->what) {
 	case MARK_END:
 		if (!s->open)
@@ -504,19 +487,12 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 		    gtm_put_event(mg, s->m, GT_GO123_EV_USER_REGION_BEGIN, mk->t, v, 3))
 			return -1;
 		gtm_describe(mg, sp, false, text, sizeof(text));
-		v[1] = gtm_string_id(mg, "kernel");
-		v[3] = gtm_stack_id(mg, sp->frames, sp->nframes, &oom);
-		v[2] = gtm_string_id(mg, text);
-		if (oom)
-			return -1;
-		if (!v[1] || !v[2] ||
-		    gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG, mk->t, v, 4))
+		if (put_log(mg, s, mk->t, text, sp->frames, sp->nframes))
 			return -1;
 		s->open = true;
 		s->open_kind = sp->kind;
 		mg->st->regions[sp->kind]++;
 		mg->st->added_begins++;
-		mg->st->added_logs++;
 		mg->st->region_ns[sp->kind] += sp->end - sp->start;
 		return 0;
 	case MARK_CPU:
@@ -524,12 +500,8 @@ static int put_mark(struct merge *mg, struct mstate *s, const struct mark *mk,
 			return 0;
 		snprintf(text, sizeof(text), "running on CPU %lld",
 			 (long long)mk->cpu);
-		v[1] = gtm_string_id(mg, "kernel");
-		v[2] = gtm_string_id(mg, text);
 		mg->st->cpu_logs++;
-		mg->st->added_logs++;
-		return v[1] && v[2] ? gtm_put_event(mg, s->m, GT_GO123_EV_USER_LOG,
-						mk->t, v, 4) : -1;
+		return put_log(mg, s, mk->t, text, 0, 0);
 	}
 	return 0;
 }

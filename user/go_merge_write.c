@@ -18,20 +18,11 @@
 #include "trace/base.h"
 #include "trace/go123.h"
 
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* The id of added string @str in this generation's table. */
 uint64_t gtm_string_id(struct merge *mg, const char *str)
 {
 	size_t n = strlen(str);
-	uint64_t h = fnv(str, n), *v;
+	uint64_t h = u64map_str_key(str, n), *v;
 	bool added;
 
 	v = u64map_get(&mg->stridx, h);

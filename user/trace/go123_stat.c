@@ -119,11 +119,9 @@ static void name_task(const struct gt_go123_gen *g, struct gt_stat_task *tk,
 static int64_t syscall_index(struct ctx *c, const char *name)
 {
 	struct gt_stats *s = c->s;
-	uint64_t h = 0xcbf29ce484222325ULL, *v;
+	uint64_t h = u64map_str_key(name, strlen(name)), *v;
 	bool added;
 
-	for (const char *p = name; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
 	v = u64map_get(&c->sysidx, h);
 	if (v && !strcmp(s->syscalls[*v].name, name))
 		return (int64_t)*v;

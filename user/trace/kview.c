@@ -68,19 +68,10 @@ struct ctx {
 	struct u64map gname;		/* G -> name + 1 */
 };
 
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* Index of a copy of @s[0..@n) in kv->str; GT_KV_NONE out of memory. */
 static uint32_t intern(struct gt_kview *kv, const char *s, size_t n)
 {
-	uint64_t h = fnv(s, n), *v;
+	uint64_t h = u64map_str_key(s, n), *v;
 	bool added;
 	char *c;
 
@@ -495,31 +486,17 @@ oom:
 	return -1;
 }
 
-static int by_tid_start(const void *a, const void *b)
+/*
+ * Spans, runs, CPU samples and syscall entries alike: by thread, then
+ * time, the two u64s each begins with (kview.h).
+ */
+static int by_tid_time(const void *a, const void *b)
 {
-	const struct gt_kv_span *x = a, *y = b;
+	const uint64_t *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static int run_by_tid_start(const void *a, const void *b)
-{
-	const struct gt_kv_run *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static int sample_by_tid_ts(const void *a, const void *b)
-{
-	const struct gt_kv_sample *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
 /* Who ran on P @ps during @s: the goroutine of most time there. */
@@ -618,7 +595,7 @@ static void finish(struct ctx *c)
 		if (c->ps[i].open)
 			c->ps[i].runs[c->ps[i].n - 1].end = kv->last;
 	if (kv->nruns > 1)
-		qsort(kv->runs, kv->nruns, sizeof(*kv->runs), run_by_tid_start);
+		qsort(kv->runs, kv->nruns, sizeof(*kv->runs), by_tid_time);
 	for (size_t i = 0; i < kv->nspans; i++) {
 		struct gt_kv_span *s = &kv->spans[i];
 		int64_t before = cpu_before(kv, s->tid, s->start);
@@ -635,10 +612,13 @@ static void finish(struct ctx *c)
 			who_ran(c, &c->ps[*v], s);
 	}
 	if (kv->nspans > 1)
-		qsort(kv->spans, kv->nspans, sizeof(*kv->spans), by_tid_start);
+		qsort(kv->spans, kv->nspans, sizeof(*kv->spans), by_tid_time);
 	if (kv->nsamples > 1)
 		qsort(kv->samples, kv->nsamples, sizeof(*kv->samples),
-		      sample_by_tid_ts);
+		      by_tid_time);
+	if (kv->nenters > 2)
+		qsort(kv->enters, kv->nenters / 2, 2 * sizeof(*kv->enters),
+		      by_tid_time);
 	kv->ntids_seen = 0;
 	for (size_t i = 0; i < kv->nruns; i++)
 		if (!i || kv->runs[i].tid != kv->runs[i - 1].tid)

@@ -56,6 +56,10 @@ struct gt_kv_ran {
 /* How many a span names: the longest ones (a hog, and a busy neighbour). */
 #define GT_KV_RAN	3
 
+/*
+ * A span, a run and a CPU sample each begin with the thread and a time:
+ * the view sorts them, and the merge finds a thread's, by those two.
+ */
 struct gt_kv_span {
 	uint64_t tid;
 	uint64_t start, end;		/* CLOCK_MONOTONIC ns */
@@ -94,7 +98,7 @@ struct gt_kview {
 	size_t nsamples, smcap;
 	struct gt_kv_frame *frames;
 	size_t nframes, fcap;
-	uint64_t *enters;		/* (tid, ns) pairs: syscall entries */
+	uint64_t *enters;		/* (tid, ns) pairs: syscall entries, sorted */
 	size_t nenters, ecap;
 	char **str;			/* interned strings */
 	size_t nstr, strcap;

@@ -180,12 +180,10 @@ static void make_runnable(struct gt_stat_task *k, struct gaux *a, uint64_t ts)
 static int name_add(struct gt_stats *s, struct u64map *nameidx, size_t *ncap,
 		    const struct gt_stat_task *tk)
 {
-	uint64_t h = 0xcbf29ce484222325ULL, *slot;
+	uint64_t h = u64map_str_key(tk->name, strlen(tk->name)), *slot;
 	struct gt_stat_name *n = NULL;
 	bool added;
 
-	for (const char *p = tk->name; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
 	slot = u64map_get(nameidx, h);
 	if (slot && !strcmp(s->names[*slot].name, tk->name))
 		n = &s->names[*slot];

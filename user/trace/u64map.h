@@ -35,4 +35,19 @@ bool u64map_del(struct u64map *m, uint64_t key);
 bool u64map_next(const struct u64map *m, size_t *i, uint64_t *key,
 		 uint64_t *val);
 
+/*
+ * FNV-1a of @n bytes at @p: the key under which the readers map a
+ * string (a name, a syscall, a frame's function) to its index, the
+ * string itself compared on a hit.
+ */
+static inline uint64_t u64map_str_key(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 #endif /* GOTRACE_U64MAP_H */

@@ -48,15 +48,6 @@ void gt_namer_free(struct gt_namer *nm)
 	free(nm->pending.p);
 }
 
-static uint64_t hash(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)p[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /*
  * The id of new string @str, added on first use; 0 out of memory.  A
  * string longer than Go reads keeps its last 1024 bytes, as the module's
@@ -72,7 +63,7 @@ static uint64_t str_id(struct gt_namer *nm, const char *str)
 		str += n - MAX_STRING;
 		n = MAX_STRING;
 	}
-	h = hash(str, n);
+	h = u64map_str_key(str, n);
 	slot = u64map_get(&nm->by_hash, h);
 	if (slot && nm->strs[*slot].len == n &&
 	    !memcmp(nm->sdata.p + nm->strs[*slot].off, str, n))
