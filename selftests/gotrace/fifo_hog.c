@@ -9,14 +9,14 @@
  * Pins itself to CPU, becomes SCHED_FIFO priority 50 (above every
  * SCHED_OTHER task; the priority of threaded interrupt handlers, which
  * then wait on that CPU for a run's end), sleeps until DELAY_MS after its
- * start, then spins reading CLOCK_MONOTONIC until RUN_MS have passed and
- * prints
+ * start, then spins reading CLOCK_MONOTONIC until RUN_MS have passed.
+ * With DELAY2_MS and RUN2_MS, a second run starts DELAY2_MS after the end
+ * of the first and lasts RUN2_MS.  Once the runs are over, back to
+ * SCHED_OTHER, it prints a line for each,
  *
  *	hog tid=TID start=MONO_NS end=MONO_NS
  *
- * in CLOCK_MONOTONIC ns, the clock of both traces.  With DELAY2_MS and
- * RUN2_MS, a second run starts DELAY2_MS after the end of the first and
- * lasts RUN2_MS, on its own line.  The sleeps are absolute
+ * in CLOCK_MONOTONIC ns, the clock of both traces.  The sleeps are absolute
  * (TIMER_ABSTIME), so that a late wakeup does not push what comes after.
  * A run may last up to the RT throttling's budget (sched_rt_runtime_us,
  * 950 ms of every second by default): longer, the kernel takes the CPU
@@ -67,25 +67,42 @@ static void sleep_until(int64_t t)
 	}
 }
 
-/*
- * Spins from @at (or as soon after it as the sleep ends) for @run_ms,
- * prints the run's line and returns its end.
- */
-static int64_t run_hog(int64_t at, long run_ms)
+/* A run: when it spun, by its own clock. */
+struct run {
+	int64_t start, end;
+};
+
+/* Spins from @at (or as soon after it as the sleep ends) for @run_ms. */
+static struct run run_hog(int64_t at, long run_ms)
 {
-	int64_t start, end, now;
+	struct run r;
+	int64_t end;
 
 	sleep_until(at);
-	start = mono_ns();
-	end = start + run_ms * NSEC_PER_MSEC;
+	r.start = mono_ns();
+	end = r.start + run_ms * NSEC_PER_MSEC;
 	do
-		now = mono_ns();
-	while (now < end);
-	/* Flushed now: stdout is a pipe or a file under a test. */
-	printf("hog tid=%d start=%lld end=%lld\n", (int)gettid(),
-	       (long long)start, (long long)now);
+		r.end = mono_ns();
+	while (r.end < end);
+	return r;
+}
+
+/*
+ * The runs' lines, once they are over and the hog is SCHED_OTHER again:
+ * a write between the runs took the CPU for 11 ms more (a guest under
+ * emulation), which the kernel rightly counted as the hog's and the
+ * test as another task's.
+ */
+static void say(const struct run *r, int n)
+{
+	struct sched_param none = { 0 };
+
+	if (sched_setscheduler(0, SCHED_OTHER, &none))
+		die("sched_setscheduler");
+	for (int i = 0; i < n; i++)
+		printf("hog tid=%d start=%lld end=%lld\n", (int)gettid(),
+		       (long long)r[i].start, (long long)r[i].end);
 	fflush(stdout);
-	return now;
 }
 
 int main(int argc, char **argv)
@@ -94,7 +111,8 @@ int main(int argc, char **argv)
 	long run = arg(argv, 3, argc), delay2 = arg(argv, 4, argc);
 	long run2 = arg(argv, 5, argc);
 	struct sched_param sp = { .sched_priority = HOG_PRIO };
-	int64_t t0 = mono_ns(), end;
+	int64_t t0 = mono_ns();
+	struct run r[2];
 	cpu_set_t set;
 
 	if ((argc != 4 && argc != 6) || cpu < 0 || delay < 0 || run < 0 ||
@@ -120,8 +138,9 @@ int main(int argc, char **argv)
 			HOG_PRIO, strerror(errno));
 		return 1;
 	}
-	end = run_hog(t0 + delay * NSEC_PER_MSEC, run);
+	r[0] = run_hog(t0 + delay * NSEC_PER_MSEC, run);
 	if (argc == 6)
-		run_hog(end + delay2 * NSEC_PER_MSEC, run2);
+		r[1] = run_hog(r[0].end + delay2 * NSEC_PER_MSEC, run2);
+	say(r, argc == 6 ? 2 : 1);
 	return 0;
 }

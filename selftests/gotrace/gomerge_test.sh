@@ -105,9 +105,10 @@ grep -q "stopped: the fetch of the program's trace ended" /tmp/gm123.rec ||
 check_header "$GT_OUT/gomerge123.trace"
 ./gotrace check -q "$GT_OUT/gomerge123.trace.kernel" ||
 	fail "gotrace check refused the recording"
-mv "$GT_OUT/gomerge123.trace.go" "$GT_OUT/gomerge123.go"
-rm -f "$GT_OUT/gomerge123.trace.kernel"
-expect gomerge123 /tmp/gm123.app /tmp/gm123.hog gomerge123.go /tmp/gm123.rec
+# Both inputs too go to the host's checks of every trace.
+mv "$GT_OUT/gomerge123.trace.go" "$GT_OUT/gomerge123-prog.trace"
+mv "$GT_OUT/gomerge123.trace.kernel" "$GT_OUT/gomerge123-kernel.trace"
+expect gomerge123 /tmp/gm123.app /tmp/gm123.hog gomerge123-prog.trace /tmp/gm123.rec
 
 # --go-trace FILE -- COMMAND, Go 1.27; then gotrace merge of its files.
 # shellcheck disable=SC2086
@@ -129,9 +130,9 @@ grep -q "clock: the program's clock snapshot is -\?[0-9]* ns from CLOCK_MONOTONI
 	fail "gotrace merge failed"
 cmp "$GT_OUT/gomerge127.trace" /tmp/gm127.offline ||
 	fail "gotrace merge of the same files wrote other bytes than record --go-trace"
-cp /tmp/gm127.go "$GT_OUT/gomerge127.go"
-rm -f "$GT_OUT/gomerge127.trace.kernel"
-expect gomerge127 /tmp/gm127.app /tmp/gm127.hog gomerge127.go /tmp/gm127.rec
+cp /tmp/gm127.go "$GT_OUT/gomerge127-prog.trace"
+mv "$GT_OUT/gomerge127.trace.kernel" "$GT_OUT/gomerge127-kernel.trace"
+expect gomerge127 /tmp/gm127.app /tmp/gm127.hog gomerge127-prog.trace /tmp/gm127.rec
 # The recording's CPU samples of the spin, 1.5 s of it at 199 Hz: some.
 echo "samples $spin main.spinKnown 100" >> "$GT_OUT/gomerge127.merge"
 exit 0

@@ -397,8 +397,9 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
 	# cpusample: the timelines that draw CPU samples.
 	case $base in
 	pingpong | units | cpusample) opts="--web --pprof" ;;
-	# The merged traces: the kernel's regions on every page.
-	gomerge* | bpf/gomerge*) opts="--web" ;;
+	# The merged traces: the kernel's regions on every page (their
+	# inputs, gomerge*-prog and -kernel, are read as any trace).
+	gomerge12[37] | bpf/gomerge12[37]) opts="--web" ;;
 	esac
 	# shellcheck disable=SC2086
 	host_test "$base.trace accepted by $(readers "$t")${opts:+ ($opts)}" \

@@ -184,6 +184,11 @@ check "record --go-trace: the kernel's view of the ground truth (check-merge.sh)
 sed 's/^/# /' "$T/out"
 bash "$ROOT/selftests/check-trace.sh" "$T/m123.trace" > "$T/out" 2>&1
 check "record --go-trace: Go 1.23 and 1.27 read the merged trace" '[ $? = 0 ]'
+# The merges' inputs, as every trace the tests write: the recordings
+# (go 1.23 trace) and the programs' own (go 1.26, go 1.23).
+bash "$ROOT/selftests/check-trace.sh" "$T/m127.trace.kernel" "$T/m127.trace.go" \
+	"$T/m123.trace.kernel" "$T/p123.trace" > "$T/out" 2>&1
+check "the merges' inputs: every Go reader of their formats reads them" '[ $? = 0 ]'
 
 # What a user gets wrong.
 run record --backend bpf --go http://127.0.0.1:1 -d 1 -o "$T/nogo.trace"

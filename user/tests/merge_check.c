@@ -11,10 +11,10 @@
  * program's threads (trace/kview.h) at random: stretches on a CPU and
  * off it, every kind of interval (runnable, blocked, asleep in a
  * syscall, unknown), from a microsecond to 50 us, 400 us, 3 ms or 25 ms
- * (the view's scale), starting before the
- * program's trace and ending after it, across its generations, around
- * its own events and its Ps taken by sysmon, with kernel stacks, CPU
- * samples and syscall entries; then merges (go_merge.c) and requires
+ * (the view's scale), starting before the program's trace and ending
+ * after it, across its generations, around its own events and its Ps
+ * taken by sysmon, at its last event, with kernel stacks, CPU samples
+ * and syscall entries; then merges (go_merge.c) and requires
  * that the merged trace is one Go's reader takes (gotrace check's
  * replay of it) holding the program's events, every one, and the added
  * ones, no other (gt_go_merge_verify()), and that every region begun
@@ -180,6 +180,12 @@ static int random_view(void *arg, struct gt_kview *kv, const struct u64map *tids
 			*s = (struct gt_kv_span){ .tid = ids[i], .start = t,
 				.end = t + off, .cpu = cpu, .reason = GT_KV_NONE,
 				.waker_cpu = -1, .waker_name = GT_KV_NONE };
+			/*
+			 * The edge of the program's trace: an interval that
+			 * begins at its last event, and ends after it.
+			 */
+			if (t < last && t + off > last && below(2))
+				s->start = last;
 			r = below(20);
 			if (!r) {
 				s->kind = GT_KV_UNKNOWN;
