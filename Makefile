@@ -48,6 +48,8 @@
 #                        stat on a 50 M-event trace, next to Go's parsers
 #   make bench-host      host only, as root: the BPF capture backend on the
 #                        real CPU against no tracing and ftrace
+#   make bench-unwind    host only, as root: the cost of one walk of a
+#                        user stack by frame pointers and by unwind tables
 #   make fuzz-readers    fuzz the trace readers with clang's libFuzzer,
 #                        each target for FUZZ_SECONDS (default 60); make
 #                        -C user fuzz-diff compares gotrace check with
@@ -66,6 +68,7 @@ DEMO_KERNEL = $(if $(filter command line,$(origin KERNELS)),$(firstword $(KERNEL
 
 .PHONY: all module user deps check check-host check-vm check-debug check-arm64 \
 	checkpatch fuzz-model demo bench bench-memory bench-check bench-host \
+	bench-unwind \
 	fuzz-readers clean install deb
 
 # make install.  The DKMS source goes to /usr/src whatever PREFIX is:
@@ -149,6 +152,9 @@ bench-check:
 
 bench-host:
 	bench/host-bench.sh
+
+bench-unwind:
+	bench/unwind-bench.sh
 
 fuzz-readers: deps
 	$(MAKE) -C user fuzz

@@ -14,8 +14,11 @@
 #           of the running task (Documentation/user-stacks.rst)
 #   record  gotrace record --backend bpf with the same filter: the above,
 #           plus the model and the trace file (in $BENCH_OUT)
-#   recordu the same with --user-stacks: plus the maps the reader reads
-#           and the user frames the model writes
+#   recordu the same with --user-stacks --unwind=fp: plus the maps the
+#           reader reads and the user frames the model writes
+#   recorde the same with --unwind=eh-frame: the walks by the binaries'
+#           unwind tables (Documentation/unwind.rst), which go on
+#           through code without frame pointers (the C library's)
 #   ftrace  the same tracepoints through a tracefs instance, one cat of
 #           trace_pipe_raw per CPU into files, set_event_pid (with
 #           event-fork) on the workload
@@ -37,10 +40,13 @@
 #               data of trace_pipe_raw)
 #   drops       events lost (bpf: full rings; ftrace: overrun + dropped)
 #   ustack%     bpfu, recordu: events (bpfu: records) carrying a user stack
-#   trunc%      bpfu, recordu: user stacks whose walk stopped early (a bad
-#               frame pointer, a fault, the depth limit)
-#   vs-no-u     bpfu, recordu: the added cost (ns/iter over none's) with
-#               user stacks, as a multiple of the same without them
+#   trunc%      bpfu, recordu, recorde: user stacks whose walk stopped
+#               early (any reason the summary gives but none)
+#   vs-no-u     bpfu, recordu, recorde: the added cost (ns/iter over
+#               none's) with user stacks, as a multiple of the same
+#               without them (bpf, record); recorde's against
+#               recordu's is the tables' cost against frame pointers'
+#               (bench/unwind-bench.sh: the cost of one walk)
 #
 # Environment: BENCH_MS (one run, 1000), BENCH_ROUNDS (3),
 # BENCH_WORKLOADS ("getppid pingpong hackbench"), BENCH_CONFIGS ("none
@@ -54,7 +60,7 @@ MS=${BENCH_MS:-1000}
 ROUNDS=${BENCH_ROUNDS:-3}
 RAMP=${BENCH_RAMP-1 2 4 8 16}
 WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong hackbench}
-CONFIGS=${BENCH_CONFIGS:-none bpf bpfu record recordu ftrace}
+CONFIGS=${BENCH_CONFIGS:-none bpf bpfu record recordu recorde ftrace}
 OUT=${BENCH_OUT:-$ROOT/.cache/bench/host}
 GOTRACE=$ROOT/user/gotrace
 PROGS=$OUT/progs
@@ -144,8 +150,8 @@ run_record() {
 	# "user stacks: N walked, truncated: bad frame pointer A, fault B,
 	# depth limit C; ..."
 	walks=$(sed -n 's/.*user stacks: \([0-9]*\) walked.*/\1/p' "$OUT/run.out")
-	trunc=$(sed -n 's/.*bad frame pointer \([0-9]*\), fault \([0-9]*\), depth limit \([0-9]*\).*/\1 + \2 + \3/p' \
-		"$OUT/run.out")
+	trunc=$(sed -n 's/.*user stacks: [0-9]* walked, truncated: \([^;]*\);.*/\1/p' \
+		"$OUT/run.out" | tr -cs '0-9' '+' | sed 's/^+//; s/+$//')
 	# Events and bytes of the trace: what the model wrote.
 	"$GOTRACE" stat -j "$OUT/record.trace" > "$OUT/stat.json"
 	size=$(wc -c < "$OUT/record.trace")
@@ -156,7 +162,11 @@ run_record() {
 }
 
 run_recordu() {
-	UFLAG=--user-stacks run_record "$@"
+	UFLAG="--user-stacks --unwind=fp" run_record "$@"
+}
+
+run_recorde() {
+	UFLAG="--user-stacks --unwind=eh-frame" run_record "$@"
 }
 
 ftrace_events() {
@@ -252,7 +262,7 @@ function median(k,   i, j, t, m) {
 }
 END {
 	nw = split("getppid pingpong hackbench", ws, " ")
-	nc = split("none bpf bpfu record recordu ftrace", cs, " ")
+	nc = split("none bpf bpfu record recordu recorde ftrace", cs, " ")
 	for (i = 1; i <= nw; i++) {
 		base = median(ws[i] " none")
 		for (j = 1; j <= nc; j++) {
@@ -265,7 +275,7 @@ END {
 			# With user stacks: the added cost over the same
 			# configuration without them (bpfu/bpf, recordu/record).
 			x = "-"
-			if (cs[j] ~ /u$/) {
+			if (cs[j] ~ /[ue]$/) {
 				k0 = ws[i] " " substr(cs[j], 1, length(cs[j]) - 1)
 				if ((k0 in keys) && median(k0) > base)
 					x = sprintf("%.2f", (m - base) / (median(k0) - base))

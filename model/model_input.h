@@ -139,6 +139,22 @@ enum gt_ustack_stop {
 				 * sleeping (not present, not mapped)
 				 */
 	GT_USTOP_DEPTH,		/* more frames than the stack keeps */
+	GT_USTOP_NO_TABLE,	/* a PC whose unwind table was not loaded
+				 * (its process or library new to the
+				 * command, its table evicted), and no frame
+				 * pointer to follow instead
+				 */
+	GT_USTOP_NO_RULE,	/* a PC its table has no rule for (outside
+				 * every FDE, or a rule the walker does not
+				 * follow), and no frame pointer either
+				 */
+	GT_USTOP_SIGNAL,	/* a signal handler's frame: the interrupted
+				 * code's registers are not followed
+				 */
+	GT_USTOP_BAD_CFA,	/* a rule that leads nowhere: a frame not
+				 * above the last, a return address outside
+				 * user space
+				 */
 	GT_USTOP_NR,
 };
 

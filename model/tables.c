@@ -1057,6 +1057,10 @@ static const char *const ustop_names[GT_USTOP_NR] = {
 	[GT_USTOP_BAD_FP] = "bad frame pointer",
 	[GT_USTOP_FAULT] = "fault",
 	[GT_USTOP_DEPTH] = "depth limit",
+	[GT_USTOP_NO_TABLE] = "no unwind table",
+	[GT_USTOP_NO_RULE] = "no unwind rule",
+	[GT_USTOP_SIGNAL] = "signal frame",
+	[GT_USTOP_BAD_CFA] = "bad unwind step",
 };
 
 /* The frame that ends a truncated user stack: a PC per reason, no file. */

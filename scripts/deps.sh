@@ -28,10 +28,13 @@ BACKPORTS=/etc/apt/sources.list.d/gotrace-backports.sources
 # libdw-dev (elfutils' libdw and libdwfl) names user-space frames for
 # gotrace symbolize (user/trace/usym.c); its libdw.a, with libelf.a,
 # libz.a, liblzma.a (liblzma-dev) and libbz2.a (libbz2-dev), links it
-# into the static gotrace.  gcc-aarch64-linux-gnu cross-builds the
-# module for Debian's arm64 kernels (those built with gcc-12; the
-# newest, built with gcc-14, in the trixie chroot, which installs its
-# own cross gcc-14: selftests/vm/lib.sh), gives the arm64 syscall
+# into the static gotrace.  elfutils' eu-stack is the ground truth of
+# user/tests/unwind_test.sh: the stack of a blocked process, unwound
+# from the same .eh_frame tables by another unwinder than gotrace's.
+# gcc-aarch64-linux-gnu cross-builds the module for Debian's arm64
+# kernels (those built with gcc-12; the newest, built with gcc-14, in
+# the trixie chroot, which installs its own cross gcc-14:
+# selftests/vm/lib.sh), gives the arm64 syscall
 # numbers of its headers to user/tests/syscall_arch_test.sh and
 # cross-builds the arm64 guests' userland (selftests/vm/
 # arm64-userland.sh: their busybox and libraries are Debian's arm64
@@ -47,7 +50,7 @@ PKGS="qemu-system-x86 qemu-system-arm busybox-static cpio kmod libelf-dev dwarve
 bison libssl-dev xz-utils zstd sparse graphviz curl perl gcc make
 libc6-dev time debootstrap clang llvm libbpf-dev bpftool zlib1g-dev
 libsystemd-dev pkgconf dpkg-dev debhelper dh-dkms dkms fakeroot lintian
-e2fsprogs libdw-dev liblzma-dev libbz2-dev gcc-aarch64-linux-gnu
+e2fsprogs libdw-dev elfutils liblzma-dev libbz2-dev gcc-aarch64-linux-gnu
 libc6-dev-arm64-cross libclang-rt-dev"
 # Go 1.21 and 1.23 are checkers of record; both come from backports
 # (Go 1.27 too, but from trixie: go127.sh).

@@ -12,6 +12,7 @@
 #   trace  user/trace/ (the trace file library)
 #   bpf    user/bpf/ (the BPF backend, with the model's adapter in
 #          user/bpf/model/)
+#   unwind user/unwind/ (the unwind tables of user stacks)
 #   tests  user/tests/, user/fuzz/, selftests/
 #   bench  bench/
 #   outside a file the build makes (vmlinux.h, the skeleton, the
@@ -19,8 +20,9 @@
 # Exits 1 if an include crosses where it must not: the ABI includes
 # only itself; the model only itself and the ABI (it runs in both
 # worlds); the module nothing of user/; the library nothing of the
-# command, the backend or the module; the backend nothing of the
-# command or the module; the command neither the module nor the model
+# command, the backend, the unwind tables or the module; the backend
+# nothing of the command or the module; the unwind tables only the ABI,
+# the library and themselves; the command neither the module nor the model
 # (it reaches the model through bpf/model/gtmodel.h).  Tests and the
 # bench may include anything.  Every line starts with "# " (TAP
 # comments: make -C user check runs it).
@@ -33,6 +35,7 @@ room() {
 	kmod/*) echo kmod ;;
 	user/trace/*) echo trace ;;
 	user/bpf/*) echo bpf ;;
+	user/unwind/*) echo unwind ;;
 	user/tests/* | user/fuzz/* | selftests/*) echo tests ;;
 	bench/*) echo bench ;;
 	user/*/*) echo other ;;
@@ -64,7 +67,7 @@ edges() {
 
 all=$(edges)
 printf '%s\n' "$all" | cut -d' ' -f1-3 | sort | uniq -c | sed 's/^/# /'
-across=$(printf '%s\n' "$all" | grep -E '^(uapi -> [^u]|model -> (kmod|cmd|trace|bpf|tests|bench|other)|kmod -> (cmd|trace|bpf|tests|bench|other)|trace -> (cmd|bpf|kmod|tests|bench|other)|bpf -> (cmd|kmod|tests|bench|other)|cmd -> (kmod|model|tests|bench|other)) ')
+across=$(printf '%s\n' "$all" | grep -E '^(uapi -> ([^u]|unwind)|model -> (kmod|cmd|trace|bpf|unwind|tests|bench|other)|kmod -> (cmd|trace|bpf|unwind|tests|bench|other)|trace -> (cmd|bpf|unwind|kmod|tests|bench|other)|bpf -> (cmd|kmod|tests|bench|other)|unwind -> (cmd|bpf|kmod|model|tests|bench|other)|cmd -> (kmod|model|tests|bench|other)) ')
 if [ -n "$across" ]; then
 	printf '%s\n' "$across" | sed 's/^/# includes across: /'
 	exit 1

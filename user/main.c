@@ -3,16 +3,19 @@
  * main.c - gotrace: record the machine's scheduler as a Go execution trace
  *
  * Only dispatches to the subcommands (record.c, stop.c, status.c,
- * check.c, stat.c, symbolize.c, pprof.c), prints the top-level usage and the version.
+ * check.c, stat.c, symbolize.c, pprof.c, merge.c, unwind_table.c),
+ * prints the top-level usage and the version.
  *
- * user/ has three rooms (Documentation/source-map.rst).  This top level
+ * user/ has four rooms (Documentation/source-map.rst).  This top level
  * is the command: one file per subcommand and the helpers they share
  * (util.c, options.c, output.c, rotate.c, ...).  trace/ is the library
  * that reads and checks trace files, go111_* and go123_* by format.
  * bpf/ is the BPF capture backend: its programs, their loader and the
- * feed into the module's model (bpf/model/).  Includes point down only:
- * the command includes trace/ and bpf/, bpf/ includes trace/base.h and
- * trace/u64map.h, and trace/ neither (scripts/include-graph.sh).
+ * feed into the module's model (bpf/model/).  unwind/ builds the unwind
+ * tables of user stacks from binaries.  Includes point down only: the
+ * command includes trace/, bpf/ and unwind/, bpf/ includes trace/base.h
+ * and trace/u64map.h, unwind/ trace/base.h, and trace/ none of them
+ * (scripts/include-graph.sh).
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +54,9 @@ static const char *const usage_msg[] = {
 	"  merge -o OUT PROGRAM.trace SYSTEM.trace",
 	"                  a Go program's own trace with the kernel's view of its",
 	"                  threads added",
+	"  unwind-table FILE...",
+	"                  the unwind tables of binaries, for user stacks without",
+	"                  frame pointers: their size, build time, what stops a walk",
 	"  help            show this text",
 	"",
 	"  --version       the version of gotrace and of the device ABI it speaks",
@@ -83,6 +89,7 @@ static const struct {
 	{ "symbolize",	cmd_symbolize },
 	{ "pprof",	cmd_pprof },
 	{ "merge",	cmd_merge },
+	{ "unwind-table", cmd_unwind_table },
 #ifdef GT_HAVE_BPF
 	/* Not in the usage: the tests' and benchmark's view of the BPF backend. */
 	{ "bpf-dump",	cmd_bpf_dump },

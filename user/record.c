@@ -110,6 +110,13 @@ struct recorder {
 	char opt_names[160];		/* options given: "--pid, --comm" */
 	bool user_stacks_given;		/* --user-stacks, not the default */
 	bool cpu_hz_given;		/* --cpu-hz, not the module's default */
+	enum rec_unwind {
+		UNWIND_AUTO,		/* tables where the backend has them */
+		UNWIND_FP,
+		UNWIND_TABLES,
+	} unwind;			/* --unwind */
+	bool unwind_given;
+	uint64_t unwind_memory;		/* --unwind-memory, 0: default */
 	bool no_symbolize;		/* --no-symbolize */
 	struct gt_recsym sym;		/* the naming of the files written */
 	struct gt_recgo go;		/* --go, --go-trace */
@@ -124,6 +131,7 @@ static void record_usage(FILE *f)
 		"                      [--syscall-filter LIST] [--buffer-size SIZE] [--no-stacks]\n"
 		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
+		"                      [--unwind fp|eh-frame|auto] [--unwind-memory SIZE]\n"
 		"                      [--sample-isolated] [--go URL | --go-trace GOTRACE]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
@@ -193,12 +201,20 @@ static void record_usage(FILE *f)
 		"                         [comm] frame); blocks keep theirs\n"
 		"      --no-units         (go1.23) no user regions naming each task's\n"
 		"                         systemd unit (its cgroup's .service or .scope)\n"
-		"      --user-stacks      the user frames of the running task too, by\n"
-		"                         its frame pointers, written as file+offset\n"
-		"                         named once the file is complete; default:\n"
-		"                         the module's user_stacks parameter, off\n"
-		"                         unless it was set (off with --backend bpf)\n"
+		"      --user-stacks      the user frames of the running task too,\n"
+		"                         written as file+offset named once the file\n"
+		"                         is complete; default: the module's\n"
+		"                         user_stacks parameter, off unless it was\n"
+		"                         set (off with --backend bpf)\n"
 		"      --no-user-stacks   none, whatever the module's parameter says\n"
+		"      --unwind M         how user stacks are walked: eh-frame (by\n"
+		"                         tables built from the binaries' .eh_frame,\n"
+		"                         frame pointers where a binary has none, and\n"
+		"                         for Go), fp (frame pointers only), or auto\n"
+		"                         (the default: eh-frame with --backend bpf,\n"
+		"                         fp with the module)\n"
+		"      --unwind-memory SIZE  the tables' memory (default 32M); the\n"
+		"                         least recently used are evicted\n"
 		"      --cpu-hz [N]       (go1.23) sample every CPU N times a second\n"
 		"                         (1 to 999, 99 when N is not given): the\n"
 		"                         task running and its kernel stack (and its\n"
@@ -635,6 +651,7 @@ enum rec_opt {
 	O_SAMPLE_ISOLATED, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF, O_GO, O_GO_TRACE,
+	O_UNWIND, O_UNWIND_MEMORY,
 };
 
 /* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
@@ -828,6 +845,8 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "no-user-stacks", no_argument,	NULL, O_NO_USER_STACKS },
 		{ "no-symbolize", no_argument,		NULL, O_NO_SYMBOLIZE },
 		{ "cpu-hz",	optional_argument,	NULL, O_CPU_HZ },
+		{ "unwind",	required_argument,	NULL, O_UNWIND },
+		{ "unwind-memory", required_argument,	NULL, O_UNWIND_MEMORY },
 		{ "sample-isolated", no_argument,	NULL, O_SAMPLE_ISOLATED },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
@@ -987,6 +1006,30 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		case O_GO_TRACE:
 			r->go.trace = optarg;
 			break;
+		case O_UNWIND:
+			r->unwind_given = true;
+			if (!strcmp(optarg, "auto")) {
+				r->unwind = UNWIND_AUTO;
+			} else if (!strcmp(optarg, "fp")) {
+				r->unwind = UNWIND_FP;
+			} else if (!strcmp(optarg, "eh-frame")) {
+				r->unwind = UNWIND_TABLES;
+			} else {
+				gt_err("--unwind: '%s' is none of fp, eh-frame, auto",
+				       optarg);
+				return -1;
+			}
+			break;
+		case O_UNWIND_MEMORY:
+			r->unwind_given = true;
+			if (!gt_flight_parse_size(optarg, &r->unwind_memory) ||
+			    r->unwind_memory < (1U << 20) ||
+			    r->unwind_memory > (1ULL << 31)) {
+				gt_err("--unwind-memory: '%s' is no size from 1M to 2G",
+				       optarg);
+				return -1;
+			}
+			break;
 		default:
 			gt_usage_hint("record");
 			return -1;
@@ -995,7 +1038,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			return -1;
 		if (c != 'o' && c != 'd' && c != 'q' && c != 'D' &&
 		    c != O_BACKEND && c != O_ROTATE && c != O_KEEP &&
-		    (c < O_FLIGHT || c > O_GO_TRACE)) {
+		    (c < O_FLIGHT || c > O_UNWIND_MEMORY)) {
 			size_t n = strlen(r->opt_names);
 			const char *name = c == 'p' ? "pid" : c == 'c' ? "comm" :
 					   opts[idx].name;
@@ -1171,6 +1214,30 @@ static int rec_choose_backend(struct recorder *r)
 	return -1;
 }
 
+/*
+ * How user stacks are walked, now that the backend is known: by the
+ * unwind tables where the backend has them (BPF), by frame pointers
+ * elsewhere.  -1 where --unwind asks for what cannot be.
+ */
+static int rec_unwind_mode(struct recorder *r)
+{
+	if (!(r->opts.flags & GOTRACE_OPT_USER_STACKS)) {
+		if (!r->unwind_given)
+			return 0;
+		gt_err("--unwind and --unwind-memory say how user stacks are walked: add --user-stacks");
+		return -1;
+	}
+	if (r->backend != GT_BACKEND_BPF) {
+		if (r->unwind != UNWIND_TABLES)
+			return 0;
+		gt_err("--unwind=eh-frame: the module walks frame pointers only, so far; use --backend bpf");
+		return -1;
+	}
+	if (r->unwind != UNWIND_FP)
+		r->opts.flags |= GOTRACE_OPT_UNWIND_TABLES;
+	return 0;
+}
+
 /* A rotated file is complete: name its user frames in the background. */
 static void rec_name_frames(void *arg, const char *path)
 {
@@ -1197,6 +1264,7 @@ static struct gt_source *rec_open_source(struct recorder *r)
 		.opt_names = r->opt_names,
 		.trig = &r->trig,
 		.dev_path = r->dev_path,
+		.unwind_bytes = r->unwind_memory,
 	};
 
 #ifdef GT_HAVE_BPF
@@ -1235,6 +1303,8 @@ int cmd_record(int argc, char **argv)
 		r.opts.flags &= ~GOTRACE_OPT_USER_STACKS;
 	if (r.backend == GT_BACKEND_BPF && !r.cpu_hz_given)
 		r.opts.cpu_hz = 0;
+	if (rec_unwind_mode(&r))
+		return GT_EXIT_USAGE;
 	if (r.backend != GT_BACKEND_BPF && rec_check_buffers(&r))
 		return GT_EXIT_USAGE;
 	r.sym.on = (r.opts.flags & GOTRACE_OPT_USER_STACKS) && !r.no_symbolize;

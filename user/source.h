@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <linux/gotrace.h>
@@ -29,6 +30,8 @@ struct gt_source_args {
 	const char *opt_names;		/* "--pid, --comm": for errors */
 	const struct gotrace_trigger *trig;	/* --trigger, or none */
 	const char *dev_path;		/* the module's device */
+	uint64_t unwind_bytes;		/* GOTRACE_OPT_UNWIND_TABLES: the
+					 * tables' memory (0: default) */
 };
 
 /*

@@ -23,7 +23,9 @@
 #include "bpf/ksyms.h"
 #include "bpf/loader.h"
 #include "bpf/model/gtmodel.h"
+#include "bpf/record.h"
 #include "bpf/umaps.h"
+#include "bpf/unwind_sink.h"
 #include "source.h"
 #include "util.h"
 
@@ -39,6 +41,8 @@ struct bpf_source {
 	struct gt_ksyms *ksyms;
 	struct gt_umaps *umaps;
 	struct gt_cgunits *units;
+	struct gt_unwind *unwind;	/* GOTRACE_OPT_UNWIND_TABLES */
+	struct gt_bpf_unwind_fds unwind_fds;
 	unsigned int stop_reason;	/* GOTRACE_STOP_*: stopped */
 	bool ended;			/* the trace's end is written */
 
@@ -51,6 +55,8 @@ struct bpf_source {
 	uint64_t unreported;	/* switches the kernel never reported */
 	size_t unreported_tasks;
 	char who[160];		/* of which tasks */
+	char run_times[512];	/* the programs' (kernel.bpf_stats_enabled) */
+	uint64_t walk_ns, walks, walk_frames;	/* GOTRACE_BPF_WALK_COST */
 	struct gt_merge_stats ms;
 };
 
@@ -89,12 +95,32 @@ static size_t ring_bytes(const struct gotrace_options *o)
 	return (size_t)o->chunks * GOTRACE_CHUNK_BYTES / cpus;
 }
 
+/*
+ * A task running at the start: the model's, and its address space's
+ * unwind tables loaded (once per process: its threads share them).
+ */
+static void snap_task(const void *rec, size_t size, void *arg)
+{
+	struct bpf_source *p = arg;
+	const struct gtb_task *t = rec;
+
+	if (p->unwind && size >= sizeof(*t) && t->space && t->tid == t->tgid)
+		gt_unwind_request(p->unwind, t->space, t->tid, t->tgid);
+	gt_bpf_feed_snap_task(rec, size, p->feed);
+}
+
+/* A space whose mappings umaps reads: its unwind tables too. */
+static void unwind_on_read(void *arg, const struct gt_umaps_who *w)
+{
+	gt_unwind_request(arg, w->space, w->tid, w->tgid);
+}
+
 static int bpf_start(struct gt_source *s)
 {
 	struct bpf_source *p = bsrc(s);
 	int cpu = sched_getcpu();
 
-	if (gt_bpf_snapshot(p->b, gt_bpf_feed_snap_task, p->feed))
+	if (gt_bpf_snapshot(p->b, snap_task, p))
 		return -1;
 	if (gt_bpf_feed_start(p->feed, gt_now_ns(), cpu < 0 ? 0 : cpu)) {
 		gt_err("the tasks do not fit the model's buffers");
@@ -134,6 +160,8 @@ static void bpf_stop_now(struct bpf_source *p, unsigned int reason)
 	gt_bpf_feed_settle(p->feed, cpu_drops, cpu_drops ? nr_cpus : 0);
 	free(cpu_drops);
 	p->misses = gt_bpf_misses(p->b, p->missed, sizeof(p->missed));
+	gt_bpf_run_times(p->b, p->run_times, sizeof(p->run_times));
+	gt_bpf_walk_cost(p->b, &p->walk_ns, &p->walks, &p->walk_frames);
 	p->twins = gt_bpf_twin_runs(p->b);
 	p->unknown = gt_bpf_feed_unknown(p->feed);
 	p->unreported = gt_bpf_feed_unreported(p->feed);
@@ -231,6 +259,10 @@ static int bpf_status(struct gt_source *s, struct gotrace_status *st)
 	st->ustack_bad_fp = us.ustack_bad_fp;
 	st->ustack_faults = us.ustack_faults;
 	st->ustack_depth = us.ustack_depth;
+	st->ustack_no_table = us.ustack_no_table;
+	st->ustack_no_rule = us.ustack_no_rule;
+	st->ustack_signal = us.ustack_signal;
+	st->ustack_bad_cfa = us.ustack_bad_cfa;
 	if (hidden > us.cpu_samples_idle)
 		hidden = us.cpu_samples_idle;
 	st->cpu_samples = us.cpu_samples;
@@ -266,14 +298,35 @@ static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 		fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
 			"truncated: bad frame pointer %" PRIu64
 			", fault %" PRIu64 ", depth limit %" PRIu64
+			", no unwind table %" PRIu64 ", no unwind rule %" PRIu64
+			", signal frame %" PRIu64 ", bad unwind step %" PRIu64
 			"; unnamed: %" PRIu64 " of %" PRIu64
 			" address spaces gone, %" PRIu64
 			" running another program before their maps were read\n",
 			GT_NAME, (uint64_t)st->ustack_walks,
 			(uint64_t)st->ustack_bad_fp,
 			(uint64_t)st->ustack_faults,
-			(uint64_t)st->ustack_depth, us.gone, us.spaces,
+			(uint64_t)st->ustack_depth,
+			(uint64_t)st->ustack_no_table,
+			(uint64_t)st->ustack_no_rule,
+			(uint64_t)st->ustack_signal,
+			(uint64_t)st->ustack_bad_cfa, us.gone, us.spaces,
 			us.changed);
+	if (p->unwind && !quiet) {
+		struct gt_unwind_stats ws;
+
+		gt_unwind_stats(p->unwind, &ws);
+		fprintf(stderr, "%s: unwind tables: %" PRIu64 " built (%" PRIu64
+			" files without: Go, no .eh_frame, unreadable) in %.1f ms, %"
+			PRIu64 " KiB at most, %" PRIu64 " evicted, %" PRIu64
+			" too big; %" PRIu64 " address spaces loaded (%" PRIu64
+			" gone first, %" PRIu64 " with mappings cut, %" PRIu64
+			" not held)\n", GT_NAME, ws.tables, ws.no_table,
+			ws.build_ns / 1e6,
+			ws.rows_peak * sizeof(struct gotrace_unwind_row) >> 10,
+			ws.evictions, ws.too_big, ws.spaces, ws.gone,
+			ws.maps_cut, ws.spaces_full);
+	}
 	/* Lost samples are no lost events: the trace's events are whole. */
 	if (st->cpu_samples_lost)
 		gt_warn("%" PRIu64 " CPU samples lost: %" PRIu64
@@ -281,6 +334,13 @@ static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 			" were not taken (a CPU's sampling interrupt ran late, or the kernel skipped its program) or found the model's samples buffer full",
 			(uint64_t)st->cpu_samples_lost, smp_drops,
 			(uint64_t)st->cpu_samples_lost - smp_drops);
+	if (p->walks && !quiet)
+		fprintf(stderr, "%s: user stack walks: %" PRIu64 " ns each on average, %.1f frames, %" PRIu64 " walks (GOTRACE_BPF_WALK_COST)\n",
+			GT_NAME, p->walk_ns / p->walks,
+			(double)p->walk_frames / p->walks, p->walks);
+	if (p->run_times[0] && !quiet)
+		fprintf(stderr, "%s: BPF programs' run times (kernel.bpf_stats_enabled): %s\n",
+			GT_NAME, p->run_times);
 	if (p->twins && !quiet)
 		fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 			GT_NAME, p->twins);
@@ -334,6 +394,8 @@ static void bpf_close(struct gt_source *s)
 {
 	struct bpf_source *p = bsrc(s);
 
+	/* Its thread writes into the programs' maps: first. */
+	gt_unwind_free(p->unwind);
 	gt_bpf_feed_free(p->feed);
 	gt_umaps_free(p->umaps);
 	gt_cgunits_free(p->units);
@@ -393,6 +455,17 @@ static int bpf_model(struct bpf_source *p)
 		gt_bpf_feed_umaps(p->feed, p->umaps);
 		gt_bpf_set_early(p->b, gt_bpf_feed_early, p->feed);
 	}
+	/* The unwind tables load the spaces the naming reads (unwind.h). */
+	if (p->opts.flags & GOTRACE_OPT_UNWIND_TABLES) {
+		struct gt_unwind_params up;
+		struct gt_unwind_sink sink;
+
+		gt_bpf_unwind_sink(p->b, &p->unwind_fds, &up, &sink);
+		p->unwind = gt_unwind_new(&up, &sink);
+		if (!p->unwind)
+			return -1;
+		gt_umaps_on_read(p->umaps, unwind_on_read, p->unwind);
+	}
 	/* The units of the generational format, as the module writes them. */
 	if (p->opts.format == GOTRACE_FORMAT_GO123 &&
 	    !(p->opts.flags & GOTRACE_OPT_NO_UNITS)) {
@@ -420,6 +493,10 @@ struct gt_source *gt_source_bpf_open(const struct gt_source_args *a)
 	if (p->opts.format != GOTRACE_FORMAT_GO111)
 		p->opts.format = GOTRACE_FORMAT_GO123;
 	bp.ring_bytes = ring_bytes(&a->opts);
+	if (a->opts.flags & GOTRACE_OPT_UNWIND_TABLES)
+		bp.unwind_rows = (a->unwind_bytes ? a->unwind_bytes :
+				  GT_UNWIND_MEMORY_DEFAULT) /
+				 sizeof(struct gotrace_unwind_row);
 	p->b = gt_bpf_open(&bp);
 	if (!p->b) {
 		free(p);

@@ -17,6 +17,7 @@ int cmd_symbolize(int argc, char **argv);
 int cmd_pprof(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bpf_dump(int argc, char **argv);
+int cmd_unwind_table(int argc, char **argv);
 
 /* The kinds of gotrace pprof, "sched, sync, ...", from its one table. */
 const char *gt_pprof_kinds(void);

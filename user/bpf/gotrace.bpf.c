@@ -28,6 +28,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define OPT_NO_KSTACKS		(1U << 2)
 #define OPT_NO_UNITS		(1U << 4)
 #define OPT_USER_STACKS		(1U << 5)
+#define OPT_UNWIND_TABLES	(1U << 7)
 #define SYSCALLS_ALL		0
 #define SET_OFF			0
 #define SET_INCLUDE		1
@@ -71,6 +72,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define regs_user64(r)		(BPF_CORE_READ(r, cs) == USER64_CS)
 #define regs_pc(r)		BPF_CORE_READ(r, ip)
 #define regs_fp(r)		BPF_CORE_READ(r, bp)
+#define regs_lr(r)		0	/* x86-64 has no link register */
 #define regs_sp(r)		BPF_CORE_READ(r, sp)
 #define ustack_lo_slack		0
 #define regs_sysnr(r)		BPF_CORE_READ(r, orig_ax)
@@ -101,6 +103,7 @@ char LICENSE[] SEC("license") = "GPL";
 				 PSR_MODE_EL0T)
 #define regs_pc(r)		BPF_CORE_READ(r, pc)
 #define regs_fp(r)		BPF_CORE_READ(r, regs[29])
+#define regs_lr(r)		BPF_CORE_READ(r, regs[30])
 #define regs_sp(r)		BPF_CORE_READ(r, sp)
 /*
  * Go's arm64 functions keep their frame record 8 bytes below their
@@ -641,6 +644,33 @@ struct {
 const volatile __u64 thread_size = 16384;
 
 /*
+ * What walks cost (the loader sets walk_cost_on for the benchmarks,
+ * GOTRACE_BPF_WALK_COST=1): per CPU, the time spent walking user
+ * stacks (WALK_NS), the walks (WALK_RUNS) and the frames they found
+ * (WALK_FRAMES).  Off, the code is not even loaded: two clock reads a
+ * walk are no cost to put on every session.
+ */
+const volatile bool walk_cost_on = false;
+#define WALK_NS		0
+#define WALK_RUNS	1
+#define WALK_FRAMES	2
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 3);
+	__type(key, __u32);
+	__type(value, __u64);
+} walk_cost SEC(".maps");
+
+static __always_inline void walk_cost_add(__u32 what, __u64 v)
+{
+	__u64 *p = bpf_map_lookup_elem(&walk_cost, &what);
+
+	if (p)
+		*p += v;
+}
+
+/*
  * in_task(): an interrupt's wakeup is no work of the task it
  * interrupted, which must not be given its user stack (the module's
  * rule).  preempt_count() is a per-CPU variable, which a BPF program
@@ -681,6 +711,439 @@ static __always_inline __u64 uspace_of(struct task_struct *t)
 	return h & USPACE_MASK;
 }
 
+/* ---- Unwind tables (GOTRACE_OPT_UNWIND_TABLES) ------------------------ */
+
+/*
+ * The tables the reader loaded (user/unwind/, Documentation/unwind.rst):
+ * every table's rows and index in one array, sized by the loader to the
+ * session's memory limit; where each table's rows are; and, per address
+ * space, its executable mappings and the table of each.  Written by the
+ * reader only, read here only.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);		/* the loader sets it */
+	__type(key, __u32);
+	__type(value, struct gotrace_unwind_row);
+} unw_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, GTB_UNWIND_TABLES);
+	__type(key, __u32);
+	__type(value, struct gotrace_unwind_table);
+} unw_tables SEC(".maps");
+
+/* Allocated as the reader adds spaces: most sessions see a few hundred. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, GTB_UNWIND_SPACES);
+	__type(key, __u64);
+	__type(value, struct gtb_unwind_space);
+} unw_spaces SEC(".maps");
+
+/* Steps of the binary searches: 2^7 mappings, 2^27 rows at most. */
+#define UNW_MAP_STEPS		7
+#define UNW_ROW_STEPS		27
+
+/*
+ * The bytes of the user stack a walk copies at once from its stack
+ * pointer: one read of user memory for the frames they hold (most of a
+ * blocking thread's), rather than one or two a frame.
+ */
+#define UNW_COPY		1024
+
+/*
+ * A walk by tables, in a per-CPU slot of its own, claimed as the
+ * scratch slots are (claim()): the walk is global functions that take
+ * the slot's number, which the verifier checks once each, on their
+ * own, however many programs and places walk (inlined, the walk's
+ * every branch in every caller's state was most of a million
+ * instructions to verify a program).  @pc, @sp, @fp: the frame's
+ * registers as far as they are known; @lr: arm64's link register, the
+ * innermost frame's return address until that frame saves it; @map:
+ * the mapping found last, where the next frame often is too.
+ */
+struct unw_state {
+	__u64 busy;
+	__u64 space;
+	__u64 pc, sp, fp, lr;
+	__u64 copy_at;			/* @copy holds the stack from here */
+	__u32 n;			/* PCs in @pcs */
+	__u32 stop;			/* GTB_USTOP_* */
+	__u8 exact;			/* @pc is no return address */
+	__u8 fp_lost;			/* @fp is not the frame's any more */
+	__u8 copied;			/* @copy holds the stack */
+	__u8 pad[5];
+	struct gotrace_unwind_map map;	/* @map.end 0: none yet */
+	__u64 pcs[GTB_MAX_UFRAMES];
+	__u8 copy[UNW_COPY];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCRATCH_SLOTS);
+	__type(key, __u32);
+	__type(value, struct unw_state);
+} unw_states SEC(".maps");
+
+/* A free walk slot of this CPU's, its number; -1 if none. */
+static __always_inline int unw_claim(void)
+{
+	struct unw_state *w;
+	__u32 k;
+
+#pragma unroll
+	for (int i = 0; i < SCRATCH_SLOTS; i++) {
+		k = i;
+		w = bpf_map_lookup_elem(&unw_states, &k);
+		if (w && !__sync_lock_test_and_set(&w->busy, 1))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The mapping of @pc in @sp, or NULL.  Without a branch in its steps,
+ * so that the verifier follows one path through them: a step for each
+ * halving of GOTRACE_UNWIND_MAPS_MAX (a step past the last is no
+ * harm).  1 if x <= y, for values below 2^63: ((y - x) >> 63) ^ 1.
+ */
+static __always_inline struct gotrace_unwind_map *
+unw_map_of(struct gtb_unwind_space *sp, __u64 pc)
+{
+	struct gotrace_unwind_map *m;
+	__u32 lo = 0, n = sp->nr, half, i;
+	__u64 start;
+
+	if (!n || n > GOTRACE_UNWIND_MAPS_MAX || pc >> 63)
+		return NULL;
+	/* The last mapping that starts at or below @pc: lo. */
+	for (i = 0; i < UNW_MAP_STEPS; i++) {
+		half = n / 2;
+		start = sp->maps[(lo + half) &
+				 (GOTRACE_UNWIND_MAPS_MAX - 1)].start;
+		lo += (((pc - start) >> 63) ^ 1) * half;
+		n -= half;
+	}
+	m = &sp->maps[lo & (GOTRACE_UNWIND_MAPS_MAX - 1)];
+	return pc >= m->start && pc < m->end ? m : NULL;
+}
+
+/* Entry @i of the index that starts at slot @index: -1 if none. */
+static __always_inline long unw_index_at(__u32 index, __u32 i)
+{
+	__u32 k = index + i / 4;
+	__u32 *e = bpf_map_lookup_elem(&unw_rows, &k);
+
+	return e ? e[i & 3] : -1;
+}
+
+/*
+ * The index in unw_rows of the row for table position @rel (a PC less
+ * its mapping's bias) of a table (struct gotrace_unwind_table's
+ * fields): the last row whose pc is not above @rel, found between the
+ * index entries of its page and the next; -1 if none.
+ */
+__noinline int unw_row_index(__u32 first, __u32 nr, __u32 index,
+			     __u32 nr_pages, __u64 rel)
+{
+	struct gotrace_unwind_row *r;
+	__u32 page, lo, n, half, k;
+	long a, b;
+
+	if (!nr || !nr_pages || rel >> 32)
+		return -1;
+	page = rel >> GOTRACE_UNWIND_PAGE_SHIFT;
+	if (page >= nr_pages)
+		page = nr_pages - 1;
+	a = unw_index_at(index, page);
+	b = page + 1 < nr_pages ? unw_index_at(index, page + 1) : nr - 1;
+	if (a < 0 || b < a || b >= nr)
+		return -1;
+	lo = a;
+	n = b - a + 1;
+	for (int i = 0; i < UNW_ROW_STEPS && n > 1; i++) {
+		half = n / 2;
+		k = first + lo + half;
+		r = bpf_map_lookup_elem(&unw_rows, &k);
+		if (!r)
+			return -1;
+		if (r->pc <= rel)
+			lo += half;
+		n -= half;
+	}
+	k = first + lo;
+	r = bpf_map_lookup_elem(&unw_rows, &k);
+	return r && r->pc <= rel ? (int)k : -1;
+}
+
+/*
+ * The aligned user word at @addr into @v, from the walk's copy of the
+ * stack when it holds it; false if it cannot be read.
+ */
+static __always_inline bool unw_read(struct unw_state *w, __u64 addr,
+				     __u64 *v)
+{
+	__u64 off = addr - w->copy_at;
+
+	if (addr & 7)
+		return false;
+	if (w->copied && off <= UNW_COPY - sizeof(*v)) {
+		*v = *(__u64 *)&w->copy[off];
+		return true;
+	}
+	return !bpf_probe_read_user(v, sizeof(*v), (void *)addr);
+}
+
+/*
+ * One frame by its frame pointer, for PCs without a table: the record
+ * {caller's fp, return address} at fp, above the stack pointer (less
+ * arm64's Go slack, ustack_lo_slack).  The caller's sp is just above
+ * the record.  False, with @stop set to @why or FAULT, where there is
+ * none.
+ */
+static __always_inline bool unw_fp_step(struct unw_state *w, __u32 why)
+{
+	__u64 next, ret;
+
+	if (w->fp_lost || !w->fp || w->fp & 7 ||
+	    w->fp + ustack_lo_slack < w->sp ||
+	    w->fp - w->sp > USTACK_SPAN) {
+		w->stop = why;
+		return false;
+	}
+	if (!unw_read(w, w->fp, &next) || !unw_read(w, w->fp + 8, &ret)) {
+		w->stop = GTB_USTOP_FAULT;
+		return false;
+	}
+	w->sp = w->fp + 16;
+	w->pc = user_ret(ret);
+	w->fp = next;
+	return true;
+}
+
+/*
+ * One frame by its table's row @r (gotrace_unwind.h: what the fields
+ * say).  False, with @stop set (GTB_USTOP_NONE at the outermost frame),
+ * where the walk ends.
+ */
+static __always_inline bool unw_row_step(struct unw_state *w,
+					 const struct gotrace_unwind_row *r,
+					 bool innermost)
+{
+	__u64 cfa, ra, fp = w->fp;
+
+	switch (r->cfa_reg) {
+	case GOTRACE_UNW_CFA_SP:
+		cfa = w->sp + (__s64)r->cfa_off;
+		break;
+	case GOTRACE_UNW_CFA_FP:
+		if (w->fp_lost) {
+			w->stop = GTB_USTOP_NO_RULE;
+			return false;
+		}
+		cfa = w->fp + (__s64)r->cfa_off;
+		break;
+	case GOTRACE_UNW_CFA_PLT:
+		cfa = w->sp + (__s64)r->cfa_off +
+		      ((w->pc & 15) >= r->plt_at ? 8 : 0);
+		break;
+	case GOTRACE_UNW_END:
+		w->stop = GTB_USTOP_NONE;
+		return false;
+	case GOTRACE_UNW_SIGNAL:
+		w->stop = GTB_USTOP_SIGNAL;
+		return false;
+	default:
+		return unw_fp_step(w, GTB_USTOP_NO_RULE);
+	}
+	/*
+	 * A frame's CFA is above its stack pointer, but for arm64's
+	 * innermost frame that has not moved it yet (cfa == sp, the
+	 * return address still in the link register): each step goes up
+	 * the stack, so a walk ends.
+	 */
+	if (cfa < w->sp || cfa - w->sp > USTACK_SPAN ||
+	    (cfa == w->sp && (r->ra_off || !innermost))) {
+		w->stop = GTB_USTOP_BAD_CFA;
+		return false;
+	}
+	if (!r->ra_off) {
+		if (!innermost || !w->lr) {
+			w->stop = GTB_USTOP_BAD_CFA;
+			return false;
+		}
+		ra = w->lr;
+	} else if (!unw_read(w, cfa + (__s64)r->ra_off, &ra)) {
+		w->stop = GTB_USTOP_FAULT;
+		return false;
+	}
+	if (r->fp_off && !unw_read(w, cfa + (__s64)r->fp_off, &fp)) {
+		w->stop = GTB_USTOP_FAULT;
+		return false;
+	}
+	w->fp_lost = r->flags & GOTRACE_UNW_FP_LOST;
+	w->fp = fp;
+	w->sp = cfa;
+	w->pc = user_ret(ra);
+	return true;
+}
+
+/*
+ * The mapping of the walk's PC into @map: the one found last if it
+ * holds it, else the space's; false if the reader has not loaded one
+ * (a new process, a library mapped since).
+ */
+static __always_inline bool unw_map_find(struct unw_state *w)
+{
+	struct gtb_unwind_space *sp;
+	struct gotrace_unwind_map *m;
+	__u64 key = w->space;
+
+	if (w->map.end && w->pc >= w->map.start && w->pc < w->map.end)
+		return true;
+	sp = bpf_map_lookup_elem(&unw_spaces, &key);
+	m = sp ? unw_map_of(sp, w->pc) : NULL;
+	if (!m)
+		return false;
+	w->map = *m;
+	return true;
+}
+
+/*
+ * The step of walk @slot from its frame to the caller, whose PC it
+ * appends: 1 where the walk ends.  A PC whose mapping has a table is
+ * stepped by its row; one whose mapping has none (a Go binary, a file
+ * without .eh_frame) by its frame pointer; one the reader has not
+ * loaded yet, or whose table was evicted, by its frame pointer too,
+ * counted as NO_TABLE when that fails.  The row of a return address is
+ * the call's: the byte before it.
+ */
+__noinline int unw_step(__u32 slot, __u32 innermost)
+{
+	struct unw_state *w = bpf_map_lookup_elem(&unw_states, &slot);
+	struct gotrace_unwind_table *t;
+	struct gotrace_unwind_row *r;
+	__u32 n, id, gen;
+	bool ok, tabled = false;
+	int k;
+
+	if (!w)
+		return 1;
+	if (!unw_map_find(w)) {
+		ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
+	} else if (!w->map.table) {
+		ok = unw_fp_step(w, GTB_USTOP_BAD_FP);
+	} else {
+		id = w->map.table - 1;
+		gen = w->map.gen;
+		t = bpf_map_lookup_elem(&unw_tables, &id);
+		if (!t || t->gen != gen || gen & 1) {
+			ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
+		} else {
+			tabled = true;
+			k = unw_row_index(t->first, t->nr, t->index,
+					  t->nr_pages,
+					  w->pc - w->map.bias - !w->exact);
+			r = k < 0 ? NULL : bpf_map_lookup_elem(&unw_rows, &k);
+			/*
+			 * The reader rewrote the slot meanwhile: the row
+			 * may be another table's.
+			 */
+			if (r && *(volatile __u32 *)&t->gen != gen)
+				r = NULL;
+			ok = r ? unw_row_step(w, r, innermost) :
+				 unw_fp_step(w, GTB_USTOP_NO_RULE);
+		}
+	}
+	w->exact = false;
+	if (!ok)
+		return 1;
+	if (!w->pc) {
+		w->stop = GTB_USTOP_NONE;
+		return 1;
+	}
+	if (w->pc >= USER_ADDR_END) {
+		w->stop = tabled ? GTB_USTOP_BAD_CFA : GTB_USTOP_BAD_FP;
+		return 1;
+	}
+	n = w->n;
+	if (n >= GTB_MAX_UFRAMES) {
+		w->stop = GTB_USTOP_DEPTH;
+		return 1;
+	}
+	w->pcs[n] = w->pc;
+	w->n = n + 1;
+	return 0;
+}
+
+/*
+ * The walk of slot @slot, one step a frame.  The loop runs one step
+ * more than the frames it may keep, so that a stack of exactly
+ * GTB_MAX_UFRAMES frames ends whole.
+ */
+__noinline int unw_run(__u32 slot)
+{
+	for (int i = 0; i < GTB_MAX_UFRAMES; i++)
+		if (unw_step(slot, i == 0))
+			break;
+	return 0;
+}
+
+/*
+ * The walk by tables from the registers @regs saved at current's entry
+ * to the kernel, into @us, whose pcs[0] is set: the frames it found in
+ * all, and why it ended in @stop.  No free slot (every program that
+ * may nest on this CPU walking at once): the innermost frame only,
+ * counted as a stack cut short by its depth.
+ */
+static __always_inline __u32 unw_walk(struct gtb_ustack *us,
+				      struct pt_regs *regs, __u64 space,
+				      __u32 *stop)
+{
+	int slot = unw_claim();
+	struct unw_state *w;
+	__u32 k, n;
+
+	*stop = GTB_USTOP_DEPTH;
+	if (slot < 0)
+		return 1;
+	k = slot;
+	w = bpf_map_lookup_elem(&unw_states, &k);
+	if (!w)
+		return 1;
+	w->space = space;
+	w->pc = us->pcs[0];
+	w->sp = regs_sp(regs);
+	w->fp = regs_fp(regs);
+	w->lr = user_ret(regs_lr(regs));
+	w->n = 1;
+	w->stop = GTB_USTOP_DEPTH;
+	w->exact = !!(us->flags & GTB_USTACK_EXACT);
+	w->fp_lost = 0;
+	w->map.end = 0;
+	/*
+	 * The stack above sp in one read; where those bytes are not all
+	 * mapped (a stack's last page), each word is read on its own.
+	 */
+	w->copy_at = w->sp;
+	w->copied = !bpf_probe_read_user(w->copy, UNW_COPY, (void *)w->sp);
+	unw_run(k);
+	n = w->n;
+	if (n > GTB_MAX_UFRAMES)
+		n = GTB_MAX_UFRAMES;
+	if (n > 1)
+		bpf_probe_read_kernel(&us->pcs[1], (n - 1) * sizeof(__u64),
+				      &w->pcs[1]);
+	else
+		n = 1;
+	*stop = w->stop;
+	*(volatile __u64 *)&w->busy = 0;
+	return n;
+}
+
 /*
  * The user stack of current, by its frame pointers, into @us: the walk
  * of the module's gt_ustack_walk(), with its checks and its reasons to
@@ -707,7 +1170,7 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 		__u64 ret;
 	} fr;
 	struct pt_regs *regs;
-	__u64 fp, lo, space;
+	__u64 fp, lo, space, t0 = 0;
 	__u32 n = 1, stop = GTB_USTOP_NONE;
 
 	if (!(cfg.flags & OPT_USER_STACKS) || !t->mm ||
@@ -743,6 +1206,12 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 	/* A syscall's number is in the registers, -1 after an interrupt. */
 	us->flags = (long)regs_sysnr(regs) < 0 ? GTB_USTACK_EXACT : 0;
 	us->pcs[0] = regs_pc(regs);
+	if (walk_cost_on)
+		t0 = bpf_ktime_get_ns();
+	if (cfg.flags & OPT_UNWIND_TABLES) {
+		n = unw_walk(us, regs, space, &stop);
+		goto out;
+	}
 	fp = regs_fp(regs);
 	lo = regs_sp(regs) - ustack_lo_slack;
 	for (int i = 0; i < GTB_MAX_UFRAMES; i++) {
@@ -770,6 +1239,12 @@ static __always_inline __u32 ustack_walk(void *ctx, struct gtb_ustack *us,
 		us->pcs[n++] = fr.ret;
 		lo = fp + sizeof(fr);
 		fp = fr.next;
+	}
+out:
+	if (walk_cost_on) {
+		walk_cost_add(WALK_NS, bpf_ktime_get_ns() - t0);
+		walk_cost_add(WALK_RUNS, 1);
+		walk_cost_add(WALK_FRAMES, n);
 	}
 	us->nr = n;
 	us->stop = stop;
@@ -1332,6 +1807,8 @@ int gt_snapshot(struct bpf_iter__task *ctx)
 	r.flags = t->flags;
 	bpf_probe_read_kernel(r.comm, sizeof(r.comm), t->comm);
 	r.state = t->__state;
+	if (t->mm && !(t->flags & NOT_USER_FLAGS))
+		r.space = uspace_of(t);
 	bpf_seq_write(ctx->meta->seq, &r, sizeof(r));
 	return 0;
 }

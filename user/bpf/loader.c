@@ -498,6 +498,13 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 	b->skel->rodata->wake_bytes = bytes / 2;
 	if (p->opts->flags & GOTRACE_OPT_USER_STACKS)
 		b->skel->rodata->thread_size = thread_size();
+	/* The benchmarks' measure of the walks (gotrace.bpf.c). */
+	b->skel->rodata->walk_cost_on = getenv("GOTRACE_BPF_WALK_COST") &&
+					 (p->opts->flags &
+					  GOTRACE_OPT_USER_STACKS);
+	if (p->opts->flags & GOTRACE_OPT_UNWIND_TABLES && p->unwind_rows)
+		bpf_map__set_max_entries(b->skel->maps.unw_rows,
+					 p->unwind_rows);
 	bpf_map__set_max_entries(b->skel->maps.rings, cpus);
 	err = make_rings(b, bytes);
 	if (err) {
@@ -684,6 +691,14 @@ void gt_bpf_set_early(struct gt_bpf *b, gt_merge_fn fn, void *arg)
 	b->early_arg = arg;
 }
 
+void gt_bpf_unwind_maps(const struct gt_bpf *b, int *rows, int *tables,
+			int *spaces)
+{
+	*rows = bpf_map__fd(b->skel->maps.unw_rows);
+	*tables = bpf_map__fd(b->skel->maps.unw_tables);
+	*spaces = bpf_map__fd(b->skel->maps.unw_spaces);
+}
+
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)
 {
 	return b->nr_cpus;
@@ -707,18 +722,35 @@ uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
 }
 
 /* Sum of the per-CPU counter @map (one entry). */
-static uint64_t percpu_sum(const struct gt_bpf *b, const struct bpf_map *map)
+/* The sum over the CPUs of entry @key of per-CPU array @map. */
+static uint64_t percpu_sum_at(const struct gt_bpf *b,
+			      const struct bpf_map *map, uint32_t key)
 {
 	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = 0;
-	uint32_t zero = 0;
 
 	if (!v)
 		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(map), &zero, v))
+	if (!bpf_map_lookup_elem(bpf_map__fd(map), &key, v))
 		for (unsigned int c = 0; c < b->nr_cpus; c++)
 			sum += v[c];
 	free(v);
 	return sum;
+}
+
+static uint64_t percpu_sum(const struct gt_bpf *b, const struct bpf_map *map)
+{
+	return percpu_sum_at(b, map, 0);
+}
+
+bool gt_bpf_walk_cost(const struct gt_bpf *b, uint64_t *ns, uint64_t *walks,
+		      uint64_t *frames)
+{
+	if (!b->skel->rodata->walk_cost_on)
+		return false;
+	*ns = percpu_sum_at(b, b->skel->maps.walk_cost, 0);
+	*walks = percpu_sum_at(b, b->skel->maps.walk_cost, 1);
+	*frames = percpu_sum_at(b, b->skel->maps.walk_cost, 2);
+	return true;
 }
 
 static bool is_twin(const struct gt_bpf *b, const struct bpf_program *prog)
@@ -782,6 +814,33 @@ uint64_t gt_bpf_misses(const struct gt_bpf *b, char *which, size_t len)
 			 at ? "; " : "", (unsigned long long)taken);
 	/* At the end a twin may outlive its first program by a few hits. */
 	return sum + (sys > taken ? sys - taken : 0);
+}
+
+bool gt_bpf_run_times(const struct gt_bpf *b, char *buf, size_t len)
+{
+	struct bpf_program *prog;
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 ilen = sizeof(info);
+		int fd = bpf_program__fd(prog), n;
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &ilen) ||
+		    !info.run_cnt || !info.run_time_ns || at >= len)
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s %llu ns x %llu",
+			     at ? ", " : "", bpf_program__name(prog),
+			     (unsigned long long)(info.run_time_ns /
+						  info.run_cnt),
+			     (unsigned long long)info.run_cnt);
+		if (n > 0)
+			at += (size_t)n;
+	}
+	return at > 0;
 }
 
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s)

@@ -34,6 +34,8 @@ struct gt_bpf;
 struct gt_bpf_params {
 	const struct gotrace_options *opts;
 	size_t ring_bytes;	/* per CPU, a power of two; 0: default */
+	uint32_t unwind_rows;	/* GOTRACE_OPT_UNWIND_TABLES: the rows of
+				 * unwind tables the session holds */
 };
 
 /* Preflight, load, attach: the session records from here.  NULL after
@@ -62,6 +64,12 @@ int gt_bpf_wait(struct gt_bpf *b, const struct timespec *timeout,
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
 /*
+ * The maps of the unwind tables (gotrace.bpf.c: unw_rows, unw_tables,
+ * unw_spaces), for the reader to fill (unwind_sink.c).
+ */
+void gt_bpf_unwind_maps(const struct gt_bpf *b, int *rows, int *tables,
+			int *spaces);
+/*
  * Call @fn on each record as it is read from its ring, before the merge
  * holds it back (NULL: none).
  */
@@ -89,6 +97,20 @@ uint64_t gt_bpf_twin_runs(const struct gt_bpf *b);
  */
 uint64_t gt_bpf_sample_drops(const struct gt_bpf *b);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
+/*
+ * The programs' average run time and runs, "gt_switch 812 ns x 10234,
+ * ...", where the kernel counts them (sysctl kernel.bpf_stats_enabled=1,
+ * which costs every BPF program two clock reads a run); false if it
+ * does not.
+ */
+bool gt_bpf_run_times(const struct gt_bpf *b, char *buf, size_t len);
+/*
+ * With GOTRACE_BPF_WALK_COST=1 in the environment (the benchmarks'),
+ * the time the programs spent walking user stacks, the walks and the
+ * frames they found; false without.
+ */
+bool gt_bpf_walk_cost(const struct gt_bpf *b, uint64_t *ns, uint64_t *walks,
+		      uint64_t *frames);
 void gt_bpf_close(struct gt_bpf *b);
 
 /* The sessions gt_bpf_sessions() names the recorders of. */

@@ -27,6 +27,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include <linux/gotrace_unwind.h>
 
 /* Deepest kernel stack a record carries: the module's cap too. */
 #define GTB_MAX_FRAMES		32
@@ -99,6 +100,13 @@ struct gtb_task {
 	__u32 flags;		/* task->flags (PF_KTHREAD...) */
 	char comm[16];
 	__u32 state;		/* snapshot: task->__state (0: runnable) */
+	__u32 pad;
+	__u64 space;		/* snapshot: its address space, as
+				 * gtb_ustack.space (0: none, a kernel
+				 * thread): the reader loads the unwind
+				 * tables of the processes running at the
+				 * start (unwind.rst)
+				 */
 };
 
 /* GTB_SWITCH: hdr.key is prev; GTB_MATCH_OTHER is next. */
@@ -209,6 +217,25 @@ struct gtb_ustack {
 #define GTB_USTOP_BAD_FP	1
 #define GTB_USTOP_FAULT		2
 #define GTB_USTOP_DEPTH		3
+#define GTB_USTOP_NO_TABLE	4
+#define GTB_USTOP_NO_RULE	5
+#define GTB_USTOP_SIGNAL	6
+#define GTB_USTOP_BAD_CFA	7
+
+/*
+ * Unwind tables (GOTRACE_OPT_UNWIND_TABLES, gotrace_unwind.h): the
+ * tables a session holds at most, and the address spaces whose
+ * executable mappings it knows at once.
+ */
+#define GTB_UNWIND_TABLES	4096
+#define GTB_UNWIND_SPACES	16384
+
+/* One address space's executable mappings, sorted by start. */
+struct gtb_unwind_space {
+	__u32 nr;
+	__u32 pad;
+	struct gotrace_unwind_map maps[GOTRACE_UNWIND_MAPS_MAX];
+};
 
 /**
  * struct gtb_config - what one session records, set before loading

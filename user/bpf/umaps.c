@@ -54,6 +54,8 @@ struct gt_umaps {
 	char **files;
 	size_t nr_files, files_cap;
 	struct gt_umaps_stats st;
+	void (*on_read)(void *arg, const struct gt_umaps_who *w);
+	void *on_read_arg;
 };
 
 static uint64_t mono_ns(void)
@@ -218,6 +220,8 @@ static int space_read(struct gt_umaps *u, struct uspace *s,
 	s->read_ns = mono_ns();
 	s->reads++;
 	u->st.reads++;
+	if (u->on_read)
+		u->on_read(u->on_read_arg, w);
 	for (int i = 0; i < 2 && !ok; i++) {
 		int exe;
 
@@ -359,6 +363,14 @@ const char *gt_umaps_file(void *arg, uint32_t file)
 	struct gt_umaps *u = arg;
 
 	return u && file < u->nr_files ? u->files[file] : NULL;
+}
+
+void gt_umaps_on_read(struct gt_umaps *u,
+		      void (*fn)(void *arg, const struct gt_umaps_who *w),
+		      void *arg)
+{
+	u->on_read = fn;
+	u->on_read_arg = arg;
 }
 
 void gt_umaps_stats(const struct gt_umaps *u, struct gt_umaps_stats *st)

@@ -77,4 +77,13 @@ const char *gt_umaps_file(void *u, uint32_t file);
 
 void gt_umaps_stats(const struct gt_umaps *u, struct gt_umaps_stats *st);
 
+/*
+ * Call @fn each time the mappings of a space are read (a new space, or
+ * a PC in none of those read so far): the unwind tables load the same
+ * spaces (user/unwind/unwind.h).  NULL: none.
+ */
+void gt_umaps_on_read(struct gt_umaps *u,
+		      void (*fn)(void *arg, const struct gt_umaps_who *w),
+		      void *arg);
+
 #endif /* GOTRACE_BPF_UMAPS_H */

@@ -135,6 +135,17 @@
  *			waiting for FUSE, NFS...), and the naming does not
  *			wait for another process; "[unknown]", named at a
  *			later stack of the same frames
+ * @ustack_no_table:	walks ended early at a PC whose unwind table the
+ *			command had not loaded (GOTRACE_OPT_UNWIND_TABLES:
+ *			a process or library new to it, a table evicted),
+ *			where no frame pointer led on either
+ * @ustack_no_rule:	walks ended early at a PC its table has no rule for
+ *			(code outside every FDE, or a rule the walker does
+ *			not follow), where no frame pointer led on either
+ * @ustack_signal:	walks ended at a signal handler's frame
+ * @ustack_bad_cfa:	walks ended early by a table's rule that led
+ *			nowhere (a frame not above the last, a return
+ *			address outside user space)
  */
 struct gotrace_status {
 	__u32 size;
@@ -170,6 +181,10 @@ struct gotrace_status {
 	__u64 cpu_samples_hidden;
 	__u64 cpu_samples_lost;
 	__u64 ustack_mm_busy;
+	__u64 ustack_no_table;
+	__u64 ustack_no_rule;
+	__u64 ustack_signal;
+	__u64 ustack_bad_cfa;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -231,6 +246,18 @@ struct gotrace_status {
 						 * housekeeping ones are
 						 * (Documentation/
 						 * cpu-samples.rst)
+						 */
+#define GOTRACE_OPT_UNWIND_TABLES (1U << 7)	/* with
+						 * GOTRACE_OPT_USER_STACKS,
+						 * walk by the unwind
+						 * tables the command
+						 * loaded
+						 * (gotrace_unwind.h),
+						 * by frame pointers
+						 * where there is none
+						 * (Documentation/
+						 * unwind.rst); the BPF
+						 * backend only, so far
 						 */
 
 #define GOTRACE_MAX_PIDS	64
@@ -487,6 +514,9 @@ struct gotrace_cpu_status {
 						 * @cpu_samples_lost
 						 */
 #define GOTRACE_STATUS_SIZE_VER4	232	/* + @ustack_mm_busy */
+#define GOTRACE_STATUS_SIZE_VER5	264	/* + @ustack_no_table ...
+						 * @ustack_bad_cfa
+						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
 #define GOTRACE_CPU_STATUS_SIZE_VER0	40

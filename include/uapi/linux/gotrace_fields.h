@@ -66,6 +66,10 @@ GOTRACE_STATUS_FIELD(NUM, 64, cpu_samples_idle)
 GOTRACE_STATUS_FIELD(NUM, 64, cpu_samples_hidden)
 GOTRACE_STATUS_FIELD(NUM, 64, cpu_samples_lost)
 GOTRACE_STATUS_FIELD(NUM, 64, ustack_mm_busy)
+GOTRACE_STATUS_FIELD(NUM, 64, ustack_no_table)
+GOTRACE_STATUS_FIELD(NUM, 64, ustack_no_rule)
+GOTRACE_STATUS_FIELD(NUM, 64, ustack_signal)
+GOTRACE_STATUS_FIELD(NUM, 64, ustack_bad_cfa)
 #endif
 
 #ifdef GOTRACE_CPU_STATUS_FIELD

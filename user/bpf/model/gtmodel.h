@@ -132,6 +132,10 @@ struct gt_umodel_stats {
 	u64 ustack_bad_fp;	/* of them, truncated: enum gt_ustack_stop */
 	u64 ustack_faults;
 	u64 ustack_depth;
+	u64 ustack_no_table;
+	u64 ustack_no_rule;
+	u64 ustack_signal;
+	u64 ustack_bad_cfa;
 	u64 ustack_queued;
 	u64 ustack_syncs;
 	u64 cpu_samples;	/* CPU samples written (cpu-samples.rst) */

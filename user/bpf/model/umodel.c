@@ -208,6 +208,13 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 	st->ustack_bad_fp = gt_atomic64_read(&m->ustack_stops[GT_USTOP_BAD_FP]);
 	st->ustack_faults = gt_atomic64_read(&m->ustack_stops[GT_USTOP_FAULT]);
 	st->ustack_depth = gt_atomic64_read(&m->ustack_stops[GT_USTOP_DEPTH]);
+	st->ustack_no_table =
+		gt_atomic64_read(&m->ustack_stops[GT_USTOP_NO_TABLE]);
+	st->ustack_no_rule =
+		gt_atomic64_read(&m->ustack_stops[GT_USTOP_NO_RULE]);
+	st->ustack_signal = gt_atomic64_read(&m->ustack_stops[GT_USTOP_SIGNAL]);
+	st->ustack_bad_cfa =
+		gt_atomic64_read(&m->ustack_stops[GT_USTOP_BAD_CFA]);
 	st->ustack_queued = m->env.uqueued;
 	st->ustack_syncs = m->env.usyncs;
 	{
