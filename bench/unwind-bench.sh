@@ -64,7 +64,7 @@ workload() {
 # run W M: "WALKS NS FRAMES TRUNCATED" of one recording.
 run() {
 	# shellcheck disable=SC2046
-	GOTRACE_BPF_WALK_COST=1 "$GOTRACE" record --backend bpf -q \
+	GOTRACE_BPF_WALK_COST=1 "$GOTRACE" record --backend bpf \
 		-o "$OUT/run.trace" --user-stacks --unwind="$2" --children \
 		$(workload "$1") > "$OUT/run.out" 2>&1 ||
 		die "$1 --unwind=$2: $(tail -n 3 "$OUT/run.out")"

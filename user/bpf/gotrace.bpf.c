@@ -699,16 +699,21 @@ static __always_inline bool in_task_ctx(void *ctx, struct task_struct *t)
  * process, its leader's start time and its exec count, hashed to 48
  * bits (only compared: the reader keeps the mappings under it).
  */
-static __always_inline __u64 uspace_of(struct task_struct *t)
+static __always_inline __u64 uspace_hash(struct task_struct *t, __u64 exec_id)
 {
 	__u64 h = BPF_CORE_READ(t, group_leader, start_time);
 
 	h = (h ^ (__u64)t->tgid) * 0x9e3779b97f4a7c15ULL;
-	h = (h ^ BPF_CORE_READ(t, self_exec_id)) * 0xc2b2ae3d27d4eb4fULL;
+	h = (h ^ exec_id) * 0xc2b2ae3d27d4eb4fULL;
 	h ^= h >> 29;
 	h *= 0x165667b19e3779f9ULL;
 	h ^= h >> 32;
 	return h & USPACE_MASK;
+}
+
+static __always_inline __u64 uspace_of(struct task_struct *t)
+{
+	return uspace_hash(t, BPF_CORE_READ(t, self_exec_id));
 }
 
 /* ---- Unwind tables (GOTRACE_OPT_UNWIND_TABLES) ------------------------ */
@@ -753,6 +758,8 @@ struct {
  * blocking thread's), rather than one or two a frame.
  */
 #define UNW_COPY		1024
+/* Pages of user memory are at least this large (arm64's may be more). */
+#define UNW_PAGE		4096
 
 /*
  * A walk by tables, in a per-CPU slot of its own, claimed as the
@@ -772,13 +779,18 @@ struct unw_state {
 	__u64 copy_at;			/* @copy holds the stack from here */
 	__u32 n;			/* PCs in @pcs */
 	__u32 stop;			/* GTB_USTOP_* */
+	__u32 copied;			/* bytes of the stack in @copy */
 	__u8 exact;			/* @pc is no return address */
 	__u8 fp_lost;			/* @fp is not the frame's any more */
-	__u8 copied;			/* @copy holds the stack */
-	__u8 pad[5];
+	__u8 pad[2];
 	struct gotrace_unwind_map map;	/* @map.end 0: none yet */
 	__u64 pcs[GTB_MAX_UFRAMES];
-	__u8 copy[UNW_COPY];
+	/*
+	 * UNW_COPY bytes used; twice the room, so that the verifier sees
+	 * the second read (from @first, of UNW_COPY - @first bytes) in
+	 * bounds without relating the two.
+	 */
+	__u8 copy[2 * UNW_COPY];
 };
 
 struct {
@@ -890,7 +902,7 @@ static __always_inline bool unw_read(struct unw_state *w, __u64 addr,
 
 	if (addr & 7)
 		return false;
-	if (w->copied && off <= UNW_COPY - sizeof(*v)) {
+	if (off + sizeof(*v) <= w->copied && off <= UNW_COPY - sizeof(*v)) {
 		*v = *(__u64 *)&w->copy[off];
 		return true;
 	}
@@ -1105,7 +1117,7 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 {
 	int slot = unw_claim();
 	struct unw_state *w;
-	__u32 k, n;
+	__u32 k, n, first, rest;
 
 	*stop = GTB_USTOP_DEPTH;
 	if (slot < 0)
@@ -1125,11 +1137,31 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 	w->fp_lost = 0;
 	w->map.end = 0;
 	/*
-	 * The stack above sp in one read; where those bytes are not all
-	 * mapped (a stack's last page), each word is read on its own.
+	 * The stack above sp, in a read to the end of its page and one
+	 * of the rest: the page above may not be mapped (the top of the
+	 * main thread's stack), and a read that faults costs more than
+	 * the walk.  Words beyond what was copied are read one by one.
 	 */
 	w->copy_at = w->sp;
-	w->copied = !bpf_probe_read_user(w->copy, UNW_COPY, (void *)w->sp);
+	w->copied = 0;
+	first = UNW_PAGE - (w->sp & (UNW_PAGE - 1));
+	if (first > UNW_COPY)
+		first = UNW_COPY;
+	/*
+	 * A clamp may compile to a select the verifier does not bound:
+	 * a test in the register passed (as output_now()'s).
+	 */
+	barrier_var(first);
+	if (first <= UNW_COPY &&
+	    !bpf_probe_read_user(w->copy, first, (void *)w->sp)) {
+		w->copied = first;
+		rest = UNW_COPY - first;
+		barrier_var(rest);
+		if (rest && rest <= UNW_COPY && first < UNW_COPY &&
+		    !bpf_probe_read_user(&w->copy[first & (UNW_COPY - 1)],
+					 rest, (void *)(w->sp + first)))
+			w->copied = UNW_COPY;
+	}
 	unw_run(k);
 	n = w->n;
 	if (n > GTB_MAX_UFRAMES)
@@ -1142,6 +1174,46 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 	*stop = w->stop;
 	*(volatile __u64 *)&w->busy = 0;
 	return n;
+}
+
+/*
+ * A new process (not a thread) has its parent's mappings, until it
+ * executes another program: the parent's unwind space, copied under
+ * the child's, walks the child's first stacks by tables before the
+ * reader has read its maps (most children of a server, a shell's
+ * until their exec).
+ */
+static __always_inline void unw_fork(struct task_struct *parent,
+				     struct task_struct *child)
+{
+	struct gtb_unwind_space *sp;
+	__u64 key;
+
+	if (!(cfg.flags & OPT_UNWIND_TABLES) || child->tgid == parent->tgid ||
+	    !child->mm || child->flags & NOT_USER_FLAGS)
+		return;
+	key = uspace_of(parent);
+	sp = bpf_map_lookup_elem(&unw_spaces, &key);
+	if (!sp)
+		return;
+	key = uspace_of(child);
+	bpf_map_update_elem(&unw_spaces, &key, sp, BPF_NOEXIST);
+}
+
+/*
+ * The space a process leaves, executing another program (@exec_id: its
+ * exec count before) or ending (the last of its threads): its unwind
+ * space goes, so that the map holds the spaces of live programs only
+ * (the reader's sweep is the backstop: unwind.c).
+ */
+static __always_inline void unw_forget(struct task_struct *p, __u64 exec_id)
+{
+	__u64 key;
+
+	if (!(cfg.flags & OPT_UNWIND_TABLES))
+		return;
+	key = uspace_hash(p, exec_id);
+	bpf_map_delete_elem(&unw_spaces, &key);
 }
 
 /*
@@ -1435,6 +1507,8 @@ int BPF_PROG(gt_fork, struct task_struct *parent, struct task_struct *child)
 	/* The parent is current: its user stack, when it is recorded. */
 	fresh = put_stacks(ctx, &r->hdr, r->stack, pm);
 	end_now(r, slot, fresh);
+	if (cm)
+		unw_fork(parent, child);
 	return 0;
 }
 
@@ -1446,6 +1520,8 @@ int BPF_PROG(gt_exec, struct task_struct *p, pid_t old_pid)
 	__u64 key = (__u64)p;
 	__u8 match = task_rematch(p);
 
+	/* The exec count was bumped already: the old program's is one less. */
+	unw_forget(p, BPF_CORE_READ(p, self_exec_id) - 1);
 	if (!match)
 		return 0;
 	r = reserve(sizeof(*r));
@@ -1468,6 +1544,9 @@ int BPF_PROG(gt_exit, struct task_struct *p)
 {
 	struct gtb_hdr *r;
 
+	/* The last thread of its process: signal->live counts them. */
+	if (!BPF_CORE_READ(p, signal, live.counter))
+		unw_forget(p, BPF_CORE_READ(p, self_exec_id));
 	if (!task_match(p, false))
 		return 0;
 	r = reserve(sizeof(*r));
