@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workload_util.h"
+
 /* A syscall made right here, not through libc. */
 static inline long raw_syscall4(long nr, long a, long b, long c, long d)
 {
@@ -184,13 +186,6 @@ static NOINLINE long outer_evfd(void)
 	return r;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 /*
  * The helper's wakeup, through wake_outer() -> wake_middle() ->
  * wake_leaf(), its own syscall too: Go's scheduling profile groups a
@@ -228,33 +223,15 @@ static NOINLINE long wake_outer(const char *mode, uint32_t i)
 
 /*
  * Wait until the main thread has begun its blocking call of round @i
- * and is in syscall @nr: /proc's syscall file starts with the number of
- * the syscall a thread is blocked in.  At most 10 s, then go on: the
- * test's expectations then say what was missed.
+ * and is in syscall @nr.  At most 10 s, then go on: the test's
+ * expectations then say what was missed.
  */
 static void wait_blocked(int i, long nr)
 {
-	char path[64], buf[64];
-	FILE *f;
-	int tries;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall",
-		 (int)main_tid);
-	for (tries = 0; tries < 10000; tries++, pause_ms(1)) {
-		if (__atomic_load_n(&started, __ATOMIC_SEQ_CST) <= i)
-			continue;
-		f = fopen(path, "r");
-		if (!f)
+	for (int tries = 0; tries < 10000; tries++, pause_ms(1))
+		if (__atomic_load_n(&started, __ATOMIC_SEQ_CST) > i &&
+		    in_syscall((int)main_tid, nr))
 			return;
-		buf[0] = 0;
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-		/* "running" or "-1 ..." when in no syscall: a digit first. */
-		if (buf[0] >= '0' && buf[0] <= '9' &&
-		    strtol(buf, NULL, 10) == nr)
-			return;
-	}
 }
 
 /* Ends each of the main thread's blocks 20 ms after it began. */

@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../selftests/gotrace/workload_util.h"
+
 #if defined(__clang__)
 #define NOINLINE __attribute__((noinline))
 #else
@@ -126,42 +128,17 @@ NOINLINE long prog_outer(int mode)
 	return r;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 /*
  * Wait until the main thread has begun its blocking call @i of @mode and
- * is in syscall @nr: /proc's syscall file starts with the number of the
- * syscall a thread is blocked in.  At most 10 s, then go on: the test
- * then finds a block missing.
+ * is in syscall @nr.  At most 10 s, then go on: the test then finds a
+ * block missing.
  */
 static void wait_blocked(int mode, int i, long nr)
 {
-	char path[64], buf[64];
-	FILE *f;
-	int tries;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall",
-		 (int)main_tid);
-	for (tries = 0; tries < 10000; tries++, pause_ms(1)) {
-		if (__atomic_load_n(&started[mode], __ATOMIC_SEQ_CST) <= i)
-			continue;
-		f = fopen(path, "r");
-		if (!f)
+	for (int tries = 0; tries < 10000; tries++, pause_ms(1))
+		if (__atomic_load_n(&started[mode], __ATOMIC_SEQ_CST) > i &&
+		    in_syscall((int)main_tid, nr))
 			return;
-		buf[0] = 0;
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-		/* "running" or "-1 ..." when in no syscall: a digit first. */
-		if (buf[0] >= '0' && buf[0] <= '9' &&
-		    strtol(buf, NULL, 10) == nr)
-			return;
-	}
 }
 
 static void *helper(void *arg)
