@@ -609,6 +609,7 @@ struct gt_unwind *gt_unwind_new(const struct gt_unwind_params *p,
 				const struct gt_unwind_sink *sink)
 {
 	struct gt_unwind *u = calloc(1, sizeof(*u));
+	sigset_t all, old;
 	int err;
 
 	if (!u) {
@@ -629,7 +630,15 @@ struct gt_unwind *gt_unwind_new(const struct gt_unwind_params *p,
 		gt_unwind_free(u);
 		return NULL;
 	}
+	/*
+	 * The worker takes no signal: the recorder's thread waits for
+	 * them (recsig.c), and a signal the worker took would be lost to
+	 * it.  It starts with every one blocked.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&u->worker, NULL, worker, u);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		gt_err("cannot start the unwind tables' thread: %s",
 		       strerror(err));
