@@ -918,11 +918,10 @@ static __always_inline bool unw_read(struct unw_state *w, __u64 addr,
  */
 static __always_inline bool unw_fp_step(struct unw_state *w, __u32 why)
 {
-	__u64 next, ret;
+	__u64 next, ret, lo = w->sp - ustack_lo_slack;
 
-	if (w->fp_lost || !w->fp || w->fp & 7 ||
-	    w->fp + ustack_lo_slack < w->sp ||
-	    w->fp - w->sp > USTACK_SPAN) {
+	if (w->fp_lost || !w->fp || w->fp & 7 || w->fp < lo ||
+	    w->fp - lo > USTACK_SPAN) {
 		w->stop = why;
 		return false;
 	}
