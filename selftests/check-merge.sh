@@ -19,7 +19,10 @@
 #                            then (Go had just preempted the spin, whose
 #                            locked thread parked until the spin was run
 #                            again), the log "waited ..." that says so
-#                            once the thread has one again
+#                            once the thread has one again; a thread
+#                            parked when the hog began and woken during
+#                            its run ("waited ... (woken)") waits only
+#                            the rest of it: at least half the run
 #   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
@@ -123,7 +126,12 @@ while read -r kind a b c d; do
 					else
 						other += ms(x[1], x[2])
 				}
-				if (hog >= lo && hog <= hi && $3 >= lo && $3 <= hi + other) {
+				# Woken during the hog run: the rest of it.
+				min = lo
+				if ($2 == "kernel: waited" && $5 ~ /\(woken\)/)
+					min = lo / 2
+				if (hog >= min && hog <= hi && $3 >= min &&
+				    $3 <= hi + other) {
 					print $3 " ms: " $5; exit
 				}
 			}' "$tmp/regions")
