@@ -84,8 +84,9 @@ struct gt_unwind_params {
  *		that could not be opened or read
  * @evictions:	tables evicted for room (least recently used first)
  * @too_big:	tables larger than the whole array: never loaded
- * @rows:	rows loaded now
- * @rows_peak:	most rows loaded at once
+ * @rows:	slots of the array of rows in use now: the tables' rows and
+ *		their indexes (four entries a slot)
+ * @rows_peak:	most slots in use at once (16 bytes each)
  * @build_ns:	time spent building tables
  * @load_ns:	time spent handing rows to the sink
  */
