@@ -311,6 +311,25 @@ static u32 gt_options_format(const struct gotrace_options *o)
 	return READ_ONCE(gt_param_format);
 }
 
+/*
+ * The unwind tables walk user stacks: only with them, and within the
+ * limits of their memory (gotrace_unwind.h).
+ */
+static int gt_options_unwind_check(const struct gotrace_options *o)
+{
+	if (!(o->flags & GOTRACE_OPT_UNWIND_TABLES))
+		return o->unwind_rows || o->unwind_spaces ? -EINVAL : 0;
+	if (!(o->flags & GOTRACE_OPT_USER_STACKS) ||
+	    (o->unwind_rows &&
+	     (o->unwind_rows < GOTRACE_UNWIND_ROWS_MIN ||
+	      o->unwind_rows > GOTRACE_UNWIND_ROWS_MAX)) ||
+	    (o->unwind_spaces &&
+	     (o->unwind_spaces < GOTRACE_UNWIND_SPACES_MIN ||
+	      o->unwind_spaces > GOTRACE_UNWIND_SPACES_MAX)))
+		return -EINVAL;
+	return 0;
+}
+
 static int gt_options_check(const struct gotrace_options *o)
 {
 	unsigned int i;
@@ -319,7 +338,8 @@ static int gt_options_check(const struct gotrace_options *o)
 			 GOTRACE_OPT_NO_KSTACKS |
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
 			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS |
-			 GOTRACE_OPT_CPU_ISOLATED) ||
+			 GOTRACE_OPT_CPU_ISOLATED |
+			 GOTRACE_OPT_UNWIND_TABLES) ||
 	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||
@@ -340,7 +360,7 @@ static int gt_options_check(const struct gotrace_options *o)
 	for (i = 0; i < o->nr_pids; i++)
 		if (o->pids[i] <= 0)
 			return -EINVAL;
-	return 0;
+	return gt_options_unwind_check(o);
 }
 
 /*
@@ -367,7 +387,7 @@ static pid_t gt_pid_to_init_ns(pid_t nr)
  * see it; in the initial namespace the number as it is, even if its
  * task has exited since.
  */
-static pid_t gt_pid_from_init_ns(pid_t nr)
+pid_t gt_pid_from_init_ns(pid_t nr)
 {
 	pid_t vnr;
 
@@ -457,6 +477,20 @@ static long gt_dev_set_trigger(struct file *file, void __user *arg)
 	return ret;
 }
 
+/*
+ * The unwind tables go to the reader's own session (unwind.c).  Their
+ * structures have no @size: the command must be the module's size.
+ */
+static long gt_dev_unwind(struct file *file, unsigned int cmd,
+			  void __user *arg)
+{
+	struct gt_session *s = file->private_data;
+
+	if (!s)
+		return -EBADF;
+	return gt_session_unwind_ioctl(s, cmd, arg);
+}
+
 /* Ask the reader's flight-mode session for a snapshot. */
 static int gt_dev_snapshot(void)
 {
@@ -513,6 +547,12 @@ static long gt_dev_ioctl(struct file *file, unsigned int cmd,
 		return gt_dev_get_snapshot((void __user *)arg);
 	case GT_IOC_KEY(GOTRACE_IOC_SET_TRIGGER):
 		return gt_dev_set_trigger(file, (void __user *)arg);
+	case GT_IOC_KEY(GOTRACE_IOC_UNWIND_ROWS):
+	case GT_IOC_KEY(GOTRACE_IOC_UNWIND_TABLE):
+	case GT_IOC_KEY(GOTRACE_IOC_UNWIND_SPACE):
+	case GT_IOC_KEY(GOTRACE_IOC_UNWIND_SPACE_ID):
+	case GT_IOC_KEY(GOTRACE_IOC_UNWIND_MISSES):
+		return gt_dev_unwind(file, cmd, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -164,11 +164,34 @@ struct gt_session {
 	 */
 	struct gt_sampler __percpu *samplers;
 	bool sampling;
+
+	/*
+	 * Unwind tables (GOTRACE_OPT_UNWIND_TABLES): model.env.uw, set
+	 * with the options, freed with the session; @uw_lock serialises
+	 * the ioctls that load them and guards the pointer's change.
+	 */
+	struct mutex uw_lock;
 };
 
 /* ustack.c: user stacks' naming (env_kernel.h has the probes' side) */
 int gt_ustack_init(struct gt_model *m);
 void gt_ustack_free(struct gt_model *m);
+u64 gt_uspace_of(struct task_struct *p);
+u64 gt_uspace_before_exec(struct task_struct *p);
+
+/* unwind.c, unwind_walk.c: the unwind tables (GOTRACE_OPT_UNWIND_TABLES) */
+struct gt_unwind;
+struct gt_unwind *gt_unwind_alloc(u32 rows, u32 spaces);
+void gt_unwind_free(struct gt_unwind *uw);
+long gt_unwind_ioctl(struct gt_unwind *uw, unsigned int cmd,
+		     void __user *arg);
+void gt_unwind_status(struct gt_unwind *uw, struct gotrace_status *st);
+void gt_unwind_fork(struct gt_unwind *uw, struct task_struct *parent,
+		    struct task_struct *child);
+void gt_unwind_exec(struct gt_unwind *uw, struct task_struct *p);
+unsigned int gt_unwind_walk(struct gt_unwind *uw, struct pt_regs *regs,
+			    u64 space, u64 *pcs, unsigned int max,
+			    unsigned int *stop, bool exact);
 
 /* probes.c */
 int gt_probes_register(struct gt_session *s);
@@ -194,6 +217,8 @@ int gt_session_set_options(struct gt_session *s,
 			   const struct gotrace_options *opts);
 int gt_session_set_trigger(struct gt_session *s,
 			   const struct gotrace_trigger *tr);
+long gt_session_unwind_ioctl(struct gt_session *s, unsigned int cmd,
+			     void __user *arg);
 int gt_session_snapshot(struct gt_session *s);
 void gt_session_snapshot_info(struct gt_session *s,
 			      struct gotrace_snapshot *info);
@@ -246,6 +271,7 @@ extern unsigned int gt_param_cpu_hz;
 #define GT_GENERATION_MS_MAX	60000U
 
 /* dev.c */
+pid_t gt_pid_from_init_ns(pid_t nr);
 int gt_dev_init(void);
 void gt_dev_exit(void);
 

@@ -173,6 +173,7 @@ static void gt_probe_sched_process_fork(void *data, struct task_struct *parent,
 	probe_task(&cur, parent);
 	probe_task(&task, child);
 	gt_model_fork(&s->model, &in);
+	gt_unwind_fork(s->model.env.uw, parent, child);
 }
 
 /* sched_process_exec: @p (current) runs a new program.  Process context. */
@@ -188,6 +189,7 @@ static void gt_probe_sched_process_exec(void *data, struct task_struct *p,
 		return;
 	probe_task(&cur, p);
 	gt_model_exec(&s->model, &in);
+	gt_unwind_exec(s->model.env.uw, p);
 }
 
 /*

@@ -169,6 +169,8 @@ static void session_free(struct gt_session *s)
 		gt_pool_put(&s->model.pool, s->rchunk);
 	gt_env_free(s->footer);
 	session_free_buffers(s);
+	/* No probe walks, no ioctl loads: the reader's file is gone. */
+	gt_unwind_free(s->model.env.uw);
 	put_pid(s->reader);
 	kfree(s);
 }
@@ -233,6 +235,7 @@ int gt_session_create(struct gt_session **sp)
 	atomic64_set(&s->model.bytes_produced, GOTRACE_HEADER_LEN);
 	mutex_init(&s->lock);
 	mutex_init(&s->read_lock);
+	mutex_init(&s->uw_lock);
 	gt_lock_init(&s->model.close_lock);
 	init_waitqueue_head(&s->wait);
 	init_irq_work(&s->wake_work, session_wake_work);
@@ -479,14 +482,58 @@ int gt_session_start(struct gt_session *s)
 int gt_session_set_options(struct gt_session *s,
 			   const struct gotrace_options *opts)
 {
+	struct gt_unwind *uw = NULL, *old;
 	int ret = 0;
 
 	mutex_lock(&s->lock);
-	if (s->state == GOTRACE_STATE_READY)
-		s->model.opts = *opts;
-	else
+	if (s->state != GOTRACE_STATE_READY) {
 		ret = -EBUSY;
+		goto out;
+	}
+	/*
+	 * The unwind tables' memory now, not at the start: the command
+	 * loads the tables of the processes running before it starts the
+	 * recording, so that their first stacks are whole.
+	 */
+	if (opts->flags & GOTRACE_OPT_UNWIND_TABLES) {
+		uw = gt_unwind_alloc(opts->unwind_rows, opts->unwind_spaces);
+		if (!uw) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	s->model.opts = *opts;
+	mutex_lock(&s->uw_lock);
+	old = s->model.env.uw;
+	s->model.env.uw = uw;
+	mutex_unlock(&s->uw_lock);
+	gt_unwind_free(old);
+out:
 	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * gt_session_unwind_ioctl() - load the session's unwind tables
+ * @s:		session
+ * @cmd:	GOTRACE_IOC_UNWIND_*
+ * @arg:	its argument
+ *
+ * Before the start and while recording (the probes read what is loaded
+ * at once: unwind.h), one call at a time.
+ *
+ * Context: process context (the reader's process, its tables' thread).
+ * Return: 0, -EINVAL without GOTRACE_OPT_UNWIND_TABLES, or the ioctl's.
+ */
+long gt_session_unwind_ioctl(struct gt_session *s, unsigned int cmd,
+			     void __user *arg)
+{
+	long ret = -EINVAL;
+
+	mutex_lock(&s->uw_lock);
+	if (s->model.env.uw)
+		ret = gt_unwind_ioctl(s->model.env.uw, cmd, arg);
+	mutex_unlock(&s->uw_lock);
 	return ret;
 }
 
@@ -1337,6 +1384,17 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	st->ustack_queue_full = atomic64_read(&s->model.ustack_queue_full);
 	st->ustack_map_full = atomic64_read(&s->model.ustack_map_full);
 	st->ustack_mm_busy = atomic64_read(&s->model.ustack_mm_busy);
+	st->ustack_no_table =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_NO_TABLE]);
+	st->ustack_no_rule =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_NO_RULE]);
+	st->ustack_signal =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_SIGNAL]);
+	st->ustack_bad_cfa =
+		atomic64_read(&s->model.ustack_stops[GT_USTOP_BAD_CFA]);
+	mutex_lock(&s->uw_lock);
+	gt_unwind_status(s->model.env.uw, st);
+	mutex_unlock(&s->uw_lock);
 	gt_model_samples(&s->model, st);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;

@@ -76,6 +76,7 @@
 #include <asm/syscall.h>
 
 #include "gotrace.h"
+#include "ustack_regs.h"
 
 /*
  * Entries of a CPU's queue.  An entry is queued once per new stack of a
@@ -107,70 +108,6 @@
 #define GT_UFILE_BITS		13
 #define GT_UFILE_SLOTS		BIT(GT_UFILE_BITS)
 #define GT_UFILES_MAX		(GT_UFILE_SLOTS / 2)
-
-/*
- * A frame record is more than this above the previous one: it is not on
- * the stack (a thread's stack is 8 MiB by default, and a frame is never
- * as large), so the register followed was no frame pointer.
- */
-#define GT_USTACK_SPAN		(8UL << 20)
-
-/*
- * Where a walk starts, in the user registers saved at the task's entry
- * to the kernel: the PC (instruction_pointer()), the stack pointer
- * (user_stack_pointer()) and the frame pointer, rbp on x86-64 and x29 on
- * arm64.  On both, the record a frame pointer points at is {the caller's
- * frame pointer, the return address into the caller}.  A 32-bit task
- * (ia32, aarch32) has other records: no walk.  On arm64 a return address
- * saved on the stack may carry a pointer authentication code in its top
- * bits (code built with -mbranch-protection): gt_user_ret() strips it.
- */
-#if defined(CONFIG_X86_64)
-static bool ustack_native(struct pt_regs *regs)
-{
-	return user_64bit_mode(regs);
-}
-
-static unsigned long ustack_fp(const struct pt_regs *regs)
-{
-	return regs->bp;
-}
-
-static unsigned long ustack_ret(unsigned long ret)
-{
-	return ret;
-}
-
-static unsigned long ustack_lo(struct pt_regs *regs)
-{
-	return user_stack_pointer(regs);
-}
-#elif defined(CONFIG_ARM64)
-static bool ustack_native(struct pt_regs *regs)
-{
-	return !compat_user_mode(regs);
-}
-
-static unsigned long ustack_fp(const struct pt_regs *regs)
-{
-	return regs->regs[29];
-}
-
-static unsigned long ustack_ret(unsigned long ret)
-{
-	return gt_user_ret(ret);
-}
-
-/*
- * Go's arm64 functions keep their frame record 8 bytes below their stack
- * pointer (the return address at 0(RSP), the caller's frame pointer at
- * -8(RSP), x29 = RSP - 8): the first record is there, one below sp.
- */
-static unsigned long ustack_lo(struct pt_regs *regs)
-{
-	return user_stack_pointer(regs) - 8;
-}
-#endif
 
 struct gt_uq_ent {
 	struct mm_struct *mm;	/* pinned: mmget_not_zero() */
@@ -259,27 +196,73 @@ static DEFINE_PER_CPU(struct gt_uspace_memo, gt_uspace_memo);
  * another program).  Not the mm's address, which a later process may
  * get once this one is freed.
  */
-static u64 ustack_space(struct task_struct *p)
+static u64 uspace_hash(const struct gt_uspace_id *id)
 {
-	struct gt_uspace_memo *memo = this_cpu_ptr(&gt_uspace_memo);
-	struct gt_uspace_id id = {
+	/* Never 0, which says the memo is empty. */
+	return ((u64)jhash(id, sizeof(*id), 1) << 32 |
+		jhash(id, sizeof(*id), 2)) & GT_USPACE_MASK ?: 1;
+}
+
+static void uspace_id(struct task_struct *p, struct gt_uspace_id *id)
+{
+	*id = (struct gt_uspace_id){
 		.start = READ_ONCE(p->group_leader)->start_time,
 		.exec_id = READ_ONCE(p->self_exec_id),
 		.tgid = p->tgid,
 	};
+}
 
+static u64 ustack_space(struct task_struct *p)
+{
+	struct gt_uspace_memo *memo = this_cpu_ptr(&gt_uspace_memo);
+	struct gt_uspace_id id;
+
+	uspace_id(p, &id);
 	if (memo->space && memo->id.tgid == id.tgid &&
 	    memo->id.start == id.start && memo->id.exec_id == id.exec_id)
 		return memo->space;
 	memo->id = id;
-	/* Never 0, which says the memo is empty. */
-	memo->space = ((u64)jhash(&id, sizeof(id), 1) << 32 |
-		       jhash(&id, sizeof(id), 2)) & GT_USPACE_MASK ?: 1;
+	memo->space = uspace_hash(&id);
 	return memo->space;
 }
 
 /**
- * gt_ustack_walk() - the user frames of current, by its frame pointers
+ * gt_uspace_before_exec() - the space a process had before its exec
+ * @p:	the process, which has just executed a program (its exec count
+ *	bumped)
+ *
+ * Context: any.
+ */
+u64 gt_uspace_before_exec(struct task_struct *p)
+{
+	struct gt_uspace_id id;
+
+	uspace_id(p, &id);
+	id.exec_id--;
+	return uspace_hash(&id);
+}
+
+/**
+ * gt_uspace_of() - the identity of a task's address space
+ * @p:	the task, pinned by the caller (RCU, a reference)
+ *
+ * What a walk of @p's stack names its space (the marker of its user
+ * frames, the unwind tables' key: unwind.c), from outside the probe.
+ *
+ * Context: any.
+ */
+u64 gt_uspace_of(struct task_struct *p)
+{
+	struct gt_uspace_id id;
+
+	uspace_id(p, &id);
+	return uspace_hash(&id);
+}
+
+/**
+ * gt_ustack_walk() - the user frames of current
+ * @uw:		the session's unwind tables (GOTRACE_OPT_UNWIND_TABLES): the
+ *		walk is gt_unwind_walk()'s; NULL: by frame pointers
  * @pcs:	set to the raw addresses, innermost first: the user PC, then
  *		one return address per frame
  * @max:	at most this many
@@ -311,8 +294,9 @@ static u64 ustack_space(struct task_struct *p)
  * scheduler switches mm and current with interrupts off.
  * Return: the frames, 0 for none.
  */
-unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop, bool *exact, bool sample)
+unsigned int gt_ustack_walk(struct gt_unwind *uw, u64 *pcs, unsigned int max,
+			    u64 *space, unsigned int *stop, bool *exact,
+			    bool sample)
 {
 	struct task_struct *p = current;
 	struct {
@@ -333,6 +317,12 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	*space = ustack_space(p);
 	*exact = syscall_get_nr(p, regs) < 0;
 	pcs[n++] = instruction_pointer(regs);
+	if (uw) {
+		pagefault_disable();
+		n = gt_unwind_walk(uw, regs, *space, pcs, max, stop, *exact);
+		pagefault_enable();
+		return n;
+	}
 	/*
 	 * Each frame's record, at its frame pointer, holds the caller's
 	 * frame pointer and the return address into the caller.  Records
@@ -343,7 +333,7 @@ unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
 	 * (the C runtime clears it at the start).
 	 */
 	fp = ustack_fp(regs);
-	lo = ustack_lo(regs);
+	lo = user_stack_pointer(regs) - GT_USTACK_SLACK;
 	/*
 	 * Page faults are disabled for the whole walk, as perf's frame
 	 * pointer call chains do: a record on a page that is not present

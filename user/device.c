@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -83,6 +85,45 @@ int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs)
 	cs->size = sizeof(*cs);
 	cs->cpu = cpu;
 	return ioctl(fd, GOTRACE_IOC_GET_CPU_STATUS, cs) ? -errno : 0;
+}
+
+int gt_ustack_walked(const struct gotrace_status *st, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%" PRIu64 " walked, truncated: bad frame pointer %"
+			PRIu64 ", fault %" PRIu64 ", depth limit %" PRIu64
+			", no unwind table %" PRIu64 ", no unwind rule %" PRIu64
+			", signal frame %" PRIu64 ", bad unwind step %" PRIu64,
+			(uint64_t)st->ustack_walks, (uint64_t)st->ustack_bad_fp,
+			(uint64_t)st->ustack_faults, (uint64_t)st->ustack_depth,
+			(uint64_t)st->ustack_no_table,
+			(uint64_t)st->ustack_no_rule,
+			(uint64_t)st->ustack_signal,
+			(uint64_t)st->ustack_bad_cfa);
+}
+
+int gt_dev_ustack_line(const struct gotrace_status *st, char *buf,
+		       size_t len)
+{
+	int n = gt_ustack_walked(st, buf, len), more;
+
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	more = snprintf(buf + n, len - (size_t)n, "; unnamed: queue full %"
+			PRIu64 ", maps full %" PRIu64 ", mm busy %" PRIu64,
+			(uint64_t)st->ustack_queue_full,
+			(uint64_t)st->ustack_map_full,
+			(uint64_t)st->ustack_mm_busy);
+	if (more < 0 || (size_t)(n += more) >= len)
+		return n;
+	/* Only with the unwind tables (GOTRACE_IOC_UNWIND_MISSES). */
+	if (!st->unwind_misses && !st->unwind_misses_lost &&
+	    !st->unwind_space_races)
+		return n;
+	return n + snprintf(buf + n, len - (size_t)n, "; unwind: %" PRIu64
+			    " misses (%" PRIu64 " lost), %" PRIu64
+			    " space races", (uint64_t)st->unwind_misses,
+			    (uint64_t)st->unwind_misses_lost,
+			    (uint64_t)st->unwind_space_races);
 }
 
 const char *gt_dev_strerror(int err)

@@ -6,6 +6,8 @@
 #ifndef GOTRACE_DEVICE_H
 #define GOTRACE_DEVICE_H
 
+#include <stddef.h>
+
 #include <linux/gotrace.h>
 
 /*
@@ -28,6 +30,17 @@ int gt_dev_snapshot(int fd);
 int gt_dev_snapshot_info(int fd, struct gotrace_snapshot *info);
 int gt_dev_status(int fd, struct gotrace_status *st);
 int gt_dev_cpu_status(int fd, unsigned int cpu, struct gotrace_cpu_status *cs);
+
+/*
+ * The user stacks' counters of @st as the summaries and gotrace status
+ * show them after "user stacks: ", snprintf()'s return: the walks and
+ * why they ended early, "W walked, truncated: ...", alike for both
+ * backends; with the module's "; unnamed: ..." after them, and its
+ * unwind tables' misses where there were any.
+ */
+int gt_ustack_walked(const struct gotrace_status *st, char *buf, size_t len);
+int gt_dev_ustack_line(const struct gotrace_status *st, char *buf,
+		       size_t len);
 
 /*
  * strerror() of an ioctl's errno, but for ENOTTY, which says that the

@@ -211,10 +211,11 @@ static void record_usage(FILE *f)
 		"                         tables built from the binaries' .eh_frame,\n"
 		"                         frame pointers where a binary has none, and\n"
 		"                         for Go), fp (frame pointers only), or auto\n"
-		"                         (the default: eh-frame with --backend bpf,\n"
-		"                         fp with the module)\n"
-		"      --unwind-memory SIZE  the tables' memory (default 32M); the\n"
-		"                         least recently used are evicted\n"
+		"                         (the default: eh-frame, or fp with a module\n"
+		"                         older than the tables)\n"
+		"      --unwind-memory SIZE  the tables' memory (default 32M, at most\n"
+		"                         512M with the module); the least recently\n"
+		"                         used are evicted\n"
 		"      --cpu-hz [N]       (go1.23) sample every CPU N times a second\n"
 		"                         (1 to 999, 99 when N is not given): the\n"
 		"                         task running and its kernel stack (and its\n"
@@ -1215,26 +1216,31 @@ static int rec_choose_backend(struct recorder *r)
 }
 
 /*
- * How user stacks are walked, now that the backend is known: by the
- * unwind tables where the backend has them (BPF), by frame pointers
- * elsewhere.  -1 where --unwind asks for what cannot be.
+ * How user stacks are walked: by the unwind tables unless --unwind=fp
+ * (a module older than them walks frame pointers: source_kmod.c).  The
+ * module's options are sent then, even if only its parameters asked
+ * for user stacks: the tables are the session's.  -1 where --unwind
+ * asks for what cannot be.
  */
 static int rec_unwind_mode(struct recorder *r)
 {
+	size_t n = strlen(r->opt_names);
+
 	if (!(r->opts.flags & GOTRACE_OPT_USER_STACKS)) {
 		if (!r->unwind_given)
 			return 0;
 		gt_err("--unwind and --unwind-memory say how user stacks are walked: add --user-stacks");
 		return -1;
 	}
-	if (r->backend != GT_BACKEND_BPF) {
-		if (r->unwind != UNWIND_TABLES)
-			return 0;
-		gt_err("--unwind=eh-frame: the module walks frame pointers only, so far; use --backend bpf");
-		return -1;
-	}
-	if (r->unwind != UNWIND_FP)
-		r->opts.flags |= GOTRACE_OPT_UNWIND_TABLES;
+	if (r->unwind == UNWIND_FP)
+		return 0;
+	r->opts.flags |= GOTRACE_OPT_UNWIND_TABLES;
+	if (r->backend == GT_BACKEND_BPF)
+		return 0;
+	r->have_opts = true;
+	if (!strstr(r->opt_names, "--unwind"))
+		snprintf(r->opt_names + n, sizeof(r->opt_names) - n, "%s--unwind",
+			 n ? ", " : "");
 	return 0;
 }
 
@@ -1265,6 +1271,7 @@ static struct gt_source *rec_open_source(struct recorder *r)
 		.trig = &r->trig,
 		.dev_path = r->dev_path,
 		.unwind_bytes = r->unwind_memory,
+		.unwind_required = r->unwind == UNWIND_TABLES,
 	};
 
 #ifdef GT_HAVE_BPF

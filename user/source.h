@@ -32,6 +32,9 @@ struct gt_source_args {
 	const char *dev_path;		/* the module's device */
 	uint64_t unwind_bytes;		/* GOTRACE_OPT_UNWIND_TABLES: the
 					 * tables' memory (0: default) */
+	bool unwind_required;		/* --unwind=eh-frame: a module
+					 * without tables fails, rather
+					 * than walk frame pointers */
 };
 
 /*

@@ -26,6 +26,8 @@
 #include "bpf/record.h"
 #include "bpf/umaps.h"
 #include "bpf/unwind_sink.h"
+#include "device.h"
+#include "record_unwind.h"
 #include "source.h"
 #include "util.h"
 
@@ -292,41 +294,18 @@ static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 			      p->unknown;
 	uint64_t smp_drops = gt_bpf_sample_drops(p->b);
 	struct gt_umaps_stats us;
+	char walked[320];
 
 	gt_umaps_stats(p->umaps, &us);
-	if (st->ustack_walks && !quiet)
-		fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
-			"truncated: bad frame pointer %" PRIu64
-			", fault %" PRIu64 ", depth limit %" PRIu64
-			", no unwind table %" PRIu64 ", no unwind rule %" PRIu64
-			", signal frame %" PRIu64 ", bad unwind step %" PRIu64
-			"; unnamed: %" PRIu64 " of %" PRIu64
-			" address spaces gone, %" PRIu64
+	if (st->ustack_walks && !quiet) {
+		gt_ustack_walked(st, walked, sizeof(walked));
+		fprintf(stderr, "%s: user stacks: %s; unnamed: %" PRIu64 " of %"
+			PRIu64 " address spaces gone, %" PRIu64
 			" running another program before their maps were read\n",
-			GT_NAME, (uint64_t)st->ustack_walks,
-			(uint64_t)st->ustack_bad_fp,
-			(uint64_t)st->ustack_faults,
-			(uint64_t)st->ustack_depth,
-			(uint64_t)st->ustack_no_table,
-			(uint64_t)st->ustack_no_rule,
-			(uint64_t)st->ustack_signal,
-			(uint64_t)st->ustack_bad_cfa, us.gone, us.spaces,
-			us.changed);
-	if (p->unwind && !quiet) {
-		struct gt_unwind_stats ws;
-
-		gt_unwind_stats(p->unwind, &ws);
-		fprintf(stderr, "%s: unwind tables: %" PRIu64 " built (%" PRIu64
-			" files without: Go, no .eh_frame, unreadable) in %.1f ms, %"
-			PRIu64 " KiB at most, %" PRIu64 " evicted, %" PRIu64
-			" too big; %" PRIu64 " address spaces loaded (%" PRIu64
-			" gone first, %" PRIu64 " with mappings cut, %" PRIu64
-			" not held)\n", GT_NAME, ws.tables, ws.no_table,
-			ws.build_ns / 1e6,
-			ws.rows_peak * sizeof(struct gotrace_unwind_row) >> 10,
-			ws.evictions, ws.too_big, ws.spaces, ws.gone,
-			ws.maps_cut, ws.spaces_full);
+			GT_NAME, walked, us.gone, us.spaces, us.changed);
 	}
+	if (p->unwind && !quiet)
+		gt_recunw_summary(p->unwind);
 	/* Lost samples are no lost events: the trace's events are whole. */
 	if (st->cpu_samples_lost)
 		gt_warn("%" PRIu64 " CPU samples lost: %" PRIu64

@@ -9,6 +9,10 @@
  * snapshot).  Where the ioctls fail with ENOTTY (not a gotrace device:
  * the tests' FIFO, --device) the status is unknown and a stop ends the
  * recording once what was written is read.
+ *
+ * With GOTRACE_OPT_UNWIND_TABLES the command loads the unwind tables
+ * into the session (record_unwind.h): every process before the first
+ * read, then those the walks missed, taken each time the reader wakes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,18 +25,27 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "record_unwind.h"
 #include "source.h"
 #include "util.h"
 
 #define KMOD_READ_SIZE		(64 * 1024)
 #define KMOD_READS_PER_DRAIN	64	/* then back to signals and timers */
+/*
+ * The longest wait with the unwind tables: a walk's miss is loaded
+ * within it (the module reports a space a few times a second at most).
+ */
+#define KMOD_UNWIND_WAIT_NS	100000000L
 
 struct kmod_source {
 	struct gt_source src;
 	int fd;
 	const char *dev_path;
 	bool not_device;	/* a stop found no gotrace device: read out */
+	bool stopped;		/* the stop is sent: no walk misses any more */
 	char *buf;
+	struct gt_recunw *unwind;	/* GOTRACE_OPT_UNWIND_TABLES */
+	bool unwind_required;	/* --unwind=eh-frame: not frame pointers only */
 };
 
 static struct kmod_source *kmod(struct gt_source *s)
@@ -40,12 +53,62 @@ static struct kmod_source *kmod(struct gt_source *s)
 	return (struct kmod_source *)s;
 }
 
+/*
+ * A module without the unwind tables (older than this command): frame
+ * pointers then, said once, unless --unwind=eh-frame asked for tables.
+ */
+static int kmod_no_tables(const struct kmod_source *k)
+{
+	if (k->unwind_required) {
+		gt_err("--unwind=eh-frame: the module walks frame pointers only (a gotrace.ko older than the unwind tables): load this version's module, or use --unwind=fp or --backend bpf");
+		return -1;
+	}
+	gt_warn("the module walks frame pointers only (a gotrace.ko older than the unwind tables): user stacks are walked without the tables");
+	return 0;
+}
+
+/*
+ * GOTRACE_IOC_SET_OPTIONS: 0, an errno to explain, or -1 said.  A module
+ * older than the unwind tables refuses them (an unknown flag; with the
+ * larger options, their fields set): sent again without them, the
+ * options then say whether the rest is fine.
+ */
+static int kmod_send_options(struct kmod_source *k,
+			     struct gotrace_options *o)
+{
+	if (!ioctl(k->fd, GOTRACE_IOC_SET_OPTIONS, o))
+		return 0;
+	if (!(o->flags & GOTRACE_OPT_UNWIND_TABLES) ||
+	    (errno != EINVAL && errno != E2BIG))
+		return errno;
+	o->flags &= ~GOTRACE_OPT_UNWIND_TABLES;
+	o->unwind_rows = 0;
+	o->unwind_spaces = 0;
+	if (ioctl(k->fd, GOTRACE_IOC_SET_OPTIONS, o))
+		return errno;
+	return kmod_no_tables(k);
+}
+
 /* Send the options, before anything is read: reading starts recording. */
 static int kmod_set_options(struct kmod_source *k,
 			    const struct gt_source_args *a)
 {
-	if (!a->send_opts ||
-	    !ioctl(k->fd, GOTRACE_IOC_SET_OPTIONS, &a->opts)) {
+	struct gotrace_options o = a->opts;
+	int err = 0;
+
+	if (o.flags & GOTRACE_OPT_UNWIND_TABLES)
+		o.unwind_rows = gt_recunw_rows(a->unwind_bytes);
+	if (a->send_opts)
+		err = kmod_send_options(k, &o);
+	if (err < 0)
+		return -1;
+	if (!err) {
+		/* Only options sent can have asked for the tables. */
+		if (a->send_opts && (o.flags & GOTRACE_OPT_UNWIND_TABLES)) {
+			k->unwind = gt_recunw_new(k->fd, o.unwind_rows);
+			if (!k->unwind)
+				return -1;
+		}
 		if (!a->trig || !a->trig->type ||
 		    !ioctl(k->fd, GOTRACE_IOC_SET_TRIGGER, a->trig))
 			return 0;
@@ -53,7 +116,7 @@ static int kmod_set_options(struct kmod_source *k,
 		       gt_dev_strerror(errno));
 		return -1;
 	}
-	switch (errno) {
+	switch (err) {
 	case ENOTTY:
 		gt_err("cannot set the options (%s): %s", a->opt_names,
 		       gt_dev_strerror(ENOTTY));
@@ -71,9 +134,31 @@ static int kmod_set_options(struct kmod_source *k,
 		       a->opt_names);
 		break;
 	default:
-		gt_err("cannot set the options: %s", strerror(errno));
+		/* The tables' array is most of what SET_OPTIONS allocates. */
+		if (err == ENOMEM && (o.flags & GOTRACE_OPT_UNWIND_TABLES))
+			gt_err("gotrace.ko cannot allocate %zu MiB for the unwind tables: lower --unwind-memory, or use --unwind=fp",
+			       (size_t)o.unwind_rows *
+			       sizeof(struct gotrace_unwind_row) >> 20);
+		else
+			gt_err("cannot set the options: %s", strerror(err));
 	}
 	return -1;
+}
+
+/*
+ * The unwind tables of every process there is, before the session
+ * starts, so that its first stacks find them.  A module that took the
+ * option but has no unwind ioctls walks by frame pointers.
+ */
+static int kmod_unwind_start(struct kmod_source *k)
+{
+	int ret = gt_recunw_start(k->unwind);
+
+	if (ret != -ENOTTY)
+		return ret;
+	gt_recunw_free(k->unwind);
+	k->unwind = NULL;
+	return kmod_no_tables(k);
 }
 
 /*
@@ -83,8 +168,11 @@ static int kmod_set_options(struct kmod_source *k,
  */
 static int kmod_start(struct gt_source *s)
 {
-	struct pollfd pfd = { .fd = kmod(s)->fd, .events = POLLIN };
+	struct kmod_source *k = kmod(s);
+	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
 
+	if (k->unwind && kmod_unwind_start(k))
+		return -1;
 	if (poll(&pfd, 1, 0) < 0 && errno != EINTR) {
 		gt_err("cannot start the recording: %s", strerror(errno));
 		return -1;
@@ -92,17 +180,26 @@ static int kmod_start(struct gt_source *s)
 	return 0;
 }
 
+/* With the unwind tables, the walks' misses are taken at each wake. */
 static int kmod_wait(struct gt_source *s, const struct timespec *timeout,
 		     const sigset_t *mask)
 {
-	struct pollfd pfd = { .fd = kmod(s)->fd, .events = POLLIN };
+	static const struct timespec most = { .tv_nsec = KMOD_UNWIND_WAIT_NS };
+	struct kmod_source *k = kmod(s);
+	struct pollfd pfd = { .fd = k->fd, .events = POLLIN };
 
-	if (kmod(s)->not_device)
+	if (k->not_device)
 		return 0;	/* what is there is drained at once */
-	if (ppoll(&pfd, 1, timeout, mask) >= 0 || errno == EINTR)
-		return 0;
-	gt_err("poll %s: %s", kmod(s)->dev_path, strerror(errno));
-	return -1;
+	if (k->unwind && !k->stopped &&
+	    (!timeout || timeout->tv_sec || timeout->tv_nsec > most.tv_nsec))
+		timeout = &most;
+	if (ppoll(&pfd, 1, timeout, mask) < 0 && errno != EINTR) {
+		gt_err("poll %s: %s", k->dev_path, strerror(errno));
+		return -1;
+	}
+	if (k->unwind && !k->stopped)
+		gt_recunw_misses(k->unwind);
+	return 0;
 }
 
 static enum gt_source_drained kmod_drain(struct gt_source *s,
@@ -135,8 +232,10 @@ static int kmod_stop(struct gt_source *s)
 	struct kmod_source *k = kmod(s);
 	int ret = gt_dev_stop(k->fd);
 
-	if (!ret || ret == -ENOENT)
+	if (!ret || ret == -ENOENT) {
+		k->stopped = true;
 		return 0;
+	}
 	if (ret == -ENOTTY) {
 		gt_warn("%s is not a gotrace device: the recording ends here",
 			k->dev_path);
@@ -157,21 +256,15 @@ static int kmod_status(struct gt_source *s, struct gotrace_status *st)
 static void kmod_report(struct gt_source *s, const struct gotrace_status *st,
 			bool quiet)
 {
-	(void)s;
-	if (!quiet && st->ustack_walks)
-		fprintf(stderr, "%s: user stacks: %" PRIu64 " walked, "
-			"truncated: bad frame pointer %" PRIu64
-			", fault %" PRIu64 ", depth limit %" PRIu64
-			"; unnamed: queue full %" PRIu64
-			", maps full %" PRIu64 ", mm busy %" PRIu64
-			"\n", GT_NAME,
-			(uint64_t)st->ustack_walks,
-			(uint64_t)st->ustack_bad_fp,
-			(uint64_t)st->ustack_faults,
-			(uint64_t)st->ustack_depth,
-			(uint64_t)st->ustack_queue_full,
-			(uint64_t)st->ustack_map_full,
-			(uint64_t)st->ustack_mm_busy);
+	struct kmod_source *k = kmod(s);
+	char line[512];
+
+	if (!quiet && st->ustack_walks) {
+		gt_dev_ustack_line(st, line, sizeof(line));
+		fprintf(stderr, "%s: user stacks: %s\n", GT_NAME, line);
+	}
+	if (!quiet && k->unwind)
+		gt_recunw_summary(gt_recunw_tables(k->unwind));
 	if (st->lost_events || st->chunk_overflows || st->task_overflows ||
 	    st->stack_overflows || st->stop_reason == GOTRACE_STOP_OVERFLOW) {
 		gt_warn("*** %" PRIu64 " EVENTS LOST *** (chunk overflows %" PRIu64
@@ -204,6 +297,8 @@ static void kmod_close(struct gt_source *s)
 {
 	struct kmod_source *k = kmod(s);
 
+	/* Its thread writes through the handle: first. */
+	gt_recunw_free(k->unwind);
 	if (k->fd >= 0)
 		close(k->fd);
 	free(k->buf);
@@ -233,6 +328,7 @@ struct gt_source *gt_source_kmod_open(const struct gt_source_args *a)
 	}
 	k->src.ops = &kmod_ops;
 	k->dev_path = a->dev_path;
+	k->unwind_required = a->unwind_required;
 	/*
 	 * Open blocking: on a FIFO that waits for the writer.  Then read
 	 * without blocking, so that a poll() that raced never hangs us.

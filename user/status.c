@@ -40,7 +40,7 @@ static const char *status_format_name(uint32_t format)
 
 static void status_print(const struct gotrace_status *st)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], line[512];
 	uint64_t lost = st->lost_events;
 
 	printf("state:          %s%s\n", gt_state_name(st->state),
@@ -85,17 +85,10 @@ static void status_print(const struct gotrace_status *st)
 	       ", stacks %" PRIu64 ", units %" PRIu64 "\n",
 	       (uint64_t)st->chunk_overflows, (uint64_t)st->task_overflows,
 	       (uint64_t)st->stack_overflows, (uint64_t)st->unit_overflows);
-	if (st->ustack_walks)
-		printf("user stacks:    %" PRIu64 " walked, truncated: bad frame"
-		       " pointer %" PRIu64 ", fault %" PRIu64 ", depth limit %"
-		       PRIu64 "; unnamed: queue full %" PRIu64 ", maps full %"
-		       PRIu64 ", mm busy %" PRIu64 "\n",
-		       (uint64_t)st->ustack_walks,
-		       (uint64_t)st->ustack_bad_fp, (uint64_t)st->ustack_faults,
-		       (uint64_t)st->ustack_depth,
-		       (uint64_t)st->ustack_queue_full,
-		       (uint64_t)st->ustack_map_full,
-		       (uint64_t)st->ustack_mm_busy);
+	if (st->ustack_walks) {
+		gt_dev_ustack_line(st, line, sizeof(line));
+		printf("user stacks:    %s\n", line);
+	}
 	if (st->cpu_samples || st->cpu_samples_idle || st->cpu_samples_lost)
 		printf("cpu samples:    %" PRIu64 " written, %" PRIu64
 		       " idle, %" PRIu64 " filtered out, %" PRIu64 " lost\n",

@@ -24,7 +24,7 @@
 
 static void unwind_table_usage(FILE *f)
 {
-	fprintf(f, "usage: gotrace unwind-table [--rows] [--go] FILE...\n\n"
+	fprintf(f, "usage: gotrace unwind-table [--rows] [--go] [--vdso] FILE...\n\n"
 		"Build the unwind table of each ELF FILE (x86-64 or arm64) from its\n"
 		".eh_frame and .debug_frame, as the BPF recorder does for user stacks\n"
 		"without frame pointers, and print its size, build time and counts:\n"
@@ -33,7 +33,10 @@ static void unwind_table_usage(FILE *f)
 		"  -r, --rows    every row too: address, kind, CFA offset, where the\n"
 		"                return address and the frame pointer are\n"
 		"      --go      build a Go binary's table too (walked by its frame\n"
-		"                pointers otherwise)\n");
+		"                pointers otherwise)\n"
+		"      --vdso    the table of the kernel's vDSO too (the recorder's,\n"
+		"                for every 64-bit process's [vdso]), from this\n"
+		"                command's own; no FILE needed\n");
 }
 
 static void print_row(const struct gt_eh_table *t,
@@ -65,20 +68,34 @@ static void print_row(const struct gt_eh_table *t,
 	}
 }
 
+/* The table of FILE @path, or (@path NULL) of this process's vDSO. */
 static int one_file(const char *path, unsigned int flags, bool rows)
 {
 	struct gt_eh_table t;
 	struct gt_eh_stats *s = &t.st;
+	const void *vdso;
+	size_t size;
 	char err[512];
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		gt_err("unwind-table: %s: %s", path, strerror(errno));
-		return -1;
+	if (!path) {
+		path = "[vdso]";
+		vdso = gt_eh_vdso(&size);
+		if (!vdso) {
+			gt_err("unwind-table: this process has no 64-bit vDSO");
+			return -1;
+		}
+		ret = gt_eh_table_build_mem(vdso, size, path, flags, &t, err,
+					    sizeof(err));
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			gt_err("unwind-table: %s: %s", path, strerror(errno));
+			return -1;
+		}
+		ret = gt_eh_table_build(fd, path, flags, &t, err, sizeof(err));
+		close(fd);
 	}
-	ret = gt_eh_table_build(fd, path, flags, &t, err, sizeof(err));
-	close(fd);
 	if (ret) {
 		gt_err("unwind-table: %s", err);
 		return -1;
@@ -120,10 +137,11 @@ int cmd_unwind_table(int argc, char **argv)
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "rows",	no_argument,	NULL, 'r' },
 		{ "go",		no_argument,	NULL, 'g' },
+		{ "vdso",	no_argument,	NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int flags = 0;
-	bool rows = false;
+	bool rows = false, vdso = false;
 	int c, failed = 0;
 
 	while ((c = getopt_long(argc, argv, "+hr", opts, NULL)) != -1) {
@@ -137,16 +155,21 @@ int cmd_unwind_table(int argc, char **argv)
 		case 'g':
 			flags |= GT_EH_BUILD_GO;
 			break;
+		case 'v':
+			vdso = true;
+			break;
 		default:
 			gt_usage_hint("unwind-table");
 			return GT_EXIT_USAGE;
 		}
 	}
-	if (optind == argc) {
-		gt_err("unwind-table takes one FILE or more");
+	if (optind == argc && !vdso) {
+		gt_err("unwind-table takes one FILE or more, or --vdso");
 		gt_usage_hint("unwind-table");
 		return GT_EXIT_USAGE;
 	}
+	if (vdso)
+		failed |= one_file(NULL, flags, rows) != 0;
 	for (int i = optind; i < argc; i++)
 		failed |= one_file(argv[i], flags, rows) != 0;
 	return failed ? GT_EXIT_FAIL : GT_EXIT_OK;

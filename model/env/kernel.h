@@ -93,6 +93,7 @@ struct gt_ustack;
  */
 struct gt_env_model {
 	struct gt_ustack *us;
+	struct gt_unwind *uw;	/* GOTRACE_OPT_UNWIND_TABLES: unwind.c */
 };
 
 /* ---- Time ------------------------------------------------------------- */
@@ -306,7 +307,9 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
 
 /*
  * User stacks (GOTRACE_OPT_USER_STACKS), ustack.c.  The walk, in the
- * probe: current's frame pointers, from its saved user registers, read
+ * probe: current's frame pointers (or, with GOTRACE_OPT_UNWIND_TABLES,
+ * the unwind tables the command loaded: unwind_walk.c), from its saved
+ * user registers, read
  * with page faults disabled (no fault, no sleep: legal under the
  * runqueue lock with interrupts off, on PREEMPT_RT too).  A stack new to
  * its table is queued with its mm pinned; a work item names its frames
@@ -314,8 +317,10 @@ static inline unsigned int gt_env_fd_kind(const struct gt_in_switch *in)
  * written once the work is done (gt_env_ustack_sync()).
  */
 struct gt_model;
-unsigned int gt_ustack_walk(u64 *pcs, unsigned int max, u64 *space,
-			    unsigned int *stop, bool *exact, bool sample);
+struct gt_unwind;
+unsigned int gt_ustack_walk(struct gt_unwind *uw, u64 *pcs, unsigned int max,
+			    u64 *space, unsigned int *stop, bool *exact,
+			    bool sample);
 void gt_ustack_queue(struct gt_model *m, u64 space, const u64 *pcs,
 		     unsigned int n);
 void gt_ustack_sync(struct gt_model *m);
@@ -323,7 +328,8 @@ bool gt_ustack_resolve(struct gt_model *m, u64 space, u64 pc, u32 *file,
 		       u64 *off);
 const char *gt_ustack_file(struct gt_model *m, u32 file);
 #define gt_env_ustack(m, c, pcs, max, space, stop, exact) \
-	gt_ustack_walk(pcs, max, space, stop, exact, (c)->sampling)
+	gt_ustack_walk((m)->env.uw, pcs, max, space, stop, exact, \
+		       (c)->sampling)
 #define gt_env_ustack_queue(m, space, pcs, n)	gt_ustack_queue(m, space, pcs, n)
 #define gt_env_ustack_sync(m)			gt_ustack_sync(m)
 #define gt_env_ustack_resolve(m, space, pc, file, off) \

@@ -904,6 +904,204 @@ TEST(flight_ioctls)
 	close(rd);
 }
 
+/* One GOTRACE_IOC_UNWIND_SPACE; -errno or 0. */
+static int unwind_space(int fd, __u64 space, pid_t tgid,
+			const struct gotrace_unwind_map *maps, __u32 nr)
+{
+	struct gotrace_unwind_space a = {
+		.space = space, .tgid = tgid, .nr = nr,
+		.maps = (__u64)(unsigned long)maps,
+	};
+
+	return ioctl(fd, GOTRACE_IOC_UNWIND_SPACE, &a) ? -errno : 0;
+}
+
+static __u64 unwind_space_id(int fd, pid_t tgid)
+{
+	struct gotrace_unwind_space a = { .tgid = tgid };
+
+	return ioctl(fd, GOTRACE_IOC_UNWIND_SPACE_ID, &a) ? 0 : a.space;
+}
+
+/*
+ * Walks of this process, at its syscalls' entries, until a miss of
+ * @why for it is taken; 1 if one was.
+ */
+static int unwind_miss_seen(int fd, __u64 space, __u32 why)
+{
+	struct gotrace_unwind_miss m[64];
+	struct gotrace_unwind_misses a;
+	int tries, i;
+
+	for (tries = 0; tries < 100; tries++) {
+		syscall(SYS_getppid);
+		usleep(10000);
+		a = (struct gotrace_unwind_misses){
+			.nr = 64, .misses = (__u64)(unsigned long)m,
+		};
+		if (ioctl(fd, GOTRACE_IOC_UNWIND_MISSES, &a))
+			return 0;
+		for (i = 0; i < (int)a.nr; i++)
+			if (m[i].space == space && m[i].tgid == getpid() &&
+			    m[i].why == why)
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The unwind tables' ioctls (GOTRACE_OPT_UNWIND_TABLES): the reader's
+ * only, once its options asked for them; what they refuse; a space held
+ * only under its process's identity and within the session's room; the
+ * misses a walk reports.  (The walk itself: unwind_test.sh.)
+ */
+TEST(unwind_ioctls)
+{
+	static const size_t sizes[] = { 65536 };
+	struct gotrace_unwind_row rows[2] = { { .pc = 0 }, { .pc = 16 } };
+	struct gotrace_unwind_map maps[2] = {
+		{ .start = 0x1000, .end = 0x2000, .table = 1, .gen = 2 },
+		{ .start = 0x3000, .end = 0x4000 },
+	};
+	struct gotrace_unwind_rows r = {
+		.first = 0, .nr = 2, .rows = (__u64)(unsigned long)rows,
+	};
+	struct gotrace_unwind_set_table t = {
+		.slot = 0,
+		.table = { .first = 0, .nr = 2, .index = 2, .nr_pages = 1,
+			   .gen = 2 },
+	};
+	pid_t kids[GOTRACE_UNWIND_SPACES_MIN + 1];
+	struct gotrace_options o;
+	struct gotrace_status st;
+	__u64 self, kid_space;
+	struct pollfd pfd;
+	int rd, ctl, i, pipefd[2];
+	char *all;
+	ssize_t n;
+
+	rd = open(GOTRACE_DEVICE_PATH, O_RDONLY);
+	ASSERT_LE(0, rd);
+	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
+	ASSERT_LE(0, ctl);
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_UNWIND_ROWS, &r));
+	EXPECT_EQ(EINVAL, errno);	/* no tables asked for */
+	for (i = 0; i < 4; i++) {
+		options_init(&o);
+		o.flags = GOTRACE_OPT_USER_STACKS | GOTRACE_OPT_UNWIND_TABLES;
+		switch (i) {
+		case 0: o.flags = GOTRACE_OPT_UNWIND_TABLES; break;
+		case 1: o.unwind_rows = GOTRACE_UNWIND_ROWS_MIN - 1; break;
+		case 2: o.unwind_spaces = GOTRACE_UNWIND_SPACES_MAX + 1; break;
+		case 3: o.flags = GOTRACE_OPT_USER_STACKS;
+			o.unwind_rows = GOTRACE_UNWIND_ROWS_MIN; break;
+		}
+		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
+			TH_LOG("bad unwind option %d accepted", i);
+		}
+		EXPECT_EQ(EINVAL, errno);
+	}
+	options_init(&o);
+	o.flags = GOTRACE_OPT_USER_STACKS | GOTRACE_OPT_UNWIND_TABLES;
+	o.unwind_rows = GOTRACE_UNWIND_ROWS_MIN;
+	o.unwind_spaces = GOTRACE_UNWIND_SPACES_MIN;
+	ASSERT_EQ(0, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o));
+	EXPECT_EQ(-1, ioctl(ctl, GOTRACE_IOC_UNWIND_ROWS, &r));
+	EXPECT_EQ(EBADF, errno);
+
+	/* Rows and tables: within the array, or refused. */
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_UNWIND_ROWS, &r));
+	r.first = GOTRACE_UNWIND_ROWS_MIN - 1;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_UNWIND_ROWS, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.first = 0;
+	r.rows = 8;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_UNWIND_ROWS, &r));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_UNWIND_TABLE, &t));
+	t.slot = GOTRACE_UNWIND_TABLES_MAX;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_UNWIND_TABLE, &t));
+	EXPECT_EQ(EINVAL, errno);
+	t.slot = 1;
+	t.table.first = 1;	/* its rows past the array's end */
+	t.table.nr = GOTRACE_UNWIND_ROWS_MIN;
+	EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_UNWIND_TABLE, &t));
+	EXPECT_EQ(EINVAL, errno);
+	t.table.gen = 3;	/* odd: being written, no rows checked */
+	EXPECT_EQ(0, ioctl(rd, GOTRACE_IOC_UNWIND_TABLE, &t));
+
+	/* Spaces: a process's own only, mappings a walk can search. */
+	self = unwind_space_id(rd, getpid());
+	EXPECT_NE(0ULL, self);
+	EXPECT_EQ(self, unwind_space_id(rd, getpid()));
+	EXPECT_EQ(0ULL, unwind_space_id(rd, 0));
+	EXPECT_EQ(0ULL, unwind_space_id(rd, 0x3ffffff0));
+	EXPECT_EQ(-ESTALE, unwind_space(rd, self ^ 1, getpid(), maps, 2));
+	EXPECT_EQ(-ESRCH, unwind_space(rd, self, 0x3ffffff0, maps, 2));
+	EXPECT_EQ(-EINVAL, unwind_space(rd, self, getpid(), maps,
+					GOTRACE_UNWIND_MAPS_MAX + 1));
+	maps[1].start = 0x1800;	/* overlaps the first */
+	EXPECT_EQ(-EINVAL, unwind_space(rd, self, getpid(), maps, 2));
+	maps[1].start = 0x3000;
+	EXPECT_EQ(0, unwind_space(rd, self, getpid(), maps, 2));
+	EXPECT_EQ(0, unwind_space(rd, self, getpid(), maps, 1));
+
+	/*
+	 * Room for unwind_spaces at once: ours and 15 children's; the 17th
+	 * is refused until one is dropped.
+	 */
+	ASSERT_EQ(0, pipe(pipefd));
+	for (i = 0; i < GOTRACE_UNWIND_SPACES_MIN; i++) {
+		kids[i] = fork();
+		ASSERT_LE(0, kids[i]);
+		if (!kids[i]) {
+			char c;
+
+			close(pipefd[1]);
+			_exit(read(pipefd[0], &c, 1) < 0);
+		}
+	}
+	close(pipefd[0]);
+	for (i = 0; i < GOTRACE_UNWIND_SPACES_MIN; i++) {
+		kid_space = unwind_space_id(rd, kids[i]);
+		EXPECT_NE(0ULL, kid_space);
+		EXPECT_NE(self, kid_space);
+		EXPECT_EQ(i < GOTRACE_UNWIND_SPACES_MIN - 1 ? 0 : -ENOSPC,
+			  unwind_space(rd, kid_space, kids[i], maps, 1)) {
+			TH_LOG("space %d of %d", i + 2,
+			       GOTRACE_UNWIND_SPACES_MIN);
+		}
+	}
+	EXPECT_EQ(0, unwind_space(rd, unwind_space_id(rd, kids[0]), 0,
+				  NULL, 0));
+	EXPECT_EQ(0, unwind_space(rd, kid_space, kids[i - 1], maps, 1));
+	close(pipefd[1]);
+	for (i = 0; i < GOTRACE_UNWIND_SPACES_MIN; i++)
+		waitpid(kids[i], NULL, 0);
+
+	/*
+	 * Recording: a walk of a space not loaded reports it; one of a PC
+	 * in none of its mappings, too.
+	 */
+	EXPECT_EQ(0, unwind_space(rd, self, 0, NULL, 0));
+	pfd.fd = rd;
+	pfd.events = POLLIN;
+	poll(&pfd, 1, 0);
+	EXPECT_EQ(1, unwind_miss_seen(rd, self, GOTRACE_UNW_MISS_SPACE));
+	EXPECT_EQ(0, unwind_space(rd, self, getpid(), maps, 2));
+	EXPECT_EQ(1, unwind_miss_seen(rd, self, GOTRACE_UNW_MISS_MAP));
+	ASSERT_EQ(0, get_status(ctl, &st));
+	EXPECT_LE(2ULL, st.unwind_misses);
+	EXPECT_LE(2ULL, st.ustack_walks);
+	ASSERT_EQ(4, write(ctl, "stop", 4));
+	n = read_all(rd, &all, sizes, 1);
+	EXPECT_LT(GOTRACE_HEADER_LEN, n);
+	EXPECT_EQ(0, save_trace("device-unwind", all, n));
+	free(all);
+	close(ctl);
+	close(rd);
+}
+
 /*
  * Open a session with @format in its options, read its header into @hdr,
  * its format as the status says into @st_format, then stop and drain it.

@@ -16,8 +16,12 @@ GT_ARM64_CROSS=aarch64-linux-gnu-
 # busybox-static: the guest's shell and tools.  The -dev packages: the
 # .a and headers of every library the static gotrace links (user/Makefile,
 # static: -ldw -lelf -lz -llzma -lbz2, and -lbpf with the BPF backend).
+# libc6: the C library of the guest's one dynamic program, unwind_prog
+# (lib.sh, gt_initramfs_libc): Debian's arm64 build, whose .eh_frame the
+# unwinding by tables is for (the cross compiler's libc6-arm64-cross is
+# another build); it has no .a, so the static links never see it.
 GT_ARM64_SYSROOT_PKGS="busybox-static libbpf-dev libelf-dev libdw-dev
-zlib1g-dev liblzma-dev libbz2-dev"
+zlib1g-dev liblzma-dev libbz2-dev libc6"
 
 # gt_arm64_sysroot: unpack the arm64 packages above into
 # $GT_STORE/arm64/sysroot unless the versions there are those the archive

@@ -511,6 +511,36 @@ gt_initramfs_base() {
 	done
 }
 
+# gt_initramfs_libc ROOT PROGRAM: in ROOT, the C library PROGRAM (a
+# dynamic program for the kernel of gt_kernel_fetch: unwind_test.sh's
+# unwind_prog) runs with: Debian's libc.so.6 and dynamic loader of that
+# architecture, in /lib/TRIPLET, where Debian has them and the loader
+# looks, and the loader again where PROGRAM's PT_INTERP names it.
+# x86-64's are the host's own files, the ones its unwind_test.sh walks
+# and names, built without frame pointers as Debian builds; arm64's are
+# Debian's arm64 libc6, unpacked in the arm64 sysroot (arm64-userland.sh),
+# whose functions keep frame records (gcc's default there).
+gt_initramfs_libc() {
+	local root=$1 prog=$2 from= triplet=x86_64-linux-gnu interp dir f
+	if [ "$(gt_kernel_arch "$KREL")" = arm64 ]; then
+		from=$GT_ARM64_SYSROOT
+		triplet=aarch64-linux-gnu
+	fi
+	interp=$(readelf -lW "$prog" |
+		sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	[ -n "$interp" ] || gt_die "$prog names no dynamic loader"
+	# Debian 12's libc6 is in /lib/TRIPLET, later ones' in /usr/lib.
+	dir=$from/lib/$triplet
+	[ -e "$dir/libc.so.6" ] || dir=$from/usr/lib/$triplet
+	mkdir -p "$root/lib/$triplet" "$root$(dirname "$interp")"
+	for f in libc.so.6 "$(basename "$interp")"; do
+		cp -L "$dir/$f" "$root/lib/$triplet/" ||
+			gt_die "cannot copy $dir/$f into the initramfs"
+	done
+	f=/lib/$triplet/$(basename "$interp")
+	[ "$interp" = "$f" ] || ln -sf "$f" "$root$interp"
+}
+
 # gt_initramfs_pack ROOT OUT: ROOT as a gzipped cpio archive in OUT.
 gt_initramfs_pack() {
 	(cd "$1" && find . | cpio -o -H newc --quiet | gzip -1) > "$2"

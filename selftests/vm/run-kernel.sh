@@ -221,7 +221,8 @@ gt_linux_source
 [ "$qemu_from" = host ] || gt_chroot_qemu
 make -s -C "$GT_ROOT/user" >/dev/null || gt_die "cannot build user/gotrace"
 
-# The tests: static binaries, so the initramfs needs no libc.  Built
+# The tests: static binaries but unwind_test.sh's workload, which runs
+# with Debian's C library (gt_initramfs_libc).  Built
 # once for every boot of the run (make rebuilds what changed); an arm64
 # guest's cross-built, its busybox the arm64 package's.
 if [ "$arch" = arm64 ]; then
@@ -234,11 +235,13 @@ else
 		KSFT_DIR="$LSRC/tools/testing/selftests" >&2
 fi
 
-# The initramfs: busybox, the virtio drivers, the module and the tests.
+# The initramfs: busybox, the virtio drivers, the module, the tests and
+# the C library of the one dynamic one.
 root=$work/rootfs
 gt_initramfs_base "$root" "$GT_VM/guest-init"
 cp "$KMOD" "$root/gotrace.ko"
 cp -r "$tests" "$root/tests"
+gt_initramfs_libc "$root" "$tests/unwind_prog"
 gt_initramfs_pack "$root" "$work/initramfs.gz"
 flock -u 8
 exec 8>&-
@@ -412,6 +415,9 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
 	[ -f "${t%.trace}.merge" ] &&
 		host_test "$base.trace: the kernel's view of its ground truth" "$t.merge-check" \
 			"$GT_ROOT/selftests/check-merge.sh" "$t" "${t%.trace}.merge"
+	[ -f "${t%.trace}.unwind" ] &&
+		host_test "$base.trace: unwind_prog's stacks walked as they should" "$t.unwind-check" \
+			"$GT_ROOT/selftests/check-unwind.sh" "$t" "${t%.trace}.unwind"
 done
 # The stress run's files (stress_go123_test.sh), over a hundred small
 # ones: every one read by Go 1.23 and 1.27 and gotrace check's verdict

@@ -64,12 +64,14 @@ static int put_table(void *arg, uint32_t slot,
 	return bpf_map_update_elem(f.tables, &slot, t, BPF_ANY);
 }
 
-static int put_space(void *arg, uint64_t space,
+/* The BPF programs key a space by its mm alone: @tgid is not needed. */
+static int put_space(void *arg, uint64_t space, int tgid,
 		     const struct gotrace_unwind_map *maps, uint32_t n)
 {
 	struct gt_bpf_unwind_fds f = fds_of(arg);
 	struct gtb_unwind_space v;
 
+	(void)tgid;
 	if (!n) {
 		bpf_map_delete_elem(f.spaces, &space);
 		return 0;

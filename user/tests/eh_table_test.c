@@ -19,6 +19,11 @@
  *    (through the C library, built without frame pointers), to _start:
  *    every return address what glibc's backtrace() (libgcc's unwinder)
  *    finds.
+ * 6. The vDSO, built from this process's image in memory: as 1., with
+ *    its bytes written to a file for readelf, and the same rows as a
+ *    build from that file.
+ * 7. Walks of this process from a CPU timer's signals that interrupted
+ *    clock_gettime() in the vDSO, to _start: backtrace()'s frames.
  *
  * Prints, per file, the table's rows, bytes and build time.
  */
@@ -26,10 +31,16 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <link.h>
 #include <search.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/time.h>
+#include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -636,14 +647,17 @@ static void check_fde(struct cmp *x, const struct rcie *c,
 
 /*
  * The rows of a file's table where readelf says what a row should
- * (@flags: gt_eh_table_build()'s).
+ * (@flags: gt_eh_table_build()'s); the table @given if not NULL (built
+ * otherwise than from the file, and left to the caller), else the
+ * file's.
  */
-static void compare_file(const char *path, const struct mach *m,
-			 unsigned int flags)
+static void compare_table(const char *path, const struct mach *m,
+			  unsigned int flags, const struct gt_eh_table *given)
 {
 	struct rframes rf = { 0 };
-	struct gt_eh_table t;
-	struct cmp x = { .m = m, .rf = &rf, .t = &t };
+	struct gt_eh_table built;
+	const struct gt_eh_table *t = given ? given : &built;
+	struct cmp x = { .m = m, .rf = &rf, .t = t };
 	uint64_t code[64][2];
 	size_t ncode, fdes = 0, outside = 0;
 
@@ -657,12 +671,12 @@ static void compare_file(const char *path, const struct mach *m,
 		return;
 	}
 	read_raw(path, m, &rf);
-	if (!ok(build(path, flags, &t) == 0 && t.machine == m->machine,
-		"%s: its table builds", path)) {
+	if (!ok((given || build(path, flags, &built) == 0) &&
+		t->machine == m->machine, "%s: its table builds", path)) {
 		rframes_free(&rf);
 		return;
 	}
-	report(path, &t);
+	report(path, t);
 	ncode = code_ranges(path, code, 64);
 	for (size_t i = 0; i < rf.nr_fdes; i++) {
 		const struct rcie *c = cie_of(&rf, &rf.fdes[i]);
@@ -680,9 +694,16 @@ static void compare_file(const char *path, const struct mach *m,
 	     x.eh_over);
 	ok(x.checked > 0 && !x.bad, "%s: %zu addresses of %zu FDEs agree with "
 	   "readelf, %zu mismatches", path, x.checked, fdes, x.bad);
-	check_gaps(path, &rf, code, ncode, &t);
-	gt_eh_table_free(&t);
+	check_gaps(path, &rf, code, ncode, t);
+	if (!given)
+		gt_eh_table_free(&built);
 	rframes_free(&rf);
+}
+
+static void compare_file(const char *path, const struct mach *m,
+			 unsigned int flags)
+{
+	compare_table(path, m, flags, NULL);
 }
 
 /* --- 3. function entries --------------------------------------------- */
@@ -965,7 +986,8 @@ static void read_maps(struct self *s)
 			s->stack_lo = lo;
 			s->stack_hi = hi;
 		}
-		if (perm[2] != 'x' || path[0] != '/')
+		if (perm[2] != 'x' || (path[0] != '/' &&
+					strcmp(path, "[vdso]")))
 			continue;
 		*m = (struct mapping){ .start = lo, .end = hi, .off = off };
 		snprintf(m->path, sizeof(m->path), "%s", path);
@@ -973,6 +995,30 @@ static void read_maps(struct self *s)
 	}
 	if (f)
 		fclose(f);
+}
+
+/*
+ * The vDSO's mapping @m: its table built from the image in memory, the
+ * bias that of its PT_LOAD at offset 0, the mapping's start.
+ */
+static struct mapping *vdso_mapping(struct mapping *m)
+{
+	const ElfW(Ehdr) *eh = (const void *)(uintptr_t)m->start;
+	const ElfW(Phdr) *ph = (const void *)(uintptr_t)(m->start +
+							  eh->e_phoff);
+	char err[512];
+
+	if (gt_eh_table_build_mem(eh, m->end - m->start, m->path, 0, &m->t,
+				  err, sizeof(err))) {
+		diag("%s", err);
+		return NULL;
+	}
+	for (unsigned int j = 0; j < eh->e_phnum; j++)
+		if (ph[j].p_type == PT_LOAD && !ph[j].p_offset) {
+			m->bias = m->start - ph[j].p_vaddr;
+			m->state = 1;
+		}
+	return m->state > 0 ? m : NULL;
 }
 
 /* The mapping of @pc, its table built on first use; NULL if none. */
@@ -989,6 +1035,8 @@ static struct mapping *mapping_of(struct self *s, uint64_t pc)
 		if (m->state)
 			return m->state > 0 ? m : NULL;
 		m->state = -1;
+		if (!strcmp(m->path, "[vdso]"))
+			return vdso_mapping(m);
 		if (build(m->path, 0, &m->t))
 			return NULL;
 		/* The load bias: the mapping's file offset as an address. */
@@ -1141,6 +1189,247 @@ static void walk_self(void)
 	free(here.self);
 }
 
+/* --- 6. the vDSO ------------------------------------------------------ */
+
+/*
+ * The kernel's vDSO has no file: its table is built from this process's
+ * image in memory (gt_eh_table_build_mem()).  Those bytes, written to a
+ * file as far as its headers reach, are what readelf reads: the table
+ * built in memory must agree with readelf at every row, as a file's
+ * does, and be the very rows a build from that file gives.
+ */
+static void check_vdso(void)
+{
+	char path[] = "/tmp/eh_table_vdso.XXXXXX", err[512];
+	const uint8_t *image = (const void *)(uintptr_t)
+			       getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Ehdr) *eh = (const void *)image;
+	const ElfW(Phdr) *ph;
+	const ElfW(Shdr) *sh;
+	struct gt_eh_table mem, file;
+	size_t size = 0, len = 0;
+	const void *vdso = gt_eh_vdso(&size);
+	bool same;
+	int fd, r;
+
+	if (!image || sizeof(void *) != 8) {
+		ok(1, "# SKIP no 64-bit vDSO (%p)", (const void *)image);
+		return;
+	}
+	/* Its extent: every segment, the section headers, every section. */
+	ph = (const void *)(image + eh->e_phoff);
+	for (unsigned int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_offset + ph[i].p_filesz > len)
+			len = ph[i].p_offset + ph[i].p_filesz;
+	if (eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize > len)
+		len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (!ok(vdso == image && len <= size,
+		"gt_eh_vdso(): AT_SYSINFO_EHDR (%p), its mapping's %zu bytes "
+		"hold the %zu its headers describe", vdso, size, len))
+		return;
+	sh = (const void *)(image + eh->e_shoff);
+	for (unsigned int i = 0; i < eh->e_shnum; i++)
+		if (sh[i].sh_type != SHT_NOBITS &&
+		    sh[i].sh_offset + sh[i].sh_size > len &&
+		    sh[i].sh_offset + sh[i].sh_size <= size)
+			len = sh[i].sh_offset + sh[i].sh_size;
+	fd = mkstemp(path);
+	r = fd >= 0 && gt_write_all(fd, image, len) == 0 ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	if (!ok(r == 0, "the vDSO's %zu bytes written to %s", len, path))
+		goto out;
+	r = gt_eh_table_build_mem(vdso, size, "[vdso]", 0, &mem, err,
+				  sizeof(err));
+	if (!ok(r == 0 && mem.nr > 1 && mem.machine == host->machine,
+		"[vdso]: its table builds from memory (%s)", r ? err : "ok"))
+		goto out;
+	diag("[vdso]: %u rows, %zu bytes, %u FDEs, built in %" PRIu64 " us",
+	     mem.nr, (size_t)mem.nr * sizeof(*mem.rows), mem.st.fdes,
+	     mem.st.build_ns / 1000);
+	compare_table(path, host, 0, &mem);
+	r = build(path, 0, &file);
+	same = r == 0 && file.nr == mem.nr && file.base == mem.base &&
+	       file.end == mem.end && file.build_id_len == mem.build_id_len &&
+	       !memcmp(file.build_id, mem.build_id, mem.build_id_len) &&
+	       !memcmp(file.rows, mem.rows, mem.nr * sizeof(*mem.rows));
+	ok(same, "[vdso]: the table built in memory is the one built from "
+	   "the file (%u rows, %u)", mem.nr, r ? 0 : file.nr);
+	if (!r)
+		gt_eh_table_free(&file);
+	gt_eh_table_free(&mem);
+out:
+	unlink(path);
+}
+
+/*
+ * 7. Walks of this process from inside the vDSO: a CPU timer's signals
+ * that interrupt clock_gettime() in the vDSO walk, in the handler, from
+ * the interrupted registers through the vDSO's table, the C library's
+ * wrapper, this file's loop, to _start; every PC of each what
+ * backtrace() (libgcc's unwinder, which reads the vDSO's .eh_frame
+ * itself, through the signal frame) finds after the handler's frames.
+ */
+#define VDSO_WALKS	32
+
+struct vwalk {
+	uint64_t pcs[WALK_MAX];
+	int nr_pcs;
+	enum gt_eh_step stop;
+	void *bt[WALK_MAX];
+	int nr_bt;
+};
+
+static struct {
+	struct self *self;
+	struct mapping *vdso;
+	volatile sig_atomic_t n;	/* walks done */
+	unsigned long misses;		/* signals outside the vDSO */
+	struct vwalk w[VDSO_WALKS];
+} vw;
+
+static void on_prof(int sig, siginfo_t *si, void *ucv)
+{
+	const ucontext_t *uc = ucv;
+	struct gt_eh_regs r = { .innermost = true };
+	struct vwalk *w;
+
+	(void)sig;
+	(void)si;
+	if (vw.n == VDSO_WALKS)
+		return;
+#ifdef __x86_64__
+	r.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	r.sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+	r.fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+#else
+	(void)uc;
+#endif
+	if (r.pc < vw.vdso->start || r.pc >= vw.vdso->end) {
+		vw.misses++;
+		return;
+	}
+	w = &vw.w[vw.n];
+	/* Every table is built: the walk allocates nothing here. */
+	w->nr_bt = backtrace(w->bt, WALK_MAX);
+	w->stop = GT_EH_STEP_OK;
+	while (w->nr_pcs < WALK_MAX) {
+		struct mapping *m = mapping_of(vw.self, r.pc);
+
+		w->pcs[w->nr_pcs++] = r.pc;
+		if (!m || m->state <= 0) {
+			w->stop = GT_EH_STEP_NO_RULE;
+			break;
+		}
+		w->stop = gt_eh_step(&m->t, m->bias, &r, read_self, vw.self);
+		if (w->stop != GT_EH_STEP_OK)
+			break;
+	}
+	vw.n++;
+}
+
+/* Reads the clock until the signals have walked, 3 s at most. */
+__attribute__((noinline)) static void spin_in_vdso(void)
+{
+	struct timespec ts, end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 3;
+	do
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	while (vw.n < VDSO_WALKS && (ts.tv_sec < end.tv_sec ||
+				     (ts.tv_sec == end.tv_sec &&
+				      ts.tv_nsec < end.tv_nsec)));
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Whether walk @w is backtrace()'s, shown if it is the first not. */
+static bool vwalk_agrees(const struct vwalk *w, bool show)
+{
+	int from = -1, agree = 0, n = w->nr_pcs;
+
+	/* backtrace()'s own frames, the handler's and the signal frame's. */
+	for (int i = 0; n && i < w->nr_bt && from < 0; i++)
+		if ((uint64_t)(uintptr_t)w->bt[i] == w->pcs[0])
+			from = i;
+	for (int i = 0; i < n; i++)
+		agree += from >= 0 && from + i < w->nr_bt &&
+			 w->pcs[i] == (uint64_t)(uintptr_t)w->bt[from + i];
+	if (w->stop == GT_EH_STEP_END && n > 3 && agree == n &&
+	    from + n == w->nr_bt)
+		return true;
+	for (int i = 0; show && i < n; i++) {
+		struct mapping *m = mapping_of(vw.self, w->pcs[i]);
+		const char *base = !m ? NULL : m->path[0] == '/' ?
+				   strrchr(m->path, '/') + 1 : m->path;
+
+		diag("  frame %d: %s+%#" PRIx64, i, base ? base : "?",
+		     m ? w->pcs[i] - m->bias : w->pcs[i]);
+	}
+	if (show)
+		diag("  %d frames (%s), %d of them backtrace()'s, of %d", n,
+		     gt_eh_step_name(w->stop), agree,
+		     from >= 0 ? w->nr_bt - from : 0);
+	return false;
+}
+
+static void walk_vdso(void)
+{
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { 0 };
+	struct sigaction sa = { .sa_sigaction = on_prof,
+				.sa_flags = SA_SIGINFO | SA_RESTART };
+	uint64_t pcs[VDSO_WALKS];
+	int good = 0, frames = 0, npcs = 0;
+	void *warm[4];
+
+#ifndef __x86_64__
+	ok(1, "# SKIP the walks from the vDSO are x86-64's");
+	return;
+#endif
+	vw.self = calloc(1, sizeof(*vw.self));
+	if (!vw.self)
+		return;
+	read_maps(vw.self);
+	for (size_t i = 0; i < vw.self->n; i++) {
+		struct mapping *m = mapping_of(vw.self,
+					       vw.self->maps[i].start);
+
+		if (m && !strcmp(m->path, "[vdso]"))
+			vw.vdso = m;
+	}
+	if (!vw.vdso) {
+		ok(1, "# SKIP no [vdso] mapping with a table");
+		goto out;
+	}
+	/* libgcc loaded, and its unwinder's caches made, out of the handler. */
+	backtrace(warm, 4);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPROF, &sa, NULL);
+	setitimer(ITIMER_PROF, &it, NULL);
+	spin_in_vdso();
+	setitimer(ITIMER_PROF, &off, NULL);
+	signal(SIGPROF, SIG_DFL);
+	for (int i = 0; i < vw.n; i++) {
+		bool seen = false;
+
+		good += vwalk_agrees(&vw.w[i], good == i);
+		frames += vw.w[i].nr_pcs;
+		for (int j = 0; j < npcs; j++)
+			seen |= pcs[j] == vw.w[i].pcs[0];
+		if (!seen)
+			pcs[npcs++] = vw.w[i].pcs[0];
+	}
+	ok(vw.n == VDSO_WALKS && good == vw.n,
+	   "walks of this process from a CPU timer's signals in the vDSO "
+	   "(%d PCs): %d of %d to _start's end row, every frame "
+	   "backtrace()'s (%d frames; %lu signals outside the vDSO)", npcs,
+	   good, (int)vw.n, frames, vw.misses);
+out:
+	for (size_t i = 0; i < vw.self->n; i++)
+		gt_eh_table_free(&vw.self->maps[i].t);
+	free(vw.self);
+}
+
 /* --- the rest -------------------------------------------------------- */
 
 static void misc(void)
@@ -1225,6 +1514,8 @@ int main(void)
 	synthetic_walk_x86_64();
 	synthetic_walk_arm64();
 	walk_self();
+	check_vdso();
+	walk_vdso();
 	misc();
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		struct gt_eh_table t;

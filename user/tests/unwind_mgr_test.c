@@ -24,7 +24,8 @@
  *    every file (entry, entry + 4, middle, as a return address at its
  *    end), at PCs spread over every mapping, at libc's read, malloc,
  *    qsort and at return addresses (__builtin_return_address), the rows
- *    agree.
+ *    agree.  The vDSO, which has no file, has its table too, built from
+ *    this process's image: its rows at its symbols and spread PCs.
  * 2. Eviction: an array that holds dash's space (dash, libc, ld.so) and
  *    a few rows more; bash's space then evicts.  The evicted slot's
  *    generation changes, odd while its rows are rewritten (the sink's log
@@ -32,7 +33,9 @@
  *    mapping made before is refused by the lookup, the peak fits.
  * 3. A table larger than the array: too_big, the mapping without table.
  * 4. A process that does not exist: gone, no space() call; a Go binary
- *    (stopped at its exec by ptrace): no table, no_table counted.
+ *    (stopped at its exec by ptrace): no table but its vDSO's, no_table
+ *    counted; a space the sink refuses as stale or gone (the module's
+ *    -ESTALE, -ESRCH) counted gone, another refusal spaces_full.
  * 5. gt_unwind_free() with a thousand requests queued returns after at
  *    most the one in progress; everything freed (LeakSanitizer, at the
  *    end, through its interface when the test is sanitized).
@@ -52,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -104,6 +108,8 @@ struct sink {
 	struct sspace spaces[SINK_SPACES];
 	size_t nspaces;
 	unsigned long space_calls, space_dels, space_full;
+	int space_tgid;			/* of the last space() call */
+	int space_err;			/* what space() returns, if not 0 */
 	unsigned long rows_calls, oob, live_overwrites;
 };
 
@@ -175,13 +181,18 @@ static int sink_table(void *arg, uint32_t slot,
 	return 0;
 }
 
-static int sink_space(void *arg, uint64_t id,
+static int sink_space(void *arg, uint64_t id, int tgid,
 		      const struct gotrace_unwind_map *maps, uint32_t n)
 {
 	struct sink *s = arg;
 	size_t i;
 
 	pthread_mutex_lock(&s->lock);
+	s->space_tgid = tgid;
+	if (n && s->space_err) {
+		pthread_mutex_unlock(&s->lock);
+		return s->space_err;
+	}
 	for (i = 0; i < s->nspaces && s->spaces[i].id != id; i++)
 		;
 	if (!n) {
@@ -401,6 +412,36 @@ struct ref {
 static struct ref *refs[64];
 static size_t nrefs;
 
+/*
+ * The vDSO, which has no file: this process's image (the mapping at
+ * AT_SYSINFO_EHDR, the same in every 64-bit process), its table built
+ * from memory, its program headers read there.
+ */
+static struct ref *ref_vdso(struct ref *r)
+{
+	const ElfW(Ehdr) *eh = (const void *)(uintptr_t)
+			       getauxval(AT_SYSINFO_EHDR);
+	const ElfW(Phdr) *ph;
+	const void *image;
+	char err[512];
+	size_t size;
+
+	image = gt_eh_vdso(&size);
+	if (!eh || image != eh)
+		return NULL;
+	ph = (const void *)((const char *)eh + eh->e_phoff);
+	for (unsigned int i = 0; i < eh->e_phnum && r->nph < 16; i++)
+		if (ph[i].p_type == PT_LOAD)
+			r->ph[r->nph++] = (struct phdr){ ph[i].p_offset,
+				ph[i].p_vaddr, ph[i].p_filesz, ph[i].p_flags };
+	if (gt_eh_table_build_mem(image, size, "[vdso]", 0, &r->t, err,
+				  sizeof(err)))
+		diag("[vdso]: %s", err);
+	else if (r->nph)
+		r->state = 1;
+	return r->state > 0 ? r : NULL;
+}
+
 static struct ref *ref_get(const char *path)
 {
 	char err[512];
@@ -420,6 +461,8 @@ static struct ref *ref_get(const char *path)
 	refs[nrefs++] = r;
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->state = -1;
+	if (!strcmp(path, "[vdso]"))
+		return ref_vdso(r);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -462,7 +505,10 @@ struct pmaps {
 	size_t n;
 };
 
-/* The executable file mappings of @pid, as the manager should see them. */
+/*
+ * The executable file mappings of @pid, and its vDSO ("[vdso]"), as the
+ * manager should see them.
+ */
 static void pmaps_read(int pid, struct pmaps *pm)
 {
 	char path[64], line[PATH_MAX + 256];
@@ -483,8 +529,9 @@ static void pmaps_read(int pid, struct pmaps *pm)
 			   &ino, &at) < 5 || !at)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		if (perm[2] != 'x' || line[at] != '/' || !ino ||
-		    strstr(line + at, " (deleted)"))
+		if (perm[2] != 'x' || (strcmp(line + at, "[vdso]") &&
+				       (line[at] != '/' || !ino ||
+					strstr(line + at, " (deleted)"))))
 			continue;
 		v = realloc(pm->v, (pm->n + 1) * sizeof(*v));
 		if (!v)
@@ -514,6 +561,8 @@ static const struct pmap *pmap_named(const struct pmaps *pm, const char *name)
 
 		if (b && !strncmp(b + 1, name, strlen(name)))
 			return &pm->v[i];
+		if (!b && !strcmp(pm->v[i].path, name))
+			return &pm->v[i];	/* "[vdso]" */
 	}
 	return NULL;
 }
@@ -686,15 +735,27 @@ static void compare_symbols(struct cmp *c, struct sink *s,
 {
 	struct ref *r = ref_get(path);
 	Elf_Scn *scn = NULL, *sym = NULL;
-	size_t before = c->n;
+	size_t before = c->n, size;
+	const void *vdso;
+	char *copy = NULL;
 	GElf_Shdr sh;
-	Elf *e;
-	int fd;
+	Elf *e = NULL;
+	int fd = -1;
 
 	if (!r)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	if (!strcmp(path, "[vdso]")) {
+		/* Its image, copied: libelf may write to what it reads. */
+		vdso = gt_eh_vdso(&size);
+		copy = vdso ? malloc(size) : NULL;
+		if (copy) {
+			memcpy(copy, vdso, size);
+			e = elf_memory(copy, size);
+		}
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	}
 	while (e && (scn = elf_nextscn(e, scn)))
 		if (gelf_getshdr(scn, &sh) &&
 		    (sh.sh_type == SHT_SYMTAB ||
@@ -725,6 +786,7 @@ static void compare_symbols(struct cmp *c, struct sink *s,
 	}
 	if (e)
 		elf_end(e);
+	free(copy);
 	if (fd >= 0)
 		close(fd);
 	diag("  %s: %lu symbol PCs", path, c->n - before);
@@ -993,6 +1055,22 @@ static void check_self(void)
 	   "self: ELF addresses from /proc/self/maps and PT_LOAD agree with "
 	   "dl_iterate_phdr()'s biases (%lu agree, %lu differ)",
 	   c.dl_agree, c.dl_differ);
+	/* The vDSO: no file, its table built from this process's image. */
+	{
+		const struct pmap *vm = pmap_named(&pm, "[vdso]");
+		struct pmaps one = { (struct pmap *)vm, vm ? 1 : 0 };
+		struct cmp cv = { .what = "vdso" };
+
+		compare_symbols(&cv, s, &sp, &pm, "[vdso]", true);
+		compare_spread(&cv, s, &sp, &one, true);
+		/* Not checked: PCs of its last page, past its PT_LOAD. */
+		ok(vm && has_table(&sp, vm->start) && cv.n > 50 && !cv.bad &&
+		   cv.dl_agree > 50 && !cv.dl_differ,
+		   "self: the [vdso] mapping has a table: %lu PCs (its "
+		   "symbols, spread) give its image's rows (%lu differ, %lu "
+		   "past its code), at dl_iterate_phdr()'s bias (%lu agree)",
+		   cv.n, cv.bad, cv.skipped, cv.dl_agree);
+	}
 	if (lldm) {
 		struct cmp cl = { .what = "lld" };
 		struct ref *r = ref_get(lldm->path);
@@ -1327,14 +1405,25 @@ static void check_gone_go(void)
 	gt_unwind_settle(u);
 	gt_unwind_stats(u, &st);
 	if (sink_space_copy(s, 41, &sp)) {
-		uint32_t with = 0;
+		struct pmaps pg;
+		const struct pmap *vm;
+		uint32_t with = 0, vdso = 0;
 
-		for (uint32_t i = 0; i < sp.nr; i++)
-			with += sp.maps[i].table != 0;
-		ok(sp.nr > 0 && !with && st.no_table == 1 && st.tables == 0,
-		   "go: %s: %u mappings, %u with a table; no_table %" PRIu64
-		   ", tables %" PRIu64, prog, sp.nr, with, st.no_table,
-		   st.tables);
+		/* Its vDSO has the one table: not Go's code. */
+		pmaps_read(pid, &pg);
+		vm = pmap_named(&pg, "[vdso]");
+		for (uint32_t i = 0; i < sp.nr; i++) {
+			if (vm && sp.maps[i].start == vm->start)
+				vdso += sp.maps[i].table != 0;
+			else
+				with += sp.maps[i].table != 0;
+		}
+		ok(sp.nr > 0 && !with && st.no_table == 1 &&
+		   vdso == (vm ? 1 : 0) && st.tables == vdso,
+		   "go: %s: %u mappings, %u with a table, and the vDSO's %u; "
+		   "no_table %" PRIu64 ", tables %" PRIu64, prog, sp.nr, with,
+		   vdso, st.no_table, st.tables);
+		free(pg.v);
 	} else {
 		ok(0, "go: %s: the sink got its space", prog);
 	}
@@ -1347,6 +1436,38 @@ out:
 		if (system(cmd))
 			diag("cannot remove %s", tmp);
 	}
+	gt_unwind_free(u);
+	sink_free(s);
+}
+
+/*
+ * The module's sink refuses the mappings of a process that executed
+ * another program since they were read (-ESTALE) or is gone (-ESRCH):
+ * counted gone, not as a full sink; the sink is told the process.
+ */
+static void check_stale(void)
+{
+	static const int errs[] = { -ESTALE, -ESRCH, -ENOSPC };
+	struct sink *s = sink_new(GT_UNWIND_MEMORY_DEFAULT / 16, 64);
+	struct gt_unwind *u = s ? mgr_new(s) : NULL;
+	struct gt_unwind_stats st;
+
+	if (!u) {
+		ok(0, "stale: a manager");
+		sink_free(s);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		s->space_err = errs[i];
+		gt_unwind_request(u, 50 + i, gettid(), getpid());
+		gt_unwind_settle(u);
+	}
+	gt_unwind_stats(u, &st);
+	ok(st.gone == 2 && st.spaces_full == 1 && st.spaces == 0 &&
+	   s->space_tgid == getpid(),
+	   "stale: -ESTALE, -ESRCH, -ENOSPC: gone %" PRIu64 ", spaces_full %"
+	   PRIu64 ", spaces %" PRIu64 ", the sink told pid %d (%d)", st.gone,
+	   st.spaces_full, st.spaces, s->space_tgid, getpid());
 	gt_unwind_free(u);
 	sink_free(s);
 }
@@ -1387,6 +1508,7 @@ int main(void)
 	check_self();
 	check_evict();
 	check_gone_go();
+	check_stale();
 	check_free();
 #ifdef HAVE_LSAN
 	ok(!__lsan_do_recoverable_leak_check(),

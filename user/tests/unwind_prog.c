@@ -3,12 +3,15 @@
  * unwind_prog.c - blocks through the C library with known user stacks
  * and no frame pointers, for unwind_test.sh
  *
- *   unwind_prog [ROUNDS]   block ROUNDS times (default 3) in each of:
+ *   unwind_prog [ROUNDS [CLOCK_MS]]
+ *                          block ROUNDS times (default 3) in each of:
  *                          a read() of an empty pipe, a
  *                          pthread_mutex_lock() of a mutex another
  *                          thread holds (a futex wait in the C library)
  *                          and a 20 ms nanosleep(), in that order; then
- *                          exit
+ *                          read CLOCK_MONOTONIC with clock_gettime() in
+ *                          a loop for CLOCK_MS (default 0), for CPU
+ *                          samples that stop it in the vDSO; then exit
  *   unwind_prog -hold [read|futex|sleep]
  *                          block for ever in that one (read by default:
  *                          nobody writes; the helper locks the mutex
@@ -19,6 +22,10 @@
  * Every block is made by the C library, called from
  *
  *   main -> prog_outer -> lib_middle -> prog_inner_MODE -> libc
+ *
+ * and the clock is read by the vDSO (the kernel's code in the process,
+ * which has no file), through the C library's clock_gettime(), from
+ * prog_inner_clock in the same chain.
  *
  * where lib_middle() is in libgtunwind.so (unwind_lib.c), found through
  * the program's rpath ($ORIGIN).  Both are built with -O2
@@ -60,7 +67,8 @@
 
 #define SETTLE_MS	200
 
-enum { M_READ, M_FUTEX, M_SLEEP, M_MODES };
+/* The blocks, then the spin (not a block: no -hold clock). */
+enum { M_READ, M_FUTEX, M_SLEEP, M_CLOCK, M_MODES };
 
 /* libgtunwind.so */
 long lib_middle(long (*inner)(long), long arg);
@@ -70,6 +78,7 @@ static volatile long sink;
 static int fds[2];
 static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
 static int rounds = 3;
+static long clock_ms;
 static pid_t main_tid;
 /*
  * The main thread's blocking calls begun and done, per mode; the rounds
@@ -114,10 +123,39 @@ NOINLINE long prog_inner_sleep(long arg)
 	return r;
 }
 
+/*
+ * clock_gettime() in a loop for clock_ms: the vDSO's time, mostly.  The
+ * clock's values are static: on the stack, the compiler kept a pointer
+ * to them in rbp (mov %rsp,%rbp), which the test takes for a frame.
+ */
+NOINLINE long prog_inner_clock(long arg)
+{
+	static struct timespec now, end;
+	volatile long v[4];
+	long n = 0;
+
+	v[0] = arg;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += clock_ms / 1000;
+	end.tv_nsec += clock_ms % 1000 * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		n++;
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	sink = n + v[0];
+	return n;
+}
+
 NOINLINE long prog_outer(int mode)
 {
 	static long (*const inner[M_MODES])(long) = {
 		prog_inner_read, prog_inner_futex, prog_inner_sleep,
+		prog_inner_clock,
 	};
 	volatile long v[8];
 	long r;
@@ -175,13 +213,13 @@ static void *helper(void *arg)
 /* -hold MODE: block in MODE until killed. */
 static int hold(const char *what)
 {
-	static const char *const names[M_MODES] = { "read", "futex", "sleep" };
+	static const char *const names[M_CLOCK] = { "read", "futex", "sleep" };
 	pthread_t th;
 	int mode;
 
-	for (mode = 0; mode < M_MODES && strcmp(what, names[mode]); mode++)
+	for (mode = 0; mode < M_CLOCK && strcmp(what, names[mode]); mode++)
 		;
-	if (mode == M_MODES) {
+	if (mode == M_CLOCK) {
 		fprintf(stderr, "unwind_prog: -hold read|futex|sleep\n");
 		return 2;
 	}
@@ -211,8 +249,11 @@ int main(int argc, char **argv)
 		return hold(argc > 2 ? argv[2] : "read");
 	if (argc > 1)
 		rounds = atoi(argv[1]);
-	if (argc > 2 || rounds < 1) {
-		fprintf(stderr, "usage: unwind_prog [ROUNDS] | -hold [MODE]\n");
+	if (argc > 2)
+		clock_ms = atol(argv[2]);
+	if (argc > 3 || rounds < 1 || clock_ms < 0) {
+		fprintf(stderr, "usage: unwind_prog [ROUNDS [CLOCK_MS]] | "
+			"-hold [MODE]\n");
 		return 2;
 	}
 	pause_ms(SETTLE_MS);
@@ -231,6 +272,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < rounds; i++)
 		prog_outer(M_SLEEP);
+	if (clock_ms)
+		prog_outer(M_CLOCK);
 	pthread_join(th, NULL);
 	return 0;
 }

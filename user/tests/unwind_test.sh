@@ -42,6 +42,10 @@
 # (skips on a missing Go with GT_ALLOW_NO_GO=1).
 
 . "$(dirname "$0")/lib.sh"
+# norm, outer, inner, same_inner, whole_outer, has_wrapper, reaches_main,
+# blocks: what a whole stack of unwind_prog is, shared with the guests'
+# unwind_test.sh (selftests/check-unwind.sh).
+. "$(dirname "$0")/../../selftests/unwind-chains.sh"
 
 PROG=$(realpath "${UNWIND_PROG:-./build/unwind_prog}")
 LIB=$(dirname "$PROG")/libgtunwind.so
@@ -61,32 +65,6 @@ if [ ! -x "$GO127" ]; then
 	done_testing
 	exit
 fi
-
-# norm: the names of a chain on standard input, one a line, made the
-# same across the C library's aliases: without a symbol version
-# (@GLIBC_2.2.5, @@GLIBC_2.34) and the prefixes the aliases add
-# (__GI___lll_lock_wait, __lll_lock_wait; __libc_read, read).
-norm() {
-	sed 's/@.*//; s/^_*GI_*//; s/^_*//; s/^libc_//'
-}
-
-# outer CHAIN: the part of the chain CHAIN ("NAME NAME ...", innermost
-# first) from the first prog_inner_ frame out; inner CHAIN: the part
-# before it, the C library's frames.
-outer() {
-	echo "$1" | sed -n 's/^\(.* \)\{0,1\}\(prog_inner_.*\)$/\2/p'
-}
-
-inner() {
-	echo "$1" | sed -n 's/^\(.*\) prog_inner_.*$/\1/p'
-}
-
-# same_inner A B: the C library frames of chains A and B name the same
-# functions, modulo aliases.
-same_inner() {
-	[ "$(inner "$1" | tr ' ' '\n' | norm)" = \
-	  "$(inner "$2" | tr ' ' '\n' | norm)" ]
-}
 
 # --- the workload -----------------------------------------------------
 
@@ -162,50 +140,12 @@ for m in $MODES; do
 	check "eu-stack read unwind_prog -hold $m without an error ($eurc)" \
 		'[ "$eurc" = 0 ]'
 	check "eu-stack, $m: prog_inner_$m, lib_middle, prog_outer, main ... __libc_start_main, _start" \
-		'echo " $chain" | grep -Eq "^ [^ ]+( [^ ]+)* prog_inner_$m lib_middle prog_outer main( [^ ]+)* __libc_start_main _start$"'
-	case $m in
-	read) libc="read" ;;
-	futex) libc="pthread_mutex_lock" ;;
-	sleep) libc="nanosleep" ;;
-	esac
-	check "eu-stack, $m: the C library's $libc inside prog_inner_$m" \
-		'inner "$chain" | tr " " "\n" | norm | grep -qx "$libc"'
+		'whole_outer "$m" "$chain"'
+	check "eu-stack, $m: the C library's $(wrapper "$m") inside prog_inner_$m" \
+		'has_wrapper "$m" "$chain"'
 done
 
 # --- the recordings ---------------------------------------------------
-
-# blocks DUMP: a line "MODE COMM NAME NAME ..." per block (a transition
-# Running->Waiting) in Go 1.27's dump DUMP: MODE the syscall of its
-# reason (read, futex, sleep for clock_nanosleep and nanosleep), COMM
-# its task's comm (the stack's [comm] frame), the user frames of its
-# stack innermost first, without symbol versions; a walk's end marker
-# ("[user stack truncated: ...]") is one frame, "[truncated]"; other
-# pseudo-frames are left out.
-blocks() {
-	"$GO127" tool trace -d=parsed "$1" 2>/dev/null | awk '
-	/^M=/ { ev = $0; inst = 0; next }
-	/^Stack=/ { inst = 1; st = ""; comm = ""; name = ""; next }
-	inst && /^$/ {
-		if (ev ~ /Running->Waiting/) {
-			r = ev; sub(/.*Reason="/, "", r); sub(/".*/, "", r)
-			sub(/.*: /, "", r)
-			if (r == "clock_nanosleep" || r == "nanosleep") r = "sleep"
-			print r, comm st
-		}
-		inst = 0; next
-	}
-	inst && /^\t\t/ {
-		if ($0 ~ /^\t\t\[comm\]:/) comm = name
-		else if (pc ~ /^0x1[0-9a-f]+$/ && length(pc) == 17) {
-			n = name; sub(/@.*/, "", n); st = st " " n
-		} else if (name ~ /^\[user stack truncated/) st = st " [truncated]"
-		next
-	}
-	inst && /^\t/ {
-		name = $0; sub(/^\t/, "", name); sub(/ @ 0x[0-9a-f]+$/, "", name)
-		pc = $NF; next
-	}'
-}
 
 # record NAME ARGS...: record unwind_prog ROUNDS with ARGS, symbolize,
 # and list its blocks in $T/NAME.blocks; 0 if all went well.
@@ -283,13 +223,29 @@ if record fp --unwind=fp; then
 		nb=$(awk -v m="$m" '$1 == m' "$T/fp.blocks" | wc -l)
 		check "fp: $nb $m blocks of unwind_prog, $ROUNDS at least" \
 			'[ "$nb" -ge "$ROUNDS" ]'
-		nthrough=$(awk -v m="$m" '$1 == m && / lib_middle prog_outer main( |$)/' \
-			"$T/fp.blocks" | wc -l)
+		nthrough=0
+		while read -r got; do
+			reaches_main "$got" && nthrough=$((nthrough + 1))
+		done <<EOT
+$(awk -v m="$m" '$1 == m' "$T/fp.blocks")
+EOT
 		check "fp: none reaches main through lib_middle ($nthrough): no frame pointers" \
 			'[ "$nthrough" -eq 0 ]'
 	done
 	check "fp: the summary counts walks cut at a bad frame pointer" \
 		'grep -q "truncated: bad frame pointer [1-9][0-9]*" "$T/fp.err"'
 fi
+
+# The guests' checker of the same stacks (selftests/check-unwind.sh)
+# can fail: it passes the walks by tables and refuses those by frame
+# pointers.
+printf 'whole %s %s\n' read $ROUNDS futex $ROUNDS sleep $ROUNDS > "$T/whole.unwind"
+CHECK_UNWIND=$(dirname "$0")/../../selftests/check-unwind.sh
+[ -s "$T/eh.trace" ] &&
+	check "check-unwind.sh: the stacks of eh's blocks are whole" \
+		'sh "$CHECK_UNWIND" "$T/eh.trace" "$T/whole.unwind" > "$T/cu.out"'
+[ -s "$T/fp.trace" ] &&
+	check "check-unwind.sh: those of fp's are not" \
+		'! sh "$CHECK_UNWIND" "$T/fp.trace" "$T/whole.unwind" > "$T/cu.out"'
 
 done_testing

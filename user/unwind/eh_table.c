@@ -24,10 +24,12 @@
  * "same value" where the CFI does not mention them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <time.h>
 
 #include <dwarf.h>
@@ -894,24 +896,48 @@ out:
 	return ret;
 }
 
-int gt_eh_table_build(int fd, const char *path, unsigned int flags,
+/*
+ * The build of the image of @size bytes at @image, or without one of the
+ * file open at @fd: everything but where the bytes come from is shared.
+ */
+static int build_from(int fd, const void *image, size_t size,
+		      const char *path, unsigned int flags,
 		      struct gt_eh_table *t, char *err, size_t errlen)
 {
 	struct build b = {
 		.t = t, .path = path, .err = err, .errlen = errlen,
 	};
 	uint64_t t0 = mono_ns();
+	char *copy = NULL;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	if (errlen)
 		err[0] = '\0';
 	elf_version(EV_CURRENT);
-	b.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!b.elf)
+	if (!image) {
+		b.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	} else {
+		/*
+		 * elf_memory() takes its image as writable memory (libelf
+		 * may convert it in place): a copy, never the vDSO's own
+		 * read-only pages.  A few KiB.
+		 */
+		copy = malloc(size ? size : 1);
+		if (!copy) {
+			fail(&b, "out of memory");
+			return -ENOMEM;
+		}
+		memcpy(copy, image, size);
+		b.elf = elf_memory(copy, size);
+	}
+	if (!b.elf) {
+		free(copy);
 		return fail(&b, "not an ELF file: %s", elf_errmsg(-1));
+	}
 	ret = build(&b, flags);
 	elf_end(b.elf);
+	free(copy);
 	free(b.code);
 	free(b.eh);
 	free(b.dbg);
@@ -924,6 +950,54 @@ int gt_eh_table_build(int fd, const char *path, unsigned int flags,
 	t->st.rows = t->nr;
 	t->st.build_ns = mono_ns() - t0;
 	return 0;
+}
+
+int gt_eh_table_build(int fd, const char *path, unsigned int flags,
+		      struct gt_eh_table *t, char *err, size_t errlen)
+{
+	return build_from(fd, NULL, 0, path, flags, t, err, errlen);
+}
+
+int gt_eh_table_build_mem(const void *image, size_t size, const char *name,
+			  unsigned int flags, struct gt_eh_table *t, char *err,
+			  size_t errlen)
+{
+	/* No image: an empty one, which is not ELF. */
+	return build_from(-1, image ? image : "", image ? size : 0, name,
+			  flags, t, err, errlen);
+}
+
+const void *gt_eh_vdso(size_t *size)
+{
+	const void *image = NULL;
+	uint64_t at, start, end;
+	char line[512], name[64];
+	size_t len = 0;
+	FILE *f;
+
+	/*
+	 * The walkers walk native 64-bit tasks only: a 32-bit command's
+	 * vDSO is another image than theirs.
+	 */
+	at = sizeof(void *) == 8 ? getauxval(AT_SYSINFO_EHDR) : 0;
+	f = at ? fopen("/proc/self/maps", "re") : NULL;
+	/*
+	 * The image is the whole mapping: the kernel maps all of it, the
+	 * section headers too, past the PT_LOAD's bytes (they say where
+	 * .eh_frame and the code are), and nothing may be read beyond it.
+	 */
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %*s "
+			   "%63s", &start, &end, name) == 3 &&
+		    start == at && end > start && !strcmp(name, "[vdso]")) {
+			image = (const void *)(uintptr_t)start;
+			len = (size_t)(end - start);
+			break;
+		}
+	if (f)
+		fclose(f);
+	*size = len;
+	return image;
 }
 
 void gt_eh_table_free(struct gt_eh_table *t)

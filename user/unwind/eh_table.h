@@ -110,7 +110,25 @@ struct gt_eh_table {
  */
 int gt_eh_table_build(int fd, const char *path, unsigned int flags,
 		      struct gt_eh_table *t, char *err, size_t errlen);
+/*
+ * The same of the ELF image of @size bytes at @image, which has no file
+ * (the vDSO's: gt_eh_vdso()), @name naming it in messages.  The image
+ * is only read (libelf reads a copy), and not kept.
+ */
+int gt_eh_table_build_mem(const void *image, size_t size, const char *name,
+			  unsigned int flags, struct gt_eh_table *t, char *err,
+			  size_t errlen);
 void gt_eh_table_free(struct gt_eh_table *t);
+
+/*
+ * This process's vDSO: the ELF image the kernel maps into every native
+ * process ("[vdso]" in /proc/PID/maps), with no file to read it from,
+ * the same image for all of them.  Where it is (getauxval()'s
+ * AT_SYSINFO_EHDR) and its size, the whole mapping's; NULL without one
+ * (a kernel booted with vdso=0), or in a 32-bit process, whose vDSO is
+ * not the one the walkers meet in 64-bit tasks.  Reads /proc/self/maps.
+ */
+const void *gt_eh_vdso(size_t *size);
 
 /*
  * The row that applies to @pc (an ELF address of the file), by binary

@@ -129,20 +129,16 @@ static void stat_add(struct gt_unwind *u, uint64_t *field, uint64_t n)
 
 /* ---- Files and their tables -------------------------------------------- */
 
-/* The PT_LOAD segments of the ELF file open at @fd; false if none. */
-static bool read_segs(int fd, struct ufile *f)
+/* The executable PT_LOAD segments of the ELF @e; false if none. */
+static bool elf_segs(Elf *e, struct ufile *f)
 {
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t n = 0;
-	bool ok = false;
 
-	if (!e)
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n) || !n)
 		return false;
-	if (elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n) || !n)
-		goto out;
 	f->segs = calloc(n, sizeof(*f->segs));
 	if (!f->segs)
-		goto out;
+		return false;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
@@ -154,9 +150,17 @@ static bool read_segs(int fd, struct ufile *f)
 		f->segs[f->nr_segs].filesz = ph.p_filesz;
 		f->nr_segs++;
 	}
-	ok = f->nr_segs > 0;
-out:
-	elf_end(e);
+	return f->nr_segs > 0;
+}
+
+/* The PT_LOAD segments of the ELF file open at @fd; false if none. */
+static bool read_segs(int fd, struct ufile *f)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	bool ok = elf_segs(e, f);
+
+	if (e)
+		elf_end(e);
 	return ok;
 }
 
@@ -273,6 +277,66 @@ static void file_build(struct gt_unwind *u, struct ufile *f, int id,
 out:
 	stat_add(u, &u->st.build_ns, mono_ns() - t0);
 	stat_add(u, f->no_table ? &u->st.no_table : &u->st.tables, 1);
+}
+
+/*
+ * The vDSO's table (@f): it has no file, but every native process maps
+ * the same image, the command's own (gt_eh_vdso()): built from that,
+ * once for all of them.
+ */
+static void vdso_build(struct gt_unwind *u, struct ufile *f)
+{
+	char err[256], *copy = NULL;
+	uint64_t t0 = mono_ns();
+	size_t size = 0;
+	const void *image = gt_eh_vdso(&size);
+	Elf *e = NULL;
+
+	f->built = true;
+	f->no_table = true;
+	/* libelf may write to an image it reads: a copy, a few KiB. */
+	if (image)
+		copy = malloc(size);
+	if (copy) {
+		memcpy(copy, image, size);
+		e = elf_memory(copy, size);
+	}
+	if (elf_segs(e, f) &&
+	    !gt_eh_table_build_mem(image, size, "[vdso]", 0, &f->t, err,
+				   sizeof(err)) &&
+	    f->t.nr && file_slots(f))
+		f->no_table = false;
+	if (e)
+		elf_end(e);
+	free(copy);
+	stat_add(u, &u->st.build_ns, mono_ns() - t0);
+	stat_add(u, f->no_table ? &u->st.no_table : &u->st.tables, 1);
+}
+
+/*
+ * Whether process @id runs a 64-bit program of @machine, by its
+ * executable's ELF header: its [vdso] is then the command's image.  A
+ * 32-bit (or x32) process maps another, and no walker walks it.
+ */
+static bool vdso_native(const struct gt_unwind *u, int id, uint16_t machine)
+{
+	unsigned char native = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+			       ELFDATA2LSB : ELFDATA2MSB;
+	Elf64_Ehdr eh;
+	char p[300];
+	bool ok;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%d/exe", u->proc, id);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) &&
+	     !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	     eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	     eh.e_ident[EI_DATA] == native && eh.e_machine == machine;
+	close(fd);
+	return ok;
 }
 
 /* ---- The array of rows ------------------------------------------------- */
@@ -482,6 +546,7 @@ static int space_read(struct gt_unwind *u, int id,
 		unsigned int maj, min;
 		char perm[8];
 		struct ufile *f;
+		bool vdso;
 		int at = 0;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
@@ -490,19 +555,27 @@ static int space_read(struct gt_unwind *u, int id,
 			continue;
 		snprintf(file, sizeof(file), "%s", line + at);
 		file[strcspn(file, "\n")] = '\0';
-		/* Code of a file: not [vdso], anonymous or deleted code. */
-		if (perm[2] != 'x' || file[0] != '/' || !ino ||
-		    strstr(file, " (deleted)"))
+		/* Code of a file or the vDSO: not anonymous or deleted code. */
+		vdso = !strcmp(file, "[vdso]");
+		if (perm[2] != 'x' || (!vdso && (file[0] != '/' || !ino ||
+						 strstr(file, " (deleted)"))))
 			continue;
 		if (n == GOTRACE_UNWIND_MAPS_MAX) {
 			*cut = true;
 			break;
 		}
-		f = file_get(u, makedev(maj, min), ino);
+		/* The vDSO's key: no file has inode 0. */
+		f = vdso ? file_get(u, 0, 0) : file_get(u, makedev(maj, min),
+							 ino);
 		if (!f)
 			continue;
-		if (!f->built)
+		if (!f->built && vdso)
+			vdso_build(u, f);
+		else if (!f->built)
 			file_build(u, f, id, start, end, file);
+		/* Another vDSO than ours, or no table: left out, as before. */
+		if (vdso && (f->no_table || !vdso_native(u, id, f->t.machine)))
+			continue;
 		f->used = u->tick;
 		maps[n] = (struct gotrace_unwind_map){ .start = start,
 						       .end = end };
@@ -521,7 +594,8 @@ static int space_read(struct gt_unwind *u, int id,
 static void space_load(struct gt_unwind *u, const struct req *r)
 {
 	struct gotrace_unwind_map maps[GOTRACE_UNWIND_MAPS_MAX];
-	int ids[2] = { r->tid, r->tgid }, n = -1;
+	int ids[2] = { r->tid, r->tgid }, n = -1, err;
+	int tgid = r->tgid > 0 ? r->tgid : r->tid;
 	bool cut = false;
 
 	u->tick++;
@@ -541,11 +615,17 @@ static void space_load(struct gt_unwind *u, const struct req *r)
 		    u->slots[maps[i].table - 1].gen != maps[i].gen)
 			maps[i].table = 0;
 	qsort(maps, (size_t)n, sizeof(*maps), cmp_map);
-	if (u->sink.space(u->sink.arg, r->space, maps, (uint32_t)n)) {
+	err = u->sink.space(u->sink.arg, r->space, tgid, maps, (uint32_t)n);
+	/* The process went, or executed another program, since it was read. */
+	if (err == -ESTALE || err == -ESRCH) {
+		stat_add(u, &u->st.gone, 1);
+		return;
+	}
+	if (err) {
 		stat_add(u, &u->st.spaces_full, 1);
 		return;
 	}
-	space_keep(u, r->space, r->tgid > 0 ? r->tgid : r->tid);
+	space_keep(u, r->space, tgid);
 	stat_add(u, &u->st.spaces, 1);
 	if (cut)
 		stat_add(u, &u->st.maps_cut, 1);
@@ -558,7 +638,8 @@ static void space_sweep(struct gt_unwind *u)
 
 	for (size_t i = 0; i < u->nr_spaces; i++) {
 		if (kill(u->spaces[i].tgid, 0) && errno == ESRCH) {
-			u->sink.space(u->sink.arg, u->spaces[i].space, NULL, 0);
+			u->sink.space(u->sink.arg, u->spaces[i].space,
+				      u->spaces[i].tgid, NULL, 0);
 			continue;
 		}
 		u->spaces[k++] = u->spaces[i];

@@ -18,7 +18,8 @@
  *     (/proc/PID/maps), builds the table of each file it has not built
  *     yet (eh_table.h, keyed by the file's device and inode), and hands
  *     the rows, the table's place and the space's mappings to a sink
- *     (the BPF maps: user/bpf/unwind_sink.c);
+ *     (the BPF maps: user/bpf/unwind_sink.c; the module's session:
+ *     user/record_unwind.c);
  *   - the rows live in one array of a fixed size (the memory limit);
  *     a table that does not fit evicts the least recently used ones.
  *     A mapping whose table was evicted (or never fitted) is walked by
@@ -41,17 +42,20 @@
  * struct gt_unwind_sink - where the tables go (called from the worker)
  * @rows:	write @n rows from index @first of the array of rows
  * @table:	set table slot @slot
- * @space:	set the mappings of address space @space (@n 0: delete it)
+ * @space:	set the mappings of address space @space, read from process
+ *		@tgid (@n 0: delete it; @tgid may be gone then)
  * @arg:	their first argument
  *
- * Each returns 0 or a negative errno.
+ * Each returns 0 or a negative errno.  @space's -ESTALE (@tgid runs
+ * another program now: its maps were read for the one before) and
+ * -ESRCH (@tgid is gone) count as gone, any other error as spaces_full.
  */
 struct gt_unwind_sink {
 	int (*rows)(void *arg, uint32_t first,
 		    const struct gotrace_unwind_row *rows, uint32_t n);
 	int (*table)(void *arg, uint32_t slot,
 		     const struct gotrace_unwind_table *t);
-	int (*space)(void *arg, uint64_t space,
+	int (*space)(void *arg, uint64_t space, int tgid,
 		     const struct gotrace_unwind_map *maps, uint32_t n);
 	void *arg;
 };
@@ -72,7 +76,9 @@ struct gt_unwind_params {
  * struct gt_unwind_stats - what the tables cost and what they missed
  * @requests:	address spaces asked for (again, for some)
  * @spaces:	address spaces whose mappings went to the sink
- * @gone:	asked for, but the process was gone (or a zombie)
+ * @gone:	asked for, but the process was gone (or a zombie), or
+ *		running another program by the time its mappings were
+ *		handed on (the sink's -ESTALE)
  * @spaces_full: the sink had no room for a space
  * @maps_cut:	spaces with more executable mappings than a walker
  *		knows (GOTRACE_UNWIND_MAPS_MAX): the rest walked by frame

@@ -46,6 +46,8 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include "gotrace_unwind.h"
+
 #define GOTRACE_DEVICE_NAME	"gotrace"
 #define GOTRACE_DEVICE_PATH	"/dev/gotrace"
 
@@ -146,6 +148,16 @@
  * @ustack_bad_cfa:	walks ended early by a table's rule that led
  *			nowhere (a frame not above the last, a return
  *			address outside user space)
+ * @unwind_misses:	GOTRACE_OPT_UNWIND_TABLES: walks that found no
+ *			mappings of their address space, or a PC in none
+ *			of them, reported to the command
+ *			(GOTRACE_IOC_UNWIND_MISSES) to load them
+ * @unwind_misses_lost:	of those, reports dropped: the queue was full
+ *			(the command loads such a process when it sees it
+ *			otherwise, or not at all)
+ * @unwind_space_races:	walks that found their space's mappings being
+ *			rewritten (GOTRACE_IOC_UNWIND_SPACE) and went on by
+ *			frame pointers
  */
 struct gotrace_status {
 	__u32 size;
@@ -185,6 +197,9 @@ struct gotrace_status {
 	__u64 ustack_no_rule;
 	__u64 ustack_signal;
 	__u64 ustack_bad_cfa;
+	__u64 unwind_misses;
+	__u64 unwind_misses_lost;
+	__u64 unwind_space_races;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -252,12 +267,12 @@ struct gotrace_status {
 						 * walk by the unwind
 						 * tables the command
 						 * loaded
-						 * (gotrace_unwind.h),
+						 * (gotrace_unwind.h,
+						 * GOTRACE_IOC_UNWIND_*),
 						 * by frame pointers
 						 * where there is none
 						 * (Documentation/
-						 * unwind.rst); the BPF
-						 * backend only, so far
+						 * unwind.rst)
 						 */
 
 #define GOTRACE_MAX_PIDS	64
@@ -301,6 +316,16 @@ struct gotrace_status {
  *			@flight_ms or @flight_bytes is set, and needs
  *			GOTRACE_FORMAT_GO123 (GOTRACE_FORMAT_DEFAULT becomes
  *			it)
+ * @unwind_rows:	GOTRACE_OPT_UNWIND_TABLES: slots of the session's
+ *			array of unwind rows (16 bytes each), from
+ *			GOTRACE_UNWIND_ROWS_MIN to GOTRACE_UNWIND_ROWS_MAX
+ *			(0: GOTRACE_UNWIND_ROWS_DEFAULT); kernel memory,
+ *			allocated by GOTRACE_IOC_SET_OPTIONS
+ * @unwind_spaces:	GOTRACE_OPT_UNWIND_TABLES: address spaces whose
+ *			mappings the session holds at once, 4 KiB each,
+ *			from GOTRACE_UNWIND_SPACES_MIN to
+ *			GOTRACE_UNWIND_SPACES_MAX (0:
+ *			GOTRACE_UNWIND_SPACES_DEFAULT)
  *
  * A task is recorded when it matches every filter given (pids, comm,
  * cgroup), decided when the session first sees it.  Tasks not recorded
@@ -322,6 +347,8 @@ struct gotrace_options {
 	__u32 flight_ms;
 	__u32 cpu_hz;
 	__u64 flight_bytes;
+	__u32 unwind_rows;
+	__u32 unwind_spaces;
 };
 
 /*
@@ -517,8 +544,12 @@ struct gotrace_cpu_status {
 #define GOTRACE_STATUS_SIZE_VER5	264	/* + @ustack_no_table ...
 						 * @ustack_bad_cfa
 						 */
+#define GOTRACE_STATUS_SIZE_VER6	288	/* + @unwind_misses ...
+						 * @unwind_space_races
+						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
+#define GOTRACE_OPTIONS_SIZE_VER2	464	/* + @unwind_rows, @unwind_spaces */
 #define GOTRACE_CPU_STATUS_SIZE_VER0	40
 #define GOTRACE_CPU_STATUS_SIZE_VER1	72	/* + @cpu_samples ...
 						 * @cpu_samples_lost
@@ -614,5 +645,42 @@ struct gotrace_cpu_status {
  * has no task of; -EFAULT.
  */
 #define GOTRACE_IOC_SET_TRIGGER	_IOW(GOTRACE_IOC_MAGIC, 7, struct gotrace_trigger)
+
+/*
+ * The unwind tables (GOTRACE_OPT_UNWIND_TABLES; gotrace_unwind.h,
+ * Documentation/unwind.rst): only on the reader's handle, once
+ * GOTRACE_IOC_SET_OPTIONS asked for them, before the start and while
+ * the session records.  The walks in the probes read what these write
+ * without a lock: a table's slot is marked (an odd generation) while
+ * its rows are rewritten, a space's mappings change under a sequence
+ * count.  Errors common to all: -EBADF on a control handle, -EINVAL
+ * without GOTRACE_OPT_UNWIND_TABLES, -EFAULT.
+ *
+ * GOTRACE_IOC_UNWIND_ROWS - copy rows into the session's array.
+ * -EINVAL past its end (gotrace_options.unwind_rows).
+ *
+ * GOTRACE_IOC_UNWIND_TABLE - set a table's slot.  -EINVAL for a slot
+ * past GOTRACE_UNWIND_TABLES_MAX, or an even generation whose rows or
+ * index lie past the array's end.
+ *
+ * GOTRACE_IOC_UNWIND_SPACE - set (or with @nr 0 forget) the mappings of
+ * a space.  -ESRCH: no process @tgid; -ESTALE: @tgid's space is not
+ * @space any more (it executed a program, or its id was reused: read
+ * its maps again); -ENOSPC: the session holds as many spaces as it can
+ * (gotrace_options.unwind_spaces); -EINVAL: mappings not sorted, empty
+ * or overlapping, more than GOTRACE_UNWIND_MAPS_MAX.
+ *
+ * GOTRACE_IOC_UNWIND_SPACE_ID - the space of process @tgid now, into
+ * @space.  -ESRCH: no such process, or one without user memory.
+ *
+ * GOTRACE_IOC_UNWIND_MISSES - take the processes whose walks lacked
+ * mappings since the last call (each space reported at most a few
+ * times a second), oldest first.
+ */
+#define GOTRACE_IOC_UNWIND_ROWS	_IOW(GOTRACE_IOC_MAGIC, 8, struct gotrace_unwind_rows)
+#define GOTRACE_IOC_UNWIND_TABLE _IOW(GOTRACE_IOC_MAGIC, 9, struct gotrace_unwind_set_table)
+#define GOTRACE_IOC_UNWIND_SPACE _IOW(GOTRACE_IOC_MAGIC, 10, struct gotrace_unwind_space)
+#define GOTRACE_IOC_UNWIND_SPACE_ID _IOWR(GOTRACE_IOC_MAGIC, 11, struct gotrace_unwind_space)
+#define GOTRACE_IOC_UNWIND_MISSES _IOWR(GOTRACE_IOC_MAGIC, 12, struct gotrace_unwind_misses)
 
 #endif /* _UAPI_LINUX_GOTRACE_H */

@@ -70,6 +70,9 @@ GOTRACE_STATUS_FIELD(NUM, 64, ustack_no_table)
 GOTRACE_STATUS_FIELD(NUM, 64, ustack_no_rule)
 GOTRACE_STATUS_FIELD(NUM, 64, ustack_signal)
 GOTRACE_STATUS_FIELD(NUM, 64, ustack_bad_cfa)
+GOTRACE_STATUS_FIELD(NUM, 64, unwind_misses)
+GOTRACE_STATUS_FIELD(NUM, 64, unwind_misses_lost)
+GOTRACE_STATUS_FIELD(NUM, 64, unwind_space_races)
 #endif
 
 #ifdef GOTRACE_CPU_STATUS_FIELD

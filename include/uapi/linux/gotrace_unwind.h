@@ -150,4 +150,97 @@ struct gotrace_unwind_table {
 	__u32 pad;
 };
 
+/*
+ * The module's limits (struct gotrace_options.unwind_rows,
+ * .unwind_spaces; the BPF backend's maps have the same): the array of
+ * rows from 1 MiB to 512 MiB, 32 MiB by default; the tables' slots; the
+ * address spaces held at once, each GOTRACE_UNWIND_MAPS_MAX mappings.
+ */
+#define GOTRACE_UNWIND_ROWS_MIN		(1U << 16)
+#define GOTRACE_UNWIND_ROWS_MAX		(1U << 25)
+#define GOTRACE_UNWIND_ROWS_DEFAULT	(1U << 21)
+#define GOTRACE_UNWIND_TABLES_MAX	4096
+#define GOTRACE_UNWIND_SPACES_MIN	16
+#define GOTRACE_UNWIND_SPACES_MAX	16384
+#define GOTRACE_UNWIND_SPACES_DEFAULT	1024
+
+/**
+ * struct gotrace_unwind_rows - GOTRACE_IOC_UNWIND_ROWS: write rows
+ * @first:	the first slot of the array of rows to write
+ * @nr:		slots to write
+ * @rows:	a user pointer to @nr struct gotrace_unwind_row (or, for a
+ *		table's index, four __u32 entries a slot)
+ */
+struct gotrace_unwind_rows {
+	__u32 first;
+	__u32 nr;
+	__u64 rows;
+};
+
+/**
+ * struct gotrace_unwind_set_table - GOTRACE_IOC_UNWIND_TABLE: set a slot
+ * @slot:	the table's slot, below GOTRACE_UNWIND_TABLES_MAX
+ * @pad:	0
+ * @table:	where its rows are; an odd @table.gen says the slot is
+ *		being rewritten (its rows and index next), and walkers
+ *		leave it alone until it is set again with an even one
+ */
+struct gotrace_unwind_set_table {
+	__u32 slot;
+	__u32 pad;
+	struct gotrace_unwind_table table;
+};
+
+/**
+ * struct gotrace_unwind_space - GOTRACE_IOC_UNWIND_SPACE, _SPACE_ID
+ * @space:	the address space's identity, as the module names it (the
+ *		one GOTRACE_IOC_UNWIND_SPACE_ID gives, or a miss reports)
+ * @tgid:	a process in that space, in the caller's pid namespace
+ * @nr:		entries at @maps, at most GOTRACE_UNWIND_MAPS_MAX, sorted
+ *		by their start and apart; 0: forget @space
+ * @maps:	a user pointer to @nr struct gotrace_unwind_map
+ *
+ * A process's space changes when it executes another program, and a
+ * process id may be reused by another process: the module sets the
+ * mappings only if @tgid's space is still @space, so that mappings read
+ * from /proc before an exec never describe the program after it.
+ */
+struct gotrace_unwind_space {
+	__u64 space;
+	__s32 tgid;
+	__u32 nr;
+	__u64 maps;
+};
+
+/* struct gotrace_unwind_miss.why */
+#define GOTRACE_UNW_MISS_SPACE	1	/* no mappings of the space loaded */
+#define GOTRACE_UNW_MISS_MAP	2	/* a PC in none of its mappings: a
+					 * file mapped since they were read
+					 */
+
+/**
+ * struct gotrace_unwind_miss - a process whose mappings a walk lacked
+ * @space:	its address space
+ * @tgid:	the process, in the caller's pid namespace (0: not seen
+ *		from there)
+ * @why:	GOTRACE_UNW_MISS_*
+ */
+struct gotrace_unwind_miss {
+	__u64 space;
+	__s32 tgid;
+	__u32 why;
+};
+
+/**
+ * struct gotrace_unwind_misses - GOTRACE_IOC_UNWIND_MISSES: take misses
+ * @nr:		in: room at @misses; out: misses written
+ * @pad:	0
+ * @misses:	a user pointer to @nr struct gotrace_unwind_miss
+ */
+struct gotrace_unwind_misses {
+	__u32 nr;
+	__u32 pad;
+	__u64 misses;
+};
+
 #endif /* _UAPI_LINUX_GOTRACE_UNWIND_H */
