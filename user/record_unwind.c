@@ -53,6 +53,9 @@ void gt_recunw_summary(struct gt_unwind *u)
 		ws.rows_peak * sizeof(struct gotrace_unwind_row) >> 10,
 		ws.evictions, ws.too_big, ws.spaces, ws.gone,
 		ws.maps_cut, ws.spaces_full);
+	if (ws.denied)
+		gt_warn("the maps of %" PRIu64 " processes could not be read (reading another user's, or a more privileged process's, takes CAP_SYS_PTRACE): their stacks were walked by frame pointers",
+			ws.denied);
 }
 
 uint32_t gt_recunw_rows(uint64_t bytes)

@@ -18,7 +18,14 @@
 # (/etc/modprobe.d/gotrace.conf, as an administrator would), so that
 # the boot trace and every other session record user stacks, and the
 # host reports how many events got one and how many walks were cut
-# short (selftests/vm/ustack-report.sh).
+# short, and the share of complete walks per program
+# (selftests/vm/ustack-report.sh).  With it, GT_SD_UNWIND=MODE (fp,
+# eh-frame, auto): a drop-in makes gotrace-boot.service record with
+# --user-stacks --unwind=MODE, and adds GT_SD_UNWIND_CAPS, if set, to
+# its bounding set; once it has stopped, sd-unwind-caps says on the
+# console what each capability set would let the tables read (the
+# other processes' maps: Documentation/unwind.rst).
+# Unset: the shipped unit as it is.
 set -euo pipefail
 
 # shellcheck source=lib.sh
@@ -91,6 +98,46 @@ fi
 install -m 0755 "$GT_VM/sd-guest-test" "$root/usr/local/sbin/sd-guest-test"
 if [ "${GT_SD_USER_STACKS:-0}" = 1 ]; then
 	echo "options gotrace user_stacks=1" > "$root/etc/modprobe.d/gotrace.conf"
+fi
+if [ "${GT_SD_USER_STACKS:-0}" = 1 ] && [ -n "${GT_SD_UNWIND:-}" ]; then
+	case $GT_SD_UNWIND in
+	fp | eh-frame | auto) ;;
+	*) gt_die "GT_SD_UNWIND: '$GT_SD_UNWIND' is none of fp, eh-frame, auto" ;;
+	esac
+	unit=
+	for f in "$root/usr/lib/systemd/system/gotrace-boot.service" \
+		 "$root/lib/systemd/system/gotrace-boot.service"; do
+		[ -f "$f" ] && { unit=$f; break; }
+	done
+	[ -n "$unit" ] || gt_die "no gotrace-boot.service in the guest"
+	exec_start=$(sed -n 's/^ExecStart=//p' "$unit")
+	[ -n "$exec_start" ] || gt_die "no ExecStart= in $unit"
+	mkdir -p "$root/etc/systemd/system/gotrace-boot.service.d"
+	{
+		echo "[Service]"
+		echo "ExecStart="
+		# Not named in the guest: under TCG the deeper stacks take
+		# longer to name than the unit's TimeoutStopSec, with
+		# /dev/gotrace held meanwhile; ustack-report.sh names the
+		# stripped binaries' frames from the guest's files.
+		echo "ExecStart=$exec_start --user-stacks --unwind=$GT_SD_UNWIND --no-symbolize"
+		# Added to the unit's set (the sets are ORed): the shipped
+		# unit's covers the tables already.
+		[ -z "${GT_SD_UNWIND_CAPS:-}" ] ||
+			echo "CapabilityBoundingSet=$GT_SD_UNWIND_CAPS"
+		echo "ExecStopPost=-/bin/systemctl --no-block start gotrace-unwind-caps.service"
+	} > "$root/etc/systemd/system/gotrace-boot.service.d/unwind.conf"
+	install -m 0755 "$GT_VM/sd-unwind-caps" "$root/usr/local/sbin/sd-unwind-caps"
+	cat > "$root/etc/systemd/system/gotrace-unwind-caps.service" <<'EOF'
+[Unit]
+Description=What gotrace-boot.service's sandbox lets the unwind tables read
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/sd-unwind-caps
+StandardOutput=journal+console
+StandardError=journal+console
+EOF
 fi
 cat > "$root/etc/systemd/system/gotrace-selftest.service" <<'EOF'
 [Unit]
@@ -256,9 +303,19 @@ done
 		"$work/out/boot.units" boot_units "$work/out/boot.trace"
 
 if [ "${GT_SD_USER_STACKS:-0}" = 1 ] && [ -s "$work/out/boot.trace" ]; then
-	host_test "boot.trace: user stacks walked and counted" \
-		"$work/out/boot.ustack" "$GT_VM/ustack-report.sh" \
+	# The guest's programs, for their .eh_frame: its layers, and the
+	# gotrace package installed in them.
+	rm -rf "$work/debroot"
+	dpkg-deb -x "$debs"/gotrace_*_amd64.deb "$work/debroot" 2>/dev/null || true
+	host_test "boot.trace: user stacks walked and counted${GT_SD_UNWIND:+ (--unwind=$GT_SD_UNWIND)}" \
+		"$work/out/boot.ustack" \
+		env GT_USTACK_ROOT="$work/debroot:$SD_KROOT" \
+		"$GT_VM/ustack-report.sh" \
 		"$work/out/boot.trace" "$work/out/boot-units.journal"
+	rm -rf "$work/debroot"
+	# sd-unwind-caps's lines, as the console has them.
+	sed -n 's/^\[ *[0-9.]*\] sd-unwind-caps\[[0-9]*\]: //p' "$log.txt" |
+		sed "s/^/[$name] # /"
 fi
 
 echo "[$name] $KREL: $passed passed, $failed failed"

@@ -526,6 +526,12 @@ static void check_gaps(const char *path, const struct rframes *rf,
 				gaps++;
 				if (o && o->cfa_reg == GOTRACE_UNW_NONE)
 					continue;
+				/* The entry point without an FDE: END. */
+				if (o && o->cfa_reg == GOTRACE_UNW_END &&
+				    t->st.entry_end &&
+				    at[k] >= t->st.entry_end &&
+				    at[k] < t->st.entry_end + GT_EH_ENTRY_SPAN)
+					continue;
 				if (bad++ < SHOW_MAX)
 					diag("  %#" PRIx64 ", between FDEs: "
 					     "not a none row", at[k]);
@@ -1493,6 +1499,41 @@ static void misc(void)
 		close(fd);
 }
 
+/*
+ * The dynamic loader's entry point (_start, then _dl_start_user) has no
+ * FDE: its table takes it as the outermost frame, an END row from the
+ * entry on, where every process's first stacks end (the return address
+ * of its call of _dl_start() is 8 bytes in, of _dl_init() 48).
+ */
+static void check_ldso_entry(void)
+{
+	const struct gotrace_unwind_row *r8, *r48;
+	struct gt_eh_table t;
+	GElf_Ehdr eh = { 0 };
+	Elf *elf;
+	int fd;
+
+	fd = open(LDSO, O_RDONLY);
+	elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	if (elf)
+		gelf_getehdr(elf, &eh);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	if (build(LDSO, 0, &t)) {
+		ok(0, "%s: its entry point's END row", LDSO);
+		return;
+	}
+	r8 = gt_eh_table_find(&t, eh.e_entry + 7);
+	r48 = gt_eh_table_find(&t, eh.e_entry + 47);
+	ok(eh.e_entry && t.st.entry_end == eh.e_entry && r8 && r48 &&
+	   r8->cfa_reg == GOTRACE_UNW_END && r48->cfa_reg == GOTRACE_UNW_END,
+	   "%s: its entry point %#" PRIx64 " without an FDE is the outermost "
+	   "frame (END rows at +7 and +47)", LDSO, (uint64_t)eh.e_entry);
+	gt_eh_table_free(&t);
+}
+
 int main(void)
 {
 	static const char *const sizes[] = {
@@ -1511,6 +1552,7 @@ int main(void)
 	compare_file(GOPROG, host, GT_EH_BUILD_GO);
 	compare_file(ARM64_LIBC, &arm64, 0);
 	check_entries(LIBC);
+	check_ldso_entry();
 	synthetic_walk_x86_64();
 	synthetic_walk_arm64();
 	walk_self();

@@ -52,7 +52,15 @@ struct piece {
 	uint64_t start, end;
 	uint64_t order;		/* the FDE's offset in its section: ties */
 	bool debug;		/* from .debug_frame, else .eh_frame */
+	bool entry;		/* the ELF entry point without an FDE: END */
 };
+
+/*
+ * GT_EH_ENTRY_SPAN, the bytes from an ELF entry point that no FDE covers
+ * taken as its outermost frame (entry_piece()): the dynamic loader's
+ * _start and _dl_start_user, which glibc writes by hand without CFI,
+ * call _dl_start() 8 bytes in and _dl_init() 48 bytes in.
+ */
 
 /* A CIE: how its FDEs encode their start (DW_EH_PE_*), if known. */
 struct cie_enc {
@@ -78,6 +86,7 @@ struct build {
 	char *err;
 	size_t errlen;
 	bool big_endian;
+	bool image;		/* an image in memory (the vDSO), no file */
 	int sp_reg, fp_reg, ra_reg;
 	struct range *code;	/* the executable sections */
 	size_t nr_code, code_cap;
@@ -695,7 +704,12 @@ static int make_rows(struct build *b, Dwarf_CFI *cfi_eh, Dwarf_CFI *cfi_debug)
 		ret = 0;
 		if (i && p->start > b->eh[i - 1].end)
 			ret = add_none(b, b->eh[i - 1].end);
-		if (!ret)
+		if (!ret && p->entry)
+			ret = add_row(b, &(struct gotrace_unwind_row){
+				.pc = (uint32_t)(p->start - t->base),
+				.cfa_reg = GOTRACE_UNW_END,
+			});
+		else if (!ret)
 			ret = walk_piece(b, p->debug ? cfi_debug : cfi_eh, p);
 		if (ret)
 			return ret;
@@ -709,6 +723,39 @@ static int make_rows(struct build *b, Dwarf_CFI *cfi_eh, Dwarf_CFI *cfi_debug)
 		.pc = (uint32_t)(t->end - t->base),
 		.cfa_reg = GOTRACE_UNW_NONE,
 	};
+	return 0;
+}
+
+/*
+ * A piece for the ELF entry point @entry, if it is code no FDE covers:
+ * the outermost frame of the program (END), up to the next FDE or
+ * GT_EH_ENTRY_SPAN bytes.  A program's own _start has an FDE that says so
+ * (its return address undefined), but the dynamic loader's, where
+ * every process's first stacks are (loading its libraries), has none:
+ * without this, a whole stack there ends as if cut ("no unwind rule").
+ * b->eh sorted and disjoint; kept so.
+ */
+static int entry_piece(struct build *b, uint64_t entry)
+{
+	struct piece p = { .start = entry, .end = entry + GT_EH_ENTRY_SPAN,
+			   .entry = true };
+	size_t i;
+
+	if (!entry || !in_code(b, entry))
+		return 0;
+	for (i = 0; i < b->nr_eh && b->eh[i].start <= entry; i++)
+		if (entry < b->eh[i].end)
+			return 0;	/* covered */
+	if (i < b->nr_eh && b->eh[i].start < p.end)
+		p.end = b->eh[i].start;
+	if (gt_grow((void **)&b->eh, &b->eh_cap, b->nr_eh + 1,
+		    sizeof(*b->eh)))
+		return -ENOMEM;
+	memmove(&b->eh[i + 1], &b->eh[i], (b->nr_eh - i) * sizeof(*b->eh));
+	b->eh[i] = p;
+	b->nr_eh++;
+	b->t->st.entry_end = entry;
+	b->t->st.undefined_ra++;
 	return 0;
 }
 
@@ -883,6 +930,10 @@ static int build(struct build *b, unsigned int flags)
 	b->nr_dbg = disjoint(b, b->dbg, b->nr_dbg);
 	t->st.fdes = (uint32_t)b->nr_eh;
 	ret = add_debug_pieces(b);
+	/* A program's or the loader's entry; the vDSO's is none. */
+	if (!ret && b->nr_eh && !b->image &&
+	    (eh.e_type == ET_EXEC || eh.e_type == ET_DYN))
+		ret = entry_piece(b, eh.e_entry);
 	if (ret)
 		goto out;
 	t->st.fdes += t->st.fdes_debug;
@@ -906,6 +957,7 @@ static int build_from(int fd, const void *image, size_t size,
 {
 	struct build b = {
 		.t = t, .path = path, .err = err, .errlen = errlen,
+		.image = image != NULL,
 	};
 	uint64_t t0 = mono_ns();
 	char *copy = NULL;

@@ -51,8 +51,14 @@
  * @plt:	rows of x86-64 PLT entries (GOTRACE_UNW_CFA_PLT)
  * @signal:	rows of signal frames (the 'S' augmentation)
  * @undefined_ra: rows whose return address is undefined (GOTRACE_UNW_END)
+ * @entry_end:	the ELF entry point, if no FDE covers it and it got an END
+ *		row (the dynamic loader's _start, written without CFI) for
+ *		up to GT_EH_ENTRY_SPAN bytes; 0: none
  * @build_ns:	the build's time, CLOCK_MONOTONIC
  */
+/* The bytes from an uncovered entry point taken as the outermost frame. */
+#define GT_EH_ENTRY_SPAN	128
+
 struct gt_eh_stats {
 	uint32_t fdes;
 	uint32_t fdes_debug;
@@ -67,6 +73,7 @@ struct gt_eh_stats {
 	uint32_t plt;
 	uint32_t signal;
 	uint32_t undefined_ra;
+	uint64_t entry_end;
 	uint64_t build_ns;
 };
 

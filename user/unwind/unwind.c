@@ -526,8 +526,8 @@ static void space_keep(struct gt_unwind *u, uint64_t space, int tgid)
 
 /*
  * Read the executable mappings of /proc/@id into @maps (at most
- * GOTRACE_UNWIND_MAPS_MAX), their files' tables loaded; the count, or
- * -1 if the process is gone.
+ * GOTRACE_UNWIND_MAPS_MAX), their files' tables loaded; the count, -1
+ * if the process is gone, -2 if its maps may not be read.
  */
 static int space_read(struct gt_unwind *u, int id,
 		      struct gotrace_unwind_map *maps, bool *cut)
@@ -539,7 +539,7 @@ static int space_read(struct gt_unwind *u, int id,
 	snprintf(path, sizeof(path), "%s/%d/maps", u->proc, id);
 	fp = fopen(path, "re");
 	if (!fp)
-		return -1;
+		return errno == EACCES || errno == EPERM ? -2 : -1;
 	*cut = false;
 	while (fgets(line, sizeof(line), fp)) {
 		uint64_t start, end, off, ino, bias = 0;
@@ -603,7 +603,7 @@ static void space_load(struct gt_unwind *u, const struct req *r)
 		if (ids[i] > 0)
 			n = space_read(u, ids[i], maps, &cut);
 	if (n <= 0) {
-		stat_add(u, &u->st.gone, 1);
+		stat_add(u, n == -2 ? &u->st.denied : &u->st.gone, 1);
 		return;
 	}
 	/*

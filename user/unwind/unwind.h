@@ -79,6 +79,9 @@ struct gt_unwind_params {
  * @gone:	asked for, but the process was gone (or a zombie), or
  *		running another program by the time its mappings were
  *		handed on (the sink's -ESTALE)
+ * @denied:	asked for, but the process's maps could not be read
+ *		(EACCES: another user's, or one with capabilities the
+ *		command lacks; reading them takes CAP_SYS_PTRACE)
  * @spaces_full: the sink had no room for a space
  * @maps_cut:	spaces with more executable mappings than a walker
  *		knows (GOTRACE_UNWIND_MAPS_MAX): the rest walked by frame
@@ -100,6 +103,7 @@ struct gt_unwind_stats {
 	uint64_t requests;
 	uint64_t spaces;
 	uint64_t gone;
+	uint64_t denied;
 	uint64_t spaces_full;
 	uint64_t maps_cut;
 	uint64_t files;
