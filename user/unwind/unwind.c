@@ -736,10 +736,19 @@ void gt_unwind_request(struct gt_unwind *u, uint64_t space, int tid, int tgid)
 		return;
 	pthread_mutex_lock(&u->lock);
 	u->st.requests++;
-	/* The same space queued already: one load serves both. */
-	for (size_t i = 0; i < u->q_len; i++)
-		if (u->q[(u->q_head + i) % u->q_cap].space == space)
-			goto out;
+	/*
+	 * The same space queued already: one load serves both, moved to
+	 * the front (below), its place closed up.
+	 */
+	for (size_t i = 0; i < u->q_len; i++) {
+		if (u->q[(u->q_head + i) % u->q_cap].space != space)
+			continue;
+		for (; i + 1 < u->q_len; i++)
+			u->q[(u->q_head + i) % u->q_cap] =
+				u->q[(u->q_head + i + 1) % u->q_cap];
+		u->q_len--;
+		break;
+	}
 	if (u->q_len == u->q_cap) {
 		size_t cap = u->q_cap ? 2 * u->q_cap : 64;
 		struct req *v = malloc(cap * sizeof(*v));
@@ -753,8 +762,14 @@ void gt_unwind_request(struct gt_unwind *u, uint64_t space, int tid, int tgid)
 		u->q_head = 0;
 		u->q_cap = cap;
 	}
-	u->q[(u->q_head + u->q_len) % u->q_cap] =
-		(struct req){ space, tid, tgid };
+	/*
+	 * Newest first: the space asked for last is the one a walk is
+	 * waiting for now (a program just started, a library just
+	 * mapped, a process the start's snapshot queued and that runs
+	 * already); the rest of the start's processes can wait.
+	 */
+	u->q_head = (u->q_head + u->q_cap - 1) % u->q_cap;
+	u->q[u->q_head] = (struct req){ space, tid, tgid };
 	u->q_len++;
 	u->busy = true;
 	pthread_cond_signal(&u->more);
