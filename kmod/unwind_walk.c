@@ -52,6 +52,8 @@
  * @fp_lost:	@fp is not the frame's any more (a rule the walker does
  *		not follow restored it)
  * @missed:	a miss was reported for this walk already
+ * @untabled:	a frame was stepped by its frame pointer for want of its
+ *		table (GT_USTOP_NO_TABLE)
  */
 struct uw_walk {
 	struct gt_unwind *uw;
@@ -64,6 +66,7 @@ struct uw_walk {
 	bool exact;
 	bool fp_lost;
 	bool missed;
+	bool untabled;
 };
 
 /* The aligned user word at @addr; false if it cannot be read now. */
@@ -281,6 +284,7 @@ static bool uw_step(struct uw_walk *w, bool innermost)
 
 	if (!uw_map_find(w)) {
 		ok = uw_fp_step(w, GT_USTOP_NO_TABLE);
+		w->untabled = true;
 	} else if (!w->map.table) {
 		ok = uw_fp_step(w, GT_USTOP_BAD_FP);
 	} else {
@@ -291,6 +295,7 @@ static bool uw_step(struct uw_walk *w, bool innermost)
 			break;
 		case UW_NO_TABLE:
 			ok = uw_fp_step(w, GT_USTOP_NO_TABLE);
+			w->untabled = true;
 			break;
 		default:
 			ok = uw_fp_step(w, GT_USTOP_NO_RULE);
@@ -354,6 +359,14 @@ unsigned int gt_unwind_walk(struct gt_unwind *uw, struct pt_regs *regs,
 		}
 		pcs[n++] = w.pc;
 	}
+	/*
+	 * Frame pointers that led to the end through code without its
+	 * table may have skipped frames (arm64's C library keeps frame
+	 * records, the program's functions between them do not): not
+	 * whole, as far as the walker knows.
+	 */
+	if (w.stop == GT_USTOP_NONE && w.untabled)
+		w.stop = GT_USTOP_NO_TABLE;
 	*stop = w.stop;
 	return n;
 }

@@ -85,6 +85,15 @@ struct kspace {
 	int tgid;
 };
 
+/*
+ * How long the start waits for the tables of the processes running
+ * (gt_unwind_settle()), and the stop for the worker: a read of a
+ * process's maps waits for its mmap_lock, which a fault on FUSE or NFS
+ * can hold for as long as the file system takes.
+ */
+#define UNWIND_SETTLE_WAIT_S	10
+#define UNWIND_STOP_WAIT_S	2
+
 struct gt_unwind {
 	struct gt_unwind_params p;
 	struct gt_unwind_sink sink;
@@ -779,11 +788,17 @@ out:
 
 void gt_unwind_settle(struct gt_unwind *u)
 {
+	struct timespec until;
+
 	if (!u)
 		return;
+	/* Bounded: a read of maps may wait for a busy mmap_lock (above). */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += UNWIND_SETTLE_WAIT_S;
 	pthread_mutex_lock(&u->lock);
 	while (u->busy && !u->stop)
-		pthread_cond_wait(&u->idle, &u->lock);
+		if (pthread_cond_timedwait(&u->idle, &u->lock, &until))
+			break;
 	pthread_mutex_unlock(&u->lock);
 }
 
@@ -803,11 +818,26 @@ void gt_unwind_free(struct gt_unwind *u)
 	if (!u)
 		return;
 	if (u->started) {
+		struct timespec until;
+
 		pthread_mutex_lock(&u->lock);
 		u->stop = true;
 		pthread_cond_broadcast(&u->more);
 		pthread_mutex_unlock(&u->lock);
-		pthread_join(u->worker, NULL);
+		/*
+		 * The worker may be in a read of /proc/PID/maps that waits
+		 * for the process's mmap_lock, which it may hold as long as
+		 * it likes (a fault on FUSE or NFS): the stop does not wait
+		 * for it.  Left running, with what it uses, until the
+		 * process ends (its read then fails or returns, and it sees
+		 * the stop).
+		 */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += UNWIND_STOP_WAIT_S;
+		if (pthread_timedjoin_np(u->worker, NULL, &until)) {
+			pthread_detach(u->worker);
+			return;
+		}
 	}
 	for (size_t i = 0; i < u->nr_files; i++) {
 		gt_eh_table_free(&u->files[i]->t);
