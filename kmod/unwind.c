@@ -267,6 +267,28 @@ static void uw_space_write(struct gt_uw_space *sp, u64 key,
 	WRITE_ONCE(sp->seq, sp->seq + 1);
 }
 
+/*
+ * Add @space with its mappings at key slot @k (uw_key_slot()'s room for
+ * it): a free slot of spaces, written, then published under the key.
+ * -ENOSPC if there is no room.  uw->lock held.
+ */
+static int uw_space_add(struct gt_unwind *uw, struct gt_uw_key *k, u64 space,
+			const struct gotrace_unwind_map *maps, u32 nr)
+{
+	u32 idx;
+
+	lockdep_assert_held(&uw->lock);
+	if (!k || !uw->nr_free)
+		return -ENOSPC;
+	idx = uw->free[--uw->nr_free];
+	uw_space_write(&uw->spaces[idx], space, maps, nr);
+	WRITE_ONCE(k->idx, idx);
+	/* The index before the key: gt_uw_space_find()'s smp_rmb(). */
+	smp_wmb();
+	WRITE_ONCE(k->key, space);
+	return 0;
+}
+
 static int uw_space_put(struct gt_unwind *uw, u64 space,
 			const struct gotrace_unwind_map *maps, u32 nr)
 {
@@ -274,22 +296,13 @@ static int uw_space_put(struct gt_unwind *uw, u64 space,
 	unsigned long flags;
 	bool found;
 	int ret = 0;
-	u32 idx;
 
 	raw_spin_lock_irqsave(&uw->lock, flags);
 	k = uw_key_slot(uw, space, &found);
-	if (found) {
+	if (found)
 		uw_space_write(&uw->spaces[k->idx], space, maps, nr);
-	} else if (!k || !uw->nr_free) {
-		ret = -ENOSPC;
-	} else {
-		idx = uw->free[--uw->nr_free];
-		uw_space_write(&uw->spaces[idx], space, maps, nr);
-		WRITE_ONCE(k->idx, idx);
-		/* The index before the key: gt_uw_space_find()'s smp_rmb(). */
-		smp_wmb();
-		WRITE_ONCE(k->key, space);
-	}
+	else
+		ret = uw_space_add(uw, k, space, maps, nr);
 	raw_spin_unlock_irqrestore(&uw->lock, flags);
 	return ret;
 }
@@ -328,10 +341,10 @@ void gt_unwind_fork(struct gt_unwind *uw, struct task_struct *parent,
 		    struct task_struct *child)
 {
 	struct gt_uw_key *from, *to;
+	struct gt_uw_space *sp;
 	u64 src, dst;
 	unsigned long flags;
 	bool found;
-	u32 idx;
 
 	if (!uw || child->tgid == parent->tgid || !child->mm ||
 	    child->flags & PF_KTHREAD)
@@ -343,15 +356,9 @@ void gt_unwind_fork(struct gt_unwind *uw, struct task_struct *parent,
 	if (!found)
 		goto out;
 	to = uw_key_slot(uw, dst, &found);
-	if (found || !to || !uw->nr_free)
-		goto out;
-	idx = uw->free[--uw->nr_free];
-	uw_space_write(&uw->spaces[idx], dst, uw->spaces[from->idx].maps,
-		       uw->spaces[from->idx].nr);
-	WRITE_ONCE(to->idx, idx);
-	/* The index before the key: gt_uw_space_find()'s smp_rmb(). */
-	smp_wmb();
-	WRITE_ONCE(to->key, dst);
+	sp = &uw->spaces[from->idx];
+	if (!found)
+		uw_space_add(uw, to, dst, sp->maps, sp->nr);
 out:
 	raw_spin_unlock_irqrestore(&uw->lock, flags);
 }
