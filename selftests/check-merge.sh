@@ -22,7 +22,11 @@
 #                            once the thread has one again; a thread
 #                            parked when the hog began and woken during
 #                            its run ("waited ... (woken)") waits only
-#                            the rest of it: at least half the run
+#                            the rest of it: at least half the run; or,
+#                            where the spin's thread parked all through
+#                            the run (Go had given the spin's P to
+#                            another of its threads just before), that
+#                            other thread's region
 #   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
@@ -108,13 +112,20 @@ while read -r kind a b c d; do
 		# other tasks for Z us"): the hog's run among them, +-5%; the
 		# region lasts that, and whatever else ran there meanwhile (on
 		# a busy machine, before the hog: a VM's CPU thread).
-		got=$(awk -F '\t' -v tid="$a" -v lo="$b" -v hi="$c" -v name="$d" '
+		# Or, where Go had preempted the spin and given its P to
+		# another of its threads just before the hog began, the spin's
+		# own thread parked all through the run (it waits for the
+		# thread that holds its P, not for a CPU): that thread waited
+		# behind the hog instead, and the region is its.
+		hog_region() {
+			awk -F '\t' -v tid="$a" -v elsewhere="$1" -v lo="$b" -v hi="$c" -v name="$d" '
 			function ms(v, u) {
 				return u ~ /^ms/ ? v + 0 : u ~ /^us/ ? v / 1000 : v / 1e6
 			}
 			($2 == "kernel: runnable, waiting for a CPU" ||
 			 $2 == "kernel: waited") &&
-			$1 == tid && index($5, " " name " (tid ") {
+			(elsewhere ? $1 != tid : $1 == tid) &&
+			index($5, " " name " (tid ") {
 				rest = $5; sub(/^[^:]*: CPU [0-9]+ ran /, "", rest)
 				n = split(rest, part, ", ")
 				hog = -1; other = 0
@@ -132,9 +143,14 @@ while read -r kind a b c d; do
 					min = lo / 2
 				if (hog >= min && hog <= hi && $3 >= min &&
 				    $3 <= hi + other) {
-					print $3 " ms: " $5; exit
+					print (elsewhere ? "thread " $1 ", which held the spin'"'"'s P: " : "") \
+						$3 " ms: " $5
+					exit
 				}
-			}' "$tmp/regions")
+			}' "$tmp/regions"
+		}
+		got=$(hog_region 0)
+		[ -n "$got" ] || got=$(hog_region 1)
 		;;
 	syscall)
 		got=$(awk -F '\t' -v tid="$a" -v sys="$b" -v fn="$c" '
