@@ -793,6 +793,7 @@ struct unw_state {
 	__u8 fp_lost;			/* @fp is not the frame's any more */
 	__u8 nr_maps;
 	__u8 map_next;
+	__u8 untabled;			/* a frame stepped by fp, no table */
 	struct gotrace_unwind_map maps[UNW_MAPS];
 	__u64 pcs[GTB_MAX_UFRAMES];
 	/*
@@ -1154,6 +1155,7 @@ __noinline int unw_step(__u32 slot, __u32 innermost)
 	m = unw_map_find(w);
 	if (!m) {
 		ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
+		w->untabled = 1;
 	} else if (!m->table) {
 		ok = unw_fp_step(w, GTB_USTOP_BAD_FP);
 	} else {
@@ -1169,6 +1171,7 @@ __noinline int unw_step(__u32 slot, __u32 innermost)
 			break;
 		default:
 			ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
+			w->untabled = 1;
 			break;
 		}
 	}
@@ -1237,6 +1240,7 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 	w->stop = GTB_USTOP_DEPTH;
 	w->exact = !!(us->flags & GTB_USTACK_EXACT);
 	w->fp_lost = 0;
+	w->untabled = 0;
 	w->nr_maps = 0;
 	w->map_next = 0;
 	/*
@@ -1275,7 +1279,14 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 				      &w->pcs[1]);
 	else
 		n = 1;
-	*stop = w->stop;
+	/*
+	 * Frame pointers that led to the end through code without its
+	 * table may have skipped frames (arm64's C library keeps frame
+	 * records, the program's functions between them do not): not
+	 * whole, as far as the walker knows.
+	 */
+	*stop = w->stop == GTB_USTOP_NONE && w->untabled ?
+		GTB_USTOP_NO_TABLE : w->stop;
 	*(volatile __u64 *)&w->busy = 0;
 	return n;
 }
