@@ -1827,3 +1827,28 @@ u64 gt_model_last_ts(struct gt_model *m)
 		ts = max(ts, gt_env_cpu_ptr(m->cpus, cpu)->last_ts);
 	return ts;
 }
+
+/* Interrupts and work items (Documentation/interrupts.rst): not yet. */
+void gt_model_irq_entry(struct gt_model *m, const struct gt_in_irq *in)
+{
+	(void)m;
+	(void)in;
+}
+
+void gt_model_irq_exit(struct gt_model *m, const struct gt_in_irq *in)
+{
+	(void)m;
+	(void)in;
+}
+
+void gt_model_work_start(struct gt_model *m, const struct gt_in_work *in)
+{
+	(void)m;
+	(void)in;
+}
+
+void gt_model_work_end(struct gt_model *m, const struct gt_in_work *in)
+{
+	(void)m;
+	(void)in;
+}

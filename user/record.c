@@ -132,6 +132,7 @@ static void record_usage(FILE *f)
 		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
 		"                      [--unwind fp|eh-frame|auto] [--unwind-memory SIZE]\n"
+		"                      [--interrupts LIST]\n"
 		"                      [--sample-isolated] [--go URL | --go-trace GOTRACE]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
@@ -216,6 +217,12 @@ static void record_usage(FILE *f)
 		"      --unwind-memory SIZE  the tables' memory (default 32M, at most\n"
 		"                         512M with the module); the least recently\n"
 		"                         used are evicted\n"
+		"      --interrupts LIST  hardirq, softirq, workqueue (comma-separated),\n"
+		"                         all or none (the default): interrupts as\n"
+		"                         goroutines the CPU's P runs while the task\n"
+		"                         they interrupt waits, a kworker's time as\n"
+		"                         regions named after its work items\n"
+		"                         (Documentation/interrupts.rst)\n"
 		"      --cpu-hz [N]       (go1.23) sample every CPU N times a second\n"
 		"                         (1 to 999, 99 when N is not given): the\n"
 		"                         task running and its kernel stack (and its\n"
@@ -652,8 +659,52 @@ enum rec_opt {
 	O_SAMPLE_ISOLATED, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF, O_GO, O_GO_TRACE,
-	O_UNWIND, O_UNWIND_MEMORY,
+	O_UNWIND, O_UNWIND_MEMORY, O_INTERRUPTS,
 };
+
+/* The GOTRACE_OPT_* of each kind --interrupts names. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} interrupt_kinds[] = {
+	{ "hardirq",	GOTRACE_OPT_HARDIRQS },
+	{ "softirq",	GOTRACE_OPT_SOFTIRQS },
+	{ "workqueue",	GOTRACE_OPT_WORKQUEUE },
+	{ "all",	GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			GOTRACE_OPT_WORKQUEUE },
+	{ "none",	0 },
+};
+
+#define INTERRUPT_FLAGS	(GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS | \
+			 GOTRACE_OPT_WORKQUEUE)
+
+/* --interrupts LIST into @flags (its kinds replaced); false if bad. */
+static bool parse_interrupts(const char *list, uint32_t *flags)
+{
+	uint32_t want = 0;
+	const char *p = list;
+	size_t len, i;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		for (i = 0; i < (sizeof(interrupt_kinds) / sizeof(interrupt_kinds[0])); i++) {
+			if (strlen(interrupt_kinds[i].name) == len &&
+			    !strncmp(p, interrupt_kinds[i].name, len))
+				break;
+		}
+		if (i == (sizeof(interrupt_kinds) / sizeof(interrupt_kinds[0]))) {
+			gt_err("--interrupts: '%.*s' is none of hardirq, softirq, workqueue, all, none",
+			       (int)len, p);
+			return false;
+		}
+		want |= interrupt_kinds[i].flags;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*flags = (*flags & ~INTERRUPT_FLAGS) | want;
+	return true;
+}
 
 /* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
 static bool parse_trig_ms(const char *s, uint32_t *ms)
@@ -848,6 +899,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "cpu-hz",	optional_argument,	NULL, O_CPU_HZ },
 		{ "unwind",	required_argument,	NULL, O_UNWIND },
 		{ "unwind-memory", required_argument,	NULL, O_UNWIND_MEMORY },
+		{ "interrupts",	required_argument,	NULL, O_INTERRUPTS },
 		{ "sample-isolated", no_argument,	NULL, O_SAMPLE_ISOLATED },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
@@ -1006,6 +1058,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_GO_TRACE:
 			r->go.trace = optarg;
+			break;
+		case O_INTERRUPTS:
+			if (!parse_interrupts(optarg, &r->opts.flags))
+				return -1;
 			break;
 		case O_UNWIND:
 			r->unwind_given = true;

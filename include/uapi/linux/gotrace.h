@@ -274,6 +274,26 @@ struct gotrace_status {
 						 * (Documentation/
 						 * unwind.rst)
 						 */
+#define GOTRACE_OPT_HARDIRQS	(1U << 8)	/* hard interrupts as
+						 * goroutines of their own
+						 * that the CPU's P runs
+						 * while the task they
+						 * interrupt waits:
+						 * handlers and the
+						 * architecture's vectors
+						 * (local timer, IPIs)
+						 * (Documentation/
+						 * interrupts.rst)
+						 */
+#define GOTRACE_OPT_SOFTIRQS	(1U << 9)	/* softirqs the same way,
+						 * one goroutine per kind
+						 * and CPU
+						 */
+#define GOTRACE_OPT_WORKQUEUE	(1U << 10)	/* a kworker's time split
+						 * into regions named
+						 * after each work item's
+						 * function
+						 */
 
 #define GOTRACE_MAX_PIDS	64
 
