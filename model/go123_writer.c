@@ -905,10 +905,11 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	vc->p_stated = true;
 	ts = max(ts, c->last_ts);
 	c->last_ts = ts;
-	if (vc->p_m && r) {
+	if (vc->p_m && (r || vc->p_m == idle_m(c))) {
 		/*
 		 * An interrupt runs on the M of the task it interrupted (or
-		 * the idle M): it is running there, the task waiting.
+		 * the idle M, which took the P for it, maybe not running it
+		 * yet): it is running there, the task waiting.
 		 */
 		ev2(m, c, t, vc->p_m, GT_E123_PROC_STATUS, ts, c->id,
 		    GT_E123_P_RUNNING);
@@ -916,7 +917,8 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 			g_mention(m, c, t, ts);
 			t->last_ts = max(t->last_ts, ts);
 		}
-		g_mention_m(m, c, &r->t, t, vc->p_m, ts);
+		if (r)
+			g_mention_m(m, c, &r->t, t, vc->p_m, ts);
 	} else if (vc->p_m && t) {
 		ev2(m, c, t, task_m(t), GT_E123_PROC_STATUS, ts, c->id,
 		    GT_E123_P_RUNNING);

@@ -657,7 +657,7 @@ u64 gt_irq_name_stack(struct gt_model *m, u64 gen, const struct gt_task *t)
 	const struct gt_irq_g *g = container_of(t, struct gt_irq_g, t);
 	u64 pc = irq_pc(g), ref;
 
-	ref = gt_tables_stack(m->tables, gen, &pc, 1);
+	ref = gt_tables_name_stack(m->tables, gen, pc);
 	if (!ref)
 		gt_atomic64_inc(&m->stack_overflows);
 	return ref;
@@ -711,6 +711,13 @@ static bool irq_switch(struct gt_model *m, struct gt_cpu *c,
 		struct gt_tr nt = { .kind = GT_TR_IRQ_NEW };
 
 		nt.stack2 = gt_irq_name_stack(m, model_gen(m), to);
+		/*
+		 * The 1.11 format's goroutines need their name, and its table
+		 * is never emptied: not shown (the 1.11 format's readers
+		 * want a stack; a generation's table names it next time).
+		 */
+		if (!nt.stack2 && m->format != GT_FORMAT_GO123)
+			return false;
 		if (!model_emit_at(m, c, to, &nt, now, closing))
 			return false;
 		to->state = GT_G_WAITING;
