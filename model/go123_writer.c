@@ -654,10 +654,23 @@ static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
 		return ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
 			   reason_id(GT_W123_R_BLOCKED), 0) &&
 		       p_drop(m, c, who, ts);
-	if (!g_mention_m(m, c, to, who, mid, ts) ||
-	    !ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
-		 to->w123.seq + 1))
+	if (!g_mention_m(m, c, to, who, mid, ts))
 		return false;
+	if (unlikely(m->w123.irq_no_switch)) {
+		/* The alternative measured: the P stays with the M. */
+		if (!ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
+			 reason_id(GT_W123_R_BLOCKED), 0) ||
+		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
+			 to->w123.seq + 1, 0))
+			return false;
+		to->w123.seq++;
+		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
+			 to->w123.seq + 1))
+			return false;
+	} else if (!ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
+			to->w123.seq + 1)) {
+		return false;
+	}
 	to->w123.seq++;
 	return irq_seq_restart(m, c, to, who, mid, ts);
 }

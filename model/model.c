@@ -1292,9 +1292,10 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	}
 	c->ev = ev;
 	c->now = ev->ts;
-	if (unlikely(!c->started))
+	if (unlikely(!c->started)) {
 		cpu_start(m, c);
-	else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur))) {
+	} else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur))) {
+		/* Its interrupts first: the task runs again, then goes. */
 		irq_close(m, c);
 		cpu_put_stale(m, c);
 	}
