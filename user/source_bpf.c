@@ -320,6 +320,10 @@ static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 	if (p->run_times[0] && !quiet)
 		fprintf(stderr, "%s: BPF programs' run times (kernel.bpf_stats_enabled): %s\n",
 			GT_NAME, p->run_times);
+	/* Asked for, and not on this kernel: the trace has none of them. */
+	if (*gt_bpf_irq_missing(p->b) && !quiet)
+		fprintf(stderr, "%s: note: --interrupts: this kernel has no tracepoints %s: the trace has none of those interrupts\n",
+			GT_NAME, gt_bpf_irq_missing(p->b));
 	if (p->twins && !quiet)
 		fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 			GT_NAME, p->twins);
