@@ -188,6 +188,12 @@ function flush(   g, p) {
 		g = evg
 		if (!(g in name) && tname != "")
 			name[g] = tname
+		# No change of state (Running->Running: Go says a goroutine is
+		# still running, a generation goes on): no start, no stop.
+		if (from == to) {
+			ev = ""
+			return
+		}
 		if (from == "Running" && to != "Running" && to != "Syscall")
 			stop(g, evt)
 		else if (from == "Syscall" && to != "Running")
