@@ -27,7 +27,8 @@
 #             read may enter after T1, one counted before the second
 #             read enter after T3 (a vCPU may stop between the two under
 #             emulation); one of a kind at a time on a CPU.  So
-#             entries(T1..T2) - 1 <= difference <= entries(T0..T3) + 1.
+#             entries(T1..T2) - 1 <= difference <= entries(T0..T3) + 1;
+#             and the window had softirqs.
 #   work      each online CPU (TRUTH's "online" line) has WRITES regions "[work] refresh_vm_stats"
 #             in T1..T2 (each write to stat_refresh runs it on every CPU
 #             and returns once all have run), none in T0..T3 beyond them
@@ -295,11 +296,15 @@ END {
 		verdict(l - 1 <= d && d <= h + 1,
 			sprintf("cpu %s %s: /proc says %d, the trace %d in the window (%d with its reads)",
 				kk[1], kk[2], d, l, h), 1)
-		if (kk[2] ~ /^\[softirq\]/)
+		if (kk[2] ~ /^\[softirq\]/) {
 			sum[kk[2]] += d
+			all += d
+		}
 	}
 	close("sort -k3,3n -k4")
-	verdict(sum["[softirq] NET_RX"] > 0, sprintf("NET_RX softirqs in the window: %d", sum["[softirq] NET_RX"]))
+	# PREEMPT_RT from 6.10 receives loopback'"'"'s datagrams in a
+	# thread per CPU (backlog_napi), not in NET_RX: any kind will do.
+	verdict(all > 0, sprintf("softirqs in the window: %d, NET_RX %d", all, sum["[softirq] NET_RX"]))
 	n = split(online, cpus, " ")
 	for (i = 1; i <= n; i++) {
 		c = cpus[i]
