@@ -142,6 +142,11 @@ struct gt_umodel_stats {
 	u64 cpu_samples_idle;	/* of idle CPUs: counted, not written */
 	u64 cpu_samples_hidden;	/* of tasks the filters leave out */
 	u64 cpu_samples_lost;	/* not taken, or no room */
+	/* Interrupts (Documentation/interrupts.rst): as struct gotrace_status */
+	u64 irq_unmatched;	/* exits that matched no interrupt */
+	u64 irq_too_deep;	/* entries past the depth kept */
+	u64 irq_closed;		/* interrupts closed without their exit */
+	u64 work_unnamed;	/* work items with no room for their name */
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);
