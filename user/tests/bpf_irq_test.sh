@@ -18,7 +18,9 @@
 # difference must lie between the entries surely inside and those
 # possibly inside, which differ only by the few at the edges.  Then
 # sync(1) after a write: the writeback's work item (wb_workfn) on a
-# kworker.  Skips (TAP SKIP) where this host cannot run BPF.
+# kworker.  The same of the traces of gotrace record, in both formats,
+# which Go's parsers must accept.  Skips (TAP SKIP) where this host
+# cannot run BPF.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -157,6 +159,70 @@ check "entries and exits nest on each CPU" \
 dump_entries "$T/out" > "$T/events"
 compare "$T/events" "bpf-dump"
 
+# --- the trace: gotrace record, both formats ---------------------------
+# The trace's interrupts are goroutines of their own; each start of one
+# is an entry (tests/irq_parsed.awk reads them from Go 1.27's parsed
+# trace).  A bpf-dump records beside it, for the CPUs' blind times and to
+# compare with: the trace must show every entry the records of the
+# window have, per CPU, kind and row, and the kernel's counts as above.
+CHECK_TRACE=$(cd "$(dirname "$0")/../.." && pwd)/selftests/check-trace.sh
+GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/../.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
+export GO127
+for fmt in go1.23 go1.11; do
+	for try in 1 2 3 4 5; do
+		run bpf-dump --no-stacks --interrupts all -- "$GOTRACE" record \
+			--backend bpf --interrupts all --format $fmt \
+			-o "$T/$fmt.trace" -- "$WORKLOAD" "$T/w" $PACKETS $HZ_ \
+			$MS "$T/disk"
+		[ "$rc" -eq 0 ] || break
+		blind "$T/out"
+		[ -n "$(blind_cpus)" ] || break
+	done
+	grep "^gotrace:" "$T/err" | sed 's/^/# /'
+	check "record --interrupts all --format $fmt: the workload's status, 0 lost" \
+		'[ "$rc" -eq 0 ] && has " 0 lost, backend bpf" "$T/err" && ! has "EVENTS LOST" "$T/err"'
+	expirations=$(awk '$1 == "expirations" { print $2 }' "$T/w.times")
+	"$GOTRACE" check "$T/$fmt.trace" > "$T/out.check" 2>&1
+	check "$fmt: gotrace check accepts the trace" \
+		'has ": ok" "$T/out.check"'
+	if [ -x /usr/lib/go-1.21/bin/go ] && [ -x /usr/lib/go-1.23/bin/go ] &&
+	   [ -x "$GO127" ]; then
+		"$CHECK_TRACE" "$T/$fmt.trace" > "$T/out.go" 2>&1
+		rc=$?
+		sed 's/^/# /' "$T/out.go" | tail -n 5
+		check "$fmt: Go's parsers of the format accept it (1.21 and 1.23, or 1.23 and 1.27)" \
+			'[ "$rc" -eq 0 ]'
+		GOTOOLCHAIN=local "$GO127" tool trace -d=parsed "$T/$fmt.trace" \
+			> "$T/parsed" 2> "$T/parsed.err"
+		check "$fmt: Go 1.27 reads it (-d=parsed)" \
+			'[ $? -eq 0 ] && [ -s "$T/parsed" ]'
+		awk -f "$(dirname "$0")/irq_parsed.awk" "$T/parsed" > "$T/events"
+		dump_entries "$T/out" > "$T/events.dump"
+		# Go reads a go1.11 trace's times from its start: the records'
+		# times less the trace's, the same for every entry both have,
+		# put them back on CLOCK_MONOTONIC.
+		if [ $fmt = go1.11 ]; then
+			shift=$(awk -f "$(dirname "$0")/irq_align.awk" \
+				"$T/events.dump" "$T/events")
+			awk -v s="${shift:-0}" '{ $1 = sprintf("%.0f", $1 + s); print }' "$T/events" \
+				> "$T/events.abs"
+			mv "$T/events.abs" "$T/events"
+			check "$fmt: the trace's entries are the records', ${shift:-?} ns earlier" \
+				'[ -n "$shift" ]'
+		fi
+		compare "$T/events" "$fmt trace"
+		# The trace's entries against the records', per CPU, kind and
+		# row, within the window (the same times: both BPF).
+		t0=$(awk '$1 == "soft0" { print $2 }' "$T/w.times")
+		t1=$(awk '$1 == "irq1" { print $3 }' "$T/w.times")
+		check "$fmt: every entry the records have in the window, per CPU and kind, and no other" \
+			'awk -v t0="$t0" -v t1="$t1" '"'"'$1 >= t0 && $1 <= t1 { k = $2 " " $3 " " $4; if (FILENAME ~ /dump$/) r[k]++; else g[k]++; all[k] = 1 }
+			END { for (k in all) if (r[k] != g[k]) { bad++; print "# " k ": records " r[k] + 0 ", trace " g[k] + 0 } exit !(length(all) > 0 && !bad) }'"'"' "$T/events.dump" "$T/events"'
+	else
+		no_go "Go's parsers need Go 1.21, 1.23 and 1.27"
+	fi
+done
+
 # --- the filters: a task filter leaves idle CPUs' interrupts out ------
 run bpf-dump --no-stacks --interrupts all -c "$(basename "$WORKLOAD")" -- \
 	"$WORKLOAD" "$T/w" 200 $HZ_ 50 "$T/disk"
@@ -177,5 +243,23 @@ check "work items: no record of work of an unknown task; each end ends its kwork
 		field("type") == "work_end" { k = field("key"); if ((k in open) && open[k] != field("func")) bad++; delete open[k] }
 		END { exit bad > 0 }'"'"' "$T/out"'
 check "work items: none lost" 'has "drops=0 misses=0" "$T/err"'
+
+# In the trace: regions named after the work functions, on kworkers.
+if [ -x "$GO127" ]; then
+	run record --backend bpf --interrupts workqueue -o "$T/work.trace" -- \
+		sh -c "dd if=/dev/zero of='$T/sync' bs=64k count=64 2>/dev/null; sync"
+	"$GOTRACE" check -q "$T/work.trace"
+	check "record --interrupts workqueue of sync: a trace gotrace check accepts" \
+		'[ "$rc" -eq 0 ] && [ $? -eq 0 ]'
+	GOTOOLCHAIN=local "$GO127" tool trace -d=parsed "$T/work.trace" \
+		> "$T/parsed" 2>/dev/null
+	awk -v regions=1 -f "$(dirname "$0")/irq_parsed.awk" "$T/parsed" \
+		> "$T/regions"
+	sed 's/^/# /' "$T/regions" | sort -k3 | awk '!seen[$4]++' | head -n 10
+	check "the trace: a region [work] wb_workfn on a kworker" \
+		'grep -q " \[work\] wb_workfn|kworker/" "$T/regions"'
+	check "the trace: every region a work item's, on a kworker" \
+		'[ -s "$T/regions" ] && ! grep -v " \[work\] [A-Za-z0-9_.]*|kworker/" "$T/regions"'
+fi
 
 done_testing
