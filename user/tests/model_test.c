@@ -4446,6 +4446,60 @@ static void test_irq_generations(void)
 }
 
 /*
+ * The cost of an interrupt in the trace: N local timer interrupts of a
+ * running task (CPU 0) or of an idle CPU (CPU 1), written with GoSwitch
+ * (the model's choice), with GoBlock, GoUnblock and GoStart (the
+ * alternative measured: Documentation/interrupts.rst), and not at all.
+ */
+#define IRQ_BYTES_N	2000
+
+static void irq_bytes_run(const char *name, int cpu, bool no_switch,
+			  size_t *len111, size_t *len123)
+{
+	struct task *a = task_new(3500, 3500, "a");
+	struct task *tasks[] = { a };
+
+	sim_setup(name, 2);
+	if (cpu >= 0)
+		S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	gt_umodel_irq_no_switch(S.m2, no_switch);
+	for (unsigned int i = 0; i < IRQ_BYTES_N; i++) {
+		irq(cpu < 0 ? 0 : cpu, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER,
+		    NULL, true);
+		irq(cpu < 0 ? 0 : cpu, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER,
+		    NULL, false);
+	}
+	sim_finish();
+	*len111 = S.len;
+	*len123 = S.len2;
+}
+
+static void test_irq_bytes(void)
+{
+	size_t none111, none123, sw111[2], sw123[2], blk111[2], blk123[2];
+	double n = IRQ_BYTES_N;
+
+	irq_bytes_run("irq_bytes_none", -1, false, &none111, &none123);
+	irq_bytes_run("irq_bytes_task_switch", 0, false, &sw111[0], &sw123[0]);
+	irq_bytes_run("irq_bytes_task_block", 0, true, &blk111[0], &blk123[0]);
+	irq_bytes_run("irq_bytes_idle_switch", 1, false, &sw111[1], &sw123[1]);
+	irq_bytes_run("irq_bytes_idle_block", 1, true, &blk111[1], &blk123[1]);
+	diag("bytes per interrupt of a task: go 1.23 GoSwitch %.2f, GoBlock+GoUnblock+GoStart %.2f; go 1.11 %.2f",
+	     (sw123[0] - none123) / n, (blk123[0] - none123) / n,
+	     (sw111[0] - none111) / n);
+	diag("bytes per interrupt of an idle CPU: go 1.23 %.2f (%.2f); go 1.11 %.2f",
+	     (sw123[1] - none123) / n, (blk123[1] - none123) / n,
+	     (sw111[1] - none111) / n);
+	ok(sw123[0] > none123 && blk123[0] > sw123[0],
+	   "of a task, GoSwitch costs less than GoBlock, GoUnblock and GoStart (%zu < %zu bytes, %zu without interrupts)",
+	   sw123[0], blk123[0], none123);
+	ok(sw123[1] == blk123[1] && sw111[0] == blk111[0],
+	   "of an idle CPU, and in the 1.11 format, the same either way");
+}
+
+/*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
  */
@@ -4513,6 +4567,7 @@ static const struct {
 	{ "irq_filter", test_irq_filter },
 	{ "work_items", test_work_items },
 	{ "irq_generations", test_irq_generations },
+	{ "irq_bytes", test_irq_bytes },
 };
 
 int main(int argc, char **argv)

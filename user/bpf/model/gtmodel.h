@@ -175,6 +175,13 @@ extern void (*gt_umodel_written_hook)(struct gt_model *m);
 extern void (*gt_umodel_sweep_hook)(struct gt_model *m);
 
 /*
+ * Measurements only: write interrupts as GoBlock, GoUnblock and GoStart
+ * rather than GoSwitch in the generational format, the representation
+ * Documentation/interrupts.rst compares with the model's.
+ */
+void gt_umodel_irq_no_switch(struct gt_model *m, bool on);
+
+/*
  * Whether the model halted: it ran out of space (a task already running
  * on another P, a lost switch record, is taken off that P here, not
  * halted on), and writes nothing more.  Cheap, for the reader's loop.

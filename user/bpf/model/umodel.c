@@ -253,3 +253,8 @@ void gt_umodel_flush(struct gt_model *m)
 {
 	WRITE_ONCE(m->flush_seq, m->flush_seq + 1);
 }
+
+void gt_umodel_irq_no_switch(struct gt_model *m, bool on)
+{
+	m->w123.irq_no_switch = on;
+}
