@@ -8,7 +8,8 @@
 # generation carries: "[softirq] NET_RX", "[irq 24] virtio0-input",
 # "[irq] local timer" ...  Each start of such a goroutine is an entry, on
 # the P of its line (the CPU), but where it resumes once an interrupt
-# nested in it ended.  Prints them as
+# nested in it ended: the one it stopped for at once (a GoSwitch, or the
+# go1.11 format's GoBlock, GoUnblock and GoStart of one time).  Prints them as
 # irq_counts.awk reads them: "TS CPU KIND ID NAME".  Also, with
 # -v regions=1, each user region begun instead: "TS G TYPE GNAME", GNAME
 # the name of the goroutine (its task's comm) that ran it.
@@ -55,11 +56,18 @@ function irq_of(g,   f, k, id, nm) {
 	stackfor = ""
 	if ($0 ~ / StateTransition / && (g = val("GoID")) != "") {
 		stackfor = g
-		# An interrupt's goroutine starts at its entry, and again
-		# when one nested in it ends: a P's interrupts are a stack,
-		# emptied when a task or nothing runs there.
+		p = val("P")
+		# An interrupt's goroutine stops: it ended, or one nested in
+		# it begins at once (within 2 ns: Go's readers order the
+		# events of one time a nanosecond apart).
+		if ($0 ~ / Running->/ && irq_of(g) != "") {
+			stopped[p] = g
+			stopped_at[p] = val("Time")
+		}
+		# It starts at its entry, and again when one nested in it
+		# ended: a P's interrupts waiting for their nested ones are
+		# a stack, emptied when a task or nothing runs there.
 		if ($0 ~ / Runnable->Running /) {
-			p = val("P")
 			what = irq_of(g)
 			if (what == "") {
 				depth[p] = 0
@@ -67,13 +75,16 @@ function irq_of(g,   f, k, id, nm) {
 				for (i = depth[p]; i > 0 && st[p, i] != g; i--)
 					;
 				if (i > 0) {
-					depth[p] = i
+					depth[p] = i - 1
 				} else {
-					st[p, ++depth[p]] = g
+					if (stopped[p] != "" && stopped[p] != g &&
+					    val("Time") - stopped_at[p] <= 2)
+						st[p, ++depth[p]] = stopped[p]
 					if (!regions)
 						print val("Time"), p, what
 				}
 			}
+			stopped[p] = ""
 		}
 	} else if ($0 ~ / StateTransition / && $0 ~ /->Idle /) {
 		depth[val("ProcID")] = 0
