@@ -57,7 +57,8 @@ struct bpf_source {
 	uint64_t unreported;	/* switches the kernel never reported */
 	size_t unreported_tasks;
 	char who[160];		/* of which tasks */
-	char run_times[512];	/* the programs' (kernel.bpf_stats_enabled) */
+	char run_times[2048];	/* the programs' (kernel.bpf_stats_enabled):
+				 * some 40 of them with --interrupts */
 	uint64_t walk_ns, walks, walk_frames;	/* GOTRACE_BPF_WALK_COST */
 	struct gt_merge_stats ms;
 };
