@@ -579,6 +579,9 @@ struct gotrace_cpu_status {
 #define GOTRACE_STATUS_SIZE_VER6	288	/* + @unwind_misses ...
 						 * @unwind_space_races
 						 */
+#define GOTRACE_STATUS_SIZE_VER7	320	/* + @irq_unmatched ...
+						 * @work_unnamed
+						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */
 #define GOTRACE_OPTIONS_SIZE_VER2	464	/* + @unwind_rows, @unwind_spaces */
