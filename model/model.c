@@ -1822,6 +1822,27 @@ static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
 	return id;
 }
 
+/*
+ * The interrupt goroutine a CPU sample is of, NULL: the task's.  Both
+ * backends sample from a timer (the module's hrtimer, perf's cpu-clock),
+ * whose callback runs in the CPU's timer interrupt: the innermost hard
+ * interrupt at a sample is the sampler's own (x86's local timer vector,
+ * arm64's arch_timer IRQ), and the sample is of what it interrupted,
+ * the frame below it.  A softirq there is one the timer interrupted.
+ */
+static struct gt_irq_g *sampled_irq(const struct gt_cpu *c)
+{
+	const struct gt_irq_cpu *ic = c->irq;
+	u32 n;
+
+	if (likely(!ic) || !ic->run)
+		return NULL;
+	n = min_t(u32, ic->nr, GT_IRQ_DEPTH);
+	if (n && ic->frames[n - 1].kind != GT_IN_SOFTIRQ)
+		n--;
+	return n ? ic->frames[n - 1].g : NULL;
+}
+
 /**
  * gt_model_cpu_sample() - a CPU sample: the sampler interrupted this CPU
  * @m:	the model, writing the generational format (the only one with
@@ -1840,6 +1861,7 @@ static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
 void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 {
 	const struct gt_in_task *p = in->ev.cur;
+	struct gt_irq_g *g;
 	unsigned long flags = 0;
 	struct gt_cpu *c;
 	struct gt_task *t;
@@ -1856,13 +1878,13 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 		c->samples_idle++;
 	} else if (!t || t->hidden) {
 		c->samples_hidden++;
-	} else if (unlikely(c->irq && c->irq->run)) {
+	} else if (unlikely((g = sampled_irq(c)) != NULL)) {
 		/* The interrupt's time, not the task's: its goroutine's. */
 		ref = irq_stack_of(m, c, (m->opts.flags & GOTRACE_OPT_NO_KSTACKS) ?
 				   0 : gt_env_sample_kstack(c, c->pcs, GT_STACK_PCS,
 							    GT_KSTACK_MAX),
-				   c->irq->run);
-		if (gt_w123_sample(m, c, &c->irq->run->t, model_now(c), ref))
+				   g);
+		if (gt_w123_sample(m, c, &g->t, model_now(c), ref))
 			c->samples++;
 		else
 			c->samples_lost++;

@@ -4500,11 +4500,13 @@ static void test_irq_bytes(void)
 }
 
 /* CPU samples of the go 1.23 twin: of which goroutine, named how. */
+#define IRQ_SMP_MAX	8
+
 struct irq_smp_walk {
 	unsigned int n;
-	u64 g[4];
-	u64 m[4];
-	char top[4][64];
+	u64 g[IRQ_SMP_MAX];
+	u64 m[IRQ_SMP_MAX];
+	char top[IRQ_SMP_MAX][64];
 };
 
 static int irq_smp_event(void *ctx, const struct gt_go123_gen *g,
@@ -4514,7 +4516,7 @@ static int irq_smp_event(void *ctx, const struct gt_go123_gen *g,
 	struct irq_smp_walk *w = ctx;
 
 	(void)err;
-	if (ev->type != GT_GO123_EV_CPU_SAMPLE || w->n >= 4)
+	if (ev->type != GT_GO123_EV_CPU_SAMPLE || w->n >= IRQ_SMP_MAX)
 		return 0;
 	w->g[w->n] = ev->args[2];
 	w->m[w->n] = ev->m;
@@ -4543,7 +4545,9 @@ static bool irq_smp_walk_all(struct irq_smp_walk *w, struct gt_trace_error *err)
 /*
  * A CPU sample that catches an interrupt is the interrupt's goroutine's,
  * named by it, on the M of the task it interrupted; the task's own
- * samples before and after stay the task's.
+ * samples before and after stay the task's.  The samplers run in the
+ * CPU's timer interrupt: a sample inside a hard interrupt is of what
+ * that interrupt interrupted (a softirq, or the task).
  */
 static void test_irq_samples(void)
 {
@@ -4557,31 +4561,42 @@ static void test_irq_samples(void)
 
 	sim_setup("irq_samples", 1);
 	S.cfg.opts.cpu_hz = 999;
-	S.cfg.opts.flags |= GOTRACE_OPT_SOFTIRQS;
+	S.cfg.opts.flags |= GOTRACE_OPT_SOFTIRQS | GOTRACE_OPT_HARDIRQS;
 	S.cfg.symbolise = tg_symbolise;
 	S.cur[0] = a;
 	sim_start(tasks, 1);
-	for (unsigned int i = 0; i < 3; i++) {
+	/* The task; a softirq; the softirq under the timer; the timer. */
+	for (unsigned int i = 0; i < 5; i++) {
 		if (i == 1)
 			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+		if (i == 2 || i == 3)
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
 		in = (struct gt_in_sample){ .ev = ev(0) };
 		in.ev.pcs = kpcs;
 		in.ev.nr_pcs = 1;
 		FEED(gt_model_cpu_sample, &in);
 		drain();
-		if (i == 1)
+		if (i == 2 || i == 3)
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+		if (i == 2)
 			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
 	}
 	if (!sim_finish())
 		return;
 	read = irq_smp_walk_all(&w, &err);
-	ok(read && w.n == 3, "three samples written (%u)", w.n);
-	ok(w.g[0] == 3600 && w.g[2] == 3600 && w.g[1] != 3600 &&
+	ok(read && w.n == 5, "five samples written (%u)", w.n);
+	ok(w.g[0] == 3600 && w.g[4] == 3600 && w.g[1] != 3600 &&
 	   w.m[1] == 3600,
 	   "the one in the softirq is its goroutine's (G %llu), on the task's M",
 	   (unsigned long long)w.g[1]);
 	ok(!strcmp(w.top[1], "[softirq] NET_RX") && !strcmp(w.top[0], "a"),
 	   "named by the softirq, not the task (%s, %s)", w.top[1], w.top[0]);
+	ok(w.g[2] == w.g[1] && !strcmp(w.top[2], "[softirq] NET_RX"),
+	   "one the timer took in the softirq is the softirq's (%s)",
+	   w.top[2]);
+	ok(w.g[3] == 3600 && !strcmp(w.top[3], "a"),
+	   "one the timer took in the task is the task's (G %llu, %s)",
+	   (unsigned long long)w.g[3], w.top[3]);
 }
 
 /*
