@@ -351,6 +351,24 @@ void gt_irq_sort(struct gt_stat_irqs *q)
 	}
 }
 
+void gt_irq_share(const struct gt_stat_cpu *c, uint64_t wall,
+		  struct gt_irq_share *out)
+{
+	uint64_t busy;
+
+	out->task = c->busy[GT_IRQ_TASK];
+	out->hard = c->busy[GT_IRQ_HARD] + c->busy[GT_IRQ_VECTOR];
+	out->soft = c->busy[GT_IRQ_SOFT];
+	busy = out->task + out->hard + out->soft;
+	out->idle = wall > busy ? wall - busy : 0;
+	out->den = wall > busy ? wall : busy;
+}
+
+double gt_irq_pct(uint64_t x, uint64_t den)
+{
+	return den ? 100.0 * (double)x / (double)den : 0.0;
+}
+
 void gt_irq_free(struct gt_stat_irqs *q)
 {
 	free(q->srcs);

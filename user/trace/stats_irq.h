@@ -149,6 +149,21 @@ const struct gt_stat_cpu *gt_irq_cpu_row(const struct gt_stat_irqs *q,
 					 uint64_t p);
 void gt_irq_free(struct gt_stat_irqs *q);
 
+/*
+ * One P's time by kind over @wall ticks (the trace's duration): task,
+ * hard IRQ (IRQs and vectors), softirq, and idle the rest, so that the
+ * four sum to @den, the denominator of their shares: @wall, or their
+ * busy sum if that is more (it cannot be, but a share above 100% would
+ * be worse than one of a slightly longer time).
+ */
+struct gt_irq_share {
+	uint64_t task, hard, soft, idle, den;
+};
+void gt_irq_share(const struct gt_stat_cpu *c, uint64_t wall,
+		  struct gt_irq_share *out);
+/* 100 * @x / @den, 0 if @den is. */
+double gt_irq_pct(uint64_t x, uint64_t den);
+
 /* Name of a kind in the JSON and the text: "hardirq", "vector", ... */
 const char *gt_irq_kind_name(int kind);
 
