@@ -200,6 +200,18 @@ struct gotrace_status {
 	__u64 unwind_misses;
 	__u64 unwind_misses_lost;
 	__u64 unwind_space_races;
+	/*
+	 * Interrupts (GOTRACE_OPT_HARDIRQS, _SOFTIRQS, _WORKQUEUE;
+	 * Documentation/interrupts.rst): exits that matched no interrupt
+	 * the CPU was in (ignored), entries nested past the depth kept
+	 * (not written, nor their exits), interrupts closed without their
+	 * exit (a deeper exit, a switch of the task they interrupted), and
+	 * work items not written for want of room for their function.
+	 */
+	__u64 irq_unmatched;
+	__u64 irq_too_deep;
+	__u64 irq_closed;
+	__u64 work_unnamed;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
