@@ -544,9 +544,66 @@ static void test_classify(void)
 	   " them (irq/24-..., ksoftirqd) are tasks");
 }
 
+/*
+ * Entries and resumes, fed to stats_irq.c directly: a resume after a
+ * nested interrupt is no entry; a task that runs, or a P that stops,
+ * ends the nesting (exits lost, or frames the model closed).  The
+ * model nests 4 deep at most; stats_irq.c follows GT_IRQ_DEPTH + 1.
+ */
+static void test_nesting(void)
+{
+	struct gt_stat_irqs q = { 0 };
+	struct gt_irq_g g[GT_IRQ_DEPTH + 1];
+	char name[GT_IRQ_DEPTH + 1][32];
+	const struct gt_stat_irq *r;
+	uint64_t entries = 0, bad = 0;
+	size_t n = GT_IRQ_DEPTH;
+
+	for (size_t i = 0; i <= n; i++) {
+		g[i] = GT_IRQ_G_INIT;
+		snprintf(name[i], sizeof(name[i]), "[irq %zu] dev%zu", i, i);
+	}
+	gt_irq_cpu(&q, 3);
+	/* i interrupts i - 1 (all of them nested), then they unwind. */
+	for (size_t i = 0; i <= n; i++) {
+		gt_irq_start(&q, &g[i], name[i], 3);
+		gt_irq_stop(&q, &g[i], 1);
+	}
+	for (size_t i = n; i-- > 0;) {
+		gt_irq_start(&q, &g[i], name[i], 3);
+		gt_irq_stop(&q, &g[i], 1);
+	}
+	for (size_t i = 0; i < q.nrows; i++) {
+		entries += q.rows[i].count;
+		bad += q.rows[i].count != 1;
+	}
+	ok(entries == n + 1 && !bad,
+	   "%zu nested interrupts: an entry each, their resumes none "
+	   "(%llu entries)", n + 1, (unsigned long long)entries);
+
+	/* IRQ 0 interrupted by IRQ 1; the P stops before IRQ 0 resumes. */
+	gt_irq_start(&q, &g[0], name[0], 3);
+	gt_irq_stop(&q, &g[0], 1);
+	gt_irq_start(&q, &g[1], name[1], 3);
+	gt_irq_stop(&q, &g[1], 1);
+	gt_irq_proc(&q, 3);
+	gt_irq_proc(&q, 3);
+	gt_irq_start(&q, &g[0], name[0], 3);
+	gt_irq_stop(&q, &g[0], 4);
+	gt_irq_sort(&q);
+	r = NULL;
+	for (size_t i = 0; i < q.nrows; i++)
+		if (q.rows[i].irq == 0)
+			r = &q.rows[i];
+	ok(r && r->count == 3 && r->max == 4,
+	   "after the P stopped, the interrupted one starts anew: an entry");
+	gt_irq_free(&q);
+}
+
 int main(void)
 {
 	test_classify();
+	test_nesting();
 	test111(true);
 	test111(false);
 	test123(true);

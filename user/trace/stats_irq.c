@@ -128,12 +128,19 @@ const struct gt_stat_cpu *gt_irq_cpu_row(const struct gt_stat_irqs *q,
 	return v ? &q->cpus[*v] : NULL;
 }
 
+/*
+ * A P that starts or stops runs nothing: what stopped there last was no
+ * interrupt's nesting, and the nested ones whose exits were lost are
+ * over (their next start is an entry).
+ */
 void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p)
 {
 	const uint64_t *v = u64map_get(&q->cpuidx, p);
 
-	if (v)
+	if (v) {
 		q->cpus[*v].last = 0;
+		q->cpus[*v].depth = 0;
+	}
 }
 
 /* The row of source @src on P @p, created if new; NULL out of memory. */

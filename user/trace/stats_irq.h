@@ -52,7 +52,11 @@ struct gt_stat_irq {
 	uint64_t cur;		/* per-CPU rows: own time of the entry now */
 };
 
-/* Interrupts nested deeper on one CPU are entries all the same. */
+/*
+ * Interrupts nested on one CPU that are followed: the model writes 4 at
+ * most (task, softirq, hard IRQ, ...); a resume beyond would count as an
+ * entry.
+ */
 #define GT_IRQ_DEPTH	8
 
 /* Time one P spent running each kind (GT_IRQ_TASK: tasks). */
@@ -115,7 +119,7 @@ int gt_irq_classify(const char *name, int64_t *irq, char *out);
 
 /* P @p is known (a row in cpus), even if it never runs anything. 0/-1. */
 int gt_irq_cpu(struct gt_stat_irqs *q, uint64_t p);
-/* P @p started or stopped: what stopped there before does not nest. */
+/* P @p started or stopped: nothing that ran there before nests. */
 void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p);
 
 /*
