@@ -229,8 +229,10 @@ static int status(struct ctx *c, const struct gt_go123_gen *g,
 	if (!added)
 		return 0;	/* a new generation repeats the state */
 	/* Running when the trace began: its time counts on its P, no entry. */
-	if (st == GT_GO123_G_RUNNING)
-		c->gs[tk - c->s->tasks].irq.p = p_of(c, ev->m);
+	if (st == GT_GO123_G_RUNNING &&
+	    gt_irq_running(&c->s->irqs, &c->gs[tk - c->s->tasks].irq,
+			   p_of(c, ev->m)))
+		return -1;
 	if (st == GT_GO123_G_RUNNING)
 		return bind(&c->mg, ev->m, (uint64_t)(tk - c->s->tasks) + 1);
 	if (st == GT_GO123_G_SYSCALL) {

@@ -98,21 +98,42 @@ static long source(struct gt_stat_irqs *q, int kind, int64_t irq,
 	return (long)q->nsrcs++;
 }
 
-static struct gt_stat_cpu *cpu_of(struct gt_stat_irqs *q, uint64_t p)
+/* The index of P @p in cpus, added if new; -1 out of memory. */
+static long cpu_index(struct gt_stat_irqs *q, uint64_t p)
 {
+	size_t cap = q->nfast;
 	uint64_t *v;
 	bool added;
 
+	if (p < q->nfast && q->fast[p])
+		return (long)q->fast[p] - 1;
 	v = u64map_put(&q->cpuidx, p, q->ncpus, &added);
 	if (!v)
-		return NULL;
+		return -1;
 	if (added) {
 		if (gt_grow((void **)&q->cpus, &q->cpus_cap, q->ncpus + 1,
 			    sizeof(*q->cpus)))
-			return NULL;
+			return -1;
 		q->cpus[q->ncpus++] = (struct gt_stat_cpu){ .p = p };
 	}
-	return &q->cpus[*v];
+	if (p < GT_IRQ_FAST_P && p >= q->nfast) {
+		if (gt_grow((void **)&q->fast, &cap, (size_t)p + 1,
+			    sizeof(*q->fast)))
+			return -1;
+		memset(q->fast + q->nfast, 0,
+		       (cap - q->nfast) * sizeof(*q->fast));
+		q->nfast = cap;
+	}
+	if (p < q->nfast)
+		q->fast[p] = (uint32_t)*v + 1;
+	return (long)*v;
+}
+
+static struct gt_stat_cpu *cpu_of(struct gt_stat_irqs *q, uint64_t p)
+{
+	long i = cpu_index(q, p);
+
+	return i < 0 ? NULL : &q->cpus[i];
 }
 
 int gt_irq_cpu(struct gt_stat_irqs *q, uint64_t p)
@@ -120,12 +141,34 @@ int gt_irq_cpu(struct gt_stat_irqs *q, uint64_t p)
 	return cpu_of(q, p) ? 0 : -1;
 }
 
+/* The index of P @p in cpus, or -1 if it has none. */
+static long find_index(const struct gt_stat_irqs *q, uint64_t p)
+{
+	const uint64_t *v;
+
+	if (p < q->nfast && q->fast[p])
+		return (long)q->fast[p] - 1;
+	v = u64map_get(&q->cpuidx, p);
+	return v ? (long)*v : -1;
+}
+
 const struct gt_stat_cpu *gt_irq_cpu_row(const struct gt_stat_irqs *q,
 					 uint64_t p)
 {
-	const uint64_t *v = u64map_get(&q->cpuidx, p);
+	long i = find_index(q, p);
 
-	return v ? &q->cpus[*v] : NULL;
+	return i < 0 ? NULL : &q->cpus[i];
+}
+
+int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p)
+{
+	long i = p == GT_IRQ_NO_P ? 0 : cpu_index(q, p);
+
+	if (i < 0)
+		return -1;
+	g->p = p;
+	g->cpu = p == GT_IRQ_NO_P ? 0 : (uint32_t)i + 1;
+	return 0;
 }
 
 /*
@@ -135,11 +178,11 @@ const struct gt_stat_cpu *gt_irq_cpu_row(const struct gt_stat_irqs *q,
  */
 void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p)
 {
-	const uint64_t *v = u64map_get(&q->cpuidx, p);
+	long i = find_index(q, p);
 
-	if (v) {
-		q->cpus[*v].last = 0;
-		q->cpus[*v].depth = 0;
+	if (i >= 0) {
+		q->cpus[i].last = 0;
+		q->cpus[i].depth = 0;
 	}
 }
 
@@ -215,14 +258,19 @@ int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
 	struct gt_stat_irq *r;
 	struct gt_stat_cpu *c;
 
+	long i;
+
 	g->p = p;
-	if (classify(q, g, name))
+	g->cpu = 0;
+	if (!g->src && !g->task && classify(q, g, name))
 		return -1;
 	if (p == GT_IRQ_NO_P)
 		return 0;
-	c = cpu_of(q, p);
-	if (!c)
+	i = cpu_index(q, p);
+	if (i < 0)
 		return -1;
+	g->cpu = (uint32_t)i + 1;
+	c = &q->cpus[i];
 	if (!g->src) {
 		/* The task runs: whatever was nested on this CPU is over. */
 		c->last = 0;
@@ -246,11 +294,9 @@ int gt_irq_stop(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t d)
 	struct gt_stat_cpu *c;
 	int kind;
 
-	if (g->p == GT_IRQ_NO_P)
+	if (!g->cpu)
 		return 0;
-	c = cpu_of(q, g->p);
-	if (!c)
-		return -1;
+	c = &q->cpus[g->cpu - 1];
 	kind = g->src ? q->srcs[g->src - 1].kind : GT_IRQ_TASK;
 	c->busy[kind] += d;
 	if (g->src) {
@@ -268,6 +314,7 @@ int gt_irq_stop(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t d)
 		c->last = g->src;
 	}
 	g->p = GT_IRQ_NO_P;
+	g->cpu = 0;
 	return 0;
 }
 
@@ -355,6 +402,8 @@ void gt_irq_sort(struct gt_stat_irqs *q)
 
 		if (slot)
 			*slot = i;
+		if (q->cpus[i].p < q->nfast)
+			q->fast[q->cpus[i].p] = (uint32_t)i + 1;
 	}
 }
 
@@ -384,5 +433,6 @@ void gt_irq_free(struct gt_stat_irqs *q)
 	u64map_free(&q->srcidx);
 	u64map_free(&q->rowidx);
 	u64map_free(&q->cpuidx);
+	free(q->fast);
 	memset(q, 0, sizeof(*q));
 }

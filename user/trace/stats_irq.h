@@ -84,6 +84,7 @@ struct gt_irq_g {
 	uint32_t src;		/* 0: not classified yet; 1 + its source */
 	bool task;		/* classified: a task */
 	uint64_t p;		/* P of its current run; GT_IRQ_NO_P: none */
+	uint32_t cpu;		/* that P's index in cpus + 1, 0 for none */
 	uint32_t work;		/* 1 + source of its open [work] region */
 	uint64_t work_since;
 };
@@ -102,7 +103,15 @@ struct gt_stat_irqs {
 	struct u64map srcidx;	/* FNV-1a of kind and name -> source */
 	struct u64map rowidx;	/* source << 32 | P -> row */
 	struct u64map cpuidx;	/* P -> cpu */
+	/*
+	 * The same for the Ps below GT_IRQ_FAST_P (CPU numbers), as index
+	 * + 1: a goroutine starts at every other event of a trace.
+	 */
+	uint32_t *fast;
+	size_t nfast;
 };
+
+#define GT_IRQ_FAST_P	4096
 
 /* Did the trace have any interrupt goroutine or work region? */
 static inline bool gt_irq_any(const struct gt_stat_irqs *q)
@@ -128,6 +137,11 @@ void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p);
  */
 int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
 		 const char *name, uint64_t p);
+/*
+ * Goroutine @g was running on P @p when the trace began: its time counts
+ * there, as no entry.  0, or -1 out of memory.
+ */
+int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p);
 /*
  * Goroutine @g stops running after @d ticks of run (the time the reader
  * added to its task's run time).  0, or -1 out of memory.
