@@ -363,7 +363,8 @@ static int region(struct ctx *c, const struct gt_go123_gen *g,
 			  ev->type == GT_GO123_EV_USER_REGION_BEGIN, ev->ts,
 			  &err))
 		return err ? -1 : 0;
-	if (len >= GT_STAT_UNIT)
+	/* No unit's name: too long, or with a NUL the names cannot hold. */
+	if (len >= GT_STAT_UNIT || memchr(name, 0, len))
 		return 0;
 	tk = &c->s->tasks[i];
 	if (ev->type == GT_GO123_EV_USER_REGION_END && tk->unit)
