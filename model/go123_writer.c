@@ -654,10 +654,23 @@ static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
 		return ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
 			   reason_id(GT_W123_R_BLOCKED), 0) &&
 		       p_drop(m, c, who, ts);
-	if (!g_mention_m(m, c, to, who, mid, ts) ||
-	    !ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
-		 to->w123.seq + 1))
+	if (!g_mention_m(m, c, to, who, mid, ts))
 		return false;
+	if (unlikely(m->w123.irq_no_switch)) {
+		/* The alternative measured: the P stays with the M. */
+		if (!ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
+			 reason_id(GT_W123_R_BLOCKED), 0) ||
+		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
+			 to->w123.seq + 1, 0))
+			return false;
+		to->w123.seq++;
+		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
+			 to->w123.seq + 1))
+			return false;
+	} else if (!ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
+			to->w123.seq + 1)) {
+		return false;
+	}
 	to->w123.seq++;
 	return irq_seq_restart(m, c, to, who, mid, ts);
 }
@@ -905,10 +918,11 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	vc->p_stated = true;
 	ts = max(ts, c->last_ts);
 	c->last_ts = ts;
-	if (vc->p_m && r) {
+	if (vc->p_m && (r || vc->p_m == idle_m(c))) {
 		/*
 		 * An interrupt runs on the M of the task it interrupted (or
-		 * the idle M): it is running there, the task waiting.
+		 * the idle M, which took the P for it, maybe not running it
+		 * yet): it is running there, the task waiting.
 		 */
 		ev2(m, c, t, vc->p_m, GT_E123_PROC_STATUS, ts, c->id,
 		    GT_E123_P_RUNNING);
@@ -916,7 +930,8 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 			g_mention(m, c, t, ts);
 			t->last_ts = max(t->last_ts, ts);
 		}
-		g_mention_m(m, c, &r->t, t, vc->p_m, ts);
+		if (r)
+			g_mention_m(m, c, &r->t, t, vc->p_m, ts);
 	} else if (vc->p_m && t) {
 		ev2(m, c, t, task_m(t), GT_E123_PROC_STATUS, ts, c->id,
 		    GT_E123_P_RUNNING);

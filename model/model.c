@@ -657,7 +657,7 @@ u64 gt_irq_name_stack(struct gt_model *m, u64 gen, const struct gt_task *t)
 	const struct gt_irq_g *g = container_of(t, struct gt_irq_g, t);
 	u64 pc = irq_pc(g), ref;
 
-	ref = gt_tables_stack(m->tables, gen, &pc, 1);
+	ref = gt_tables_name_stack(m->tables, gen, pc);
 	if (!ref)
 		gt_atomic64_inc(&m->stack_overflows);
 	return ref;
@@ -711,6 +711,13 @@ static bool irq_switch(struct gt_model *m, struct gt_cpu *c,
 		struct gt_tr nt = { .kind = GT_TR_IRQ_NEW };
 
 		nt.stack2 = gt_irq_name_stack(m, model_gen(m), to);
+		/*
+		 * The 1.11 format's goroutines need their name, and its table
+		 * is never emptied: not shown (the 1.11 format's readers
+		 * want a stack; a generation's table names it next time).
+		 */
+		if (!nt.stack2 && m->format != GT_FORMAT_GO123)
+			return false;
 		if (!model_emit_at(m, c, to, &nt, now, closing))
 			return false;
 		to->state = GT_G_WAITING;
@@ -756,18 +763,20 @@ static bool irq_sync(struct gt_model *m, struct gt_cpu *c, bool closing)
  * switches, enters a syscall, execs): the interrupts it is in are over,
  * their exits lost (or, on PREEMPT_RT, a softirq running in the task's
  * context lets it sleep).  Close them: the task runs again in the
- * trace; their later exits are unmatched.
+ * trace; their later exits are unmatched.  False if the trace still
+ * runs an interrupt here (the switch back could not be written): the
+ * caller writes nothing of the task, whose next hook tries again.
  */
-static void irq_close(struct gt_model *m, struct gt_cpu *c)
+static bool irq_close(struct gt_model *m, struct gt_cpu *c)
 {
 	struct gt_irq_cpu *ic = c->irq;
 
 	if (likely(!ic) || (!ic->nr && !ic->run && !ic->over))
-		return;
+		return true;
 	ic->closed += ic->nr + ic->over;
 	ic->nr = 0;
 	ic->over = 0;
-	irq_sync(m, c, false);
+	return irq_sync(m, c, false);
 }
 
 /*
@@ -846,8 +855,8 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 		o = gt_env_cpu_ptr(m->cpus, cpu);
 		if (o == c || o->cur != t)
 			continue;
-		irq_close(m, o);
-		if (!model_emit(m, o, t, GT_TR_PREEMPT,
+		if (!irq_close(m, o) ||
+		    !model_emit(m, o, t, GT_TR_PREEMPT,
 				task_comm_stack(m, t, model_gen(m))))
 			return false;
 		t->state = GT_G_RUNNABLE;
@@ -1285,11 +1294,12 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	}
 	c->ev = ev;
 	c->now = ev->ts;
-	if (unlikely(!c->started))
+	if (unlikely(!c->started)) {
 		cpu_start(m, c);
-	else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur))) {
-		irq_close(m, c);
-		cpu_put_stale(m, c);
+	} else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur))) {
+		/* Its interrupts first: the task runs again, then goes. */
+		if (irq_close(m, c))
+			cpu_put_stale(m, c);
 	}
 	return c;
 }
@@ -1401,6 +1411,27 @@ static void hidden_switch_out(struct gt_model *m, struct gt_cpu *c,
 		switch_out(m, c, t, in, false);
 }
 
+/*
+ * A switch not written: the trace still runs an interrupt on this P
+ * (its switch back to the task found no room).  The next hook of this
+ * P takes the task off (hook_enter()); a task that died gives its entry
+ * back now, kept until then (task_exited()).
+ */
+static void switch_lost(struct gt_model *m, const struct gt_in_switch *in)
+{
+	struct gt_task_bucket *b;
+	struct gt_task *t;
+
+	if (is_idle(in->prev) || in->prev_state != GT_IN_DEAD)
+		return;
+	b = gt_tasks_bucket(m, in->prev->key);
+	gt_lock(&b->lock);
+	t = gt_tasks_find(m, b, in->prev);
+	if (t)
+		task_exited(m, t);
+	gt_unlock(&b->lock);
+}
+
 /**
  * gt_model_switch() - sched_switch: @in->prev leaves the CPU, @in->next runs
  * @m:		the model
@@ -1419,7 +1450,11 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 	c = hook_enter(m, &in->ev, NULL);
 	if (!c)
 		return;
-	irq_close(m, c);
+	if (unlikely(!irq_close(m, c))) {
+		switch_lost(m, in);
+		hook_exit(c, NULL);
+		return;
+	}
 
 	if (!is_idle(in->prev)) {
 		b = gt_tasks_bucket(m, in->prev->key);
@@ -1624,13 +1659,15 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
-	irq_close(m, c);
+	if (unlikely(!irq_close(m, c)))
+		goto out;
 	b = gt_tasks_bucket(m, p->key);
 	gt_lock(&b->lock);
 	t = gt_tasks_entry(m, b, p, false);
 	if (t)
 		g_refilter(m, c, t, p);
 	gt_unlock(&b->lock);
+out:
 	hook_exit(c, &flags);
 }
 
@@ -1664,8 +1701,8 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
-	irq_close(m, c);
-	t = current_entry(c);
+	/* Its interrupts are over: none enters a syscall. */
+	t = irq_close(m, c) ? current_entry(c) : NULL;
 	if (t) {
 		t->sys_nr = in->nr;
 		t->sys_compat = in->compat;
@@ -1712,7 +1749,8 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
-	irq_close(m, c);
+	if (unlikely(!irq_close(m, c)))
+		goto out;
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = -1;
@@ -1736,6 +1774,7 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 		 */
 		sys_exit_unhidden(m, c);
 	}
+out:
 	hook_exit(c, &flags);
 }
 

@@ -686,6 +686,7 @@ u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 u64 gt_tables_stack_new(struct gt_tables *t, u64 gen, const u64 *pcs,
 			unsigned int n, bool *added);
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
+u64 gt_tables_name_stack(struct gt_tables *t, u64 gen, u64 pc);
 u64 gt_tables_unit(const struct gt_tables *t, u32 unit);
 u32 gt_tables_w123_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
 bool gt_tables_due(struct gt_tables *t, u64 gen);

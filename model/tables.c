@@ -713,6 +713,35 @@ u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm)
 }
 
 /**
+ * gt_tables_name_stack() - the one-frame stack of a synthetic frame @pc
+ * that names a goroutine, as a comm's does (an interrupt's: model.c)
+ * @t:		tables
+ * @gen:	the generation whose table it goes to (0 in the 1.11 format)
+ * @pc:		the frame
+ *
+ * It may take the comm reserve, as a comm stack: a goroutine is made
+ * with it.
+ *
+ * Context: any.
+ * Return: its reference, or 0 if even the comm reserve is full.
+ */
+u64 gt_tables_name_stack(struct gt_tables *t, u64 gen, u64 pc)
+{
+	struct gt_stab *st = tab_of(t, gen);
+	u32 hash = stack_hash(&pc, 1);
+	unsigned long flags = 0;
+	u32 id;
+
+	id = stab_find(t, st, &pc, 1, hash);
+	if (likely(id))
+		return stack_ref(gen, id);
+	gt_lock_irqsave(&t->lock, flags);
+	id = tables_stack_locked(t, st, &pc, 1, hash, true);
+	gt_unlock_irqrestore(&t->lock, flags);
+	return stack_ref(gen, id);
+}
+
+/**
  * gt_tables_w123_id() - the id of a stack in the table of generation @gen
  * @t:		tables, of the generational format
  * @gen:	the generation an event naming @ref is written in
