@@ -556,7 +556,7 @@ static void test_nesting(void)
 	struct gt_irq_g g[GT_IRQ_DEPTH + 1];
 	char name[GT_IRQ_DEPTH + 1][32];
 	const struct gt_stat_irq *r;
-	uint64_t entries = 0, bad = 0;
+	uint64_t entries = 0, bad = 0, ts = 100;
 	size_t n = GT_IRQ_DEPTH;
 
 	for (size_t i = 0; i <= n; i++) {
@@ -566,11 +566,11 @@ static void test_nesting(void)
 	gt_irq_cpu(&q, 3);
 	/* i interrupts i - 1 (all of them nested), then they unwind. */
 	for (size_t i = 0; i <= n; i++) {
-		gt_irq_start(&q, &g[i], name[i], 3);
+		gt_irq_start(&q, &g[i], name[i], 3, ts++);
 		gt_irq_stop(&q, &g[i], 1);
 	}
 	for (size_t i = n; i-- > 0;) {
-		gt_irq_start(&q, &g[i], name[i], 3);
+		gt_irq_start(&q, &g[i], name[i], 3, ts++);
 		gt_irq_stop(&q, &g[i], 1);
 	}
 	for (size_t i = 0; i < q.nrows; i++) {
@@ -582,13 +582,13 @@ static void test_nesting(void)
 	   "(%llu entries)", n + 1, (unsigned long long)entries);
 
 	/* IRQ 0 interrupted by IRQ 1; the P stops before IRQ 0 resumes. */
-	gt_irq_start(&q, &g[0], name[0], 3);
+	gt_irq_start(&q, &g[0], name[0], 3, ts++);
 	gt_irq_stop(&q, &g[0], 1);
-	gt_irq_start(&q, &g[1], name[1], 3);
+	gt_irq_start(&q, &g[1], name[1], 3, ts++);
 	gt_irq_stop(&q, &g[1], 1);
-	gt_irq_proc(&q, 3);
-	gt_irq_proc(&q, 3);
-	gt_irq_start(&q, &g[0], name[0], 3);
+	gt_irq_proc(&q, 3, ts);
+	gt_irq_proc(&q, 3, ts);
+	gt_irq_start(&q, &g[0], name[0], 3, ts);
 	gt_irq_stop(&q, &g[0], 4);
 	gt_irq_sort(&q);
 	r = NULL;
@@ -600,10 +600,44 @@ static void test_nesting(void)
 	gt_irq_free(&q);
 }
 
+/*
+ * A goroutine in a syscall keeps its run open (Go's reader counts it
+ * running) while its CPU runs others: the CPU is charged its time until
+ * another goroutine starts there, or the P is taken or stops, not twice.
+ */
+static void test_cut(void)
+{
+	struct gt_stat_irqs q = { 0 };
+	struct gt_irq_g t = GT_IRQ_G_INIT, u = GT_IRQ_G_INIT,
+			v = GT_IRQ_G_INIT, h = GT_IRQ_G_INIT;
+	const struct gt_stat_cpu *c;
+
+	/* t from 100, in a syscall; u runs 110..115; t "stops" at 130. */
+	gt_irq_start(&q, &t, "bash", 0, 100);
+	gt_irq_start(&q, &u, "cat", 0, 110);
+	gt_irq_stop(&q, &u, 5);
+	gt_irq_stop(&q, &t, 30);
+	/* v from 200, its P taken at 220 (ProcSteal), v ends at 250. */
+	gt_irq_start(&q, &v, "sleepy", 0, 200);
+	gt_irq_proc(&q, 0, 220);
+	gt_irq_stop(&q, &v, 50);
+	/* An IRQ handler's run, then the task it interrupted: no cut. */
+	gt_irq_start(&q, &h, "[irq 9] acpi", 0, 300);
+	gt_irq_stop(&q, &h, 7);
+	c = gt_irq_cpu_row(&q, 0);
+	ok(c && c->busy[GT_IRQ_TASK] == 10 + 5 + 20 &&
+	   c->busy[GT_IRQ_HARD] == 7 && q.srcs[0].time == 7,
+	   "a run the CPU gave to another goroutine ends there (task %llu ns,"
+	   " IRQ %llu)", c ? (unsigned long long)c->busy[GT_IRQ_TASK] : 0ULL,
+	   c ? (unsigned long long)c->busy[GT_IRQ_HARD] : 0ULL);
+	gt_irq_free(&q);
+}
+
 int main(void)
 {
 	test_classify();
 	test_nesting();
+	test_cut();
 	test111(true);
 	test111(false);
 	test123(true);

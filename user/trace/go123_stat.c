@@ -204,7 +204,7 @@ static int start(struct ctx *c, uint64_t m, uint64_t g, uint64_t ts)
 	tk->starts++;
 	tk->state = GT_STAT_G_RUNNING;
 	gs->since = ts;
-	if (gt_irq_start(&c->s->irqs, &gs->irq, tk->name, p_of(c, m)))
+	if (gt_irq_start(&c->s->irqs, &gs->irq, tk->name, p_of(c, m), ts))
 		return -1;
 	return bind(&c->mg, m, (uint64_t)(tk - c->s->tasks) + 1);
 }
@@ -231,7 +231,7 @@ static int status(struct ctx *c, const struct gt_go123_gen *g,
 	/* Running when the trace began: its time counts on its P, no entry. */
 	if (st == GT_GO123_G_RUNNING &&
 	    gt_irq_running(&c->s->irqs, &c->gs[tk - c->s->tasks].irq,
-			   p_of(c, ev->m)))
+			   p_of(c, ev->m), ev->ts))
 		return -1;
 	if (st == GT_GO123_G_RUNNING)
 		return bind(&c->mg, ev->m, (uint64_t)(tk - c->s->tasks) + 1);
@@ -262,9 +262,9 @@ static int proc(struct ctx *c, const struct gt_go123_event *ev)
 	case GT_GO123_EV_PROC_START:
 		if (!u64map_get(&c->ps, ev->args[1]))
 			s->ps++;
-		if (gt_irq_cpu(&s->irqs, ev->args[1]))
+		if (gt_irq_cpu(&s->irqs, ev->args[1]) ||
+		    gt_irq_proc(&s->irqs, ev->args[1], ev->ts))
 			return -1;
-		gt_irq_proc(&s->irqs, ev->args[1]);
 		ret = bind(&c->ps, ev->args[1], 1);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, ev->args[1] + 1);
@@ -272,14 +272,17 @@ static int proc(struct ctx *c, const struct gt_go123_event *ev)
 	case GT_GO123_EV_PROC_STOP:
 		held = u64map_get(&c->mp, ev->m);
 		if (held && *held)
-			gt_irq_proc(&s->irqs, *held - 1);
-		if (held && *held)
+			ret = gt_irq_proc(&s->irqs, *held - 1, ev->ts);
+		if (!ret && held && *held)
 			ret = bind(&c->ps, *held - 1, 0);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, 0);
 		break;
 	case GT_GO123_EV_PROC_STEAL:
+		/* The syscall's goroutine is off its CPU from here. */
 		ret = bind(&c->ps, ev->args[1], 0);
+		if (!ret)
+			ret = gt_irq_proc(&s->irqs, ev->args[1], ev->ts);
 		held = u64map_put(&c->mp, ev->args[3], 0, &added);
 		if (!held)
 			ret = -1;

@@ -303,9 +303,9 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 	case GOTRACE_EV_PROC_START:
 	case GOTRACE_EV_PROC_STOP:
 		v = u64map_put(&c->pstate, e->p, 0, &added);
-		if (!v || gt_irq_cpu(&s->irqs, e->p))
+		if (!v || gt_irq_cpu(&s->irqs, e->p) ||
+		    gt_irq_proc(&s->irqs, e->p, e->ts))
 			return -1;
-		gt_irq_proc(&s->irqs, e->p);
 		*v = e->type == GOTRACE_EV_PROC_START;
 		return 0;
 	case GOTRACE_EV_GO_CREATE:
@@ -344,7 +344,7 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		k->state = GT_STAT_G_RUNNING;
 		a->since = e->ts;
 		a->sys = -1;
-		return gt_irq_start(&s->irqs, &a->irq, k->name, e->p);
+		return gt_irq_start(&s->irqs, &a->irq, k->name, e->p, e->ts);
 	case GOTRACE_EV_GO_END:
 		if (stop_running(c, k, a, e->ts, GT_STAT_G_DEAD))
 			return -1;

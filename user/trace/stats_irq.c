@@ -160,31 +160,6 @@ const struct gt_stat_cpu *gt_irq_cpu_row(const struct gt_stat_irqs *q,
 	return i < 0 ? NULL : &q->cpus[i];
 }
 
-int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p)
-{
-	long i = p == GT_IRQ_NO_P ? 0 : cpu_index(q, p);
-
-	if (i < 0)
-		return -1;
-	g->p = p;
-	g->cpu = p == GT_IRQ_NO_P ? 0 : (uint32_t)i + 1;
-	return 0;
-}
-
-/*
- * A P that starts or stops runs nothing: what stopped there last was no
- * interrupt's nesting, and the nested ones whose exits were lost are
- * over (their next start is an entry).
- */
-void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p)
-{
-	long i = find_index(q, p);
-
-	if (i >= 0) {
-		q->cpus[i].last = 0;
-		q->cpus[i].depth = 0;
-	}
-}
 
 /* The row of source @src on P @p, created if new; NULL out of memory. */
 static struct gt_stat_irq *row_of(struct gt_stat_irqs *q, uint32_t src,
@@ -252,25 +227,101 @@ static bool entry(struct gt_stat_cpu *c, uint32_t src)
 	return true;
 }
 
-int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
-		 const char *name, uint64_t p)
+/*
+ * @d ticks of the run of source @src (0: a task) on @c (P @p): to the
+ * CPU's kind, and to the interrupt's row, its current entry and its sum.
+ * 0, or -1 out of memory.
+ */
+static int charge(struct gt_stat_irqs *q, struct gt_stat_cpu *c,
+		  uint32_t src, uint64_t d)
 {
-	struct gt_stat_irq *r;
-	struct gt_stat_cpu *c;
+	struct gt_stat_irq *r, *s;
 
+	c->busy[src ? q->srcs[src - 1].kind : GT_IRQ_TASK] += d;
+	if (!src)
+		return 0;
+	r = row_of(q, src - 1, c->p);
+	if (!r)
+		return -1;
+	s = &q->srcs[src - 1];
+	r->time += d;
+	r->cur += d;
+	if (r->cur > r->max)
+		r->max = r->cur;
+	s->time += d;
+	if (r->max > s->max)
+		s->max = r->max;
+	return 0;
+}
+
+/*
+ * The run open on @c ends at @ts, as its P goes to another goroutine or
+ * starts or stops: a goroutine in a syscall keeps its run open while its
+ * CPU runs others (Go's reader counts it running until the syscall
+ * ends, which stat's run time follows), but the CPU is theirs from then
+ * on.  Its stop charges nothing more.  0, or -1 out of memory.
+ */
+static int cut(struct gt_stat_irqs *q, struct gt_stat_cpu *c, uint64_t ts)
+{
+	if (!c->open)
+		return 0;
+	c->open = false;
+	return charge(q, c, c->open_src, ts > c->open_since ?
+		      ts - c->open_since : 0);
+}
+
+/* A run of @g on P @p begins at @ts: the CPU's own open run. */
+static int open_run(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p,
+		    uint64_t ts, struct gt_stat_cpu **out)
+{
 	long i;
 
 	g->p = p;
 	g->cpu = 0;
-	if (!g->src && !g->task && classify(q, g, name))
-		return -1;
 	if (p == GT_IRQ_NO_P)
 		return 0;
 	i = cpu_index(q, p);
-	if (i < 0)
+	if (i < 0 || cut(q, &q->cpus[i], ts))
 		return -1;
+	*out = &q->cpus[i];
 	g->cpu = (uint32_t)i + 1;
-	c = &q->cpus[i];
+	g->run = ++q->runs;
+	(*out)->open = true;
+	(*out)->open_run = g->run;
+	(*out)->open_src = g->src;
+	(*out)->open_since = ts;
+	return 0;
+}
+
+/*
+ * A P that starts, stops or is taken runs nothing: what stopped there
+ * last was no interrupt's nesting, the nested ones whose exits were lost
+ * are over (their next start is an entry), and a goroutine still in a
+ * syscall there is off the CPU.
+ */
+int gt_irq_proc(struct gt_stat_irqs *q, uint64_t p, uint64_t ts)
+{
+	long i = find_index(q, p);
+
+	if (i < 0)
+		return 0;
+	q->cpus[i].last = 0;
+	q->cpus[i].depth = 0;
+	return cut(q, &q->cpus[i], ts);
+}
+
+int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
+		 const char *name, uint64_t p, uint64_t ts)
+{
+	struct gt_stat_cpu *c = NULL;
+	struct gt_stat_irq *r;
+
+	if (!g->src && !g->task && classify(q, g, name))
+		return -1;
+	if (open_run(q, g, p, ts, &c))
+		return -1;
+	if (!c)
+		return 0;
 	if (!g->src) {
 		/* The task runs: whatever was nested on this CPU is over. */
 		c->last = 0;
@@ -288,34 +339,30 @@ int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
 	return 0;
 }
 
+int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p,
+		   uint64_t ts)
+{
+	struct gt_stat_cpu *c = NULL;
+
+	return open_run(q, g, p, ts, &c);
+}
+
 int gt_irq_stop(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t d)
 {
-	struct gt_stat_irq *r, *s;
 	struct gt_stat_cpu *c;
-	int kind;
 
 	if (!g->cpu)
 		return 0;
 	c = &q->cpus[g->cpu - 1];
-	kind = g->src ? q->srcs[g->src - 1].kind : GT_IRQ_TASK;
-	c->busy[kind] += d;
-	if (g->src) {
-		r = row_of(q, g->src - 1, g->p);
-		s = &q->srcs[g->src - 1];
-		if (!r)
-			return -1;
-		r->time += d;
-		r->cur += d;
-		if (r->cur > r->max)
-			r->max = r->cur;
-		s->time += d;
-		if (r->max > s->max)
-			s->max = r->max;
-		c->last = g->src;
-	}
-	g->p = GT_IRQ_NO_P;
 	g->cpu = 0;
-	return 0;
+	g->p = GT_IRQ_NO_P;
+	/* Cut short: its CPU went to another goroutine meanwhile. */
+	if (!c->open || c->open_run != g->run)
+		return 0;
+	c->open = false;
+	if (g->src)
+		c->last = g->src;
+	return charge(q, c, g->src, d);
 }
 
 bool gt_irq_region(struct gt_stat_irqs *q, struct gt_irq_g *g,

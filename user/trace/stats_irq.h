@@ -73,6 +73,14 @@ struct gt_stat_cpu {
 	uint32_t last;
 	uint32_t stack[GT_IRQ_DEPTH];
 	unsigned int depth;
+	/*
+	 * The run charged to this CPU when it stops: its goroutine's run
+	 * number, its source (0: a task) and its start.
+	 */
+	bool open;
+	uint64_t open_run;
+	uint32_t open_src;
+	uint64_t open_since;
 };
 
 /*
@@ -85,6 +93,7 @@ struct gt_irq_g {
 	bool task;		/* classified: a task */
 	uint64_t p;		/* P of its current run; GT_IRQ_NO_P: none */
 	uint32_t cpu;		/* that P's index in cpus + 1, 0 for none */
+	uint64_t run;		/* the number of its current run */
 	uint32_t work;		/* 1 + source of its open [work] region */
 	uint64_t work_since;
 };
@@ -109,6 +118,7 @@ struct gt_stat_irqs {
 	 */
 	uint32_t *fast;
 	size_t nfast;
+	uint64_t runs;		/* runs begun, to number them */
 };
 
 #define GT_IRQ_FAST_P	4096
@@ -128,23 +138,30 @@ int gt_irq_classify(const char *name, int64_t *irq, char *out);
 
 /* P @p is known (a row in cpus), even if it never runs anything. 0/-1. */
 int gt_irq_cpu(struct gt_stat_irqs *q, uint64_t p);
-/* P @p started or stopped: nothing that ran there before nests. */
-void gt_irq_proc(struct gt_stat_irqs *q, uint64_t p);
+/*
+ * P @p started or stopped at @ts: nothing that ran there before nests,
+ * and a goroutine still in a syscall there no longer runs on its CPU.
+ * 0, or -1 out of memory.
+ */
+int gt_irq_proc(struct gt_stat_irqs *q, uint64_t p, uint64_t ts);
 
 /*
  * Goroutine @g named @name starts running on P @p (GT_IRQ_NO_P if its M
- * holds none).  0, or -1 out of memory.
+ * holds none) at @ts.  0, or -1 out of memory.
  */
 int gt_irq_start(struct gt_stat_irqs *q, struct gt_irq_g *g,
-		 const char *name, uint64_t p);
+		 const char *name, uint64_t p, uint64_t ts);
 /*
- * Goroutine @g was running on P @p when the trace began: its time counts
+ * Goroutine @g was running on P @p at @ts, when the trace began: its time counts
  * there, as no entry.  0, or -1 out of memory.
  */
-int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p);
+int gt_irq_running(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t p,
+		   uint64_t ts);
 /*
  * Goroutine @g stops running after @d ticks of run (the time the reader
- * added to its task's run time).  0, or -1 out of memory.
+ * added to its task's run time), charged to its CPU unless another
+ * goroutine took the CPU meanwhile (gt_irq_start(), gt_irq_proc()).
+ * 0, or -1 out of memory.
  */
 int gt_irq_stop(struct gt_stat_irqs *q, struct gt_irq_g *g, uint64_t d);
 
