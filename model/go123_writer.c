@@ -31,7 +31,7 @@
  *   SWITCH           [the M holding the P] GoSwitch(g, ++gseq): the
  *                    goroutine it ran waits, g runs; from an idle P:
  *                    [idle M] ProcStart GoUnblock GoStart; to none:
- *                    GoBlock("blocked") ProcStop
+ *                    GoBlock(no reason) ProcStop
  *   REGION_BEGIN/END [M_t] UserRegionBegin/End(0, "[work] FUNC", stk)
  *   an interrupt's goroutine runs on the M of the task it interrupted
  *   (or the idle M); every one of a CPU is stated at each generation's
@@ -650,9 +650,12 @@ static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
 	}
 	if (!g_mention_m(m, c, from, who, mid, ts))
 		return false;
+	/*
+	 * No reason, as the block GoSwitch implies: an interrupt's time
+	 * between two runs is one kind of wait in Go's goroutine analysis.
+	 */
 	if (!to)
-		return ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
-			   reason_id(GT_W123_R_BLOCKED), 0) &&
+		return ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts, 0, 0) &&
 		       p_drop(m, c, who, ts);
 	if (!g_mention_m(m, c, to, who, mid, ts))
 		return false;

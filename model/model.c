@@ -780,24 +780,16 @@ static bool irq_close(struct gt_model *m, struct gt_cpu *c)
 }
 
 /*
- * The P of CPU @c closes (the session's end, the CPU going offline) with
- * an interrupt's goroutine running: it waits, and so does the task it
- * interrupted, which the P no longer runs.  Every frame is closed.
+ * The interrupt's goroutine running on CPU @c's P waits, and so does
+ * @base, the task it interrupted (NULL: none), which the P no longer
+ * runs; @base's bucket lock held.
  */
-static void irq_close_p(struct gt_model *m, struct gt_cpu *c)
+static void irq_close_p_write(struct gt_model *m, struct gt_cpu *c,
+			      struct gt_task *base)
 {
 	struct gt_irq_cpu *ic = c->irq;
-	struct gt_tr tr = { .kind = GT_TR_SWITCH };
-	struct gt_task *base = c->cur;
+	struct gt_tr tr = { .kind = GT_TR_SWITCH, .from = &ic->run->t };
 
-	if (likely(!ic))
-		return;
-	ic->closed += ic->nr + ic->over;
-	ic->nr = 0;
-	ic->over = 0;
-	if (!ic->run)
-		return;
-	tr.from = &ic->run->t;
 	if (!model_emit_at(m, c, NULL, &tr, model_now(c), true))
 		return;
 	ic->run->t.state = GT_G_WAITING;
@@ -808,6 +800,35 @@ static void irq_close_p(struct gt_model *m, struct gt_cpu *c)
 		base->state = GT_G_WAITING;
 		c->cur = NULL;
 	}
+}
+
+/*
+ * The P of CPU @c closes (the session's end, the CPU going offline) with
+ * an interrupt's goroutine running: it waits, and so does the task it
+ * interrupted, which the P no longer runs.  Every frame is closed.
+ */
+static void irq_close_p(struct gt_model *m, struct gt_cpu *c)
+{
+	struct gt_irq_cpu *ic = c->irq;
+	struct gt_task *base = c->cur;
+	struct gt_task_bucket *b;
+
+	if (likely(!ic))
+		return;
+	ic->closed += ic->nr + ic->over;
+	ic->nr = 0;
+	ic->over = 0;
+	if (!ic->run)
+		return;
+	if (!base) {
+		irq_close_p_write(m, c, NULL);
+		return;
+	}
+	/* The task's entry is its bucket's: hooks of other CPUs may run. */
+	b = gt_tasks_bucket(m, base->key);
+	gt_lock(&b->lock);
+	irq_close_p_write(m, c, base);
+	gt_unlock(&b->lock);
 }
 
 /* GoStart of a runnable goroutine on this CPU's P. */

@@ -61,6 +61,16 @@ for s in 2041097; do
 	check "model checker seed $s (found by a long run) is valid" \
 		'[ $mrc -eq 0 ] && grep -q "^ok 1 - seed $s:" "$T/out"'
 done
+# With interrupts: 5, a generation that ended between the idle M's
+# ProcStart for an interrupt's new goroutine and its switch (the P was
+# stated idle); 198 and 383, go 1.11 sessions whose stack table was full
+# when an interrupt's goroutine was made (it had no name).
+for s in 5 198 383; do
+	mrc=0
+	"$MODEL_CHECK" --interrupts --seed "$s" >"$T/out" 2>"$T/err" || mrc=$?
+	check "model checker seed $s with interrupts is valid" \
+		'[ $mrc -eq 0 ] && grep -q "^ok 1 - seed $s:" "$T/out"'
+done
 
 GO127=${GO127:-${GT_STORE:-$(dirname "$0")/../../.cache}/go-1.27/usr/lib/go-1.27/bin/go}
 export GO127

@@ -4499,6 +4499,91 @@ static void test_irq_bytes(void)
 	   "of an idle CPU, and in the 1.11 format, the same either way");
 }
 
+/* CPU samples of the go 1.23 twin: of which goroutine, named how. */
+struct irq_smp_walk {
+	unsigned int n;
+	u64 g[4];
+	u64 m[4];
+	char top[4][64];
+};
+
+static int irq_smp_event(void *ctx, const struct gt_go123_gen *g,
+			 const struct gt_go123_event *ev,
+			 struct gt_trace_error *err)
+{
+	struct irq_smp_walk *w = ctx;
+
+	(void)err;
+	if (ev->type != GT_GO123_EV_CPU_SAMPLE || w->n >= 4)
+		return 0;
+	w->g[w->n] = ev->args[2];
+	w->m[w->n] = ev->m;
+	tg_frame(g, ev->args[3], 0, true, w->top[w->n], sizeof(w->top[0]));
+	w->n++;
+	return 0;
+}
+
+/* Every generation's samples, in time order; false if one does not read. */
+static bool irq_smp_walk_all(struct irq_smp_walk *w, struct gt_trace_error *err)
+{
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_go123_open(&r, &src);
+	while ((ret = gt_go123_next(&r, &g, err)) > 0)
+		if (gt_go123_walk_samples(&g, irq_smp_event, w, err, NULL))
+			break;
+	gt_go123_gen_free(&g);
+	return ret >= 0;
+}
+
+/*
+ * A CPU sample that catches an interrupt is the interrupt's goroutine's,
+ * named by it, on the M of the task it interrupted; the task's own
+ * samples before and after stay the task's.
+ */
+static void test_irq_samples(void)
+{
+	static const u64 kpcs[] = { 0xffffffff81001000ULL };
+	struct task *a = task_new(3600, 3600, "a");
+	struct task *tasks[] = { a };
+	struct irq_smp_walk w = { 0 };
+	struct gt_trace_error err = { 0 };
+	struct gt_in_sample in;
+	bool read;
+
+	sim_setup("irq_samples", 1);
+	S.cfg.opts.cpu_hz = 999;
+	S.cfg.opts.flags |= GOTRACE_OPT_SOFTIRQS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	for (unsigned int i = 0; i < 3; i++) {
+		if (i == 1)
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+		in = (struct gt_in_sample){ .ev = ev(0) };
+		in.ev.pcs = kpcs;
+		in.ev.nr_pcs = 1;
+		FEED(gt_model_cpu_sample, &in);
+		drain();
+		if (i == 1)
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+	}
+	if (!sim_finish())
+		return;
+	read = irq_smp_walk_all(&w, &err);
+	ok(read && w.n == 3, "three samples written (%u)", w.n);
+	ok(w.g[0] == 3600 && w.g[2] == 3600 && w.g[1] != 3600 &&
+	   w.m[1] == 3600,
+	   "the one in the softirq is its goroutine's (G %llu), on the task's M",
+	   (unsigned long long)w.g[1]);
+	ok(!strcmp(w.top[1], "[softirq] NET_RX") && !strcmp(w.top[0], "a"),
+	   "named by the softirq, not the task (%s, %s)", w.top[1], w.top[0]);
+}
+
 /*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
@@ -4568,6 +4653,7 @@ static const struct {
 	{ "work_items", test_work_items },
 	{ "irq_generations", test_irq_generations },
 	{ "irq_bytes", test_irq_bytes },
+	{ "irq_samples", test_irq_samples },
 };
 
 int main(int argc, char **argv)
