@@ -141,7 +141,7 @@ run_bpf() {
 	# shellcheck disable=SC2046,SC2086
 	"$GOTRACE" bpf-dump -s --ring-size $RING -c "$1" ${UFLAG:-} -- \
 		$(workload "$1" "${2:-}") > /dev/null 2> "$OUT/run.out"
-	summary=$(grep '^bpf-dump:' "$OUT/run.out")
+	summary=$(grep '^bpf-dump: records=' "$OUT/run.out")
 	rec=$(echo "$summary" | sed 's/.*records=\([0-9]*\).*/\1/')
 	bytes=$(echo "$summary" | sed 's/.*bytes=\([0-9]*\).*/\1/')
 	drops=$(echo "$summary" | sed 's/.*drops=\([0-9]*\).*/\1/')

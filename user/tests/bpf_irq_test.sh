@@ -35,6 +35,10 @@ MS=100
 # The edge's width (irq_counts.awk): 2 ms, for a vCPU that the host
 # deschedules between the count and the tracepoint.
 EDGE=2000000
+# The workload's file: beside the build, on a disk (the test's directory
+# may be a tmpfs, whose fsync() interrupts nothing).
+DISK=$B/irq_test.$$
+trap 'rm -rf "$T" "$DISK"' EXIT
 
 FIELD='function field(name,   i, kv) {
 	for (i = 1; i <= NF; i++) {
@@ -124,7 +128,7 @@ ARCH=$(uname -m)
 # 1's threads on the development host: a few ms, about once a second).
 for try in 1 2 3 4 5; do
 	run bpf-dump --no-stacks --interrupts all -- "$WORKLOAD" "$T/w" \
-		$PACKETS $HZ_ $MS "$T/disk"
+		$PACKETS $HZ_ $MS "$DISK"
 	[ "$rc" -eq 0 ] || break
 	blind "$T/out"
 	[ -n "$(blind_cpus)" ] || break
@@ -173,7 +177,7 @@ for fmt in go1.23 go1.11; do
 		run bpf-dump --no-stacks --interrupts all -- "$GOTRACE" record \
 			--backend bpf --interrupts all --format $fmt \
 			-o "$T/$fmt.trace" -- "$WORKLOAD" "$T/w" $PACKETS $HZ_ \
-			$MS "$T/disk"
+			$MS "$DISK"
 		[ "$rc" -eq 0 ] || break
 		blind "$T/out"
 		[ -n "$(blind_cpus)" ] || break
@@ -225,7 +229,7 @@ done
 
 # --- the filters: a task filter leaves idle CPUs' interrupts out ------
 run bpf-dump --no-stacks --interrupts all -c "$(basename "$WORKLOAD")" -- \
-	"$WORKLOAD" "$T/w" 200 $HZ_ 50 "$T/disk"
+	"$WORKLOAD" "$T/w" 200 $HZ_ 50 "$DISK"
 check "-c: interrupts only of the workload's task, none of an idle CPU" \
 	'[ "$rc" -eq 0 ] && awk "$FIELD"'"'"' field("type") == "task" { t[field("key")] = 1 } field("type") ~ /^irq_/ { n++; if (!(field("key") in t) || field("match") != 1) bad++ } END { exit !(n > 0 && !bad) }'"'"' "$T/out"'
 
