@@ -10,8 +10,17 @@
 #include "ksyms.h"
 #include "../trace/base.h"
 
+/*
+ * @rank orders the symbols at one address (see rank()): the lowest is
+ * the name a lookup gives, as the kernel's own lookup (kallsyms_lookup(),
+ * sprint_symbol(): the module's names) gives the first of its table,
+ * which scripts/kallsyms.c sorts that way.  @seq, the line of
+ * /proc/kallsyms, breaks the remaining ties as the kernel's table does.
+ */
 struct ksym {
 	uint64_t addr;
+	uint32_t rank;
+	uint32_t seq;
 	char *name;
 };
 
@@ -25,10 +34,74 @@ static int by_addr(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int add(struct gt_ksyms *k, uint64_t addr, const char *name)
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static bool has_suffix(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !memcmp(s + len - n, p, n);
+}
+
+/*
+ * A name the linker script gives a section's bounds, not a function:
+ * __start_SECTION, __stop_SECTION, __end_X, __X_start, __X_end (the
+ * test of scripts/kallsyms.c; __sched_text_start is io_schedule's
+ * address on Debian's 6.1), and the text's own bounds (_text, _stext,
+ * _etext, _sinittext, _einittext), also as the __pi_ aliases of the
+ * kernel's position-independent startup code.
+ */
+static bool is_marker(const char *name)
+{
+	static const char *const bounds[] = {
+		"_text", "_stext", "_etext", "_sinittext", "_einittext",
+	};
+	size_t len;
+
+	if (has_prefix(name, "__pi_"))
+		name += 5;
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+		if (!strcmp(name, bounds[i]))
+			return true;
+	len = strlen(name);
+	if (len < 8 || !has_prefix(name, "__"))
+		return false;
+	return has_prefix(name, "__start_") || has_prefix(name, "__stop_") ||
+	       has_prefix(name, "__end_") || has_suffix(name, len, "_start") ||
+	       has_suffix(name, len, "_end");
+}
+
+/*
+ * Which of the symbols at one address names it, the lowest first: a
+ * function before a section's or the text's bound, a global before a
+ * weak one, fewer leading underscores before more (io_schedule before
+ * __io_schedule): the order of scripts/kallsyms.c, whose first symbol
+ * the kernel names an address by.
+ */
+static uint32_t rank(char type, const char *name)
+{
+	uint32_t r = (uint32_t)strspn(name, "_");
+
+	if (r > 255)
+		r = 255;
+	if (type == 'w' || type == 'W')
+		r |= 1U << 8;
+	if (is_marker(name))
+		r |= 1U << 9;
+	return r;
+}
+
+static int add(struct gt_ksyms *k, uint64_t addr, char type, const char *name)
 {
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 4096;
@@ -42,6 +115,8 @@ static int add(struct gt_ksyms *k, uint64_t addr, const char *name)
 	k->v[k->n].name = strdup(name);
 	if (!k->v[k->n].name)
 		return -1;
+	k->v[k->n].rank = rank(type, name);
+	k->v[k->n].seq = (uint32_t)k->n;
 	k->v[k->n++].addr = addr;
 	return 0;
 }
@@ -71,7 +146,7 @@ struct gt_ksyms *gt_ksyms_load(const char *path)
 		/* Code only: stacks hold return addresses. */
 		if (!strchr("tTwW", type))
 			continue;
-		if (add(k, addr, name)) {
+		if (add(k, addr, type, name)) {
 			gt_err("out of memory reading %s", path);
 			fclose(f);
 			gt_ksyms_free(k);
@@ -117,8 +192,12 @@ const char *gt_ksyms_find(const struct gt_ksyms *k, uint64_t addr,
 	}
 	if (!lo)
 		return NULL;
-	*off = addr - k->v[lo - 1].addr;
-	return k->v[lo - 1].name;
+	/* The first of the symbols at that address: the best ranked. */
+	lo--;
+	while (lo && k->v[lo - 1].addr == k->v[lo].addr)
+		lo--;
+	*off = addr - k->v[lo].addr;
+	return k->v[lo].name;
 }
 
 unsigned int gt_ksyms_tracing_frames(const struct gt_ksyms *k,
