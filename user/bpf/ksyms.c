@@ -14,7 +14,7 @@
  * @rank orders the symbols at one address (see rank()): the lowest is
  * the name a lookup gives, as the kernel's own lookup (kallsyms_lookup(),
  * sprint_symbol(): the module's names) gives the first of its table,
- * which scripts/kallsyms.c sorts that way.  @seq, the line of
+ * which the kernel's kallsyms tool sorts that way.  @seq, the line of
  * /proc/kallsyms, breaks the remaining ties as the kernel's table does.
  */
 struct ksym {
@@ -56,7 +56,7 @@ static bool has_suffix(const char *s, size_t len, const char *p)
 /*
  * A name the linker script gives a section's bounds, not a function:
  * __start_SECTION, __stop_SECTION, __end_X, __X_start, __X_end (the
- * test of scripts/kallsyms.c; __sched_text_start is io_schedule's
+ * kernel's kallsyms tool's test; __sched_text_start is io_schedule's
  * address on Debian's 6.1), and the text's own bounds (_text, _stext,
  * _etext, _sinittext, _einittext), also as the __pi_ aliases of the
  * kernel's position-independent startup code.
@@ -85,8 +85,8 @@ static bool is_marker(const char *name)
  * Which of the symbols at one address names it, the lowest first: a
  * function before a section's or the text's bound, a global before a
  * weak one, fewer leading underscores before more (io_schedule before
- * __io_schedule): the order of scripts/kallsyms.c, whose first symbol
- * the kernel names an address by.
+ * __io_schedule): the order of the kernel's kallsyms tool, whose first
+ * symbol the kernel names an address by.
  */
 static uint32_t rank(char type, const char *name)
 {
