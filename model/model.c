@@ -1874,12 +1874,12 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 		return;
 	c->samples_lost += in->missed;
 	t = current_entry(c);
-	if (is_idle(p)) {
-		c->samples_idle++;
-	} else if (!t || t->hidden) {
-		c->samples_hidden++;
-	} else if (unlikely((g = sampled_irq(c)) != NULL)) {
-		/* The interrupt's time, not the task's: its goroutine's. */
+	g = sampled_irq(c);
+	if (unlikely(g)) {
+		/*
+		 * The interrupt's time, not the task's: its goroutine's,
+		 * also on an idle CPU (the trace shows its interrupts).
+		 */
 		ref = irq_stack_of(m, c, (m->opts.flags & GOTRACE_OPT_NO_KSTACKS) ?
 				   0 : gt_env_sample_kstack(c, c->pcs, GT_STACK_PCS,
 							    GT_KSTACK_MAX),
@@ -1888,6 +1888,10 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 			c->samples++;
 		else
 			c->samples_lost++;
+	} else if (is_idle(p)) {
+		c->samples_idle++;
+	} else if (!t || t->hidden) {
+		c->samples_hidden++;
 	} else {
 		ref = sample_stack(m, c, t, p);
 		if (gt_w123_sample(m, c, t, model_now(c), ref))

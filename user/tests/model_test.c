@@ -4581,10 +4581,30 @@ static void test_irq_samples(void)
 		if (i == 2)
 			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
 	}
+	/* The CPU idle: a sample in a softirq under the timer, one not. */
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	for (unsigned int i = 0; i < 2; i++) {
+		if (!i) {
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
+		}
+		in = (struct gt_in_sample){ .ev = ev(0) };
+		in.ev.pcs = kpcs;
+		in.ev.nr_pcs = 1;
+		FEED(gt_model_cpu_sample, &in);
+		drain();
+		if (!i) {
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+		}
+	}
 	if (!sim_finish())
 		return;
 	read = irq_smp_walk_all(&w, &err);
-	ok(read && w.n == 5, "five samples written (%u)", w.n);
+	ok(read && w.n == 6, "six samples written, not the idle CPU's (%u)",
+	   w.n);
+	ok(w.g[5] == w.g[1] && !strcmp(w.top[5], "[softirq] NET_RX"),
+	   "one in a softirq of the idle CPU is the softirq's (%s)", w.top[5]);
 	ok(w.g[0] == 3600 && w.g[4] == 3600 && w.g[1] != 3600 &&
 	   w.m[1] == 3600,
 	   "the one in the softirq is its goroutine's (G %llu), on the task's M",
