@@ -65,8 +65,7 @@
 # bpf bpfu record recordu recorde ftrace"; the interrupts' bpfi bpfh bpfs
 # bpfw recordi on demand),
 # BENCH_RAMP (getppid processes, "1 2 4 8 16"), BENCH_OUT (results
-# directory, .cache/bench/host), BENCH_GOTRACE (the gotrace binary,
-# user/gotrace: another build's, for A/B runs).
+# directory, .cache/bench/host).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -76,7 +75,7 @@ RAMP=${BENCH_RAMP-1 2 4 8 16}
 WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong hackbench}
 CONFIGS=${BENCH_CONFIGS:-none bpf bpfu record recordu recorde ftrace}
 OUT=${BENCH_OUT:-$ROOT/.cache/bench/host}
-GOTRACE=${BENCH_GOTRACE:-$ROOT/user/gotrace}
+GOTRACE=$ROOT/user/gotrace
 PROGS=$OUT/progs
 TRACEFS=/sys/kernel/tracing
 INST=$TRACEFS/instances/gotrace-bench

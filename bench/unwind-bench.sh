@@ -28,20 +28,13 @@
 #   whole%     walks that reached the outermost frame (no truncation)
 #
 # Environment: BENCH_ROUNDS (3), BENCH_MS (getppid and pingpong's run,
-# 1000), BENCH_OUT (.cache/bench/unwind), BENCH_WORKLOADS ("getppid
-# pingpong unwind ustack"), BENCH_MODES ("fp eh-frame"), BENCH_BINS
-# (A/B runs: "NAME=PATH ...", gotrace binaries built from different
-# sources, run one after the other in each round so that the machine's
-# load falls on all alike; a mode's rows are then MODE/NAME).
+# 1000), BENCH_OUT (.cache/bench/unwind).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${BENCH_ROUNDS:-3}
 MS=${BENCH_MS:-1000}
 OUT=${BENCH_OUT:-$ROOT/.cache/bench/unwind}
-WORKLOADS=${BENCH_WORKLOADS:-getppid pingpong unwind ustack}
-MODES=${BENCH_MODES:-fp eh-frame}
-BINS=${BENCH_BINS:-}
 GOTRACE=$ROOT/user/gotrace
 PROGS=$OUT/progs
 
@@ -68,10 +61,10 @@ workload() {
 	esac
 }
 
-# run W M [GOTRACE]: "WALKS NS FRAMES TRUNCATED" of one recording.
+# run W M: "WALKS NS FRAMES TRUNCATED" of one recording.
 run() {
 	# shellcheck disable=SC2046
-	GOTRACE_BPF_WALK_COST=1 "${3:-$GOTRACE}" record --backend bpf \
+	GOTRACE_BPF_WALK_COST=1 "$GOTRACE" record --backend bpf \
 		-o "$OUT/run.trace" --user-stacks --unwind="$2" --children \
 		$(workload "$1") > "$OUT/run.out" 2>&1 ||
 		die "$1 --unwind=$2: $(tail -n 3 "$OUT/run.out")"
@@ -93,20 +86,13 @@ res=$OUT/results.txt
 : > "$res"
 echo "# $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res"
 for r in $(seq "$ROUNDS"); do
-	for w in $WORKLOADS; do
-		for m in $MODES; do
-			if [ -z "$BINS" ]; then
-				echo "run round=$r workload=$w mode=$m $(run "$w" "$m")" >> "$res"
-				continue
-			fi
-			for b in $BINS; do
-				echo "run round=$r workload=$w mode=$m/${b%%=*} $(run "$w" "$m" "${b#*=}")" >> "$res"
-			done
+	for w in getppid pingpong unwind ustack; do
+		for m in fp eh-frame; do
+			echo "run round=$r workload=$w mode=$m $(run "$w" "$m")" >> "$res"
 		done
 	done
 done
 
-echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res"
 printf '%-9s %-9s %8s %7s %8s %9s %7s\n' workload mode walks frames \
 	ns/walk ns/frame whole%
 awk '$1 == "run" {

@@ -762,14 +762,6 @@ struct {
 #define UNW_PAGE		4096
 
 /*
- * The mappings a walk keeps at hand: a stack goes from the program to
- * the C library and back (a callback, main under
- * __libc_start_call_main), and each return to a mapping not kept is a
- * lookup of the space and a binary search of its mappings.
- */
-#define UNW_MAPS		4
-
-/*
  * A walk by tables, in a per-CPU slot of its own, claimed as the
  * scratch slots are (claim()): the walk is global functions that take
  * the slot's number, which the verifier checks once each, on their
@@ -777,9 +769,8 @@ struct {
  * every branch in every caller's state was most of a million
  * instructions to verify a program).  @pc, @sp, @fp: the frame's
  * registers as far as they are known; @lr: arm64's link register, the
- * innermost frame's return address until that frame saves it; @maps:
- * the @nr_maps mappings found last (UNW_MAPS), @map_next the one the
- * next replaces.
+ * innermost frame's return address until that frame saves it; @map:
+ * the mapping found last, where the next frame often is too.
  */
 struct unw_state {
 	__u64 busy;
@@ -791,18 +782,16 @@ struct unw_state {
 	__u32 copied;			/* bytes of the stack in @copy */
 	__u8 exact;			/* @pc is no return address */
 	__u8 fp_lost;			/* @fp is not the frame's any more */
-	__u8 nr_maps;
-	__u8 map_next;
 	__u8 untabled;			/* a frame stepped by fp, no table */
-	struct gotrace_unwind_map maps[UNW_MAPS];
+	__u8 pad;
+	struct gotrace_unwind_map map;	/* @map.end 0: none yet */
 	__u64 pcs[GTB_MAX_UFRAMES];
 	/*
-	 * UNW_COPY bytes used, in words (a saved word is one load);
-	 * twice the room, so that the verifier sees the second read (from
-	 * @first, of UNW_COPY - @first bytes) in bounds without relating
-	 * the two.
+	 * UNW_COPY bytes used; twice the room, so that the verifier sees
+	 * the second read (from @first, of UNW_COPY - @first bytes) in
+	 * bounds without relating the two.
 	 */
-	__u64 copy[2 * UNW_COPY / 8];
+	__u8 copy[2 * UNW_COPY];
 };
 
 struct {
@@ -811,41 +800,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct unw_state);
 } unw_states SEC(".maps");
-
-/*
- * The rows found last, per CPU: a direct-mapped cache from a table
- * position (the table's slot, its generation, the position) to its
- * row, so that a PC met again (a loop's stacks, a server's) costs no
- * search of the index and the rows, each a cache line of its own, nor
- * even a look at the table's slot.  A slot's generation is one table
- * of one file, whose rows never change (the reader bumps it before it
- * writes others): an entry is the row of its position for as long as
- * a mapping names that generation, the slot evicted since or not.
- * Only the walk in slot 0 uses it: that walk is the CPU's outermost
- * (one that nests, an interrupt's or a preempting task's, finds slot 0
- * taken), so that no other writes an entry while it reads or writes
- * one.
- */
-#define UNW_RCACHE_BITS		8
-#define UNW_RCACHE		(1U << UNW_RCACHE_BITS)
-
-struct unw_rcache_entry {
-	__u64 key;			/* the position, the slot + 1 << 32 */
-	__u32 gen;
-	__u32 pad;
-	struct gotrace_unwind_row row;
-};
-
-struct unw_rcache {
-	struct unw_rcache_entry e[UNW_RCACHE];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct unw_rcache);
-} unw_rcaches SEC(".maps");
 
 /* A free walk slot of this CPU's, its number; -1 if none. */
 static __always_inline int unw_claim(void)
@@ -949,9 +903,8 @@ static __always_inline bool unw_read(struct unw_state *w, __u64 addr,
 
 	if (addr & 7)
 		return false;
-	/* @copy_at is aligned as @addr is: @off is a word's. */
 	if (off + sizeof(*v) <= w->copied && off <= UNW_COPY - sizeof(*v)) {
-		*v = w->copy[off / 8];
+		*v = *(__u64 *)&w->copy[off];
 		return true;
 	}
 	return !bpf_probe_read_user(v, sizeof(*v), (void *)addr);
@@ -1051,86 +1004,24 @@ static __always_inline bool unw_row_step(struct unw_state *w,
 }
 
 /*
- * The mapping of the walk's PC: one of those kept if it holds it, else
- * the space's, then kept in place of the oldest; NULL if the reader
- * has not loaded one (a new process, a library mapped since).
+ * The mapping of the walk's PC into @map: the one found last if it
+ * holds it, else the space's; false if the reader has not loaded one
+ * (a new process, a library mapped since).
  */
-static __always_inline struct gotrace_unwind_map *
-unw_map_find(struct unw_state *w)
+static __always_inline bool unw_map_find(struct unw_state *w)
 {
 	struct gtb_unwind_space *sp;
 	struct gotrace_unwind_map *m;
-	__u64 key = w->space, pc = w->pc;
-	__u32 i;
+	__u64 key = w->space;
 
-#pragma unroll
-	for (i = 0; i < UNW_MAPS; i++) {
-		m = &w->maps[i];
-		if (i < w->nr_maps && pc >= m->start && pc < m->end)
-			return m;
-	}
+	if (w->map.end && w->pc >= w->map.start && w->pc < w->map.end)
+		return true;
 	sp = bpf_map_lookup_elem(&unw_spaces, &key);
-	m = sp ? unw_map_of(sp, pc) : NULL;
+	m = sp ? unw_map_of(sp, w->pc) : NULL;
 	if (!m)
-		return NULL;
-	i = w->map_next & (UNW_MAPS - 1);
-	w->maps[i] = *m;
-	w->map_next = i + 1;
-	if (w->nr_maps < UNW_MAPS)
-		w->nr_maps++;
-	return &w->maps[i];
-}
-
-/* unw_row_of(): what the table says of a position. */
-#define UNW_ROW		0	/* its row */
-#define UNW_ROW_NONE	1	/* none: no rule, or a rewrite met */
-#define UNW_ROW_GONE	2	/* the table is not there (evicted) */
-
-/*
- * The row of table position @rel of the table in slot @id, generation
- * @gen, into @row: from the CPU's cache if walk slot @slot may use it
- * (0) and it has it, else found in the table, then cached.
- */
-static __always_inline int unw_row_of(__u32 slot, __u32 id, __u32 gen,
-				      __u64 rel,
-				      struct gotrace_unwind_row *row)
-{
-	struct unw_rcache_entry *e = NULL;
-	struct gotrace_unwind_table *t;
-	struct gotrace_unwind_row *r;
-	struct unw_rcache *rc;
-	__u64 key = rel | (__u64)(id + 1) << 32;
-	__u32 zero = 0;
-	int k;
-
-	if (!slot && !(rel >> 32)) {
-		rc = bpf_map_lookup_elem(&unw_rcaches, &zero);
-		if (rc) {
-			e = &rc->e[(((__u32)rel ^ (id << 20)) * 2654435761U) >>
-				   (32 - UNW_RCACHE_BITS)];
-			if (e->key == key && e->gen == gen) {
-				*row = e->row;
-				return UNW_ROW;
-			}
-		}
-	}
-	t = bpf_map_lookup_elem(&unw_tables, &id);
-	if (!t || t->gen != gen || gen & 1)
-		return UNW_ROW_GONE;
-	k = unw_row_index(t->first, t->nr, t->index, t->nr_pages, rel);
-	r = k < 0 ? NULL : bpf_map_lookup_elem(&unw_rows, &k);
-	if (!r)
-		return UNW_ROW_NONE;
-	*row = *r;
-	/* The reader rewrote the slot meanwhile: the row may be another's. */
-	if (*(volatile __u32 *)&t->gen != gen)
-		return UNW_ROW_NONE;
-	if (e) {
-		e->key = key;
-		e->gen = gen;
-		e->row = *row;
-	}
-	return UNW_ROW;
+		return false;
+	w->map = *m;
+	return true;
 }
 
 /*
@@ -1138,41 +1029,47 @@ static __always_inline int unw_row_of(__u32 slot, __u32 id, __u32 gen,
  * appends: 1 where the walk ends.  A PC whose mapping has a table is
  * stepped by its row; one whose mapping has none (a Go binary, a file
  * without .eh_frame) by its frame pointer; one the reader has not
- * loaded yet, or whose table was evicted (its row not cached), by its
- * frame pointer too, counted as NO_TABLE when that fails.  The row of
- * a return address is the call's: the byte before it.
+ * loaded yet, or whose table was evicted, by its frame pointer too,
+ * counted as NO_TABLE when that fails.  The row of a return address is
+ * the call's: the byte before it.
  */
 __noinline int unw_step(__u32 slot, __u32 innermost)
 {
 	struct unw_state *w = bpf_map_lookup_elem(&unw_states, &slot);
-	struct gotrace_unwind_row row;
-	struct gotrace_unwind_map *m;
+	struct gotrace_unwind_table *t;
+	struct gotrace_unwind_row *r;
+	__u32 n, id, gen;
 	bool ok, tabled = false;
-	__u32 n;
+	int k;
 
 	if (!w)
 		return 1;
-	m = unw_map_find(w);
-	if (!m) {
+	if (!unw_map_find(w)) {
 		ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
 		w->untabled = 1;
-	} else if (!m->table) {
+	} else if (!w->map.table) {
 		ok = unw_fp_step(w, GTB_USTOP_BAD_FP);
 	} else {
-		switch (unw_row_of(slot, m->table - 1, m->gen,
-				   w->pc - m->bias - !w->exact, &row)) {
-		case UNW_ROW:
-			tabled = true;
-			ok = unw_row_step(w, &row, innermost);
-			break;
-		case UNW_ROW_NONE:
-			tabled = true;
-			ok = unw_fp_step(w, GTB_USTOP_NO_RULE);
-			break;
-		default:
+		id = w->map.table - 1;
+		gen = w->map.gen;
+		t = bpf_map_lookup_elem(&unw_tables, &id);
+		if (!t || t->gen != gen || gen & 1) {
 			ok = unw_fp_step(w, GTB_USTOP_NO_TABLE);
 			w->untabled = 1;
-			break;
+		} else {
+			tabled = true;
+			k = unw_row_index(t->first, t->nr, t->index,
+					  t->nr_pages,
+					  w->pc - w->map.bias - !w->exact);
+			r = k < 0 ? NULL : bpf_map_lookup_elem(&unw_rows, &k);
+			/*
+			 * The reader rewrote the slot meanwhile: the row
+			 * may be another table's.
+			 */
+			if (r && *(volatile __u32 *)&t->gen != gen)
+				r = NULL;
+			ok = r ? unw_row_step(w, r, innermost) :
+				 unw_fp_step(w, GTB_USTOP_NO_RULE);
 		}
 	}
 	w->exact = false;
@@ -1241,17 +1138,16 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 	w->exact = !!(us->flags & GTB_USTACK_EXACT);
 	w->fp_lost = 0;
 	w->untabled = 0;
-	w->nr_maps = 0;
-	w->map_next = 0;
+	w->map.end = 0;
 	/*
 	 * The stack above sp, in a read to the end of its page and one
 	 * of the rest: the page above may not be mapped (the top of the
 	 * main thread's stack), and a read that faults costs more than
 	 * the walk.  Words beyond what was copied are read one by one.
 	 */
-	w->copy_at = w->sp & ~7ULL;
+	w->copy_at = w->sp;
 	w->copied = 0;
-	first = UNW_PAGE - (w->copy_at & (UNW_PAGE - 1));
+	first = UNW_PAGE - (w->sp & (UNW_PAGE - 1));
 	if (first > UNW_COPY)
 		first = UNW_COPY;
 	/*
@@ -1260,14 +1156,13 @@ static __always_inline __u32 unw_walk(struct gtb_ustack *us,
 	 */
 	barrier_var(first);
 	if (first <= UNW_COPY &&
-	    !bpf_probe_read_user(w->copy, first, (void *)w->copy_at)) {
+	    !bpf_probe_read_user(w->copy, first, (void *)w->sp)) {
 		w->copied = first;
 		rest = UNW_COPY - first;
 		barrier_var(rest);
 		if (rest && rest <= UNW_COPY && first < UNW_COPY &&
-		    !bpf_probe_read_user((__u8 *)w->copy +
-					 (first & (UNW_COPY - 1)),
-					 rest, (void *)(w->copy_at + first)))
+		    !bpf_probe_read_user(&w->copy[first & (UNW_COPY - 1)],
+					 rest, (void *)(w->sp + first)))
 			w->copied = UNW_COPY;
 	}
 	unw_run(k);
