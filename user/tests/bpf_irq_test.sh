@@ -219,9 +219,17 @@ for fmt in go1.23 go1.11; do
 		# row, within the window (the same times: both BPF).
 		t0=$(awk '$1 == "soft0" { print $2 }' "$T/w.times")
 		t1=$(awk '$1 == "irq1" { print $3 }' "$T/w.times")
+		# A go1.11 trace's times are put back within the shift's
+		# error (irq_align.awk: 20 us): there an entry that near an
+		# edge of the window may fall either side, and the trace's
+		# count lies between the records' surely and possibly in it.
+		m=0
+		[ $fmt = go1.11 ] && m=20000
 		check "$fmt: every entry the records have in the window, per CPU and kind, and no other" \
-			'awk -v t0="$t0" -v t1="$t1" '"'"'$1 >= t0 && $1 <= t1 { k = $2 " " $3 " " $4; if (FILENAME ~ /dump$/) r[k]++; else g[k]++; all[k] = 1 }
-			END { for (k in all) if (r[k] != g[k]) { bad++; print "# " k ": records " r[k] + 0 ", trace " g[k] + 0 } exit !(length(all) > 0 && !bad) }'"'"' "$T/events.dump" "$T/events"'
+			'awk -v t0="$t0" -v t1="$t1" -v m="$m" '"'"'{ k = $2 " " $3 " " $4 }
+			FILENAME ~ /dump$/ && $1 >= t0 - m && $1 <= t1 + m { r1[k]++; all[k] = 1; if ($1 >= t0 + m && $1 <= t1 - m) r0[k]++ }
+			FILENAME !~ /dump$/ && $1 >= t0 && $1 <= t1 { g[k]++; all[k] = 1 }
+			END { for (k in all) if (g[k] < r0[k] || g[k] > r1[k]) { bad++; print "# " k ": records " r0[k] + 0 " to " r1[k] + 0 ", trace " g[k] + 0 } exit !(length(all) > 0 && !bad) }'"'"' "$T/events.dump" "$T/events"'
 	else
 		no_go "Go's parsers need Go 1.21, 1.23 and 1.27"
 	fi
