@@ -220,42 +220,6 @@ static void print_record(const void *rec, size_t len, void *arg)
 	putchar('\n');
 }
 
-/* --interrupts LIST: record's kinds, into @o's flags. */
-static int parse_interrupts(struct gotrace_options *o, const char *list)
-{
-	static const struct {
-		const char *name;
-		uint32_t flags;
-	} kinds[] = {
-		{ "hardirq", GOTRACE_OPT_HARDIRQS },
-		{ "softirq", GOTRACE_OPT_SOFTIRQS },
-		{ "workqueue", GOTRACE_OPT_WORKQUEUE },
-		{ "all", GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
-			 GOTRACE_OPT_WORKQUEUE },
-		{ "none", 0 },
-	};
-	uint32_t want = 0;
-	size_t len, i;
-
-	for (const char *p = list;; p += len + 1) {
-		len = strcspn(p, ",");
-		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (strlen(kinds[i].name) == len &&
-			    !strncmp(p, kinds[i].name, len))
-				break;
-		if (i == sizeof(kinds) / sizeof(kinds[0])) {
-			gt_err("--interrupts: '%.*s' is none of hardirq, softirq, workqueue, all, none",
-			       (int)len, p);
-			return -1;
-		}
-		want |= kinds[i].flags;
-		if (!p[len])
-			break;
-	}
-	o->flags = (o->flags & ~kinds[3].flags) | want;
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
@@ -328,7 +292,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 				return -1;
 			break;
 		case O_INTERRUPTS:
-			if (parse_interrupts(o, optarg))
+			if (gt_opts_interrupts(o, optarg))
 				return -1;
 			break;
 		case O_RING:

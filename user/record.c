@@ -662,50 +662,6 @@ enum rec_opt {
 	O_UNWIND, O_UNWIND_MEMORY, O_INTERRUPTS,
 };
 
-/* The GOTRACE_OPT_* of each kind --interrupts names. */
-static const struct {
-	const char *name;
-	uint32_t flags;
-} interrupt_kinds[] = {
-	{ "hardirq",	GOTRACE_OPT_HARDIRQS },
-	{ "softirq",	GOTRACE_OPT_SOFTIRQS },
-	{ "workqueue",	GOTRACE_OPT_WORKQUEUE },
-	{ "all",	GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
-			GOTRACE_OPT_WORKQUEUE },
-	{ "none",	0 },
-};
-
-#define INTERRUPT_FLAGS	(GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS | \
-			 GOTRACE_OPT_WORKQUEUE)
-
-/* --interrupts LIST into @flags (its kinds replaced); false if bad. */
-static bool parse_interrupts(const char *list, uint32_t *flags)
-{
-	uint32_t want = 0;
-	const char *p = list;
-	size_t len, i;
-
-	for (;;) {
-		len = strcspn(p, ",");
-		for (i = 0; i < (sizeof(interrupt_kinds) / sizeof(interrupt_kinds[0])); i++) {
-			if (strlen(interrupt_kinds[i].name) == len &&
-			    !strncmp(p, interrupt_kinds[i].name, len))
-				break;
-		}
-		if (i == (sizeof(interrupt_kinds) / sizeof(interrupt_kinds[0]))) {
-			gt_err("--interrupts: '%.*s' is none of hardirq, softirq, workqueue, all, none",
-			       (int)len, p);
-			return false;
-		}
-		want |= interrupt_kinds[i].flags;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	*flags = (*flags & ~INTERRUPT_FLAGS) | want;
-	return true;
-}
-
 /* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
 static bool parse_trig_ms(const char *s, uint32_t *ms)
 {
@@ -1060,7 +1016,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			r->go.trace = optarg;
 			break;
 		case O_INTERRUPTS:
-			if (!parse_interrupts(optarg, &r->opts.flags))
+			if (gt_opts_interrupts(&r->opts, optarg))
 				return -1;
 			break;
 		case O_UNWIND:
