@@ -26,7 +26,10 @@
 #                            where the spin's thread parked all through
 #                            the run (Go had given the spin's P to
 #                            another of its threads just before), that
-#                            other thread's region
+#                            other thread's region; where Go's reader
+#                            squeezed the run's time (a generation
+#                            whose end came late), the length its log
+#                            gives
 #   syscall TID SYS FUNC     a "kernel: asleep in a syscall" region on
 #                            thread TID whose log says it slept in the
 #                            syscall SYS, in FUNC (extended regular
@@ -85,10 +88,10 @@ awk '
 		s = $0; sub(/.*Message="/, "", s); sub(/"$/, "", s)
 		d = s; sub(/^waited /, "", d); split(d, w, " ")
 		ms = w[2] == "ms" ? w[1] : w[2] == "us" ? w[1] / 1000 : w[1] / 1e6
-		printf "%s\tkernel: waited\t%.3f\t0\t%s\n", m, ms, s
+		printf "%s\tkernel: waited\t%.3f\t0\t%s\t%s\n", m, ms, s, t
 	} else if ($0 ~ / RegionEnd / && $0 ~ /Type="kernel: / && (m in begin)) {
-		printf "%s\t%s\t%.3f\t%d\t%s\n", m, type[m],
-			(t - begin[m]) / 1e6, depth[m], msg[m]
+		printf "%s\t%s\t%.3f\t%d\t%s\t%s\n", m, type[m],
+			(t - begin[m]) / 1e6, depth[m], msg[m], begin[m]
 		delete begin[m]
 	}
 	next
@@ -96,6 +99,20 @@ awk '
 /^Stack=/ { next }
 /^\t[^\t]/ { if (inlog) depth[logm]++ }
 ' "$tmp/merged" > "$tmp/regions"
+
+# Where Go's reader squeezed time: a generation whose clock snapshot
+# (Go 1.25+: "Trace=") is earlier than the time the reader gives its
+# Sync, because the last generation's end was written late (a thread
+# that reached no safe point: the spin, behind the hog).  The reader
+# never lets time go back, so every event of the new generation until
+# then, the program's own too, sits at that Sync's time: "TIME LENGTH"
+# in ns, one per line.
+awk '/^M=-1 .* Sync / && / Trace=/ {
+	t = $0; sub(/.* Time=/, "", t); sub(/ .*/, "", t)
+	c = $0; sub(/.* Trace=/, "", c); sub(/ .*/, "", c)
+	if (t - c > 1e6)
+		printf "%s\t%.0f\n", t, t - c
+}' "$tmp/merged" > "$tmp/squeezed"
 
 failed=0
 checked=0
@@ -112,6 +129,10 @@ while read -r kind a b c d; do
 		# other tasks for Z us"): the hog's run among them, +-5%; the
 		# region lasts that, and whatever else ran there meanwhile (on
 		# a busy machine, before the hog: a VM's CPU thread).
+		# Where Go's reader squeezed the run's time ($tmp/squeezed),
+		# the region, which begins then, is that short in Go's view:
+		# its log, which says how long the kernel had it runnable,
+		# is held to the run instead.
 		# Or, where Go had preempted the spin and given its P to
 		# another of its threads just before the hog began, the spin's
 		# own thread parked all through the run (it waits for the
@@ -122,6 +143,7 @@ while read -r kind a b c d; do
 			function ms(v, u) {
 				return u ~ /^ms/ ? v + 0 : u ~ /^us/ ? v / 1000 : v / 1e6
 			}
+			FILENAME ~ /squeezed$/ { sq_t[++nsq] = $1; sq_len[nsq] = $2; next }
 			($2 == "kernel: runnable, waiting for a CPU" ||
 			 $2 == "kernel: waited") &&
 			(elsewhere ? $1 != tid : $1 == tid) &&
@@ -141,13 +163,23 @@ while read -r kind a b c d; do
 				min = lo
 				if ($2 == "kernel: waited" && $5 ~ /\(woken\)/)
 					min = lo / 2
-				if (hog >= min && hog <= hi && $3 >= min &&
-				    $3 <= hi + other) {
+				len = $3; how = ""
+				# The log: "runnable X ms" or "waited X ms".
+				split($5, said, " ")
+				logged = ms(said[2], said[3])
+				for (j = 1; j <= nsq; j++)
+					if ($6 >= sq_t[j] && $6 - sq_t[j] < 1e6 &&
+					    sq_len[j] >= logged * 1e6 && len < logged) {
+						len = logged
+						how = "squeezed by Go'"'"'s reader to " $3 " ms, logged "
+					}
+				if (hog >= min && hog <= hi && len >= min &&
+				    len <= hi + other) {
 					print (elsewhere ? "thread " $1 ", which held the spin'"'"'s P: " : "") \
-						$3 " ms: " $5
+						how len " ms: " $5
 					exit
 				}
-			}' "$tmp/regions"
+			}' "$tmp/squeezed" "$tmp/regions"
 		}
 		got=$(hog_region 0)
 		[ -n "$got" ] || got=$(hog_region 1)
