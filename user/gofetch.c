@@ -143,13 +143,6 @@ static int parse_http(const char *url, const char *auth, size_t alen,
 	return 0;
 }
 
-static bool ends_with(const char *s, size_t len, const char *end)
-{
-	size_t n = strlen(end);
-
-	return len >= n && !memcmp(s + len - n, end, n);
-}
-
 /* @url into @u, with the path of the trace of @seconds. */
 static int parse_url(const char *url, unsigned int seconds, struct gf_url *u,
 		     char *err, size_t errlen)
@@ -198,8 +191,8 @@ static int parse_url(const char *url, unsigned int seconds, struct gf_url *u,
 	while (plen && prefix[plen - 1] == '/')
 		plen--;
 	n = snprintf(u->path, sizeof(u->path), "%.*s%s?seconds=%u", (int)plen,
-		     prefix, ends_with(prefix, plen, "/debug/pprof/trace") ? "" :
-		     ends_with(prefix, plen, "/debug/pprof") ? "/trace" :
+		     prefix, gt_has_suffix(prefix, plen, "/debug/pprof/trace") ? "" :
+		     gt_has_suffix(prefix, plen, "/debug/pprof") ? "/trace" :
 		     "/debug/pprof/trace", seconds);
 	if (n < 0 || (size_t)n >= sizeof(u->path))
 		return fail(err, errlen, "%s: the URL is too long", url);

@@ -41,18 +41,6 @@ static int by_addr(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static bool has_prefix(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
-}
-
-static bool has_suffix(const char *s, size_t len, const char *p)
-{
-	size_t n = strlen(p);
-
-	return len >= n && !memcmp(s + len - n, p, n);
-}
-
 /*
  * A name the linker script gives a section's bounds, not a function:
  * __start_SECTION, __stop_SECTION, __end_X, __X_start, __X_end (the
@@ -68,17 +56,19 @@ static bool is_marker(const char *name)
 	};
 	size_t len;
 
-	if (has_prefix(name, "__pi_"))
+	if (gt_has_prefix(name, "__pi_"))
 		name += 5;
 	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
 		if (!strcmp(name, bounds[i]))
 			return true;
 	len = strlen(name);
-	if (len < 8 || !has_prefix(name, "__"))
+	if (len < 8 || !gt_has_prefix(name, "__"))
 		return false;
-	return has_prefix(name, "__start_") || has_prefix(name, "__stop_") ||
-	       has_prefix(name, "__end_") || has_suffix(name, len, "_start") ||
-	       has_suffix(name, len, "_end");
+	return gt_has_prefix(name, "__start_") ||
+	       gt_has_prefix(name, "__stop_") ||
+	       gt_has_prefix(name, "__end_") ||
+	       gt_has_suffix(name, len, "_start") ||
+	       gt_has_suffix(name, len, "_end");
 }
 
 /*

@@ -75,6 +75,18 @@ uint64_t gt_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+bool gt_has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+bool gt_has_suffix(const char *s, size_t len, const char *p)
+{
+	size_t n = strlen(p);
+
+	return len >= n && !memcmp(s + len - n, p, n);
+}
+
 int gt_grow(void **arr, size_t *cap, size_t need, size_t size)
 {
 	size_t nc = *cap ? *cap * 2 : 64;

@@ -14,6 +14,7 @@
 #ifndef GOTRACE_BASE_H
 #define GOTRACE_BASE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,5 +65,9 @@ const char *gt_fmt_printable(const uint8_t *p, size_t n, char *buf,
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t gt_now_ns(void);
+
+/* Whether @s begins with @p; whether @s, of @len bytes, ends with @p. */
+bool gt_has_prefix(const char *s, const char *p);
+bool gt_has_suffix(const char *s, size_t len, const char *p);
 
 #endif /* GOTRACE_BASE_H */
