@@ -1145,7 +1145,7 @@ int gt_w123_init(struct gt_model *m, u32 cpu_bytes, u32 spare_bytes)
 		return -ENOMEM;
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct gt_w123_cpu *vc = &v->cpus[cpu];
-		u32 bytes = gt_env_cpu_online(cpu) ? cpu_bytes : spare_bytes;
+		u32 bytes = gt_env_cpu_online(m, cpu) ? cpu_bytes : spare_bytes;
 
 		/*
 		 * A batch takes a header (6 bytes at least) and an event; the

@@ -30,7 +30,8 @@
  *   gt_env_cpu_ptr(p, cpu)     CPU @cpu's element of per-CPU @p
  *   gt_env_for_each_cpu(cpu, m)
  *                              every CPU a session may have
- *   gt_env_cpu_online(cpu)     online now (user space: every CPU)
+ *   gt_env_cpu_online(m, cpu)  online now (user space: when the session
+ *                              began, as its maker says)
  *   gt_env_hook_cpu(m, ev)     the struct gt_cpu of @ev's CPU (the
  *                              kernel: this CPU's, whatever @ev says;
  *                              user space: @ev->cpu's, NULL if out of

@@ -417,6 +417,7 @@ static int bpf_model(struct bpf_source *p)
 	cfg.opts.cgroup_id = 0;
 	cfg.opts.flags &= ~GOTRACE_OPT_TGID;
 	cfg.nr_cpus = gt_bpf_nr_cpus(p->b);
+	cfg.online = gt_bpf_online(p->b);
 	cfg.show_addrs = p->ksyms && gt_ksyms_visible(p->ksyms);
 	cfg.symbolise = p->ksyms ? symbolise : NULL;
 	cfg.arg = p->ksyms;

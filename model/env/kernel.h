@@ -78,7 +78,7 @@
 
 #define GT_PERCPU			__percpu
 #define gt_env_cpu_ptr(cpus, cpu)	per_cpu_ptr(cpus, cpu)
-#define gt_env_cpu_online(cpu)		cpu_online(cpu)
+#define gt_env_cpu_online(m, cpu)	((void)(m), cpu_online(cpu))
 #define gt_env_for_each_cpu(cpu, m)	for_each_possible_cpu(cpu)
 /* The hook's CPU is this one: the probe runs on the CPU of its event. */
 #define gt_env_hook_cpu(m, ev)		this_cpu_ptr((m)->cpus)

@@ -105,7 +105,13 @@ static inline void gt_set_bit(unsigned long nr, unsigned long *p)
 
 #define GT_PERCPU
 #define gt_env_cpu_ptr(cpus, cpu)	(&(cpus)[cpu])
-#define gt_env_cpu_online(cpu)		((void)(cpu), true)
+/* Online when the session began: every CPU unless its maker said (umodel.c). */
+static inline bool gt_uenv_cpu_online(const bool *online, unsigned int cpu)
+{
+	return !online || online[cpu];
+}
+
+#define gt_env_cpu_online(m, cpu)	gt_uenv_cpu_online((m)->env.online, cpu)
 #define gt_env_for_each_cpu(cpu, m)	for ((cpu) = 0; (cpu) < (int)(m)->nr_cpus; (cpu)++)
 /* The CPU the event names; NULL (the event is dropped) if out of range. */
 #define gt_env_hook_cpu(m, ev)		((ev)->cpu < (m)->nr_cpus ? \
@@ -133,6 +139,11 @@ struct gt_env_model {
 	void *uarg;		/* of uresolve and ufile */
 	u64 uqueued;		/* user PCs handed to gt_env_ustack_queue() */
 	u64 usyncs;		/* gt_env_ustack_sync() calls */
+	/*
+	 * The CPUs online when the session began (NULL: every CPU), read
+	 * while the model is made only (gt_umodel_create()).
+	 */
+	const bool *online;
 };
 
 /* ---- Time ------------------------------------------------------------- */

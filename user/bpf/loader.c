@@ -52,6 +52,7 @@ struct gt_bpf {
 	struct gt_merge *merge;
 	int *ring_fds;
 	unsigned int nr_cpus;
+	bool *online;		/* the CPUs online when the rings were made */
 	bool failed;		/* out of memory while merging */
 	uint64_t unread;	/* records dropped here: counted with drops */
 	bool twins;		/* the twins are attached (or failed to) */
@@ -246,6 +247,7 @@ static int make_rings(struct gt_bpf *b, size_t bytes)
 	online = calloc(b->nr_cpus, sizeof(*online));
 	if (!online)
 		return -ENOMEM;
+	b->online = online;
 	online_cpus(online, b->nr_cpus);
 	for (unsigned int c = 0; c < b->nr_cpus; c++) {
 		b->ring_fds[c] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "gt_ring",
@@ -256,7 +258,6 @@ static int make_rings(struct gt_bpf *b, size_t bytes)
 			break;
 		}
 	}
-	free(online);
 	if (err)
 		return err;
 	return bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
@@ -848,6 +849,11 @@ unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b)
 	return b->nr_cpus;
 }
 
+const bool *gt_bpf_online(const struct gt_bpf *b)
+{
+	return b->online;
+}
+
 uint64_t gt_bpf_drops(const struct gt_bpf *b, uint64_t *per_cpu)
 {
 	uint64_t *v = calloc(b->nr_cpus, sizeof(*v)), sum = b->unread;
@@ -1003,6 +1009,7 @@ void gt_bpf_close(struct gt_bpf *b)
 		if (b->ring_fds[c] >= 0)
 			close(b->ring_fds[c]);
 	free(b->ring_fds);
+	free(b->online);
 	gt_merge_free(b->merge);
 	free(b);
 }

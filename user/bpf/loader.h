@@ -64,6 +64,11 @@ int gt_bpf_wait(struct gt_bpf *b, const struct timespec *timeout,
 void gt_bpf_finish(struct gt_bpf *b, gt_merge_fn fn, void *arg);
 unsigned int gt_bpf_nr_cpus(const struct gt_bpf *b);
 /*
+ * The CPUs online when the rings were made, gt_bpf_nr_cpus() of them:
+ * the others have rings of one page.
+ */
+const bool *gt_bpf_online(const struct gt_bpf *b);
+/*
  * The maps of the unwind tables (gotrace.bpf.c: unw_rows, unw_tables,
  * unw_spaces), for the reader to fill (unwind_sink.c).
  */

@@ -43,7 +43,7 @@
 /* The hash of the tables (model/tables.c) in user space. */
 #include "../model/env/user.h"
 
-#define MAX_CPUS	4
+#define MAX_CPUS	64
 #define MAX_EVENTS	200000
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -1286,6 +1286,41 @@ static void test_overflow_go123(void)
 	   "overflow_go123 (go 1.23): the syscalls after the loss are there");
 	ok(INFO2.by_type[GT_GO123_EV_USER_LOG] >= 1,
 	   "overflow_go123 (go 1.23): a user log marks where events were lost");
+}
+
+/*
+ * CPUs offline as the session begins (64 possible, 2 online: the
+ * @maxcpus64 guest) get small buffers: sized as the online ones', the
+ * BPF backend reserved 1 GiB and could not fork its command in a 1 GiB
+ * guest.  One that comes online still records: its small buffer ends
+ * generations sooner, and nothing is lost.
+ */
+static void test_offline_cpus(void)
+{
+	static bool online[64] = { [0] = true, [1] = true };
+	struct task *a = task_new(1960, 1960, "a");
+	struct task *tasks[] = { a };
+	const uint64_t mib = 1024 * 1024;
+
+	sim_setup("offline_cpus", 64);
+	S.cfg.online = online;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	/* a moves to CPU 40, which came online, and makes syscalls there. */
+	sw(0, &S.idle[0], GT_IN_RUNNABLE);
+	sw(40, a, GT_IN_RUNNABLE);
+	for (int i = 0; i < 20000; i++)
+		syscall_quick(40, __NR_getppid);
+	sim_finish();
+	diag("offline_cpus (go 1.23): %llu bytes of CPU buffers, %llu generations",
+	     (unsigned long long)ST2.cpu_buffer_bytes,
+	     (unsigned long long)ST2.generations);
+	ok(ST2.cpu_buffer_bytes == 2 * 2 * 4 * mib + 62 * 2 * 64 * 1024,
+	   "offline_cpus (go 1.23): 4 MiB per set for the 2 online CPUs, 64 KiB for the 62 others");
+	ok(!ST2.lost && !ST2.halted && ST2.generations >= 2 &&
+	   INFO2.by_type[GT_GO123_EV_GO_SYSCALL_BEGIN] >= 20000,
+	   "offline_cpus (go 1.23): a CPU come online records its %d syscalls, none lost",
+	   20000);
 }
 
 /* Per-CPU clocks out of step: CPU 1's events are stamped before CPU 0's. */
@@ -4689,6 +4724,7 @@ static const struct {
 	{ "irq_generations", test_irq_generations },
 	{ "irq_bytes", test_irq_bytes },
 	{ "irq_samples", test_irq_samples },
+	{ "offline_cpus", test_offline_cpus },
 };
 
 int main(int argc, char **argv)

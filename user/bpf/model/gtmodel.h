@@ -52,6 +52,8 @@
  *		full
  * @cpu_bytes:	GOTRACE_FORMAT_GO123: each CPU's buffer for one generation
  *		(0: 4 MiB)
+ * @online:	the CPUs online as the session begins, @nr_cpus of them
+ *		(NULL: all): the others get buffers of 64 KiB (umodel.c)
  * @uresolve:	GOTRACE_OPT_USER_STACKS: the file (an index for @ufile)
  *		and the offset in it of user address @pc of address space
  *		@space (gt_in_ev.uspace); false: in no file.  NULL: every
@@ -71,6 +73,7 @@ struct gt_umodel_config {
 	unsigned int format;
 	unsigned int generation_ms;
 	unsigned int cpu_bytes;
+	const bool *online;
 	bool (*uresolve)(void *arg, u64 space, u64 pc, u32 *file, u64 *off);
 	const char *(*ufile)(void *arg, u32 file);
 	void *uarg;
@@ -147,6 +150,7 @@ struct gt_umodel_stats {
 	u64 irq_too_deep;	/* entries past the depth kept */
 	u64 irq_closed;		/* interrupts closed without their exit */
 	u64 work_unnamed;	/* work items with no room for their name */
+	u64 cpu_buffer_bytes;	/* go 1.23: the CPUs' event buffers */
 };
 
 void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st);

@@ -21,6 +21,14 @@
 #define UMODEL_GENERATION_MS	1000U
 #define UMODEL_CPU_BYTES	(4U * 1024 * 1024)
 #define UMODEL_CPU_BYTES_MIN	(64U * 1024)
+/*
+ * The buffers of a CPU offline when the session begins (struct
+ * gt_umodel_config.online), which the BPF backend gives a ring of one page:
+ * one that comes online ends generations sooner, as the module's spare
+ * CPUs do.  Sizing them as the online CPUs' made a machine of 64
+ * possible CPUs reserve 1 GiB, and a 1 GiB guest refuse to fork.
+ */
+#define UMODEL_SPARE_BYTES	(64U * 1024)
 
 /* Only tests set them (model/env/user.h). */
 void (*gt_umodel_written_hook)(struct gt_model *m);
@@ -78,8 +86,10 @@ struct gt_model *gt_umodel_create(const struct gt_umodel_config *cfg)
 		u32 bytes = max(cfg->cpu_bytes ? cfg->cpu_bytes :
 				UMODEL_CPU_BYTES, UMODEL_CPU_BYTES_MIN);
 
-		if (gt_w123_init(m, bytes, bytes))
+		m->env.online = cfg->online;
+		if (gt_w123_init(m, bytes, min(bytes, UMODEL_SPARE_BYTES)))
 			goto err;
+		m->env.online = NULL;
 	} else if (cfg->format != GOTRACE_FORMAT_GO111 &&
 		   cfg->format != GOTRACE_FORMAT_DEFAULT) {
 		goto err;
@@ -231,6 +241,12 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 		st->irq_closed = smp.irq_closed;
 		st->work_unnamed = smp.work_unnamed;
 	}
+	st->cpu_buffer_bytes = 0;
+	if (m->format == GT_FORMAT_GO123 && m->w123.cpus)
+		for (unsigned int c = 0; c < m->nr_cpus; c++)
+			for (unsigned int i = 0; i < 2; i++)
+				st->cpu_buffer_bytes +=
+					m->w123.cpus[c].set[i].enc.cap;
 	st->table_stacks_max = 0;
 	st->table_pcs_max = 0;
 	st->table_comms_max = 0;
