@@ -19,6 +19,15 @@
 #   recorde the same with --unwind=eh-frame: the walks by the binaries'
 #           unwind tables (Documentation/unwind.rst), which go on
 #           through code without frame pointers (the C library's)
+#   bpfi    bpf with --interrupts all: the programs of hard IRQs, the
+#           vectors, softirqs and work items too (Documentation/
+#           bpf-backend.rst); the comm filter writes only the
+#           interrupts of the workload's tasks, every other costs the
+#           programs' filter check
+#   bpfh, bpfs, bpfw  the same with --interrupts hardirq, softirq,
+#           workqueue: each kind's share of that cost
+#   recordi record with --interrupts all: plus the model's goroutines of
+#           the interrupts
 #   ftrace  the same tracepoints through a tracefs instance, one cat of
 #           trace_pipe_raw per CPU into files, set_event_pid (with
 #           event-fork) on the workload
@@ -42,6 +51,9 @@
 #   ustack%     bpfu, recordu: events (bpfu: records) carrying a user stack
 #   trunc%      bpfu, recordu, recorde: user stacks whose walk stopped
 #               early (any reason the summary gives but none)
+#   +irq ns     bpfi, bpfh, bpfs, bpfw, recordi: ns/iter over the same
+#               configuration without interrupts (bpf, record): what the
+#               interrupts' programs add to an iteration
 #   vs-no-u     bpfu, recordu, recorde: the added cost (ns/iter over
 #               none's) with user stacks, as a multiple of the same
 #               without them (bpf, record); recorde's against
@@ -50,7 +62,8 @@
 #
 # Environment: BENCH_MS (one run, 1000), BENCH_ROUNDS (3),
 # BENCH_WORKLOADS ("getppid pingpong hackbench"), BENCH_CONFIGS ("none
-# bpf bpfu record recordu ftrace"),
+# bpf bpfu record recordu recorde ftrace"; the interrupts' bpfi bpfh bpfs
+# bpfw recordi on demand),
 # BENCH_RAMP (getppid processes, "1 2 4 8 16"), BENCH_OUT (results
 # directory, .cache/bench/host).
 set -euo pipefail
@@ -127,7 +140,7 @@ run_bpf() {
 	# shellcheck disable=SC2046,SC2086
 	"$GOTRACE" bpf-dump -s --ring-size $RING -c "$1" ${UFLAG:-} -- \
 		$(workload "$1" "${2:-}") > /dev/null 2> "$OUT/run.out"
-	summary=$(grep '^bpf-dump:' "$OUT/run.out")
+	summary=$(grep '^bpf-dump: records=' "$OUT/run.out")
 	rec=$(echo "$summary" | sed 's/.*records=\([0-9]*\).*/\1/')
 	bytes=$(echo "$summary" | sed 's/.*bytes=\([0-9]*\).*/\1/')
 	drops=$(echo "$summary" | sed 's/.*drops=\([0-9]*\).*/\1/')
@@ -138,6 +151,22 @@ run_bpf() {
 
 run_bpfu() {
 	UFLAG=--user-stacks run_bpf "$@"
+}
+
+run_bpfi() {
+	UFLAG="--interrupts all" run_bpf "$@"
+}
+
+run_bpfh() {
+	UFLAG="--interrupts hardirq" run_bpf "$@"
+}
+
+run_bpfs() {
+	UFLAG="--interrupts softirq" run_bpf "$@"
+}
+
+run_bpfw() {
+	UFLAG="--interrupts workqueue" run_bpf "$@"
 }
 
 run_record() {
@@ -167,6 +196,10 @@ run_recordu() {
 
 run_recorde() {
 	UFLAG="--user-stacks --unwind=eh-frame" run_record "$@"
+}
+
+run_recordi() {
+	UFLAG="--interrupts all" run_record "$@"
 }
 
 ftrace_events() {
@@ -241,8 +274,8 @@ for r in $(seq "$ROUNDS"); do
 done
 
 echo
-printf '%-9s %-7s %9s %8s %9s %8s %8s %7s %7s %8s\n' workload config \
-	ns/iter ev/iter ns/event B/event drops ustack% trunc% vs-no-u
+printf '%-9s %-7s %9s %8s %9s %8s %8s %7s %7s %8s %7s\n' workload config \
+	ns/iter ev/iter ns/event B/event drops ustack% trunc% vs-no-u "+irq ns"
 awk '$1 == "run" {
 	split($3, w, "="); split($4, c, "=")
 	k = w[2] " " c[2]
@@ -262,7 +295,7 @@ function median(k,   i, j, t, m) {
 }
 END {
 	nw = split("getppid pingpong hackbench", ws, " ")
-	nc = split("none bpf bpfu record recordu recorde ftrace", cs, " ")
+	nc = split("none bpf bpfu bpfi bpfh bpfs bpfw record recordu recorde recordi ftrace", cs, " ")
 	for (i = 1; i <= nw; i++) {
 		base = median(ws[i] " none")
 		for (j = 1; j <= nc; j++) {
@@ -280,15 +313,42 @@ END {
 				if ((k0 in keys) && median(k0) > base)
 					x = sprintf("%.2f", (m - base) / (median(k0) - base))
 			}
-			printf "%-9s %-7s %9.1f %8.2f %9s %8s %8d %7s %7s %8s\n",
+			# With interrupts: ns/iter over the same without.
+			y = "-"
+			if (cs[j] ~ /^bpf[ihsw]$|^recordi$/) {
+				k0 = ws[i] " " (cs[j] ~ /^bpf/ ? "bpf" : "record")
+				if (k0 in keys)
+					y = sprintf("%.1f", m - median(k0))
+			}
+			printf "%-9s %-7s %9.1f %8.2f %9s %8s %8d %7s %7s %8s %7s\n",
 				ws[i], cs[j], m,
 				e, a ? sprintf("%.1f", (m - base) / a) : "-",
 				ev[k] ? sprintf("%.1f", by[k] / ev[k]) : "-", dr[k],
 				ev[k] && us[k] ? sprintf("%.1f", 100 * us[k] / ev[k]) : "-",
-				us[k] ? sprintf("%.1f", 100 * tr[k] / us[k]) : "-", x
+				us[k] ? sprintf("%.1f", 100 * tr[k] / us[k]) : "-", x, y
 		}
 	}
 }' "$res" | tee "$OUT/table.txt"
+
+# The interrupts' programs' own cost per run: the kernel's statistics of
+# BPF programs (kernel.bpf_stats_enabled, two clock reads a run, on for
+# this recording only) over 2 s of the whole machine.
+case " $CONFIGS " in
+*" bpfi "*|*" bpfh "*|*" bpfs "*|*" bpfw "*|*" recordi "*)
+	stats_was=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -qw kernel.bpf_stats_enabled=1
+	"$GOTRACE" record --backend bpf --interrupts all -d 2 \
+		-o "$OUT/irq.trace" > "$OUT/irq.out" 2>&1 || true
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+	rm -f "$OUT/irq.trace" "$OUT/irq.trace.old"
+	echo
+	echo "the interrupts' programs (ns a run x runs, 2 s of the whole machine):"
+	sed -n 's/.*BPF programs.* run times ([^)]*): //p' "$OUT/irq.out" |
+		tr ',' '\n' | sed 's/^ *//' |
+		grep -E '^gt_(irq|softirq|local_timer|reschedule|call_function|irq_work|work|ipi|x86|thermal|error|spurious)' |
+		sed 's/^/  /' | tee -a "$res"
+	;;
+esac
 
 echo
 echo "ramp: BPF capture of getppid processes ($MS ms each), until drops"

@@ -339,7 +339,8 @@ static int gt_options_check(const struct gotrace_options *o)
 			 GOTRACE_OPT_NO_WAKE_KSTACKS |
 			 GOTRACE_OPT_NO_UNITS | GOTRACE_OPT_USER_STACKS |
 			 GOTRACE_OPT_CPU_ISOLATED |
-			 GOTRACE_OPT_UNWIND_TABLES) ||
+			 GOTRACE_OPT_UNWIND_TABLES | GOTRACE_OPT_HARDIRQS |
+			 GOTRACE_OPT_SOFTIRQS | GOTRACE_OPT_WORKQUEUE) ||
 	    o->chunks > GT_CHUNKS_MAX || o->syscalls > GOTRACE_SYSCALLS_NONE ||
 	    o->syscall_set_mode > GOTRACE_SET_EXCLUDE ||
 	    o->nr_pids > GOTRACE_MAX_PIDS ||

@@ -1396,6 +1396,7 @@ void gt_session_status(struct gt_session *s, struct gotrace_status *st)
 	gt_unwind_status(s->model.env.uw, st);
 	mutex_unlock(&s->uw_lock);
 	gt_model_samples(&s->model, st);
+	gt_model_irq_status(&s->model, st);
 	st->format = s->model.format == GT_FORMAT_GO123 ?
 		     GOTRACE_FORMAT_GO123 : GOTRACE_FORMAT_GO111;
 	st->generations = READ_ONCE(s->generations);

@@ -21,6 +21,11 @@
  *   END          GoEnd
  *   SYSCALL      GoSysCall(stk)
  *   SYS_BLOCK    GoSysBlock ProcStop
+ *   IRQ_NEW      GoCreate(g, its name's stack, 0) GoWaiting(g)
+ *   SWITCH       GoBlock(0) of the goroutine the P ran, if any, then
+ *                GoUnblock(g, seq, 0) GoStart(g, seq) of the one it
+ *                runs, if any: the 1.11 format has no GoSwitch
+ *   REGION_BEGIN UserRegion(0, 0, name, stk), REGION_END the same, 1
  */
 #include "model_state.h"
 
@@ -101,6 +106,36 @@ static bool ordered(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	return ok;
 }
 
+/*
+ * The P runs @to (NULL: nothing) instead of @from (NULL: nothing): an
+ * interrupt comes or goes (Documentation/interrupts.rst).  A plain
+ * GoBlock, in no profile, then GoUnblock and GoStart on this P, at the
+ * same time: no latency is charged.
+ */
+static bool w111_switch(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *from, struct gt_task *to, u64 ts,
+			bool closing)
+{
+	struct gt_tr unblock = { .kind = GT_TR_UNBLOCK };
+	struct gt_tr start = { .kind = GT_TR_START };
+	u64 none = 0;
+
+	if (from && !event(m, c, GOTRACE_EV_GO_BLOCK, &none, 1, ts, closing))
+		return false;
+	return !to || (ordered(m, c, to, &unblock, ts, closing) &&
+		       ordered(m, c, to, &start, ts, closing));
+}
+
+/* A work item's region of @t (task 0: background) begins or ends. */
+static bool w111_region(struct gt_model *m, struct gt_cpu *c,
+			const struct gt_tr *tr, u64 ts, bool closing)
+{
+	u64 a[4] = { 0, tr->kind == GT_TR_REGION_END, gt_work_string(m, tr->n),
+		     tr->stack };
+
+	return event(m, c, GOTRACE_EV_USER_REGION, a, 4, ts, closing);
+}
+
 /**
  * gt_w111_reserve() - room for @nr_events events on CPU @c's chunk
  * @m:		the model
@@ -174,7 +209,11 @@ bool gt_w111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		return event(m, c, block_event[tr->why], &tr->stack, 1, ts,
 			     closing);
 	case GT_TR_END:
-		return event(m, c, GOTRACE_EV_GO_END, NULL, 0, ts, closing);
+		/* A work item's region ends with it: Go's readers allow it. */
+		if (!event(m, c, GOTRACE_EV_GO_END, NULL, 0, ts, closing))
+			return false;
+		t->work = 0;
+		return true;
 	case GT_TR_SYSCALL:
 		return event(m, c, GOTRACE_EV_GO_SYSCALL, &tr->stack, 1, ts,
 			     closing);
@@ -182,6 +221,21 @@ bool gt_w111_write(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		return event(m, c, GOTRACE_EV_GO_SYSBLOCK, NULL, 0, ts,
 			     closing) &&
 		       event(m, c, GOTRACE_EV_PROC_STOP, NULL, 0, ts, closing);
+	case GT_TR_IRQ_NEW:
+		a[0] = t->goid;
+		a[1] = tr->stack2;
+		a[2] = 0;
+		if (!event(m, c, GOTRACE_EV_GO_CREATE, a, 3, ts, closing) ||
+		    !event(m, c, GOTRACE_EV_GO_WAITING, a, 1, ts, closing))
+			return false;
+		t->w111.seq = 1;
+		t->w111.seq_p = c->id + 1;
+		return true;
+	case GT_TR_SWITCH:
+		return w111_switch(m, c, tr->from, t, ts, closing);
+	case GT_TR_REGION_BEGIN:
+	case GT_TR_REGION_END:
+		return w111_region(m, c, tr, ts, closing);
 	}
 	return false;
 }

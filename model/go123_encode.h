@@ -54,6 +54,10 @@ enum gt_e2_type {
 	GT_E123_USER_REGION_BEGIN = 42,	/* task, name string, stack */
 	GT_E123_USER_REGION_END = 43,	/* task, name string, stack */
 	GT_E123_USER_LOG = 44,		/* task, key string, value, stack */
+	GT_E123_GO_SWITCH = 45,		/* G, G seq (1.23): the running G
+					 * waits, G runs
+					 */
+	GT_E123_GO_CREATE_BLOCKED = 47,	/* G, stack, start stack (1.23) */
 	GT_E123_GO_STATUS_STACK = 48,	/* G, M, status, stack (1.23) */
 	GT_E123_SYNC = 50,
 	GT_E123_CLOCK_SNAPSHOT = 51,

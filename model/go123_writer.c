@@ -26,6 +26,16 @@
  *   P_START, PROCS   nothing of their own (the P is started with its
  *                    goroutines; Gomaxprocs is optional)
  *   P_STOP           ProcStop, if the P is still taken
+ *   IRQ_NEW          [the M holding the P, or the idle M, which takes
+ *                    it] GoCreateBlocked(g, its name's stack, 0)
+ *   SWITCH           [the M holding the P] GoSwitch(g, ++gseq): the
+ *                    goroutine it ran waits, g runs; from an idle P:
+ *                    [idle M] ProcStart GoUnblock GoStart; to none:
+ *                    GoBlock(no reason) ProcStop
+ *   REGION_BEGIN/END [M_t] UserRegionBegin/End(0, "[work] FUNC", stk)
+ *   an interrupt's goroutine runs on the M of the task it interrupted
+ *   (or the idle M); every one of a CPU is stated at each generation's
+ *   start, on that CPU (cpu_catch_up()), so no sweep needs them
  *   the snapshot's CREATE and WAITING: nothing; the goroutine's status
  *   is written where the generation first mentions it
  *   a task's systemd unit (units.c): after its GoStart, when its unit
@@ -253,7 +263,8 @@ static unsigned int g_status(const struct gt_task *t)
 	case GT_G_RUNNABLE:
 		return GT_E123_G_RUNNABLE;
 	case GT_G_RUNNING:
-		return GT_E123_G_RUNNING;
+		/* An interrupt runs in its stead on its P (model.c). */
+		return t->irq_wait ? GT_E123_G_WAITING : GT_E123_G_RUNNING;
 	case GT_G_WAITING:
 		return GT_E123_G_WAITING;
 	case GT_G_SYSWAIT:
@@ -271,8 +282,12 @@ static unsigned int g_status(const struct gt_task *t)
  */
 static u64 comm_stack_id(struct gt_model *m, u64 gen, const struct gt_task *t)
 {
-	u64 ref = gt_tables_comm_stack(m->tables, gen, t->comm);
+	u64 ref;
 
+	/* An interrupt's goroutine is named by its own frame. */
+	if (unlikely(t->irq))
+		return (u32)gt_irq_name_stack(m, gen, t);
+	ref = gt_tables_comm_stack(m->tables, gen, t->comm);
 	if (!ref)
 		gt_atomic64_inc(&m->stack_overflows);
 	return (u32)ref;
@@ -300,27 +315,35 @@ static void g_mentioned(struct gt_task *t, u64 gen, unsigned int st)
 
 /*
  * Before the first event of this CPU's generation that involves @t: its
- * status, on its own M (a running or syscall status binds it there),
- * with the stack that names the task (GoStatusStack): a task the trace
- * did not see created (it existed at the start) is named by it.  The
- * task's bucket lock is held, or it runs on this P.
+ * status, on M @mid (whose task is @who, NULL for an idle M): a task's
+ * own M (a running or syscall status binds it there), the M an
+ * interrupt's goroutine runs on; with the stack that names the task
+ * (GoStatusStack): a task the trace did not see created (it existed at
+ * the start) is named by it.  The task's bucket lock is held, or it runs
+ * on this P.
  */
-static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
-		      u64 ts)
+static bool g_mention_m(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *t, struct gt_task *who, u64 mid, u64 ts)
 {
 	u64 gen = w123_cpu(m, c)->gen;
 	unsigned int st = g_status(t);
-	u64 v[4] = { t->goid, task_m(t), st, 0 };
+	u64 v[4] = { t->goid, mid, st, 0 };
 
 	if (t->w123.gen == gen)
 		return true;
 	if (st) {
 		v[3] = comm_stack_id(m, gen, t);
-		if (!ev(m, c, t, task_m(t), GT_E123_GO_STATUS_STACK, ts, v, 4))
+		if (!ev(m, c, who, mid, GT_E123_GO_STATUS_STACK, ts, v, 4))
 			return false;
 	}
 	g_mentioned(t, gen, st);
 	return true;
+}
+
+static bool g_mention(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
+		      u64 ts)
+{
+	return g_mention_m(m, c, t, t, task_m(t), ts);
 }
 
 /* End the fast syscall still open on this P (its GoSyscallBegin is written). */
@@ -446,10 +469,31 @@ static bool w123_create(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	g_mentioned(t, w123_cpu(m, c)->gen, 0);
 	if (w && w != t)
 		return ev(m, c, w, task_m(w), GT_E123_GO_CREATE, ts, v, 3);
+	/* An interrupt on the idle M (which holds the P) creates it. */
+	if (!w && w123_cpu(m, c)->p_m)
+		return ev(m, c, NULL, w123_cpu(m, c)->p_m, GT_E123_GO_CREATE,
+			  ts, v, 3);
 	/* No goroutine runs here: the new one's M creates it. */
 	return p_take(m, c, t, task_m(t), ts) &&
 	       ev(m, c, t, task_m(t), GT_E123_GO_CREATE, ts, v, 3) &&
 	       p_drop(m, c, t, ts);
+}
+
+/*
+ * The region of @t's work item @idx begins (or ends): the name is the
+ * work function's, which the generation's tables name (tables.c).
+ */
+static bool work_region(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *t, u32 idx, bool begin, u64 ts)
+{
+	u64 gen = w123_cpu(m, c)->gen;
+	unsigned long *used = m->irqs->work_used[gen & 1];
+
+	if (!gt_test_bit(idx, used))
+		gt_set_bit(idx, used);
+	return ev3(m, c, t, task_m(t), begin ? GT_E123_USER_REGION_BEGIN :
+		   GT_E123_USER_REGION_END, ts, 0, gt_work_string(m, idx),
+		   comm_stack_id(m, gen, t));
 }
 
 /*
@@ -485,10 +529,13 @@ static bool region_follow(struct gt_model *m, struct gt_cpu *c,
 
 	if (t->w123.region == unit)
 		return true;
+	/* A work item's region is inside the unit's: ended, begun again. */
+	if (t->work && !work_region(m, c, t, t->work - 1, false, ts))
+		return false;
 	if (!region_end(m, c, t, ts))
 		return false;
 	if (!unit)
-		return true;
+		return !t->work || work_region(m, c, t, t->work - 1, true, ts);
 	stk = comm_stack_id(m, w123_cpu(m, c)->gen, t);
 	name = gt_tables_unit(m->tables, unit);
 	if (gt_units_begin(m, unit)) {
@@ -501,7 +548,7 @@ static bool region_follow(struct gt_model *m, struct gt_cpu *c,
 		 stk))
 		return false;
 	t->w123.region = unit;
-	return true;
+	return !t->work || work_region(m, c, t, t->work - 1, true, ts);
 }
 
 static bool w123_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
@@ -522,6 +569,139 @@ static bool w123_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	return !m->units || region_follow(m, c, t, ts);
 }
 
+/* The M holding this CPU's P for an interrupt: the task's, or idle. */
+static u64 irq_m(const struct gt_cpu *c, struct gt_task **who)
+{
+	return here_m(c, who);
+}
+
+/*
+ * @t, an interrupt's goroutine (or a task it gives the P back to), has
+ * just started on M @mid (@who's) of this P: its sequence number, and
+ * the P's, restarted where they grew past one byte (p_seq_restart()):
+ * the goroutine runs on @mid, which holds the P, and no other M touches
+ * either meanwhile.
+ */
+static bool irq_seq_restart(struct gt_model *m, struct gt_cpu *c,
+			    struct gt_task *t, struct gt_task *who, u64 mid,
+			    u64 ts)
+{
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+
+	if (t->w123.seq >= W123_SEQ_RESTART) {
+		if (!ev3(m, c, who, mid, GT_E123_GO_STATUS, ts, t->goid, mid,
+			 GT_E123_G_RUNNING))
+			return false;
+		t->w123.seq = 0;
+	}
+	if (vc->p_seq >= W123_SEQ_RESTART && vc->p_m == mid && !vc->sys) {
+		if (!ev2(m, c, who, mid, GT_E123_PROC_STATUS, ts, c->id,
+			 GT_E123_P_RUNNING))
+			return false;
+		vc->p_seq = 0;
+	}
+	return true;
+}
+
+/*
+ * GoCreateBlocked of @t, an interrupt's goroutine named by stack @own,
+ * on the M holding the P; an idle P is taken by the CPU's idle M, for
+ * the switch that follows.
+ */
+static bool w123_irq_new(struct gt_model *m, struct gt_cpu *c,
+			 struct gt_task *t, u64 own, u64 ts)
+{
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+	struct gt_task *who;
+	u64 mid = irq_m(c, &who);
+	u64 v[3] = { t->goid, own, 0 };
+
+	if (!p_take(m, c, who, mid, ts))
+		return false;
+	g_mentioned(t, vc->gen, 0);
+	return ev(m, c, who, mid, GT_E123_GO_CREATE_BLOCKED, ts, v, 3);
+}
+
+/*
+ * The P runs @to (NULL: nothing) instead of @from (NULL: nothing, the P
+ * was idle), which waits: an interrupt comes or goes.  GoSwitch, which
+ * Go's readers take as the running goroutine's GoBlock and @to's
+ * GoUnblock and GoStart, at once; an idle P is started by the CPU's idle
+ * M for the interrupt, and stopped after it.
+ */
+static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
+			struct gt_task *from, struct gt_task *to, u64 ts)
+{
+	struct gt_task *who;
+	u64 mid = irq_m(c, &who);
+
+	if (!from) {
+		if (!to || !p_take(m, c, who, mid, ts) ||
+		    !g_mention_m(m, c, to, who, mid, ts) ||
+		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
+			 to->w123.seq + 1, 0))
+			return false;
+		to->w123.seq++;
+		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
+			 to->w123.seq + 1))
+			return false;
+		to->w123.seq++;
+		return irq_seq_restart(m, c, to, who, mid, ts);
+	}
+	if (!g_mention_m(m, c, from, who, mid, ts))
+		return false;
+	/*
+	 * No reason, as the block GoSwitch implies: an interrupt's time
+	 * between two runs is one kind of wait in Go's goroutine analysis.
+	 */
+	if (!to)
+		return ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts, 0, 0) &&
+		       p_drop(m, c, who, ts);
+	if (!g_mention_m(m, c, to, who, mid, ts))
+		return false;
+	if (unlikely(m->w123.irq_no_switch)) {
+		/* The alternative measured: the P stays with the M. */
+		if (!ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
+			 reason_id(GT_W123_R_BLOCKED), 0) ||
+		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
+			 to->w123.seq + 1, 0))
+			return false;
+		to->w123.seq++;
+		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
+			 to->w123.seq + 1))
+			return false;
+	} else if (!ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
+			to->w123.seq + 1)) {
+		return false;
+	}
+	to->w123.seq++;
+	return irq_seq_restart(m, c, to, who, mid, ts);
+}
+
+/*
+ * At the start of this CPU's generation, after its P's status: the
+ * status of every interrupt goroutine of the CPU not stated yet, so
+ * that the generation knows them all whatever its events say (no sweep
+ * looks for them).  Waiting ones; the running one was stated with the
+ * P.  On the M holding the P, or the idle M.
+ */
+static void irq_gs_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
+{
+	struct gt_w123_cpu *vc = w123_cpu(m, c);
+	struct gt_task *who = vc->p_m ? c->cur : NULL;
+	u64 mid = vc->p_m ? vc->p_m : idle_m(c);
+	unsigned int i;
+
+	if (likely(!c->irq))
+		return;
+	for (i = 0; i < GT_IRQ_SLOTS; i++) {
+		struct gt_irq_g *g = &c->irq->gs[i];
+
+		if (g->used && g->t.state != GT_G_NONE)
+			g_mention_m(m, c, &g->t, who, mid, ts);
+	}
+}
+
 /* GoStop or GoBlock with @reason, or GoDestroy; then the P is free. */
 static bool w123_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 		       unsigned int type, u64 reason, u64 stack, u64 ts)
@@ -529,9 +709,12 @@ static bool w123_leave(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	if (!g_mention(m, c, t, ts))
 		return false;
 	if (type == GT_E123_GO_DESTROY) {
-		if (!region_end(m, c, t, ts) ||
+		/* Its regions end with it, innermost first. */
+		if ((t->work && !work_region(m, c, t, t->work - 1, false, ts)) ||
+		    !region_end(m, c, t, ts) ||
 		    !ev0(m, c, t, task_m(t), type, ts))
 			return false;
+		t->work = 0;
 	} else if (!ev2(m, c, t, task_m(t), type, ts, reason, stack)) {
 		return false;
 	}
@@ -610,6 +793,9 @@ static void stacks_named(struct gt_model *m, struct gt_cpu *c,
 	case GT_TR_CREATE:
 		*stk2 = stack_id(m, c, tr->stack2);
 		*stk = stack_id(m, c, tr->stack);
+		return;
+	case GT_TR_IRQ_NEW:
+		*stk2 = stack_id(m, c, tr->stack2);
 		return;
 	case GT_TR_UNBLOCK:
 	case GT_TR_PREEMPT:
@@ -699,6 +885,14 @@ static bool w123_transition(struct gt_model *m, struct gt_cpu *c,
 		return w123_leave(m, c, t, GT_E123_GO_BLOCK,
 				block_reason_id(m, vc, t, tr->why, stk),
 				stk, ts);
+	case GT_TR_IRQ_NEW:
+		return w123_irq_new(m, c, t, stk2, ts);
+	case GT_TR_SWITCH:
+		return w123_switch(m, c, tr->from, t, ts);
+	case GT_TR_REGION_BEGIN:
+	case GT_TR_REGION_END:
+		return work_region(m, c, t, tr->n,
+				   tr->kind == GT_TR_REGION_BEGIN, ts);
 	}
 	return false;
 }
@@ -716,6 +910,7 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 {
 	struct gt_w123_cpu *vc = w123_cpu(m, c);
 	struct gt_task *t = c->cur;
+	struct gt_irq_g *r = c->irq ? c->irq->run : NULL;
 
 	if (vc->p_stated || c->id >= READ_ONCE(m->procs) ||
 	    (c->offline && !t)) {
@@ -726,7 +921,21 @@ static void p_state(struct gt_model *m, struct gt_cpu *c, u64 ts)
 	vc->p_stated = true;
 	ts = max(ts, c->last_ts);
 	c->last_ts = ts;
-	if (vc->p_m && t) {
+	if (vc->p_m && (r || vc->p_m == idle_m(c))) {
+		/*
+		 * An interrupt runs on the M of the task it interrupted (or
+		 * the idle M, which took the P for it, maybe not running it
+		 * yet): it is running there, the task waiting.
+		 */
+		ev2(m, c, t, vc->p_m, GT_E123_PROC_STATUS, ts, c->id,
+		    GT_E123_P_RUNNING);
+		if (t) {
+			g_mention(m, c, t, ts);
+			t->last_ts = max(t->last_ts, ts);
+		}
+		if (r)
+			g_mention_m(m, c, &r->t, t, vc->p_m, ts);
+	} else if (vc->p_m && t) {
 		ev2(m, c, t, task_m(t), GT_E123_PROC_STATUS, ts, c->id,
 		    GT_E123_P_RUNNING);
 		g_mention(m, c, t, ts);
@@ -767,6 +976,7 @@ static void cpu_catch_up(struct gt_model *m, struct gt_cpu *c, u64 now)
 	vc->p_stated = false;
 	vc->asked = false;
 	p_state(m, c, ts);
+	irq_gs_state(m, c, ts);
 }
 
 /*
@@ -900,8 +1110,9 @@ bool gt_w123_sample(struct gt_model *m, struct gt_cpu *c, struct gt_task *t,
 	    (e->cap - e->len < GT_E123_BATCH_HDR_MAX + 1 + GT_E123_SAMPLE_MAX_BYTES ||
 	     !gt_enc123_cpu_samples(e, vc->gen, ts)))
 		return false;
-	if (!gt_enc123_cpu_sample(e, ts, task_m(t), c->id, t->goid,
-				  stack_id(m, c, ref)))
+	/* An interrupt's goroutine runs on the M of the P (model.c). */
+	if (!gt_enc123_cpu_sample(e, ts, t->irq ? vc->p_m : task_m(t), c->id,
+				  t->goid, stack_id(m, c, ref)))
 		return false;
 	if (unlikely(!vc->asked && smp_half_full(e)))
 		ask_gen_end(m, vc);

@@ -181,6 +181,9 @@ struct gt_w123_cpu {
  * @gen_start:	trace time the current generation started at
  * @cpu_bytes:	size of each buffer of a CPU online at the start
  * @show_addrs:	the tables show real kernel addresses
+ * @irq_no_switch: interrupts as GoBlock, GoUnblock and GoStart rather than
+ *		GoSwitch: the representation measured against it
+ *		(Documentation/interrupts.rst); only tests set it
  *
  * @gen is written by the reader and read by every hook; @out, @sweep
  * and the sets of generations before @gen are the reader's.
@@ -198,6 +201,7 @@ struct gt_w123 {
 	u64 gen_start;
 	u32 cpu_bytes;
 	bool show_addrs;
+	bool irq_no_switch;
 };
 
 /*

@@ -77,7 +77,7 @@ enum gotrace_event {
 	GOTRACE_EV_GC_MARK_ASSIST_DONE = 44, /* [d]; never written */
 	GOTRACE_EV_USER_TASK_CREATE = 45, /* [d, id, parent, str, stk]; never written */
 	GOTRACE_EV_USER_TASK_END = 46,	/* [d, id, stk]; never written */
-	GOTRACE_EV_USER_REGION	= 47,	/* [d, task, mode, str, stk]; never written */
+	GOTRACE_EV_USER_REGION	= 47,	/* [d, task, mode, str, stk] */
 	GOTRACE_EV_USER_LOG	= 48,	/* [d, task, str, stk] length, bytes; never written */
 	GOTRACE_EV_COUNT	= 49,	/* first number the format does not know */
 };

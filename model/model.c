@@ -475,6 +475,362 @@ static bool p_start(struct gt_model *m, struct gt_cpu *c)
 	return true;
 }
 
+/* ---- Interrupts (Documentation/interrupts.rst) -------------------------- */
+
+/* The names of the vectors' and softirqs' goroutines, by id. */
+static const char *const irq_vec_names[GT_IN_VEC_NR] = {
+	[GT_IN_VEC_LOCAL_TIMER] = "[irq] local timer",
+	[GT_IN_VEC_RESCHEDULE] = "[irq] reschedule IPI",
+	[GT_IN_VEC_CALL_FUNCTION] = "[irq] function call IPI",
+	[GT_IN_VEC_CALL_FUNCTION_SINGLE] = "[irq] single function call IPI",
+	[GT_IN_VEC_IRQ_WORK] = "[irq] IRQ work",
+	[GT_IN_VEC_TIMER_BROADCAST] = "[irq] timer broadcast IPI",
+	[GT_IN_VEC_CPU_STOP] = "[irq] CPU stop IPI",
+	[GT_IN_VEC_PLATFORM] = "[irq] platform",
+	[GT_IN_VEC_OTHER] = "[irq] other IPI",
+};
+
+/* As /proc/softirqs names them. */
+static const char *const irq_softirq_names[GT_IN_SOFTIRQ_NR] = {
+	[GT_IN_SOFTIRQ_HI] = "[softirq] HI",
+	[GT_IN_SOFTIRQ_TIMER] = "[softirq] TIMER",
+	[GT_IN_SOFTIRQ_NET_TX] = "[softirq] NET_TX",
+	[GT_IN_SOFTIRQ_NET_RX] = "[softirq] NET_RX",
+	[GT_IN_SOFTIRQ_BLOCK] = "[softirq] BLOCK",
+	[GT_IN_SOFTIRQ_IRQ_POLL] = "[softirq] IRQ_POLL",
+	[GT_IN_SOFTIRQ_TASKLET] = "[softirq] TASKLET",
+	[GT_IN_SOFTIRQ_SCHED] = "[softirq] SCHED",
+	[GT_IN_SOFTIRQ_HRTIMER] = "[softirq] HRTIMER",
+	[GT_IN_SOFTIRQ_RCU] = "[softirq] RCU",
+};
+
+/* The PC of the frame that names @g. */
+static u64 irq_pc(const struct gt_irq_g *g)
+{
+	return GT_IRQ_PC_BASE + (u64)g->name * GT_IRQ_PC_STEP;
+}
+
+/**
+ * gt_irq_frame_name() - the name of an interrupt's frame
+ * @m:		the model
+ * @pc:		a PC of a stack
+ * @buf:	set to the name ("[softirq] NET_RX"), if @pc is such a frame
+ * @len:	size of @buf
+ *
+ * Context: the tables' writer (tables.c).
+ * Return: whether @pc names an interrupt.
+ */
+bool gt_irq_frame_name(const struct gt_model *m, u64 pc, char *buf,
+		       size_t len)
+{
+	u64 idx = (pc - GT_IRQ_PC_BASE) / GT_IRQ_PC_STEP;
+	const struct gt_irqs *q = m->irqs;
+
+	if (!q || pc < GT_IRQ_PC_BASE || (pc - GT_IRQ_PC_BASE) % GT_IRQ_PC_STEP ||
+	    idx >= GT_IRQ_FIXED_NAMES + GT_IRQ_NAMES)
+		return false;
+	if (idx < GT_IN_VEC_NR)
+		snprintf(buf, len, "%s", irq_vec_names[idx]);
+	else if (idx < GT_IRQ_FIXED_NAMES)
+		snprintf(buf, len, "%s", irq_softirq_names[idx - GT_IN_VEC_NR]);
+	else if (idx - GT_IRQ_FIXED_NAMES < READ_ONCE(q->nr_names))
+		snprintf(buf, len, "%s", q->names[idx - GT_IRQ_FIXED_NAMES]);
+	else
+		return false;
+	return true;
+}
+
+/*
+ * The index of the name "[irq @id] @action" in the session's names,
+ * added if new; 0 if the table is full.  Once per goroutine made.
+ */
+static u32 irq_name_intern(struct gt_model *m, u32 id, const char *action)
+{
+	struct gt_irqs *q = m->irqs;
+	char name[GT_IRQ_NAME_LEN];
+	unsigned long flags = 0;
+	u32 i, idx = 0;
+
+	snprintf(name, sizeof(name), "[irq %u] %.*s", id,
+		 GT_IN_IRQ_NAME_LEN - 1, action ? action : "");
+	gt_lock_irqsave(&q->lock, flags);
+	for (i = 0; i < q->nr_names; i++) {
+		if (!strcmp(q->names[i], name)) {
+			idx = GT_IRQ_FIXED_NAMES + i;
+			break;
+		}
+	}
+	if (!idx && q->nr_names < GT_IRQ_NAMES) {
+		memcpy(q->names[q->nr_names], name, sizeof(name));
+		/* Read by gt_irq_frame_name() without the lock. */
+		gt_store_release(&q->nr_names, q->nr_names + 1);
+		idx = GT_IRQ_FIXED_NAMES + q->nr_names - 1;
+	}
+	gt_unlock_irqrestore(&q->lock, flags);
+	return idx;
+}
+
+/* Does the session record the interrupts of kind @kind? */
+static bool irq_recorded(const struct gt_model *m, unsigned int kind)
+{
+	if (!m->irqs || kind >= GT_IN_IRQ_KINDS)
+		return false;
+	return m->opts.flags & (kind == GT_IN_SOFTIRQ ? GOTRACE_OPT_SOFTIRQS :
+						      GOTRACE_OPT_HARDIRQS);
+}
+
+/* Is @in's id one of its kind's? */
+static bool irq_valid(const struct gt_in_irq *in)
+{
+	return (in->kind != GT_IN_VECTOR || in->id < GT_IN_VEC_NR) &&
+	       (in->kind != GT_IN_SOFTIRQ || in->id < GT_IN_SOFTIRQ_NR);
+}
+
+/*
+ * Set up slot @slot of CPU @c's goroutines for @in; false if it cannot
+ * be named (the names are full).
+ */
+static bool irq_g_init(struct gt_model *m, struct gt_cpu *c,
+		       struct gt_irq_g *g, u32 slot, const struct gt_in_irq *in)
+{
+	u32 name = in->kind == GT_IN_VECTOR ? in->id :
+		   in->kind == GT_IN_SOFTIRQ ? GT_IN_VEC_NR + in->id :
+		   irq_name_intern(m, in->id, in->name);
+
+	if (!name && in->kind == GT_IN_HARDIRQ)
+		return false;
+	memset(g, 0, sizeof(*g));
+	g->t.goid = GT_IRQ_GOID_BASE + (u64)c->id * GT_IRQ_SLOTS + slot;
+	g->t.key = ~0ULL;
+	g->t.sys_nr = -1;
+	g->t.irq = 1;
+	if (in->name)
+		memcpy(g->action, in->name,
+		       strnlen(in->name, sizeof(g->action) - 1));
+	g->kind = in->kind;
+	g->id = in->id;
+	g->name = name;
+	g->used = true;
+	return true;
+}
+
+/*
+ * The goroutine of interrupt @in on CPU @c: the vectors and softirqs
+ * have a slot each; a hard IRQ (number and action: a shared line has
+ * several) the first slot of its hash that is free or its own, set up
+ * when first met.  NULL if every slot is taken.  Bounded: GT_IRQ_HARD
+ * slots at most.
+ */
+static struct gt_irq_g *irq_g_of(struct gt_model *m, struct gt_cpu *c,
+				 const struct gt_in_irq *in)
+{
+	struct gt_irq_cpu *ic = c->irq;
+	const char *action = in->name ? in->name : "";
+	struct gt_irq_g *g;
+	u32 i, slot;
+
+	if (in->kind != GT_IN_HARDIRQ) {
+		slot = in->kind == GT_IN_VECTOR ? in->id : GT_IN_VEC_NR + in->id;
+		g = &ic->gs[slot];
+		if (!g->used && !irq_g_init(m, c, g, slot, in))
+			return NULL;
+		return g;
+	}
+	for (i = 0; i < GT_IRQ_HARD; i++) {
+		slot = GT_IRQ_FIXED_NAMES + (in->id + i) % GT_IRQ_HARD;
+		g = &ic->gs[slot];
+		if (!g->used)
+			return irq_g_init(m, c, g, slot, in) ? g : NULL;
+		if (g->id == in->id &&
+		    !strncmp(g->action, action, sizeof(g->action) - 1))
+			return g;
+	}
+	return NULL;
+}
+
+/*
+ * The one-frame stack naming @t, an interrupt's goroutine, in the table
+ * of generation @gen: 0 if the table is full.
+ */
+u64 gt_irq_name_stack(struct gt_model *m, u64 gen, const struct gt_task *t)
+{
+	const struct gt_irq_g *g = container_of(t, struct gt_irq_g, t);
+	u64 pc = irq_pc(g), ref;
+
+	ref = gt_tables_name_stack(m->tables, gen, pc);
+	if (!ref)
+		gt_atomic64_inc(&m->stack_overflows);
+	return ref;
+}
+
+/*
+ * The stack of the @n kernel PCs in c->pcs (an interrupt's code), then
+ * the frame naming the interrupt @g, in place of a task's user and comm
+ * frames: its wakeups and CPU samples are its own.  0 if the table is
+ * full.
+ */
+static u64 irq_stack_of(struct gt_model *m, struct gt_cpu *c, unsigned int n,
+			const struct gt_irq_g *g)
+{
+	u64 ref;
+
+	c->pcs[n++] = irq_pc(g);
+	ref = gt_tables_stack(m->tables, model_gen(m), c->pcs, n);
+	if (!ref)
+		gt_atomic64_inc(&m->stack_overflows);
+	return ref;
+}
+
+/*
+ * The P of CPU @c runs @to_g's goroutine (NULL: the task it runs, or
+ * nothing) instead of @from_g's (NULL: the same): an interrupt comes or
+ * goes.  A goroutine new to the trace is made first, waiting.  Returns
+ * false if nothing could be written (counted): the trace still runs
+ * @from_g's, and the next hook that syncs tries again.
+ */
+static bool irq_switch(struct gt_model *m, struct gt_cpu *c,
+		       struct gt_irq_g *from_g, struct gt_irq_g *to_g,
+		       bool closing)
+{
+	struct gt_task *base = c->cur;
+	struct gt_task *from = from_g ? &from_g->t : base;
+	struct gt_task *to = to_g ? &to_g->t : base;
+	struct gt_tr tr = { .kind = GT_TR_SWITCH, .from = from };
+	u64 now = model_now(c);
+
+	if (from == to)
+		return true;
+	/* The 1.11 format: the events of a switch are not split. */
+	if (!READ_ONCE(m->halted) && !closing && !model_reserve(m, c, 5)) {
+		model_lost(m, c);
+		return false;
+	}
+	if (!from && !p_start(m, c))
+		return false;
+	if (to_g && to_g->t.state == GT_G_NONE) {
+		struct gt_tr nt = { .kind = GT_TR_IRQ_NEW };
+
+		nt.stack2 = gt_irq_name_stack(m, model_gen(m), to);
+		/*
+		 * The 1.11 format's goroutines need their name, and its table
+		 * is never emptied: not shown (the 1.11 format's readers
+		 * want a stack; a generation's table names it next time).
+		 */
+		if (!nt.stack2 && m->format != GT_FORMAT_GO123)
+			return false;
+		if (!model_emit_at(m, c, to, &nt, now, closing))
+			return false;
+		to->state = GT_G_WAITING;
+	}
+	if (!model_emit_at(m, c, to, &tr, now, closing))
+		return false;
+	if (from_g)
+		from->state = GT_G_WAITING;
+	else if (from)
+		from->irq_wait = 1;
+	if (to_g)
+		to->state = GT_G_RUNNING;
+	else if (to)
+		to->irq_wait = 0;
+	c->irq->run = to_g;
+	return true;
+}
+
+/*
+ * Make the trace run what CPU @c's frames say: the goroutine of the
+ * innermost interrupt the trace shows, or the task (or nothing) when
+ * none.  Returns false if that could not be written.
+ */
+static bool irq_sync(struct gt_model *m, struct gt_cpu *c, bool closing)
+{
+	struct gt_irq_cpu *ic = c->irq;
+	struct gt_irq_g *want = NULL;
+	u32 i;
+
+	for (i = ic->nr; i-- > 0;) {
+		if (ic->frames[i].g) {
+			want = ic->frames[i].g;
+			break;
+		}
+	}
+	if (want == ic->run)
+		return true;
+	return irq_switch(m, c, ic->run, want, closing);
+}
+
+/*
+ * The task running on CPU @c does something only a task does (it
+ * switches, enters a syscall, execs): the interrupts it is in are over,
+ * their exits lost (or, on PREEMPT_RT, a softirq running in the task's
+ * context lets it sleep).  Close them: the task runs again in the
+ * trace; their later exits are unmatched.  False if the trace still
+ * runs an interrupt here (the switch back could not be written): the
+ * caller writes nothing of the task, whose next hook tries again.
+ */
+static bool irq_close(struct gt_model *m, struct gt_cpu *c)
+{
+	struct gt_irq_cpu *ic = c->irq;
+
+	if (likely(!ic) || (!ic->nr && !ic->run && !ic->over))
+		return true;
+	ic->closed += ic->nr + ic->over;
+	ic->nr = 0;
+	ic->over = 0;
+	return irq_sync(m, c, false);
+}
+
+/*
+ * The interrupt's goroutine running on CPU @c's P waits, and so does
+ * @base, the task it interrupted (NULL: none), which the P no longer
+ * runs; @base's bucket lock held.
+ */
+static void irq_close_p_write(struct gt_model *m, struct gt_cpu *c,
+			      struct gt_task *base)
+{
+	struct gt_irq_cpu *ic = c->irq;
+	struct gt_tr tr = { .kind = GT_TR_SWITCH, .from = &ic->run->t };
+
+	if (!model_emit_at(m, c, NULL, &tr, model_now(c), true))
+		return;
+	ic->run->t.state = GT_G_WAITING;
+	ic->run = NULL;
+	if (base) {
+		/* The trace has it waiting: its next event wakes it. */
+		base->irq_wait = 0;
+		base->state = GT_G_WAITING;
+		c->cur = NULL;
+	}
+}
+
+/*
+ * The P of CPU @c closes (the session's end, the CPU going offline) with
+ * an interrupt's goroutine running: it waits, and so does the task it
+ * interrupted, which the P no longer runs.  Every frame is closed.
+ */
+static void irq_close_p(struct gt_model *m, struct gt_cpu *c)
+{
+	struct gt_irq_cpu *ic = c->irq;
+	struct gt_task *base = c->cur;
+	struct gt_task_bucket *b;
+
+	if (likely(!ic))
+		return;
+	ic->closed += ic->nr + ic->over;
+	ic->nr = 0;
+	ic->over = 0;
+	if (!ic->run)
+		return;
+	if (!base) {
+		irq_close_p_write(m, c, NULL);
+		return;
+	}
+	/* The task's entry is its bucket's: hooks of other CPUs may run. */
+	b = gt_tasks_bucket(m, base->key);
+	gt_lock(&b->lock);
+	irq_close_p_write(m, c, base);
+	gt_unlock(&b->lock);
+}
+
 /* GoStart of a runnable goroutine on this CPU's P. */
 static bool g_start(struct gt_model *m, struct gt_cpu *c, struct gt_task *t)
 {
@@ -520,7 +876,8 @@ static bool g_take_from_other_p(struct gt_model *m, struct gt_cpu *c,
 		o = gt_env_cpu_ptr(m->cpus, cpu);
 		if (o == c || o->cur != t)
 			continue;
-		if (!model_emit(m, o, t, GT_TR_PREEMPT,
+		if (!irq_close(m, o) ||
+		    !model_emit(m, o, t, GT_TR_PREEMPT,
 				task_comm_stack(m, t, model_gen(m))))
 			return false;
 		t->state = GT_G_RUNNABLE;
@@ -958,10 +1315,13 @@ static struct gt_cpu *hook_enter(struct gt_model *m, const struct gt_in_ev *ev,
 	}
 	c->ev = ev;
 	c->now = ev->ts;
-	if (unlikely(!c->started))
+	if (unlikely(!c->started)) {
 		cpu_start(m, c);
-	else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur)))
-		cpu_put_stale(m, c);
+	} else if (unlikely(c->cur && cpu_cur_stale(c->cur, ev->cur))) {
+		/* Its interrupts first: the task runs again, then goes. */
+		if (irq_close(m, c))
+			cpu_put_stale(m, c);
+	}
 	return c;
 }
 
@@ -1072,6 +1432,27 @@ static void hidden_switch_out(struct gt_model *m, struct gt_cpu *c,
 		switch_out(m, c, t, in, false);
 }
 
+/*
+ * A switch not written: the trace still runs an interrupt on this P
+ * (its switch back to the task found no room).  The next hook of this
+ * P takes the task off (hook_enter()); a task that died gives its entry
+ * back now, kept until then (task_exited()).
+ */
+static void switch_lost(struct gt_model *m, const struct gt_in_switch *in)
+{
+	struct gt_task_bucket *b;
+	struct gt_task *t;
+
+	if (is_idle(in->prev) || in->prev_state != GT_IN_DEAD)
+		return;
+	b = gt_tasks_bucket(m, in->prev->key);
+	gt_lock(&b->lock);
+	t = gt_tasks_find(m, b, in->prev);
+	if (t)
+		task_exited(m, t);
+	gt_unlock(&b->lock);
+}
+
 /**
  * gt_model_switch() - sched_switch: @in->prev leaves the CPU, @in->next runs
  * @m:		the model
@@ -1090,6 +1471,11 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 	c = hook_enter(m, &in->ev, NULL);
 	if (!c)
 		return;
+	if (unlikely(!irq_close(m, c))) {
+		switch_lost(m, in);
+		hook_exit(c, NULL);
+		return;
+	}
 
 	if (!is_idle(in->prev)) {
 		b = gt_tasks_bucket(m, in->prev->key);
@@ -1123,6 +1509,11 @@ void gt_model_switch(struct gt_model *m, const struct gt_in_switch *in)
 static u64 waker_stack(struct gt_model *m, struct gt_cpu *c)
 {
 	const struct gt_in_task *p = c->ev->cur;
+
+	/* An interrupt wakes it: named by the interrupt, not the task. */
+	if (unlikely(c->irq && c->irq->run))
+		return irq_stack_of(m, c, stack_save(m, c, GT_KSTACK_MAX, true),
+				    c->irq->run);
 
 	/* Only a task the trace shows names itself: the one running here. */
 	return stack_here(m, c, c->cur,
@@ -1289,12 +1680,15 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
+	if (unlikely(!irq_close(m, c)))
+		goto out;
 	b = gt_tasks_bucket(m, p->key);
 	gt_lock(&b->lock);
 	t = gt_tasks_entry(m, b, p, false);
 	if (t)
 		g_refilter(m, c, t, p);
 	gt_unlock(&b->lock);
+out:
 	hook_exit(c, &flags);
 }
 
@@ -1328,7 +1722,8 @@ void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
-	t = current_entry(c);
+	/* Its interrupts are over: none enters a syscall. */
+	t = irq_close(m, c) ? current_entry(c) : NULL;
 	if (t) {
 		t->sys_nr = in->nr;
 		t->sys_compat = in->compat;
@@ -1375,6 +1770,8 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 	c = hook_enter(m, &in->ev, &flags);
 	if (!c)
 		return;
+	if (unlikely(!irq_close(m, c)))
+		goto out;
 	t = current_entry(c);
 	if (t) {
 		t->sys_nr = -1;
@@ -1398,6 +1795,7 @@ void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in)
 		 */
 		sys_exit_unhidden(m, c);
 	}
+out:
 	hook_exit(c, &flags);
 }
 
@@ -1424,6 +1822,27 @@ static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
 	return id;
 }
 
+/*
+ * The interrupt goroutine a CPU sample is of, NULL: the task's.  Both
+ * backends sample from a timer (the module's hrtimer, perf's cpu-clock),
+ * whose callback runs in the CPU's timer interrupt: the innermost hard
+ * interrupt at a sample is the sampler's own (x86's local timer vector,
+ * arm64's arch_timer IRQ), and the sample is of what it interrupted,
+ * the frame below it.  A softirq there is one the timer interrupted.
+ */
+static struct gt_irq_g *sampled_irq(const struct gt_cpu *c)
+{
+	const struct gt_irq_cpu *ic = c->irq;
+	u32 n;
+
+	if (likely(!ic) || !ic->run)
+		return NULL;
+	n = min_t(u32, ic->nr, GT_IRQ_DEPTH);
+	if (n && ic->frames[n - 1].kind != GT_IN_SOFTIRQ)
+		n--;
+	return n ? ic->frames[n - 1].g : NULL;
+}
+
 /**
  * gt_model_cpu_sample() - a CPU sample: the sampler interrupted this CPU
  * @m:	the model, writing the generational format (the only one with
@@ -1442,6 +1861,7 @@ static u64 sample_stack(struct gt_model *m, struct gt_cpu *c,
 void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 {
 	const struct gt_in_task *p = in->ev.cur;
+	struct gt_irq_g *g;
 	unsigned long flags = 0;
 	struct gt_cpu *c;
 	struct gt_task *t;
@@ -1454,7 +1874,21 @@ void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in)
 		return;
 	c->samples_lost += in->missed;
 	t = current_entry(c);
-	if (is_idle(p)) {
+	g = sampled_irq(c);
+	if (unlikely(g)) {
+		/*
+		 * The interrupt's time, not the task's: its goroutine's,
+		 * also on an idle CPU (the trace shows its interrupts).
+		 */
+		ref = irq_stack_of(m, c, (m->opts.flags & GOTRACE_OPT_NO_KSTACKS) ?
+				   0 : gt_env_sample_kstack(c, c->pcs, GT_STACK_PCS,
+							    GT_KSTACK_MAX),
+				   g);
+		if (gt_w123_sample(m, c, &g->t, model_now(c), ref))
+			c->samples++;
+		else
+			c->samples_lost++;
+	} else if (is_idle(p)) {
 		c->samples_idle++;
 	} else if (!t || t->hidden) {
 		c->samples_hidden++;
@@ -1661,9 +2095,11 @@ void gt_model_disarm(struct gt_model *m)
 static void close_cpu(struct gt_model *m, struct gt_cpu *c)
 {
 	struct gt_tr stop = { .kind = GT_TR_P_STOP };
-	struct gt_task *t = c->cur;
 	struct gt_task_bucket *b;
+	struct gt_task *t;
 
+	irq_close_p(m, c);
+	t = c->cur;
 	/* The goroutine's entry is its bucket's, hooks may be running. */
 	if (t) {
 		b = gt_tasks_bucket(m, t->key);
@@ -1826,4 +2262,313 @@ u64 gt_model_last_ts(struct gt_model *m)
 	gt_env_for_each_cpu(cpu, m)
 		ts = max(ts, gt_env_cpu_ptr(m->cpus, cpu)->last_ts);
 	return ts;
+}
+
+/* ---- Interrupts and work items: the hooks ------------------------------ */
+
+/*
+ * Does the trace show the interrupts of CPU @c now?  Those of a task it
+ * records; those of an idle CPU (or of a task the filters hide, which
+ * the trace shows as idle time) only when the session filters no task.
+ */
+static bool irq_shown(const struct gt_model *m, const struct gt_cpu *c)
+{
+	const struct gotrace_options *o = &m->opts;
+
+	return c->cur || (!o->nr_pids && !o->comm[0] && !o->cgroup_id);
+}
+
+/**
+ * gt_model_irq_entry() - an interrupt's handler begins on @in->ev.cpu
+ * @m:	the model
+ * @in:	the interrupt; @in->ev.cur the task it interrupts
+ *
+ * Its goroutine takes the P from the goroutine that ran (the task, or
+ * the interrupt this one nests in), which waits meanwhile; on an idle
+ * CPU the P starts for it.  An entry past GT_IRQ_DEPTH is counted and
+ * not written, and so is its exit.
+ *
+ * Context: the interrupt (hard IRQ, softirq: any), or on PREEMPT_RT a
+ * softirq in task context.  O(GT_IRQ_HARD) at most.
+ */
+void gt_model_irq_entry(struct gt_model *m, const struct gt_in_irq *in)
+{
+	struct gt_irq_frame *f;
+	struct gt_irq_cpu *ic;
+	unsigned long flags = 0;
+	struct gt_cpu *c;
+
+	if (!irq_recorded(m, in->kind) || !irq_valid(in))
+		return;
+	c = hook_enter(m, &in->ev, &flags);
+	if (!c)
+		return;
+	ic = c->irq;
+	if (ic->nr == GT_IRQ_DEPTH) {
+		ic->over++;
+		ic->too_deep++;
+	} else {
+		f = &ic->frames[ic->nr++];
+		f->kind = in->kind;
+		f->id = in->id;
+		f->g = irq_shown(m, c) ? irq_g_of(m, c, in) : NULL;
+		irq_sync(m, c, false);
+	}
+	hook_exit(c, &flags);
+}
+
+/**
+ * gt_model_irq_exit() - an interrupt's handler ends on @in->ev.cpu
+ * @m:	the model
+ * @in:	the interrupt
+ *
+ * The innermost frame of the same kind and number ends, and the frames
+ * above it, whose exits were lost (counted); the goroutine below it (the
+ * task, or nothing) runs again.  An exit that matches no frame (its
+ * entry came before the session, or was lost, or a switch of the task
+ * closed it) is counted and changes nothing.
+ *
+ * Context: as gt_model_irq_entry().  O(GT_IRQ_DEPTH).
+ */
+void gt_model_irq_exit(struct gt_model *m, const struct gt_in_irq *in)
+{
+	struct gt_irq_cpu *ic;
+	unsigned long flags = 0;
+	struct gt_cpu *c;
+	u32 i;
+
+	if (!irq_recorded(m, in->kind) || !irq_valid(in))
+		return;
+	c = hook_enter(m, &in->ev, &flags);
+	if (!c)
+		return;
+	ic = c->irq;
+	if (ic->over) {
+		/* The innermost entries were not kept: theirs come first. */
+		ic->over--;
+		goto out;
+	}
+	for (i = ic->nr; i-- > 0;)
+		if (ic->frames[i].kind == in->kind && ic->frames[i].id == in->id)
+			break;
+	if (i >= ic->nr) {
+		ic->unmatched++;
+		goto out;
+	}
+	ic->closed += ic->nr - 1 - i;
+	ic->nr = i;
+	irq_sync(m, c, false);
+out:
+	hook_exit(c, &flags);
+}
+
+/*
+ * The index of work function @func in the session's table, added if
+ * new; -1 if the table is full.  The table only grows: an index names
+ * the same function for the whole session, and the tables name it when
+ * they are written (gt_work_name()).
+ */
+static int work_intern(struct gt_model *m, u64 func)
+{
+	struct gt_irqs *q = m->irqs;
+	u32 mask = ARRAY_SIZE(q->work_slots) - 1;
+	u32 i = gt_env_hash64(func, ilog2(ARRAY_SIZE(q->work_slots)));
+	unsigned long flags = 0;
+	int idx = -1;
+	u32 n;
+
+	gt_lock_irqsave(&q->lock, flags);
+	/* At most half full: the probe ends at an empty slot. */
+	for (n = 0; n <= mask; n++, i = (i + 1) & mask) {
+		u32 slot = q->work_slots[i];
+
+		if (slot && q->works[slot - 1] == func) {
+			idx = slot - 1;
+			break;
+		}
+		if (!slot) {
+			if (q->nr_works < GT_WORK_FUNCS) {
+				q->works[q->nr_works] = func;
+				idx = q->nr_works;
+				/* Read by the tables without the lock. */
+				gt_store_release(&q->nr_works, q->nr_works + 1);
+				q->work_slots[i] = idx + 1;
+			}
+			break;
+		}
+	}
+	gt_unlock_irqrestore(&q->lock, flags);
+	if (idx < 0)
+		gt_atomic64_inc(&q->work_full);
+	return idx;
+}
+
+/*
+ * The kworker running on CPU @c, recorded and running in the trace, as
+ * the work hooks need it; NULL if the trace does not show it.
+ */
+static struct gt_task *work_task(struct gt_model *m, struct gt_cpu *c)
+{
+	struct gt_task *t = current_entry(c);
+
+	if (!t || t->hidden)
+		return NULL;
+	/* Task context: an interrupt still open lost its exit. */
+	irq_close(m, c);
+	return c->cur == t && !t->irq_wait ? t : NULL;
+}
+
+/* End @t's work region, if one is open. */
+static void work_region_end(struct gt_model *m, struct gt_cpu *c,
+			    struct gt_task *t)
+{
+	struct gt_tr tr = { .kind = GT_TR_REGION_END };
+
+	if (!t->work)
+		return;
+	tr.n = t->work - 1;
+	tr.stack = task_comm_stack(m, t, model_gen(m));
+	if (model_emit_at(m, c, t, &tr, model_now(c), false))
+		t->work = 0;
+}
+
+/**
+ * gt_model_work_start() - a kworker begins a work item
+ * @m:	the model
+ * @in:	the work item; @in->ev.cur the kworker
+ *
+ * A user region named after the work's function opens on the kworker's
+ * goroutine (task 0, background), until gt_model_work_end(); one still
+ * open (its end was lost) ends first.
+ *
+ * Context: the kworker, process context.
+ */
+void gt_model_work_start(struct gt_model *m, const struct gt_in_work *in)
+{
+	struct gt_tr tr = { .kind = GT_TR_REGION_BEGIN };
+	unsigned long flags = 0;
+	struct gt_cpu *c;
+	struct gt_task *t;
+	int idx;
+
+	if (!m->irqs || !(m->opts.flags & GOTRACE_OPT_WORKQUEUE))
+		return;
+	c = hook_enter(m, &in->ev, &flags);
+	if (!c)
+		return;
+	t = work_task(m, c);
+	if (t) {
+		work_region_end(m, c, t);
+		idx = work_intern(m, in->func);
+		if (idx >= 0 && !t->work) {
+			tr.n = idx;
+			tr.stack = task_comm_stack(m, t, model_gen(m));
+			if (model_emit_at(m, c, t, &tr, model_now(c), false))
+				t->work = idx + 1;
+		}
+	}
+	hook_exit(c, &flags);
+}
+
+/**
+ * gt_model_work_end() - the kworker's work item ends
+ * @m:	the model
+ * @in:	the work item
+ *
+ * Ends the region its start opened; an end with none open (the work
+ * began before the session, or its start was not written) is ignored.
+ *
+ * Context: as gt_model_work_start().
+ */
+void gt_model_work_end(struct gt_model *m, const struct gt_in_work *in)
+{
+	unsigned long flags = 0;
+	struct gt_cpu *c;
+	struct gt_task *t;
+
+	if (!m->irqs || !(m->opts.flags & GOTRACE_OPT_WORKQUEUE))
+		return;
+	c = hook_enter(m, &in->ev, &flags);
+	if (!c)
+		return;
+	t = work_task(m, c);
+	if (t)
+		work_region_end(m, c, t);
+	hook_exit(c, &flags);
+}
+
+/**
+ * gt_irqs_init() - the interrupts' state of a session that records any
+ * @m:	the model, its CPUs allocated and its options set
+ *
+ * Context: session start (gt_tasks_init()).
+ * Return: 0 or -ENOMEM.
+ */
+int gt_irqs_init(struct gt_model *m)
+{
+	struct gt_irqs *q;
+	unsigned int n = 0;
+	int cpu;
+
+	if (!(m->opts.flags & (GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			       GOTRACE_OPT_WORKQUEUE)))
+		return 0;
+	gt_env_for_each_cpu(cpu, m)
+		n = max(n, (unsigned int)cpu + 1);
+	q = gt_env_zalloc(1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	q->cpus = gt_env_zalloc(n, sizeof(*q->cpus));
+	if (!q->cpus) {
+		gt_env_free(q);
+		return -ENOMEM;
+	}
+	q->nr_cpus = n;
+	gt_lock_init(&q->lock);
+	gt_atomic64_set(&q->work_full, 0);
+	gt_env_for_each_cpu(cpu, m)
+		gt_env_cpu_ptr(m->cpus, cpu)->irq = &q->cpus[cpu];
+	m->irqs = q;
+	return 0;
+}
+
+void gt_irqs_free(struct gt_model *m)
+{
+	int cpu;
+
+	if (!m->irqs)
+		return;
+	if (m->cpus)
+		gt_env_for_each_cpu(cpu, m)
+			gt_env_cpu_ptr(m->cpus, cpu)->irq = NULL;
+	gt_env_free(m->irqs->cpus);
+	gt_env_free(m->irqs);
+	m->irqs = NULL;
+}
+
+/**
+ * gt_model_irq_status() - the interrupts' counters, into @st
+ * @m:	the model
+ * @st:	its irq_unmatched, irq_too_deep, irq_closed and work_unnamed
+ *	are set
+ *
+ * Context: any (the counters are read without their CPUs' lock).
+ */
+void gt_model_irq_status(struct gt_model *m, struct gotrace_status *st)
+{
+	struct gt_irqs *q = m->irqs;
+	unsigned int cpu;
+
+	st->irq_unmatched = 0;
+	st->irq_too_deep = 0;
+	st->irq_closed = 0;
+	st->work_unnamed = 0;
+	if (!q)
+		return;
+	for (cpu = 0; cpu < q->nr_cpus; cpu++) {
+		st->irq_unmatched += READ_ONCE(q->cpus[cpu].unmatched);
+		st->irq_too_deep += READ_ONCE(q->cpus[cpu].too_deep);
+		st->irq_closed += READ_ONCE(q->cpus[cpu].closed);
+	}
+	st->work_unnamed = gt_atomic64_read(&q->work_full);
 }

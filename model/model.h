@@ -40,6 +40,10 @@ void gt_model_exec(struct gt_model *m, const struct gt_in_exec *in);
 void gt_model_sys_enter(struct gt_model *m, const struct gt_in_sys_enter *in);
 void gt_model_sys_exit(struct gt_model *m, const struct gt_in_sys_exit *in);
 void gt_model_cpu_sample(struct gt_model *m, const struct gt_in_sample *in);
+void gt_model_irq_entry(struct gt_model *m, const struct gt_in_irq *in);
+void gt_model_irq_exit(struct gt_model *m, const struct gt_in_irq *in);
+void gt_model_work_start(struct gt_model *m, const struct gt_in_work *in);
+void gt_model_work_end(struct gt_model *m, const struct gt_in_work *in);
 
 /* CPU hotplug: @ev.cpu goes offline (its P is closed) or comes back. */
 void gt_model_cpu_offline(struct gt_model *m, const struct gt_in_ev *ev);

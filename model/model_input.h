@@ -266,6 +266,92 @@ struct gt_in_sample {
 	u32 missed;
 };
 
+/* struct gt_in_irq.kind: what interrupted the task. */
+enum gt_in_irq_kind {
+	GT_IN_HARDIRQ,		/* irq:irq_handler_entry/exit: @id the IRQ
+				 * number, @name its action's name
+				 */
+	GT_IN_VECTOR,		/* an architecture's own interrupt: x86's
+				 * irq_vectors (local timer, IPIs, IRQ
+				 * work...), arm64's ipi_entry/exit: @id an
+				 * enum gt_in_vector
+				 */
+	GT_IN_SOFTIRQ,		/* irq:softirq_entry/exit: @id the softirq's
+				 * number (Linux's HI_SOFTIRQ ... RCU_SOFTIRQ,
+				 * enum gt_in_softirq)
+				 */
+	GT_IN_IRQ_KINDS,
+};
+
+/* struct gt_in_irq.id of a GT_IN_VECTOR: the interrupts Linux traces. */
+enum gt_in_vector {
+	GT_IN_VEC_LOCAL_TIMER,		/* the CPU's own timer */
+	GT_IN_VEC_RESCHEDULE,		/* IPI: reschedule */
+	GT_IN_VEC_CALL_FUNCTION,	/* IPI: function call */
+	GT_IN_VEC_CALL_FUNCTION_SINGLE,	/* IPI: function call, one CPU */
+	GT_IN_VEC_IRQ_WORK,		/* IRQ work (a self-IPI) */
+	GT_IN_VEC_TIMER_BROADCAST,	/* IPI: timer broadcast (arm64) */
+	GT_IN_VEC_CPU_STOP,		/* IPI: CPU stop, crash stop (arm64) */
+	GT_IN_VEC_PLATFORM,		/* x86: platform IPI, thermal,
+					 * threshold, deferred error, error and
+					 * spurious APIC interrupts
+					 */
+	GT_IN_VEC_OTHER,		/* an IPI of a reason not listed */
+	GT_IN_VEC_NR,
+};
+
+/* struct gt_in_irq.id of a GT_IN_SOFTIRQ: Linux's numbers, stable since 2.6. */
+enum gt_in_softirq {
+	GT_IN_SOFTIRQ_HI,
+	GT_IN_SOFTIRQ_TIMER,
+	GT_IN_SOFTIRQ_NET_TX,
+	GT_IN_SOFTIRQ_NET_RX,
+	GT_IN_SOFTIRQ_BLOCK,
+	GT_IN_SOFTIRQ_IRQ_POLL,
+	GT_IN_SOFTIRQ_TASKLET,
+	GT_IN_SOFTIRQ_SCHED,
+	GT_IN_SOFTIRQ_HRTIMER,
+	GT_IN_SOFTIRQ_RCU,
+	GT_IN_SOFTIRQ_NR,
+};
+
+/* Bytes of a hard IRQ's name kept, with its NUL. */
+#define GT_IN_IRQ_NAME_LEN	32
+
+/**
+ * struct gt_in_irq - an interrupt's handler begins or ends on @ev.cpu
+ * @ev:		header; @ev.cur is the task it interrupted (the idle task:
+ *		the CPU was idle), the same at the entry and at the exit
+ * @kind:	enum gt_in_irq_kind
+ * @id:		the IRQ number, enum gt_in_vector or enum gt_in_softirq
+ * @name:	GT_IN_HARDIRQ: the handler's name (action->name), NUL-
+ *		terminated, at most GT_IN_IRQ_NAME_LEN bytes with its NUL;
+ *		NULL otherwise.  Only read during the call.
+ *
+ * Entries and exits nest (a hard IRQ inside a softirq inside a task) and
+ * may be unmatched: an exit of an interrupt whose entry came before the
+ * session, an entry whose exit a backend lost.
+ */
+struct gt_in_irq {
+	struct gt_in_ev ev;
+	u8 kind;
+	u32 id;
+	const char *name;
+};
+
+/**
+ * struct gt_in_work - workqueue_execute_start/end: @ev.cur, a kworker,
+ *		       runs a work item
+ * @ev:		header
+ * @func:	the work item's function (work->func): a kernel address,
+ *		named when the trace's tables are written, as a kernel
+ *		stack's PCs are
+ */
+struct gt_in_work {
+	struct gt_in_ev ev;
+	u64 func;
+};
+
 /**
  * struct gt_in_snap_task - one existing task, told at the session's start
  * @task:	the task

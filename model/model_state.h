@@ -248,6 +248,11 @@ static inline void gt_hlist_del(struct gt_hnode *n)
  * @cgroup:	the id of the task's cgroup when its unit was last looked
  *		up (0: never), units.c
  * @unit:	its systemd unit's number in the session's table, 0: none
+ * @irq_wait:	an interrupt's goroutine runs on its P in its stead: the
+ *		trace has it waiting, Linux running (model.c, interrupts)
+ * @irq:	it is an interrupt's goroutine (struct gt_irq_g), not a task
+ * @work:	the work item whose region it is in: 1 + its index in the
+ *		session's work functions (struct gt_irqs), 0: none
  * @w111:	what the 1.11 writer keeps of it (go111_writer.c)
  * @w123:	what the generational format wrote of it (go123_writer.c)
  *
@@ -278,6 +283,9 @@ struct gt_task {
 	u8 gone;
 	u64 cgroup;
 	u32 unit;
+	u8 irq_wait;
+	u8 irq;
+	u32 work;
 	struct gt_w111_task w111;
 	struct gt_w123_task w123;
 };
@@ -344,6 +352,8 @@ struct gt_sys_cache {
  * @pcs:	scratch space for a stack being captured
  * @sys_pending: the GoSysCall not written yet
  * @sys_cache:	stacks of syscall events, so entries need no stack walk
+ * @irq:	its interrupts (struct gt_irq_cpu), NULL in a session that
+ *		records none
  *
  * Written only by its CPU with interrupts off, or by the stop path once
  * every hook is done.
@@ -373,6 +383,7 @@ struct gt_cpu {
 	u64 pcs[GT_STACK_PCS];
 	struct gt_sys_pending sys_pending;
 	struct gt_sys_cache sys_cache[GT_SYS_CACHE];
+	struct gt_irq_cpu *irq;
 };
 
 /**
@@ -417,6 +428,125 @@ struct gt_pool {
 	struct gt_chunk *chunks;
 	void *area;
 	unsigned int nr;
+};
+
+/*
+ * Interrupts (Documentation/interrupts.rst).  Each kind, number and CPU
+ * is a goroutine of its own (struct gt_irq_g), which the CPU's P runs
+ * while the task it interrupted waits.  A CPU keeps a stack of the
+ * interrupts it is in: task -> softirq -> hard IRQ, rarely deeper.
+ */
+#define GT_IRQ_DEPTH		4
+/* Hard IRQ goroutines of a CPU (vectors and softirqs have their own). */
+#define GT_IRQ_HARD		32
+#define GT_IRQ_SLOTS		(GT_IN_VEC_NR + GT_IN_SOFTIRQ_NR + GT_IRQ_HARD)
+/* Distinct hard IRQ names ("[irq 24] virtio0-input") of a session. */
+#define GT_IRQ_NAMES		256
+#define GT_IRQ_NAME_LEN		48
+/*
+ * The frames that name interrupts' goroutines: GT_IRQ_PC_BASE +
+ * GT_IRQ_PC_STEP * the name's index (the vectors', the softirqs', then
+ * gt_irqs.names'), far from the other synthetic PCs (tables.c,
+ * syscalls.c), the same in every generation.
+ */
+#define GT_IRQ_PC_BASE		0x38000000ULL
+#define GT_IRQ_PC_STEP		16
+#define GT_IRQ_FIXED_NAMES	(GT_IN_VEC_NR + GT_IN_SOFTIRQ_NR)
+/* Distinct work functions a session names; more are not written. */
+#define GT_WORK_FUNCS		1024
+/*
+ * The goroutine ids of interrupts: above every tid (PID_MAX_LIMIT) and
+ * the idle Ms (GT_W123_IDLE_M_BASE + cpu), below the ids of reused
+ * tids (a generation in the high 32 bits), one per CPU and slot.
+ */
+#define GT_IRQ_GOID_BASE	(5ULL * 1024 * 1024)
+
+/**
+ * struct gt_irq_g - the goroutine of one interrupt on one CPU
+ * @t:		the goroutine, as a task's: goid, state (waiting or
+ *		running), name frame (@t.comm_stack), writers' state
+ * @used:	created in the trace
+ * @kind:	enum gt_in_irq_kind
+ * @id:		the interrupt's number (kind's)
+ * @name:	the index of its name: the frame that names it (GT_IRQ_PC_BASE)
+ * @action:	a hard IRQ's action name, as the hook gave it
+ */
+struct gt_irq_g {
+	struct gt_task t;
+	bool used;
+	char action[GT_IN_IRQ_NAME_LEN];
+	u8 kind;
+	u32 id;
+	u32 name;
+};
+
+/**
+ * struct gt_irq_frame - an interrupt a CPU is in
+ * @g:		its goroutine, NULL if the trace does not show it (the
+ *		task it interrupted is not recorded, no slot was left)
+ * @kind:	enum gt_in_irq_kind
+ * @id:		its number
+ */
+struct gt_irq_frame {
+	struct gt_irq_g *g;
+	u8 kind;
+	u32 id;
+};
+
+/**
+ * struct gt_irq_cpu - a CPU's interrupts
+ * @frames:	the interrupts it is in, innermost last
+ * @nr:		frames in @frames
+ * @over:	entries past GT_IRQ_DEPTH whose exits are still to come
+ * @run:	the interrupt goroutine the trace runs on the P (NULL: the
+ *		task the P runs, c->cur, or none): the top frame's once
+ *		every switch could be written
+ * @unmatched:	exits that matched no frame (counted, ignored)
+ * @too_deep:	entries past GT_IRQ_DEPTH (counted, not written)
+ * @closed:	frames closed without their exit (a deeper exit, a switch
+ *		of the task)
+ * @gs:		its goroutines: vectors, softirqs, then hard IRQs
+ *
+ * Written only by its CPU with interrupts off, as struct gt_cpu.
+ */
+struct gt_irq_cpu {
+	struct gt_irq_frame frames[GT_IRQ_DEPTH];
+	u32 nr;
+	u32 over;
+	struct gt_irq_g *run;
+	u64 unmatched;
+	u64 too_deep;
+	u64 closed;
+	struct gt_irq_g gs[GT_IRQ_SLOTS];
+};
+
+/**
+ * struct gt_irqs - a session's interrupts and work items
+ * @lock:	guards @names and @works; nests inside task bucket locks,
+ *		the tables' lock nests inside it
+ * @cpus:	per CPU, gt_cpu.irq points into it
+ * @nr_cpus:	of @cpus
+ * @nr_names:	hard IRQ names taken
+ * @names:	"[irq 24] virtio0-input": its index is its frame's PC
+ *		(tables.c, gt_irq_pc())
+ * @nr_works:	work functions taken
+ * @works:	work function addresses: an index is a region's name
+ * @work_slots:	hash slots of @works: index + 1, or 0
+ * @work_used:	the work functions a generation's regions name, by its
+ *		parity (go 1.23)
+ * @work_full:	work items not written: @works was full
+ */
+struct gt_irqs {
+	gt_lock_t lock;
+	struct gt_irq_cpu *cpus;
+	unsigned int nr_cpus;
+	u32 nr_names;
+	char names[GT_IRQ_NAMES][GT_IRQ_NAME_LEN];
+	u32 nr_works;
+	u64 works[GT_WORK_FUNCS];
+	u32 work_slots[2 * GT_WORK_FUNCS];
+	unsigned long work_used[2][BITS_TO_LONGS(GT_WORK_FUNCS)];
+	gt_atomic64_t work_full;
 };
 
 struct gt_tables;
@@ -472,6 +602,7 @@ struct gt_model {
 	/* stacks left unnamed: their address space's mmap_lock was busy */
 	gt_atomic64_t ustack_mm_busy;
 	struct gt_units *units;		/* NULL: the trace names no unit */
+	struct gt_irqs *irqs;		/* NULL: no interrupt nor work item */
 	struct gt_cpu *snap_cpu;	/* the P the snapshot is written on */
 	unsigned int format;		/* enum gt_format, fixed at start */
 	struct gt_w123 w123;		/* GT_FORMAT_GO123: go123_writer.c */
@@ -524,6 +655,16 @@ bool gt_units_begin(struct gt_model *m, u32 unit);
 u32 gt_units_nr(struct gt_model *m);
 const char *gt_units_name(struct gt_model *m, u32 unit);
 
+/* model.c: interrupts */
+int gt_irqs_init(struct gt_model *m);
+void gt_irqs_free(struct gt_model *m);
+bool gt_irq_frame_name(const struct gt_model *m, u64 pc, char *buf,
+		       size_t len);
+bool gt_work_name(struct gt_model *m, u32 idx, char *buf, size_t len);
+u64 gt_work_string(const struct gt_model *m, u32 idx);
+u64 gt_irq_name_stack(struct gt_model *m, u64 gen, const struct gt_task *t);
+void gt_model_irq_status(struct gt_model *m, struct gotrace_status *st);
+
 /* classify.c */
 enum gt_block_class gt_block_reason(const struct gt_task *t,
 				    const struct gt_in_switch *in);
@@ -545,6 +686,7 @@ u64 gt_tables_stack(struct gt_tables *t, u64 gen, const u64 *pcs,
 u64 gt_tables_stack_new(struct gt_tables *t, u64 gen, const u64 *pcs,
 			unsigned int n, bool *added);
 u64 gt_tables_comm_pc(struct gt_tables *t, u64 gen, const char *comm);
+u64 gt_tables_name_stack(struct gt_tables *t, u64 gen, u64 pc);
 u64 gt_tables_unit(const struct gt_tables *t, u32 unit);
 u32 gt_tables_w123_id(struct gt_tables *t, u64 gen, u64 ref, u64 *scratch);
 bool gt_tables_due(struct gt_tables *t, u64 gen);

@@ -587,6 +587,59 @@ static u64 units_base(const struct gt_tables *t)
 	return GT_W123_KWAIT_BASE + t->max_stacks;
 }
 
+/* Does the session name work items (and so keep string ids for them)? */
+static bool works_named(const struct gt_model *m)
+{
+	return m->irqs && m->opts.flags & GOTRACE_OPT_WORKQUEUE;
+}
+
+/**
+ * gt_work_string() - the string id of work function @idx's region name
+ * @m:		the model, naming work items
+ * @idx:	the function's index (model.c, work_intern())
+ *
+ * The 1.11 format's footer gives these ids first, from 1; the
+ * generational format's tables after the units'.  Both only in a
+ * session that records work items: others keep their ids as they were.
+ *
+ * Context: any.
+ */
+u64 gt_work_string(const struct gt_model *m, u32 idx)
+{
+	if (m->format != GT_FORMAT_GO123)
+		return 1 + idx;
+	return units_base(m->tables) + GT_UNITS_MAX + 1 + idx;
+}
+
+/**
+ * gt_work_name() - "[work] FUNC", the region name of work function @idx
+ * @m:		the model
+ * @idx:	the function's index, below gt_irqs.nr_works
+ * @buf:	set to the name
+ * @len:	its size
+ *
+ * The function's symbol without its offset; "[work] [unknown]" where
+ * addresses are hidden and it has none (a module gone).
+ *
+ * Context: the tables' writer (module: process context).
+ * Return: false if @idx names no function.
+ */
+bool gt_work_name(struct gt_model *m, u32 idx, char *buf, size_t len)
+{
+	char sym[GT_ENV_SYM_LEN];
+	struct gt_irqs *q = m->irqs;
+
+	/* Pairs with the release of work_intern(). */
+	if (!q || idx >= gt_load_acquire(&q->nr_works))
+		return false;
+	gt_env_symbolise(m, q->works[idx], sym);
+	sym[strcspn(sym, "+ ")] = '\0';
+	if (!sym[0] || !strncmp(sym, "0x", 2))
+		snprintf(sym, sizeof(sym), "[unknown]");
+	snprintf(buf, len, "[work] %s", sym);
+	return true;
+}
+
 /**
  * gt_tables_unit() - the string id of unit @unit's name (units.c)
  * @t:		tables
@@ -655,6 +708,35 @@ u64 gt_tables_comm_stack(struct gt_tables *t, u64 gen, const char *comm)
 
 	gt_lock_irqsave(&t->lock, flags);
 	id = tables_comm_stack_locked(t, st, tables_comm_locked(t, st, comm));
+	gt_unlock_irqrestore(&t->lock, flags);
+	return stack_ref(gen, id);
+}
+
+/**
+ * gt_tables_name_stack() - the one-frame stack of a synthetic frame @pc
+ * that names a goroutine, as a comm's does (an interrupt's: model.c)
+ * @t:		tables
+ * @gen:	the generation whose table it goes to (0 in the 1.11 format)
+ * @pc:		the frame
+ *
+ * It may take the comm reserve, as a comm stack: a goroutine is made
+ * with it.
+ *
+ * Context: any.
+ * Return: its reference, or 0 if even the comm reserve is full.
+ */
+u64 gt_tables_name_stack(struct gt_tables *t, u64 gen, u64 pc)
+{
+	struct gt_stab *st = tab_of(t, gen);
+	u32 hash = stack_hash(&pc, 1);
+	unsigned long flags = 0;
+	u32 id;
+
+	id = stab_find(t, st, &pc, 1, hash);
+	if (likely(id))
+		return stack_ref(gen, id);
+	gt_lock_irqsave(&t->lock, flags);
+	id = tables_stack_locked(t, st, &pc, 1, hash, true);
 	gt_unlock_irqrestore(&t->lock, flags);
 	return stack_ref(gen, id);
 }
@@ -1023,6 +1105,14 @@ static int footer_frame(struct footer *f, u64 pc, struct gt_frame *fr)
 		return fr->func ? 0 : -ENOMEM;
 	}
 
+	if (gt_irq_frame_name(f->m, pc, name, sizeof(name))) {
+		fr->pc = pc;
+		fr->func = footer_string(f, name, strlen(name));
+		fr->file = footer_string(f, "[interrupt]", 11);
+		fr->line = 0;
+		return fr->func && fr->file ? 0 : -ENOMEM;
+	}
+
 	if (is_comm_pc(f->t, f->st, pc, &idx) && idx < f->nr_comms) {
 		comm = f->st->comms[idx];
 		fr->pc = pc;
@@ -1174,6 +1264,21 @@ static void footer_release(struct footer *f)
 	gt_env_free(f->strings.buf);
 }
 
+/* The 1.11 footer: every work function's name, ids 1 on. */
+static int footer_works(struct footer *f)
+{
+	char name[GT_ENV_SYM_LEN + 8];
+	u32 idx, len;
+
+	for (idx = 0; gt_work_name(f->m, idx, name, sizeof(name)); idx++) {
+		len = strlen(name);
+		if (footer_grow(&f->strings, gt_enc_string_size(~0U, len)))
+			return -ENOMEM;
+		gt_enc_string(&f->strings, gt_work_string(f->m, idx), name, len);
+	}
+	return 0;
+}
+
 /**
  * gt_tables_footer() - build the footer of the trace
  * @m:		the model, whose tables are no longer written to
@@ -1205,6 +1310,12 @@ int gt_tables_footer(struct gt_model *m, u64 ts, bool show_addrs,
 	if (!frames)
 		goto out;
 	gt_env_ustack_sync(m);
+	/* The work items' names take the first ids (gt_work_string()). */
+	if (works_named(m)) {
+		f.nr_strs = GT_WORK_FUNCS;
+		if (footer_works(&f))
+			goto out;
+	}
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -1442,6 +1553,35 @@ static int w123_units(struct gt_model *m, struct gt_enc123 *e, u64 gen)
 }
 
 /*
+ * The names of the work functions whose regions the generation's events
+ * name (go123_writer.c marks them), and none for the generation after
+ * next, which has the same parity.
+ */
+static int w123_works(struct gt_model *m, struct gt_enc123 *e, u64 gen)
+{
+	char name[GT_ENV_SYM_LEN + 8];
+	unsigned long *used;
+	u32 idx, len;
+
+	if (!works_named(m))
+		return 0;
+	used = m->irqs->work_used[gen & 1];
+	for (idx = 0; idx < GT_WORK_FUNCS; idx++) {
+		if (!gt_test_bit(idx, used))
+			continue;
+		if (!gt_work_name(m, idx, name, sizeof(name)))
+			continue;
+		len = strlen(name);
+		if (w123_table_room(e, gen, GT_E123_STRINGS,
+				    1 + 2 * GT_LEB_MAX + len) ||
+		    !gt_enc123_string(e, gt_work_string(m, idx), name, len))
+			return -ENOMEM;
+	}
+	memset(used, 0, sizeof(m->irqs->work_used[0]));
+	return 0;
+}
+
+/*
  * Empty the table of generation @gen, written out, for generation @gen + 2:
  * the hash slots its entries took (not the whole array: a long session's
  * table may be large and hold little), the comms.
@@ -1517,7 +1657,8 @@ int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 	 * The ids of the reasons that name a syscall come next, then those
 	 * of the kernel waits, one per stack id, then the units'.
 	 */
-	f.nr_strs = units_base(t) + GT_UNITS_MAX;
+	f.nr_strs = units_base(t) + GT_UNITS_MAX +
+		    (works_named(m) ? GT_WORK_FUNCS : 0);
 	f.file_kernel = footer_string(&f, "[kernel]", 8);
 	f.file_comm = footer_string(&f, "[comm]", 6);
 	f.file_syscall = footer_string(&f, "[syscall]", 9);
@@ -1557,7 +1698,8 @@ int gt_tables_w123(struct gt_model *m, u64 gen, bool show_addrs, u8 **out,
 			goto out;
 	}
 	if (w123_reasons(&e, gen, t->reasons_used[gen & 1]) ||
-	    w123_kwaits(&f, &e, gen) || w123_units(m, &e, gen))
+	    w123_kwaits(&f, &e, gen) || w123_units(m, &e, gen) ||
+	    w123_works(m, &e, gen))
 		goto out;
 	gt_enc123_batch_end(&e);
 	*out = e.buf;

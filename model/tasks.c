@@ -51,11 +51,17 @@ int gt_tasks_init(struct gt_model *m, unsigned int max_tasks,
 	for (i = 0; i < max_tasks; i++)
 		gt_hlist_add_head(&m->tasks[i].node, &m->task_free);
 	gt_atomic64_set(&m->goid_gen, 0);
+	/* The interrupts' goroutines, if the session records them. */
+	if (gt_irqs_init(m)) {
+		gt_tasks_free(m);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void gt_tasks_free(struct gt_model *m)
 {
+	gt_irqs_free(m);
 	gt_env_free(m->buckets);
 	gt_env_free(m->tasks);
 	gt_env_free(m->tid_seen);

@@ -13,7 +13,10 @@
  * format is deleting its writer (Documentation/model.rst).
  *
  * Every transition but GT_TR_PROCS, GT_TR_P_START and GT_TR_P_STOP is of
- * one goroutine, the task the writer is given.  A new goroutine's
+ * one goroutine, the task the writer is given; GT_TR_SWITCH of two, the
+ * one it gives the P to (the task, NULL for none) and @from.  An
+ * interrupt's goroutine (struct gt_irq_g) runs on the M of the task it
+ * interrupted, or on the CPU's idle M (Documentation/interrupts.rst).  A new goroutine's
  * GT_TR_CREATE happens at @stack, where it was made (0: not known).
  */
 #ifndef _GT_TRANSITION_H
@@ -36,6 +39,18 @@ enum gt_tr_kind {
 	GT_TR_END,		/* it ends */
 	GT_TR_SYSCALL,		/* it enters a syscall at @stack */
 	GT_TR_SYS_BLOCK,	/* its syscall sleeps; its P stops */
+	GT_TR_IRQ_NEW,		/* an interrupt's goroutine, new and
+				 * waiting, named by @stack2
+				 */
+	GT_TR_SWITCH,		/* the P runs it (NULL: nothing) instead of
+				 * @from (NULL: nothing, the P was idle),
+				 * which waits; at the same time, no
+				 * latency: an interrupt comes or goes
+				 */
+	GT_TR_REGION_BEGIN,	/* it runs work item @n (an index of the
+				 * session's work functions)
+				 */
+	GT_TR_REGION_END,	/* the work item ends */
 };
 
 /*
@@ -60,14 +75,17 @@ enum gt_block_class {
  * @n:		GT_TR_PROCS: the number of Ps; GT_TR_P_START: the P
  * @stack:	the stack the transition happens at (a reference of
  *		tables.c), 0 if none
- * @stack2:	GT_TR_CREATE: the new goroutine's own stack
+ * @stack2:	GT_TR_CREATE, GT_TR_IRQ_NEW: the new goroutine's own stack
+ * @from:	GT_TR_SWITCH: the goroutine the P ran, NULL if none
  */
+struct gt_task;
 struct gt_tr {
 	u8 kind;
 	u8 why;
 	u32 n;
 	u64 stack;
 	u64 stack2;
+	struct gt_task *from;
 };
 
 #endif /* _GT_TRANSITION_H */

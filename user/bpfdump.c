@@ -42,6 +42,8 @@ static const char *const usage_msg[] = {
 	"                        user frames are walked with all only",
 	"      --syscall-filter L  and for the syscalls L selects",
 	"      --cpu-hz N        CPU samples, N a second on each CPU",
+	"      --interrupts LIST hardirq, softirq, workqueue (comma-separated),",
+	"                        all or none (the default)",
 	"      --ring-size SIZE  each CPU's ring buffer (default 4M)",
 	"  -s, --summary         print only the counts",
 	NULL,
@@ -68,7 +70,14 @@ static const char *const type_names[GTB_TYPE_COUNT] = {
 	[GTB_WAKEUP_NEW] = "wakeup_new", [GTB_FORK] = "fork",
 	[GTB_EXEC] = "exec", [GTB_EXIT] = "exit",
 	[GTB_SYS_ENTER] = "sys_enter", [GTB_SYS_EXIT] = "sys_exit",
-	[GTB_SAMPLE] = "sample",
+	[GTB_SAMPLE] = "sample", [GTB_IRQ_ENTRY] = "irq_entry",
+	[GTB_IRQ_EXIT] = "irq_exit", [GTB_WORK_START] = "work_start",
+	[GTB_WORK_END] = "work_end",
+};
+
+static const char *const irq_kinds[] = {
+	[GTB_IRQ_HARD] = "hardirq", [GTB_IRQ_VECTOR] = "vector",
+	[GTB_IRQ_SOFT] = "softirq",
 };
 
 static const char *const fd_names[] = {
@@ -180,6 +189,31 @@ static void print_record(const void *rec, size_t len, void *arg)
 		print_stack(d, s->stack, h->nr_frames);
 		break;
 	}
+	case GTB_IRQ_ENTRY:
+	case GTB_IRQ_EXIT: {
+		const struct gtb_irq *q = rec;
+		const struct gtb_irq_named *qn = rec;
+
+		printf(" kind=%s id=%u", q->kind < 3 ? irq_kinds[q->kind] : "?",
+		       q->id);
+		/* (Names are the kernel's: no space in those it prints.) */
+		if (h->size >= sizeof(*qn))
+			printf(" name=%.*s", (int)sizeof(qn->name), qn->name);
+		break;
+	}
+	case GTB_WORK_START:
+	case GTB_WORK_END: {
+		const struct gtb_work *w = rec;
+		const char *sym = NULL;
+		uint64_t off = 0;
+
+		if (d->ksyms)
+			sym = gt_ksyms_find(d->ksyms, w->func, &off);
+		printf(" func=%" PRIx64, (uint64_t)w->func);
+		if (sym)
+			printf(" sym=%s+0x%" PRIx64, sym, off);
+		break;
+	}
 	}
 	if (us)
 		printf(" uframes=%u", (unsigned int)us->nr);
@@ -190,7 +224,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		 struct gt_bpf_params *p, uint64_t *duration, bool *summary)
 {
 	enum { O_TID = 256, O_CHILDREN, O_CGROUP, O_NO_STACKS, O_USER_STACKS,
-	       O_RING, O_CPU_HZ, O_SYSCALLS, O_SYSCALL_FILTER };
+	       O_RING, O_CPU_HZ, O_SYSCALLS, O_SYSCALL_FILTER, O_INTERRUPTS };
 	static const struct option opts[] = {
 		{ "duration",	required_argument,	NULL, 'd' },
 		{ "pid",	required_argument,	NULL, 'p' },
@@ -204,6 +238,7 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 		{ "cpu-hz",	required_argument,	NULL, O_CPU_HZ },
 		{ "syscalls",	required_argument,	NULL, O_SYSCALLS },
 		{ "syscall-filter", required_argument,	NULL, O_SYSCALL_FILTER },
+		{ "interrupts",	required_argument,	NULL, O_INTERRUPTS },
 		{ "summary",	no_argument,		NULL, 's' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -256,6 +291,10 @@ static int parse(int argc, char **argv, struct gotrace_options *o,
 			if (gt_opts_syscall_filter(o, optarg))
 				return -1;
 			break;
+		case O_INTERRUPTS:
+			if (gt_opts_interrupts(o, optarg))
+				return -1;
+			break;
 		case O_RING:
 			p->ring_bytes = strtoull(optarg, &end, 0);
 			if (*end == 'K' || *end == 'k')
@@ -304,6 +343,11 @@ int cmd_bpf_dump(int argc, char **argv)
 	b = gt_bpf_open(&p);
 	if (!b)
 		return GT_EXIT_FAIL;
+	if (o.flags & (GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+		       GOTRACE_OPT_WORKQUEUE))
+		fprintf(stderr, "bpf-dump: interrupts: %s; not on this kernel: %s\n",
+			*gt_bpf_irq_attached(b) ? gt_bpf_irq_attached(b) : "none",
+			*gt_bpf_irq_missing(b) ? gt_bpf_irq_missing(b) : "none");
 	d.ksyms = gt_ksyms_load(NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -335,14 +379,17 @@ int cmd_bpf_dump(int argc, char **argv)
 		" misses=%" PRIu64 " twins=%" PRIu64 " late=%" PRIu64
 		" switch=%" PRIu64
 		" sys=%" PRIu64 " ustacks=%" PRIu64 " utrunc=%" PRIu64
-		" samples=%" PRIu64 " sample_drops=%" PRIu64 "\n",
+		" samples=%" PRIu64 " sample_drops=%" PRIu64
+		" irqs=%" PRIu64 " works=%" PRIu64 "\n",
 		d.records, d.bytes, drops, gt_bpf_misses(b, NULL, 0),
 		gt_bpf_twin_runs(b),
 		(uint64_t)ms.late,
 		d.per_type[GTB_SWITCH],
 		d.per_type[GTB_SYS_ENTER] + d.per_type[GTB_SYS_EXIT],
 		d.ustacks, d.utrunc, d.per_type[GTB_SAMPLE],
-		gt_bpf_sample_drops(b));
+		gt_bpf_sample_drops(b),
+		d.per_type[GTB_IRQ_ENTRY] + d.per_type[GTB_IRQ_EXIT],
+		d.per_type[GTB_WORK_START] + d.per_type[GTB_WORK_END]);
 	gt_ksyms_free(d.ksyms);
 	gt_bpf_close(b);
 	if (child.pid)

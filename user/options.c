@@ -382,3 +382,44 @@ int gt_opts_buffer_size(struct gotrace_options *o, const char *size)
 				   GT_CHUNK_BYTES);
 	return 0;
 }
+
+/* The GOTRACE_OPT_* of each kind --interrupts names. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} interrupt_kinds[] = {
+	{ "hardirq",	GOTRACE_OPT_HARDIRQS },
+	{ "softirq",	GOTRACE_OPT_SOFTIRQS },
+	{ "workqueue",	GOTRACE_OPT_WORKQUEUE },
+	{ "all",	GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			GOTRACE_OPT_WORKQUEUE },
+	{ "none",	0 },
+};
+
+#define INTERRUPT_FLAGS	(GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS | \
+			 GOTRACE_OPT_WORKQUEUE)
+
+int gt_opts_interrupts(struct gotrace_options *o, const char *list)
+{
+	const size_t nr = sizeof(interrupt_kinds) / sizeof(interrupt_kinds[0]);
+	uint32_t want = 0;
+	size_t len, i;
+
+	for (const char *p = list;; p += len + 1) {
+		len = strcspn(p, ",");
+		for (i = 0; i < nr; i++)
+			if (strlen(interrupt_kinds[i].name) == len &&
+			    !strncmp(p, interrupt_kinds[i].name, len))
+				break;
+		if (i == nr) {
+			gt_err("--interrupts: '%.*s' is none of hardirq, softirq, workqueue, all, none",
+			       (int)len, p);
+			return -1;
+		}
+		want |= interrupt_kinds[i].flags;
+		if (!p[len])
+			break;
+	}
+	o->flags = (o->flags & ~INTERRUPT_FLAGS) | want;
+	return 0;
+}

@@ -61,6 +61,11 @@ int gt_opts_syscalls(struct gotrace_options *o, const char *mode);
 int gt_opts_syscall_filter(struct gotrace_options *o, const char *list);
 /* "64M", "512K", "1G", or bytes: rounded up to 64 KiB chunks. */
 int gt_opts_buffer_size(struct gotrace_options *o, const char *size);
+/*
+ * --interrupts: "hardirq,softirq,workqueue" (any of them), "all" or
+ * "none", replacing @o's interrupt kinds (Documentation/interrupts.rst).
+ */
+int gt_opts_interrupts(struct gotrace_options *o, const char *list);
 
 /* --cpu-hz without a rate: perf's default, off the timer tick's beat. */
 #define GT_CPU_HZ_DEFAULT	99

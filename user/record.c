@@ -132,6 +132,7 @@ static void record_usage(FILE *f)
 		"                      [--no-wake-stacks] [--no-units]\n"
 		"                      [--user-stacks | --no-user-stacks] [--cpu-hz [N]]\n"
 		"                      [--unwind fp|eh-frame|auto] [--unwind-memory SIZE]\n"
+		"                      [--interrupts LIST]\n"
 		"                      [--sample-isolated] [--go URL | --go-trace GOTRACE]\n"
 		"                      [-- COMMAND [ARGS...]]\n"
 		"\n"
@@ -216,6 +217,12 @@ static void record_usage(FILE *f)
 		"      --unwind-memory SIZE  the tables' memory (default 32M, at most\n"
 		"                         512M with the module); the least recently\n"
 		"                         used are evicted\n"
+		"      --interrupts LIST  hardirq, softirq, workqueue (comma-separated),\n"
+		"                         all or none (the default): interrupts as\n"
+		"                         goroutines the CPU's P runs while the task\n"
+		"                         they interrupt waits, a kworker's time as\n"
+		"                         regions named after its work items\n"
+		"                         (Documentation/interrupts.rst)\n"
 		"      --cpu-hz [N]       (go1.23) sample every CPU N times a second\n"
 		"                         (1 to 999, 99 when N is not given): the\n"
 		"                         task running and its kernel stack (and its\n"
@@ -652,7 +659,7 @@ enum rec_opt {
 	O_SAMPLE_ISOLATED, O_BACKEND, O_FORMAT,
 	O_ROTATE, O_KEEP, O_FLIGHT, O_FLIGHT_SIZE, O_TRIGGER, O_TRIG_PID,
 	O_TRIG_TID, O_TRIG_COMM, O_TRIG_POST, O_TRIG_HOLDOFF, O_GO, O_GO_TRACE,
-	O_UNWIND, O_UNWIND_MEMORY,
+	O_UNWIND, O_UNWIND_MEMORY, O_INTERRUPTS,
 };
 
 /* A --trigger-post or --trigger-holdoff time in ms; false if too long. */
@@ -848,6 +855,7 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 		{ "cpu-hz",	optional_argument,	NULL, O_CPU_HZ },
 		{ "unwind",	required_argument,	NULL, O_UNWIND },
 		{ "unwind-memory", required_argument,	NULL, O_UNWIND_MEMORY },
+		{ "interrupts",	required_argument,	NULL, O_INTERRUPTS },
 		{ "sample-isolated", no_argument,	NULL, O_SAMPLE_ISOLATED },
 		{ "backend",	required_argument,	NULL, O_BACKEND },
 		{ "format",	required_argument,	NULL, O_FORMAT },
@@ -1006,6 +1014,10 @@ static int rec_parse(struct recorder *r, int argc, char **argv)
 			break;
 		case O_GO_TRACE:
 			r->go.trace = optarg;
+			break;
+		case O_INTERRUPTS:
+			if (gt_opts_interrupts(&r->opts, optarg))
+				return -1;
 			break;
 		case O_UNWIND:
 			r->unwind_given = true;

@@ -57,7 +57,8 @@ struct bpf_source {
 	uint64_t unreported;	/* switches the kernel never reported */
 	size_t unreported_tasks;
 	char who[160];		/* of which tasks */
-	char run_times[512];	/* the programs' (kernel.bpf_stats_enabled) */
+	char run_times[2048];	/* the programs' (kernel.bpf_stats_enabled):
+				 * some 40 of them with --interrupts */
 	uint64_t walk_ns, walks, walk_frames;	/* GOTRACE_BPF_WALK_COST */
 	struct gt_merge_stats ms;
 };
@@ -320,6 +321,10 @@ static void bpf_report(struct gt_source *s, const struct gotrace_status *st,
 	if (p->run_times[0] && !quiet)
 		fprintf(stderr, "%s: BPF programs' run times (kernel.bpf_stats_enabled): %s\n",
 			GT_NAME, p->run_times);
+	/* Asked for, and not on this kernel: the trace has none of them. */
+	if (*gt_bpf_irq_missing(p->b) && !quiet)
+		fprintf(stderr, "%s: note: --interrupts: this kernel has no tracepoints %s: the trace has none of those interrupts\n",
+			GT_NAME, gt_bpf_irq_missing(p->b));
 	if (p->twins && !quiet)
 		fprintf(stderr, "%s: %" PRIu64 " syscall tracepoint hits recorded by the twin programs, their first program busy on their CPU (a task preempted inside it)\n",
 			GT_NAME, p->twins);

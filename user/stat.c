@@ -8,7 +8,9 @@
  * run time, latency and blocking per systemd unit, the top tasks by run
  * time and by scheduler latency, the top
  * syscalls by count and by blocked time, and what the end of the file
- * says about how the recording ended.
+ * says about how the recording ended; in a trace with interrupts, each
+ * CPU's time by kind, its interrupts, and the top IRQs, softirqs and
+ * work functions (trace/stats_irq.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -31,8 +33,10 @@ static void stat_usage(FILE *f)
 		"(goroutines) and their names, events by type, the top tasks by\n"
 		"run time and by scheduler latency (runnable -> running), the top\n"
 		"syscalls by count and by blocked time; in a go1.23 trace, run time,\n"
-		"latency and blocking per systemd unit.  FILE must pass\n"
-		"'gotrace check'.\n\n"
+		"latency and blocking per systemd unit; in a trace with interrupts,\n"
+		"each CPU's shares of task, hard IRQ, softirq and idle time, its\n"
+		"interrupts, and the top IRQs, softirqs and work functions.  FILE\n"
+		"must pass 'gotrace check'.\n\n"
 		"  -j, --json    one JSON object instead of text (see gotrace(1))\n"
 		"  -n, --top N   rows of each top list (default 10, 0 = all)\n");
 }
@@ -171,6 +175,99 @@ static void print_units(struct gt_stats *s, size_t want)
 	}
 }
 
+/*
+ * Each CPU's time by kind (tasks, hard IRQs and vectors, softirqs,
+ * idle) as shares of the trace's duration, and its softirqs by kind.
+ */
+static void print_cpu_shares(const struct gt_stats *s)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+	struct gt_irq_share h;
+
+	printf("\nCPU time by kind (share of the trace's duration):\n");
+	printf("  %6s %9s %9s %9s %9s  %s\n", "CPU", "TASK", "HARDIRQ",
+	       "SOFTIRQ", "IDLE", "SOFTIRQ BY KIND");
+	for (size_t i = 0; i < q->ncpus; i++) {
+		const char *sep = "  ";
+
+		gt_irq_share(&q->cpus[i], s->end - s->start, &h);
+		printf("  %6" PRIu64 " %8.2f%% %8.2f%% %8.2f%% %8.2f%%",
+		       q->cpus[i].p, gt_irq_pct(h.task, h.den),
+		       gt_irq_pct(h.hard, h.den), gt_irq_pct(h.soft, h.den),
+		       gt_irq_pct(h.idle, h.den));
+		for (size_t j = 0; j < q->nrows; j++) {
+			const struct gt_stat_irq *r = &q->rows[j];
+
+			if (r->p != q->cpus[i].p || r->kind != GT_IRQ_SOFT)
+				continue;
+			printf("%s%s %.2f%%", sep, r->name,
+			       gt_irq_pct(r->time, h.den));
+			sep = ", ";
+		}
+		printf("\n");
+	}
+}
+
+/* One interrupt row: its CPU if @cpu, kind, number, name and figures. */
+static void print_irq_row(const struct gt_stats *s,
+			  const struct gt_stat_irq *r, bool cpu)
+{
+	char b1[32], b2[32], irq[24] = "-";
+
+	if (r->irq >= 0)
+		snprintf(irq, sizeof(irq), "%" PRId64, r->irq);
+	if (cpu)
+		printf("  %6" PRIu64, r->p);
+	printf("  %-8s %5s  %-28s %10" PRIu64 " %14s %14s\n",
+	       gt_irq_kind_name(r->kind), irq, r->name, r->count,
+	       fmt_time(s, r->time, b1, sizeof(b1)),
+	       fmt_time(s, r->max, b2, sizeof(b2)));
+}
+
+static void print_irq_top(const struct gt_stats *s, const char *title,
+			  unsigned int kinds, size_t want)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+	size_t k = 0;
+
+	printf("\n%s:\n", title);
+	printf("  %-8s %5s  %-28s %10s %14s %14s\n", "KIND", "IRQ", "NAME",
+	       "COUNT", "TIME", "MAX");
+	for (size_t i = 0; i < q->nsrcs && k < top(q->nsrcs, want); i++)
+		if ((kinds >> q->srcs[i].kind) & 1) {
+			print_irq_row(s, &q->srcs[i], false);
+			k++;
+		}
+	if (!k)
+		printf("  (none)\n");
+}
+
+/*
+ * Interrupts and work items (gotrace writes each interrupt as a
+ * goroutine named "[irq N] NAME", "[irq] NAME" or "[softirq] KIND", and
+ * a work item as a region "[work] FUNC"): only in a trace that has them.
+ */
+static void print_irqs(const struct gt_stats *s, size_t want)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+
+	if (!gt_irq_any(q))
+		return;
+	print_cpu_shares(s);
+	printf("\ninterrupts by CPU:\n");
+	printf("  %6s  %-8s %5s  %-28s %10s %14s %14s\n", "CPU", "KIND", "IRQ",
+	       "NAME", "COUNT", "TIME", "MAX");
+	for (size_t i = 0; i < q->nrows; i++)
+		print_irq_row(s, &q->rows[i], true);
+	if (!q->nrows)
+		printf("  (none)\n");
+	print_irq_top(s, "top hard IRQs by time",
+		      1U << GT_IRQ_HARD | 1U << GT_IRQ_VECTOR, want);
+	print_irq_top(s, "top softirqs by time", 1U << GT_IRQ_SOFT, want);
+	print_irq_top(s, "top work functions by time", 1U << GT_IRQ_WORK,
+		      want);
+}
+
 static void print_stats(const char *path, uint64_t bytes,
 			struct gt_stats *s, size_t want)
 {
@@ -230,6 +327,7 @@ static void print_stats(const char *path, uint64_t bytes,
 	print_units(s, want);
 	print_tasks(s, s->tasks, s->ntasks, want);
 	print_syscalls(s, want);
+	print_irqs(s, want);
 }
 
 int cmd_stat(int argc, char **argv)

@@ -95,6 +95,13 @@ static void status_print(const struct gotrace_status *st)
 		       (uint64_t)st->cpu_samples, (uint64_t)st->cpu_samples_idle,
 		       (uint64_t)st->cpu_samples_hidden,
 		       (uint64_t)st->cpu_samples_lost);
+	if (st->irq_unmatched || st->irq_too_deep || st->irq_closed ||
+	    st->work_unnamed)
+		printf("interrupts:     %" PRIu64 " exits unmatched, %" PRIu64
+		       " too deep, %" PRIu64 " closed without exit, %" PRIu64
+		       " work items unnamed\n",
+		       (uint64_t)st->irq_unmatched, (uint64_t)st->irq_too_deep,
+		       (uint64_t)st->irq_closed, (uint64_t)st->work_unnamed);
 }
 
 /*

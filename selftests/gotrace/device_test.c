@@ -731,7 +731,7 @@ TEST(bad_options_are_refused)
 	ASSERT_LE(0, rd);
 	ctl = open(GOTRACE_DEVICE_PATH, O_WRONLY);
 	ASSERT_LE(0, ctl);
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < 12; i++) {
 		options_init(&o);
 		switch (i) {
 		case 0: o.size = GOTRACE_OPTIONS_SIZE_VER0 - 8; break;
@@ -746,6 +746,8 @@ TEST(bad_options_are_refused)
 		case 9: o.format = GOTRACE_FORMAT_GO123 + 1; break;
 		/* The go1.11 format has no CPU samples. */
 		case 10: o.cpu_hz = 99; o.format = GOTRACE_FORMAT_GO111; break;
+		/* The first flag past the known ones. */
+		case 11: o.flags = GOTRACE_OPT_WORKQUEUE << 1; break;
 		}
 		EXPECT_EQ(-1, ioctl(rd, GOTRACE_IOC_SET_OPTIONS, &o)) {
 			TH_LOG("bad option %d accepted", i);
@@ -1407,6 +1409,63 @@ TEST(no_kernel_stacks)
 				 "gt_ping block:chan_receive+syscall:sys_read >= 50\n"
 				 "gt_ping block:chan_send+syscall:sys_write >= 50\n"
 				 "gt_ping syscall:sys_write <= 50\n"
+				 "gt_pong syscall:sys_exit_group == 1\n"));
+}
+
+/* Does trace @name (save_trace()) hold the bytes of @s? */
+static bool trace_holds(const char *name, const char *s)
+{
+	const char *dir = getenv("GT_OUT");
+	char path[256], *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	bool found;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.trace", dir ? dir : "/out", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	do {
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	found = buf && memmem(buf, len, s, strlen(s));
+	free(buf);
+	return found;
+}
+
+/*
+ * The interrupts' options (Documentation/interrupts.rst) are taken, and
+ * their probes attach where the kernel has their tracepoints: the trace
+ * of a ping-pong shows the CPUs' timer interrupts and softirqs as
+ * goroutines of their own, and the ping-pong as without them.
+ */
+TEST(interrupts)
+{
+	char *const argv[] = { "workload", "pingpong", "50", NULL };
+	struct gotrace_options o;
+
+	options_init(&o);
+	o.flags = GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+		  GOTRACE_OPT_WORKQUEUE;
+	ASSERT_EQ(0, record_workload(&o, "device-interrupts", argv, NULL));
+	EXPECT_TRUE(trace_holds("device-interrupts", "[softirq] "));
+#ifdef __x86_64__
+	EXPECT_TRUE(trace_holds("device-interrupts", "[irq] local timer"));
+#else
+	EXPECT_TRUE(trace_holds("device-interrupts", "arch_timer"));
+#endif
+	ASSERT_EQ(0, save_expect("device-interrupts",
+				 "gt_ping block:chan_receive+syscall:sys_read >= 50\n"
+				 "gt_ping block:chan_send+syscall:sys_write >= 50\n"
 				 "gt_pong syscall:sys_exit_group == 1\n"));
 }
 

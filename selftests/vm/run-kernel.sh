@@ -195,6 +195,13 @@ go111_tests=${GT_GO111_TESTS:-$go111_tests}
 stress_tests=${GT_STRESS_TESTS:-$stress_tests}
 merge_tests=${GT_MERGE_TESTS:-$merge_tests}
 [ "$arch" = arm64 ] && merge_tests=0
+# The virtio disk of the merge boots is read by irq_test.sh too, for its
+# interrupts (a disk without a file system, of zeros): every boot whose
+# list has that test gets one.
+disk_tests=$merge_tests
+case ,${GT_TESTS:-irq_test.sh}, in
+*[,:]irq_test.sh,*) disk_tests=1 ;;
+esac
 
 # Where a boot's time goes, printed at its end: preparing (downloads,
 # builds, the initramfs), the guest, the host's checks of its traces.
@@ -263,7 +270,7 @@ while :; do
 	gt_log "booting $KREL ($mode, -smp $cpus, $accel${qemu_version:+, $qemu_version})"
 	rm -rf "$work/out"
 	disk=
-	if [ "$merge_tests" = 1 ]; then
+	if [ "$disk_tests" = 1 ]; then
 		disk=$work/disk.img
 		rm -f "$disk"
 		truncate -s 64M "$disk"
@@ -415,6 +422,9 @@ for t in "$work"/out/*.trace "$work"/out/bpf/*.trace "$work"/out/go111/*.trace \
 	[ -f "${t%.trace}.merge" ] &&
 		host_test "$base.trace: the kernel's view of its ground truth" "$t.merge-check" \
 			"$GT_ROOT/selftests/check-merge.sh" "$t" "${t%.trace}.merge"
+	[ -f "${t%.trace}.irq" ] &&
+		host_test "$base.trace: its interrupts are /proc's" "$t.irq-check" \
+			"$GT_ROOT/selftests/check-irq.sh" "$t" "${t%.trace}.irq"
 	[ -f "${t%.trace}.unwind" ] &&
 		host_test "$base.trace: unwind_prog's stacks walked as they should" "$t.unwind-check" \
 			"$GT_ROOT/selftests/check-unwind.sh" "$t" "${t%.trace}.unwind"

@@ -44,7 +44,31 @@ struct cpu_seen {
 	uint32_t drops;
 	uint32_t gaps;		/* found since that record, undecided */
 	struct gap_task gap[GAP_KEEP];
+	/*
+	 * The last hard IRQ that began on the CPU and its name, for its
+	 * exit, whose record has none: hard IRQs do not nest in one
+	 * another, so the exit of a hard IRQ is that of the last entry,
+	 * unless the entry was lost (then the name is "").
+	 */
+	uint32_t irq;
+	bool irq_named;
+	char irq_name[GTB_IRQ_NAME];
 };
+
+/* The records' numbers are the model's (record.h). */
+_Static_assert(GTB_IRQ_HARD == GT_IN_HARDIRQ &&
+	       GTB_IRQ_VECTOR == GT_IN_VECTOR &&
+	       GTB_IRQ_SOFT == GT_IN_SOFTIRQ, "gtb_irq.kind");
+_Static_assert(GTB_VEC_LOCAL_TIMER == GT_IN_VEC_LOCAL_TIMER &&
+	       GTB_VEC_RESCHEDULE == GT_IN_VEC_RESCHEDULE &&
+	       GTB_VEC_CALL_FUNCTION == GT_IN_VEC_CALL_FUNCTION &&
+	       GTB_VEC_CALL_FUNCTION_SINGLE == GT_IN_VEC_CALL_FUNCTION_SINGLE &&
+	       GTB_VEC_IRQ_WORK == GT_IN_VEC_IRQ_WORK &&
+	       GTB_VEC_TIMER_BROADCAST == GT_IN_VEC_TIMER_BROADCAST &&
+	       GTB_VEC_CPU_STOP == GT_IN_VEC_CPU_STOP &&
+	       GTB_VEC_PLATFORM == GT_IN_VEC_PLATFORM &&
+	       GTB_VEC_OTHER == GT_IN_VEC_OTHER, "gtb_irq.id of a vector");
+_Static_assert(GTB_IRQ_NAME == GT_IN_IRQ_NAME_LEN, "a hard IRQ's name");
 
 struct gt_bpf_feed {
 	struct gt_model *m;
@@ -694,6 +718,57 @@ static void feed_sample(struct gt_bpf_feed *f, const struct gtb_sample *r)
 	gt_model_cpu_sample(f->m, &in);
 }
 
+/*
+ * An interrupt begins or ends, on an idle CPU or interrupting the task
+ * of hdr.key (current: was a switch to it missed?).  A hard IRQ's name
+ * comes with its entry, and is kept for its exit.
+ */
+static void feed_irq(struct gt_bpf_feed *f, const struct gtb_irq *r)
+{
+	struct cpu_seen *c = cpu_seen(f, r->hdr.cpu);
+	const struct gt_in_task *cur;
+	struct gt_in_irq in = { .kind = r->kind, .id = r->id };
+
+	if (r->kind >= GT_IN_IRQ_KINDS)
+		return;
+	cur = task_of(f, r->hdr.key, r->hdr.match & GTB_MATCH_KEY, 0);
+	if (r->hdr.match & GTB_MATCH_KEY)
+		current_check(f, &r->hdr, r->hdr.key, cur);
+	in.ev = in_ev(f, &r->hdr, cur, NULL);
+	if (r->kind == GTB_IRQ_HARD) {
+		const struct gtb_irq_named *n = (const void *)r;
+
+		if (c && r->hdr.type == GTB_IRQ_ENTRY &&
+		    r->hdr.size >= sizeof(*n)) {
+			memcpy(c->irq_name, n->name, sizeof(c->irq_name));
+			c->irq_name[sizeof(c->irq_name) - 1] = '\0';
+			c->irq = r->id;
+			c->irq_named = true;
+		}
+		in.name = c && c->irq_named && c->irq == r->id ?
+			  c->irq_name : "";
+	}
+	if (r->hdr.type == GTB_IRQ_ENTRY)
+		gt_model_irq_entry(f->m, &in);
+	else
+		gt_model_irq_exit(f->m, &in);
+}
+
+/* A work item of hdr.key, a kworker, current on its CPU. */
+static void feed_work(struct gt_bpf_feed *f, const struct gtb_work *r)
+{
+	const struct gt_in_task *cur = task_of(f, r->hdr.key, true, 0);
+	struct gt_in_work in;
+
+	current_check(f, &r->hdr, r->hdr.key, cur);
+	in.ev = in_ev(f, &r->hdr, cur, NULL);
+	in.func = r->func;
+	if (r->hdr.type == GTB_WORK_START)
+		gt_model_work_start(f->m, &in);
+	else
+		gt_model_work_end(f->m, &in);
+}
+
 void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 {
 	const struct gtb_hdr *h = rec;
@@ -738,6 +813,16 @@ void gt_bpf_feed_record(const void *rec, size_t len, void *arg)
 	case GTB_SAMPLE:
 		if (len >= sizeof(struct gtb_sample))
 			feed_sample(f, rec);
+		break;
+	case GTB_IRQ_ENTRY:
+	case GTB_IRQ_EXIT:
+		if (len >= sizeof(struct gtb_irq))
+			feed_irq(f, rec);
+		break;
+	case GTB_WORK_START:
+	case GTB_WORK_END:
+		if (len >= sizeof(struct gtb_work))
+			feed_work(f, rec);
 		break;
 	default:
 		break;		/* GTB_EXIT: the final switch says it */

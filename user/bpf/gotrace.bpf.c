@@ -1869,6 +1869,247 @@ int gt_sample(struct bpf_perf_event_data *ctx)
 	return 0;
 }
 
+/* ---- Interrupts and work items (Documentation/bpf-backend.rst) ----- */
+
+/*
+ * GOTRACE_OPT_HARDIRQS: irq_handler_entry/exit and the architecture's
+ * vectors (x86's irq_vectors, arm64's ipi_entry/exit);
+ * GOTRACE_OPT_SOFTIRQS: softirq_entry/exit; GOTRACE_OPT_WORKQUEUE:
+ * workqueue_execute_start/end.  The loader loads the programs of the
+ * kinds the session asks for only, and only those whose tracepoint the
+ * kernel has: the options need no test here.
+ *
+ * They are the most frequent events on a busy CPU (a local timer every
+ * tick, NET_RX per batch of packets), so they carry no stack and are
+ * reserved in the ring at their size, never built in a scratch slot,
+ * and the filters run before anything is reserved.  A program may run
+ * inside another on one CPU (a hard IRQ's inside a softirq's, a CPU
+ * sample's inside a local timer's): each record reads the clock once,
+ * so the nested program's records are wholly before or after it, and
+ * the merge, which sorts each CPU's records by time, puts them in the
+ * order the interrupts nested, whatever their order in the ring.
+ */
+
+/*
+ * hdr.match of a record about an interrupt of current @t, or -1 if it
+ * is not written: it is when @t is recorded, and when the CPU was idle
+ * (@t the idle task) if the session has no task filter.  A task the
+ * filters leave out counts as idle: with a filter, its interrupts are
+ * not written either.
+ */
+static __always_inline int irq_match(struct task_struct *t)
+{
+	if (!t->pid)
+		return cfg.nr_pids || cfg.comm[0] || cfg.cgroup_id ? -1 : 0;
+	return task_match(t, false) ? GTB_MATCH_KEY : -1;
+}
+
+/*
+ * An interrupt's record never wakes the reader, however full its ring:
+ * the wakeup is an IRQ work, a self-IPI whose own record would wake it
+ * again, and so on while the ring stays half full: a storm of IPIs that
+ * slowed a getppid() loop fivefold and filled the rings (bench/
+ * host-bench.sh).  The other records and the reader's timer wake it.
+ */
+static __always_inline void submit_quiet(void *rec)
+{
+	bpf_ringbuf_submit(rec, BPF_RB_NO_WAKEUP);
+}
+
+/* A record of an interrupt of @kind, @id begun or ended (@type). */
+static __always_inline int irq_record(__u16 type, __u8 kind, __u32 id)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	int match = irq_match(t);
+	struct gtb_irq *r;
+
+	if (match < 0)
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)t, match);
+	r->id = id;
+	r->kind = kind;
+	__builtin_memset(r->pad, 0, sizeof(r->pad));
+	submit_quiet(r);
+	return 0;
+}
+
+/*
+ * A hard IRQ's entry, with its action's name (struct gtb_irq_named):
+ * the reader names its goroutine after it.
+ */
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(gt_irq_entry, int irq, struct irqaction *action)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	int match = irq_match(t);
+	struct gtb_irq_named *r;
+
+	if (match < 0)
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(&r->irq.hdr, GTB_IRQ_ENTRY, sizeof(*r), (__u64)t, match);
+	r->irq.id = irq;
+	r->irq.kind = GTB_IRQ_HARD;
+	__builtin_memset(r->irq.pad, 0, sizeof(r->irq.pad));
+	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name),
+				      BPF_CORE_READ(action, name)) < 0)
+		r->name[0] = '\0';
+	submit_quiet(r);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(gt_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	return irq_record(GTB_IRQ_EXIT, GTB_IRQ_HARD, irq);
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(gt_softirq_entry, unsigned int vec_nr)
+{
+	return irq_record(GTB_IRQ_ENTRY, GTB_IRQ_SOFT, vec_nr);
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(gt_softirq_exit, unsigned int vec_nr)
+{
+	return irq_record(GTB_IRQ_EXIT, GTB_IRQ_SOFT, vec_nr);
+}
+
+/*
+ * x86's system vectors, a pair of tracepoints each (irq_vectors:
+ * NAME_entry, NAME_exit, their argument the vector's number, which the
+ * program knows).  The vector of each program is GTB_VEC_*: the
+ * platform IPI and the APIC's own interrupts (thermal, threshold,
+ * deferred error, error, spurious) are GTB_VEC_PLATFORM.  Compiled for
+ * every architecture, loaded where the tracepoints are.
+ */
+#define VECTOR_PROGS(tp, vec)						\
+SEC("tp_btf/" #tp "_entry")						\
+int BPF_PROG(gt_##tp##_entry, int vector)				\
+{									\
+	return irq_record(GTB_IRQ_ENTRY, GTB_IRQ_VECTOR, vec);		\
+}									\
+SEC("tp_btf/" #tp "_exit")						\
+int BPF_PROG(gt_##tp##_exit, int vector)				\
+{									\
+	return irq_record(GTB_IRQ_EXIT, GTB_IRQ_VECTOR, vec);		\
+}
+
+VECTOR_PROGS(local_timer, GTB_VEC_LOCAL_TIMER)
+VECTOR_PROGS(reschedule, GTB_VEC_RESCHEDULE)
+VECTOR_PROGS(call_function, GTB_VEC_CALL_FUNCTION)
+VECTOR_PROGS(call_function_single, GTB_VEC_CALL_FUNCTION_SINGLE)
+VECTOR_PROGS(irq_work, GTB_VEC_IRQ_WORK)
+VECTOR_PROGS(x86_platform_ipi, GTB_VEC_PLATFORM)
+VECTOR_PROGS(thermal_apic, GTB_VEC_PLATFORM)
+VECTOR_PROGS(threshold_apic, GTB_VEC_PLATFORM)
+VECTOR_PROGS(deferred_error_apic, GTB_VEC_PLATFORM)
+VECTOR_PROGS(error_apic, GTB_VEC_PLATFORM)
+VECTOR_PROGS(spurious_apic, GTB_VEC_PLATFORM)
+
+/*
+ * Does @s (16 bytes) begin with the constant string @p?  A loop that
+ * clang unrolls: BPF has no memcmp() to call.
+ */
+static __always_inline bool starts(const char *s, const char *p, int n)
+{
+#pragma unroll
+	for (int i = 0; i < 16; i++) {
+		if (i >= n)
+			break;
+		if (s[i] != p[i])
+			return false;
+	}
+	return true;
+}
+
+#define STARTS(s, p)	starts(s, p, sizeof(p) - 1)
+
+/*
+ * arm64's IPIs: ipi_entry/exit's argument is the IPI's row of
+ * /proc/interrupts (arch/arm64/kernel/smp.c, ipi_types[]): "Rescheduling
+ * interrupts", "Function call interrupts", "CPU stop interrupts" (and
+ * "CPU stop NMIs", "CPU stop (for crash dump) interrupts"), "Timer
+ * broadcast interrupts", "IRQ work interrupts"; the others (CPU
+ * backtrace, KGDB roundup, wake-up) are GTB_VEC_OTHER.  16 bytes tell
+ * them apart.
+ */
+static __always_inline __u32 ipi_vector(const char *reason)
+{
+	char s[16] = {};
+
+	if (bpf_probe_read_kernel_str(s, sizeof(s), reason) < 0)
+		return GTB_VEC_OTHER;
+	if (STARTS(s, "Rescheduling"))
+		return GTB_VEC_RESCHEDULE;
+	if (STARTS(s, "Function call"))
+		return GTB_VEC_CALL_FUNCTION;
+	if (STARTS(s, "CPU stop"))
+		return GTB_VEC_CPU_STOP;
+	if (STARTS(s, "Timer broadcast"))
+		return GTB_VEC_TIMER_BROADCAST;
+	if (STARTS(s, "IRQ work"))
+		return GTB_VEC_IRQ_WORK;
+	return GTB_VEC_OTHER;
+}
+
+SEC("tp_btf/ipi_entry")
+int BPF_PROG(gt_ipi_entry, const char *reason)
+{
+	return irq_record(GTB_IRQ_ENTRY, GTB_IRQ_VECTOR, ipi_vector(reason));
+}
+
+SEC("tp_btf/ipi_exit")
+int BPF_PROG(gt_ipi_exit, const char *reason)
+{
+	return irq_record(GTB_IRQ_EXIT, GTB_IRQ_VECTOR, ipi_vector(reason));
+}
+
+/*
+ * A work item run by current, a kworker, if it is recorded: its
+ * function, which the reader names from /proc/kallsyms.
+ */
+static __always_inline int work_record(__u16 type, __u64 func)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct gtb_work *r;
+
+	if (!task_match(t, false))
+		return 0;
+	r = reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	fill_hdr(&r->hdr, type, sizeof(*r), (__u64)t, GTB_MATCH_KEY);
+	r->func = func;
+	submit(r);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(gt_work_start, struct work_struct *work)
+{
+	return work_record(GTB_WORK_START, (__u64)BPF_CORE_READ(work, func));
+}
+
+/*
+ * The end names the function the kernel passes: the work item may be
+ * freed by then (a work function may free its own work_struct).  A raw
+ * tracepoint: a tp_btf program may not read an argument that points to
+ * a function (the verifier takes every pointer argument for a struct's),
+ * a raw one reads the arguments as numbers.
+ */
+SEC("raw_tp/workqueue_execute_end")
+int BPF_PROG(gt_work_end, void *work, __u64 function)
+{
+	return work_record(GTB_WORK_END, function);
+}
+
 /*
  * The snapshot: every task that exists when the session starts, decided
  * by the filters (and remembered, as on first sight), written to the

@@ -37,6 +37,7 @@
 #include <sys/utsname.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "record.h"
@@ -59,6 +60,9 @@ struct gt_bpf {
 	gt_merge_fn early;	/* gt_bpf_set_early() */
 	void *early_arg;
 	struct sampler *smp;	/* --cpu-hz, or NULL */
+	/* The interrupts' tracepoints attached, and those missing. */
+	char irq_attached[512];
+	char irq_missing[256];
 };
 
 /*
@@ -315,6 +319,144 @@ static int attach_twins(struct gotrace_bpf *skel)
 	return 0;
 }
 
+/* ---- Interrupts and work items ------------------------------------------ */
+
+/*
+ * The programs of the interrupts and work items (gotrace.bpf.c), a pair
+ * of tracepoints each: loaded for the kinds the session asks for only
+ * (GOTRACE_OPT_HARDIRQS, _SOFTIRQS, _WORKQUEUE), and only where the
+ * kernel has both tracepoints: a tp_btf program attaches through the
+ * tracepoint's type in the kernel's BTF (btf_trace_NAME), so the BTF
+ * says.  @arch: the tracepoints of this architecture, whose absence the
+ * summary tells (x86's vectors that need a configuration, such as
+ * threshold_apic with CONFIG_X86_MCE_THRESHOLD); the other
+ * architecture's are never there, and not said missing.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define ARCH_X86	true
+#else
+#define ARCH_X86	false
+#endif
+
+static const struct irq_pair {
+	const char *sys, *name;		/* "sys:name", as said */
+	const char *entry, *exit;	/* the tracepoints */
+	const char *entry_prog, *exit_prog;
+	uint32_t flag;
+	bool arch;
+} irq_pairs[] = {
+#define HARD(sys, name, e, x, pe, px, arch) \
+	{ sys, name, e, x, pe, px, GOTRACE_OPT_HARDIRQS, arch }
+#define VEC(name) \
+	HARD("irq_vectors", #name, #name "_entry", #name "_exit", \
+	     "gt_" #name "_entry", "gt_" #name "_exit", ARCH_X86)
+	HARD("irq", "irq_handler", "irq_handler_entry", "irq_handler_exit",
+	     "gt_irq_entry", "gt_irq_exit", true),
+	VEC(local_timer),
+	VEC(reschedule),
+	VEC(call_function),
+	VEC(call_function_single),
+	VEC(irq_work),
+	VEC(x86_platform_ipi),
+	VEC(thermal_apic),
+	VEC(threshold_apic),
+	VEC(deferred_error_apic),
+	VEC(error_apic),
+	VEC(spurious_apic),
+	HARD("ipi", "ipi", "ipi_entry", "ipi_exit", "gt_ipi_entry",
+	     "gt_ipi_exit", !ARCH_X86),
+#undef VEC
+#undef HARD
+	{ "irq", "softirq", "softirq_entry", "softirq_exit",
+	  "gt_softirq_entry", "gt_softirq_exit", GOTRACE_OPT_SOFTIRQS, true },
+	{ "workqueue", "workqueue_execute", "workqueue_execute_start",
+	  "workqueue_execute_end", "gt_work_start", "gt_work_end",
+	  GOTRACE_OPT_WORKQUEUE, true },
+};
+
+#define IRQ_FLAGS	(GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS | \
+			 GOTRACE_OPT_WORKQUEUE)
+
+/* Does the kernel's BTF have tracepoint @tp's type? */
+static bool has_tracepoint(const struct btf *vmlinux, const char *tp)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) >= 0;
+}
+
+/* Append "@sys:@name" to the list @buf. */
+static void list_add(char *buf, size_t len, const char *sys, const char *name)
+{
+	size_t at = strlen(buf);
+
+	if (at < len)
+		snprintf(buf + at, len - at, "%s%s:%s", at ? ", " : "", sys,
+			 name);
+}
+
+/*
+ * Before loading: the interrupts' programs the session asks for and the
+ * kernel has stay loaded, the others not (their tracepoints may be
+ * missing: the load would fail).  0, or -1 after saying why.
+ */
+static int irq_select(struct gt_bpf *b, uint32_t flags)
+{
+	struct btf *vmlinux = NULL;
+
+	if (flags & IRQ_FLAGS) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux) {
+			gt_err("cannot read the kernel's BTF for the interrupts' tracepoints: %s",
+			       strerror(errno));
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(irq_pairs) / sizeof(irq_pairs[0]); i++) {
+		const struct irq_pair *p = &irq_pairs[i];
+		struct bpf_program *pe, *px;
+		bool on = false;
+
+		pe = bpf_object__find_program_by_name(b->skel->obj,
+						      p->entry_prog);
+		px = bpf_object__find_program_by_name(b->skel->obj,
+						      p->exit_prog);
+		if (!pe || !px) {
+			btf__free(vmlinux);
+			gt_err("the BPF object lacks %s or %s", p->entry_prog,
+			       p->exit_prog);
+			return -1;
+		}
+		if (flags & p->flag) {
+			on = has_tracepoint(vmlinux, p->entry) &&
+			     has_tracepoint(vmlinux, p->exit);
+			if (on)
+				list_add(b->irq_attached,
+					 sizeof(b->irq_attached), p->sys,
+					 p->name);
+			else if (p->arch)
+				list_add(b->irq_missing,
+					 sizeof(b->irq_missing), p->sys,
+					 p->name);
+		}
+		bpf_program__set_autoload(pe, on);
+		bpf_program__set_autoload(px, on);
+	}
+	btf__free(vmlinux);
+	return 0;
+}
+
+const char *gt_bpf_irq_attached(const struct gt_bpf *b)
+{
+	return b->irq_attached;
+}
+
+const char *gt_bpf_irq_missing(const struct gt_bpf *b)
+{
+	return b->irq_missing;
+}
+
 /* ---- CPU samples ------------------------------------------------------ */
 
 static int perf_event_open(struct perf_event_attr *attr, int cpu)
@@ -495,6 +637,8 @@ struct gt_bpf *gt_bpf_open(const struct gt_bpf_params *p)
 	/* Loaded only to sample: nothing for the verifier otherwise. */
 	bpf_program__set_autoload(b->skel->progs.gt_sample,
 				  p->opts->cpu_hz != 0);
+	if (irq_select(b, p->opts->flags))
+		goto fail;
 	fill_config((struct gtb_config *)&b->skel->rodata->cfg, p);
 	b->skel->rodata->wake_bytes = bytes / 2;
 	if (p->opts->flags & GOTRACE_OPT_USER_STACKS)

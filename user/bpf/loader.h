@@ -103,6 +103,13 @@ uint64_t gt_bpf_twin_runs(const struct gt_bpf *b);
 uint64_t gt_bpf_sample_drops(const struct gt_bpf *b);
 void gt_bpf_merge_stats(const struct gt_bpf *b, struct gt_merge_stats *s);
 /*
+ * The tracepoints of the interrupts and work items the session asked
+ * for: those attached, "irq:irq_handler, irq_vectors:local_timer, ...",
+ * and those this kernel lacks ("" if none): an entry and exit pair each.
+ */
+const char *gt_bpf_irq_attached(const struct gt_bpf *b);
+const char *gt_bpf_irq_missing(const struct gt_bpf *b);
+/*
  * The programs' average run time and runs, "gt_switch 812 ns x 10234,
  * ...", where the kernel counts them (sysctl kernel.bpf_stats_enabled=1,
  * which costs every BPF program two clock reads a run); false if it

@@ -52,6 +52,10 @@ enum gtb_type {
 	GTB_SYS_EXIT,		/* struct gtb_sys: nr, return value */
 	GTB_SAMPLE,		/* struct gtb_sample, stack of the code
 				 * interrupted (none: it was user code) */
+	GTB_IRQ_ENTRY,		/* struct gtb_irq: an interrupt begins */
+	GTB_IRQ_EXIT,		/* struct gtb_irq: it ends */
+	GTB_WORK_START,		/* struct gtb_work: a work item begins */
+	GTB_WORK_END,		/* struct gtb_work: it ends */
 	GTB_TYPE_COUNT,
 };
 
@@ -181,6 +185,59 @@ struct gtb_sample {
 	__u8 user;		/* it interrupted user mode: no kernel frames */
 	__u8 pad[2];
 	__u64 stack[];
+};
+
+/* gtb_irq.kind: enum gt_in_irq_kind of model/model_input.h. */
+#define GTB_IRQ_HARD		0	/* irq:irq_handler_entry/exit */
+#define GTB_IRQ_VECTOR		1	/* x86's irq_vectors, arm64's ipi */
+#define GTB_IRQ_SOFT		2	/* irq:softirq_entry/exit */
+
+/* gtb_irq.id of a GTB_IRQ_VECTOR: enum gt_in_vector. */
+#define GTB_VEC_LOCAL_TIMER		0
+#define GTB_VEC_RESCHEDULE		1
+#define GTB_VEC_CALL_FUNCTION		2
+#define GTB_VEC_CALL_FUNCTION_SINGLE	3
+#define GTB_VEC_IRQ_WORK		4
+#define GTB_VEC_TIMER_BROADCAST		5
+#define GTB_VEC_CPU_STOP		6
+#define GTB_VEC_PLATFORM		7
+#define GTB_VEC_OTHER			8
+
+/* Bytes of a hard IRQ's name a record keeps: GT_IN_IRQ_NAME_LEN. */
+#define GTB_IRQ_NAME		32
+
+/*
+ * GTB_IRQ_ENTRY, GTB_IRQ_EXIT: an interrupt's handler on hdr.cpu begins
+ * or ends.  hdr.key is current, the task it interrupted (the CPU's idle
+ * task: it was idle); GTB_MATCH_KEY if that task is recorded.  Written
+ * when the task interrupted is recorded, and, when the session has no
+ * task filter, when the CPU was idle.  No stack.
+ */
+struct gtb_irq {
+	struct gtb_hdr hdr;
+	__u32 id;		/* the IRQ number, GTB_VEC_* or the softirq's
+				 * number (HI_SOFTIRQ 0 ... RCU_SOFTIRQ 9) */
+	__u8 kind;		/* GTB_IRQ_* */
+	__u8 pad[3];
+};
+
+/*
+ * GTB_IRQ_ENTRY of a GTB_IRQ_HARD (hdr.size says): with its action's
+ * name, the row of /proc/interrupts.  Its exit goes without: the reader
+ * knows the entry's.
+ */
+struct gtb_irq_named {
+	struct gtb_irq irq;
+	char name[GTB_IRQ_NAME];	/* NUL-terminated */
+};
+
+/*
+ * GTB_WORK_START, GTB_WORK_END: workqueue_execute_start/end, current
+ * (hdr.key, a kworker, recorded) runs a work item.
+ */
+struct gtb_work {
+	struct gtb_hdr hdr;
+	__u64 func;		/* work->func, a kernel address */
 };
 
 /*

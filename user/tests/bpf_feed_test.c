@@ -3,9 +3,11 @@
  * bpf_feed_test.c - the BPF backend's records into the model: a record
  * of a recorded task is written, or counted as lost; never dropped
  * silently.  A record of a task the filters left out is neither.
+ * Interrupts and work items become the model's goroutines and regions.
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,6 +283,138 @@ static void samples_test(struct gt_umodel_config *cfg)
 	cfg->opts.cpu_hz = 0;
 }
 
+/* The trace written, whole, for irq_test(). */
+static char trace_buf[1 << 20];
+static size_t trace_len;
+
+static int trace_write(void *arg, const void *buf, size_t len)
+{
+	(void)arg;
+	if (trace_len + len > sizeof(trace_buf))
+		return -1;
+	memcpy(trace_buf + trace_len, buf, len);
+	trace_len += len;
+	return 0;
+}
+
+static bool trace_has(const char *s)
+{
+	return memmem(trace_buf, trace_len, s, strlen(s)) != NULL;
+}
+
+#define WORK_FUNC	0xffffffff81234560ULL
+
+/* The kernel's symbols, as /proc/kallsyms would name them. */
+static bool fake_symbolise(void *arg, u64 pc, char *buf, size_t len)
+{
+	(void)arg;
+	if (pc < WORK_FUNC || pc >= WORK_FUNC + 0x100)
+		return false;
+	snprintf(buf, len, "wb_workfn+0x%llx", (unsigned long long)(pc - WORK_FUNC));
+	return true;
+}
+
+static void irq_record(struct gt_bpf_feed *f, uint16_t type, uint64_t key,
+		       uint8_t match, uint8_t kind, uint32_t id,
+		       const char *name)
+{
+	struct gtb_irq_named r = { 0 };
+	uint16_t size = name ? sizeof(r) : sizeof(r.irq);
+
+	r.irq.hdr = hdr(type, size, key, match);
+	r.irq.kind = kind;
+	r.irq.id = id;
+	if (name)
+		strncpy(r.name, name, sizeof(r.name) - 1);
+	gt_bpf_feed_record(&r, size, f);
+}
+
+static void work_record(struct gt_bpf_feed *f, uint16_t type, uint64_t key,
+			uint64_t func)
+{
+	struct gtb_work r = { 0 };
+
+	r.hdr = hdr(type, sizeof(r), key, GTB_MATCH_KEY);
+	r.func = func;
+	gt_bpf_feed_record(&r, sizeof(r), f);
+}
+
+/*
+ * Interrupts and work items: given to the model as its goroutines and
+ * regions (a hard IRQ's exit under its entry's name), an interrupt of a
+ * task the switches did not put on the CPU a gap, one of an idle CPU no
+ * loss.
+ */
+static void irq_test(struct gt_umodel_config *cfg)
+{
+	struct gt_model *m;
+	struct gt_bpf_feed *f;
+	uint64_t before;
+
+	cfg->format = GOTRACE_FORMAT_GO123;
+	cfg->opts.flags = GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			  GOTRACE_OPT_WORKQUEUE;
+	cfg->symbolise = fake_symbolise;
+	cfg->show_addrs = true;
+	m = gt_umodel_create(cfg);
+	f = m ? gt_bpf_feed_new(m, NULL) : NULL;
+	if (!ok(f != NULL, "a model with interrupts and its feed"))
+		return;
+	task_record(f, KEY_KNOWN, 5);
+	task_named(f, KEY_OTHER, 9, "kworker/0:1");
+	ok(gt_bpf_feed_start(f, now, 0) == 0, "the trace starts");
+	switch_to(f, 1, KEY_KNOWN, GTB_MATCH_OTHER);
+	before = events(m);
+	irq_record(f, GTB_IRQ_ENTRY, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_SOFT,
+		   3, NULL);
+	irq_record(f, GTB_IRQ_ENTRY, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_HARD,
+		   24, "virtio0-input");
+	irq_record(f, GTB_IRQ_EXIT, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_HARD,
+		   24, NULL);
+	irq_record(f, GTB_IRQ_EXIT, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_SOFT,
+		   3, NULL);
+	ok(events(m) > before && gt_bpf_feed_unknown(f) == 0 &&
+	   gt_bpf_feed_unswitched(f) == 0,
+	   "a hard IRQ in a softirq in a recorded task: written (%llu events), nothing lost, no gap",
+	   (unsigned long long)(events(m) - before));
+	/* The CPU goes idle: an interrupt there is the idle task's. */
+	switch_to(f, KEY_KNOWN, 0x9000, GTB_MATCH_KEY);
+	irq_record(f, GTB_IRQ_ENTRY, 0x9000, 0, GTB_IRQ_VECTOR,
+		   GTB_VEC_LOCAL_TIMER, NULL);
+	irq_record(f, GTB_IRQ_EXIT, 0x9000, 0, GTB_IRQ_VECTOR,
+		   GTB_VEC_LOCAL_TIMER, NULL);
+	ok(gt_bpf_feed_unknown(f) == 0 && gt_bpf_feed_unswitched(f) == 0,
+	   "an idle CPU's local timer: no loss, no gap");
+	/* KEY_KNOWN runs again, and no switch record said so. */
+	irq_record(f, GTB_IRQ_ENTRY, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_SOFT,
+		   9, NULL);
+	irq_record(f, GTB_IRQ_EXIT, KEY_KNOWN, GTB_MATCH_KEY, GTB_IRQ_SOFT,
+		   9, NULL);
+	ok(gt_bpf_feed_unswitched(f) == 1,
+	   "an interrupt of a recorded task the switches did not put there: the gap is found (%llu)",
+	   (unsigned long long)gt_bpf_feed_unswitched(f));
+	switch_to(f, KEY_KNOWN, KEY_OTHER, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	work_record(f, GTB_WORK_START, KEY_OTHER, WORK_FUNC);
+	work_record(f, GTB_WORK_END, KEY_OTHER, WORK_FUNC);
+	switch_to(f, KEY_OTHER, KEY_KNOWN, GTB_MATCH_KEY | GTB_MATCH_OTHER);
+	trace_len = 0;
+	ok(!gt_umodel_finish(m, now + 10, trace_write, NULL) && trace_len,
+	   "the trace ends");
+	ok(trace_has("[softirq] NET_RX") && trace_has("[softirq] RCU"),
+	   "the softirqs' goroutines: [softirq] NET_RX, [softirq] RCU");
+	ok(trace_has("[irq 24] virtio0-input"),
+	   "the hard IRQ's, named after its entry's action: [irq 24] virtio0-input");
+	ok(trace_has("[irq] local timer"), "the local timer's: [irq] local timer");
+	ok(trace_has("[work] wb_workfn") && !trace_has("[work] wb_workfn+"),
+	   "the work item's region, named after its function: [work] wb_workfn");
+	gt_bpf_feed_free(f);
+	gt_umodel_destroy(m);
+	cfg->format = GOTRACE_FORMAT_GO111;
+	cfg->opts.flags = 0;
+	cfg->symbolise = NULL;
+	cfg->show_addrs = false;
+}
+
 int main(void)
 {
 	struct gt_umodel_config cfg = { 0 };
@@ -404,5 +538,6 @@ int main(void)
 	cfg.opts.flags = 0;
 	gaps_test(&cfg);
 	samples_test(&cfg);
+	irq_test(&cfg);
 	return tap_done();
 }

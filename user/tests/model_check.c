@@ -36,7 +36,15 @@
  * Usage (TAP on stdout):
  *	model_check [--seeds FIRST:COUNT] [--seconds S] [--ops N]
  *		    [--save DIR] [--save-every K] [--format go111|go123]
- *		    [--digest]
+ *		    [--digest] [--interrupts]
+ *
+ * --interrupts records interrupts and work items too
+ * (Documentation/interrupts.rst): hard IRQs, vectors and softirqs nest
+ * on every CPU, busy or idle, of recorded or hidden tasks; some exits
+ * are lost, some come with no entry, some entries are lost; a task may
+ * switch with a softirq open (PREEMPT_RT); kworkers run work items
+ * across their blocks, some of whose ends are lost.  Without it every
+ * seed draws and writes what it always did.
  *
  * --seconds stops starting new seeds after S seconds; --save writes the
  * trace of every K-th seed to DIR (for Go's own readers).  --format runs
@@ -107,7 +115,17 @@ struct ltask {
 	enum lstate st;
 	int cpu;		/* L_RUNNING: where */
 	int sys_nr;		/* in this syscall, or -1 */
+	u64 work;		/* a kworker's work item being run, or 0 */
 };
+
+/* An interrupt a CPU is in, as Linux has it (--interrupts). */
+struct lirq {
+	u8 kind;
+	u32 id;
+	const char *name;
+};
+
+#define MC_IRQ_DEPTH	6
 
 enum reader_state {
 	R_IDLE,		/* between generations */
@@ -156,7 +174,12 @@ static struct mc {
 	char log[MC_LOG][MC_LINE];
 	unsigned long nlog;
 	u64 pcs[8];
+	struct lirq irq[MC_MAX_CPUS][MC_IRQ_DEPTH];
+	unsigned int nirq[MC_MAX_CPUS];
 } S;
+
+/* --interrupts: the sessions record interrupts and work items. */
+static bool interrupts;
 
 static const char *const comms[] = { "w0", "w1", "w2", "sh", "gt_churn" };
 static const char *const units[] = { NULL, "a.service", "b.service",
@@ -304,6 +327,13 @@ static void op_switch(unsigned int c)
 		return;
 	if (S.cur[c] >= 0 && one_in(4))
 		next = NULL;
+	/*
+	 * Interrupts do not switch, but PREEMPT_RT's softirqs run in task
+	 * context: a switch with some open, whose exits come later, or a
+	 * switch after exits lost.  Drawn only with --interrupts.
+	 */
+	if (interrupts && S.nirq[c] && one_in(2))
+		S.nirq[c] = 0;
 	in.next = next ? &next->in : &S.idle[c].in;
 	in.fd_kind = rnd(4);
 	if (S.cur[c] >= 0) {
@@ -504,6 +534,113 @@ static void op_sample(unsigned int c)
 	gt_model_cpu_sample(S.m, &in);
 }
 
+/* An interrupt's entry or exit (the hook), on CPU @c. */
+static void irq_hook(unsigned int c, const struct lirq *q, bool entry)
+{
+	struct gt_in_irq in = { .ev = ev(c), .kind = q->kind, .id = q->id,
+				.name = q->name };
+
+	logop("cpu%u irq %s %u/%u", c, entry ? "entry" : "exit", q->kind,
+	      q->id);
+	if (entry)
+		gt_model_irq_entry(S.m, &in);
+	else
+		gt_model_irq_exit(S.m, &in);
+}
+
+/* An interrupt that may come now: a hard IRQ, a vector, a softirq. */
+static void irq_draw(struct lirq *q)
+{
+	static const struct { u32 id; const char *name; } hard[] = {
+		{ 24, "virtio0-input" }, { 25, "virtio0-output" },
+		{ 30, "nvme0q1" }, { 16, "ehci_hcd:usb1" }, { 16, "i915" },
+	};
+	unsigned int i;
+
+	q->kind = (u8)rnd(GT_IN_IRQ_KINDS);
+	q->name = NULL;
+	switch (q->kind) {
+	case GT_IN_HARDIRQ:
+		i = rnd(ARRAY_SIZE(hard));
+		q->id = hard[i].id;
+		q->name = hard[i].name;
+		break;
+	case GT_IN_VECTOR:
+		q->id = rnd(GT_IN_VEC_NR);
+		break;
+	default:
+		q->id = rnd(GT_IN_SOFTIRQ_NR);
+		break;
+	}
+}
+
+/*
+ * Interrupts on CPU @c, busy or idle: most entries and exits nest; some
+ * exits are lost (a deeper one comes, or none at all), some come with no
+ * entry (it came before the session), some entries are lost.
+ */
+static void op_irq(unsigned int c)
+{
+	unsigned int n = S.nirq[c], r = rnd(100);
+	struct lirq q;
+
+	if (n && r < 45) {
+		irq_hook(c, &S.irq[c][--S.nirq[c]], false);
+	} else if (n > 1 && r < 50) {
+		/* The exits above it were lost. */
+		S.nirq[c] = rnd(n);
+		irq_hook(c, &S.irq[c][S.nirq[c]], false);
+	} else if (n && r < 53) {
+		/* Its exit is lost: never comes. */
+		S.nirq[c]--;
+		logop("cpu%u irq exit lost", c);
+	} else if (r < 57) {
+		irq_draw(&q);
+		irq_hook(c, &q, false);
+	} else if (n < MC_IRQ_DEPTH) {
+		irq_draw(&S.irq[c][n]);
+		S.nirq[c]++;
+		/* A lost entry: its exit will match nothing. */
+		if (one_in(25))
+			logop("cpu%u irq entry lost", c);
+		else
+			irq_hook(c, &S.irq[c][n], true);
+	}
+}
+
+/* A work item of the kworker running on @c begins or ends. */
+static void op_work(unsigned int c)
+{
+	struct ltask *t = cur_task(c);
+	struct gt_in_work in;
+
+	if (S.cur[c] < 0 || !(t->in.flags & GT_IN_KTHREAD) || S.nirq[c])
+		return;
+	if (!t->work && one_in(8)) {
+		in = (struct gt_in_work){ .ev = ev(c), .func = 0xffffffff81300000ULL };
+		logop("cpu%u %d work end with no start", c, t->in.tid);
+		gt_model_work_end(S.m, &in);
+		return;
+	}
+	if (t->work && one_in(10)) {
+		/* Its end is lost. */
+		t->work = 0;
+		return;
+	}
+	in = (struct gt_in_work){ .ev = ev(c),
+				  .func = t->work ? t->work :
+					  0xffffffff81200000ULL + rnd(6) * 0x40 };
+	logop("cpu%u %d work %s %llx", c, t->in.tid,
+	      t->work ? "end" : "start", (unsigned long long)in.func);
+	if (t->work) {
+		t->work = 0;
+		gt_model_work_end(S.m, &in);
+	} else {
+		t->work = in.func;
+		gt_model_work_start(S.m, &in);
+	}
+}
+
 /* CPU hotplug: an idle CPU goes offline, or one comes (back) online. */
 static void op_hotplug(unsigned int c)
 {
@@ -572,6 +709,13 @@ static void linux_op(void)
 	else if (S.reader != R_ADVANCED && one_in(4))
 		/* Hotplug waits for the reader's IPIs (cpus_read_lock()). */
 		op_hotplug(rnd(S.cfg.ncpu));
+	/* As many interrupts and work items again, in between. */
+	if (interrupts && S.online[c]) {
+		if (one_in(2))
+			op_irq(c);
+		else if (one_in(3))
+			op_work(c);
+	}
 }
 
 /* ---- The reader ---------------------------------------------------------- */
@@ -723,6 +867,16 @@ static void config_draw(struct mc_config *cfg, unsigned long ops)
 		cfg->opts.nr_pids = 1;
 		cfg->opts.pids[0] = 1000 + rnd(4);
 		cfg->opts.flags |= GOTRACE_OPT_CHILDREN;
+	}
+	/* Drawn last: the seeds without it draw what they always did. */
+	if (interrupts) {
+		static const u32 kinds[] = { GOTRACE_OPT_HARDIRQS,
+					     GOTRACE_OPT_SOFTIRQS,
+					     GOTRACE_OPT_WORKQUEUE };
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (!one_in(4))
+				cfg->opts.flags |= kinds[i];
 	}
 }
 
@@ -1039,12 +1193,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--digest")) {
 			digests = true;
 			continue;
+		} else if (!strcmp(a, "--interrupts")) {
+			interrupts = true;
+			continue;
 		} else if (!strcmp(a, "--verbose")) {
 			setenv("MC_VERBOSE", "1", 1);
 			continue;
 		} else {
 usage:
-			fprintf(stderr, "usage: %s [--seed S | --seeds FIRST:COUNT] [--ops N] [--seconds S] [--save DIR [--save-every K]] [--format go111|go123] [--digest] [--verbose]\n",
+			fprintf(stderr, "usage: %s [--seed S | --seeds FIRST:COUNT] [--ops N] [--seconds S] [--save DIR [--save-every K]] [--format go111|go123] [--digest] [--interrupts] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}

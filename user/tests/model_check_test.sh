@@ -9,7 +9,9 @@
 #
 # MC_SEEDS (FIRST:COUNT, default 1:300) and MC_SECONDS (default 150: a
 # slower host runs fewer of the seeds, and says so; never a failure)
-# bound it; 'make fuzz-model' runs it for as long as asked.
+# bound it; 'make fuzz-model' runs it for as long as asked.  Then the
+# same with interrupts and work items (--interrupts): MC_IRQ_SEEDS
+# (default 1:150) within MC_IRQ_SECONDS (default 75), in both formats.
 # $MODEL_CHECK is the checker (make check passes build/model_check).
 
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +30,27 @@ seeds=$(sed -n 's/.* - \([0-9]*\) seeds, \([0-9]*\) operations.*/\1/p' "$T/out")
 check "the model checker ran ${seeds:-no} seeds, every trace valid (seeds $MC_SEEDS)" \
 	'[ $mrc -eq 0 ] && [ "${seeds:-0}" -gt 0 ]'
 
+# Interrupts nested, lost, unmatched, on idle CPUs and hidden tasks,
+# open at switches and at the generations' ends; work items across
+# blocks: every trace valid, whole and cut.
+MC_IRQ_SEEDS=${MC_IRQ_SEEDS:-1:150}
+MC_IRQ_SECONDS=${MC_IRQ_SECONDS:-75}
+mkdir "$T/irq"
+for fmt in go123 go111; do
+	mrc=0
+	"$MODEL_CHECK" --interrupts --format $fmt --seeds "$MC_IRQ_SEEDS" \
+		--seconds "$MC_IRQ_SECONDS" --save "$T/irq" \
+		--save-every 30 >"$T/out" 2>"$T/err" || mrc=$?
+	# Go's readers below read them too.
+	for f in "$T"/irq/*.trace; do
+		[ -e "$f" ] && mv "$f" "$T/traces/irq-$fmt-$(basename "$f")"
+	done
+	sed 's/^/# /' "$T/out" | grep -v '^# ok ' | tail -30
+	seeds=$(sed -n 's/.* - \([0-9]*\) seeds, \([0-9]*\) operations.*/\1/p' "$T/out")
+	check "with interrupts ($fmt): ${seeds:-no} seeds, every trace valid" \
+		'[ $mrc -eq 0 ] && [ "${seeds:-0}" -gt 0 ]'
+done
+
 # Seeds that once failed, beyond the fixed set: each path the long runs
 # found stays found.  2041097: an offline CPU whose goroutine's take-off
 # found no room; the generation after did not state its P, and the stop
@@ -36,6 +59,16 @@ for s in 2041097; do
 	mrc=0
 	"$MODEL_CHECK" --seed "$s" >"$T/out" 2>"$T/err" || mrc=$?
 	check "model checker seed $s (found by a long run) is valid" \
+		'[ $mrc -eq 0 ] && grep -q "^ok 1 - seed $s:" "$T/out"'
+done
+# With interrupts: 5, a generation that ended between the idle M's
+# ProcStart for an interrupt's new goroutine and its switch (the P was
+# stated idle); 198 and 383, go 1.11 sessions whose stack table was full
+# when an interrupt's goroutine was made (it had no name).
+for s in 5 198 383; do
+	mrc=0
+	"$MODEL_CHECK" --interrupts --seed "$s" >"$T/out" 2>"$T/err" || mrc=$?
+	check "model checker seed $s with interrupts is valid" \
 		'[ $mrc -eq 0 ] && grep -q "^ok 1 - seed $s:" "$T/out"'
 done
 

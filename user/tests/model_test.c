@@ -4189,6 +4189,471 @@ static void test_chunk_fill(void)
 	   (unsigned long long)ST.lost);
 }
 
+/* ---- Interrupts and work items (Documentation/interrupts.rst) ---------- */
+
+/* An interrupt's handler begins (@entry) or ends on @cpu. */
+static void irq(unsigned int cpu, u8 kind, u32 id, const char *name,
+		bool entry)
+{
+	struct gt_in_irq in = { .ev = ev(cpu), .kind = kind, .id = id,
+				.name = name };
+
+	if (entry)
+		FEED(gt_model_irq_entry, &in);
+	else
+		FEED(gt_model_irq_exit, &in);
+	drain();
+}
+
+/* The kworker on @cpu begins (@start) or ends work function @func. */
+static void work(unsigned int cpu, u64 func, bool start)
+{
+	struct gt_in_work in = { .ev = ev(cpu), .func = func };
+
+	if (start)
+		FEED(gt_model_work_start, &in);
+	else
+		FEED(gt_model_work_end, &in);
+	drain();
+}
+
+/* The goroutine created (GoCreate) named @name, 0 if none. */
+static u64 goid_named(const char *name)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < nevs; i++)
+		if (evs[i].type == GOTRACE_EV_GO_CREATE &&
+		    !strcmp(frame_name(evs[i].args[1], 0, buf, sizeof(buf)),
+			    name))
+			return evs[i].args[0];
+	return 0;
+}
+
+/* GoStarts of @g, with or without its sequence number. */
+static unsigned int count_starts(u64 g)
+{
+	return count_g(GOTRACE_EV_GO_START, g) +
+	       count_g(GOTRACE_EV_GO_START_LOCAL, g);
+}
+
+/* Events of the go 1.23 twin, by type. */
+struct irq_walk {
+	unsigned int n[64];
+	unsigned int names;	/* region names read as "[work] kfn_..." */
+};
+
+static int irq_event(void *ctx, const struct gt_go123_gen *g,
+		     const struct gt_go123_event *ev, struct gt_trace_error *err)
+{
+	struct irq_walk *w = ctx;
+	char name[64] = "";
+
+	(void)err;
+	if (ev->type < ARRAY_SIZE(w->n))
+		w->n[ev->type]++;
+	if (ev->type == GT_GO123_EV_USER_REGION_BEGIN) {
+		us_go123str(g, ev->args[2], name, sizeof(name));
+		w->names += !strncmp(name, "[work] kfn_", 11);
+	}
+	return 0;
+}
+
+static bool irq_walk(struct irq_walk *w)
+{
+	struct gt_trace_error err = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	return go123_walk_all(S.out2, S.len2, irq_event, w, &err) >= 0;
+}
+
+/*
+ * A softirq with a hard IRQ inside it interrupts a task, a timer an idle
+ * CPU; the softirq again on the CPU gone idle: each a goroutine of its
+ * own, named after it, made once, that the P runs while the task waits.
+ */
+static void test_irq_nested(void)
+{
+	struct task *a = task_new(3000, 3000, "a");
+	struct task *tasks[] = { a };
+	struct irq_walk w;
+	u64 ga, gs, gh, gt;
+
+	sim_setup("irq_nested", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+	irq(0, GT_IN_HARDIRQ, 24, "virtio0-input", true);
+	irq(0, GT_IN_HARDIRQ, 24, "virtio0-input", false);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+	irq(1, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
+	irq(1, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+	if (!sim_finish())
+		return;
+	ga = a->in.tid;
+	gs = goid_named("[softirq] NET_RX");
+	gh = goid_named("[irq 24] virtio0-input");
+	gt = goid_named("[irq] local timer");
+	ok(gs && gh && gt && gs != gh && gs != gt && gh != gt,
+	   "each interrupt is a goroutine of its own, named after it");
+	ok(count_named("[softirq] NET_RX") == 1,
+	   "the softirq's goroutine is made once for its CPU (%u)",
+	   count_named("[softirq] NET_RX"));
+	ok(count_starts(gs) == 3 && count_g(GOTRACE_EV_GO_BLOCK, gs) == 3,
+	   "the softirq runs three times: twice on the task's P, around the hard IRQ, once on the idle P (%u starts, %u blocks)",
+	   count_starts(gs), count_g(GOTRACE_EV_GO_BLOCK, gs));
+	ok(count_starts(gh) == 1 && count_starts(gt) == 1,
+	   "the hard IRQ and the timer run once each");
+	ok(count_g(GOTRACE_EV_GO_BLOCK, ga) == 2 && count_starts(ga) == 2,
+	   "the task waits during the interrupts and runs again after (%u blocks, %u starts)",
+	   count_g(GOTRACE_EV_GO_BLOCK, ga), count_starts(ga));
+	ok(!ST.irq_unmatched && !ST.irq_too_deep && !ST.irq_closed &&
+	   !ST2.irq_unmatched && !ST2.irq_closed,
+	   "every frame matched: nothing counted");
+	ok(irq_walk(&w) && w.n[GT_GO123_EV_GO_SWITCH] == 4 &&
+	   w.n[GT_GO123_EV_GO_CREATE_BLOCKED] == 3 &&
+	   w.n[GT_GO123_EV_GO_UNBLOCK] == 2,
+	   "go 1.23: four GoSwitch on the task's P, the idle P's interrupts unblocked and started, three goroutines made blocked (%u, %u, %u)",
+	   w.n[GT_GO123_EV_GO_SWITCH], w.n[GT_GO123_EV_GO_UNBLOCK],
+	   w.n[GT_GO123_EV_GO_CREATE_BLOCKED]);
+}
+
+/*
+ * Frames that do not match: an exit with no entry, entries past the
+ * depth, a lost exit, and a softirq still open when its task switches
+ * (PREEMPT_RT runs softirqs in task context): counted, the trace valid.
+ */
+/* Five nested: the model keeps four (GT_IRQ_DEPTH). */
+static void test_irq_unmatched(void)
+{
+	struct task *a = task_new(3100, 3100, "a");
+	struct task *b = task_new(3101, 3101, "b");
+	struct task *tasks[] = { a, b };
+	u32 i;
+
+	sim_setup("irq_unmatched", 1);
+	S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS;
+	S.cur[0] = a;
+	sim_start(tasks, 2);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_TIMER, NULL, false);
+	for (i = 1; i <= 5; i++)
+		irq(0, GT_IN_HARDIRQ, i, "dev", true);
+	for (i = 5; i >= 1; i--)
+		irq(0, GT_IN_HARDIRQ, i, "dev", false);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+	irq(0, GT_IN_HARDIRQ, 7, "eth0", true);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+	irq(0, GT_IN_HARDIRQ, 7, "eth0", false);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_RCU, NULL, true);
+	sw(0, b, GT_IN_RUNNABLE);
+	irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_RCU, NULL, false);
+	syscall_quick(0, __NR_getpid);
+	if (!sim_finish())
+		return;
+	ok(ST.irq_unmatched == 3 && ST2.irq_unmatched == 3,
+	   "three exits matched nothing: before the session, after a lost one, after a switch (%llu)",
+	   (unsigned long long)ST.irq_unmatched);
+	ok(ST.irq_too_deep == 1 && ST2.irq_too_deep == 1,
+	   "one entry was past the depth (%llu)",
+	   (unsigned long long)ST.irq_too_deep);
+	ok(ST.irq_closed == 2 && ST2.irq_closed == 2,
+	   "two frames closed without their exit (%llu)",
+	   (unsigned long long)ST.irq_closed);
+	ok(count_named("[irq 5] dev") == 0 && count_named("[irq 4] dev") == 1,
+	   "the entry past the depth is not written");
+	ok(count_g(GOTRACE_EV_GO_PREEMPT, a->in.tid) == 1,
+	   "the switch closes the softirq first: the task is preempted, not the softirq");
+}
+
+/*
+ * A session that filters tasks: the interrupts of the recorded task are
+ * written, not those of a hidden task nor of an idle CPU.
+ */
+static void test_irq_filter(void)
+{
+	struct task *a = task_new(3200, 3200, "a");
+	struct task *b = task_new(3201, 3201, "b");
+	struct task *tasks[] = { a, b };
+
+	sim_setup("irq_filter", 3);
+	S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS;
+	strcpy(S.cfg.opts.comm, "a");
+	S.cur[0] = a;
+	S.cur[1] = b;
+	sim_start(tasks, 2);
+	irq(0, GT_IN_VECTOR, GT_IN_VEC_RESCHEDULE, NULL, true);
+	irq(1, GT_IN_VECTOR, GT_IN_VEC_CALL_FUNCTION, NULL, true);
+	irq(2, GT_IN_VECTOR, GT_IN_VEC_IRQ_WORK, NULL, true);
+	irq(2, GT_IN_VECTOR, GT_IN_VEC_IRQ_WORK, NULL, false);
+	irq(1, GT_IN_VECTOR, GT_IN_VEC_CALL_FUNCTION, NULL, false);
+	irq(0, GT_IN_VECTOR, GT_IN_VEC_RESCHEDULE, NULL, false);
+	if (!sim_finish())
+		return;
+	ok(count_named("[irq] reschedule IPI") == 1,
+	   "the recorded task's interrupt is written");
+	ok(!count_named("[irq] function call IPI") &&
+	   !count_named("[irq] IRQ work"),
+	   "neither the hidden task's nor the idle CPU's");
+}
+
+/*
+ * A kworker's work items are regions named after their functions, one
+ * open across a block; an end without a start is ignored.
+ */
+static void test_work_items(void)
+{
+	struct task *k = task_new(3300, 3300, "kworker/0:1");
+	struct task *tasks[] = { k };
+	struct irq_walk w;
+	char name[64] = "";
+	unsigned int regions = 0;
+
+	sim_setup("work_items", 1);
+	S.cfg.opts.flags |= GOTRACE_OPT_WORKQUEUE;
+	S.cfg.symbolise = tg_symbolise;
+	S.cur[0] = k;
+	sim_start(tasks, 1);
+	work(0, TG_PC(3), false);
+	work(0, TG_PC(1), true);
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	wake(0, k);
+	sw(0, k, GT_IN_RUNNABLE);
+	work(0, TG_PC(1), false);
+	work(0, TG_PC(2), true);
+	work(0, TG_PC(2), false);
+	if (!sim_finish())
+		return;
+	for (size_t i = 0; i < nevs; i++) {
+		if (evs[i].type != GOTRACE_EV_USER_REGION)
+			continue;
+		if (!regions++)
+			gt_trace_string(&T, evs[i].args[2], name, sizeof(name));
+	}
+	ok(regions == 4, "two work items, a region each, begun and ended (%u)",
+	   regions);
+	ok(!strcmp(name, "[work] kfn_ffffffff81000010"),
+	   "the region is named after the work's function: %s", name);
+	ok(irq_walk(&w) && w.n[GT_GO123_EV_USER_REGION_BEGIN] == 2 &&
+	   w.n[GT_GO123_EV_USER_REGION_END] == 2 && w.names == 2,
+	   "go 1.23: two regions, named after their functions (%u, %u, %u)",
+	   w.n[GT_GO123_EV_USER_REGION_BEGIN],
+	   w.n[GT_GO123_EV_USER_REGION_END], w.names);
+}
+
+/*
+ * Every event in a generation of its own: interrupts open while the
+ * generations end are stated running, the tasks they interrupted
+ * waiting, every interrupt goroutine known to the next generation.
+ */
+static void test_irq_generations(void)
+{
+	struct task *a = task_new(3400, 3400, "a");
+	struct task *tasks[] = { a };
+	int r;
+
+	sim_setup("irq_generations", 2);
+	S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			    GOTRACE_OPT_WORKQUEUE;
+	S.cfg.symbolise = tg_symbolise;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	gt_umodel_set_generation_ns(S.m2, 1);
+	for (r = 0; r < 3; r++) {
+		work(0, TG_PC(r), true);
+		irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_TIMER, NULL, true);
+		irq(1, GT_IN_HARDIRQ, 30, "nvme0q1", true);
+		irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
+		irq(1, GT_IN_HARDIRQ, 30, "nvme0q1", false);
+		irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+		irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_TIMER, NULL, false);
+		work(0, TG_PC(r), false);
+		syscall_quick(0, __NR_getpid);
+	}
+	if (!sim_finish())
+		return;
+	ok(ST2.generations > 20,
+	   "the go 1.23 twin ended %llu generations, in the interrupts too",
+	   (unsigned long long)ST2.generations);
+}
+
+/*
+ * The cost of an interrupt in the trace: N local timer interrupts of a
+ * running task (CPU 0) or of an idle CPU (CPU 1), written with GoSwitch
+ * (the model's choice), with GoBlock, GoUnblock and GoStart (the
+ * alternative measured: Documentation/interrupts.rst), and not at all.
+ */
+#define IRQ_BYTES_N	2000
+
+static void irq_bytes_run(const char *name, int cpu, bool no_switch,
+			  size_t *len111, size_t *len123)
+{
+	struct task *a = task_new(3500, 3500, "a");
+	struct task *tasks[] = { a };
+
+	sim_setup(name, 2);
+	if (cpu >= 0)
+		S.cfg.opts.flags |= GOTRACE_OPT_HARDIRQS;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	gt_umodel_irq_no_switch(S.m2, no_switch);
+	for (unsigned int i = 0; i < IRQ_BYTES_N; i++) {
+		irq(cpu < 0 ? 0 : cpu, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER,
+		    NULL, true);
+		irq(cpu < 0 ? 0 : cpu, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER,
+		    NULL, false);
+	}
+	sim_finish();
+	*len111 = S.len;
+	*len123 = S.len2;
+}
+
+static void test_irq_bytes(void)
+{
+	size_t none111, none123, sw111[2], sw123[2], blk111[2], blk123[2];
+	double n = IRQ_BYTES_N;
+
+	irq_bytes_run("irq_bytes_none", -1, false, &none111, &none123);
+	irq_bytes_run("irq_bytes_task_switch", 0, false, &sw111[0], &sw123[0]);
+	irq_bytes_run("irq_bytes_task_block", 0, true, &blk111[0], &blk123[0]);
+	irq_bytes_run("irq_bytes_idle_switch", 1, false, &sw111[1], &sw123[1]);
+	irq_bytes_run("irq_bytes_idle_block", 1, true, &blk111[1], &blk123[1]);
+	diag("bytes per interrupt of a task: go 1.23 GoSwitch %.2f, GoBlock+GoUnblock+GoStart %.2f; go 1.11 %.2f",
+	     (sw123[0] - none123) / n, (blk123[0] - none123) / n,
+	     (sw111[0] - none111) / n);
+	diag("bytes per interrupt of an idle CPU: go 1.23 %.2f (%.2f); go 1.11 %.2f",
+	     (sw123[1] - none123) / n, (blk123[1] - none123) / n,
+	     (sw111[1] - none111) / n);
+	ok(sw123[0] > none123 && blk123[0] > sw123[0],
+	   "of a task, GoSwitch costs less than GoBlock, GoUnblock and GoStart (%zu < %zu bytes, %zu without interrupts)",
+	   sw123[0], blk123[0], none123);
+	ok(sw123[1] == blk123[1] && sw111[0] == blk111[0],
+	   "of an idle CPU, and in the 1.11 format, the same either way");
+}
+
+/* CPU samples of the go 1.23 twin: of which goroutine, named how. */
+#define IRQ_SMP_MAX	8
+
+struct irq_smp_walk {
+	unsigned int n;
+	u64 g[IRQ_SMP_MAX];
+	u64 m[IRQ_SMP_MAX];
+	char top[IRQ_SMP_MAX][64];
+};
+
+static int irq_smp_event(void *ctx, const struct gt_go123_gen *g,
+			 const struct gt_go123_event *ev,
+			 struct gt_trace_error *err)
+{
+	struct irq_smp_walk *w = ctx;
+
+	(void)err;
+	if (ev->type != GT_GO123_EV_CPU_SAMPLE || w->n >= IRQ_SMP_MAX)
+		return 0;
+	w->g[w->n] = ev->args[2];
+	w->m[w->n] = ev->m;
+	tg_frame(g, ev->args[3], 0, true, w->top[w->n], sizeof(w->top[0]));
+	w->n++;
+	return 0;
+}
+
+/* Every generation's samples, in time order; false if one does not read. */
+static bool irq_smp_walk_all(struct irq_smp_walk *w, struct gt_trace_error *err)
+{
+	struct gt_go123_reader r;
+	struct gt_go123_gen g = { 0 };
+	struct gt_src src;
+	int ret;
+
+	gt_src_mem(&src, S.out2, S.len2);
+	gt_go123_open(&r, &src);
+	while ((ret = gt_go123_next(&r, &g, err)) > 0)
+		if (gt_go123_walk_samples(&g, irq_smp_event, w, err, NULL))
+			break;
+	gt_go123_gen_free(&g);
+	return ret >= 0;
+}
+
+/*
+ * A CPU sample that catches an interrupt is the interrupt's goroutine's,
+ * named by it, on the M of the task it interrupted; the task's own
+ * samples before and after stay the task's.  The samplers run in the
+ * CPU's timer interrupt: a sample inside a hard interrupt is of what
+ * that interrupt interrupted (a softirq, or the task).
+ */
+static void test_irq_samples(void)
+{
+	static const u64 kpcs[] = { 0xffffffff81001000ULL };
+	struct task *a = task_new(3600, 3600, "a");
+	struct task *tasks[] = { a };
+	struct irq_smp_walk w = { 0 };
+	struct gt_trace_error err = { 0 };
+	struct gt_in_sample in;
+	bool read;
+
+	sim_setup("irq_samples", 1);
+	S.cfg.opts.cpu_hz = 999;
+	S.cfg.opts.flags |= GOTRACE_OPT_SOFTIRQS | GOTRACE_OPT_HARDIRQS;
+	S.cfg.symbolise = tg_symbolise;
+	S.cur[0] = a;
+	sim_start(tasks, 1);
+	/* The task; a softirq; the softirq under the timer; the timer. */
+	for (unsigned int i = 0; i < 5; i++) {
+		if (i == 1)
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+		if (i == 2 || i == 3)
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
+		in = (struct gt_in_sample){ .ev = ev(0) };
+		in.ev.pcs = kpcs;
+		in.ev.nr_pcs = 1;
+		FEED(gt_model_cpu_sample, &in);
+		drain();
+		if (i == 2 || i == 3)
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+		if (i == 2)
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+	}
+	/* The CPU idle: a sample in a softirq under the timer, one not. */
+	sw(0, &S.idle[0], GT_IN_SLEEP);
+	for (unsigned int i = 0; i < 2; i++) {
+		if (!i) {
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, true);
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, true);
+		}
+		in = (struct gt_in_sample){ .ev = ev(0) };
+		in.ev.pcs = kpcs;
+		in.ev.nr_pcs = 1;
+		FEED(gt_model_cpu_sample, &in);
+		drain();
+		if (!i) {
+			irq(0, GT_IN_VECTOR, GT_IN_VEC_LOCAL_TIMER, NULL, false);
+			irq(0, GT_IN_SOFTIRQ, GT_IN_SOFTIRQ_NET_RX, NULL, false);
+		}
+	}
+	if (!sim_finish())
+		return;
+	read = irq_smp_walk_all(&w, &err);
+	ok(read && w.n == 6, "six samples written, not the idle CPU's (%u)",
+	   w.n);
+	ok(w.g[5] == w.g[1] && !strcmp(w.top[5], "[softirq] NET_RX"),
+	   "one in a softirq of the idle CPU is the softirq's (%s)", w.top[5]);
+	ok(w.g[0] == 3600 && w.g[4] == 3600 && w.g[1] != 3600 &&
+	   w.m[1] == 3600,
+	   "the one in the softirq is its goroutine's (G %llu), on the task's M",
+	   (unsigned long long)w.g[1]);
+	ok(!strcmp(w.top[1], "[softirq] NET_RX") && !strcmp(w.top[0], "a"),
+	   "named by the softirq, not the task (%s, %s)", w.top[1], w.top[0]);
+	ok(w.g[2] == w.g[1] && !strcmp(w.top[2], "[softirq] NET_RX"),
+	   "one the timer took in the softirq is the softirq's (%s)",
+	   w.top[2]);
+	ok(w.g[3] == 3600 && !strcmp(w.top[3], "a"),
+	   "one the timer took in the task is the task's (G %llu, %s)",
+	   (unsigned long long)w.g[3], w.top[3]);
+}
+
 /*
  * The cases, in order.  "model_test DIR CASE..." runs (and writes) the
  * named ones alone: pprof_test.sh wants a few traces, not all of them.
@@ -4252,6 +4717,13 @@ static const struct {
 	{ "go123_reasons", test_go123_reasons },
 	{ "tid_max", test_tid_max },
 	{ "flush_reserve", test_flush_reserve },
+	{ "irq_nested", test_irq_nested },
+	{ "irq_unmatched", test_irq_unmatched },
+	{ "irq_filter", test_irq_filter },
+	{ "work_items", test_work_items },
+	{ "irq_generations", test_irq_generations },
+	{ "irq_bytes", test_irq_bytes },
+	{ "irq_samples", test_irq_samples },
 	{ "offline_cpus", test_offline_cpus },
 };
 

@@ -191,6 +191,31 @@ static void test_buffer_size(void)
 	   "buffer size: too big, zero and junk refused");
 }
 
+static void test_interrupts(void)
+{
+	const unsigned int all = GOTRACE_OPT_HARDIRQS | GOTRACE_OPT_SOFTIRQS |
+			GOTRACE_OPT_WORKQUEUE;
+	struct gotrace_options o;
+
+	gt_opts_init(&o);
+	o.flags = GOTRACE_OPT_TGID;
+	ok(!gt_opts_interrupts(&o, "softirq,workqueue") &&
+	   o.flags == (GOTRACE_OPT_TGID | GOTRACE_OPT_SOFTIRQS |
+		       GOTRACE_OPT_WORKQUEUE),
+	   "interrupts: the kinds named, other flags kept");
+	ok(!gt_opts_interrupts(&o, "hardirq") &&
+	   o.flags == (GOTRACE_OPT_TGID | GOTRACE_OPT_HARDIRQS),
+	   "interrupts: a second list replaces the first");
+	ok(!gt_opts_interrupts(&o, "all") && (o.flags & all) == all,
+	   "interrupts: all");
+	ok(!gt_opts_interrupts(&o, "none") && o.flags == GOTRACE_OPT_TGID,
+	   "interrupts: none");
+	ok(gt_opts_interrupts(&o, "hardirq,irq") &&
+	   gt_opts_interrupts(&o, "") && gt_opts_interrupts(&o, "softirq,") &&
+	   o.flags == GOTRACE_OPT_TGID,
+	   "interrupts: unknown and empty kinds refused, nothing changed");
+}
+
 static void test_cpu_hz(void)
 {
 	struct gotrace_options o;
@@ -304,6 +329,7 @@ int main(void)
 	test_cgroup();
 	test_syscalls();
 	test_buffer_size();
+	test_interrupts();
 	test_cpu_hz();
 	test_module_defaults();
 	diag("options parsed into struct gotrace_options (%zu bytes)",

@@ -22,6 +22,7 @@ struct gstate {
 	uint64_t since;		/* when it entered its state */
 	uint64_t sys_since;	/* when its syscall began */
 	int64_t sys;		/* that syscall's index, or -1 */
+	struct gt_irq_g irq;	/* its P, what it is (stats_irq.c) */
 };
 
 struct ctx {
@@ -103,7 +104,8 @@ static struct gt_stat_task *task(struct ctx *c, uint64_t g, int state,
 			return NULL;
 		s->tasks[s->ntasks] = (struct gt_stat_task){ .g = g,
 							     .state = state };
-		c->gs[s->ntasks] = (struct gstate){ .since = ts, .sys = -1 };
+		c->gs[s->ntasks] = (struct gstate){ .since = ts, .sys = -1,
+						    .irq = GT_IRQ_G_INIT };
 		s->ntasks++;
 	}
 	return &s->tasks[*v];
@@ -155,17 +157,29 @@ static int64_t on_m(struct ctx *c, uint64_t m)
 	return v && *v ? (int64_t)*v - 1 : -1;
 }
 
+/* The P M @m holds, or GT_IRQ_NO_P. */
+static uint64_t p_of(struct ctx *c, uint64_t m)
+{
+	const uint64_t *v = u64map_get(&c->mp, m);
+
+	return v && *v ? *v - 1 : GT_IRQ_NO_P;
+}
+
 /* The goroutine on @m stops running at @ts and enters @state. */
 static int leave(struct ctx *c, uint64_t m, uint64_t ts, int state)
 {
 	int64_t i = on_m(c, m);
 	struct gt_stat_task *tk;
+	uint64_t d = 0;
 
 	if (i < 0)
 		return 0;
 	tk = &c->s->tasks[i];
 	if (tk->state == GT_STAT_G_RUNNING || tk->state == GT_STAT_G_SYSCALL)
-		tk->run += ts - c->gs[i].since;
+		d = ts - c->gs[i].since;
+	tk->run += d;
+	if (gt_irq_stop(&c->s->irqs, &c->gs[i].irq, d))
+		return -1;
 	tk->state = state;
 	c->gs[i].since = ts;
 	c->gs[i].sys = -1;
@@ -190,6 +204,8 @@ static int start(struct ctx *c, uint64_t m, uint64_t g, uint64_t ts)
 	tk->starts++;
 	tk->state = GT_STAT_G_RUNNING;
 	gs->since = ts;
+	if (gt_irq_start(&c->s->irqs, &gs->irq, tk->name, p_of(c, m), ts))
+		return -1;
 	return bind(&c->mg, m, (uint64_t)(tk - c->s->tasks) + 1);
 }
 
@@ -212,6 +228,11 @@ static int status(struct ctx *c, const struct gt_go123_gen *g,
 		name_task(g, tk, ev->args[4]);
 	if (!added)
 		return 0;	/* a new generation repeats the state */
+	/* Running when the trace began: its time counts on its P, no entry. */
+	if (st == GT_GO123_G_RUNNING &&
+	    gt_irq_running(&c->s->irqs, &c->gs[tk - c->s->tasks].irq,
+			   p_of(c, ev->m), ev->ts))
+		return -1;
 	if (st == GT_GO123_G_RUNNING)
 		return bind(&c->mg, ev->m, (uint64_t)(tk - c->s->tasks) + 1);
 	if (st == GT_GO123_G_SYSCALL) {
@@ -232,6 +253,8 @@ static int proc(struct ctx *c, const struct gt_go123_event *ev)
 	case GT_GO123_EV_PROC_STATUS:
 		if (!u64map_get(&c->ps, ev->args[1]))
 			s->ps++;
+		if (gt_irq_cpu(&s->irqs, ev->args[1]))
+			return -1;
 		ret = bind(&c->ps, ev->args[1], ev->args[2] == 1 || ev->args[2] == 3);
 		if (!ret && (ev->args[2] == 1 || ev->args[2] == 3))
 			ret = bind(&c->mp, ev->m, ev->args[1] + 1);
@@ -239,6 +262,9 @@ static int proc(struct ctx *c, const struct gt_go123_event *ev)
 	case GT_GO123_EV_PROC_START:
 		if (!u64map_get(&c->ps, ev->args[1]))
 			s->ps++;
+		if (gt_irq_cpu(&s->irqs, ev->args[1]) ||
+		    gt_irq_proc(&s->irqs, ev->args[1], ev->ts))
+			return -1;
 		ret = bind(&c->ps, ev->args[1], 1);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, ev->args[1] + 1);
@@ -246,12 +272,17 @@ static int proc(struct ctx *c, const struct gt_go123_event *ev)
 	case GT_GO123_EV_PROC_STOP:
 		held = u64map_get(&c->mp, ev->m);
 		if (held && *held)
+			ret = gt_irq_proc(&s->irqs, *held - 1, ev->ts);
+		if (!ret && held && *held)
 			ret = bind(&c->ps, *held - 1, 0);
 		if (!ret)
 			ret = bind(&c->mp, ev->m, 0);
 		break;
 	case GT_GO123_EV_PROC_STEAL:
+		/* The syscall's goroutine is off its CPU from here. */
 		ret = bind(&c->ps, ev->args[1], 0);
+		if (!ret)
+			ret = gt_irq_proc(&s->irqs, ev->args[1], ev->ts);
 		held = u64map_put(&c->mp, ev->args[3], 0, &added);
 		if (!held)
 			ret = -1;
@@ -296,6 +327,9 @@ static int syscall_blocked(struct ctx *c, uint64_t m, uint64_t ts)
 		return 0;
 	tk = &c->s->tasks[i];
 	gs = &c->gs[i];
+	if (gs->sys_since >= gs->since &&
+	    gt_irq_stop(&c->s->irqs, &gs->irq, gs->sys_since - gs->since))
+		return -1;
 	if (gs->sys_since >= gs->since)
 		tk->run += gs->sys_since - gs->since;
 	tk->blocked += ts - gs->sys_since;
@@ -314,6 +348,7 @@ static int syscall_blocked(struct ctx *c, uint64_t m, uint64_t ts)
  * names each task's region after its systemd unit.  A begin says the
  * task's unit from now on; an end with no begin seen (the trace starts
  * after it, a flight snapshot) says the unit it was in until then.
+ * A kworker's "[work] FUNC" region is a work item, no unit.
  */
 static int region(struct ctx *c, const struct gt_go123_gen *g,
 		  const struct gt_go123_event *ev)
@@ -321,11 +356,18 @@ static int region(struct ctx *c, const struct gt_go123_gen *g,
 	int64_t i = on_m(c, ev->m);
 	struct gt_stat_task *tk;
 	const char *name;
+	bool err = false;
 	uint32_t id;
 	size_t len;
 
-	if (i < 0 || !gt_go123_string(g, ev->args[2], &name, &len) || !len ||
-	    len >= GT_STAT_UNIT)
+	if (i < 0 || !gt_go123_string(g, ev->args[2], &name, &len) || !len)
+		return 0;
+	if (gt_irq_region(&c->s->irqs, &c->gs[i].irq, name, len,
+			  ev->type == GT_GO123_EV_USER_REGION_BEGIN, ev->ts,
+			  &err))
+		return err ? -1 : 0;
+	/* No unit's name: too long, or with a NUL the names cannot hold. */
+	if (len >= GT_STAT_UNIT || memchr(name, 0, len))
 		return 0;
 	tk = &c->s->tasks[i];
 	if (ev->type == GT_GO123_EV_USER_REGION_END && tk->unit)
@@ -489,8 +531,12 @@ int gt_go123_stats(const struct gt_src *src, struct gt_stats *s,
 			struct gt_stat_task *tk = &s->tasks[i];
 
 			if (tk->state == GT_STAT_G_RUNNING ||
-			    tk->state == GT_STAT_G_SYSCALL)
+			    tk->state == GT_STAT_G_SYSCALL) {
 				tk->run += s->end - c.gs[i].since;
+				if (gt_irq_stop(&s->irqs, &c.gs[i].irq,
+						s->end - c.gs[i].since))
+					ret = -1;
+			}
 			if (!tk->name[0])
 				strcpy(tk->name, "?");
 			s->at_end[tk->state]++;
@@ -504,7 +550,8 @@ int gt_go123_stats(const struct gt_src *src, struct gt_stats *s,
 			if (t)
 				s->tasks[*t].samples += v;
 		}
-		if (gt_stats_by_name(s) || gt_stats_by_unit(s)) {
+		gt_irq_sort(&s->irqs);
+		if (ret || gt_stats_by_name(s) || gt_stats_by_unit(s)) {
 			err->off = 0;
 			snprintf(err->msg, sizeof(err->msg), "out of memory");
 			ret = -1;

@@ -27,6 +27,7 @@ struct gaux {
 	int64_t sys;		/* syscall of the current run, or -1 */
 	int64_t sysblock;	/* syscall blocked in, or -1 */
 	bool free;		/* the slot of a goroutine that ended */
+	struct gt_irq_g irq;	/* its P, what it is (stats_irq.c) */
 };
 
 /*
@@ -149,19 +150,38 @@ static struct gt_stat_task *task_of(struct stat_ctx *c, uint64_t g,
 		}
 		s->tasks[*v] = (struct gt_stat_task){ .g = g };
 		strcpy(s->tasks[*v].name, "?");
-		c->aux[*v] = (struct gaux){ 0, -1, -1, false };
+		c->aux[*v] = (struct gaux){ 0, -1, -1, false, GT_IRQ_G_INIT };
 	}
 	*aux = &c->aux[*v];
 	return &s->tasks[*v];
 }
 
-static void stop_running(struct gt_stat_task *k, struct gaux *a, uint64_t ts,
-			 int state)
+/* 0, or -1 out of memory. */
+static int stop_running(struct stat_ctx *c, struct gt_stat_task *k,
+			struct gaux *a, uint64_t ts, int state)
 {
-	if (k->state == GT_STAT_G_RUNNING)
-		k->run += ts - a->since;
+	uint64_t d = k->state == GT_STAT_G_RUNNING ? ts - a->since : 0;
+
+	k->run += d;
 	k->state = state;
 	a->since = ts;
+	return gt_irq_stop(&c->s->irqs, &a->irq, d);
+}
+
+/*
+ * EvUserRegion @e (task, mode, name): a kworker's "[work] FUNC" region
+ * is a work item; the others are no concern of stat's here.
+ */
+static int region(struct stat_ctx *c, struct gaux *a,
+		  const struct gt_event *e)
+{
+	char name[GT_STAT_UNIT];
+	bool err = false;
+
+	gt_trace_string(c->t, e->args[2], name, sizeof(name));
+	gt_irq_region(&c->s->irqs, &a->irq, name, strlen(name),
+		      e->args[1] == 0, e->ts, &err);
+	return err ? -1 : 0;
 }
 
 static void make_runnable(struct gt_stat_task *k, struct gaux *a, uint64_t ts)
@@ -283,7 +303,8 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 	case GOTRACE_EV_PROC_START:
 	case GOTRACE_EV_PROC_STOP:
 		v = u64map_put(&c->pstate, e->p, 0, &added);
-		if (!v)
+		if (!v || gt_irq_cpu(&s->irqs, e->p) ||
+		    gt_irq_proc(&s->irqs, e->p, e->ts))
 			return -1;
 		*v = e->type == GOTRACE_EV_PROC_START;
 		return 0;
@@ -323,17 +344,18 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		k->state = GT_STAT_G_RUNNING;
 		a->since = e->ts;
 		a->sys = -1;
-		break;
+		return gt_irq_start(&s->irqs, &a->irq, k->name, e->p, e->ts);
 	case GOTRACE_EV_GO_END:
-		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
+		if (stop_running(c, k, a, e->ts, GT_STAT_G_DEAD))
+			return -1;
 		return task_end(c, e->g);
 	case GOTRACE_EV_GO_STOP:
-		stop_running(k, a, e->ts, GT_STAT_G_DEAD);
-		break;
+		return stop_running(c, k, a, e->ts, GT_STAT_G_DEAD);
 	case GOTRACE_EV_GO_SCHED:
 	case GOTRACE_EV_GO_PREEMPT:
-		stop_running(k, a, e->ts, GT_STAT_G_RUNNABLE);
-		break;
+		return stop_running(c, k, a, e->ts, GT_STAT_G_RUNNABLE);
+	case GOTRACE_EV_USER_REGION:
+		return region(c, a, e);
 	case GOTRACE_EV_GO_WAITING:
 		k->state = GT_STAT_G_WAITING;
 		a->since = e->ts;
@@ -352,10 +374,9 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 		a->sys = i;
 		break;
 	case GOTRACE_EV_GO_SYSBLOCK:
-		stop_running(k, a, e->ts, GT_STAT_G_SYSCALL);
 		a->sysblock = a->sys;
 		a->sys = -1;
-		break;
+		return stop_running(c, k, a, e->ts, GT_STAT_G_SYSCALL);
 	case GOTRACE_EV_GO_SYSEXIT:
 		if (k->state == GT_STAT_G_SYSCALL && a->sysblock >= 0) {
 			s->syscalls[a->sysblock].blocks++;
@@ -367,7 +388,7 @@ static int stat_event(struct stat_ctx *c, const struct gt_event *e)
 	default:
 		if (gt_trace_type_is_block(e->type)) {
 			k->blocks++;
-			stop_running(k, a, e->ts, GT_STAT_G_WAITING);
+			return stop_running(c, k, a, e->ts, GT_STAT_G_WAITING);
 		}
 		break;
 	}
@@ -442,11 +463,8 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s, size_t keep,
 	memcpy(s->by_type, t->info.by_type, sizeof(s->by_type));
 	if (gt_trace_replay(t, stat_cb, &c, err))
 		goto out;
-	if (tasks_join(&c)) {
-		err->off = 0;
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		goto out;
-	}
+	if (tasks_join(&c))
+		goto oom;
 	s->at_end[GT_STAT_G_DEAD] += s->tasks_dropped;
 	s->events = t->nev;
 	s->start = t->start;
@@ -458,16 +476,25 @@ int gt_stats_compute(struct gt_trace *t, struct gt_stats *s, size_t keep,
 
 		if (tk->g == 0)
 			continue;
-		if (tk->state == GT_STAT_G_RUNNING)
+		if (tk->state == GT_STAT_G_RUNNING) {
 			tk->run += s->end - c.aux[i].since;
+			if (gt_irq_stop(&s->irqs, &c.aux[i].irq,
+					s->end - c.aux[i].since))
+				goto oom;
+		}
 		s->at_end[tk->state]++;
 	}
+	gt_irq_sort(&s->irqs);
 	while (u64map_next(&c.pstate, &it, &k, &v))
 		s->ps_running_at_end += v;
 
 	if (by_name(s, &c.nameidx, &c.ncap))
 		goto out;
 	ret = 0;
+	goto out;
+oom:
+	err->off = 0;
+	snprintf(err->msg, sizeof(err->msg), "out of memory");
 out:
 	u64map_free(&c.nameidx);
 	free(c.free);
@@ -541,6 +568,7 @@ void gt_stats_free(struct gt_stats *s)
 	free(s->units);
 	gt_names_free(&s->unit_names);
 	free(s->syscalls);
+	gt_irq_free(&s->irqs);
 	memset(s, 0, sizeof(*s));
 }
 

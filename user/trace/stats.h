@@ -15,6 +15,7 @@
 
 #include "go111_decode.h"
 #include "base.h"
+#include "stats_irq.h"
 
 #define GT_STAT_NAME	64
 /* A systemd unit's name with its NUL, as systemd's UNIT_NAME_MAX. */
@@ -105,6 +106,8 @@ struct gt_stats {
 	size_t nunits;
 	struct gt_names unit_names;	/* those tasks were seen in */
 	uint64_t at_end[5];	/* tasks in each GT_STAT_G_* at the end */
+	/* Each CPU's time by kind, the interrupts and work items. */
+	struct gt_stat_irqs irqs;
 };
 
 /*

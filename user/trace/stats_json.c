@@ -95,6 +95,107 @@ static void syscalls_json(FILE *f, const struct gt_stats *s, size_t n)
 	}
 }
 
+/* An interrupt row, with its "p" if @cpu (one line: sed reads it). */
+static void irq_row(FILE *f, const struct gt_stats *s,
+		    const struct gt_stat_irq *r, bool cpu, bool last)
+{
+	fprintf(f, "    { ");
+	if (cpu)
+		fprintf(f, "\"p\": %" PRIu64 ", ", r->p);
+	fprintf(f, "\"kind\": \"%s\", \"irq\": %" PRId64 ", \"name\": ",
+		gt_irq_kind_name(r->kind), r->irq);
+	json_str(f, r->name);
+	fprintf(f, ", \"count\": %" PRIu64 ", \"total_ns\": %s"
+		", \"max_ns\": %s }%s\n", r->count, ns(s, r->time).s,
+		ns(s, r->max).s, last ? "" : ",");
+}
+
+/* Per P: its time by kind and its shares of the trace's duration. */
+static size_t softirq_rows(const struct gt_stat_irqs *q)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < q->nrows; i++)
+		n += q->rows[i].kind == GT_IRQ_SOFT;
+	return n;
+}
+
+static void cpus_json(FILE *f, const struct gt_stats *s)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+	size_t nsoft = softirq_rows(q);
+	struct gt_irq_share h;
+
+	fprintf(f, "    \"cpus\": [\n");
+	for (size_t i = 0; i < q->ncpus; i++) {
+		gt_irq_share(&q->cpus[i], s->end - s->start, &h);
+		fprintf(f, "      { \"p\": %" PRIu64 ", \"wall_ns\": %s"
+			", \"task_ns\": %s, \"hardirq_ns\": %s"
+			", \"softirq_ns\": %s, \"idle_ns\": %s",
+			q->cpus[i].p, ns(s, s->end - s->start).s, ns(s, h.task).s,
+			ns(s, h.hard).s, ns(s, h.soft).s, ns(s, h.idle).s);
+		fprintf(f, ", \"task_pct\": %.3f, \"hardirq_pct\": %.3f"
+			", \"softirq_pct\": %.3f, \"idle_pct\": %.3f }%s\n",
+			gt_irq_pct(h.task, h.den), gt_irq_pct(h.hard, h.den),
+			gt_irq_pct(h.soft, h.den), gt_irq_pct(h.idle, h.den),
+			i + 1 < q->ncpus ? "," : "");
+	}
+	fprintf(f, "    ],\n    \"softirq_pct\": [\n");
+	for (size_t i = 0, k = 0; i < q->nrows; i++) {
+		const struct gt_stat_irq *r = &q->rows[i];
+		const struct gt_stat_cpu *c = gt_irq_cpu_row(q, r->p);
+
+		if (r->kind != GT_IRQ_SOFT || !c)
+			continue;
+		gt_irq_share(c, s->end - s->start, &h);
+		fprintf(f, "      { \"p\": %" PRIu64 ", \"name\": ", r->p);
+		json_str(f, r->name);
+		fprintf(f, ", \"ns\": %s, \"pct\": %.3f }%s\n",
+			ns(s, r->time).s, gt_irq_pct(r->time, h.den),
+			++k < nsoft ? "," : "");
+	}
+	fprintf(f, "    ],\n");
+}
+
+/* The sources of the kinds in @kinds (a bit each), @want rows at most. */
+static void top_json(FILE *f, const struct gt_stats *s, const char *key,
+		     unsigned int kinds, size_t want, bool last)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < q->nsrcs; i++)
+		n += (kinds >> q->srcs[i].kind) & 1;
+	n = rows(n, want);
+	fprintf(f, "    \"%s\": [\n", key);
+	for (size_t i = 0; i < q->nsrcs && k < n; i++)
+		if ((kinds >> q->srcs[i].kind) & 1) {
+			fprintf(f, "  ");
+			irq_row(f, s, &q->srcs[i], false, ++k == n);
+		}
+	fprintf(f, "    ]%s\n", last ? "" : ",");
+}
+
+/* The "interrupts" object (gotrace(1), stat): only if there are any. */
+static void irqs_json(FILE *f, const struct gt_stats *s, size_t want)
+{
+	const struct gt_stat_irqs *q = &s->irqs;
+
+	fprintf(f, ",\n  \"interrupts\": {\n");
+	cpus_json(f, s);
+	fprintf(f, "    \"by_cpu\": [\n");
+	for (size_t i = 0; i < q->nrows; i++) {
+		fprintf(f, "  ");
+		irq_row(f, s, &q->rows[i], true, i + 1 == q->nrows);
+	}
+	fprintf(f, "    ],\n");
+	top_json(f, s, "top_hardirqs",
+		 1U << GT_IRQ_HARD | 1U << GT_IRQ_VECTOR, want, false);
+	top_json(f, s, "top_softirqs", 1U << GT_IRQ_SOFT, want, false);
+	top_json(f, s, "top_work", 1U << GT_IRQ_WORK, want, true);
+	fprintf(f, "  }");
+}
+
 void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 		  struct gt_stats *s, size_t want)
 {
@@ -194,5 +295,8 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 		qsort(s->syscalls, s->nsyscalls, sizeof(*s->syscalls),
 		      gt_stat_sys_by_blocked);
 	syscalls_json(f, s, rows(s->nsyscalls, want));
-	fprintf(f, "  ]\n}\n");
+	fprintf(f, "  ]");
+	if (gt_irq_any(&s->irqs))
+		irqs_json(f, s, want);
+	fprintf(f, "\n}\n");
 }

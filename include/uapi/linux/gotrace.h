@@ -200,6 +200,18 @@ struct gotrace_status {
 	__u64 unwind_misses;
 	__u64 unwind_misses_lost;
 	__u64 unwind_space_races;
+	/*
+	 * Interrupts (GOTRACE_OPT_HARDIRQS, _SOFTIRQS, _WORKQUEUE;
+	 * Documentation/interrupts.rst): exits that matched no interrupt
+	 * the CPU was in (ignored), entries nested past the depth kept
+	 * (not written, nor their exits), interrupts closed without their
+	 * exit (a deeper exit, a switch of the task they interrupted), and
+	 * work items not written for want of room for their function.
+	 */
+	__u64 irq_unmatched;
+	__u64 irq_too_deep;
+	__u64 irq_closed;
+	__u64 work_unnamed;
 };
 
 /* Syscall recording modes (struct gotrace_options.syscalls). */
@@ -273,6 +285,26 @@ struct gotrace_status {
 						 * where there is none
 						 * (Documentation/
 						 * unwind.rst)
+						 */
+#define GOTRACE_OPT_HARDIRQS	(1U << 8)	/* hard interrupts as
+						 * goroutines of their own
+						 * that the CPU's P runs
+						 * while the task they
+						 * interrupt waits:
+						 * handlers and the
+						 * architecture's vectors
+						 * (local timer, IPIs)
+						 * (Documentation/
+						 * interrupts.rst)
+						 */
+#define GOTRACE_OPT_SOFTIRQS	(1U << 9)	/* softirqs the same way,
+						 * one goroutine per kind
+						 * and CPU
+						 */
+#define GOTRACE_OPT_WORKQUEUE	(1U << 10)	/* a kworker's time split
+						 * into regions named
+						 * after each work item's
+						 * function
 						 */
 
 #define GOTRACE_MAX_PIDS	64
@@ -546,6 +578,9 @@ struct gotrace_cpu_status {
 						 */
 #define GOTRACE_STATUS_SIZE_VER6	288	/* + @unwind_misses ...
 						 * @unwind_space_races
+						 */
+#define GOTRACE_STATUS_SIZE_VER7	320	/* + @irq_unmatched ...
+						 * @work_unnamed
 						 */
 #define GOTRACE_OPTIONS_SIZE_VER0	432	/* up to @syscall_set */
 #define GOTRACE_OPTIONS_SIZE_VER1	456	/* + @format ... @flight_bytes */

@@ -73,6 +73,10 @@ GOTRACE_STATUS_FIELD(NUM, 64, ustack_bad_cfa)
 GOTRACE_STATUS_FIELD(NUM, 64, unwind_misses)
 GOTRACE_STATUS_FIELD(NUM, 64, unwind_misses_lost)
 GOTRACE_STATUS_FIELD(NUM, 64, unwind_space_races)
+GOTRACE_STATUS_FIELD(NUM, 64, irq_unmatched)
+GOTRACE_STATUS_FIELD(NUM, 64, irq_too_deep)
+GOTRACE_STATUS_FIELD(NUM, 64, irq_closed)
+GOTRACE_STATUS_FIELD(NUM, 64, work_unnamed)
 #endif
 
 #ifdef GOTRACE_CPU_STATUS_FIELD

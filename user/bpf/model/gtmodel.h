@@ -145,6 +145,11 @@ struct gt_umodel_stats {
 	u64 cpu_samples_idle;	/* of idle CPUs: counted, not written */
 	u64 cpu_samples_hidden;	/* of tasks the filters leave out */
 	u64 cpu_samples_lost;	/* not taken, or no room */
+	/* Interrupts (Documentation/interrupts.rst): as struct gotrace_status */
+	u64 irq_unmatched;	/* exits that matched no interrupt */
+	u64 irq_too_deep;	/* entries past the depth kept */
+	u64 irq_closed;		/* interrupts closed without their exit */
+	u64 work_unnamed;	/* work items with no room for their name */
 	u64 cpu_buffer_bytes;	/* go 1.23: the CPUs' event buffers */
 };
 
@@ -172,6 +177,13 @@ extern void (*gt_umodel_written_hook)(struct gt_model *m);
  * module's reader sweeps).
  */
 extern void (*gt_umodel_sweep_hook)(struct gt_model *m);
+
+/*
+ * Measurements only: write interrupts as GoBlock, GoUnblock and GoStart
+ * rather than GoSwitch in the generational format, the representation
+ * Documentation/interrupts.rst compares with the model's.
+ */
+void gt_umodel_irq_no_switch(struct gt_model *m, bool on);
 
 /*
  * Whether the model halted: it ran out of space (a task already running

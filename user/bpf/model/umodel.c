@@ -235,6 +235,11 @@ void gt_umodel_stats(struct gt_model *m, struct gt_umodel_stats *st)
 		st->cpu_samples_idle = smp.cpu_samples_idle;
 		st->cpu_samples_hidden = smp.cpu_samples_hidden;
 		st->cpu_samples_lost = smp.cpu_samples_lost;
+		gt_model_irq_status(m, &smp);
+		st->irq_unmatched = smp.irq_unmatched;
+		st->irq_too_deep = smp.irq_too_deep;
+		st->irq_closed = smp.irq_closed;
+		st->work_unnamed = smp.work_unnamed;
 	}
 	st->cpu_buffer_bytes = 0;
 	if (m->format == GT_FORMAT_GO123 && m->w123.cpus)
@@ -263,4 +268,9 @@ void gt_umodel_set_generation_ns(struct gt_model *m, u64 ns)
 void gt_umodel_flush(struct gt_model *m)
 {
 	WRITE_ONCE(m->flush_seq, m->flush_seq + 1);
+}
+
+void gt_umodel_irq_no_switch(struct gt_model *m, bool on)
+{
+	m->w123.irq_no_switch = on;
 }
