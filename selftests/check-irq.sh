@@ -38,7 +38,12 @@
 #             Debian builds, a task is charged the interrupts it takes),
 #             within 5%; and they took some of its time
 #
-# Prints each comparison; exits 1 if any fails.  GO127 overrides Go 1.27.
+# A go 1.11 trace: Go's readers count its times from its first event,
+# which gotrace stat --json gives on the trace's clock (start_ns): the
+# times are put back on CLOCK_MONOTONIC by adding it.
+#
+# Prints each comparison; exits 1 if any fails.  GO127 overrides Go 1.27,
+# GOTRACE the gotrace command (user/gotrace).
 set -eu
 
 GO127=${GO127:-${GT_STORE:-$(cd "$(dirname "$0")/.." && pwd)/.cache}/go-1.27/usr/lib/go-1.27/bin/go}
@@ -50,6 +55,19 @@ trace=$1
 truth=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+shift_ns=0
+if head -c 16 "$trace" | grep -q '^go 1\.11 trace'; then
+	gotrace=${GOTRACE:-$(cd "$(dirname "$0")/.." && pwd)/user/gotrace}
+	shift_ns=$("$gotrace" stat --json "$trace" 2> "$tmp/err" |
+		awk -F '[:,] *' '$1 ~ /"start_ns"$/ { print $2; exit }')
+	case $shift_ns in
+	'' | *[!0-9]*) cat "$tmp/err"
+		echo "FAIL: gotrace stat gives no start_ns of the go 1.11 trace $trace"
+		exit 1 ;;
+	esac
+	echo "ok go 1.11: Go counts its times from its first event, at $shift_ns ns on the trace's clock"
+fi
 
 "$GO127" tool trace -d=parsed "$trace" > "$tmp/parsed" 2> "$tmp/err" || {
 	cat "$tmp/err"
@@ -113,7 +131,8 @@ END {
 
 # The trace: "entry P NAME TIME" per interrupt entry, "region P TYPE
 # TIME" per work region, and the spinner's sums.
-awk -v spin="$spin_tid" -v sp="$spin_cpu" -v s0="$s0" -v s1="$s1" '
+awk -v spin="$spin_tid" -v sp="$spin_cpu" -v s0="$s0" -v s1="$s1" \
+	-v shift="$shift_ns" '
 function isirq(g) { return name[g] ~ /^\[(irq|softirq)[] ]/ }
 # The spinner: a goroutine is its task id, or that id plus a count above
 # 32 bits where the id was seen before (model/tasks.c).
@@ -208,6 +227,9 @@ function flush(   g, p) {
 	flush()
 	p = $2; sub(/^P=/, "", p)
 	t = $0; sub(/.* Time=/, "", t); sub(/ .*/, "", t)
+	# (mawk prints an integer above 2^31 as "%.6g": "%.0f" keeps it.)
+	if (shift)
+		t = sprintf("%.0f", t + shift)
 	if ($4 == "StateTransition") {
 		tr = $0; sub(/ Reason=.*/, "", tr); sub(/.* /, "", tr)
 		from = tr; sub(/->.*/, "", from)

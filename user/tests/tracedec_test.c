@@ -173,7 +173,8 @@ static const struct gt_stat_task *task(const struct gt_stats *s, uint64_t g)
 static void json_figures(struct gt_stats *s)
 {
 	static const char *const want[] = {
-		"\n  \"duration_ns\": 1000,\n", "\n  \"ps\": 2,\n",
+		"\n  \"duration_ns\": 1000,\n", "\n  \"start_ns\": 1000,\n",
+		"\n  \"ps\": 2,\n",
 		"\n  \"tasks\": 2,\n", "\n  \"events\": 21,\n",
 		"\n    \"ended\": 2,\n", "\n    \"GoStart\": 4,\n",
 		"{ \"g\": 1, \"name\": \"bash\", \"run_ns\": 290, \"starts\": 2, \"latency_ns\": 30, \"max_latency_ns\": 20,",

@@ -215,6 +215,13 @@ void gt_stat_json(FILE *f, const char *path, uint64_t bytes,
 	fprintf(f, ",\n  \"bytes\": %" PRIu64 ",\n", bytes);
 	fprintf(f, "  \"frequency\": %" PRIu64 ",\n", s->trace_frequency);
 	fprintf(f, "  \"duration_ns\": %s,\n", ns(s, span).s);
+	/*
+	 * Where it begins on the trace's clock: what Go's readers of a go
+	 * 1.11 trace show as time 0 (they count from its first event),
+	 * and the clock's time in the generational format (which they show
+	 * as it is).
+	 */
+	fprintf(f, "  \"start_ns\": %s,\n", ns(s, s->start).s);
 	fprintf(f, "  \"ps\": %" PRIu64 ",\n", s->ps);
 	fprintf(f, "  \"ps_started_at_end\": %" PRIu64 ",\n",
 		s->ps_running_at_end);
