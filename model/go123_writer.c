@@ -622,6 +622,19 @@ static bool w123_irq_new(struct gt_model *m, struct gt_cpu *c,
 	return ev(m, c, who, mid, GT_E123_GO_CREATE_BLOCKED, ts, v, 3);
 }
 
+/* GoUnblock and GoStart of @to on M @mid, which holds the P. */
+static bool irq_unblock_start(struct gt_model *m, struct gt_cpu *c,
+			      struct gt_task *who, u64 mid,
+			      struct gt_task *to, u64 ts)
+{
+	if (!ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
+		 to->w123.seq + 1, 0))
+		return false;
+	to->w123.seq++;
+	return ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
+		   to->w123.seq + 1);
+}
+
 /*
  * The P runs @to (NULL: nothing) instead of @from (NULL: nothing, the P
  * was idle), which waits: an interrupt comes or goes.  GoSwitch, which
@@ -638,12 +651,7 @@ static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
 	if (!from) {
 		if (!to || !p_take(m, c, who, mid, ts) ||
 		    !g_mention_m(m, c, to, who, mid, ts) ||
-		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
-			 to->w123.seq + 1, 0))
-			return false;
-		to->w123.seq++;
-		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
-			 to->w123.seq + 1))
+		    !irq_unblock_start(m, c, who, mid, to, ts))
 			return false;
 		to->w123.seq++;
 		return irq_seq_restart(m, c, to, who, mid, ts);
@@ -663,12 +671,7 @@ static bool w123_switch(struct gt_model *m, struct gt_cpu *c,
 		/* The alternative measured: the P stays with the M. */
 		if (!ev2(m, c, who, mid, GT_E123_GO_BLOCK, ts,
 			 reason_id(GT_W123_R_BLOCKED), 0) ||
-		    !ev3(m, c, who, mid, GT_E123_GO_UNBLOCK, ts, to->goid,
-			 to->w123.seq + 1, 0))
-			return false;
-		to->w123.seq++;
-		if (!ev2(m, c, who, mid, GT_E123_GO_START, ts, to->goid,
-			 to->w123.seq + 1))
+		    !irq_unblock_start(m, c, who, mid, to, ts))
 			return false;
 	} else if (!ev2(m, c, who, mid, GT_E123_GO_SWITCH, ts, to->goid,
 			to->w123.seq + 1)) {

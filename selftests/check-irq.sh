@@ -190,7 +190,8 @@ function start(g, p, t,   i, at) {
 	if (at)
 		depth[p] = at - 1
 	stk[p, ++depth[p]] = g
-	print "entry", p, name[g], t
+	# (mawk prints a number above 2^31 as "%.6g": 10 us steps here.)
+	print "entry", p, name[g], sprintf("%.0f", t)
 }
 # The event read last, once its stacks are read (they name goroutines).
 function flush(   g, p) {
@@ -227,7 +228,6 @@ function flush(   g, p) {
 	flush()
 	p = $2; sub(/^P=/, "", p)
 	t = $0; sub(/.* Time=/, "", t); sub(/ .*/, "", t)
-	# (mawk prints an integer above 2^31 as "%.6g": "%.0f" keeps it.)
 	if (shift)
 		t = sprintf("%.0f", t + shift)
 	if ($4 == "StateTransition") {
