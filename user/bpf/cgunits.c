@@ -85,11 +85,12 @@ void gt_cgunits_free(struct gt_cgunits *u)
 	free(u);
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* A unit's name: @suffix after at least one character. */
+static bool unit_suffix(const char *s, const char *suffix)
 {
-	size_t n = strlen(s), k = strlen(suffix);
+	size_t n = strlen(s);
 
-	return n > k && !strcmp(s + n - k, suffix);
+	return n > strlen(suffix) && gt_has_suffix(s, n, suffix);
 }
 
 /* The index of unit @name in @u->names, added if new; NO_UNIT: no memory. */
@@ -130,8 +131,8 @@ static void walk(struct gt_cgunits *u, char *path, size_t len,
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") ||
 		    !strcmp(e->d_name, ".."))
 			continue;
-		if (ends_with(e->d_name, ".service") ||
-		    ends_with(e->d_name, ".scope"))
+		if (unit_suffix(e->d_name, ".service") ||
+		    unit_suffix(e->d_name, ".scope"))
 			own = e->d_name;
 		note(u, e->d_ino, own);
 		if (depth >= WALK_DEPTH || len + 1 + n >= PATH_MAX)
